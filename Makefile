@@ -1,0 +1,41 @@
+# Two commands: `make run` and `make test`. Both set everything up first.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+SAMPLE ?= resources/samples/opera-game.pgn
+
+.PHONY: run test setup system-deps engines lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	touch $@
+
+system-deps:
+	@bash packaging/install-system-deps.sh
+
+engines: $(STAMP)
+	$(BIN)/reviewer engines install
+
+setup: system-deps $(STAMP) engines
+
+run: setup
+	@bash packaging/run-gui.sh $(BIN)/reviewer gui $(SAMPLE)
+
+test: setup
+	@$(BIN)/python -m pytest -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
+	exit $$rc
+
+lint: $(STAMP)
+	$(BIN)/lint-imports
+
+bench: setup
+	$(BIN)/python benchmarks/analysis.py
+	$(BIN)/python benchmarks/builtin_go.py
+	$(BIN)/python benchmarks/gui.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

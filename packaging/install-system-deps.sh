@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Debian packages the app needs beyond Python: Qt's xcb window plugin libraries, a virtual
+# screen for headless runs, Stockfish and a CPU OpenCL runtime for KataGo.
+set -u
+PACKAGES=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1
+          libfontconfig1 libdbus-1-3 xvfb xauth stockfish pocl-opencl-icd)
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ] || ! command -v apt-get >/dev/null; then
+  echo "Reviewer needs these Debian packages; please install them (as root):" >&2
+  echo "  apt-get install ${missing[*]}" >&2
+  exit 0
+fi
+echo "Installing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get install -y -q "${missing[@]}" >/dev/null 2>&1 || {
+  apt-get update -q >/dev/null 2>&1
+  apt-get install -y -q "${missing[@]}" >/dev/null || echo "warning: could not install ${missing[*]}" >&2
+}
+exit 0

@@ -1,0 +1,5 @@
+import sys
+
+from reviewer.cli import main
+
+sys.exit(main())

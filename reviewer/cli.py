@@ -1,0 +1,61 @@
+"""`reviewer`: the command line. Each subcommand lives in `reviewer.commands.<name>`.
+
+Every command module exposes `add_arguments(parser)` and `run(args) -> int`.
+Exit codes shared by all commands: 0 success, 1 failure during work (engine died, nothing
+written), 2 bad input (unreadable file, bad arguments), 130 interrupted by Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from reviewer import __version__
+
+COMMANDS: dict[str, str] = {
+    "gui": "open the desktop app (the default when no command is given)",
+    "info": "list the games in a PGN/SGF file",
+    "report": "score a game from the evaluations it already carries",
+    "analyze": "analyse a game with an engine and write a report",
+    "engines": "list or install engines",
+    "rate": "estimate players' strength from many games",
+}
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="reviewer", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        module = importlib.import_module(f"reviewer.commands.{name}")
+        sub = subparsers.add_parser(
+            name,
+            help=help_text,
+            description=(module.__doc__ or help_text).strip(),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        argv = ["gui", *argv]
+    args = build_parser().parse_args(argv)
+    if args.command is None:
+        argv = ["gui"]
+        args = build_parser().parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except KeyboardInterrupt:
+        print("reviewer: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""The Qt-free core: game model, formats, engines, scoring, reports."""
