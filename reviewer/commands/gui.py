@@ -1,12 +1,133 @@
-"""reviewer gui (not written yet)."""
+"""Open the desktop app, optionally with a game file.
+
+  reviewer gui                         the app, empty
+  reviewer gui game.pgn --game 3       the third game of the file, at its start
+  reviewer gui game.sgf --ply 120 --analyse --screenshot shot.png
+                                       render the window at ply 120 after analysing, then exit
+
+Engine options are those of `reviewer analyze`; they apply to this run only.
+With --screenshot the window is drawn off screen at a fixed size (it works without a display).
+"""
+
+from __future__ import annotations
 
 import argparse
+import os
+import sys
+from pathlib import Path
+
+from reviewer.core.analysis import Limit
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+SCREENSHOT_TIMEOUT_S = 600
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("file", nargs="?", type=Path, help="a PGN / SGF file to open")
+    parser.add_argument("--game", type=int, metavar="N", help="which game of the file (1 = the first)")
+    parser.add_argument("--ply", type=int, metavar="N", help="show the position after N plies (0 = the start)")
+    parser.add_argument("--analyse", "--analyze", action="store_true", help="analyse the game once it is open")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG", help="save the window to PNG and exit")
+    parser.add_argument(
+        "--size", default="1400x900", metavar="WxH", help="window size for --screenshot (default 1400x900)"
+    )
+    parser.add_argument("--dark", action="store_true", help="use the dark theme for this run")
+    engine = parser.add_argument_group("engine (as in `reviewer analyze`)")
+    engine.add_argument("--engine", metavar="NAME", help="engine name: stockfish, katago, builtin, …")
+    engine.add_argument("--engine-cmd", metavar="COMMAND", help="a custom engine command line")
+    engine.add_argument("--nodes", type=int, help="chess: nodes per position")
+    engine.add_argument("--depth", type=int, help="chess: depth per position")
+    engine.add_argument("--movetime", type=float, metavar="SECONDS", help="chess: seconds per position")
+    engine.add_argument("--visits", type=int, help="Go: visits per position")
+    engine.add_argument("--multipv", type=int, help="candidate lines per position")
+    engine.add_argument("--preset", choices=("lichess", "seed"), help="thresholds for move labels")
+
+
+def limit_from_args(args: argparse.Namespace) -> Limit | None:
+    """The limit the options ask for; None when they name none."""
+    values = (args.nodes, args.depth, args.movetime, args.visits)
+    if all(value is None for value in values) and args.multipv is None:
+        return None
+    return Limit(
+        nodes=args.nodes,
+        depth=args.depth,
+        movetime_s=args.movetime,
+        visits=args.visits,
+        multipv=args.multipv or 1,
+    )
+
+
+def _parse_size(text: str) -> tuple[int, int] | None:
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        return None
+    return (width, height) if width >= 400 and height >= 300 else None
 
 
 def run(args: argparse.Namespace) -> int:
-    print("reviewer gui: not available yet")
-    return 1
+    if args.file is not None and not args.file.is_file():
+        print(f"reviewer gui: no such file: {args.file}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.game is not None and args.game < 1:
+        print("reviewer gui: --game counts from 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.ply is not None and args.ply < 0:
+        print("reviewer gui: --ply must be 0 or more", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    size = _parse_size(args.size)
+    if size is None:
+        print(f"reviewer gui: --size wants WIDTHxHEIGHT, at least 400x300, not {args.size!r}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.screenshot is not None and args.file is None:
+        print("reviewer gui: --screenshot needs a game file", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ and not _has_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+
+    from reviewer.gui.app import create_application
+    from reviewer.gui.main_window import MainWindow
+
+    app = create_application(dark=True if args.dark else None)
+    window = MainWindow()
+    _apply_engine_options(window, args)
+    if args.screenshot is not None:
+        from reviewer.gui.app import take_screenshot
+
+        game_index = 0 if args.game is None else args.game - 1
+        return take_screenshot(app, window, args.file, game_index, args.ply, args.analyse, args.screenshot, size)
+
+    window.show()
+    if args.file is not None:
+        if args.analyse:
+            window.file_opened.connect(lambda _path: window.start_analysis())
+        window.open_file(args.file, game_index=None if args.game is None else args.game - 1, ply=args.ply)
+    return int(app.exec())
+
+
+def _apply_engine_options(window: "MainWindow", args: argparse.Namespace) -> None:  # noqa: F821
+    from reviewer.gui.settings import EngineChoice
+
+    if args.preset:
+        window.session.set_preset(args.preset)
+    limit = limit_from_args(args)
+    for kind in ("chess", "go"):
+        if args.engine or args.engine_cmd:
+            window.set_engine_choice(EngineChoice(kind=kind, name=args.engine, command=args.engine_cmd), remember=False)
+        if limit is not None:
+            window.set_limit(kind, _limit_for(kind, limit), remember=False)
+
+
+def _limit_for(kind: str, limit: Limit) -> Limit:
+    """Fill in a sensible limit of the other kind when only the other game's option was given."""
+    if kind == "go" and limit.visits is None:
+        return Limit(visits=200, multipv=limit.multipv)
+    if kind == "chess" and limit.nodes is None and limit.depth is None and limit.movetime_s is None:
+        return Limit(nodes=100_000, multipv=limit.multipv)
+    return limit
+
+
+def _has_display() -> bool:
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))

@@ -1,12 +1,129 @@
-"""reviewer report (not written yet)."""
+"""Score a chess game from the evaluations its PGN already carries (lichess-style [%eval] comments).
+
+Without --json, prints a summary per side; --json OUT writes the reviewer.report/1 object
+(--json - writes it to standard output). Games without [%eval] comments need `reviewer analyze`.
+"""
+
+from __future__ import annotations
 
 import argparse
+import sys
+from typing import Any
+
+from reviewer.core.errors import ReviewerError
+from reviewer.core.gametree import Game
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("rest", nargs="*")
+    parser.add_argument("file", help="a PGN file whose moves carry [%%eval ...] comments")
+    parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the file (1 = the first)")
+    parser.add_argument(
+        "--preset",
+        choices=("lichess", "seed"),
+        default="lichess",
+        help="judgement thresholds in win points: lichess 5/10/15 (default), seed 10/20/30",
+    )
+    parser.add_argument("--skip-book", action="store_true", help="leave book moves out of the per-side figures")
+    parser.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for standard output)")
+
+
+def _load_game(path: str, index: int) -> Game:
+    from reviewer.core.formats import load_game
+
+    return load_game(path, index)
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"reviewer report: {message}", file=sys.stderr)
+    return code
 
 
 def run(args: argparse.Namespace) -> int:
-    print("reviewer report: not available yet")
-    return 1
+    from reviewer.core.atomic import write_text_atomic
+    from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_pgn_comments, has_embedded_evals
+    from reviewer.core.report import ReportOptions, build_report, report_to_json
+
+    if args.game < 1:
+        return _fail(f"--game counts from 1, not {args.game}", EXIT_BAD_INPUT)
+    try:
+        game = _load_game(args.file, args.game - 1)
+    except (ReviewerError, OSError, IndexError, ValueError) as error:
+        return _fail(str(error) or type(error).__name__, EXIT_BAD_INPUT)
+
+    where = f"game {args.game} of {args.file}"
+    if game.kind != "chess":
+        return _fail(f"{where} is a Go game; its figures need an engine: run `reviewer analyze`", EXIT_BAD_INPUT)
+    if not has_embedded_evals(game):
+        return _fail(
+            f"{where} carries no [%eval] comments, so there is nothing to score; run `reviewer analyze` to evaluate it",
+            EXIT_BAD_INPUT,
+        )
+
+    evaluations = evaluations_from_pgn_comments(game)
+    report = build_report(
+        game,
+        evaluations,
+        ReportOptions(preset=args.preset, skip_book=args.skip_book),
+        {"name": "[%eval] comments of the game file", "id": EMBEDDED_ENGINE_ID},
+    )
+    if args.json == "-":
+        sys.stdout.write(report_to_json(report))
+        return EXIT_OK
+    if args.json:
+        try:
+            write_text_atomic(args.json, report_to_json(report))
+        except OSError as error:
+            return _fail(f"cannot write {args.json}: {error.strerror or error}", EXIT_FAILED)
+        print(f"report written to {args.json}")
+        return EXIT_OK
+    print_summary(report)
+    return EXIT_OK
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
+    white, black = report["summary"]["white"], report["summary"]["black"]
+    rows = [
+        ("Accuracy (harmonic)", "accuracy", 1),
+        ("Accuracy (lichess)", "accuracy_lichess", 1),
+        ("Accuracy (mean)", "accuracy_mean", 1),
+        ("ACPL", "acpl", 1),
+        ("STDCPL", "stdcpl", 1),
+        ("Elo estimate", "elo_estimate", 0),
+    ]
+    table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
+    for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
+        table.append((label, str(white["counts"][key]), str(black["counts"][key])))
+    table.append(("Moves scored", str(white["moves"]), str(black["moves"])))
+    return table
+
+
+def print_summary(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    game = report["game"]
+    console = Console()
+    title = f"{game['white'] or 'White'} - {game['black'] or 'Black'}  {game['result'] or ''}".strip()
+    table = Table(title=title)
+    table.add_column("")
+    table.add_column("White", justify="right")
+    table.add_column("Black", justify="right")
+    for row in summary_rows(report):
+        table.add_row(*row)
+    console.print(table)
+    opening = game.get("opening")
+    if opening:
+        console.print(f"Opening: {opening['eco']} {opening['name']}", highlight=False)
+    console.print(f"Preset: {report['preset']}" + ("  (book moves left out)" if report["skip_book"] else ""), highlight=False)
+    for note in report["notes"]:
+        console.print(f"Note: {note}", highlight=False, markup=False)

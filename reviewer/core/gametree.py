@@ -140,6 +140,7 @@ class Game:
     # Chess
     start_fen: str | None = None  # None = the standard start position
     chess960: bool = False
+    variant: str = ""  # "" = standard chess (or Chess960, see chess960); else e.g. "crazyhouse", "atomic"
     # Go
     board_width: int = 8
     board_height: int = 8
@@ -148,6 +149,9 @@ class Game:
     handicap: int = 0
     setup_black: list[Point] = field(default_factory=list)  # AB on the root
     setup_white: list[Point] = field(default_factory=list)  # AW on the root
+    # The program or server that wrote the file, when its quirks matter downstream: "fox" (Fox/Yehu:
+    # KM as written, e.g. KM[0] with HA[1] or KM[375] for 3.75), "ogs", "kgs", "tygem", "wbaduk", "pandanet".
+    origin: str = ""
     first_player: Color = "white"  # who moves at ply 0 (chess: from the FEN; Go: PL[], else black)
     warnings: list[str] = field(default_factory=list)
     source: SourceInfo = field(default_factory=SourceInfo)

@@ -1,0 +1,165 @@
+"""Whole-game analysis throughput: the pipeline against the engine driven directly.
+
+On the same positions and the same limit, in one run:
+  pipeline  reviewer.core.review.analyse_game + UciEngine (no cache), two core setups:
+            2 processes x Threads=1 (the default pool) and 1 process x Threads=2
+  raw       python-chess `SimpleEngine.analyse` per position, nothing else, same two setups
+            (2 processes x Threads=1: one thread per engine pulling from a shared queue)
+  naive     one engine with default options, two searches per move (before and after it),
+            the loop people write first
+
+Each game run starts with `ucinewgame` everywhere (a fresh hash), engines are started before the
+clock starts, and each measure keeps the best of --repeat runs (the machine is shared).
+positions/s counts the game's positions (each searched once, twice by the naive loop).
+
+    .venv/bin/python benchmarks/analysis.py [--nodes 150000] [--repeat 3] [--pgn FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import queue
+import shutil
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+
+from reviewer.core.analysis import Limit  # noqa: E402
+from reviewer.core.engines.uci import UciEngine, boards_at_plies  # noqa: E402
+from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.gametree import Game  # noqa: E402
+from reviewer.core.review import analyse_game  # noqa: E402
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games") or "/usr/games/stockfish"
+
+
+def searchable_boards(game: Game) -> list[chess.Board]:
+    boards = boards_at_plies(game, range(game.ply_count + 1))
+    return [board for _, board in sorted(boards.items()) if board.outcome() is None]
+
+
+def time_pipeline(game: Game, engine: UciEngine, limit: Limit) -> float:
+    started = time.perf_counter()
+    count = sum(1 for _ in analyse_game(game, engine, limit, threading.Event(), cache=None))
+    elapsed = time.perf_counter() - started
+    assert count == game.ply_count + 1, count
+    return elapsed
+
+
+def time_raw(boards: list[chess.Board], engines: list[chess.engine.SimpleEngine], limit: chess.engine.Limit) -> float:
+    jobs: queue.SimpleQueue[chess.Board] = queue.SimpleQueue()
+    for board in boards:
+        jobs.put(board)
+    token = object()
+
+    def work(engine: chess.engine.SimpleEngine) -> None:
+        while True:
+            try:
+                board = jobs.get_nowait()
+            except queue.Empty:
+                return
+            engine.analyse(board, limit, game=token)
+
+    threads = [threading.Thread(target=work, args=(engine,)) for engine in engines]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - started
+
+
+def time_naive(game: Game, engine: chess.engine.SimpleEngine, limit: chess.engine.Limit) -> float:
+    boards = boards_at_plies(game, range(game.ply_count + 1))
+    token = object()
+    started = time.perf_counter()
+    for ply in range(1, game.ply_count + 1):
+        for board in (boards[ply - 1], boards[ply]):
+            if board.outcome() is None:
+                engine.analyse(board, limit, game=token)
+    return time.perf_counter() - started
+
+
+def best_of(repeat: int, measure: Callable[[], float]) -> float:
+    return min(measure() for _ in range(repeat))
+
+
+def open_raw(processes: int, threads: int) -> list[chess.engine.SimpleEngine]:
+    engines = [chess.engine.SimpleEngine.popen_uci(STOCKFISH) for _ in range(processes)]
+    for engine in engines:
+        engine.configure({"Threads": threads})
+    return engines
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=150_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pgn", default=str(REPO_ROOT / "resources" / "samples" / "opera-game.pgn"))
+    args = parser.parse_args()
+    if not Path(STOCKFISH).exists():
+        print(f"benchmark needs Stockfish; not found at {STOCKFISH}", file=sys.stderr)
+        return 1
+
+    game = load_game(args.pgn)
+    positions = game.ply_count + 1
+    boards = searchable_boards(game)
+    limit = Limit(nodes=args.nodes)
+    chess_limit = chess.engine.Limit(nodes=args.nodes)
+    print(f"{Path(args.pgn).name}: {positions} positions ({len(boards)} searched), nodes={args.nodes}, "
+          f"best of {args.repeat}, {os.cpu_count()} cores, {STOCKFISH}")
+
+    results: dict[str, float] = {}
+    setups = {"2 proc x Threads=1": (2, 1), "1 proc x Threads=2": (1, 2)}
+    for label, (processes, threads) in setups.items():
+        raw = open_raw(processes, threads)
+        pipeline = UciEngine([STOCKFISH], processes=processes, threads=threads)
+        try:
+            time_raw(boards[:4], raw, chess_limit)  # warm up: NNUE pages, caches
+            time_pipeline(game, pipeline, Limit(nodes=1000))
+            raw_times, pipeline_times = [], []
+            for _ in range(args.repeat):  # interleaved, so load changes hit both alike
+                raw_times.append(time_raw(boards, raw, chess_limit))
+                pipeline_times.append(time_pipeline(game, pipeline, limit))
+            results[f"raw       {label}"] = min(raw_times)
+            results[f"pipeline  {label}"] = min(pipeline_times)
+        finally:
+            pipeline.close()
+            for engine in raw:
+                engine.quit()
+
+    naive = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    try:
+        results["naive     1 proc, 2 searches/move"] = best_of(args.repeat, lambda: time_naive(game, naive, chess_limit))
+    finally:
+        naive.quit()
+
+    print(f"{'measure':40} {'seconds':>8} {'positions/s':>12}")
+    for label, seconds in results.items():
+        print(f"{label:40} {seconds:8.2f} {positions / seconds:12.1f}")
+    raw_best_label = min((label for label in results if label.startswith("raw")), key=results.__getitem__)
+    pipe_best_label = min((label for label in results if label.startswith("pipeline")), key=results.__getitem__)
+    raw_best, pipe_best = results[raw_best_label], results[pipe_best_label]
+    print()
+    print(f"fastest raw setup:      {raw_best_label.split(None, 1)[1]}")
+    print(f"fastest pipeline setup: {pipe_best_label.split(None, 1)[1]}")
+    for label in setups:
+        ratio = results[f"raw       {label}"] / results[f"pipeline  {label}"]
+        print(f"pipeline / raw throughput, {label}: {ratio:.3f}")
+    ratio = raw_best / pipe_best
+    print(f"pipeline (best) / raw (best) throughput: {ratio:.3f}  (target >= 0.95: {'met' if ratio >= 0.95 else 'NOT met'})")
+    print(f"pipeline (best) / naive throughput: {results['naive     1 proc, 2 searches/move'] / pipe_best:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""The analysis cache: one SQLite file of evaluations, keyed by position and engine.
+
+A position's key says what the engine was shown, not which game it came from, so the same
+position in another game (or a file opened twice) is answered from here:
+- chess: the FEN without the move counters (`Board.epd()`), en passant only when legal;
+- Go: a hash of board size, rules, komi, setup, who starts and the moves so far.
+The engine part is `identity | limit` (see `reviewer.core.review.engine_key`).
+
+Every stored evaluation is committed at once (WAL), so a crash keeps what was finished.
+A cache that cannot be opened, read or written (corrupt, read-only, disk full) turns itself off
+with a warning (`AnalysisCache.warning`); the analysis goes on without it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.gametree import Game
+
+__all__ = ["AnalysisCache", "position_key", "position_keys"]
+
+LOG = logging.getLogger(__name__)
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS evaluations (
+    position_key TEXT NOT NULL,
+    engine_id TEXT NOT NULL,
+    evaluation TEXT NOT NULL,
+    stored_at REAL NOT NULL,
+    PRIMARY KEY (position_key, engine_id)
+) WITHOUT ROWID;
+"""
+
+
+class AnalysisCache:
+    """Thread-safe: every call takes one lock, so one writer at a time."""
+
+    def __init__(self, path: str | Path | None = None) -> None:
+        if path is None:
+            from reviewer.core.paths import analysis_cache_path
+
+            path = analysis_cache_path()
+        self.path = Path(path)
+        self.warning: str | None = None
+        self._lock = threading.Lock()
+        self._connection: sqlite3.Connection | None = None
+        try:
+            self._connection = self._open()
+        except (sqlite3.Error, OSError) as error:
+            self._disable(f"cannot open the analysis cache {self.path}: {error}")
+
+    @property
+    def enabled(self) -> bool:
+        return self._connection is not None
+
+    def _open(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute("PRAGMA synchronous=NORMAL")
+            connection.executescript(_SCHEMA)
+            row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+            if row is None:
+                connection.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise sqlite3.DatabaseError(f"unknown cache schema {row[0]}")
+            connection.execute("SELECT count(*) FROM evaluations WHERE position_key = ''").fetchone()
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _disable(self, message: str) -> None:
+        if self.warning is None:
+            self.warning = f"{message} — going on without the cache"
+            LOG.warning(self.warning)
+        if self._connection is not None:
+            try:
+                self._connection.close()
+            except sqlite3.Error:
+                pass
+        self._connection = None
+
+    def get_many(self, keys: Iterable[str], engine_id: str) -> dict[str, Evaluation]:
+        """The stored evaluations among `keys` for this engine, by key (their `ply` is meaningless)."""
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, Evaluation] = {}
+        with self._lock:
+            if self._connection is None:
+                return found
+            try:
+                for start in range(0, len(wanted), 500):
+                    chunk = wanted[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    rows = self._connection.execute(
+                        f"SELECT position_key, evaluation FROM evaluations WHERE engine_id = ? AND position_key IN ({marks})",
+                        (engine_id, *chunk),
+                    ).fetchall()
+                    for key, text in rows:
+                        try:
+                            found[key] = Evaluation.from_json(json.loads(text))
+                        except (ValueError, TypeError, KeyError):
+                            LOG.warning("ignoring an unreadable cache entry for %s", key)
+            except sqlite3.Error as error:
+                self._disable(f"cannot read the analysis cache {self.path}: {error}")
+        return found
+
+    def get(self, key: str, engine_id: str) -> Evaluation | None:
+        return self.get_many([key], engine_id).get(key)
+
+    def put(self, key: str, engine_id: str, evaluation: Evaluation) -> None:
+        text = json.dumps(evaluation.to_json(), separators=(",", ":"))
+        with self._lock:
+            if self._connection is None:
+                return
+            try:
+                self._connection.execute(
+                    "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?)", (key, engine_id, text, time.time())
+                )
+            except sqlite3.Error as error:
+                self._disable(f"cannot write the analysis cache {self.path}: {error}")
+
+    def count(self) -> int:
+        with self._lock:
+            if self._connection is None:
+                return 0
+            try:
+                return int(self._connection.execute("SELECT count(*) FROM evaluations").fetchone()[0])
+            except sqlite3.Error:
+                return 0
+
+    def close(self) -> None:
+        with self._lock:
+            if self._connection is not None:
+                try:
+                    self._connection.close()
+                except sqlite3.Error:
+                    pass
+                self._connection = None
+
+    def __enter__(self) -> "AnalysisCache":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    """The cache key of each main-line position `plies` of `game`."""
+    if game.kind == "chess":
+        from reviewer.core.engines.uci import boards_at_plies
+
+        prefix = "chess960:" if game.chess960 else "chess:"
+        return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
+    return _go_keys(game, plies)
+
+
+def position_key(game: Game, ply: int) -> str:
+    return position_keys(game, [ply])[ply]
+
+
+def _go_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    wanted = set(plies)
+    header = {
+        "size": [game.board_width, game.board_height],
+        "rules": (game.rules or "").lower(),
+        "komi": game.komi,
+        "first": game.first_player,
+        "black": sorted(game.setup_black),
+        "white": sorted(game.setup_white),
+    }
+    digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode())
+    keys: dict[int, str] = {}
+    if 0 in wanted:
+        keys[0] = "go:" + digest.hexdigest()
+    last = max(wanted, default=0)
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if ply > last:
+            break
+        step = [node.color, node.point, sorted(node.setup_black), sorted(node.setup_white), sorted(node.setup_empty)]
+        digest.update(b"|" + json.dumps(step).encode())
+        if ply in wanted:
+            keys[ply] = "go:" + digest.hexdigest()
+    missing = wanted - keys.keys()
+    if missing:
+        raise ValueError(f"the main line has no position {min(missing)}")
+    return keys

@@ -1,0 +1,5 @@
+"""The built-in Go engine: Monte Carlo tree search with RAVE over numba-compiled light playouts."""
+
+from reviewer.core.engines.builtin_go.engine import DEFAULT_PLAYOUTS, VERSION, BuiltinGoEngine
+
+__all__ = ["BuiltinGoEngine", "DEFAULT_PLAYOUTS", "VERSION"]

@@ -1,0 +1,158 @@
+"""Light playouts: random moves with two tactical patterns, compiled with numba.
+
+Policy, in order, for the side to move:
+1. capture: the group of the opponent's last move is in atari -> take its liberty;
+2. escape: an own group next to the opponent's last move is in atari -> capture an enemy group
+   in atari that touches it, else extend at its liberty when that leaves at least two liberties;
+3. otherwise a uniformly placed scan of the empty points from a random start, taking the first
+   point that is legal, not a suicide and not one of the mover's own eyes;
+4. pass when nothing is left. Two passes in a row (or the move cap) end the playout.
+
+The random generator is a 64-bit linear congruential generator kept in a one-element int64
+array, so that every search is reproducible from its seed and independent of numba's global state.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from reviewer.core.engines.builtin_go.board import (
+    BLACK,
+    CFG_HEIGHT,
+    CFG_STRIDE,
+    CFG_WIDTH,
+    COLOR,
+    EMPTIES,
+    EMPTY,
+    GROUP,
+    LAST,
+    N_EMPTY,
+    NEXT,
+    PASS,
+    PASSES,
+    TO_MOVE,
+    WHITE,
+    atari_liberty,
+    in_atari,
+    is_playable,
+    play,
+    play_pass,
+)
+
+_LCG_MUL = 6364136223846793005
+_LCG_INC = 1442695040888963407
+
+
+@njit(cache=True, inline="always")
+def rand_below(rng, n):
+    """A pseudo-random integer in [0, n) from the LCG state rng[0] (int64 wrap-around)."""
+    x = rng[0] * _LCG_MUL + _LCG_INC
+    rng[0] = x
+    return ((x >> 33) & 0x7FFFFFFF) % n
+
+
+@njit(cache=True, inline="always")
+def rand_unit(rng):
+    x = rng[0] * _LCG_MUL + _LCG_INC
+    rng[0] = x
+    return ((x >> 33) & 0x7FFFFFFF) / 2147483648.0
+
+
+@njit(cache=True)
+def _escape_gains(b, cfg, lib, color, group):
+    """Extending `group` at its liberty `lib` leaves it at least two liberties (cheap estimate)."""
+    stride = cfg[CFG_STRIDE]
+    empties = 0
+    for n in (lib - 1, lib + 1, lib - stride, lib + stride):
+        c = b[COLOR, n]
+        if c == EMPTY:
+            empties += 1
+        elif c == color:
+            g = b[GROUP, n]
+            if g != group and not in_atari(b, g):
+                return True
+    return empties >= 2
+
+
+@njit(cache=True)
+def tactical_move(b, meta, cfg, color):
+    """The capture/escape pattern move after the opponent's last move, or PASS when none applies."""
+    last = meta[LAST]
+    if last < 0:
+        return PASS
+    stride = cfg[CFG_STRIDE]
+    opponent = 3 - color
+    if b[COLOR, last] == opponent:
+        g = b[GROUP, last]
+        if in_atari(b, g):
+            lib = atari_liberty(b, g)
+            if is_playable(b, meta, cfg, lib, color):
+                return lib
+    for n in (last - 1, last + 1, last - stride, last + stride):
+        if b[COLOR, n] != color:
+            continue
+        g = b[GROUP, n]
+        if not in_atari(b, g):
+            continue
+        s = g
+        while True:
+            for m in (s - 1, s + 1, s - stride, s + stride):
+                if b[COLOR, m] == opponent:
+                    g2 = b[GROUP, m]
+                    if in_atari(b, g2):
+                        lib2 = atari_liberty(b, g2)
+                        if is_playable(b, meta, cfg, lib2, color):
+                            return lib2
+            s = b[NEXT, s]
+            if s == g:
+                break
+        lib = atari_liberty(b, g)
+        if is_playable(b, meta, cfg, lib, color) and _escape_gains(b, cfg, lib, color, g):
+            return lib
+    return PASS
+
+
+@njit(cache=True)
+def random_move(b, meta, cfg, color, rng):
+    n = meta[N_EMPTY]
+    if n == 0:
+        return PASS
+    start = rand_below(rng, n)
+    for i in range(n):
+        j = start + i
+        if j >= n:
+            j -= n
+        p = b[EMPTIES, j]
+        if is_playable(b, meta, cfg, p, color):
+            return p
+    return PASS
+
+
+@njit(cache=True)
+def policy_move(b, meta, cfg, rng):
+    color = meta[TO_MOVE]
+    p = tactical_move(b, meta, cfg, color)
+    if p != PASS:
+        return p
+    return random_move(b, meta, cfg, color, rng)
+
+
+@njit(cache=True)
+def run_playout(b, meta, cfg, rng, seq, seq_len):
+    """Play the position out in place, appending moves (PASS included) to seq; returns the new length."""
+    points = cfg[CFG_WIDTH] * cfg[CFG_HEIGHT]
+    limit = min(3 * points, seq.shape[0] - seq_len - 1)
+    for _ in range(limit):
+        if meta[PASSES] >= 2:
+            break
+        p = policy_move(b, meta, cfg, rng)
+        if p == PASS:
+            play_pass(meta)
+        else:
+            play(b, meta, cfg, p, meta[TO_MOVE])
+        seq[seq_len] = p
+        seq_len += 1
+    return seq_len
+
+
+__all__ = ["BLACK", "WHITE", "policy_move", "rand_below", "rand_unit", "run_playout", "tactical_move"]

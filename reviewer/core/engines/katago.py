@@ -1,0 +1,725 @@
+"""KataGo's JSON analysis engine (`katago analysis`), driven over stdin/stdout JSON lines.
+
+A whole main line goes to KataGo as ONE query (`analyzeTurns`), so KataGo can batch positions.
+Results arrive in any order; each position ends with exactly one final response
+(`isDuringSearch` false), which is the only one taken. Values are turned to Black's point of view
+here, whatever `reportAnalysisWinratesAs` says, and moves stay GTP.
+
+Everything sent is built from the game model (points, colours, numbers) and a whitelist of rule
+names: no text from a game file reaches the engine. A process that dies is restarted and asked
+again only for the positions still missing; one that dies more than `max_restarts` times ends the
+analysis with `EngineCrashed`.
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import logging
+import math
+import os
+import queue
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterator, Literal, Sequence
+
+from reviewer.core.analysis import Candidate, Evaluation, Limit
+from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout
+from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color
+
+__all__ = [
+    "KataGoEngine",
+    "QueryPlan",
+    "ReportAs",
+    "Segment",
+    "katago_komi",
+    "katago_rules",
+    "is_fox_game",
+    "plan_queries",
+    "to_black_view",
+]
+
+log = logging.getLogger(__name__)
+
+ReportAs = Literal["BLACK", "WHITE", "SIDETOMOVE"]
+REPORT_AS_VALUES: tuple[ReportAs, ...] = ("BLACK", "WHITE", "SIDETOMOVE")
+
+# SGF RU[] values (lower-cased, spaces/underscores as '-') -> KataGo's rule names.
+_RULES: dict[str, str] = {
+    "japanese": "japanese",
+    "jp": "japanese",
+    "jpn": "japanese",
+    "chinese": "chinese",
+    "cn": "chinese",
+    "chn": "chinese",
+    "korean": "korean",
+    "ko": "korean",
+    "kor": "korean",
+    "aga": "aga",
+    "aga-button": "aga-button",
+    "bga": "bga",
+    "new-zealand": "new-zealand",
+    "newzealand": "new-zealand",
+    "nz": "new-zealand",
+    "tromp-taylor": "tromp-taylor",
+    "tt": "tromp-taylor",
+    "stone-scoring": "stone-scoring",
+    "chinese-ogs": "chinese-ogs",
+    "chinese-kgs": "chinese-kgs",
+    "goe": "chinese",  # Ing rules: area scoring; KataGo has no Ing ruleset
+    "ing": "chinese",
+}
+DEFAULT_RULES = "japanese"
+_TERRITORY_RULES = frozenset({"japanese", "korean"})
+
+
+def katago_rules(game: Game) -> str:
+    """KataGo's name for the game's rules; unknown or missing rules count as Japanese."""
+    text = (game.rules or "").strip().lower().replace("_", "-").replace(" ", "-")
+    return _RULES.get(text, DEFAULT_RULES)
+
+
+def is_fox_game(game: Game) -> bool:
+    """Fox (foxwq) writes KM[0] for handicap and no-komi games; such games get KaTrain's komi fix."""
+    markers = [game.headers.get("AP", ""), *game.root.properties.get("AP", [])]
+    markers.append(str(getattr(game.source, "server", "") or ""))
+    markers.append(str(getattr(game, "server", "") or ""))
+    return any("fox" in str(marker).lower() for marker in markers)
+
+
+def katago_komi(game: Game, rules: str | None = None) -> float:
+    """The komi to tell KataGo: a half-integer in [-150, 150].
+
+    Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules). A Fox game
+    with handicap (HA >= 1, which Fox also uses for no-komi games) and KM[0] gets 0.5, as KaTrain does.
+    """
+    rules = rules or katago_rules(game)
+    komi = game.komi
+    if komi is not None and not math.isfinite(komi):
+        komi = None
+    if is_fox_game(game) and game.handicap >= 1 and (komi is None or komi == 0):
+        komi = 0.5
+    if komi is None:
+        komi = 0.5 if game.handicap >= 2 else (6.5 if rules in _TERRITORY_RULES else 7.5)
+    return max(-150.0, min(150.0, round(komi * 2) / 2))
+
+
+def _letter(color: Color) -> str:
+    return "B" if color == "black" else "W"
+
+
+def _color(letter: str) -> Color:
+    return "black" if letter.upper().startswith("B") else "white"
+
+
+class _Board:
+    """Just enough Go to know the stones after moves and captures (for setup inside a game)."""
+
+    def __init__(self, width: int, height: int, stones: dict[Point, Color]) -> None:
+        self.width, self.height = width, height
+        self.stones = dict(stones)
+
+    def _neighbours(self, point: Point) -> Iterator[Point]:
+        row, col = point
+        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if 0 <= r < self.height and 0 <= c < self.width:
+                yield (r, c)
+
+    def _group_without_liberties(self, start: Point) -> set[Point]:
+        color = self.stones[start]
+        group, frontier = {start}, [start]
+        while frontier:
+            for near in self._neighbours(frontier.pop()):
+                owner = self.stones.get(near)
+                if owner is None:
+                    return set()
+                if owner == color and near not in group:
+                    group.add(near)
+                    frontier.append(near)
+        return group
+
+    def play(self, color: Color, point: Point | None) -> None:
+        if point is None:
+            return
+        self.stones[point] = color
+        for near in self._neighbours(point):
+            if self.stones.get(near) == other_color(color):
+                for dead in self._group_without_liberties(near):
+                    del self.stones[dead]
+        for dead in self._group_without_liberties(point):  # suicide, where the rules allow it
+            del self.stones[dead]
+
+
+@dataclass
+class Segment:
+    """One KataGo query: a start position and the moves played from it."""
+
+    initial_stones: dict[Point, Color]
+    initial_player: Color | None
+    moves: list[tuple[Color, Point | None]] = field(default_factory=list)
+
+    def side_to_move(self, turn: int) -> Color:
+        if turn == 0:
+            if self.initial_player is not None:
+                return self.initial_player
+            return self.moves[0][0] if self.moves else "black"
+        return other_color(self.moves[turn - 1][0])
+
+
+@dataclass
+class QueryPlan:
+    """How a game's main line maps onto KataGo queries: ply -> (segment, turn number)."""
+
+    width: int
+    height: int
+    rules: str
+    komi: float
+    segments: list[Segment]
+    turn_of_ply: dict[int, tuple[int, int]]
+
+    def query(self, segment_index: int, turns: Sequence[int]) -> dict[str, Any]:
+        segment = self.segments[segment_index]
+        initial_player = segment.side_to_move(0)
+        return {
+            "rules": self.rules,
+            "komi": self.komi,
+            "boardXSize": self.width,
+            "boardYSize": self.height,
+            "initialStones": [
+                [_letter(color), gtp_from_point(point, self.height)]
+                for point, color in sorted(segment.initial_stones.items())
+            ],
+            "initialPlayer": _letter(initial_player),
+            "moves": [[_letter(color), gtp_from_point(point, self.height)] for color, point in segment.moves],
+            "analyzeTurns": sorted(turns),
+        }
+
+
+def _node_move(game: Game, node: Node, ply: int) -> tuple[Color, Point | None] | None:
+    if node.move is None:
+        return None
+    color: Color = node.color or game.mover_at_ply(ply)
+    point = node.point
+    if point is not None:
+        row, col = point
+        if not (0 <= row < game.board_height and 0 <= col < game.board_width):
+            raise EngineError(f"move {ply} ({node.move}) lies off the {game.board_width}x{game.board_height} board")
+    return color, point
+
+
+def _player_from_properties(node: Node) -> Color | None:
+    values = node.properties.get("PL") or []
+    if values and values[0].strip().upper()[:1] in ("B", "W"):
+        return _color(values[0].strip())
+    return None
+
+
+def plan_queries(game: Game) -> QueryPlan:
+    """Split the main line into KataGo queries: one, unless stones are set up inside the game."""
+    if game.kind != "go":
+        raise ValueError("KataGo analyses Go games only")
+    width, height = game.board_width, game.board_height
+    if not (2 <= width <= 25 and 2 <= height <= 25):
+        raise EngineError(f"KataGo cannot analyse a {width}x{height} board")
+    stones: dict[Point, Color] = {p: "black" for p in game.setup_black}
+    stones.update({p: "white" for p in game.setup_white})
+    for point in stones:
+        if not (0 <= point[0] < height and 0 <= point[1] < width):
+            raise EngineError(f"a setup stone lies off the {width}x{height} board")
+    nodes = game.mainline_nodes()
+    first_move = next((_node_move(game, n, i) for i, n in enumerate(nodes, 1) if n.move is not None), None)
+    first_player = _player_from_properties(game.root)
+    if first_player is None:
+        first_player = first_move[0] if first_move else game.first_player
+    segments = [Segment(stones, first_player)]
+    turn_of_ply: dict[int, tuple[int, int]] = {0: (0, 0)}
+    for ply, node in enumerate(nodes, start=1):
+        segment = segments[-1]
+        move = _node_move(game, node, ply)
+        if node.setup_black or node.setup_white or node.setup_empty:
+            board = _Board(width, height, segment.initial_stones)
+            for color, point in segment.moves:
+                board.play(color, point)
+            for points, color in ((node.setup_black, "black"), (node.setup_white, "white")):
+                for point in points:
+                    if 0 <= point[0] < height and 0 <= point[1] < width:
+                        board.stones[point] = color  # type: ignore[assignment]
+            for point in node.setup_empty:
+                board.stones.pop(point, None)
+            to_move = _player_from_properties(node)
+            if to_move is None:
+                to_move = move[0] if move else segment.side_to_move(len(segment.moves))
+            segment = Segment(board.stones, to_move)
+            segments.append(segment)
+        if move is not None:
+            segment.moves.append(move)
+        turn_of_ply[ply] = (len(segments) - 1, len(segment.moves))
+    rules = katago_rules(game)
+    return QueryPlan(width, height, rules, katago_komi(game, rules), segments, turn_of_ply)
+
+
+def to_black_view(
+    score_lead: float, winrate: float, report_as: ReportAs, side_to_move: Color
+) -> tuple[float, float]:
+    """(scoreLead, winrate) as KataGo reported them -> (score_lead_black, winrate_black)."""
+    if report_as == "WHITE" or (report_as == "SIDETOMOVE" and side_to_move == "white"):
+        return -score_lead, 1.0 - winrate
+    return score_lead, winrate
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
+def _gtp_list(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(str(move) for move in value if isinstance(move, str))
+
+
+def evaluation_from_response(
+    response: dict[str, Any], ply: int, side_to_move: Color, report_as: ReportAs, engine_id: str
+) -> Evaluation | None:
+    """A final KataGo response -> an Evaluation from Black's point of view (None without results)."""
+    root = response.get("rootInfo")
+    if not isinstance(root, dict):
+        return None
+    current = root.get("currentPlayer")
+    if isinstance(current, str) and current.upper() in ("B", "W"):
+        side_to_move = _color(current)
+    lead, winrate = _number(root.get("scoreLead")), _number(root.get("winrate"))
+    if lead is None or winrate is None:
+        return None
+    lead_black, winrate_black = to_black_view(lead, winrate, report_as, side_to_move)
+    candidates: list[Candidate] = []
+    infos = response.get("moveInfos")
+    for info in infos if isinstance(infos, list) else ():
+        if not isinstance(info, dict) or not isinstance(info.get("move"), str):
+            continue
+        move_lead, move_winrate = _number(info.get("scoreLead")), _number(info.get("winrate"))
+        move_lead_black = move_winrate_black = None
+        if move_lead is not None and move_winrate is not None:
+            move_lead_black, move_winrate_black = to_black_view(move_lead, move_winrate, report_as, side_to_move)
+        order = info.get("order")
+        visits = info.get("visits")
+        candidates.append(
+            Candidate(
+                move=info["move"],
+                order=order if isinstance(order, int) else len(candidates),
+                visits=visits if isinstance(visits, int) else None,
+                prior=_number(info.get("prior")),
+                score_lead_black=move_lead_black,
+                winrate_black=move_winrate_black,
+                pv=_gtp_list(info.get("pv")) or (info["move"],),
+            )
+        )
+    candidates.sort(key=lambda c: c.order)
+    best = candidates[0] if candidates else None
+    visits = root.get("visits")
+    return Evaluation(
+        ply=ply,
+        kind="go",
+        engine_id=engine_id,
+        score_lead_black=lead_black,
+        winrate_black=winrate_black,
+        side_to_move=side_to_move,
+        best_move=best.move if best else None,
+        pv=best.pv if best else (),
+        candidates=tuple(candidates),
+        nodes=visits if isinstance(visits, int) else None,
+    )
+
+
+def config_report_as(command: Sequence[str]) -> ReportAs:
+    """`reportAnalysisWinratesAs` from the `-config` file of a KataGo command (KataGo's default: BLACK)."""
+    args = list(command)
+    report_as: ReportAs = "BLACK"
+    for index, arg in enumerate(args[:-1]):
+        if arg == "-config":
+            try:
+                text = Path(args[index + 1]).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            for line in text.splitlines():
+                key, _, value = line.split("#", 1)[0].partition("=")
+                if key.strip() == "reportAnalysisWinratesAs" and value.strip().upper() in REPORT_AS_VALUES:
+                    report_as = value.strip().upper()  # type: ignore[assignment]
+        if arg == "-override-config":
+            for pair in args[index + 1].split(","):
+                key, _, value = pair.partition("=")
+                if key.strip() == "reportAnalysisWinratesAs" and value.strip().upper() in REPORT_AS_VALUES:
+                    report_as = value.strip().upper()  # type: ignore[assignment]
+    return report_as
+
+
+def model_name(command: Sequence[str]) -> str:
+    args = list(command)
+    for index, arg in enumerate(args[:-1]):
+        if arg == "-model":
+            name = Path(args[index + 1]).name
+            for suffix in (".gz", ".bin", ".txt"):
+                name = name.removesuffix(suffix)
+            return name
+    return ""
+
+
+_EOF = object()
+
+
+class _Process:
+    """One running KataGo: stdout lines into a queue, stderr lines kept (the last few) and passed on."""
+
+    def __init__(self, command: Sequence[str], env: dict[str, str] | None, on_stderr: Callable[[str], None]) -> None:
+        try:
+            self.popen = subprocess.Popen(
+                list(command),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                bufsize=0,
+            )
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as error:
+            raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error.strerror or error}") from error
+        except OSError as error:
+            raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error}") from error
+        self.lines: "queue.Queue[object]" = queue.Queue()
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
+        self.tuning = False
+        self._on_stderr = on_stderr
+        self._write_lock = threading.Lock()
+        self._threads = [
+            threading.Thread(target=self._read_stdout, name="katago-stdout", daemon=True),
+            threading.Thread(target=self._read_stderr, name="katago-stderr", daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    def _read_stdout(self) -> None:
+        assert self.popen.stdout is not None
+        for raw in self.popen.stdout:
+            self.lines.put(raw.decode("utf-8", errors="replace").strip())
+        self.lines.put(_EOF)
+
+    def _read_stderr(self) -> None:
+        assert self.popen.stderr is not None
+        for raw in self.popen.stderr:
+            line = raw.decode("utf-8", errors="replace").rstrip()
+            if not line:
+                continue
+            if "autotuning" in line.lower() or line.startswith("Tuning "):
+                self.tuning = True
+            self.stderr_tail.append(line)
+            try:
+                self._on_stderr(line)
+            except Exception:  # a faulty listener must not stop the reader
+                log.exception("KataGo stderr listener failed")
+
+    def send(self, message: dict[str, Any]) -> bool:
+        """Write one JSON line; False when the process no longer reads."""
+        data = (json.dumps(message, separators=(",", ":")) + "\n").encode("utf-8")
+        assert self.popen.stdin is not None
+        with self._write_lock:
+            try:
+                self.popen.stdin.write(data)
+                self.popen.stdin.flush()
+                return True
+            except (BrokenPipeError, OSError, ValueError):
+                return False
+
+    def why_dead(self) -> str:
+        code = self.popen.poll()
+        tail = " | ".join(list(self.stderr_tail)[-3:])
+        status = f"exit status {code}" if code is not None else "stopped answering"
+        return f"{status}{': ' + tail if tail else ''}"
+
+    def stop(self, grace_s: float = 2.0) -> None:
+        if self.popen.poll() is None:
+            try:
+                assert self.popen.stdin is not None
+                self.popen.stdin.close()
+            except OSError:
+                pass
+            try:
+                self.popen.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                self.popen.terminate()
+                try:
+                    self.popen.wait(timeout=grace_s)
+                except subprocess.TimeoutExpired:
+                    self.popen.kill()
+                    self.popen.wait()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+
+
+def _parse_line(line: object) -> dict[str, Any] | None:
+    if not isinstance(line, str) or not line.startswith("{"):
+        return None
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return None
+    return message if isinstance(message, dict) else None
+
+
+class KataGoEngine:
+    """KataGo's analysis engine as an `Engine`: `command` is the full command line, run as given.
+
+    The process starts at once (so a broken command fails here, not mid-review). `report_as`
+    is sent with every query as `reportAnalysisWinratesAs`; None leaves KataGo's configured value
+    (read from the command's `-config` file) in force. Either way values are converted to Black's view.
+    """
+
+    kind = "go"
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        name: str = "KataGo",
+        report_as: ReportAs | None = "BLACK",
+        start_timeout_s: float = 60.0,
+        idle_timeout_s: float | None = None,
+        max_restarts: int = 2,
+        on_stderr: Callable[[str], None] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.command = list(command)
+        if not self.command:
+            raise EngineNotFound("no KataGo command given")
+        if report_as is not None and report_as not in REPORT_AS_VALUES:
+            raise ValueError(f"reportAnalysisWinratesAs must be one of {REPORT_AS_VALUES}")
+        self._name = name
+        self.forced_report_as = report_as
+        self.report_as: ReportAs = report_as or config_report_as(self.command)
+        self.start_timeout_s = start_timeout_s
+        self.idle_timeout_s = idle_timeout_s
+        self.max_restarts = max_restarts
+        self.on_stderr = on_stderr or (lambda line: log.debug("katago: %s", line))
+        self.env = env
+        self.version = ""
+        self.warnings: list[str] = []
+        self.restarts = 0
+        self._model = model_name(self.command)
+        self._counter = 0
+        self._process: _Process | None = None
+        self._closed = False
+        self._lock = threading.Lock()  # one analysis at a time
+        self._start()
+
+    # -- the Engine protocol -----------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def identity(self) -> str:
+        model = f" {self._model}" if self._model else ""
+        return f"KataGo {self.version or '?'}{model}"
+
+    def engine_id(self, limit: Limit) -> str:
+        return f"{self.identity} | {limit.describe()}"
+
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+        if self._closed:
+            raise EngineError("KataGo has been closed")
+        plan = plan_queries(game)
+        wanted: dict[tuple[int, int], list[int]] = {}
+        for ply in dict.fromkeys(plies):
+            if ply not in plan.turn_of_ply:
+                raise ValueError(f"ply {ply} is not on the main line (0..{len(plan.turn_of_ply) - 1})")
+            wanted.setdefault(plan.turn_of_ply[ply], []).append(ply)
+        if not wanted:
+            return
+        if not self._lock.acquire(blocking=False):
+            raise EngineError("KataGo is already analysing a game")
+        try:
+            yield from self._analyse(plan, wanted, limit, stop)
+        finally:
+            self._lock.release()
+
+    def close(self) -> None:
+        self._closed = True
+        if self._process is not None:
+            self._process.stop()
+            self._process = None
+
+    def __enter__(self) -> "KataGoEngine":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- the work ----------------------------------------------------------------------------------
+
+    def _next_id(self, prefix: str) -> str:
+        self._counter += 1
+        return f"{prefix}{self._counter}"
+
+    def _start(self) -> None:
+        """Start KataGo and wait (bounded) until it answers `query_version`."""
+        process = _Process(self.command, self.env, self.on_stderr)
+        self._process = process
+        version_id = self._next_id("version")
+        deadline = time.monotonic() + self.start_timeout_s
+        process.send({"id": version_id, "action": "query_version"})
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                reason = " (it is tuning OpenCL: run `reviewer engines install`)" if process.tuning else ""
+                self._process = None
+                process.stop(grace_s=0.5)
+                raise EngineTimeout(f"KataGo did not start within {self.start_timeout_s:g} s{reason}")
+            try:
+                line = process.lines.get(timeout=min(remaining, 0.2))
+            except queue.Empty:
+                continue
+            if line is _EOF:
+                self._process = None
+                process.stop(grace_s=0.5)
+                raise EngineCrashed(f"KataGo exited while starting ({process.why_dead()})")
+            message = _parse_line(line)
+            if message is None:
+                continue
+            if message.get("id") == version_id:
+                if "error" in message:
+                    self.version = "unknown"
+                else:
+                    self.version = str(message.get("version", "unknown"))
+                return
+            if "error" in message and "id" not in message:
+                self.version = "unknown"  # very old KataGo without query_version
+                return
+
+    def _restart(self) -> None:
+        if self._process is not None:
+            self._process.stop(grace_s=0.5)
+            self._process = None
+        self.restarts += 1
+        self._start()
+
+    def _query_settings(self, limit: Limit) -> dict[str, Any]:
+        extra: dict[str, Any] = {}
+        visits = limit.visits if limit.visits is not None else limit.nodes
+        if visits is not None:
+            extra["maxVisits"] = max(1, int(visits))
+        settings: dict[str, Any] = {}
+        if self.forced_report_as is not None:
+            settings["reportAnalysisWinratesAs"] = self.forced_report_as
+        if limit.movetime_s is not None:
+            settings["maxTime"] = float(limit.movetime_s)
+        if settings:
+            extra["overrideSettings"] = settings
+        return extra
+
+    def _idle_timeout(self, limit: Limit) -> float:
+        if self.idle_timeout_s is not None:
+            return self.idle_timeout_s
+        visits = limit.visits or limit.nodes or 1000
+        return 120.0 + 4.0 * visits + 4.0 * (limit.movetime_s or 0.0)
+
+    def _send_queries(
+        self, plan: QueryPlan, pending: set[tuple[int, int]], limit: Limit
+    ) -> dict[str, int]:
+        """Ask for every pending (segment, turn); returns query id -> segment."""
+        assert self._process is not None
+        queries: dict[str, int] = {}
+        by_segment: dict[int, list[int]] = {}
+        for segment, turn in pending:
+            by_segment.setdefault(segment, []).append(turn)
+        for segment, turns in sorted(by_segment.items()):
+            query_id = self._next_id("analysis")
+            message = {"id": query_id, **plan.query(segment, turns), **self._query_settings(limit)}
+            queries[query_id] = segment
+            if not self._process.send(message):
+                break  # the reader will report the end of the process
+        return queries
+
+    def _terminate(self, queries: dict[str, int]) -> None:
+        if self._process is None:
+            return
+        for query_id in queries:
+            self._process.send({"id": self._next_id("terminate"), "action": "terminate", "terminateId": query_id})
+
+    def _analyse(
+        self, plan: QueryPlan, wanted: dict[tuple[int, int], list[int]], limit: Limit, stop: threading.Event
+    ) -> Iterator[Evaluation]:
+        if self._process is None:
+            self._restart()
+        pending = set(wanted)
+        engine_id = self.engine_id(limit)
+        idle_timeout = self._idle_timeout(limit)
+        crashes = 0
+        queries = self._send_queries(plan, pending, limit)
+        last_result = time.monotonic()
+        try:
+            while pending:
+                if stop.is_set():
+                    return
+                assert self._process is not None
+                try:
+                    line = self._process.lines.get(timeout=0.1)
+                except queue.Empty:
+                    if time.monotonic() - last_result > idle_timeout:
+                        raise EngineTimeout(f"KataGo gave no result for {idle_timeout:g} s") from None
+                    continue
+                if line is _EOF:
+                    crashes += 1
+                    why = self._process.why_dead()
+                    if crashes > self.max_restarts:
+                        raise EngineCrashed(f"KataGo died {crashes} times ({why})")
+                    log.warning("KataGo died (%s); restarting and asking %d positions again", why, len(pending))
+                    queries = {}
+                    self._restart()
+                    queries = self._send_queries(plan, pending, limit)
+                    last_result = time.monotonic()
+                    continue
+                message = _parse_line(line)
+                if message is None:
+                    if line:
+                        log.debug("KataGo printed a line that is not JSON: %.200s", line)
+                    continue
+                query_id = message.get("id")
+                if "error" in message:
+                    if query_id is None or query_id in queries:
+                        field_name = message.get("field")
+                        where = f" (field {field_name})" if isinstance(field_name, str) else ""
+                        raise EngineError(f"KataGo: {message['error']}{where}")
+                    continue
+                if "warning" in message:
+                    if query_id in queries:
+                        warning = f"KataGo: {message['warning']}"
+                        self.warnings.append(warning)
+                        log.warning("%s", warning)
+                    continue
+                if query_id not in queries or message.get("isDuringSearch") or message.get("noResults"):
+                    continue
+                turn = message.get("turnNumber")
+                key = (queries[query_id], turn)
+                if not isinstance(turn, int) or key not in pending:
+                    continue
+                plies = wanted[key]
+                side = plan.segments[key[0]].side_to_move(turn)
+                evaluation = evaluation_from_response(message, plies[0], side, self.report_as, engine_id)
+                if evaluation is None:
+                    continue
+                pending.discard(key)
+                last_result = time.monotonic()
+                for ply in plies:
+                    yield evaluation.with_ply(ply)
+        finally:
+            if pending and queries:
+                self._terminate(queries)

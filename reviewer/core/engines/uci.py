@@ -1,0 +1,528 @@
+"""UCI engines (Stockfish and the like) driven through python-chess, as a pool of processes.
+
+Every position is searched once: the evaluation after move i is the evaluation of position i.
+The pool keeps one engine process per core (Threads=1 each) and hands each free process the next
+position, so results arrive as they finish, in any order. Scores are turned to White's point of
+view and moves to SAN here, at the edge; nothing downstream converts again.
+
+A dead process is restarted and its position asked again; a position that kills the engine twice
+ends the analysis with `EngineCrashed`. An engine silent for `timeout_s` ends it with
+`EngineTimeout`. Setting `stop` returns within about a second; searches cut short are dropped,
+never reported.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import concurrent.futures
+import os
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+import chess
+import chess.engine
+
+from reviewer.core.analysis import Candidate, Evaluation, Limit
+from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout
+from reviewer.core.errors import GameFileError
+from reviewer.core.gametree import Game
+
+__all__ = ["UciEngine", "boards_at_plies", "default_process_count", "terminal_evaluation"]
+
+# Options that change speed or bookkeeping but not what the engine says about a position.
+_NEUTRAL_OPTIONS = frozenset(
+    name.lower()
+    for name in ("Threads", "Hash", "Ponder", "MultiPV", "UCI_ShowWDL", "UCI_AnalyseMode", "Debug Log File",
+                 "Move Overhead", "Slow Mover", "Minimum Thinking Time", "Clear Hash", "nodestime")
+)
+_INFO = chess.engine.INFO_SCORE | chess.engine.INFO_PV | chess.engine.INFO_BASIC
+_STOP_GRACE_S = 0.8  # how long a stopped search may take to answer before its process is killed
+_POLL_S = 0.05
+
+
+def default_process_count() -> int:
+    """One single-threaded process per core, at most 8 (measured faster than one multi-threaded)."""
+    return max(1, min(8, os.cpu_count() or 1))
+
+
+@dataclass
+class _Slot:
+    index: int
+    transport: asyncio.SubprocessTransport | None = None
+    protocol: chess.engine.UciProtocol | None = None
+
+    @property
+    def alive(self) -> bool:
+        return (
+            self.protocol is not None
+            and self.transport is not None
+            and self.transport.get_returncode() is None
+            and not self.protocol.returncode.done()
+        )
+
+    def kill(self) -> None:
+        if self.transport is not None:
+            try:
+                self.transport.kill()
+            except (ProcessLookupError, OSError):
+                pass
+            self.transport.close()
+        self.transport, self.protocol = None, None
+
+
+@dataclass
+class _Run:
+    """One call of `analyse`: its queue of positions and its in-flight searches."""
+
+    jobs: collections.deque[tuple[int, chess.Board]]
+    limit: chess.engine.Limit
+    multipv: int
+    results: "queue.Queue[Any]"
+    token: object = field(default_factory=object)  # a new game for the engine: ucinewgame
+    crashes: dict[int, int] = field(default_factory=dict)
+    in_flight: set[chess.engine.AnalysisResult] = field(default_factory=set)
+    stopping: bool = False
+
+    def request_stop(self) -> None:
+        self.stopping = True
+        for analysis in list(self.in_flight):
+            analysis.stop()
+
+    def fail(self, error: BaseException) -> None:
+        if not self.stopping:
+            self.results.put_nowait(error)
+        self.request_stop()
+
+
+class _Stopped(Exception):
+    pass
+
+
+class UciEngine:
+    """Any UCI engine command (a list of arguments), as a pool of `processes` engine processes."""
+
+    kind = "chess"
+
+    def __init__(
+        self,
+        command: Sequence[str] | str,
+        *,
+        processes: int | None = None,
+        threads: int = 1,
+        hash_mb: int | None = None,
+        options: Mapping[str, str | int | bool] | None = None,
+        timeout_s: float = 30.0,
+        start_timeout_s: float = 10.0,
+    ) -> None:
+        self.command = [command] if isinstance(command, str) else list(command)
+        if not self.command:
+            raise EngineNotFound("no engine command given")
+        self.threads = max(1, threads)
+        self.hash_mb = hash_mb
+        self.user_options = dict(options or {})
+        self.timeout_s = timeout_s
+        self.start_timeout_s = start_timeout_s
+        self._slots = [_Slot(i) for i in range(max(1, processes or default_process_count()))]
+        self._engine_name = Path(self.command[0]).name
+        self.supports_wdl = False
+        self._closed = False
+        self._busy = threading.Lock()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="uci-engine-loop", daemon=True)
+        self._thread.start()
+        try:
+            self._call(self._start_missing())
+        except BaseException:
+            self.close()
+            raise
+
+    # -- the Engine protocol ---------------------------------------------------------------------
+
+    @property
+    def name(self) -> str:
+        return self._engine_name
+
+    @property
+    def processes(self) -> int:
+        return len(self._slots)
+
+    @property
+    def identity(self) -> str:
+        relevant = sorted(
+            (name, str(value)) for name, value in self.user_options.items() if name.lower() not in _NEUTRAL_OPTIONS
+        )
+        options = "".join(f" [{name}={value}]" for name, value in relevant)
+        return f"{self._engine_name}{options}"
+
+    def engine_id(self, limit: Limit) -> str:
+        return f"{self.identity} | {limit.describe()}"
+
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+        if game.kind != "chess":
+            raise ValueError("a UCI engine analyses chess games only")
+        if self._closed:
+            raise EngineError(f"{self._engine_name} has been closed")
+        chess_limit = _chess_limit(limit)
+        engine_id = self.engine_id(limit)
+        boards = boards_at_plies(game, plies)
+        run = _Run(collections.deque(), chess_limit, max(1, limit.multipv), queue.Queue())
+        for ply in plies:
+            board = boards[ply]
+            evaluation = terminal_evaluation(board, ply, engine_id)
+            if evaluation is not None:
+                yield evaluation
+            else:
+                run.jobs.append((ply, board))
+        if not run.jobs or stop.is_set():
+            return
+        with self._busy:
+            pending = len(run.jobs)
+            future = asyncio.run_coroutine_threadsafe(self._run(run), self._loop)
+            try:
+                while pending:
+                    if stop.is_set():
+                        return
+                    try:
+                        item = run.results.get(timeout=_POLL_S)
+                    except queue.Empty:
+                        if future.done() and run.results.empty():
+                            future.result()  # surfaces an unexpected error in the pool
+                            raise EngineCrashed(f"{self._engine_name} stopped before finishing the game")
+                        continue
+                    if isinstance(item, BaseException):
+                        raise item
+                    pending -= 1
+                    yield self._evaluation(engine_id, *item)
+            finally:
+                if not future.done():
+                    self._loop.call_soon_threadsafe(run.request_stop)
+                    try:
+                        future.result(timeout=_STOP_GRACE_S + 1.0)
+                    except (concurrent.futures.TimeoutError, Exception):
+                        pass
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        if self._loop.is_running():
+            try:
+                asyncio.run_coroutine_threadsafe(self._quit_all(), self._loop).result(timeout=5.0)
+            except Exception:
+                for slot in self._slots:
+                    self._loop.call_soon_threadsafe(slot.kill)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(timeout=5.0)
+        if not self._loop.is_running():
+            self._loop.close()
+
+    def __enter__(self) -> "UciEngine":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # -- processes --------------------------------------------------------------------------------
+
+    def _call(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    async def _start_missing(self) -> None:
+        dead = [slot for slot in self._slots if not slot.alive]
+        await asyncio.gather(*(self._start(slot) for slot in dead))
+
+    async def _start(self, slot: _Slot) -> None:
+        slot.kill()
+        program = self.command[0]
+        try:
+            transport, protocol = await asyncio.wait_for(
+                chess.engine.popen_uci(self.command, setpgrp=True), self.start_timeout_s
+            )
+        except (FileNotFoundError, NotADirectoryError):
+            raise EngineNotFound(f"engine not found: {program}") from None
+        except PermissionError:
+            raise EngineNotFound(f"engine cannot be executed (permission denied): {program}") from None
+        except asyncio.TimeoutError:
+            raise EngineTimeout(
+                f"{program} did not finish the UCI handshake within {self.start_timeout_s:g} s — is it a UCI engine?"
+            ) from None
+        except (chess.engine.EngineError, OSError) as error:
+            raise EngineCrashed(f"{program} failed to start as a UCI engine: {error}") from None
+        slot.transport, slot.protocol = transport, protocol
+        self._engine_name = protocol.id.get("name") or self._engine_name
+        self.supports_wdl = "UCI_ShowWDL" in protocol.options
+        settings: dict[str, str | int | bool] = {}
+        if "Threads" in protocol.options:
+            settings["Threads"] = self.threads
+        if self.hash_mb is not None and "Hash" in protocol.options:
+            settings["Hash"] = self.hash_mb
+        if self.supports_wdl:
+            settings["UCI_ShowWDL"] = True
+        settings.update(self.user_options)
+        try:
+            await protocol.configure(settings)
+            await asyncio.wait_for(protocol.ping(), self.start_timeout_s)
+        except chess.engine.EngineError as error:
+            slot.kill()
+            raise EngineError(f"{self._engine_name}: {error}") from None
+        except asyncio.TimeoutError:
+            slot.kill()
+            raise EngineTimeout(f"{self._engine_name} did not answer 'isready' after its options were set") from None
+
+    async def _quit_all(self) -> None:
+        async def quit_one(slot: _Slot) -> None:
+            if slot.alive and slot.protocol is not None:
+                try:
+                    await asyncio.wait_for(slot.protocol.quit(), 2.0)
+                except Exception:
+                    pass
+            slot.kill()
+
+        await asyncio.gather(*(quit_one(slot) for slot in self._slots))
+
+    # -- the pool -----------------------------------------------------------------------------------
+
+    async def _run(self, run: _Run) -> None:
+        try:
+            await self._start_missing()
+        except EngineError as error:
+            run.fail(error)
+            return
+        await asyncio.gather(*(self._work(slot, run) for slot in self._slots))
+
+    async def _work(self, slot: _Slot, run: _Run) -> None:
+        retry: tuple[int, chess.Board] | None = None
+        while (retry is not None or run.jobs) and not run.stopping:
+            # A position whose process died is asked again of the restarted process, not handed
+            # to another one: if it dies twice, the position itself is the trouble.
+            ply, board = retry if retry is not None else run.jobs.popleft()
+            retry = None
+            started = time.perf_counter()
+            try:
+                infos, best = await self._search(slot, board, run)
+            except _Stopped:
+                return
+            except EngineTimeout as error:
+                run.fail(error)
+                return
+            except chess.engine.EngineError as error:
+                if run.stopping:
+                    return
+                code = slot.transport.get_returncode() if slot.transport is not None else None
+                slot.kill()
+                crashes = run.crashes[ply] = run.crashes.get(ply, 0) + 1
+                if crashes >= 2:
+                    run.fail(EngineCrashed(_crash_message(self._engine_name, ply, board, code, error)))
+                    return
+                retry = (ply, board)
+                try:
+                    await self._start(slot)
+                except EngineError as start_error:
+                    run.fail(EngineCrashed(f"{self._engine_name} died and could not be restarted: {start_error}"))
+                    return
+                continue
+            run.results.put_nowait((ply, board, infos, best, time.perf_counter() - started))
+
+    async def _search(
+        self, slot: _Slot, board: chess.Board, run: _Run
+    ) -> tuple[list[chess.engine.InfoDict], chess.engine.BestMove]:
+        protocol = slot.protocol
+        if protocol is None or not slot.alive:
+            raise chess.engine.EngineTerminatedError("engine process is not running")
+        loop = asyncio.get_running_loop()
+        try:
+            analysis = await asyncio.wait_for(
+                protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=_INFO), self.timeout_s
+            )
+        except asyncio.TimeoutError:
+            slot.kill()
+            raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
+        last_heard = loop.time()
+
+        async def follow() -> chess.engine.BestMove:
+            nonlocal last_heard
+            async for _ in analysis:
+                last_heard = loop.time()
+            return await analysis.wait()
+
+        run.in_flight.add(analysis)
+        task = asyncio.ensure_future(follow())
+        stop_sent_at: float | None = None
+        try:
+            while True:
+                done, _ = await asyncio.wait((task,), timeout=0.25)
+                if done:
+                    best = task.result()
+                    break
+                now = loop.time()
+                if run.stopping:
+                    stop_sent_at = stop_sent_at or now
+                    analysis.stop()
+                    if now - stop_sent_at > _STOP_GRACE_S:
+                        slot.kill()  # it ignores `stop`: a fresh process next time
+                        raise _Stopped
+                elif now - last_heard > self.timeout_s:
+                    slot.kill()
+                    raise EngineTimeout(
+                        f"{self._engine_name} stopped answering: nothing for {self.timeout_s:g} s "
+                        f"while searching {board.fen()}"
+                    )
+        finally:
+            run.in_flight.discard(analysis)
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled():
+                task.exception()  # mark as retrieved
+        if run.stopping:
+            raise _Stopped  # cut short: weaker than asked, never reported
+        return list(analysis.multipv), best
+
+    # -- conversion at the edge ----------------------------------------------------------------------
+
+    def _evaluation(
+        self,
+        engine_id: str,
+        ply: int,
+        board: chess.Board,
+        infos: list[chess.engine.InfoDict],
+        best: chess.engine.BestMove,
+        seconds: float,
+    ) -> Evaluation:
+        root = board.copy(stack=False)
+        main = infos[0] if infos else {}
+        score = main.get("score")
+        if score is None:
+            raise EngineCrashed(f"{self._engine_name} gave no score for {board.fen()}")
+        score_cp_white, mate_white = _white_score(score)
+        wdl = main.get("wdl")
+        candidates = []
+        for order, info in enumerate(infos):
+            line = info.get("pv") or []
+            if not line or info.get("score") is None:
+                continue
+            cand_cp, cand_mate = _white_score(info["score"])
+            san_line = _san_line(root, line)
+            if not san_line:
+                continue
+            candidates.append(
+                Candidate(
+                    move=san_line[0],
+                    order=order,
+                    visits=info.get("nodes"),
+                    score_cp_white=cand_cp,
+                    mate_white=cand_mate,
+                    pv=san_line,
+                )
+            )
+        pv_moves = list(main.get("pv") or [])
+        best_move = best.move if best.move is not None and best.move in root.legal_moves else None
+        if best_move is None and pv_moves:
+            best_move = pv_moves[0]
+        if best_move is not None and (not pv_moves or pv_moves[0] != best_move):
+            pv_moves = [best_move]
+        pv = _san_line(root, pv_moves)
+        return Evaluation(
+            ply=ply,
+            kind="chess",
+            engine_id=engine_id,
+            score_cp_white=score_cp_white,
+            mate_white=mate_white,
+            wdl_white=tuple(wdl.white()) if wdl is not None else None,  # type: ignore[arg-type]
+            side_to_move="white" if board.turn == chess.WHITE else "black",
+            best_move=root.san(best_move) if best_move is not None else None,
+            pv=pv,
+            candidates=tuple(candidates),
+            depth=main.get("depth"),
+            nodes=main.get("nodes"),
+            seconds=round(seconds, 4),
+        )
+
+
+def _chess_limit(limit: Limit) -> chess.engine.Limit:
+    if limit.nodes is None and limit.depth is None and limit.movetime_s is None:
+        raise ValueError("a chess analysis needs a limit: nodes, depth or movetime")
+    return chess.engine.Limit(nodes=limit.nodes, depth=limit.depth, time=limit.movetime_s)
+
+
+def _white_score(score: chess.engine.PovScore) -> tuple[int | None, int | None]:
+    white = score.white()
+    mate = white.mate()
+    if mate is not None:
+        return None, mate
+    return white.score(), None
+
+
+def _san_line(root: chess.Board, moves: Sequence[chess.Move]) -> tuple[str, ...]:
+    board = root.copy(stack=False)
+    sans: list[str] = []
+    for move in moves:
+        if move not in board.legal_moves:
+            break
+        sans.append(board.san(move))
+        board.push(move)
+    return tuple(sans)
+
+
+def _crash_message(name: str, ply: int, board: chess.Board, code: int | None, error: BaseException) -> str:
+    exit_text = f" (exit code {code})" if code is not None else ""
+    return f"{name} crashed twice on position {ply} ({board.fen()}){exit_text}: {error}"
+
+
+def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Evaluation | None:
+    """The verdict on a finished position (mate, stalemate, dead draw), which no engine is asked about."""
+    outcome = board.outcome(claim_draw=False)
+    if outcome is None:
+        return None
+    side_to_move = "white" if board.turn == chess.WHITE else "black"
+    if outcome.termination == chess.Termination.CHECKMATE:
+        wdl = (1000, 0, 0) if outcome.winner == chess.WHITE else (0, 0, 1000)
+        return Evaluation(
+            ply=ply, kind="chess", engine_id=engine_id, wdl_white=wdl, side_to_move=side_to_move, terminal="checkmate"
+        )
+    terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
+    return Evaluation(
+        ply=ply,
+        kind="chess",
+        engine_id=engine_id,
+        score_cp_white=0,
+        wdl_white=(0, 1000, 0),
+        side_to_move=side_to_move,
+        terminal=terminal,
+    )
+
+
+def boards_at_plies(game: Game, plies: Sequence[int]) -> dict[int, chess.Board]:
+    """Main-line positions of a chess game by ply, each with its move stack (for repetitions)."""
+    wanted = set(plies)
+    variant = getattr(game, "variant", "")
+    if variant and variant.lower() not in ("chess", "standard", "chess960", "fischerandom"):
+        raise GameFileError(f"chess variant {variant!r} is not supported for analysis")
+    try:
+        board = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+    except ValueError as error:
+        raise GameFileError(f"the game's start position is not valid: {error}") from None
+    boards: dict[int, chess.Board] = {}
+    if 0 in wanted:
+        boards[0] = board.copy()
+    last = max(wanted, default=0)
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if ply > last:
+            break
+        try:
+            move = chess.Move.from_uci(node.uci) if node.uci else board.parse_san(node.move or "")
+        except ValueError:
+            move = None
+        if move is None or move not in board.legal_moves:
+            raise GameFileError(f"move {ply} ({node.move or node.uci}) is not legal in {board.fen()}")
+        board.push(move)
+        if ply in wanted:
+            boards[ply] = board.copy()
+    missing = wanted - boards.keys()
+    if missing:
+        raise ValueError(f"the main line has no position {min(missing)}")
+    return boards

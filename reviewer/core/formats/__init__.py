@@ -1,0 +1,119 @@
+"""Reading and writing game files, chosen by extension behind one interface.
+
+    open_collection(path) -> GameCollection   lazy: len(), summary(i), summaries(), game(i), warnings
+    load_game(path, index=0) -> Game
+    write_pgn(game) -> str, write_sgf(game) -> str, save_game(game, path)
+    game_from_pgn_text(text) -> Game, game_from_sgf_text(text_or_bytes) -> Game
+
+A file that cannot be read at all raises `GameFileError` with one line naming the file; problems
+inside a game that can still be shown become `game.warnings` (and `collection.warnings` for the file).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Callable
+
+from reviewer.core.atomic import write_text_atomic
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats.collection import GameCollection, GameSummary
+from reviewer.core.formats.pgn import PgnCollection, game_from_pgn_text, write_pgn
+from reviewer.core.formats.sgf import SgfCollection, game_from_sgf_text, write_sgf
+from reviewer.core.formats.textio import read_game_file
+from reviewer.core.gametree import Game
+
+__all__ = [
+    "GameCollection",
+    "GameSummary",
+    "GameFileError",
+    "READ_EXTENSIONS",
+    "WRITE_EXTENSIONS",
+    "open_collection",
+    "load_game",
+    "load",
+    "write_pgn",
+    "write_sgf",
+    "save_game",
+    "game_from_pgn_text",
+    "game_from_sgf_text",
+]
+
+
+def _open_gib(path: str, data: bytes) -> GameCollection:
+    from reviewer.core.formats.gib import GibCollection
+
+    return GibCollection(path, data)
+
+
+def _open_ngf(path: str, data: bytes) -> GameCollection:
+    from reviewer.core.formats.ngf import NgfCollection
+
+    return NgfCollection(path, data)
+
+
+def _open_ugf(path: str, data: bytes) -> GameCollection:
+    from reviewer.core.formats.ugf import UgfCollection
+
+    return UgfCollection(path, data)
+
+
+_READERS: dict[str, Callable[[str, bytes], GameCollection]] = {
+    ".pgn": PgnCollection,
+    ".sgf": SgfCollection,
+    ".gib": _open_gib,
+    ".ngf": _open_ngf,
+    ".ugf": _open_ugf,
+    ".ugi": _open_ugf,
+}
+READ_EXTENSIONS = tuple(_READERS)
+WRITE_EXTENSIONS = (".pgn", ".sgf")
+
+
+def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
+    suffix = path.suffix.lower()
+    reader = _READERS.get(suffix)
+    if reader is None:
+        known = ", ".join(READ_EXTENSIONS)
+        shown = suffix or "no extension"
+        raise GameFileError(f"{path}: unknown file type ({shown}); Reviewer reads {known}")
+    return reader
+
+
+def open_collection(path: str | os.PathLike[str]) -> GameCollection:
+    """Open a game file and list its games; moves are parsed only when a game is asked for."""
+    file_path = Path(path)
+    reader = _reader_for(file_path)
+    data = read_game_file(file_path)
+    try:
+        return reader(str(file_path), data)
+    except GameFileError:
+        raise
+    except (ValueError, UnicodeError, IndexError, KeyError) as error:
+        detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise GameFileError(f"{file_path}: cannot be read ({detail})") from error
+
+
+def load_game(path: str | os.PathLike[str], index: int = 0) -> Game:
+    """Game `index` (0-based) of a file."""
+    collection = open_collection(path)
+    try:
+        return collection.game(index)
+    except IndexError as error:
+        raise GameFileError(str(error)) from error
+
+
+load = load_game
+
+
+def save_game(game: Game, path: str | os.PathLike[str]) -> None:
+    """Write the game as PGN or SGF (by the extension), atomically."""
+    target = Path(path)
+    suffix = target.suffix.lower()
+    if suffix == ".pgn":
+        text = write_pgn(game)
+    elif suffix == ".sgf":
+        text = write_sgf(game)
+    else:
+        raise GameFileError(f"{target}: cannot write this file type ({suffix or 'no extension'}); use .pgn or .sgf")
+    write_text_atomic(target, text, encoding="utf-8")

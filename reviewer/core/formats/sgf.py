@@ -1,0 +1,673 @@
+"""SGF files (Go): charsets, server quirks and the game tree, with sgfmill's grammar underneath.
+
+Reading:
+- The text is decoded first (BOMs, UTF-16, CA[] when it tells the truth, charset-normalizer when it
+  is missing or lies, EUC-KR-as-Latin-1 mojibake undone), then tokenised by sgfmill as UTF-8.
+- The tree is built without recursion, so OGS files that open a variation for every move load.
+  Redundant parentheses and empty variations are tolerated.
+- Every property of every node is kept, decoded, in `node.properties` (a repeated property in one
+  node has its values merged), so writing the game back loses nothing.
+- Layout changes, each idempotent (reading what we wrote gives the same tree):
+  * a node holding several moves (B[..]W[..]) is split into one node per move, in file order;
+  * a move in the root node moves to a first child;
+  * move-less nodes before the first move (Fox puts handicap stones there) merge into the root;
+  * other move-less nodes without setup stones (comment-only, empty `;;`) merge into the node above;
+    move-less nodes with AB/AW/AE stay, with `move=None` and their setup lists filled.
+- Fox files (AP[foxwq]) are marked with `game.origin = "fox"`; their komi is kept as written
+  (KM[0] with HA[1], KM[375] for 3.75) for the engine layer to interpret.
+
+Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable
+
+from sgfmill import sgf_grammar
+
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats.collection import BuiltCollection
+from reviewer.core.formats.textio import (
+    codec_for_charset,
+    decode_errors,
+    detect_codec,
+    is_utf8,
+    looks_binary,
+    strip_utf8_bom,
+    utf16_codec,
+)
+from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point
+
+MIN_BOARD, MAX_BOARD = 2, 25
+_CA_RE = re.compile(rb"C[a-z]*A[a-z]*\s*\[\s*([^\]]*?)\s*\]")
+_MOVE_IDENTS = ("B", "W")
+_SETUP_IDENTS = ("AB", "AW", "AE")
+_SINGLE_BYTE_CODECS = {"latin-1", "cp1252", "ascii", "iso8859-1", "iso8859-15"}
+
+RULES = {
+    "japanese": "japanese",
+    "jp": "japanese",
+    "japan": "japanese",
+    "chinese": "chinese",
+    "cn": "chinese",
+    "china": "chinese",
+    "korean": "korean",
+    "kr": "korean",
+    "aga": "aga",
+    "bga": "aga",
+    "new zealand": "new-zealand",
+    "new-zealand": "new-zealand",
+    "newzealand": "new-zealand",
+    "nz": "new-zealand",
+    "tromp-taylor": "tromp-taylor",
+    "tromp taylor": "tromp-taylor",
+    "tromptaylor": "tromp-taylor",
+    "tt": "tromp-taylor",
+}
+
+
+_CJK_NUMBERS = {"初": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_RANK_TEXT = re.compile(r"^\s*(\d+|[初一二三四五六七八九十]+)\s*([kdp]|dan|kyu|段|级|級|단|급)\s*(p|pro)?\??\*?\s*$", re.IGNORECASE)
+
+
+def normalise_rank(value: str) -> str:
+    """'2段' -> '2d', '15级'/'1급' -> '15k'/'1k', '9DP' -> '9p', '初段' -> '1d'; else as written."""
+    match = _RANK_TEXT.match(value)
+    if not match:
+        return value.strip()
+    number_text, unit, pro = match.groups()
+    if number_text.isdigit():
+        number = int(number_text)
+    else:
+        number = sum(_CJK_NUMBERS.get(ch, 0) for ch in number_text) or 1
+    unit = unit.lower()
+    if pro or unit == "p":
+        return f"{number}p"
+    if unit in ("k", "kyu", "级", "級", "급"):
+        return f"{number}k"
+    return f"{number}d"
+
+
+def normalise_rules(value: str) -> str | None:
+    key = value.strip().lower()
+    if not key:
+        return None
+    return RULES.get(key, key)
+
+
+# ---------------------------------------------------------------- decoding
+
+
+@dataclass
+class DecodedText:
+    text: str
+    encoding: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
+    """Decode an SGF file's bytes, honouring CA[] when the bytes agree with it."""
+    codec16 = utf16_codec(data)
+    if codec16:
+        return DecodedText(data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16)
+    data, had_bom = strip_utf8_bom(data)
+    if looks_binary(data):
+        raise GameFileError(f"{name}: not an SGF file (binary data)")
+    if had_bom:
+        return DecodedText(data.decode("utf-8", errors="replace"), "utf-8")
+    warnings: list[str] = []
+    declared_match = _CA_RE.search(data)
+    declared_name = declared_match.group(1).decode("ascii", errors="replace") if declared_match else ""
+    declared = codec_for_charset(declared_name) if declared_name else None
+    if declared_name and declared is None:
+        warnings.append(f"{name}: unknown charset CA[{declared_name}]; guessed from the bytes")
+    if data.isascii():
+        return DecodedText(data.decode("ascii"), declared or "utf-8", warnings)
+    if is_utf8(data):
+        text = data.decode("utf-8")
+        fixed = _undo_double_encoding(text)
+        if fixed is not None:
+            warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
+            return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
+        return DecodedText(text, "utf-8", warnings)
+    if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
+        errors = decode_errors(data, declared)
+        if errors == 0:
+            return DecodedText(data.decode(declared), declared, warnings)
+        high = sum(1 for byte in data if byte > 127)
+        if errors <= max(3, high // 50):
+            warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
+            return DecodedText(data.decode(declared, errors="replace"), declared, warnings)
+    codec = detect_codec(data, hint=None)
+    if declared and declared in _SINGLE_BYTE_CODECS and not _clearly_cjk(data, codec):
+        codec = declared
+    elif declared and codec != declared:
+        warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
+    return DecodedText(data.decode(codec, errors="replace"), codec, warnings)
+
+
+def _clearly_cjk(data: bytes, codec: str) -> bool:
+    """True when `data` decodes cleanly with the multi-byte `codec` into mostly CJK characters."""
+    if codec not in ("gb18030", "cp949", "cp932", "euc_jp", "big5hkscs"):
+        return False
+    try:
+        text = data.decode(codec)
+    except UnicodeDecodeError:
+        return False
+    wide = [ch for ch in text if ord(ch) > 127]
+    return len(wide) >= 2 and sum(1 for ch in wide if 0x3000 <= ord(ch) <= 0xD7AF) > 0.8 * len(wide)
+
+
+def _undo_double_encoding(text: str) -> tuple[str, str] | None:
+    """Text whose non-ASCII characters are all Latin-1 bytes of a CJK encoding -> the real text."""
+    high = [ch for ch in text if ord(ch) > 127]
+    if len(high) < 4 or any(ord(ch) > 255 for ch in high):
+        return None
+    raw = text.encode("latin-1")
+    for codec in ("utf-8", "cp949", "gb18030", "cp932"):
+        try:
+            decoded = raw.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        wide = [ch for ch in decoded if ord(ch) > 127]
+        if wide and sum(1 for ch in wide if 0x1100 <= ord(ch) <= 0xD7AF or 0xF900 <= ord(ch) <= 0xFAFF) > 0.9 * len(wide):
+            return decoded, codec
+    return None
+
+
+# ---------------------------------------------------------------- raw tree
+
+
+@dataclass(eq=False)
+class RawNode:
+    """One SGF node as written: properties in file order (repeats merged), children in order."""
+
+    props: dict[str, list[str]] = field(default_factory=dict)
+    order: list[tuple[str, int]] = field(default_factory=list)  # (ident, value index) of moves, file order
+    children: list["RawNode"] = field(default_factory=list)
+
+
+# "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
+_MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
+
+
+def _parse_collection(text: str, name: str) -> list[RawNode]:
+    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
+        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
+    data = text.encode("utf-8")
+    roots: list[RawNode] = []
+    position = 0
+    while True:
+        tokens, end = sgf_grammar.tokenise(data, position)
+        if not tokens:
+            break
+        roots.extend(_build_raw_tree(tokens, name, len(roots)))
+        if end <= position:
+            break
+        position = end
+    if not roots:
+        raise GameFileError(f"{name}: no SGF game in this file")
+    return roots
+
+
+def _build_raw_tree(tokens: list[tuple[str, bytes]], name: str, games_before: int) -> list[RawNode]:
+    top = RawNode()
+    current = top
+    stack: list[RawNode] = []
+    index = 0
+    count = len(tokens)
+    while index < count:
+        kind, token = tokens[index]
+        index += 1
+        if kind == "D":
+            if token == b"(":
+                stack.append(current)
+            elif token == b")":
+                if not stack:
+                    break
+                current = stack.pop()
+            else:
+                node = RawNode()
+                current.children.append(node)
+                current = node
+        elif kind == "I":
+            values: list[str] = []
+            while index < count and tokens[index][0] == "V":
+                values.append(sgf_grammar.text_value(tokens[index][1]).decode("utf-8", errors="replace"))
+                index += 1
+            ident = token.decode("ascii")
+            if current is top or not ident:
+                continue  # a property outside any node, or an all-lower-case identifier: nothing to keep
+            if not values:
+                continue
+            existing = current.props.setdefault(ident, [])
+            if ident in _MOVE_IDENTS:
+                current.order.extend((ident, len(existing) + offset) for offset in range(len(values)))
+            existing.extend(values)
+        else:  # a value with no identifier before it
+            continue
+    if stack:
+        raise GameFileError(f"{name}: the file is truncated (it ends inside game {games_before + len(top.children) or 1})")
+    return top.children
+
+
+# ---------------------------------------------------------------- coordinates
+
+
+def point_from_sgf(value: str, width: int, height: int) -> Point | None:
+    """'pd' -> (row, col) with row 0 at the bottom; '' and 'tt' (boards up to 19) -> None (pass)."""
+    value = value.strip()
+    if value == "" or (value == "tt" and width <= 19 and height <= 19):
+        return None
+    if len(value) != 2:
+        raise ValueError(f"not an SGF point: {value!r}")
+    col, row_from_top = (_sgf_coordinate(ch) for ch in value)
+    if not (0 <= col < width and 0 <= row_from_top < height):
+        raise ValueError(f"point {value!r} is off a {width}x{height} board")
+    return (height - 1 - row_from_top, col)
+
+
+def _sgf_coordinate(ch: str) -> int:
+    if "a" <= ch <= "z":
+        return ord(ch) - ord("a")
+    if "A" <= ch <= "Z":
+        return ord(ch) - ord("A") + 26
+    return -1
+
+
+def sgf_from_point(point: Point | None, height: int) -> str:
+    if point is None:
+        return ""
+    row, col = point
+    letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return letters[col] + letters[height - 1 - row]
+
+
+def points_from_list(values: list[str], width: int, height: int, warnings: list[str], where: str) -> list[Point]:
+    """AB/AW/AE values, expanding compressed rectangles like 'do:gq'."""
+    points: list[Point] = []
+    for value in values:
+        try:
+            if ":" in value:
+                first, last = value.split(":", 1)
+                a = point_from_sgf(first, width, height)
+                b = point_from_sgf(last, width, height)
+                if a is None or b is None:
+                    raise ValueError(f"not a rectangle: {value!r}")
+                for row in range(min(a[0], b[0]), max(a[0], b[0]) + 1):
+                    for col in range(min(a[1], b[1]), max(a[1], b[1]) + 1):
+                        points.append((row, col))
+            else:
+                point = point_from_sgf(value, width, height)
+                if point is not None:
+                    points.append(point)
+        except ValueError as error:
+            warnings.append(f"{where}: {error}; ignored")
+    seen: set[Point] = set()
+    return [p for p in points if not (p in seen or seen.add(p))]
+
+
+# ---------------------------------------------------------------- Game from the raw tree
+
+
+def _first(props: dict[str, list[str]], ident: str, default: str = "") -> str:
+    values = props.get(ident)
+    return values[0].strip() if values else default
+
+
+def _simple(value: str) -> str:
+    return " ".join(value.split())
+
+
+def parse_komi(value: str) -> float | None:
+    value = value.strip().replace(",", ".")
+    if not value:
+        return None
+    try:
+        return float(value)
+    except ValueError:
+        match = re.match(r"[-+]?\d+(?:\.\d+)?", value)
+        return float(match.group(0)) if match else None
+
+
+def parse_board_size(value: str) -> tuple[int, int]:
+    """SZ[19] -> (19, 19); SZ[17:3] -> (17, 3) as (width, height)."""
+    if not value.strip():
+        return (19, 19)
+    if ":" in value:
+        cols, rows = value.split(":", 1)
+        return (int(cols), int(rows))
+    size = int(value)
+    return (size, size)
+
+
+def _split_move_nodes(raw_root: RawNode, warnings: list[str], label: str) -> None:
+    """Nodes with more than one move become a chain of one-move nodes; a move in the root moves down."""
+    stack = [raw_root]
+    split_count = 0
+    while stack:
+        raw = stack.pop()
+        moves = raw.order
+        if len(moves) > 1 or (raw is raw_root and moves):
+            first_kept = 0 if raw is not raw_root else -1
+            chain_moves = moves[first_kept + 1 :] if first_kept == 0 else moves
+            kept_props = {k: list(v) for k, v in raw.props.items() if k not in _MOVE_IDENTS}
+            if first_kept == 0:
+                ident, value_index = moves[0]
+                kept_props[ident] = [raw.props[ident][value_index]]
+            children = raw.children
+            new_nodes = []
+            for ident, value_index in chain_moves:
+                new_nodes.append(RawNode(props={ident: [raw.props[ident][value_index]]}, order=[(ident, 0)]))
+            raw.props = kept_props
+            raw.order = [(moves[0][0], 0)] if first_kept == 0 else []
+            parent = raw
+            for node in new_nodes:
+                parent.children = [node]
+                parent = node
+            parent.children = children
+            if raw is not raw_root or len(moves) > 1:
+                split_count += 1
+        stack.extend(raw.children)
+    if split_count:
+        warnings.append(f"{label}: {split_count} node(s) held more than one move; split into one move per node")
+
+
+def _fold_moveless(raw_root: RawNode) -> None:
+    """Merge move-less nodes: those before the first move into the root, other setup-free ones upward."""
+    # Before the first move: pull the chain of move-less first children into the root.
+    while len(raw_root.children) == 1 and not raw_root.children[0].order:
+        child = raw_root.children[0]
+        _merge_props(raw_root, child)
+        raw_root.children = child.children
+    stack = [raw_root]
+    while stack:
+        raw = stack.pop()
+        new_children: list[RawNode] = []
+        for child in raw.children:
+            while not child.order and not any(k in child.props for k in _SETUP_IDENTS) and raw is not raw_root:
+                _merge_props(raw, child)
+                if len(child.children) == 1:
+                    child = child.children[0]
+                    continue
+                new_children.extend(child.children)
+                child = None  # type: ignore[assignment]
+                break
+            if child is None:
+                continue
+            if not child.order and not any(k in child.props for k in _SETUP_IDENTS) and raw is raw_root:
+                pass  # a move-less variation straight under the root: kept as a node
+            new_children.append(child)
+        raw.children = new_children
+        stack.extend(raw.children)
+
+
+def _merge_props(target: RawNode, source: RawNode) -> None:
+    for ident, values in source.props.items():
+        if ident == "C" and "C" in target.props:
+            joined = "\n\n".join(v for v in (target.props["C"][0], values[0]) if v)
+            target.props["C"] = [joined]
+        elif ident in target.props:
+            target.props[ident] = target.props[ident] + [v for v in values if v not in target.props[ident]]
+        else:
+            target.props[ident] = list(values)
+
+
+def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
+    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
+    label = f"game {number}"
+    game = Game(kind="go")
+    _split_move_nodes(raw_root, game.warnings, label)
+    _fold_moveless(raw_root)
+    props = raw_root.props
+    game_type = _first(props, "GM", "1")
+    if game_type not in ("1", ""):
+        raise GameFileError(f"{name}: game {number} is not a Go game (GM[{game_type}])")
+    try:
+        width, height = parse_board_size(_first(props, "SZ"))
+    except ValueError:
+        raise GameFileError(f"{name}: game {number} has an unreadable board size SZ[{_first(props, 'SZ')}]") from None
+    if not (MIN_BOARD <= width <= MAX_BOARD and MIN_BOARD <= height <= MAX_BOARD):
+        raise GameFileError(
+            f"{name}: game {number} is on a {width}x{height} board; boards from {MIN_BOARD} to {MAX_BOARD} lines are supported"
+        )
+    game.board_width, game.board_height = width, height
+    game.headers = {ident: ", ".join(values) for ident, values in props.items()}
+    game.black = _simple(_first(props, "PB"))
+    game.white = _simple(_first(props, "PW"))
+    game.black_rank = normalise_rank(_simple(_first(props, "BR")))
+    game.white_rank = normalise_rank(_simple(_first(props, "WR")))
+    game.result = _simple(_first(props, "RE"))
+    game.date = _simple(_first(props, "DT"))
+    game.event = _simple(_first(props, "EV") or _first(props, "GN"))
+    game.komi = parse_komi(_first(props, "KM"))
+    game.rules = normalise_rules(_first(props, "RU"))
+    handicap = _first(props, "HA")
+    try:
+        game.handicap = int(float(handicap)) if handicap else 0
+    except ValueError:
+        game.warnings.append(f"{label}: unreadable handicap HA[{handicap}]; ignored")
+    if any("foxwq" in value.lower() for value in props.get("AP", [])):
+        game.origin = "fox"
+    elif "online-go.com" in _first(props, "PC").lower() or "OGS" in _first(props, "PC"):
+        game.origin = "ogs"
+    elif "kgs" in _first(props, "PC").lower() or "CGoban" in ",".join(props.get("AP", [])):
+        game.origin = "kgs"
+    game.setup_black = points_from_list(props.get("AB", []), width, height, game.warnings, label)
+    game.setup_white = points_from_list(props.get("AW", []), width, height, game.warnings, label)
+    game.root.properties = {ident: list(values) for ident, values in props.items()}
+    game.root.comment = props.get("C", [""])[0]
+
+    stack: list[tuple[RawNode, Node]] = [(raw_root, game.root)]
+    while stack:
+        raw, node = stack.pop()
+        for raw_child in raw.children:
+            child = _node_from_raw(raw_child, width, height, game.warnings, label)
+            node.add_child(child)
+            stack.append((raw_child, child))
+
+    player = _first(props, "PL").upper()
+    if player in ("B", "1"):
+        game.first_player = "black"
+    elif player in ("W", "2"):
+        game.first_player = "white"
+    else:
+        first_move = next((n for n in game.root.mainline() if n.color is not None), None)
+        if first_move is not None:
+            game.first_player = first_move.color  # type: ignore[assignment]
+        elif game.handicap >= 2 and game.setup_black:
+            game.first_player = "white"
+        else:
+            game.first_player = "black"
+    return game
+
+
+def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str) -> Node:
+    node = Node(properties={ident: list(values) for ident, values in raw.props.items()})
+    node.comment = raw.props.get("C", [""])[0]
+    if raw.order:
+        ident, value_index = raw.order[0]
+        color: Color = "black" if ident == "B" else "white"
+        value = raw.props[ident][value_index]
+        node.color = color
+        try:
+            node.point = point_from_sgf(value, width, height)
+        except ValueError as error:
+            warnings.append(f"{label}: move {ident}[{value}] ({error}); read as a pass")
+            node.point = None
+        node.move = gtp_from_point(node.point, height)
+    where = f"{label}: setup"
+    if "AB" in raw.props:
+        node.setup_black = points_from_list(raw.props["AB"], width, height, warnings, where)
+    if "AW" in raw.props:
+        node.setup_white = points_from_list(raw.props["AW"], width, height, warnings, where)
+    if "AE" in raw.props:
+        node.setup_empty = points_from_list(raw.props["AE"], width, height, warnings, where)
+    return node
+
+
+# ---------------------------------------------------------------- the collection
+
+
+class SgfCollection(BuiltCollection):
+    def __init__(self, path: str | None, data: bytes) -> None:
+        name = str(path) if path is not None else "<sgf text>"
+        decoded = decode_sgf_bytes(data, name)
+        roots = _parse_collection(decoded.text, name)
+        builders = [_builder(root, number, name) for number, root in enumerate(roots, start=1)]
+        super().__init__(path, decoded.encoding, "sgf", builders)
+        self.warnings.extend(decoded.warnings)
+        # Building each game once validates it (board size, game type) at opening time.
+        for index in range(len(builders)):
+            self._summary(index)
+
+
+def _builder(raw_root: RawNode, number: int, name: str) -> Callable[[], Game]:
+    def build() -> Game:
+        return game_from_raw(copy_raw(raw_root), number, name)
+
+    return build
+
+
+def copy_raw(raw_root: RawNode) -> RawNode:
+    new_root = RawNode(props={k: list(v) for k, v in raw_root.props.items()}, order=list(raw_root.order))
+    stack = [(raw_root, new_root)]
+    while stack:
+        old, new = stack.pop()
+        for child in old.children:
+            copied = RawNode(props={k: list(v) for k, v in child.props.items()}, order=list(child.order))
+            new.children.append(copied)
+            stack.append((child, copied))
+    return new_root
+
+
+def game_from_sgf_text(text_or_bytes: str | bytes) -> Game:
+    """The first game of SGF text or bytes (handy in tests)."""
+    data = text_or_bytes.encode("utf-8") if isinstance(text_or_bytes, str) else text_or_bytes
+    return SgfCollection(None, data).game(0)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _format_komi(komi: float) -> str:
+    return f"{komi:g}"
+
+
+def _synced_root_props(game: Game) -> dict[str, list[str]]:
+    props = {ident: list(values) for ident, values in game.root.properties.items()}
+    width, height = game.board_width, game.board_height
+    read_size = parse_board_size(_first(props, "SZ")) if _first(props, "SZ") else (19, 19)
+    if read_size != (width, height):
+        props["SZ"] = [str(width) if width == height else f"{width}:{height}"]
+    for ident, value, read in (
+        ("PB", game.black, _simple),
+        ("PW", game.white, _simple),
+        ("BR", game.black_rank, lambda text: normalise_rank(_simple(text))),
+        ("WR", game.white_rank, lambda text: normalise_rank(_simple(text))),
+        ("RE", game.result, _simple),
+        ("DT", game.date, _simple),
+    ):
+        if read(_first(props, ident)) != value:
+            if value:
+                props[ident] = [value]
+            else:
+                props.pop(ident, None)
+    if parse_komi(_first(props, "KM")) != game.komi:
+        if game.komi is None:
+            props.pop("KM", None)
+        else:
+            props["KM"] = [_format_komi(game.komi)]
+    if normalise_rules(_first(props, "RU")) != game.rules:
+        if game.rules:
+            props["RU"] = [game.rules.capitalize() if game.rules in ("japanese", "chinese", "korean") else game.rules]
+        else:
+            props.pop("RU", None)
+    read_handicap = _first(props, "HA")
+    if (int(float(read_handicap)) if read_handicap.replace(".", "", 1).isdigit() else 0) != game.handicap:
+        if game.handicap:
+            props["HA"] = [str(game.handicap)]
+        else:
+            props.pop("HA", None)
+    for ident, points in (("AB", game.setup_black), ("AW", game.setup_white)):
+        read_points = points_from_list(props.get(ident, []), width, height, [], "")
+        if set(read_points) != set(points):
+            if points:
+                props[ident] = [sgf_from_point(p, height) for p in points]
+            else:
+                props.pop(ident, None)
+    _sync_comment(props, game.root.comment)
+    if "GM" not in props:
+        props = {"GM": ["1"], **props}
+    if "FF" not in props:
+        props = {"FF": ["4"], **props}
+    props["CA"] = ["UTF-8"]
+    return props
+
+
+def _sync_comment(props: dict[str, list[str]], comment: str) -> None:
+    if props.get("C", [""])[0] != comment:
+        if comment:
+            props["C"] = [comment]
+        else:
+            props.pop("C", None)
+
+
+def _synced_node_props(node: Node, width: int, height: int) -> dict[str, list[str]]:
+    props = {ident: list(values) for ident, values in node.properties.items()}
+    read_color, read_point, read_ok = None, None, True
+    for ident in _MOVE_IDENTS:
+        if ident in props:
+            read_color = "black" if ident == "B" else "white"
+            try:
+                read_point = point_from_sgf(props[ident][0], width, height)
+            except ValueError:
+                read_ok = False
+            break
+    if node.color is not None and (read_color != node.color or read_point != node.point or not read_ok):
+        props.pop("B", None)
+        props.pop("W", None)
+        props["B" if node.color == "black" else "W"] = [sgf_from_point(node.point, height)]
+    elif node.color is None and read_color is not None:
+        props.pop("B", None)
+        props.pop("W", None)
+    for ident, points in (("AB", node.setup_black), ("AW", node.setup_white), ("AE", node.setup_empty)):
+        read_points = points_from_list(props.get(ident, []), width, height, [], "")
+        if set(read_points) != set(points):
+            if points:
+                props[ident] = [sgf_from_point(p, height) for p in points]
+            else:
+                props.pop(ident, None)
+    _sync_comment(props, node.comment)
+    return props
+
+
+def write_sgf(game: Game) -> str:
+    """The game as SGF text (UTF-8, CA[UTF-8])."""
+    if game.kind != "go":
+        raise ValueError("write_sgf writes Go games only")
+    width, height = game.board_width, game.board_height
+
+    def properties_of(node: Node) -> dict[str, list[bytes]]:
+        props = _synced_root_props(game) if node is game.root else _synced_node_props(node, width, height)
+        return {
+            ident: [sgf_grammar.escape_text(value.encode("utf-8")) for value in values]
+            for ident, values in props.items()
+            if values
+        }
+
+    tree = sgf_grammar.make_coarse_game_tree(game.root, lambda node: node.children, properties_of)
+    return sgf_grammar.serialise_game_tree(tree, wrap=79).decode("utf-8")
+
+
+__all__ = [
+    "SgfCollection",
+    "decode_sgf_bytes",
+    "game_from_sgf_text",
+    "normalise_rules",
+    "point_from_sgf",
+    "sgf_from_point",
+    "write_sgf",
+]

@@ -1,0 +1,327 @@
+"""Ratings for the players of a set of games: solve, anchor, bound, and mark what is unsure.
+
+Steps (`rate_games`):
+1. Games are split by kind (chess and Go players are separate pools). A game counts when both
+   players are named, differ, and the result is known; draws count half a win and half a loss;
+   games with an unknown result are only counted (`unknown`).
+2. Age weight a_g = 0.5 ** (age_days / half_life_days), age measured back from `as_of` (default:
+   the newest dated game). Undated games weigh 1 (they are taken as current).
+3. The solver (solver.py) gives every player's maximum-likelihood rating and information h_i.
+4. Anchoring: the likelihood fixes only differences inside a connected group of players.
+   Each group is shifted so that the mean rating of its players who declare one (BR/WR,
+   WhiteElo/BlackElo; each player's most recent declaration) equals the mean of those
+   declarations; a group where nobody declares is centred on the reference (1k / 1500 Elo).
+5. Interval: rating ± z·σ, σ = 1/sqrt(h_i) (z = 1.96: about 95%).
+6. `?` (uncertain) when a player has no wins, no losses (a draw is half of each), or an interval
+   half-width over the bound (Go 2 ranks, chess 200 Elo by default). With no wins or no losses the
+   maximum of the likelihood is at -∞/+∞, so, as KGS does, such a player is placed at their best
+   win (the strongest opponent beaten, as that opponent stood in that game, handicap included)
+   or worst loss (the weakest opponent lost to); the interval is then open on one side.
+   When every such opponent is undetermined as well, the prior-regularised value stays and the
+   interval is left open on both sides.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable
+
+import numpy as np
+from scipy.sparse import coo_matrix
+from scipy.sparse.csgraph import connected_components
+
+from reviewer.core.gametree import GameKind
+from reviewer.core.rating import scale
+from reviewer.core.rating.records import GameRecord, player_key
+from reviewer.core.rating.solver import SolverGames, SolverResult, solve
+
+KFunction = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class RatingOptions:
+    half_life_days: float | None = 365.0  # None: no age weighting
+    as_of: dt.date | None = None  # the date ages count back from; None: the newest game
+    k_go: KFunction = scale.go_k
+    k_chess: KFunction = scale.chess_k
+    handicap_rules: scale.GoHandicapRules = scale.GoHandicapRules()
+    opponent_confidence: bool = True
+    interval_z: float = 1.96
+    max_half_width_go: float = 2.0  # ranks
+    max_half_width_chess: float = 200.0  # Elo
+    go_reference: float = scale.GO_REFERENCE_RANK
+    chess_reference: float = scale.CHESS_REFERENCE_ELO
+    prior_sd_logit: float | None = None  # None: solver.PRIOR_SD_LOGIT
+
+    def k_function(self, kind: GameKind) -> KFunction:
+        return self.k_go if kind == "go" else self.k_chess
+
+    def k_reference(self, kind: GameKind) -> float:
+        return float(np.median(self.k_function(kind)(np.array([self.reference(kind)]))))
+
+    def reference(self, kind: GameKind) -> float:
+        return self.go_reference if kind == "go" else self.chess_reference
+
+    def max_half_width(self, kind: GameKind) -> float:
+        return self.max_half_width_go if kind == "go" else self.max_half_width_chess
+
+
+@dataclass
+class PlayerRating:
+    key: str
+    name: str
+    kind: GameKind
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    unknown: int = 0
+    rating: float | None = None  # Elo (chess) or internal rank (Go: 1k = 0, 1d = 1)
+    low: float | None = None  # None: open (no losses -> no upper bound, and so on)
+    high: float | None = None
+    sigma: float | None = None
+    uncertain: bool = True
+    declared: float | None = None  # the player's most recent declared rank/rating
+    group: int | None = None  # connected group of players (within its kind)
+    last_date: dt.date | None = None
+    placed_by: str = "likelihood"  # "likelihood", "best win", "worst loss", "prior", "none"
+
+    @property
+    def rank(self) -> str | None:
+        """Go rank text ('5k', '3d'), None for chess or unrated players."""
+        if self.kind != "go" or self.rating is None:
+            return None
+        return scale.go_rank_text(self.rating)
+
+    @property
+    def display(self) -> str:
+        text = scale.rating_text(self.kind, self.rating)
+        return text + "?" if self.uncertain and self.rating is not None else text
+
+    def to_json(self) -> dict:
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, 3 if self.kind == "go" else 1)
+
+        return {
+            "name": self.name,
+            "kind": self.kind,
+            "games": self.games,
+            "wins": self.wins,
+            "losses": self.losses,
+            "draws": self.draws,
+            "unknown": self.unknown,
+            "rating": rounded(self.rating),
+            "low": rounded(self.low),
+            "high": rounded(self.high),
+            "sigma": rounded(self.sigma),
+            "uncertain": self.uncertain,
+            "rank": self.rank,
+            "declared": rounded(self.declared),
+            "group": self.group,
+            "placed_by": self.placed_by,
+            "last_date": self.last_date.isoformat() if self.last_date else None,
+        }
+
+
+@dataclass
+class RatingResult:
+    players: list[PlayerRating] = field(default_factory=list)
+    games_used: int = 0
+    games_unknown: int = 0
+    games_skipped: int = 0  # a name missing, or a player against themself
+    converged: bool = True
+    iterations: dict[str, int] = field(default_factory=dict)
+
+    def by_key(self, kind: GameKind | None = None) -> dict[str, PlayerRating]:
+        return {p.key: p for p in self.players if kind is None or p.kind == kind}
+
+    def find(self, name: str, kind: GameKind | None = None) -> PlayerRating | None:
+        return self.by_key(kind).get(player_key(name))
+
+
+def age_weights(dates: list[dt.date | None], half_life_days: float | None, as_of: dt.date | None) -> np.ndarray:
+    """0.5 ** (age / half-life) per game, age in days back from `as_of` (default: the newest date)."""
+    weights = np.ones(len(dates))
+    if half_life_days is None or half_life_days <= 0:
+        return weights
+    ordinal = np.array([d.toordinal() if d is not None else -1 for d in dates], dtype=np.int64)
+    known = ordinal >= 0
+    if not known.any():
+        return weights
+    reference = as_of.toordinal() if as_of is not None else int(ordinal[known].max())
+    age_days = np.maximum(0, reference - ordinal[known])
+    weights[known] = 0.5 ** (age_days / half_life_days)
+    return weights
+
+
+def rate_games(records: Iterable[GameRecord], options: RatingOptions = RatingOptions()) -> RatingResult:
+    result = RatingResult()
+    by_kind: dict[GameKind, list[GameRecord]] = {}
+    for record in records:
+        by_kind.setdefault(record.kind, []).append(record)
+    for kind in ("go", "chess"):
+        if kind in by_kind:
+            _rate_kind(kind, by_kind[kind], options, result)
+    result.players.sort(key=lambda p: (p.kind, -(p.rating if p.rating is not None else -math.inf), p.key))
+    return result
+
+
+def _rate_kind(kind: GameKind, records: list[GameRecord], options: RatingOptions, result: RatingResult) -> None:
+    players: dict[str, PlayerRating] = {}
+    declared_on: dict[str, tuple[dt.date, int, float]] = {}
+    parsed_declared: dict[str, float | None] = {}
+
+    def player(name: str) -> PlayerRating | None:
+        key = player_key(name)
+        if not key:
+            return None
+        found = players.get(key)
+        if found is None:
+            found = players[key] = PlayerRating(key=key, name=" ".join(name.split()), kind=kind)
+        return found
+
+    rated: list[tuple[GameRecord, PlayerRating, PlayerRating]] = []
+    for order, record in enumerate(records):
+        white, black = player(record.white), player(record.black)
+        if white is None or black is None or white is black:
+            result.games_skipped += 1
+            continue
+        for side, text in ((white, record.white_declared), (black, record.black_declared)):
+            side.games += 1
+            if record.date and (side.last_date is None or record.date > side.last_date):
+                side.last_date = record.date
+            if text not in parsed_declared:
+                parsed_declared[text] = scale.parse_declared(kind, text)
+            value = parsed_declared[text]
+            if value is not None:
+                stamp = (record.date or dt.date.min, order, value)
+                if side.key not in declared_on or stamp[:2] >= declared_on[side.key][:2]:
+                    declared_on[side.key] = stamp
+        if record.outcome == "unknown":
+            white.unknown += 1
+            black.unknown += 1
+            result.games_unknown += 1
+            continue
+        if record.outcome == "draw":
+            white.draws += 1
+            black.draws += 1
+        elif record.outcome == "white":
+            white.wins += 1
+            black.losses += 1
+        else:
+            black.wins += 1
+            white.losses += 1
+        rated.append((record, white, black))
+    for key, (_, _, value) in declared_on.items():
+        players[key].declared = value
+
+    result.games_used += len(rated)
+    in_solver = sorted({p.key for _, w, b in rated for p in (w, b)})
+    index = {key: i for i, key in enumerate(in_solver)}
+    for p in players.values():
+        if p.key not in index:
+            p.placed_by = "none"
+    if rated:
+        _solve_kind(kind, rated, index, players, options, result)
+    result.players.extend(players.values())
+
+
+def _solve_kind(
+    kind: GameKind,
+    rated: list[tuple[GameRecord, PlayerRating, PlayerRating]],
+    index: dict[str, int],
+    players: dict[str, PlayerRating],
+    options: RatingOptions,
+    result: RatingResult,
+) -> None:
+    n = len(index)
+    white = np.array([index[w.key] for _, w, _ in rated])
+    black = np.array([index[b.key] for _, _, b in rated])
+    score = np.array([r.score_white for r, _, _ in rated], dtype=float)
+    shifts: dict[tuple[int, float | None, str | None], float] = {}
+    for r, _, _ in rated:
+        terms = (r.handicap, r.komi, r.rules)
+        if kind == "go" and terms not in shifts:
+            shifts[terms] = scale.white_rank_shift(r.handicap, r.komi, r.rules, options.handicap_rules)
+    shift = np.array([shifts[(r.handicap, r.komi, r.rules)] if kind == "go" else 0.0 for r, _, _ in rated])
+    weight = age_weights([r.date for r, _, _ in rated], options.half_life_days, options.as_of)
+    games = SolverGames(n, white, black, score, weight, shift)
+    k_ref = options.k_reference(kind)
+    prior_sd = None if options.prior_sd_logit is None else options.prior_sd_logit / k_ref
+    graph = coo_matrix((np.ones(len(white)), (white, black)), shape=(n, n))
+    n_groups, group = connected_components(graph, directed=False)
+    keys = sorted(index, key=index.get)
+    declared = np.array([players[k].declared if players[k].declared is not None else np.nan for k in keys])
+    has_value = ~np.isnan(declared)
+    declared_count = np.bincount(group, weights=has_value.astype(float), minlength=n_groups)
+    declared_sum = np.bincount(group, weights=np.where(has_value, declared, 0.0), minlength=n_groups)
+    has_declared = declared_count > 0
+    target = np.where(has_declared, declared_sum / np.maximum(declared_count, 1.0), options.reference(kind))
+    # The players whose mean is held at the target: those who declare, else the whole group.
+    held = np.where(has_declared[group], has_value, True).astype(float)
+    held_count = np.bincount(group, weights=held, minlength=n_groups)
+
+    # k depends on the absolute level, so the anchoring happens inside the solve: each group
+    # starts at its target level and is shifted back onto it after every step.
+    def anchor_offsets(rating: np.ndarray) -> np.ndarray:
+        held_mean = np.bincount(group, weights=held * rating, minlength=n_groups) / held_count
+        return (target - held_mean)[group]
+
+    solved = solve(
+        games,
+        options.k_function(kind),
+        k_ref=k_ref,
+        prior_mean=target[group],
+        prior_sd=prior_sd,
+        opponent_confidence=options.opponent_confidence,
+        anchor=anchor_offsets,
+    )
+    rating = solved.rating
+    result.converged = result.converged and solved.converged
+    result.iterations[kind] = solved.iterations
+    sigma = solved.sigma
+
+    # Placing players whose likelihood has no maximum (KGS: best win / worst loss).
+    wins_eff = np.zeros(n)
+    losses_eff = np.zeros(n)
+    np.add.at(wins_eff, white, score)
+    np.add.at(wins_eff, black, 1.0 - score)
+    np.add.at(losses_eff, white, 1.0 - score)
+    np.add.at(losses_eff, black, score)
+    undetermined = (wins_eff == 0) | (losses_eff == 0)
+    placed = rating.copy()
+    placed_by = np.array(["likelihood"] * n, dtype=object)
+    # For each game: the opponent's strength as it stood against this player (handicap included).
+    opponent_for_white = rating[black] + shift  # White won -> White's rating ≥ this
+    opponent_for_black = rating[white] - shift
+    best_win = np.full(n, -np.inf)
+    worst_loss = np.full(n, np.inf)
+    opp_ok_white = ~undetermined[black]
+    opp_ok_black = ~undetermined[white]
+    white_won, black_won = score == 1.0, score == 0.0
+    np.maximum.at(best_win, white[white_won & opp_ok_white], opponent_for_white[white_won & opp_ok_white])
+    np.maximum.at(best_win, black[black_won & opp_ok_black], opponent_for_black[black_won & opp_ok_black])
+    np.minimum.at(worst_loss, white[black_won & opp_ok_white], opponent_for_white[black_won & opp_ok_white])
+    np.minimum.at(worst_loss, black[white_won & opp_ok_black], opponent_for_black[white_won & opp_ok_black])
+    z = options.interval_z
+    low = rating - z * sigma
+    high = rating + z * sigma
+    for i in np.flatnonzero(undetermined):
+        if losses_eff[i] == 0 and np.isfinite(best_win[i]):
+            placed[i], placed_by[i], low[i], high[i] = best_win[i], "best win", best_win[i], np.nan
+        elif wins_eff[i] == 0 and np.isfinite(worst_loss[i]):
+            placed[i], placed_by[i], low[i], high[i] = worst_loss[i], "worst loss", np.nan, worst_loss[i]
+        else:  # nothing determined to measure against: the prior placed them; no interval
+            placed_by[i], low[i], high[i] = "prior", np.nan, np.nan
+    bound = options.max_half_width(kind)
+    for key, i in index.items():
+        p = players[key]
+        p.rating = float(placed[i])
+        p.sigma = float(sigma[i])
+        p.low = None if np.isnan(low[i]) else float(low[i])
+        p.high = None if np.isnan(high[i]) else float(high[i])
+        p.group = int(group[i])
+        p.placed_by = str(placed_by[i])
+        p.uncertain = bool(undetermined[i] or z * sigma[i] > bound)

@@ -1,0 +1,74 @@
+"""Game records from files and folders, read from the headers only (reviewer.core.formats)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterable
+
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats import READ_EXTENSIONS, open_collection
+from reviewer.core.rating.records import GameRecord, record_from_summary
+
+
+@dataclass
+class LoadedRecords:
+    records: list[GameRecord] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # one line per file that could not be read
+    files_read: int = 0
+
+
+def game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[str]]:
+    """The game files named or found (recursively, sorted) under the folders named."""
+    files: list[Path] = []
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found = sorted(
+                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in READ_EXTENSIONS
+            )
+            files.extend(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(f"{path}: no such file or folder")
+    return files, problems
+
+
+def _fix_fox_komi(record: GameRecord) -> GameRecord:
+    """Fox writes komi ×100, in stones ('zi', two points each) under Chinese rules: KM[375] = 7.5."""
+    if record.komi is None or abs(record.komi) < 50:
+        return record
+    chinese = (record.rules or "").strip().lower().startswith("chin")
+    points = record.komi / 50.0 if chinese else record.komi / 100.0
+    return replace(record, komi=points)
+
+
+def load_records(
+    paths: Iterable[str | os.PathLike[str]],
+    should_stop: Callable[[], bool] | None = None,
+) -> LoadedRecords:
+    """Every game's header record from the files and folders given; unreadable files are reported."""
+    loaded = LoadedRecords()
+    files, loaded.problems = game_files(paths)
+    for path in files:
+        if should_stop is not None and should_stop():
+            break
+        try:
+            collection = open_collection(path)
+            for summary in collection.summaries():
+                record = record_from_summary(summary, source=f"{path}#{summary.index + 1}")
+                if record.kind == "go":
+                    record = _fix_fox_komi(record)
+                loaded.records.append(record)
+        except GameFileError as error:
+            loaded.problems.append(str(error).splitlines()[0])
+            continue
+        except Exception as error:  # one bad file must not stop a batch of thousands
+            detail = str(error).splitlines()[0] if str(error) else type(error).__name__
+            loaded.problems.append(f"{path}: cannot be read ({detail})")
+            continue
+        loaded.files_read += 1
+    return loaded

@@ -1,0 +1,162 @@
+"""The `reviewer.report/1` JSON object of one game (SCORING.md, "Report file").
+
+Every field SCORING.md names is present, `null` when unknown. Extra fields: the opening, the
+preset and book setting, per-move details (win %, book flag, colour class, weights) and `notes`
+that say which rules could not apply.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.gametree import Game
+from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
+from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary
+
+SCHEMA = "reviewer.report/1"
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    preset: Preset = DEFAULT_PRESET
+    skip_book: bool = False
+
+
+CHESS_SUMMARY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts")
+GO_SUMMARY_FIELDS = ("accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts")
+
+
+def _number(value: float | None) -> float | None:
+    """A JSON-safe number: None stays None, NaN/inf become None."""
+    if value is None:
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "kind": game.kind,
+        "white": game.white,
+        "black": game.black,
+        "result": game.result,
+        "white_rank": game.white_rank or None,
+        "black_rank": game.black_rank or None,
+        "date": game.date or None,
+        "event": game.event or None,
+        "plies": len(assessment.moves),
+        "source": {
+            "path": game.source.path,
+            "index": game.source.index,
+            "format": game.source.format or None,
+        },
+    }
+    if game.kind == "chess":
+        opening = assessment.opening
+        block["start_fen"] = game.start_fen
+        block["chess960"] = game.chess960
+        block["opening"] = None if opening is None else {"eco": opening.eco, "name": opening.name, "ply": opening.ply}
+    else:
+        block["board_size"] = [game.board_width, game.board_height]
+        block["komi"] = game.komi
+        block["rules"] = game.rules
+        block["handicap"] = game.handicap
+    return block
+
+
+def _move_entry(move: MoveAssessment, kind: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {
+        "ply": move.ply,
+        "color": move.color,
+        "move": move.move,
+        "best": move.best,
+        "judgement": move.judgement,
+        "loss": _number(move.loss),
+        "accuracy": _number(move.accuracy) if kind == "chess" else None,
+        "weight": _number(move.weight) if kind == "go" else None,
+        "eval_before": _number(move.eval_before),
+        "eval_after": _number(move.eval_after),
+        "win_pct_before": _number(move.win_pct_before),
+        "win_pct_after": _number(move.win_pct_after),
+        "is_best": move.is_best,
+    }
+    if kind == "chess":
+        entry["book"] = move.book
+        entry["win_drop"] = _number(move.win_drop_mover)
+        entry["sharpness_after"] = _number(move.sharpness_after)
+    else:
+        entry["colour_class"] = move.colour_class
+        entry["difficulty"] = _number(move.difficulty)
+        entry["raw_weight"] = _number(move.raw_weight)
+        entry["top5"] = move.top5
+    return entry
+
+
+def _summary_block(summary: ChessSideSummary | GoSideSummary) -> dict[str, Any]:
+    fields = CHESS_SUMMARY_FIELDS if isinstance(summary, ChessSideSummary) else GO_SUMMARY_FIELDS
+    block: dict[str, Any] = {}
+    for name in fields:
+        value = getattr(summary, name)
+        block[name] = dict(value) if name == "counts" else _number(value)
+    block["moves"] = summary.moves
+    return block
+
+
+def _engine_block(engine_info: Mapping[str, Any] | str | None, evaluations: EvaluationTable) -> dict[str, Any]:
+    if isinstance(engine_info, str):
+        block: dict[str, Any] = {"name": engine_info}
+    else:
+        block = dict(engine_info or {})
+        block.setdefault("name", None)
+    if "ids" not in block:
+        block["ids"] = sorted({e.engine_id for e in evaluations.ordered() if e.engine_id})
+    return block
+
+
+def build_report(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment_or_options: GameAssessment | ReportOptions | Mapping[str, Any] | None = None,
+    engine_info: Mapping[str, Any] | str | None = None,
+) -> dict[str, Any]:
+    """The report of one game. Pass the assessment when it is at hand, or options to compute it."""
+    if isinstance(assessment_or_options, GameAssessment):
+        assessment = assessment_or_options
+    else:
+        if isinstance(assessment_or_options, ReportOptions):
+            options = assessment_or_options
+        else:
+            options = ReportOptions(**dict(assessment_or_options or {}))
+        assessment = assess_game(game, evaluations, preset=options.preset, skip_book=options.skip_book)
+
+    from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID
+
+    notes = list(assessment.notes)
+    engine_ids = {e.engine_id for e in evaluations.ordered()}
+    if engine_ids == {EMBEDDED_ENGINE_ID}:
+        notes = [note for note in notes if not note.startswith("best rule not applied")]
+        notes.insert(0, "best rule not applied: evaluations came from the file's [%eval] comments")
+    if not len(evaluations):
+        notes.insert(0, "no evaluations: every figure that needs one is null")
+
+    return {
+        "schema": SCHEMA,
+        "game": _game_block(game, assessment),
+        "engine": _engine_block(engine_info, evaluations),
+        "preset": assessment.preset,
+        "skip_book": assessment.skip_book,
+        "best_rule_applied": assessment.best_rule_applied,
+        "evaluated_positions": len(evaluations),
+        "moves": [_move_entry(move, game.kind) for move in assessment.moves],
+        "summary": {color: _summary_block(assessment.summary[color]) for color in ("white", "black")},
+        "notes": notes,
+    }
+
+
+def report_to_json(report: Mapping[str, Any] | list[Mapping[str, Any]], indent: int | None = 2) -> str:
+    """Serialise a report (or a list of them); refuses NaN so the output is strict JSON."""
+    return json.dumps(report, indent=indent, ensure_ascii=False, allow_nan=False) + "\n"

@@ -1,0 +1,59 @@
+"""SCORING.md as pure functions: judge every move of a game from its evaluations, sum up each side.
+
+    assessment = assess_game(game, evaluations, preset="lichess", skip_book=False)
+    assessment.moves[i].judgement   # "book" | "best" | "good" | "inaccuracy" | "mistake" | "blunder" | None
+    assessment.summary["white"]     # ChessSideSummary / GoSideSummary
+"""
+
+from __future__ import annotations
+
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.gametree import Game
+from reviewer.core.scoring.common import (
+    DEFAULT_PRESET,
+    JUDGEMENTS,
+    PRESETS,
+    ChessSideSummary,
+    GameAssessment,
+    GoSideSummary,
+    Judgement,
+    MoveAssessment,
+    Opening,
+    Preset,
+    SideSummary,
+)
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "JUDGEMENTS",
+    "PRESETS",
+    "ChessSideSummary",
+    "GameAssessment",
+    "GoSideSummary",
+    "Judgement",
+    "MoveAssessment",
+    "Opening",
+    "Preset",
+    "SideSummary",
+    "assess_game",
+]
+
+
+def assess_game(
+    game: Game,
+    evaluations: EvaluationTable,
+    preset: Preset = DEFAULT_PRESET,
+    skip_book: bool = False,
+) -> GameAssessment:
+    """Judge every main-line move and sum up both sides. `skip_book` leaves book moves out of the
+    per-side figures (they keep their judgement and evaluations). `preset` picks the chess drop
+    thresholds: "lichess" (5/10/15 win points) or "seed" (10/20/30)."""
+    if preset not in PRESETS:
+        raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+    if game.kind == "chess":
+        from reviewer.core.scoring.chess import assess_chess
+
+        return assess_chess(game, evaluations, preset=preset, skip_book=skip_book)
+    from reviewer.core.scoring.go import assess_go
+
+    return assess_go(game, evaluations, preset=preset, skip_book=skip_book)

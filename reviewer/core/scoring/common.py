@@ -1,0 +1,175 @@
+"""What chess and Go scoring share: judgement names, per-move and per-game records, small statistics.
+
+Every figure follows `../shared/spec/SCORING.md`. A figure that needs an evaluation nobody has is
+`None`, never a guess.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Literal, Sequence
+
+from reviewer.core.gametree import Color, GameKind
+
+Judgement = Literal["book", "best", "good", "inaccuracy", "mistake", "blunder"]
+JUDGEMENTS: tuple[Judgement, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
+
+Preset = Literal["lichess", "seed"]
+PRESETS: tuple[Preset, ...] = ("lichess", "seed")
+DEFAULT_PRESET: Preset = "lichess"
+
+COLORS: tuple[Color, ...] = ("white", "black")
+
+
+def clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+def mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def sample_stdev(values: Sequence[float]) -> float | None:
+    """Standard deviation with n-1 in the denominator; None for fewer than 2 values."""
+    if len(values) < 2:
+        return None
+    average = sum(values) / len(values)
+    return math.sqrt(sum((value - average) ** 2 for value in values) / (len(values) - 1))
+
+
+def population_stdev(values: Sequence[float]) -> float | None:
+    """Standard deviation with n in the denominator; None for no values."""
+    if not values:
+        return None
+    average = sum(values) / len(values)
+    return math.sqrt(sum((value - average) ** 2 for value in values) / len(values))
+
+
+def harmonic_mean_floored(values: Sequence[float], floor: float = 1.0) -> float | None:
+    """n / sum(1 / max(floor, v)): an accuracy of 0 counts as `floor` instead of dividing by zero."""
+    if not values:
+        return None
+    return len(values) / sum(1.0 / max(floor, value) for value in values)
+
+
+def empty_counts() -> dict[str, int]:
+    return {name: 0 for name in JUDGEMENTS}
+
+
+def count_judgements(judgements: Iterable[str | None]) -> dict[str, int]:
+    counts = empty_counts()
+    for judgement in judgements:
+        if judgement in counts:
+            counts[judgement] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class MoveAssessment:
+    """One main-line move, judged. Chess values are White's view, Go values Black's view.
+
+    `loss` is the centipawn loss (chess, >= 0) or the points lost (Go, signed: negative when the
+    move gained). `eval_before`/`eval_after` are E (chess, normalised centipawns) or S (Go, score
+    lead) of the positions before and after the move; `win_pct_before`/`win_pct_after` the win
+    chance in percent from the same point of view. `judgement` is None when the evaluations needed
+    to judge the move are missing.
+    """
+
+    ply: int
+    color: Color
+    move: str
+    best: str | None = None  # the engine's best move in the position before, when known
+    judgement: Judgement | None = None
+    loss: float | None = None
+    accuracy: float | None = None  # chess only
+    weight: float | None = None  # Go only: the adjusted weight
+    eval_before: float | None = None
+    eval_after: float | None = None
+    win_pct_before: float | None = None
+    win_pct_after: float | None = None
+    colour_class: int | None = None  # Go only: 0 (loss >= 12, worst) .. 5 (loss < 0.5)
+    book: bool = False  # chess: still inside the bundled opening table
+    is_best: bool | None = None  # the move equals the engine's best move (None: no best move known)
+    # Chess details
+    win_drop_mover: float | None = None  # wb - wa in win points, the mover's view
+    sharpness_after: float | None = None  # sharpness of the position after the move (from WDL)
+    # Go details
+    difficulty: float | None = None
+    raw_weight: float | None = None  # min(1, difficulty / sum of priors), before adjusting
+    top5: bool | None = None  # KaTrain's "AI top 5" for this move
+
+    @property
+    def mover_sign(self) -> int:
+        """+1 when the mover is the side the values are kept for (White in chess, Black in Go)."""
+        return 1 if self.color == "white" else -1
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ChessSideSummary:
+    moves: int  # moves that entered the figures
+    accuracy: float | None
+    accuracy_lichess: float | None
+    accuracy_mean: float | None
+    acpl: float | None
+    stdcpl: float | None
+    elo_estimate: float | None
+    counts: dict[str, int] = field(default_factory=empty_counts)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class GoSideSummary:
+    moves: int
+    accuracy: float | None
+    weighted_loss: float | None
+    mean_loss: float | None
+    top_move_match: float | None  # share 0..1
+    top5_match: float | None  # share 0..1
+    counts: dict[str, int] = field(default_factory=empty_counts)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+SideSummary = ChessSideSummary | GoSideSummary
+
+
+@dataclass(frozen=True)
+class Opening:
+    eco: str
+    name: str
+    ply: int  # the deepest main-line ply whose position carries this name
+
+
+@dataclass(frozen=True)
+class GameAssessment:
+    """Every move judged and both sides summed up; a pure function of the game and its evaluations."""
+
+    kind: GameKind
+    preset: Preset
+    skip_book: bool
+    moves: tuple[MoveAssessment, ...]
+    summary: dict[Color, SideSummary]
+    opening: Opening | None = None
+    best_rule_applied: bool = True  # False when no evaluation carried a best move
+    notes: tuple[str, ...] = ()
+
+    @property
+    def white(self) -> SideSummary:
+        return self.summary["white"]
+
+    @property
+    def black(self) -> SideSummary:
+        return self.summary["black"]
+
+    def move_at_ply(self, ply: int) -> MoveAssessment | None:
+        index = ply - 1
+        if 0 <= index < len(self.moves) and self.moves[index].ply == ply:
+            return self.moves[index]
+        return next((move for move in self.moves if move.ply == ply), None)

@@ -1,0 +1,130 @@
+"""Starting the desktop app: the QApplication, its look, the main window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
+from reviewer import __version__
+from reviewer.gui.settings import Settings
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+APP_NAME = "Reviewer"
+ORGANIZATION = "Reviewer"
+
+
+def create_application(argv: list[str] | None = None, dark: bool | None = None) -> QApplication:
+    """The one QApplication (reused when it exists, as under pytest-qt), named and styled."""
+    app = QApplication.instance()
+    if app is None:
+        QGuiApplication.setHighDpiScaleFactorRoundingPolicy(Qt.HighDpiScaleFactorRoundingPolicy.PassThrough)
+        app = QApplication(argv if argv is not None else sys.argv[:1])
+    assert isinstance(app, QApplication)
+    QCoreApplication.setApplicationName(APP_NAME)
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setApplicationVersion(__version__)
+    QGuiApplication.setDesktopFileName("reviewer")
+    apply_theme(app, Settings().dark_theme if dark is None else dark)
+    return app
+
+
+def apply_theme(app: QApplication, dark: bool) -> None:
+    from reviewer.gui import style
+
+    style.apply_palette(app, dark)
+
+
+def run(path: Path | None = None, game_number: int | None = None, ply: int | None = None) -> int:
+    """Open the window (with `path` when given) and run until it closes."""
+    app = create_application()
+    from reviewer.gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.show()
+    if path is not None:
+        window.open_file(path, game_index=None if game_number is None else game_number - 1, ply=ply)
+    return app.exec()
+
+
+def take_screenshot(
+    app: QApplication,
+    window: "MainWindow",
+    path: Path,
+    game_index: int,
+    ply: int | None,
+    analyse: bool,
+    target: Path,
+    size: tuple[int, int],
+    timeout_s: float = 600.0,
+) -> int:
+    """Open game `game_index` of `path` at `ply` (analysed first when asked), save the window as PNG.
+
+    Returns an exit code: 0 written, 1 the analysis or the writing failed, 2 the file is bad.
+    """
+    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QTimer
+
+    from reviewer.core.atomic import write_bytes_atomic
+
+    outcome: dict[str, int] = {}
+    problems: list[str] = []
+
+    def done(code: int) -> None:
+        if "code" not in outcome:
+            outcome["code"] = code
+            app.quit()
+
+    def shoot() -> None:
+        app.processEvents()
+        pixmap = window.grab()
+        data = QByteArray()
+        buffer = QBuffer(data)
+        buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+        if not pixmap.save(buffer, "PNG"):
+            problems.append("could not encode the screenshot")
+            done(1)
+            return
+        buffer.close()
+        try:
+            write_bytes_atomic(target, bytes(data.data()))
+        except OSError as error:
+            problems.append(f"cannot write {target}: {error.strerror or error}")
+            done(1)
+            return
+        done(0 if not problems else 1)
+
+    def on_opened(_path: str) -> None:
+        if analyse:
+            window.start_analysis()
+        else:
+            QTimer.singleShot(100, shoot)
+
+    def on_analysis_finished(completed: bool) -> None:
+        if not completed and not problems:
+            problems.append("the analysis stopped before the end")
+        QTimer.singleShot(100, shoot)
+
+    window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
+    window.resize(*size)
+    window.setFixedSize(*size)
+    window.file_opened.connect(on_opened)
+    window.open_failed.connect(lambda message: (problems.append(message), done(2)))
+    window.analysis.failed.connect(problems.append)
+    window.analysis_finished.connect(on_analysis_finished)
+    window.show()
+    window.open_file(path, game_index=game_index, ply=ply)
+    QTimer.singleShot(int(timeout_s * 1000), lambda: (problems.append("timed out"), done(1)))
+    app.exec()
+    window.close()
+    for problem in problems:
+        print(f"reviewer gui: {problem}", file=sys.stderr)
+    code = outcome.get("code", 1)
+    if code == 0:
+        print(f"reviewer gui: wrote {target}")
+    return code

@@ -1,0 +1,412 @@
+"""A Go board that shows a position: wood, grid, star points, coordinates, shaded stones,
+the last move, the engine's candidate moves (KaTrain style), its best move and a judgement badge.
+
+Any size from 2×2 to 25×25, rectangular too. Points are (row, col) with row 0 at the bottom.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QLinearGradient,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QRadialGradient,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from reviewer.core.gametree import GO_COLUMNS, Point
+from reviewer.core.positions import GoPosition
+from reviewer.gui import style
+from reviewer.gui.board._common import WheelStepper, draw_badge
+
+_MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
+_MARGIN_CELLS_PLAIN = 0.62
+_BEST_RING = "#0ac8fa"  # KaTrain's cyan ring around the engine's top move
+
+
+@dataclass(frozen=True)
+class CandidateMark:
+    """One engine candidate to mark on the board.
+
+    loss_points: points lost against the engine's best move (≥ 0 normally), from the mover's view;
+    it picks KaTrain's colour class. visits: search visits (None hides the number).
+    order: the engine's ranking, 0 = its choice.
+    """
+
+    point: Point
+    loss_points: float
+    visits: int | None = None
+    is_best: bool = False
+    order: int = 0
+
+
+def star_points(width: int, height: int) -> list[Point]:
+    """Hoshi: 4-4 points on large boards, 3-3 on small ones, the centre of odd boards,
+    and the side stars on odd boards of 15 lines and more."""
+
+    def corner_line(size: int) -> int | None:
+        if size >= 13:
+            return 3
+        if size >= 7:
+            return 2
+        return None
+
+    points: set[Point] = set()
+    row_line, col_line = corner_line(height), corner_line(width)
+    if row_line is not None and col_line is not None:
+        rows = (row_line, height - 1 - row_line)
+        cols = (col_line, width - 1 - col_line)
+        points.update((r, c) for r in rows for c in cols)
+        if height % 2 == 1 and width % 2 == 1 and min(width, height) >= 15:
+            middle_row, middle_col = height // 2, width // 2
+            points.update({(middle_row, c) for c in cols} | {(r, middle_col) for r in rows})
+    if height % 2 == 1 and width % 2 == 1 and min(width, height) >= 5:
+        points.add((height // 2, width // 2))
+    return sorted(points)
+
+
+def _visits_text(visits: int) -> str:
+    if visits >= 10_000:
+        return f"{visits / 1000:.0f}k"
+    if visits >= 1000:
+        return f"{visits / 1000:.1f}k"
+    return str(visits)
+
+
+class GoBoardWidget(QWidget):
+    """Signals:
+    wheel_steps(int): +1 per wheel notch towards the user (forward), -1 away (back).
+    """
+
+    wheel_steps = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._position = GoPosition(19, 19, frozenset(), frozenset())
+        self._candidates: list[CandidateMark] = []
+        self._badge: tuple[Point, str] | None = None
+        self._best_move: Point | None = None
+        self._show_coordinates = True
+        self._wheel = WheelStepper()
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setMinimumSize(160, 160)
+
+    # ------------------------------------------------------------------------------- API
+
+    def set_position(self, pos: GoPosition) -> None:
+        self._position = pos
+        self.update()
+
+    def position(self) -> GoPosition:
+        return self._position
+
+    def set_candidates(self, candidates: list[CandidateMark]) -> None:
+        """Candidate moves drawn on empty points; an empty list clears them."""
+        self._candidates = list(candidates)
+        self.update()
+
+    def set_move_badge(self, point: Point | None, judgement: str | None) -> None:
+        """A round badge with ?!/?/?? (or ! for best) beside the stone at `point`; None clears it."""
+        if point is None or not judgement or not style.judgement_symbol(judgement, show_best=True):
+            self._badge = None
+        else:
+            self._badge = (point, judgement)
+        self.update()
+
+    def set_best_move(self, point: Point | None) -> None:
+        """Ring the engine's best move (e.g. the one the player should have played); None clears."""
+        self._best_move = point
+        self.update()
+
+    def set_show_coordinates(self, show: bool) -> None:
+        self._show_coordinates = show
+        self.update()
+
+    # -------------------------------------------------------------------------- geometry
+
+    def _margin_cells(self) -> float:
+        return _MARGIN_CELLS_WITH_COORDINATES if self._show_coordinates else _MARGIN_CELLS_PLAIN
+
+    def cell_size(self) -> float:
+        """Distance between two grid lines, in widget pixels."""
+        margin = 2 * self._margin_cells()
+        width, height = self._position.width, self._position.height
+        return max(1.0, min(self.width() / (width - 1 + margin), self.height() / (height - 1 + margin)))
+
+    def wood_rect(self) -> QRectF:
+        cell, margin = self.cell_size(), self._margin_cells()
+        wood_width = (self._position.width - 1 + 2 * margin) * cell
+        wood_height = (self._position.height - 1 + 2 * margin) * cell
+        ratio = self.devicePixelRatioF()
+        left = round((self.width() - wood_width) / 2 * ratio) / ratio
+        top = round((self.height() - wood_height) / 2 * ratio) / ratio
+        return QRectF(left, top, wood_width, wood_height)
+
+    def point_center(self, point: Point) -> QPointF:
+        """Where the intersection `point` = (row, col) is drawn, in widget coordinates."""
+        cell, margin = self.cell_size(), self._margin_cells()
+        wood = self.wood_rect()
+        row, col = point
+        x = wood.left() + (margin + col) * cell
+        y = wood.top() + (margin + self._position.height - 1 - row) * cell
+        return QPointF(x, y)
+
+    def point_at(self, position: QPointF) -> Point | None:
+        """The intersection nearest to a widget position, or None off the grid."""
+        cell = self.cell_size()
+        origin = self.point_center((self._position.height - 1, 0))  # top-left intersection
+        col = round((position.x() - origin.x()) / cell)
+        row = self._position.height - 1 - round((position.y() - origin.y()) / cell)
+        if 0 <= row < self._position.height and 0 <= col < self._position.width:
+            return (row, col)
+        return None
+
+    # ---------------------------------------------------------------------------- Qt API
+
+    def sizeHint(self) -> QSize:
+        return QSize(520, 520)
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        margin = 2 * self._margin_cells()
+        return round(width * (self._position.height - 1 + margin) / (self._position.width - 1 + margin))
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = self._wheel.steps(event)
+        for _ in range(abs(steps)):
+            self.wheel_steps.emit(1 if steps > 0 else -1)
+        event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        theme = style.theme_for(self)
+        painter = QPainter(self)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+            self._paint_wood(painter, theme)
+            self._paint_grid(painter, theme)
+            if self._show_coordinates:
+                self._paint_coordinates(painter, theme)
+            self._paint_stones(painter)
+            self._paint_candidates(painter)
+            self._paint_best_move(painter)
+            self._paint_last_move(painter)
+            if self._badge is not None:
+                point, judgement = self._badge
+                cell = self.cell_size()
+                radius = max(5.0, cell * 0.25)
+                center = self.point_center(point) + QPointF(cell * 0.36, -cell * 0.36)
+                draw_badge(painter, center, radius, judgement)
+        finally:
+            painter.end()
+
+    # --------------------------------------------------------------------------- painting
+
+    def _paint_wood(self, painter: QPainter, theme: style.Theme) -> None:
+        wood = self.wood_rect()
+        base = QColor(theme.wood)
+        gradient = QLinearGradient(wood.topLeft(), wood.bottomRight())
+        gradient.setColorAt(0.0, base.lighter(108))
+        gradient.setColorAt(0.55, base)
+        gradient.setColorAt(1.0, base.darker(106))
+        radius = min(wood.width(), wood.height()) * 0.008
+        painter.setPen(QPen(QColor(theme.wood_edge).darker(115), 1.0))
+        painter.setBrush(QBrush(gradient))
+        painter.drawRoundedRect(wood.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+        # faint grain: long soft bands across the board
+        painter.save()
+        painter.setClipRect(wood)
+        painter.setPen(Qt.PenStyle.NoPen)
+        bands = 11
+        for index in range(bands):
+            phase = math.sin(index * 12.9898) * 0.5 + 0.5
+            y = wood.top() + wood.height() * (index + phase * 0.6) / bands
+            height = wood.height() / bands * (0.25 + 0.35 * phase)
+            grain = QColor(120, 80, 20, int(6 + 8 * phase))
+            painter.setBrush(grain)
+            painter.drawRect(QRectF(wood.left(), y, wood.width(), height))
+        painter.restore()
+
+    def _crisp(self, value: float, line_width_device: int) -> float:
+        """Snap a line coordinate to the device pixel grid so thin lines stay sharp."""
+        ratio = self.devicePixelRatioF()
+        offset = 0.5 if line_width_device % 2 == 1 else 0.0
+        return (math.floor(value * ratio) + offset) / ratio
+
+    def _paint_grid(self, painter: QPainter, theme: style.Theme) -> None:
+        cell, ratio = self.cell_size(), self.devicePixelRatioF()
+        width, height = self._position.width, self._position.height
+        inner_device = max(1, round(cell * 0.035 * ratio))
+        outer_device = max(inner_device + 1, round(cell * 0.07 * ratio))
+        top_left = self.point_center((height - 1, 0))
+        bottom_right = self.point_center((0, width - 1))
+        xs = [self._crisp(self.point_center((0, c)).x(), inner_device) for c in range(width)]
+        ys = [self._crisp(self.point_center((r, 0)).y(), inner_device) for r in range(height)]
+        grid_color = QColor(theme.grid)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        pen = QPen(grid_color, inner_device / ratio)
+        pen.setCapStyle(Qt.PenCapStyle.FlatCap)
+        painter.setPen(pen)
+        left, right, top, bottom = xs[0], xs[-1], ys[-1], ys[0]
+        for x in xs[1:-1]:
+            painter.drawLine(QPointF(x, top), QPointF(x, bottom))
+        for y in ys[1:-1]:
+            painter.drawLine(QPointF(left, y), QPointF(right, y))
+        outer = QPen(grid_color, outer_device / ratio)
+        outer.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+        painter.setPen(outer)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        if width > 1 and height > 1:
+            painter.drawRect(QRectF(QPointF(left, top), QPointF(right, bottom)))
+        else:
+            painter.drawLine(top_left, bottom_right)
+        painter.restore()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(grid_color)
+        star = max(1.5, cell * 0.1)
+        for point in star_points(width, height):
+            painter.drawEllipse(self.point_center(point), star, star)
+
+    def _paint_coordinates(self, painter: QPainter, theme: style.Theme) -> None:
+        cell = self.cell_size()
+        width, height = self._position.width, self._position.height
+        painter.setFont(style.pixel_font(max(7.0, cell * 0.36), bold=True))
+        text_color = QColor(theme.grid)
+        text_color.setAlpha(190)
+        painter.setPen(text_color)
+        offset = cell * 0.88
+        box = cell * 1.2
+        center = Qt.AlignmentFlag.AlignCenter
+        for col in range(width):
+            letter = GO_COLUMNS[col] if col < len(GO_COLUMNS) else "?"
+            top = self.point_center((height - 1, col))
+            bottom = self.point_center((0, col))
+            for anchor in (top - QPointF(0, offset), bottom + QPointF(0, offset)):
+                painter.drawText(QRectF(anchor.x() - box / 2, anchor.y() - box / 2, box, box), center, letter)
+        for row in range(height):
+            left = self.point_center((row, 0))
+            right = self.point_center((row, width - 1))
+            for anchor in (left - QPointF(offset, 0), right + QPointF(offset, 0)):
+                painter.drawText(QRectF(anchor.x() - box / 2, anchor.y() - box / 2, box, box), center, str(row + 1))
+
+    def _paint_stones(self, painter: QPainter) -> None:
+        cell = self.cell_size()
+        radius = cell * 0.485
+        painter.setPen(Qt.PenStyle.NoPen)
+        # soft shadows first, so that no shadow falls on a neighbouring stone
+        shadow_offset = QPointF(cell * 0.05, cell * 0.075)
+        for point in (*self._position.black, *self._position.white):
+            center = self.point_center(point) + shadow_offset
+            gradient = QRadialGradient(center, radius * 1.08)
+            gradient.setColorAt(0.0, QColor(0, 0, 0, 110))
+            gradient.setColorAt(0.82, QColor(0, 0, 0, 80))
+            gradient.setColorAt(1.0, QColor(0, 0, 0, 0))
+            painter.setBrush(QBrush(gradient))
+            painter.drawEllipse(center, radius * 1.08, radius * 1.08)
+        for point in self._position.black:
+            center = self.point_center(point)
+            highlight = center + QPointF(-radius * 0.35, -radius * 0.4)
+            gradient = QRadialGradient(center, radius, highlight)
+            gradient.setColorAt(0.0, QColor("#6b6b6b"))
+            gradient.setColorAt(0.35, QColor("#2c2c2c"))
+            gradient.setColorAt(1.0, QColor("#0a0a0a"))
+            painter.setBrush(QBrush(gradient))
+            painter.drawEllipse(center, radius, radius)
+        outline = QPen(QColor(0, 0, 0, 70), max(0.6, cell * 0.02))
+        for point in self._position.white:
+            center = self.point_center(point)
+            highlight = center + QPointF(-radius * 0.35, -radius * 0.4)
+            gradient = QRadialGradient(center, radius * 1.05, highlight)
+            gradient.setColorAt(0.0, QColor("#ffffff"))
+            gradient.setColorAt(0.55, QColor("#f1efea"))
+            gradient.setColorAt(1.0, QColor("#c9c5bd"))
+            painter.setBrush(QBrush(gradient))
+            painter.setPen(outline)
+            painter.drawEllipse(center, radius, radius)
+        painter.setPen(Qt.PenStyle.NoPen)
+
+    def _paint_candidates(self, painter: QPainter) -> None:
+        if not self._candidates:
+            return
+        cell = self.cell_size()
+        radius = cell * 0.46
+        occupied = self._position.black | self._position.white
+        show_text = cell >= 22
+        loss_font = style.pixel_font(cell * 0.34, bold=True)
+        visits_font = style.pixel_font(cell * 0.26)
+        for mark in sorted(self._candidates, key=lambda m: -m.order):
+            if mark.point in occupied:
+                continue
+            center = self.point_center(mark.point)
+            fill = style.go_loss_color(max(0.0, mark.loss_points))
+            fill.setAlpha(190 if mark.is_best else 150)
+            painter.setBrush(fill)
+            if mark.is_best:
+                painter.setPen(QPen(QColor(_BEST_RING), max(1.5, cell * 0.08)))
+            else:
+                painter.setPen(QPen(QColor(0, 0, 0, 60), max(0.6, cell * 0.02)))
+            painter.drawEllipse(center, radius, radius)
+            if not show_text:
+                continue
+            dark_fill = fill.lightness() < 110
+            painter.setPen(QColor("#ffffff") if dark_fill else QColor("#111111"))
+            lost = -mark.loss_points
+            if abs(lost) < 0.05:
+                loss_text = "0.0"
+            else:
+                loss_text = f"{lost:+.0f}" if abs(lost) >= 9.95 else f"{lost:+.1f}"
+            if mark.visits is None:
+                painter.setFont(loss_font)
+                box = QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius)
+                painter.drawText(box, Qt.AlignmentFlag.AlignCenter, loss_text)
+                continue
+            painter.setFont(loss_font)
+            top = QRectF(center.x() - radius, center.y() - radius * 0.78, 2 * radius, radius * 0.86)
+            painter.drawText(top, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom, loss_text)
+            painter.setFont(visits_font)
+            bottom = QRectF(center.x() - radius, center.y() + radius * 0.04, 2 * radius, radius * 0.7)
+            painter.drawText(bottom, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop, _visits_text(mark.visits))
+        painter.setPen(Qt.PenStyle.NoPen)
+
+    def _paint_best_move(self, painter: QPainter) -> None:
+        if self._best_move is None:
+            return
+        cell = self.cell_size()
+        center = self.point_center(self._best_move)
+        occupied = self._position.stone_at(self._best_move) is not None
+        ring = QColor(_BEST_RING)
+        if not occupied and not any(mark.point == self._best_move for mark in self._candidates):
+            fill = QColor(_BEST_RING)
+            fill.setAlpha(70)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawEllipse(center, cell * 0.42, cell * 0.42)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(ring, max(1.5, cell * 0.085)))
+        painter.drawEllipse(center, cell * 0.44, cell * 0.44)
+
+    def _paint_last_move(self, painter: QPainter) -> None:
+        point = self._position.last_move
+        if point is None:
+            return
+        stone = self._position.stone_at(point)
+        if stone is None:
+            return
+        cell = self.cell_size()
+        marker = QColor("#ffffff") if stone == "black" else QColor("#1a1a1a")
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(marker, max(1.2, cell * 0.065)))
+        painter.drawEllipse(self.point_center(point), cell * 0.22, cell * 0.22)

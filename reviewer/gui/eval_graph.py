@@ -1,0 +1,334 @@
+"""The evaluation graph: the curve over the game with lichess-style areas, loss bars coloured by
+judgement underneath, and a cursor at the current move.
+
+Click anywhere on either plot to pick that ply; drag the cursor to scrub. Updates only call
+`setData`/`setOpts` on items made once, so calling `set_series` after every evaluation is cheap.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QEvent, QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
+
+from reviewer.gui import style
+
+CHESS_MODES = ("win", "cp")
+GO_MODES = ("lead", "winrate")
+_CP_CLAMP = 1000.0
+_WIN_SLOPE = 0.00368208  # SCORING.md: win(x) = 50 + 50·(2/(1+exp(-0.00368208·x)) - 1)
+_FIXED_RANGES = {"win": 50.0, "winrate": 50.0, "cp": 10.0, "lead": 20.0}  # half-height around the middle
+_MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
+_LOSS_FLOOR = {"chess": 100.0, "go": 4.0}  # bars never fill the plot for tiny losses
+_LOSS_CAP = {"chess": 600.0, "go": 20.0}  # and bigger losses stop at the top
+_AXIS_WIDTH = 38
+
+
+def win_percent_white(score_cp_white: float) -> float:
+    """Lichess's win chance for White (0–100) from a centipawn evaluation (White's view)."""
+    clamped = max(-_CP_CLAMP, min(_CP_CLAMP, score_cp_white))
+    return 50 + 50 * (2 / (1 + math.exp(-_WIN_SLOPE * clamped)) - 1)
+
+
+def _with_crossings(xs: np.ndarray, ys: np.ndarray, middle: float) -> tuple[np.ndarray, np.ndarray]:
+    """Insert the points where the polyline crosses `middle`, so the two filled areas meet exactly."""
+    if len(xs) < 2:
+        return xs, ys
+    above = ys - middle
+    crossing = np.nonzero(above[:-1] * above[1:] < 0)[0]
+    if len(crossing) == 0:
+        return xs, ys
+    t = above[crossing] / (above[crossing] - above[crossing + 1])
+    cross_x = xs[crossing] + t * (xs[crossing + 1] - xs[crossing])
+    all_x = np.insert(xs, crossing + 1, cross_x)
+    all_y = np.insert(ys, crossing + 1, np.full(len(crossing), middle))
+    return all_x, all_y
+
+
+def _area_path(xs: np.ndarray, ys: np.ndarray, level: float) -> QPainterPath:
+    """The closed area between a polyline and the horizontal line y = level."""
+    path = QPainterPath()
+    if len(xs) < 2:
+        return path
+    path.moveTo(float(xs[0]), level)
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        path.lineTo(x, y)
+    path.lineTo(float(xs[-1]), level)
+    path.closeSubpath()
+    return path
+
+
+class EvalGraphWidget(QWidget):
+    """Signals:
+    ply_clicked(int): the user picked a ply — clicked a plot, or let go of the dragged cursor.
+    ply_scrubbed(int): the dragged cursor passed over a new ply (while the button is down).
+    """
+
+    ply_clicked = Signal(int)
+    ply_scrubbed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kind = "chess"
+        self._mode = "win"
+        self._auto_range = False
+        self._ply_count = 0
+        self._max_ply = 0
+        self._current_ply = 0
+        self._last_scrubbed: int | None = None
+        self._y_values: dict[int, float] = {}
+
+        self.view = pg.GraphicsLayoutWidget()
+        self.view.setAntialiasing(True)
+        self.view.ci.setContentsMargins(2, 4, 6, 2)
+        self.view.ci.setSpacing(0)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.view)
+
+        self.eval_plot: pg.PlotItem = self.view.addPlot(row=0, col=0)
+        self.loss_plot: pg.PlotItem = self.view.addPlot(row=1, col=0)
+        self.view.ci.layout.setRowStretchFactor(0, 3)
+        self.view.ci.layout.setRowStretchFactor(1, 1)
+        for plot in (self.eval_plot, self.loss_plot):
+            plot.setMenuEnabled(False)
+            plot.hideButtons()
+            plot.setMouseEnabled(x=False, y=False)
+            plot.vb.disableAutoRange()
+            plot.hideAxis("bottom")
+            plot.getAxis("left").setWidth(_AXIS_WIDTH)
+            plot.vb.setDefaultPadding(0.0)
+        self.loss_plot.setXLink(self.eval_plot)
+
+        # One path per area (not PlotDataItem fills, which draw in chunks and leave seams).
+        self._white_area = QGraphicsPathItem()
+        self._black_area = QGraphicsPathItem()
+        self._curve = pg.PlotDataItem(antialias=True)
+        self._marks = pg.ScatterPlotItem(antialias=True)
+        self._middle = pg.InfiniteLine(angle=0, movable=False)
+        for item in (self._white_area, self._black_area, self._middle, self._curve, self._marks):
+            self.eval_plot.addItem(item)
+        self._bars = pg.BarGraphItem(x=[], height=[], width=0.72)
+        self.loss_plot.addItem(self._bars)
+
+        self.cursor = pg.InfiniteLine(pos=0, angle=90, movable=True)
+        self.cursor.setZValue(20)
+        self.cursor.sigPositionChanged.connect(self._on_cursor_moved)
+        self.cursor.sigPositionChangeFinished.connect(self._on_cursor_released)
+        self.eval_plot.addItem(self.cursor, ignoreBounds=True)
+        self._loss_cursor = pg.InfiniteLine(pos=0, angle=90, movable=False)
+        self._loss_cursor.setZValue(20)
+        self.loss_plot.addItem(self._loss_cursor, ignoreBounds=True)
+
+        self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self._apply_theme()
+        self._update_ranges()
+
+    # ------------------------------------------------------------------------------- API
+
+    def set_series(
+        self,
+        kind: str,
+        evals: dict[int, float],
+        losses: dict[int, float],
+        judgements: dict[int, str | None],
+        mode: str,
+        ply_count: int | None = None,
+    ) -> None:
+        """Show a game's evaluations; plies missing from the dicts are simply not drawn yet.
+
+        kind: "chess" or "go". evals: ply → evaluation of position `ply`, in the unit the mode reads:
+          chess (either mode): E(P), centipawns for White (mates as ±1000) — "win" draws White's
+          win % (0–100), "cp" pawns clamped to ±10;
+          Go "lead": S(P), score lead for Black in points; Go "winrate": W(P) for Black, 0–1.
+        losses: ply → loss of move `ply` (chess cp_loss, Go points_lost; negatives show as 0).
+        judgements: ply → judgement of move `ply`, which colours its bar and its dot on the curve.
+        ply_count: the number of moves in the main line (sets the x range before analysis ends);
+          by default the largest ply in the data.
+        """
+        if kind not in ("chess", "go"):
+            raise ValueError(f"unknown game kind {kind!r}")
+        allowed = CHESS_MODES if kind == "chess" else GO_MODES
+        if mode not in allowed:
+            raise ValueError(f"mode {mode!r} does not apply to {kind}; use one of {', '.join(allowed)}")
+        restyle = kind != self._kind
+        self._kind, self._mode = kind, mode
+        if ply_count is not None:
+            self._ply_count = ply_count
+        self._max_ply = max([self._ply_count, *evals.keys(), *losses.keys(), 0])
+        if restyle:
+            self._apply_theme()
+
+        plies = sorted(evals)
+        xs = np.array(plies, dtype=float)
+        ys = np.array([self._to_y(evals[ply]) for ply in plies], dtype=float)
+        self._y_values = dict(zip(plies, ys.tolist()))
+        middle = self._middle_value()
+        self._middle.setPos(middle)
+        fill_x, fill_y = _with_crossings(xs, ys, middle)
+        self._white_area.setPath(_area_path(fill_x, np.maximum(fill_y, middle), middle))
+        self._black_area.setPath(_area_path(fill_x, np.minimum(fill_y, middle), middle))
+        self._curve.setData(xs, ys)
+
+        spots = []
+        for ply, judgement in judgements.items():
+            if judgement in style.FLAGGED_JUDGEMENTS and ply in self._y_values:
+                color = style.judgement_color(judgement)
+                spots.append({"pos": (ply, self._y_values[ply]), "brush": color, "data": ply})
+        self._marks.setData(spots, size=7, pen=pg.mkPen(self._theme().graph_background, width=1.2))
+
+        bar_plies = sorted(losses)
+        cap = _LOSS_CAP[kind]
+        heights = [min(cap, max(0.0, float(losses[ply]))) for ply in bar_plies]
+        brushes = [self._bar_color(judgements.get(ply)) for ply in bar_plies]
+        self._bars.setOpts(x=bar_plies, height=heights, brushes=brushes, pens=[pg.mkPen(None)] * len(bar_plies))
+        self._loss_top = max([_LOSS_FLOOR[kind], *heights]) * 1.08
+        self._update_ranges()
+
+    def set_current_ply(self, ply: int) -> None:
+        """Move the cursor (no signal is emitted)."""
+        self._current_ply = ply
+        if not self.cursor.moving:
+            self.cursor.blockSignals(True)
+            self.cursor.setPos(ply)
+            self.cursor.blockSignals(False)
+        self._loss_cursor.setPos(ply)
+
+    def set_auto_range(self, auto: bool) -> None:
+        """True: the y range follows the data (always centred on the middle); False: fixed per mode."""
+        self._auto_range = auto
+        self._update_ranges()
+
+    def current_ply(self) -> int:
+        return self._current_ply
+
+    def mode(self) -> str:
+        return self._mode
+
+    def scene_pos_for(self, ply: float, y: float | None = None, plot: str = "eval") -> QPointF:
+        """Where a data point is in the scene (tests and overlays): plot is "eval" or "loss"."""
+        target = self.eval_plot if plot == "eval" else self.loss_plot
+        if y is None:
+            y = self._y_values.get(round(ply), self._middle_value()) if plot == "eval" else 0.0
+        return target.vb.mapViewToScene(QPointF(ply, y))
+
+    # ------------------------------------------------------------------------ conversions
+
+    def _to_y(self, value: float) -> float:
+        if self._mode == "win":
+            return win_percent_white(value)
+        if self._mode == "cp":
+            return max(-_CP_CLAMP, min(_CP_CLAMP, value)) / 100.0
+        if self._mode == "winrate":
+            return value * 100.0 if value <= 1.0 else value
+        return value  # lead
+
+    def _middle_value(self) -> float:
+        return 50.0 if self._mode in ("win", "winrate") else 0.0
+
+    def _bar_color(self, judgement: str | None) -> QColor:
+        if judgement in style.FLAGGED_JUDGEMENTS:
+            return style.judgement_color(judgement)
+        neutral = QColor(self._theme().graph_axis)
+        neutral.setAlpha(150)
+        return neutral
+
+    # ------------------------------------------------------------------------------ ranges
+
+    def _update_ranges(self) -> None:
+        right = max(1, self._max_ply)
+        self.eval_plot.vb.setXRange(0, right, padding=0.01)
+        middle = self._middle_value()
+        if self._auto_range and self._y_values:
+            spread = max(abs(y - middle) for y in self._y_values.values()) * 1.1
+            half = max(_MIN_AUTO_HALF[self._mode], spread)
+            if self._mode in ("win", "winrate"):
+                half = min(50.0, half)
+        else:
+            half = _FIXED_RANGES[self._mode]
+        self.eval_plot.vb.setYRange(middle - half, middle + half, padding=0.02)
+        self.loss_plot.vb.setYRange(0, getattr(self, "_loss_top", _LOSS_FLOOR[self._kind]), padding=0)
+        self.cursor.setBounds((0, right))
+        self._set_ticks(middle, half)
+
+    def _set_ticks(self, middle: float, half: float) -> None:
+        axis = self.eval_plot.getAxis("left")
+        if self._mode in ("win", "winrate") and half >= 40:
+            axis.setTicks([[(0.0, "0%"), (50.0, "50%"), (100.0, "100%")], []])
+        else:
+            axis.setTicks(None)
+
+    # ------------------------------------------------------------------------------ events
+
+    def _ply_from_x(self, x: float) -> int:
+        return max(0, min(self._max_ply, int(round(x))))
+
+    def _on_scene_clicked(self, event) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        position = event.scenePos()
+        for plot in (self.eval_plot, self.loss_plot):
+            if plot.vb.sceneBoundingRect().contains(position):
+                x = plot.vb.mapSceneToView(position).x()
+                ply = self._ply_from_x(x)
+                self.set_current_ply(ply)
+                self.ply_clicked.emit(ply)
+                event.accept()
+                return
+
+    def _on_cursor_moved(self, line: pg.InfiniteLine) -> None:
+        self._loss_cursor.setPos(line.value())
+        if not line.moving:
+            return
+        ply = self._ply_from_x(line.value())
+        if ply != self._last_scrubbed:
+            self._last_scrubbed = ply
+            self.ply_scrubbed.emit(ply)
+
+    def _on_cursor_released(self, line: pg.InfiniteLine) -> None:
+        ply = self._ply_from_x(line.value())
+        self._last_scrubbed = None
+        self.set_current_ply(ply)
+        self.ply_clicked.emit(ply)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._apply_theme()
+        super().changeEvent(event)
+
+    # ------------------------------------------------------------------------------- theme
+
+    def _theme(self) -> style.Theme:
+        return style.theme_for(self)
+
+    def _apply_theme(self) -> None:
+        theme = self._theme()
+        self.view.setBackground(QColor(theme.graph_background))
+        upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)
+        if self._kind == "go":  # Go figures are Black's view: Black ahead is up
+            upper, lower = lower, upper
+        upper.setAlpha(235)
+        lower.setAlpha(235)
+        self._white_area.setPen(QPen(Qt.PenStyle.NoPen))
+        self._white_area.setBrush(upper)
+        self._black_area.setPen(QPen(Qt.PenStyle.NoPen))
+        self._black_area.setBrush(lower)
+        self._curve.setPen(pg.mkPen(QColor(theme.graph_curve), width=1.4))
+        self._middle.setPen(pg.mkPen(QColor(theme.graph_mid_line), width=1, style=Qt.PenStyle.DashLine))
+        cursor_pen = pg.mkPen(QColor(theme.graph_cursor), width=2)
+        hover_pen = pg.mkPen(QColor(theme.graph_cursor).lighter(125), width=3)
+        self.cursor.setPen(cursor_pen)
+        self.cursor.setHoverPen(hover_pen)
+        self._loss_cursor.setPen(cursor_pen)
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.5, font.pointSizeF() - 1.5))
+        for plot in (self.eval_plot, self.loss_plot):
+            axis = plot.getAxis("left")
+            axis.setTextPen(QColor(theme.graph_axis))
+            axis.setPen(pg.mkPen(QColor(theme.graph_axis), width=0.8))
+            axis.setStyle(tickFont=font, tickLength=-3)
+        self.loss_plot.getAxis("left").setStyle(showValues=False, tickLength=0)

@@ -1,0 +1,1415 @@
+"""The main window: board on the left, summary / moves / comment on the right, graph below.
+
+The window composes widgets and wires them to the one `ReviewSession`; it keeps no review state
+of its own. Views that are costly to redraw (graph, summary, move labels) refresh on a timer
+while evaluations stream in, at most `REFRESH_HZ` times a second.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+import chess
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+    QResizeEvent,
+)
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QSizePolicy,
+    QSplitter,
+    QStackedWidget,
+    QStyle,
+    QTextBrowser,
+    QToolBar,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer import __version__
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
+from reviewer.core.atomic import write_text_atomic
+from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.gametree import Game, Node, point_from_gtp
+from reviewer.core.scoring.chess import normalised_cp_white
+from reviewer.gui.session import FLAGGED_JUDGEMENTS, ReviewSession
+from reviewer.gui.settings import (
+    PRESETS,
+    EngineChoice,
+    Settings,
+    describe_limit,
+    engine_label,
+    limit_choices,
+)
+from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner, TaskRunner
+
+REFRESH_HZ = 10
+BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
+CANDIDATE_ARROW = "#1f6fd160"  # other candidate moves, fainter
+GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
+JUDGEMENT_WORDS = {
+    "book": "Book move",
+    "best": "Best move",
+    "good": "Good move",
+    "inaccuracy": "Inaccuracy",
+    "mistake": "Mistake",
+    "blunder": "Blunder",
+}
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("← / →", "previous / next move (also the mouse wheel over the board)"),
+    ("↑ / Home", "start of the game"),
+    ("↓ / End", "end of the line"),
+    ("N  or  Ctrl+→", "next inaccuracy, mistake or blunder"),
+    ("P  or  Ctrl+←", "previous inaccuracy, mistake or blunder"),
+    ("Space", "analyse the game / stop the analysis"),
+    ("F", "flip the board"),
+    ("Ctrl+O", "open a game file (or drop one on the window)"),
+    ("Ctrl+S", "export annotated PGN/SGF or a JSON report"),
+    ("Ctrl+,", "engine and analysis settings"),
+    ("F11", "full screen"),
+    ("Ctrl+Q", "quit"),
+)
+
+
+class MainWindow(QMainWindow):
+    """The review window. `open_file` and `start_analysis` drive it from code and tests."""
+
+    file_opened = Signal(str)  # path, once its game is on screen
+    open_failed = Signal(str)  # one-line message
+    export_finished = Signal(str)  # path written
+    analysis_finished = Signal(bool)  # True when every position was analysed
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        analysis_runner: AnalysisRunner | None = None,
+        discover_engines: bool = True,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.settings = settings or Settings()
+        self.session = ReviewSession(preset=self.settings.preset, parent=self)
+        self.analysis = analysis_runner or AnalysisRunner(parent=self)
+        if self.analysis.parent() is None:
+            self.analysis.setParent(self)
+        self.tasks = TaskRunner(self)
+        self._pending_tasks: dict[int, tuple[str, Any]] = {}
+        self._pending_ply: int | None = None
+        self._engine_overrides: dict[str, EngineChoice] = {}
+        self._limit_overrides: dict[str, Limit] = {}
+        self._known_engines: list[EngineInfo] = []
+        self._engines_pending = True
+        self._flipped = False
+        self._players_window: QWidget | None = None
+
+        self.setWindowTitle("Reviewer")
+        self.setAcceptDrops(True)
+        self.setMinimumSize(900, 600)
+
+        self._build_actions()
+        self._build_menus()
+        self._build_toolbar()
+        self._build_central()
+        self._build_status_bar()
+        self._connect()
+
+        self._refresh_timer = QTimer(self)
+        self._refresh_timer.setSingleShot(True)
+        self._refresh_timer.setInterval(1000 // REFRESH_HZ)
+        self._refresh_timer.timeout.connect(self._refresh_views)
+
+        self._restore_geometry()
+        self._update_enabled()
+        self._show_welcome()
+        if discover_engines:
+            QTimer.singleShot(0, self._discover_engines)
+        else:
+            self._engines_pending = False
+
+    # ------------------------------------------------------------------------------ building
+    def _action(
+        self,
+        text: str,
+        slot: Any,
+        shortcuts: Sequence[QKeySequence | QKeySequence.StandardKey | str] = (),
+        tip: str = "",
+        icon: QStyle.StandardPixmap | None = None,
+        checkable: bool = False,
+    ) -> QAction:
+        action = QAction(text, self)
+        if icon is not None:
+            action.setIcon(self.style().standardIcon(icon))
+        keys = [QKeySequence(key) if not isinstance(key, QKeySequence) else key for key in shortcuts]
+        if keys:
+            action.setShortcuts(keys)
+        if tip:
+            shown_key = keys[0].toString(QKeySequence.SequenceFormat.NativeText) if keys else ""
+            action.setToolTip(f"{tip} ({shown_key})" if shown_key else tip)
+            action.setStatusTip(tip)
+        action.setCheckable(checkable)
+        action.triggered.connect(slot)
+        self.addAction(action)  # shortcuts work even with the menu bar hidden (full screen)
+        return action
+
+    def _build_actions(self) -> None:
+        sp = QStyle.StandardPixmap
+        self.open_action = self._action(
+            "&Open…", self.choose_file, [QKeySequence.StandardKey.Open], "Open a PGN or SGF file", sp.SP_DialogOpenButton
+        )
+        self.export_action = self._action(
+            "&Export…",
+            self.choose_export,
+            [QKeySequence("Ctrl+S")],
+            "Export the annotated game (PGN/SGF) or a JSON report",
+            sp.SP_DialogSaveButton,
+        )
+        self.quit_action = self._action("&Quit", self.close, [QKeySequence("Ctrl+Q")], "Quit Reviewer")
+        self.players_action = self._action(
+            "&Players…", self.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
+        )
+        self.analyse_action = self._action(
+            "Analyse", self.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine", sp.SP_MediaPlay
+        )
+        self.settings_action = self._action(
+            "Engine && &settings…",
+            self.show_settings,
+            [QKeySequence("Ctrl+,")],
+            "Choose the engine, the search limit and the thresholds",
+            sp.SP_FileDialogDetailedView,
+        )
+        self.previous_action = self._action("&Previous move", lambda: self.session.step(-1), ["Left"], "Previous move")
+        self.next_action = self._action("&Next move", lambda: self.session.step(1), ["Right"], "Next move")
+        self.start_action = self._action("&Start", self.session.go_to_start, ["Home", "Up"], "Start of the game")
+        self.end_action = self._action("&End", self.session.go_to_end, ["End", "Down"], "End of the line")
+        self.next_mistake_action = self._action(
+            "Next &mistake", lambda: self._jump_flagged(1), ["N", "Ctrl+Right"], "Next inaccuracy, mistake or blunder"
+        )
+        self.previous_mistake_action = self._action(
+            "Previous m&istake",
+            lambda: self._jump_flagged(-1),
+            ["P", "Ctrl+Left"],
+            "Previous inaccuracy, mistake or blunder",
+        )
+        self.flip_action = self._action("&Flip board", self.toggle_flip, ["F"], "Flip the board", checkable=True)
+        self.fullscreen_action = self._action(
+            "&Full screen", self.toggle_fullscreen, [QKeySequence("F11")], "Full screen", checkable=True
+        )
+        self.dark_action = self._action("&Dark theme", self.toggle_dark, [], "Dark theme", checkable=True)
+        self.dark_action.setChecked(self.settings.dark_theme)
+        self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, ["F1"], "Keyboard shortcuts")
+        self.about_action = self._action("&About Reviewer", self.show_about)
+
+        self.graph_mode_group = QActionGroup(self)
+        self.graph_mode_actions: dict[str, QAction] = {}
+        for mode, text in (("win", "Win chance"), ("cp", "Centipawns / points")):
+            action = QAction(text, self, checkable=True)
+            action.setData(mode)
+            action.triggered.connect(lambda _checked=False, m=mode: self.set_graph_mode(m))
+            self.graph_mode_group.addAction(action)
+            self.graph_mode_actions[mode] = action
+
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.players_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+
+        move_menu = bar.addMenu("&Moves")
+        for action in (self.previous_action, self.next_action, self.start_action, self.end_action):
+            move_menu.addAction(action)
+        move_menu.addSeparator()
+        move_menu.addAction(self.previous_mistake_action)
+        move_menu.addAction(self.next_mistake_action)
+
+        analysis_menu = bar.addMenu("&Analysis")
+        analysis_menu.addAction(self.analyse_action)
+        self.preset_menu = analysis_menu.addMenu("&Thresholds")
+        self.preset_group = QActionGroup(self)
+        for preset in PRESETS:
+            action = QAction(_preset_label(preset), self, checkable=True)
+            action.setChecked(preset == self.session.preset)
+            action.triggered.connect(lambda _checked=False, p=preset: self.set_preset(p))
+            self.preset_group.addAction(action)
+            self.preset_menu.addAction(action)
+        analysis_menu.addSeparator()
+        analysis_menu.addAction(self.settings_action)
+
+        view_menu = bar.addMenu("&View")
+        view_menu.addAction(self.flip_action)
+        graph_menu = view_menu.addMenu("&Graph shows")
+        for action in self.graph_mode_actions.values():
+            graph_menu.addAction(action)
+        view_menu.addAction(self.dark_action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.fullscreen_action)
+
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.about_action)
+
+    def _build_toolbar(self) -> None:
+        toolbar = QToolBar("Main", self)
+        toolbar.setObjectName("main-toolbar")
+        toolbar.setMovable(False)
+        toolbar.setFloatable(False)
+        toolbar.setIconSize(QSize(18, 18))
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        toolbar.toggleViewAction().setEnabled(False)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+        self.toolbar = toolbar
+
+        toolbar.addAction(self.open_action)
+        toolbar.addSeparator()
+
+        self.engine_button = QToolButton(self)
+        self.engine_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.engine_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.engine_button.setToolTip("The engine that analyses this kind of game")
+        self.engine_menu = QMenu(self.engine_button)
+        self.engine_menu.aboutToShow.connect(self._fill_engine_menu)
+        self.engine_button.setMenu(self.engine_menu)
+        toolbar.addWidget(self.engine_button)
+
+        self.limit_combo = QComboBox(self)
+        self.limit_combo.setToolTip("How long the engine searches each position")
+        self.limit_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.limit_combo.activated.connect(self._on_limit_chosen)
+        toolbar.addWidget(self.limit_combo)
+
+        self.analyse_button = QToolButton(self)
+        self.analyse_button.setDefaultAction(self.analyse_action)
+        self.analyse_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.analyse_button.setObjectName("analyse-button")
+        toolbar.addWidget(self.analyse_button)
+        toolbar.addSeparator()
+
+        self.preset_combo = QComboBox(self)
+        self.preset_combo.setToolTip("Thresholds for inaccuracies, mistakes and blunders (chess)")
+        for preset in PRESETS:
+            self.preset_combo.addItem(_preset_label(preset), preset)
+        self.preset_combo.setCurrentIndex(PRESETS.index(self.session.preset))
+        self.preset_combo.activated.connect(lambda index: self.set_preset(self.preset_combo.itemData(index)))
+        toolbar.addWidget(self.preset_combo)
+        toolbar.addSeparator()
+        toolbar.addAction(self.export_action)
+
+        spacer = QWidget(self)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        toolbar.addWidget(spacer)
+        toolbar.addAction(self.flip_action)
+        toolbar.addAction(self.settings_action)
+        self._update_engine_controls()
+
+    def _build_central(self) -> None:
+        from reviewer.gui.eval_graph import EvalGraphWidget
+        from reviewer.gui.move_list import MoveListWidget
+        from reviewer.gui.summary_panel import SummaryPanel
+
+        self.board_stack = QStackedWidget(self)
+        self.chess_board: Any = None
+        self.go_board: Any = None
+        self.welcome_label = QLabel(self)
+        self.welcome_label.setObjectName("welcome")
+        self.welcome_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.welcome_label.setWordWrap(True)
+        self.board_stack.addWidget(self.welcome_label)
+
+        self.top_player = _PlayerStrip(self)
+        self.bottom_player = _PlayerStrip(self)
+        board_column = _BoardColumn(self.top_player, self.board_stack, self.bottom_player, self)
+        self.board_column = board_column
+
+        self.header_label = QLabel(self)
+        self.header_label.setObjectName("game-header")
+        self.header_label.setWordWrap(True)
+        self.header_label.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_panel = SummaryPanel(self)
+        self.move_list = MoveListWidget(self)
+        self.comment_view = QTextBrowser(self)
+        self.comment_view.setObjectName("comment")
+        self.comment_view.setOpenLinks(False)
+        self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
+        self.comment_view.setMinimumHeight(90)
+        self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+        right = QWidget(self)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(6)
+        right_layout.addWidget(self.header_label)
+        right_layout.addWidget(self.summary_panel)
+        right_splitter = QSplitter(Qt.Orientation.Vertical, right)
+        right_splitter.setChildrenCollapsible(False)
+        right_splitter.addWidget(self.move_list)
+        right_splitter.addWidget(self.comment_view)
+        right_splitter.setStretchFactor(0, 3)
+        right_splitter.setStretchFactor(1, 1)
+        right_splitter.setSizes([330, 140])
+        right_layout.addWidget(right_splitter, 1)
+        self.right_splitter = right_splitter
+
+        top = _BoardAndPanel(board_column, right, self)
+
+        self.eval_graph = EvalGraphWidget(self)
+        self.eval_graph.setMinimumHeight(110)
+        self.main_splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.main_splitter.setObjectName("main-splitter")
+        self.main_splitter.setChildrenCollapsible(False)
+        self.main_splitter.addWidget(top)
+        self.main_splitter.addWidget(self.eval_graph)
+        self.main_splitter.setStretchFactor(0, 1)
+        self.main_splitter.setStretchFactor(1, 0)
+        self.main_splitter.setSizes([700, 170])
+
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(10, 8, 10, 4)
+        layout.addWidget(self.main_splitter)
+        self.setCentralWidget(central)
+
+    def _ensure_board(self, kind: str) -> Any:
+        if kind == "chess":
+            if self.chess_board is None:
+                from reviewer.gui.board.chess_board import ChessBoardWidget
+
+                self.chess_board = ChessBoardWidget(self)
+                self.chess_board.wheel_steps.connect(self.session.step)
+                self.board_stack.addWidget(self.chess_board)
+            board = self.chess_board
+        else:
+            if self.go_board is None:
+                from reviewer.gui.board.go_board import GoBoardWidget
+
+                self.go_board = GoBoardWidget(self)
+                self.go_board.wheel_steps.connect(self.session.step)
+                self.board_stack.addWidget(self.go_board)
+            board = self.go_board
+        board.set_flipped(self._flipped) if hasattr(board, "set_flipped") else None
+        self.board_stack.setCurrentWidget(board)
+        return board
+
+    def _build_status_bar(self) -> None:
+        status = self.statusBar()
+        status.setSizeGripEnabled(True)
+        self.engine_label = QLabel(self)
+        self.engine_label.setObjectName("status-engine")
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setFixedWidth(190)
+        self.progress_bar.setMaximumHeight(16)
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.hide()
+        self.rate_label = QLabel(self)
+        self.eta_label = QLabel(self)
+        for widget in (self.engine_label, self.progress_bar, self.rate_label, self.eta_label):
+            status.addPermanentWidget(widget)
+
+    def _connect(self) -> None:
+        session = self.session
+        session.game_loaded.connect(self._on_game_loaded)
+        session.current_changed.connect(self._on_current_changed)
+        session.assessment_changed.connect(self._schedule_refresh)
+        session.evaluation_added.connect(self._on_evaluation_added)
+        self.move_list.node_selected.connect(session.set_current_node)
+        self.eval_graph.ply_clicked.connect(session.set_current_ply)
+        if hasattr(self.eval_graph, "ply_scrubbed"):
+            self.eval_graph.ply_scrubbed.connect(session.set_current_ply)
+        self.summary_panel.judgement_clicked.connect(self._jump_to_judgement)
+
+        self.analysis.evaluation_ready.connect(session.add_evaluation)
+        self.analysis.progress_changed.connect(self._on_progress)
+        self.analysis.failed.connect(self._on_analysis_failed)
+        self.analysis.finished.connect(self._on_analysis_finished)
+        self.analysis.started.connect(lambda _job: self._update_enabled())
+
+        self.tasks.succeeded.connect(self._on_task_done)
+        self.tasks.failed.connect(self._on_task_failed)
+
+    # --------------------------------------------------------------------------------- files
+    @Slot()
+    def choose_file(self) -> None:
+        folder = self.settings.last_directory or str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(self, "Open a game", folder, GAME_FILE_FILTER)
+        if path:
+            self.open_file(Path(path))
+
+    def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:
+        """Read `path` off the GUI thread; a file of many games asks which one (unless given)."""
+        path = Path(path)
+        self._pending_ply = ply
+        self.statusBar().showMessage(f"Opening {path.name}…")
+        task = self.tasks.submit(_read_collection, path)
+        self._pending_tasks[task] = ("collection", (path, game_index))
+
+    def _on_collection_read(self, path: Path, game_index: int | None, collection: Any) -> None:
+        count = len(collection)
+        if count == 0:
+            self._open_failed(f"{path.name}: the file holds no game")
+            return
+        if game_index is None:
+            if count == 1:
+                game_index = 0
+            else:
+                from reviewer.gui.dialogs.game_chooser import GameChooserDialog
+
+                dialog = GameChooserDialog(collection, path.name, self)
+                if dialog.exec() != GameChooserDialog.DialogCode.Accepted or dialog.chosen_index() is None:
+                    self.statusBar().showMessage("No game opened", 3000)
+                    return
+                game_index = dialog.chosen_index()
+        if not 0 <= game_index < count:
+            self._open_failed(f"{path.name}: there is no game {game_index + 1} (the file has {count})")
+            return
+        task = self.tasks.submit(_read_game, collection, game_index)
+        self._pending_tasks[task] = ("game", (path, collection, game_index))
+
+    def _on_game_read(
+        self, path: Path, collection: Any, index: int, game: Game, embedded: tuple[Evaluation, ...]
+    ) -> None:
+        self.analysis.stop()
+        self.session.load_game(game, collection, index, embedded)
+        if self._pending_ply is not None:
+            self.session.set_current_ply(self._pending_ply)
+            self._pending_ply = None
+        self.settings.add_recent_file(path)
+        self.settings.last_directory = str(path.parent)
+        title = f"{_player_line(game)} — {path.name}"
+        if len(collection) > 1:
+            title += f" [{index + 1}/{len(collection)}]"
+        self.setWindowTitle(f"{title} — Reviewer")
+        for warning in game.warnings[:1]:
+            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+        else:
+            self.statusBar().showMessage(f"Opened {path.name}", 3000)
+        self.file_opened.emit(str(path))
+
+    def _open_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 10000)
+        self.open_failed.emit(message)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        files = self.settings.recent_files()
+        for path in files:
+            action = self.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_file(Path(p)))
+        if not files:
+            self.recent_menu.addAction("No recent files").setEnabled(False)
+        else:
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear the list", self.settings.clear_recent_files)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                event.acceptProposedAction()
+                self.open_file(Path(url.toLocalFile()))
+                return
+
+    # -------------------------------------------------------------------------------- export
+    @Slot()
+    def choose_export(self) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        source = Path(game.source.path) if game.source.path else Path.home() / "game"
+        extension = "pgn" if game.kind == "chess" else "sgf"
+        suggestion = source.with_name(f"{source.stem}-reviewed.{extension}")
+        annotated = f"Annotated {extension.upper()} (*.{extension})"
+        report = "JSON report (*.json)"
+        path, chosen = QFileDialog.getSaveFileName(self, "Export the review", str(suggestion), f"{annotated};;{report}")
+        if not path:
+            return
+        target = Path(path)
+        if chosen == report and target.suffix.lower() != ".json":
+            target = target.with_suffix(".json")
+        self.export(target)
+
+    def export(self, path: str | Path) -> None:
+        """Write the annotated game (.pgn/.sgf) or the JSON report (.json) to `path`, off the GUI thread."""
+        game = self.session.game
+        if game is None:
+            return
+        target = Path(path)
+        evaluations = tuple(self.session.evaluations.ordered())
+        assessment = self.session.assessment
+        engine_name = self.engine_label.text()
+        task = self.tasks.submit(
+            _write_export, target, game, evaluations, assessment, self.session.preset, engine_name, must_finish=True
+        )
+        self._pending_tasks[task] = ("export", target)
+        self.statusBar().showMessage(f"Writing {target.name}…")
+
+    # ------------------------------------------------------------------------------ analysis
+    def engine_choice(self, kind: str) -> EngineChoice:
+        return self._engine_overrides.get(kind) or self.settings.engine_choice(kind)  # type: ignore[arg-type]
+
+    def set_engine_choice(self, choice: EngineChoice, remember: bool = True) -> None:
+        if remember:
+            self.settings.set_engine_choice(choice)
+            self._engine_overrides.pop(choice.kind, None)
+        else:
+            self._engine_overrides[choice.kind] = choice
+        self._update_engine_controls()
+
+    def limit(self, kind: str) -> Limit:
+        return self._limit_overrides.get(kind) or self.settings.limit(kind)  # type: ignore[arg-type]
+
+    def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
+        if remember:
+            self.settings.set_limit(kind, limit)  # type: ignore[arg-type]
+            self._limit_overrides.pop(kind, None)
+        else:
+            self._limit_overrides[kind] = limit
+        self._update_engine_controls()
+
+    def _current_kind(self) -> str:
+        return self.session.game.kind if self.session.game is not None else "chess"
+
+    @Slot()
+    def toggle_analysis(self) -> None:
+        if self.analysis.is_running():
+            self.stop_analysis()
+        else:
+            self.start_analysis()
+
+    def start_analysis(self) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        plies = tuple(range(self.session.ply_count + 1))
+        kind = game.kind
+        job = AnalysisJob(game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies)
+        self.analysis.start(job)
+        self._update_enabled()
+
+    def stop_analysis(self) -> None:
+        self.analysis.stop()
+        self._update_enabled()
+
+    def _on_progress(self, progress: AnalysisProgress) -> None:
+        self.engine_label.setText(progress.engine_name)
+        self.progress_bar.setMaximum(max(1, progress.total))
+        self.progress_bar.setValue(progress.done)
+        self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions")
+        self.progress_bar.show()
+        self.rate_label.setText(f"{progress.positions_per_s:.1f} pos/s" if progress.positions_per_s else "")
+        self.eta_label.setText(f"ETA {_clock(progress.eta_s)}" if progress.eta_s is not None else "")
+
+    def _on_analysis_failed(self, message: str) -> None:
+        self.statusBar().showMessage(message, 15000)
+
+    def _on_analysis_finished(self, completed: bool) -> None:
+        self._update_enabled()
+        self.rate_label.setText("")
+        self.eta_label.setText("")
+        if completed:
+            self.progress_bar.hide()
+            self.statusBar().showMessage("Analysis complete", 5000)
+        self._refresh_views()
+        self.analysis_finished.emit(completed)
+
+    def _on_evaluation_added(self, ply: int) -> None:
+        node = self.session.current_node
+        if node is not None and node.is_mainline and ply in (node.ply, node.ply - 1):
+            self._show_current(node)  # the position on screen just got its verdict
+
+    # --------------------------------------------------------------------------- engine menu
+    def _discover_engines(self) -> None:
+        task = self.tasks.submit(_find_engines)
+        self._pending_tasks[task] = ("engines", None)
+
+    def _fill_engine_menu(self) -> None:
+        self.engine_menu.clear()
+        kind = self._current_kind()
+        current = self.engine_choice(kind)
+        found = [engine for engine in self._known_engines if engine.kind == kind]
+        for engine in found:
+            action = self.engine_menu.addAction(engine_label(engine))
+            action.setCheckable(True)
+            action.setChecked(not current.command and current.name == engine.name)
+            action.setEnabled(engine.usable)
+            action.setToolTip(engine.detail)
+            action.setStatusTip(engine.detail)
+            action.triggered.connect(
+                lambda _checked=False, n=engine.name: self.set_engine_choice(EngineChoice(kind=kind, name=n))  # type: ignore[arg-type]
+            )
+        if not found:
+            self.engine_menu.addAction("Looking for engines…" if self._engines_pending else "No engine found").setEnabled(
+                False
+            )
+        if current.command:
+            action = self.engine_menu.addAction(f"Custom: {current.command}")
+            action.setCheckable(True)
+            action.setChecked(True)
+        self.engine_menu.addSeparator()
+        self.engine_menu.addAction(self.settings_action)
+
+    def _engine_text(self, choice: EngineChoice) -> str:
+        """What the engine button says: the engine that will run, as discovery names it."""
+        if choice.command:
+            return choice.describe()
+        usable = [engine for engine in self._known_engines if engine.kind == choice.kind and engine.usable]
+        if choice.name is not None:
+            usable = [engine for engine in usable if engine.name.lower() == choice.name.lower()]
+        return engine_label(usable[0]) if usable else choice.describe()
+
+    def _update_engine_controls(self) -> None:
+        kind = self._current_kind()
+        choice = self.engine_choice(kind)
+        self.engine_button.setText(self._engine_text(choice))
+        limit = self.limit(kind)
+        self.limit_combo.blockSignals(True)
+        self.limit_combo.clear()
+        current_index = -1
+        for index, option in enumerate(limit_choices(kind)):  # type: ignore[arg-type]
+            self.limit_combo.addItem(option.label, option.limit)
+            if option.limit == limit:
+                current_index = index
+        if current_index < 0:
+            self.limit_combo.addItem(f"Custom · {describe_limit(limit)}", limit)
+            current_index = self.limit_combo.count() - 1
+        self.limit_combo.addItem("Custom…", None)
+        self.limit_combo.setCurrentIndex(current_index)
+        self.limit_combo.blockSignals(False)
+
+    def _on_limit_chosen(self, index: int) -> None:
+        limit = self.limit_combo.itemData(index)
+        if limit is None:
+            self._update_engine_controls()
+            self.show_settings()
+            return
+        self.set_limit(self._current_kind(), limit)
+
+    # ------------------------------------------------------------------------------- preset
+    def set_preset(self, preset: str) -> None:
+        self.settings.preset = preset
+        self.session.set_preset(preset)
+        self.preset_combo.setCurrentIndex(PRESETS.index(preset))
+        for action in self.preset_group.actions():
+            action.setChecked(action.text() == _preset_label(preset))
+
+    # --------------------------------------------------------------------------- navigation
+    def _jump_flagged(self, direction: int) -> None:
+        if not self.session.go_to_next_flagged(direction):
+            word = "next" if direction > 0 else "previous"
+            self.statusBar().showMessage(f"No {word} inaccuracy, mistake or blunder", 2000)
+
+    def _jump_to_judgement(self, color: str, judgement: str) -> None:
+        """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""
+        plies = self.session.flagged_plies((judgement,), color)
+        if not plies:
+            return
+        here = self.session.current_ply if self.session.current_is_mainline else -1
+        later = [ply for ply in plies if ply > here]
+        self.session.set_current_ply(later[0] if later else plies[0])
+
+    @Slot()
+    def toggle_flip(self) -> None:
+        self._flipped = not self._flipped
+        self.flip_action.setChecked(self._flipped)
+        for board in (self.chess_board, self.go_board):
+            if board is not None and hasattr(board, "set_flipped"):
+                board.set_flipped(self._flipped)
+        self._update_player_strips()
+
+    @Slot()
+    def toggle_fullscreen(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+        self.fullscreen_action.setChecked(self.isFullScreen())
+
+    @Slot()
+    def toggle_dark(self) -> None:
+        dark = self.dark_action.isChecked()
+        self.settings.dark_theme = dark
+        from reviewer.gui.app import apply_theme
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            apply_theme(app, dark)
+        for widget in (self.eval_graph, self.summary_panel, self.move_list, self.chess_board, self.go_board):
+            if widget is not None and hasattr(widget, "set_dark"):
+                widget.set_dark(dark)
+        self._refresh_views()
+
+    def set_graph_mode(self, mode: str) -> None:
+        kind = self._current_kind()
+        if kind == "chess":
+            self.settings.graph_mode_chess = "win" if mode == "win" else "cp"
+        else:
+            self.settings.graph_mode_go = "winrate" if mode == "win" else "lead"
+        self._refresh_views()
+
+    def _graph_mode(self, kind: str) -> str:
+        return self.settings.graph_mode_chess if kind == "chess" else self.settings.graph_mode_go
+
+    # ------------------------------------------------------------------------------- dialogs
+    @Slot()
+    def show_settings(self) -> None:
+        from reviewer.gui.dialogs.settings_dialog import SettingsDialog
+
+        kind = self._current_kind()
+        dialog = SettingsDialog(
+            kind=kind,  # type: ignore[arg-type]
+            engines=self._known_engines,
+            engine=self.engine_choice(kind),
+            limit=self.limit(kind),
+            preset=self.session.preset,
+            parent=self,
+        )
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            self.set_engine_choice(dialog.engine_choice())
+            self.set_limit(kind, dialog.limit())
+            self.set_preset(dialog.preset())
+
+    @Slot()
+    def show_shortcuts(self) -> None:
+        from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
+
+        ShortcutsDialog(SHORTCUTS, self).exec()
+
+    @Slot()
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About Reviewer",
+            f"<h3>Reviewer {__version__}</h3>"
+            "<p>Review your own chess and Go games with a real engine, offline: "
+            "Stockfish, KataGo or the built-in Go engine.</p>"
+            "<p>Accuracy and move labels follow lichess (chess) and KaTrain (Go).</p>"
+            "<p>Built with Qt for Python, pyqtgraph, python-chess and sgfmill.</p>",
+        )
+
+    @Slot()
+    def show_players(self) -> None:
+        try:
+            from reviewer.gui.players_window import PlayersWindow
+        except ImportError:
+            self.statusBar().showMessage("The players window is not available in this build", 5000)
+            return
+        if self._players_window is None:
+            self._players_window = PlayersWindow(parent=self)
+            self._players_window.setWindowFlag(Qt.WindowType.Window, True)
+        self._players_window.show()
+        self._players_window.raise_()
+        self._players_window.activateWindow()
+
+    # ------------------------------------------------------------------------------- updates
+    def _on_game_loaded(self) -> None:
+        game = self.session.game
+        assert game is not None
+        board = self._ensure_board(game.kind)
+        del board
+        self.move_list.set_game(game)
+        self._update_engine_controls()
+        mode_action = self.graph_mode_actions["win" if self._graph_mode(game.kind) in ("win", "winrate") else "cp"]
+        mode_action.setChecked(True)
+        self.progress_bar.hide()
+        self._update_player_strips()
+        self._refresh_views()
+        self._update_enabled()
+
+    def _on_current_changed(self, node: Node) -> None:
+        self._show_current(node)
+
+    def _show_current(self, node: Node) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        ply = node.ply if node.is_mainline else None
+        if game.kind == "chess" and self.chess_board is not None:
+            self._show_chess(game, node, ply)
+        elif game.kind == "go" and self.go_board is not None:
+            self._show_go(game, node, ply)
+        self.move_list.set_current_node(node)
+        self.eval_graph.set_current_ply(_mainline_anchor(node))
+        self.comment_view.setHtml(comment_html(self.session, node))
+
+    def _show_chess(self, game: Game, node: Node, ply: int | None) -> None:
+        from reviewer.core.positions import chess_board_at
+        from reviewer.gui.board.chess_board import Arrow
+
+        board = chess_board_at(game, node)
+        last_move = board.peek() if board.move_stack else None
+        self.chess_board.set_position(board, last_move)
+        evaluation = self.session.evaluations.get(ply) if ply is not None else None
+        self.chess_board.set_arrows(chess_arrows(board, evaluation, Arrow))
+        judgement = self._judgement_at(ply)
+        if last_move is not None:
+            self.chess_board.set_move_badge(last_move.to_square, judgement)
+        else:
+            self.chess_board.set_move_badge(None, None)
+
+    def _show_go(self, game: Game, node: Node, ply: int | None) -> None:
+        from reviewer.core.positions import go_position_at
+        from reviewer.gui.board.go_board import CandidateMark
+
+        position = go_position_at(game, node)
+        self.go_board.set_position(position)
+        evaluation = self.session.evaluations.get(ply) if ply is not None else None
+        marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
+        self.go_board.set_candidates(marks)
+        self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
+        self.go_board.set_move_badge(node.point, self._judgement_at(ply))
+
+    def _judgement_at(self, ply: int | None) -> str | None:
+        if ply is None or ply == 0:
+            return None
+        move = self.session.move_assessment(ply)
+        return getattr(move, "judgement", None)
+
+    def _schedule_refresh(self) -> None:
+        if self.analysis.is_running():
+            if not self._refresh_timer.isActive():
+                self._refresh_timer.start()
+        else:
+            self._refresh_views()
+
+    def _refresh_views(self) -> None:
+        """Redraw everything derived from the assessment: graph, summary, move labels, comment."""
+        self._refresh_timer.stop()
+        game = self.session.game
+        if game is None:
+            return
+        assessment = self.session.assessment
+        judgements = self.session.judgements()
+        self.move_list.set_judgements(judgements)
+        mode = self._graph_mode(game.kind)
+        evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
+        self.eval_graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        white, black = summary_dicts(assessment)
+        self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
+        self.header_label.setText(header_html(game, assessment))
+        self._update_player_strips()
+        node = self.session.current_node
+        if node is not None:
+            self._show_current(node)
+
+    def _update_player_strips(self) -> None:
+        game = self.session.game
+        if game is None:
+            self.top_player.hide()
+            self.bottom_player.hide()
+            return
+        assessment = self.session.assessment
+        white = (game.white or "White", game.white_rank, _side_accuracy(assessment, "white"))
+        black = (game.black or "Black", game.black_rank, _side_accuracy(assessment, "black"))
+        # Chess shows White at the bottom, Go (KaTrain-style) Black at the bottom; flipping swaps.
+        bottom_is_white = (game.kind == "chess") != self._flipped
+        top, bottom = (black, white) if bottom_is_white else (white, black)
+        self.top_player.set_player("black" if bottom_is_white else "white", *top)
+        self.bottom_player.set_player("white" if bottom_is_white else "black", *bottom)
+        self.top_player.show()
+        self.bottom_player.show()
+        self.board_column.relayout()
+
+    def _update_enabled(self) -> None:
+        has_game = self.session.game is not None
+        running = self.analysis.is_running()
+        self.analyse_action.setEnabled(has_game)
+        self.analyse_action.setText("Stop" if running else "Analyse")
+        self.analyse_action.setIcon(
+            self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop if running else QStyle.StandardPixmap.SP_MediaPlay)
+        )
+        self.analyse_action.setToolTip(
+            "Stop the analysis (Space)" if running else "Analyse the game with the engine (Space)"
+        )
+        self.export_action.setEnabled(has_game)
+        for action in (
+            self.previous_action,
+            self.next_action,
+            self.start_action,
+            self.end_action,
+            self.next_mistake_action,
+            self.previous_mistake_action,
+        ):
+            action.setEnabled(has_game)
+
+    def _show_welcome(self) -> None:
+        self.welcome_label.setText(
+            "<div style='font-size:15pt; font-weight:600'>Open a game to review</div>"
+            "<div style='margin-top:8px'>Ctrl+O, or drop a PGN or SGF file here</div>"
+        )
+        self.top_player.hide()
+        self.bottom_player.hide()
+        self.board_column.relayout()
+        self.header_label.setText("")
+        self.comment_view.setHtml("")
+
+    # ------------------------------------------------------------------------------- tasks
+    def _on_task_done(self, task_id: int, result: Any) -> None:
+        what, payload = self._pending_tasks.pop(task_id, ("", None))
+        if what == "collection":
+            path, game_index = payload
+            self._on_collection_read(path, game_index, result)
+        elif what == "game":
+            path, collection, index = payload
+            game, embedded = result
+            self._on_game_read(path, collection, index, game, embedded)
+        elif what == "export":
+            self.statusBar().showMessage(f"Wrote {payload}", 6000)
+            self.export_finished.emit(str(payload))
+        elif what == "engines":
+            self._known_engines = list(result or [])
+            self._engines_pending = False
+            self._update_engine_controls()
+
+    def _on_task_failed(self, task_id: int, message: str) -> None:
+        what, payload = self._pending_tasks.pop(task_id, ("", None))
+        if what in ("collection", "game"):
+            self._open_failed(message)
+        elif what == "export":
+            self.statusBar().showMessage(f"Could not write {payload}: {message}", 15000)
+        elif what == "engines":
+            self._known_engines = []
+            self._engines_pending = False
+
+    # ------------------------------------------------------------------------ window state
+    def _restore_geometry(self) -> None:
+        geometry = self.settings.window_state("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1400, 900)
+        splitter = self.settings.window_state("main-splitter")
+        if splitter is not None:
+            self.main_splitter.restoreState(splitter)
+
+    def save_window_state(self) -> None:
+        self.settings.set_window_state("geometry", self.saveGeometry())
+        self.settings.set_window_state("main-splitter", self.main_splitter.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.save_window_state()
+        self.analysis.shutdown(timeout_s=3.0)
+        self.tasks.shutdown(timeout_s=5.0)
+        if self._players_window is not None:
+            self._players_window.close()
+        super().closeEvent(event)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.WindowStateChange:
+            self.fullscreen_action.setChecked(self.isFullScreen())
+        super().changeEvent(event)
+
+
+# ------------------------------------------------------------------------------ layout parts
+class _PlayerStrip(QWidget):
+    """One player above or below the board: a stone/colour chip, the name, rank and accuracy."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.label)
+        self.setFixedHeight(28)
+
+    def set_player(self, color: str, name: str, rank: str, accuracy: float | None) -> None:
+        chip = "●" if color == "black" else "○"
+        rank_text = f" <span style='color:gray'>({_escape(rank)})</span>" if rank else ""
+        accuracy_text = (
+            f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
+        )
+        self.label.setText(f"<span style='font-size:13pt'>{chip}</span>&nbsp; <b>{_escape(name)}</b>{rank_text}{accuracy_text}")
+
+
+class _BoardColumn(QWidget):
+    """The board with a player strip above and below; the board stays square."""
+
+    def __init__(self, top: QWidget, board: QWidget, bottom: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        for child in (top, board, bottom):
+            child.setParent(self)
+        self._top, self._board, self._bottom = top, board, bottom
+
+    def side_for_height(self, height: int) -> int:
+        strips = sum(widget.height() for widget in (self._top, self._bottom) if widget.isVisible())
+        return max(120, height - strips)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.relayout()
+        super().resizeEvent(event)
+
+    def showEvent(self, event: Any) -> None:
+        self.relayout()
+        super().showEvent(event)
+
+    def relayout(self) -> None:
+        width, height = self.width(), self.height()
+        top_h = self._top.height() if not self._top.isHidden() else 0
+        bottom_h = self._bottom.height() if not self._bottom.isHidden() else 0
+        side = max(50, min(width, height - top_h - bottom_h))
+        self._top.setGeometry(QRect(0, 0, side, top_h))
+        self._board.setGeometry(QRect(0, top_h, side, side))
+        self._bottom.setGeometry(QRect(0, top_h + side, side, bottom_h))
+
+
+class _BoardAndPanel(QWidget):
+    """Gives the board column a square's width of the height and the right panel the rest."""
+
+    RIGHT_MIN = 380
+    GAP = 14
+
+    def __init__(self, board_column: _BoardColumn, panel: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        board_column.setParent(self)
+        panel.setParent(self)
+        self._column, self._panel = board_column, panel
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        width, height = self.width(), self.height()
+        side = self._column.side_for_height(height)
+        column_width = max(200, min(side, width - self.RIGHT_MIN - self.GAP))
+        self._column.setGeometry(QRect(0, 0, column_width, height))
+        self._panel.setGeometry(QRect(column_width + self.GAP, 0, max(0, width - column_width - self.GAP), height))
+        super().resizeEvent(event)
+
+    def sizeHint(self) -> QSize:
+        return QSize(1200, 700)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(600, 300)
+
+
+# ---------------------------------------------------------------------- what the views show
+def graph_series(
+    game: Game, evaluations: dict[int, Evaluation], assessment: Any, mode: str
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Position values by ply in the graph's unit, and each move's loss by ply.
+
+    Chess: E(P) (normalised centipawns, White's view) in every mode; Go: S(P) (lead, Black's
+    view) in "lead" mode, W(P) (winrate, Black's view) in "winrate" mode.
+    """
+    losses = {
+        move.ply: float(move.loss) for move in getattr(assessment, "moves", ()) or () if move.loss is not None
+    }
+    evals: dict[int, float] = {}
+    for ply, evaluation in evaluations.items():
+        if game.kind == "go" and mode == "winrate":
+            value = evaluation.winrate_black
+        else:
+            value = _position_value(game, evaluation)
+        if value is not None:
+            evals[ply] = float(value)
+    return evals, losses
+
+
+def _position_value(game: Game, evaluation: Evaluation) -> float | None:
+    """E(P) for chess (normalised centipawns, White's view), S(P) for Go (lead, Black's view)."""
+    if game.kind == "go":
+        return evaluation.score_lead_black
+    return normalised_cp_white(evaluation)
+
+
+def summary_dicts(assessment: Any) -> tuple[dict | None, dict | None]:
+    if assessment is None:
+        return None, None
+    summary = getattr(assessment, "summary", {}) or {}
+    white, black = summary.get("white"), summary.get("black")
+    return (white.to_json() if white is not None else None, black.to_json() if black is not None else None)
+
+
+def _side_accuracy(assessment: Any, color: str) -> float | None:
+    summary = (getattr(assessment, "summary", {}) or {}).get(color) if assessment is not None else None
+    return getattr(summary, "accuracy", None)
+
+
+def chess_arrows(board: chess.Board, evaluation: Evaluation | None, arrow_type: Any) -> list[Any]:
+    """The engine's candidate moves in the position on the board, best first and widest."""
+    if evaluation is None or board.is_game_over():
+        return []
+    moves: list[tuple[int, str]] = [(c.order, c.move) for c in evaluation.candidates[:3]]
+    if not moves and evaluation.best_move:
+        moves = [(0, evaluation.best_move)]
+    arrows = []
+    for order, san in sorted(moves, reverse=True):  # the best arrow is drawn last, on top
+        try:
+            move = board.parse_san(san)
+        except ValueError:
+            continue
+        colour = BEST_ARROW if order == 0 else CANDIDATE_ARROW
+        arrows.append(arrow_type(move.from_square, move.to_square, colour, 0.2 if order == 0 else 0.11))
+    return arrows
+
+
+def go_candidate_marks(game: Game, to_move: str, evaluation: Evaluation | None, mark_type: Any) -> list[Any]:
+    """KaTrain-style marks for the engine's candidate moves, with the points each one loses."""
+    if evaluation is None or not evaluation.candidates:
+        return []
+    sign = 1 if to_move == "black" else -1
+    root_lead = evaluation.score_lead_black
+    marks = []
+    for candidate in evaluation.candidates:
+        if candidate.move.lower() == "pass":
+            continue
+        try:
+            point = point_from_gtp(candidate.move, game.board_height)
+        except ValueError:
+            continue
+        loss = None
+        if root_lead is not None and candidate.score_lead_black is not None:
+            loss = max(0.0, sign * (root_lead - candidate.score_lead_black))
+        marks.append(mark_type(point, loss, candidate.visits, candidate.order == 0, candidate.order))
+    return marks
+
+
+def format_eval(kind: str, value: float | None) -> str:
+    """'+0.41' (pawns, White's view) / 'B+2.5' (points for the leader)."""
+    if value is None:
+        return "?"
+    if kind == "chess":
+        if abs(value) >= 1000:
+            return "+M" if value > 0 else "−M"
+        pawns = value / 100
+        return f"{pawns:+.2f}".replace("-", "−")
+    if abs(value) < 0.05:
+        return "even"
+    return f"B+{value:.1f}" if value > 0 else f"W+{-value:.1f}"
+
+
+def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover: str | None) -> str:
+    """'12. Nf3 Nc6 13. Bb5' for chess; 'Q16 D4 R4' for Go."""
+    if game.kind != "chess":
+        return " ".join(moves)
+    parts: list[str] = []
+    move_number = from_ply // 2 + 1 if game.first_player == "white" else (from_ply + 1) // 2 + 1
+    white_to_move = first_mover == "white"
+    for index, san in enumerate(moves):
+        if white_to_move:
+            parts.append(f"{move_number}. {san}")
+        elif index == 0:
+            parts.append(f"{move_number}… {san}")
+        else:
+            parts.append(san)
+        if not white_to_move:
+            move_number += 1
+        white_to_move = not white_to_move
+    return " ".join(parts)
+
+
+def comment_html(session: ReviewSession, node: Node) -> str:
+    """What the comment pane says about the move that led to `node` and the position after it."""
+    game = session.game
+    if game is None:
+        return ""
+    from reviewer.gui import style
+
+    parts: list[str] = []
+    ply = node.ply if node.is_mainline else None
+    move = session.move_assessment(ply) if ply else None
+    if node.move:
+        mover = node.color or ""
+        number = _move_number_text(game, node)
+        parts.append(f"<div style='font-size:12pt'><b>{number}{_escape(node.move)}</b>"
+                     f"<span style='color:gray'> · {mover}</span></div>")
+    if move is not None and move.judgement is not None:
+        colour = style.judgement_color(move.judgement) if hasattr(style, "judgement_color") else None
+        word = JUDGEMENT_WORDS.get(move.judgement, move.judgement.title())
+        change = f"({format_eval(game.kind, move.eval_before)} → {format_eval(game.kind, move.eval_after)}) "
+        sentence = f"{change}<b style='color:{colour.name() if colour is not None else 'inherit'}'>{word}.</b>"
+        if move.judgement in FLAGGED_JUDGEMENTS and move.best and move.best != move.move:
+            sentence += f" <b>{_escape(move.best)}</b> was best."
+        if game.kind == "go" and move.loss is not None and move.loss > 0.05:
+            sentence += f" <span style='color:gray'>{move.loss:.1f} points lost.</span>"
+        elif game.kind == "chess" and move.loss:
+            sentence += f" <span style='color:gray'>{move.loss:.0f} cp lost.</span>"
+        parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
+        before = session.evaluations.get(ply - 1) if ply else None
+        if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
+            line = _numbered_line(game, ply - 1, before.pv[:8], move.color)
+            parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {_escape(line)}</div>")
+    here = session.evaluations.get(ply) if ply is not None else None
+    if here is not None and here.best_move:
+        value = _position_value(game, here)
+        mover = _to_move_at(game, node)
+        line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), mover)
+        parts.append(
+            f"<div style='margin-top:4px; color:gray'>Engine {format_eval(game.kind, value)} · {_escape(line)}</div>"
+        )
+    own_comment = _readable_comment(node.comment)
+    if own_comment:
+        parts.append(f"<div style='margin-top:6px; font-style:italic'>{_escape(own_comment)}</div>")
+    if not parts and node.parent is None:
+        parts.append("<div style='color:gray'>Start position. Press → to step through the game, "
+                     "Space to analyse it.</div>")
+    return "".join(parts)
+
+
+_COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
+
+
+def _readable_comment(comment: str) -> str:
+    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds."""
+    return " ".join(_COMMENT_COMMAND.sub(" ", comment).split())
+
+
+def header_html(game: Game, assessment: Any) -> str:
+    players = f"<b>{_escape(game.white or 'White')}</b> – <b>{_escape(game.black or 'Black')}</b>"
+    if game.kind == "go":
+        players = f"<b>{_escape(game.black or 'Black')}</b> (B) – <b>{_escape(game.white or 'White')}</b> (W)"
+    details = [text for text in (game.result, game.event, game.date) if text and text not in ("?", "????.??.??")]
+    if game.kind == "go":
+        details.append(f"{game.board_width}×{game.board_height}")
+        if game.komi is not None:
+            details.append(f"komi {game.komi:g}")
+    opening = getattr(assessment, "opening", None)
+    if opening is not None:
+        details.append(f"{opening.eco} {opening.name}")
+    return f"{players}<br><span style='color:gray'>{_escape(' · '.join(details))}</span>"
+
+
+def _move_number_text(game: Game, node: Node) -> str:
+    if game.kind != "chess":
+        return f"{node.ply}. "
+    ply = node.ply
+    offset = 0 if game.first_player == "white" else 1
+    number = (ply + offset + 1) // 2
+    return f"{number}. " if node.color == "white" else f"{number}… "
+
+
+def _to_move_at(game: Game, node: Node) -> str:
+    if node.color is not None:
+        return "black" if node.color == "white" else "white"
+    return game.first_player
+
+
+def _mainline_anchor(node: Node) -> int:
+    current: Node | None = node
+    while current is not None and not current.is_mainline:
+        current = current.parent
+    return current.ply if current is not None else 0
+
+
+def _player_line(game: Game) -> str:
+    return f"{game.white or 'White'} – {game.black or 'Black'}"
+
+
+def _preset_label(preset: str) -> str:
+    return {"lichess": "lichess thresholds", "seed": "Strict thresholds"}.get(preset, preset)
+
+
+def _clock(seconds: float | None) -> str:
+    if seconds is None or math.isinf(seconds) or math.isnan(seconds):
+        return "?"
+    seconds = int(round(seconds))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+
+
+# -------------------------------------------------------------- work done off the GUI thread
+def _read_collection(path: Path) -> Any:
+    from reviewer.core.formats import open_collection
+
+    return open_collection(path)
+
+
+def _read_game(collection: Any, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
+    """Game `index` of the collection, with the evaluations its own comments carry (lichess's [%eval])."""
+    from reviewer.core.embedded_evals import evaluations_from_pgn_comments, has_embedded_evals
+
+    game = collection.game(index)
+    embedded = evaluations_from_pgn_comments(game).ordered() if has_embedded_evals(game) else []
+    return game, tuple(embedded)
+
+
+def _find_engines() -> list[EngineInfo]:
+    return list(find_engines())
+
+
+def _write_export(
+    path: Path, game: Game, evaluations: tuple[Evaluation, ...], assessment: Any, preset: str, engine: str
+) -> Path:
+    if path.suffix.lower() == ".json":
+        from reviewer.core.report import build_report
+
+        table = EvaluationTable()
+        for evaluation in evaluations:
+            table.add(evaluation)
+        report = build_report(game, table, assessment if assessment is not None else {"preset": preset}, engine or None)
+        write_text_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    else:
+        from reviewer.core.formats import save_game
+
+        save_game(annotated_copy(game, assessment), path)
+    return path
+
+
+NAG_OF_JUDGEMENT = {"inaccuracy": 6, "mistake": 2, "blunder": 4}  # $6 ?!, $2 ?, $4 ??
+
+
+def annotated_copy(game: Game, assessment: Any) -> Game:
+    """A copy of `game` whose main-line moves carry the review: a NAG and a comment per move.
+
+    Chess comments hold `[%eval]` (pawns, White's view) as lichess writes them; Go comments say
+    the judgement and the points lost. The open game itself is left as it was.
+    """
+    import copy
+
+    annotated = copy.deepcopy(game)
+    nodes = annotated.mainline_nodes()
+    for move in getattr(assessment, "moves", ()) or ():
+        if not 1 <= move.ply <= len(nodes):
+            continue
+        node = nodes[move.ply - 1]
+        notes: list[str] = []
+        if game.kind == "chess" and move.eval_after is not None:
+            notes.append(f"[%eval {move.eval_after / 100:.2f}]")
+        if move.judgement in NAG_OF_JUDGEMENT:
+            nag = NAG_OF_JUDGEMENT[move.judgement]
+            if game.kind == "chess" and nag not in node.nags:
+                node.nags = [nag, *(n for n in node.nags if n not in NAG_OF_JUDGEMENT.values())]
+            text = JUDGEMENT_WORDS[move.judgement] + "."
+            if move.best and move.best != move.move:
+                text += f" {move.best} was best."
+            if game.kind == "go" and move.loss is not None:
+                text += f" ({move.loss:.1f} points lost)"
+            notes.append(text)
+        if notes:
+            review = " ".join(notes)
+            node.comment = f"{review} {node.comment}".strip() if node.comment else review
+            if game.kind == "go":
+                node.properties["C"] = [node.comment]
+    return annotated

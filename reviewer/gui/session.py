@@ -1,0 +1,238 @@
+"""The one stateful object of the app: the open game, its evaluations and where the user is.
+
+Views never keep their own copy of this state: they listen to the signals and read from here.
+The assessment (judgements, accuracy, ...) is a pure function of the game, the evaluations and
+the preset; it is recomputed on demand after a change and never stored anywhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from PySide6.QtCore import QObject, Signal
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.gametree import Game, Node
+from reviewer.core.scoring import assess_game
+
+FLAGGED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
+
+
+class ReviewSession(QObject):
+    """The open game and its review. All navigation goes through `set_current_node`."""
+
+    game_loaded = Signal()
+    evaluation_added = Signal(int)  # ply
+    evaluations_reset = Signal()
+    assessment_changed = Signal()
+    current_changed = Signal(object)  # Node
+
+    def __init__(self, preset: str = "lichess", parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._game: Game | None = None
+        self._mainline: list[Node] = []
+        self._collection: Any = None
+        self._game_index = 0
+        self._evaluations = EvaluationTable()
+        self._preset = preset
+        self._current: Node | None = None
+        self._assessment: Any = None
+        self._assessment_stale = True
+        self._assessment_error: str | None = None
+
+    # -- the game ------------------------------------------------------------------------------
+    @property
+    def game(self) -> Game | None:
+        return self._game
+
+    @property
+    def collection(self) -> Any:
+        """What `open_collection` returned for the file the game came from (None when unknown)."""
+        return self._collection
+
+    @property
+    def game_index(self) -> int:
+        return self._game_index
+
+    def load_game(
+        self,
+        game: Game,
+        collection: Any = None,
+        index: int = 0,
+        evaluations: Iterable[Evaluation] = (),
+    ) -> None:
+        """Show `game`; any evaluations it already carries come along (e.g. from the cache)."""
+        self._game = game
+        self._mainline = [game.root, *game.root.mainline()]
+        self._collection = collection
+        self._game_index = index
+        self._evaluations = EvaluationTable()
+        for evaluation in evaluations:
+            self._evaluations.add(evaluation)
+        self._current = game.root
+        self._invalidate_assessment()
+        self.game_loaded.emit()
+        self.assessment_changed.emit()
+        self.current_changed.emit(self._current)
+
+    @property
+    def ply_count(self) -> int:
+        """Plies on the main line (0 when nothing is open)."""
+        return max(0, len(self._mainline) - 1)
+
+    def mainline_node(self, ply: int) -> Node:
+        return self._mainline[ply]
+
+    # -- evaluations and assessment -------------------------------------------------------------
+    @property
+    def evaluations(self) -> EvaluationTable:
+        return self._evaluations
+
+    def add_evaluation(self, evaluation: Evaluation) -> None:
+        if self._game is None or evaluation.kind != self._game.kind:
+            return
+        if not 0 <= evaluation.ply <= self.ply_count:
+            return
+        self._evaluations.add(evaluation)
+        self._invalidate_assessment()
+        self.evaluation_added.emit(evaluation.ply)
+        self.assessment_changed.emit()
+
+    def clear_evaluations(self) -> None:
+        self._evaluations = EvaluationTable()
+        self._invalidate_assessment()
+        self.evaluations_reset.emit()
+        self.assessment_changed.emit()
+
+    @property
+    def preset(self) -> str:
+        return self._preset
+
+    def set_preset(self, preset: str) -> None:
+        if preset == self._preset:
+            return
+        self._preset = preset
+        self._invalidate_assessment()
+        self.assessment_changed.emit()
+
+    @property
+    def assessment(self) -> Any:
+        """The scoring of the game from the evaluations so far (None before any evaluation)."""
+        if self._assessment_stale:
+            self._assessment, self._assessment_error = _assess(self._game, self._evaluations, self._preset)
+            self._assessment_stale = False
+        return self._assessment
+
+    @property
+    def assessment_error(self) -> str | None:
+        """Why the last assessment could not be made, in words (None when it could)."""
+        self.assessment  # noqa: B018 - refreshes the error with the assessment
+        return self._assessment_error
+
+    def judgements(self) -> dict[int, str | None]:
+        """Main-line ply -> judgement ("best", "mistake", ...) for every scored move."""
+        result: dict[int, str | None] = {}
+        for move in _assessment_moves(self.assessment):
+            ply = getattr(move, "ply", None)
+            if isinstance(ply, int):
+                result[ply] = getattr(move, "judgement", None)
+        return result
+
+    def move_assessment(self, ply: int) -> Any:
+        """The scored move that led to main-line position `ply` (None when not scored)."""
+        for move in _assessment_moves(self.assessment):
+            if getattr(move, "ply", None) == ply:
+                return move
+        return None
+
+    def _invalidate_assessment(self) -> None:
+        self._assessment_stale = True
+
+    # -- navigation ----------------------------------------------------------------------------
+    @property
+    def current_node(self) -> Node | None:
+        return self._current
+
+    @property
+    def current_ply(self) -> int:
+        return self._current.ply if self._current is not None else 0
+
+    @property
+    def current_is_mainline(self) -> bool:
+        return self._current is not None and self._current.is_mainline
+
+    def set_current_node(self, node: Node | None) -> None:
+        if node is None or self._game is None or node is self._current:
+            return
+        self._current = node
+        self.current_changed.emit(node)
+
+    def set_current_ply(self, ply: int) -> None:
+        """Go to main-line position `ply`, clamped to the game."""
+        if self._game is None:
+            return
+        self.set_current_node(self._mainline[max(0, min(ply, self.ply_count))])
+
+    def step(self, plies: int) -> None:
+        """Move along the current line: forward follows the first continuation, back the parent."""
+        node = self._current
+        if node is None:
+            return
+        for _ in range(abs(plies)):
+            if plies > 0 and node.children:
+                node = node.children[0]
+            elif plies < 0 and node.parent is not None:
+                node = node.parent
+        self.set_current_node(node)
+
+    def go_to_start(self) -> None:
+        self.set_current_ply(0)
+
+    def go_to_end(self) -> None:
+        """The end of the current line (the main line's end from a main-line node)."""
+        node = self._current
+        if node is None:
+            return
+        while node.children:
+            node = node.children[0]
+        self.set_current_node(node)
+
+    def flagged_plies(self, judgements: Sequence[str] = FLAGGED_JUDGEMENTS, color: str | None = None) -> list[int]:
+        """Main-line plies whose move was judged one of `judgements` (by `color` only, when given)."""
+        plies = sorted(ply for ply, judgement in self.judgements().items() if judgement in judgements)
+        if color is not None and self._game is not None:
+            plies = [ply for ply in plies if self._game.mover_at_ply(ply) == color]
+        return plies
+
+    def go_to_next_flagged(self, direction: int, judgements: Sequence[str] = FLAGGED_JUDGEMENTS) -> bool:
+        """Jump to the next (+1) / previous (-1) flagged move on the main line; False when none."""
+        here = self._mainline_anchor()
+        plies = self.flagged_plies(judgements)
+        targets = [ply for ply in plies if ply > here] if direction > 0 else [ply for ply in plies if ply < here][::-1]
+        if not targets:
+            return False
+        self.set_current_ply(targets[0])
+        return True
+
+    def _mainline_anchor(self) -> int:
+        """The main-line ply the current node hangs from (itself when on the main line)."""
+        node = self._current
+        while node is not None and not node.is_mainline:
+            node = node.parent
+        return node.ply if node is not None else 0
+
+
+def _assessment_moves(assessment: Any) -> list[Any]:
+    if assessment is None:
+        return []
+    return list(getattr(assessment, "moves", ()) or ())
+
+
+def _assess(game: Game | None, evaluations: EvaluationTable, preset: str) -> tuple[Any, str | None]:
+    """The scoring of `reviewer.core.scoring`; (None, reason) when it cannot be made."""
+    if game is None or len(evaluations) == 0:
+        return None, None
+    try:
+        return assess_game(game, evaluations, preset=preset), None  # type: ignore[arg-type]
+    except Exception as error:  # a scoring failure must never take the window down
+        return None, f"scoring failed: {error}"

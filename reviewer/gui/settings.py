@@ -1,0 +1,230 @@
+"""The app's persisted preferences: one typed face over QSettings.
+
+Settings live in an INI file in the user config directory (`reviewer.core.paths.config_dir`),
+so `REVIEWER_CONFIG_DIR` moves them like every other file Reviewer writes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+from reviewer.core import paths
+from reviewer.core.analysis import Limit
+from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.gametree import GameKind
+from reviewer.core.scoring import PRESETS
+
+MAX_RECENT_FILES = 10
+
+
+@dataclass(frozen=True)
+class EngineChoice:
+    """Which engine analyses one kind of game: a known engine by name, or a custom command."""
+
+    kind: GameKind
+    name: str | None = None  # e.g. "stockfish", "katago", "builtin"; None = the first one found
+    command: str | None = None  # a custom command line; wins over `name` when set
+
+    def describe(self) -> str:
+        if self.command:
+            return self.command.split()[0].rsplit("/", 1)[-1] if self.command.split() else "custom"
+        return self.name or ("Stockfish" if self.kind == "chess" else "KataGo")
+
+
+@dataclass(frozen=True)
+class LimitChoice:
+    """A named search limit offered in the toolbar."""
+
+    label: str
+    limit: Limit
+
+
+CHESS_LIMITS: tuple[LimitChoice, ...] = (
+    LimitChoice("Quick · 100k nodes", Limit(nodes=100_000)),
+    LimitChoice("Standard · 1M nodes", Limit(nodes=1_000_000)),
+    LimitChoice("Deep · depth 22", Limit(depth=22)),
+    LimitChoice("Timed · 1 s/move", Limit(movetime_s=1.0)),
+)
+GO_LIMITS: tuple[LimitChoice, ...] = (
+    LimitChoice("Quick · 50 visits", Limit(visits=50)),
+    LimitChoice("Standard · 200 visits", Limit(visits=200)),
+    LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
+)
+DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}
+
+
+def limit_choices(kind: GameKind) -> tuple[LimitChoice, ...]:
+    return CHESS_LIMITS if kind == "chess" else GO_LIMITS
+
+
+def describe_limit(limit: Limit) -> str:
+    """'1M nodes', 'depth 22', '1 s/move', '200 visits' (+ ' · 3 lines' with multipv)."""
+    parts: list[str] = []
+    if limit.nodes is not None:
+        parts.append(_count(limit.nodes) + " nodes")
+    if limit.depth is not None:
+        parts.append(f"depth {limit.depth}")
+    if limit.movetime_s is not None:
+        parts.append(f"{limit.movetime_s:g} s/move")
+    if limit.visits is not None:
+        parts.append(_count(limit.visits) + " visits")
+    if limit.multipv > 1:
+        parts.append(f"{limit.multipv} lines")
+    return " · ".join(parts) or "no limit"
+
+
+def _count(value: int) -> str:
+    if value >= 1_000_000 and value % 1_000_000 == 0:
+        return f"{value // 1_000_000}M"
+    if value >= 1000 and value % 1000 == 0:
+        return f"{value // 1000}k"
+    return str(value)
+
+
+def engine_label(engine: EngineInfo) -> str:
+    """'Stockfish 15.1', 'KataGo 1.18.1', 'Built-in 1.0'."""
+    name = {"katago": "KataGo", "builtin": "Built-in"}.get(engine.name, engine.name[:1].upper() + engine.name[1:])
+    version = engine.version or ""
+    if version.lower().startswith(engine.name.lower()):
+        return version
+    return f"{name} {version}".strip()
+
+
+def settings_path() -> Path:
+    return paths.config_dir() / "reviewer.ini"
+
+
+class Settings:
+    """Typed access to the preferences. Cheap to create; every instance reads the same file."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self._path = path or settings_path()
+        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._qsettings = QSettings(str(self._path), QSettings.Format.IniFormat)
+
+    def sync(self) -> None:
+        self._qsettings.sync()
+
+    # -- engines and limits ------------------------------------------------------------------
+    def engine_choice(self, kind: GameKind) -> EngineChoice:
+        name = self._text(f"engines/{kind}/name")
+        command = self._text(f"engines/{kind}/command")
+        return EngineChoice(kind=kind, name=name or None, command=command or None)
+
+    def set_engine_choice(self, choice: EngineChoice) -> None:
+        self._qsettings.setValue(f"engines/{choice.kind}/name", choice.name or "")
+        self._qsettings.setValue(f"engines/{choice.kind}/command", choice.command or "")
+
+    def limit(self, kind: GameKind) -> Limit:
+        group = f"limits/{kind}"
+        default = limit_choices(kind)[DEFAULT_LIMIT_INDEX[kind]].limit
+        if not self._qsettings.contains(f"{group}/set"):
+            return default
+        return Limit(
+            nodes=self._int_or_none(f"{group}/nodes"),
+            depth=self._int_or_none(f"{group}/depth"),
+            movetime_s=self._float_or_none(f"{group}/movetime_s"),
+            visits=self._int_or_none(f"{group}/visits"),
+            multipv=self._int_or_none(f"{group}/multipv") or 1,
+        )
+
+    def set_limit(self, kind: GameKind, limit: Limit) -> None:
+        group = f"limits/{kind}"
+        self._qsettings.setValue(f"{group}/set", 1)
+        for key, value in (
+            ("nodes", limit.nodes),
+            ("depth", limit.depth),
+            ("movetime_s", limit.movetime_s),
+            ("visits", limit.visits),
+            ("multipv", limit.multipv),
+        ):
+            self._qsettings.setValue(f"{group}/{key}", "" if value is None else value)
+
+    # -- review --------------------------------------------------------------------------------
+    @property
+    def preset(self) -> str:
+        value = self._text("review/preset")
+        return value if value in PRESETS else PRESETS[0]
+
+    @preset.setter
+    def preset(self, value: str) -> None:
+        if value not in PRESETS:
+            raise ValueError(f"unknown preset {value!r}; choose one of {', '.join(PRESETS)}")
+        self._qsettings.setValue("review/preset", value)
+
+    @property
+    def dark_theme(self) -> bool:
+        return self._text("appearance/theme") == "dark"
+
+    @dark_theme.setter
+    def dark_theme(self, dark: bool) -> None:
+        self._qsettings.setValue("appearance/theme", "dark" if dark else "light")
+
+    @property
+    def graph_mode_chess(self) -> str:
+        return self._text("appearance/graph_chess") or "win"
+
+    @graph_mode_chess.setter
+    def graph_mode_chess(self, mode: str) -> None:
+        self._qsettings.setValue("appearance/graph_chess", mode)
+
+    @property
+    def graph_mode_go(self) -> str:
+        return self._text("appearance/graph_go") or "lead"
+
+    @graph_mode_go.setter
+    def graph_mode_go(self, mode: str) -> None:
+        self._qsettings.setValue("appearance/graph_go", mode)
+
+    # -- files ---------------------------------------------------------------------------------
+    def recent_files(self) -> list[str]:
+        value = self._qsettings.value("files/recent", [])
+        if isinstance(value, str):
+            value = [value] if value else []
+        return [str(item) for item in value][:MAX_RECENT_FILES]
+
+    def add_recent_file(self, path: str | Path) -> None:
+        text = str(Path(path).resolve())
+        files = [text] + [item for item in self.recent_files() if item != text]
+        self._qsettings.setValue("files/recent", files[:MAX_RECENT_FILES])
+
+    def clear_recent_files(self) -> None:
+        self._qsettings.setValue("files/recent", [])
+
+    @property
+    def last_directory(self) -> str:
+        return self._text("files/last_directory")
+
+    @last_directory.setter
+    def last_directory(self, folder: str) -> None:
+        self._qsettings.setValue("files/last_directory", folder)
+
+    # -- window --------------------------------------------------------------------------------
+    def window_state(self, key: str) -> QByteArray | None:
+        value = self._qsettings.value(f"window/{key}")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def set_window_state(self, key: str, value: QByteArray) -> None:
+        self._qsettings.setValue(f"window/{key}", value)
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _text(self, key: str) -> str:
+        value = self._qsettings.value(key, "")
+        return "" if value is None else str(value)
+
+    def _int_or_none(self, key: str) -> int | None:
+        try:
+            text = self._text(key)
+            return int(float(text)) if text else None
+        except ValueError:
+            return None
+
+    def _float_or_none(self, key: str) -> float | None:
+        try:
+            text = self._text(key)
+            return float(text) if text else None
+        except ValueError:
+            return None

@@ -1,0 +1,255 @@
+"""The one palette of the app: judgement colours and symbols, light and dark themes, fonts.
+
+Judgement names are those of SCORING.md: book, best, good, inaccuracy, mistake, blunder.
+Chess colours follow lichess (inaccuracy blue, mistake orange, blunder red); Go points lost are
+coloured by KaTrain's six classes (12 / 6 / 3 / 1.5 / 0.5 / 0 points).
+
+Widgets ask `theme_for(widget)` for their colours, so that switching the application palette with
+`apply_palette(app, dark)` restyles every widget on its next paint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtWidgets import QApplication, QWidget
+
+JUDGEMENTS: tuple[str, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
+FLAGGED_JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
+
+JUDGEMENT_COLORS: dict[str, str] = {
+    "book": "#a8875f",
+    "best": "#3c9b4b",
+    "good": "#8d9aa6",
+    "inaccuracy": "#56b4e9",
+    "mistake": "#e69f00",
+    "blunder": "#df5353",
+}
+
+JUDGEMENT_SYMBOLS: dict[str, str] = {
+    "inaccuracy": "?!",
+    "mistake": "?",
+    "blunder": "??",
+    "best": "!",
+    "good": "",
+    "book": "",
+}
+
+JUDGEMENT_TITLES: dict[str, str] = {
+    "book": "Book move",
+    "best": "Best move",
+    "good": "Good move",
+    "inaccuracy": "Inaccuracy",
+    "mistake": "Mistake",
+    "blunder": "Blunder",
+}
+
+# KaTrain's colour classes for Go: a move that lost at least `threshold` points takes the colour.
+KATRAIN_LOSS_THRESHOLDS: tuple[float, ...] = (12.0, 6.0, 3.0, 1.5, 0.5, 0.0)
+KATRAIN_LOSS_COLORS: tuple[str, ...] = (
+    "#72216b",  # ≥ 12: purple
+    "#cc0000",  # ≥ 6: red
+    "#e6661a",  # ≥ 3: orange
+    "#e3d72e",  # ≥ 1.5: yellow
+    "#abe62e",  # ≥ 0.5: light green
+    "#1e9600",  # < 0.5: green
+)
+
+
+def judgement_color(judgement: str | None) -> QColor:
+    """The colour of a judgement; a neutral grey for None or an unknown name."""
+    return QColor(JUDGEMENT_COLORS.get(judgement or "", "#8d9aa6"))
+
+
+def judgement_symbol(judgement: str | None, show_best: bool = False) -> str:
+    """'?!', '?', '??' for flagged moves; '!' for best only when asked; '' otherwise."""
+    if judgement == "best" and not show_best:
+        return ""
+    return JUDGEMENT_SYMBOLS.get(judgement or "", "")
+
+
+def go_loss_class(points_lost: float) -> int:
+    """KaTrain's class of a Go move by points lost: 0 (≥ 12, worst) … 5 (< 0.5, fine)."""
+    for index, threshold in enumerate(KATRAIN_LOSS_THRESHOLDS):
+        if points_lost >= threshold:
+            return index
+    return len(KATRAIN_LOSS_THRESHOLDS) - 1
+
+
+def go_loss_color(points_lost: float) -> QColor:
+    return QColor(KATRAIN_LOSS_COLORS[go_loss_class(points_lost)])
+
+
+@dataclass(frozen=True)
+class Theme:
+    """Colours for the custom-painted widgets, one instance per light/dark palette."""
+
+    dark: bool
+    # chess board (lichess brown)
+    square_light: str = "#f0d9b5"
+    square_dark: str = "#b58863"
+    last_move: str = "#9bc70066"  # #RRGGBBAA
+    check: str = "#ff0000"
+    arrow_best: str = "#15781b"
+    # Go board
+    wood: str = "#dcb35c"
+    wood_edge: str = "#c9a04a"
+    grid: str = "#2b2012"
+    # graph
+    graph_background: str = "#e9e6e1"
+    graph_white_area: str = "#fdfdfc"
+    graph_black_area: str = "#403d39"
+    graph_curve: str = "#5a5754"
+    graph_mid_line: str = "#9a968f"
+    graph_cursor: str = "#d85000"
+    graph_axis: str = "#6e6a64"
+    # move list and panels
+    text: str = "#262421"
+    text_muted: str = "#77736d"
+    row_alternate: str = "#00000008"
+    current_background: str = "#3692e7"
+    current_text: str = "#ffffff"
+    hover_background: str = "#3692e730"
+    variation_text: str = "#6c6861"
+    panel_background: str = "#ffffff"
+
+
+LIGHT_THEME = Theme(dark=False)
+DARK_THEME = Theme(
+    dark=True,
+    graph_background="#2b2926",
+    graph_white_area="#d7d4cf",
+    graph_black_area="#121110",
+    graph_curve="#a8a49c",
+    graph_mid_line="#5c5953",
+    graph_cursor="#ff7a2e",
+    graph_axis="#9a968f",
+    text="#dedbd6",
+    text_muted="#99948c",
+    row_alternate="#ffffff07",
+    current_background="#2f6fb0",
+    current_text="#ffffff",
+    hover_background="#3692e738",
+    variation_text="#a6a198",
+    panel_background="#262421",
+)
+
+
+def color(value: str) -> QColor:
+    """'#RRGGBB' or '#RRGGBBAA' (alpha last, as written in Theme) → QColor."""
+    if len(value) == 9 and value.startswith("#"):
+        result = QColor(value[:7])
+        result.setAlpha(int(value[7:], 16))
+        return result
+    return QColor(value)
+
+
+def is_dark_palette(palette: QPalette) -> bool:
+    return palette.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def theme_for(widget: QWidget | None = None) -> Theme:
+    """The theme matching the widget's palette (or the application's)."""
+    if widget is not None:
+        palette = widget.palette()
+    else:
+        app = QApplication.instance()
+        palette = app.palette() if isinstance(app, QApplication) else QPalette()
+    return DARK_THEME if is_dark_palette(palette) else LIGHT_THEME
+
+
+def make_palette(dark: bool) -> QPalette:
+    palette = QPalette()
+    role, group = QPalette.ColorRole, QPalette.ColorGroup
+    if dark:
+        colors = {
+            role.Window: "#262421",
+            role.WindowText: "#dedbd6",
+            role.Base: "#1f1d1b",
+            role.AlternateBase: "#2c2a27",
+            role.ToolTipBase: "#3a3733",
+            role.ToolTipText: "#eeeeee",
+            role.PlaceholderText: "#7f7a73",
+            role.Text: "#dedbd6",
+            role.Button: "#33302c",
+            role.ButtonText: "#dedbd6",
+            role.BrightText: "#ff6b6b",
+            role.Light: "#4a4641",
+            role.Midlight: "#3d3a36",
+            role.Mid: "#2f2c29",
+            role.Dark: "#1a1917",
+            role.Shadow: "#000000",
+            role.Highlight: "#2f6fb0",
+            role.HighlightedText: "#ffffff",
+            role.Link: "#5aa9f0",
+            role.LinkVisited: "#9d84e0",
+        }
+        disabled = "#6d6963"
+    else:
+        colors = {
+            role.Window: "#f3f1ee",
+            role.WindowText: "#262421",
+            role.Base: "#ffffff",
+            role.AlternateBase: "#f6f5f3",
+            role.ToolTipBase: "#fffef6",
+            role.ToolTipText: "#262421",
+            role.PlaceholderText: "#98938c",
+            role.Text: "#262421",
+            role.Button: "#f8f7f5",
+            role.ButtonText: "#262421",
+            role.BrightText: "#c62828",
+            role.Light: "#ffffff",
+            role.Midlight: "#ebe9e6",
+            role.Mid: "#cfcbc5",
+            role.Dark: "#a29d95",
+            role.Shadow: "#5e5a55",
+            role.Highlight: "#3692e7",
+            role.HighlightedText: "#ffffff",
+            role.Link: "#1b78d0",
+            role.LinkVisited: "#6b4fbb",
+        }
+        disabled = "#a7a29b"
+    for color_role, value in colors.items():
+        palette.setColor(color_role, QColor(value))
+    for color_role in (role.WindowText, role.Text, role.ButtonText):
+        palette.setColor(group.Disabled, color_role, QColor(disabled))
+    return palette
+
+
+def apply_palette(app: QApplication, dark: bool) -> None:
+    """Switch the whole application to the light or dark palette (Fusion style for consistency)."""
+    if app.style().name().lower() != "fusion":
+        app.setStyle("Fusion")
+    app.setPalette(make_palette(dark))
+
+
+def ui_font(point_delta: float = 0.0, bold: bool = False) -> QFont:
+    """The application font, larger or smaller by `point_delta` points."""
+    app = QApplication.instance()
+    font = QFont(app.font()) if isinstance(app, QApplication) else QFont()
+    size = font.pointSizeF() if font.pointSizeF() > 0 else 10.0
+    font.setPointSizeF(max(6.0, size + point_delta))
+    font.setBold(bold)
+    return font
+
+
+def figure_font(point_delta: float = 0.0, bold: bool = False) -> QFont:
+    """A font for numbers that line up (tabular figures) — accuracies, evaluations."""
+    font = ui_font(point_delta, bold)
+    font.setFeature(QFont.Tag("tnum"), 1)
+    return font
+
+
+def mono_font(point_delta: float = 0.0) -> QFont:
+    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+    base = ui_font().pointSizeF()
+    font.setPointSizeF(max(6.0, base + point_delta))
+    return font
+
+
+def pixel_font(pixel_size: float, bold: bool = False) -> QFont:
+    """A font sized in pixels, for text drawn on boards that scale with the widget."""
+    font = ui_font(0, bold)
+    font.setPixelSize(max(1, round(pixel_size)))
+    return font

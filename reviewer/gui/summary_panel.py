@@ -1,0 +1,248 @@
+"""Per-side figures of a reviewed game, with clickable counts of inaccuracies, mistakes and blunders.
+
+    ● Magnus Carlsen                      87.3%   4 ?!   1 ?   0 ??
+      ACPL 21 · STDCPL 35 · Elo≈2400 · lichess 85.1%
+
+Input is the "summary" of a reviewer.report/1 report: one dict per side (see SCORING.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+
+from reviewer.gui import style
+
+_SIDES = ("white", "black")
+
+
+def _number(value: Any, digits: int = 0, suffix: str = "") -> str:
+    if value is None:
+        return "—"
+    try:
+        return f"{float(value):.{digits}f}{suffix}"
+    except (TypeError, ValueError):
+        return "—"
+
+
+def _share(value: Any) -> str:
+    """A 0..1 share as a whole percentage."""
+    if value is None:
+        return "—"
+    return f"{float(value) * 100:.0f}%"
+
+
+def chess_details(summary: dict[str, Any]) -> str:
+    parts = [f"ACPL {_number(summary.get('acpl'))}", f"STDCPL {_number(summary.get('stdcpl'))}"]
+    parts.append(f"Elo≈{_number(summary.get('elo_estimate'))}")
+    parts.append(f"lichess {_number(summary.get('accuracy_lichess'), 1, '%')}")
+    return " · ".join(parts)
+
+
+def go_details(summary: dict[str, Any]) -> str:
+    parts = [
+        f"weighted loss {_number(summary.get('weighted_loss'), 2)}",
+        f"mean loss {_number(summary.get('mean_loss'), 2)}",
+        f"top move {_share(summary.get('top_move_match'))}",
+        f"top 5 {_share(summary.get('top5_match'))}",
+    ]
+    return " · ".join(parts)
+
+
+class _StoneDot(QWidget):
+    """A small white or black disc that says which side a row is about."""
+
+    def __init__(self, color: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._color = color
+        self.setFixedSize(14, 14)
+
+    def sizeHint(self) -> QSize:
+        return QSize(14, 14)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if self._color == "white":
+            painter.setPen(QPen(QColor("#8a857d"), 1.0))
+            painter.setBrush(QColor("#fbfaf7"))
+        else:
+            painter.setPen(QPen(QColor("#000000"), 1.0))
+            painter.setBrush(QColor("#222222"))
+        painter.drawEllipse(QPointF(7, 7), 5.5, 5.5)
+        painter.end()
+
+
+class _SideRow:
+    """The widgets of one side's row."""
+
+    def __init__(self, panel: "SummaryPanel", color: str) -> None:
+        self.color = color
+        self.dot = _StoneDot(color, panel)
+        self.name = QLabel(panel)
+        self.name.setFont(style.ui_font(1, bold=True))
+        self.name.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.name.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.accuracy = QLabel(panel)
+        self.accuracy.setFont(style.figure_font(4, bold=True))
+        self.accuracy.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.details = QLabel(panel)
+        self.details.setFont(style.figure_font(-0.5))
+        self.details.setWordWrap(True)
+        self.chips: dict[str, QToolButton] = {}
+        self.chip_box = QHBoxLayout()
+        self.chip_box.setSpacing(4)
+        self.chip_box.setContentsMargins(0, 0, 0, 0)
+        for judgement in style.FLAGGED_JUDGEMENTS:
+            chip = QToolButton(panel)
+            chip.setCursor(Qt.CursorShape.PointingHandCursor)
+            chip.setFont(style.figure_font(0, bold=True))
+            chip.setAutoRaise(True)
+            chip.clicked.connect(
+                lambda _checked=False, c=color, j=judgement: panel.judgement_clicked.emit(c, j)
+            )
+            self.chips[judgement] = chip
+            self.chip_box.addWidget(chip)
+
+
+class SummaryPanel(QWidget):
+    """Signals:
+    judgement_clicked(str color, str judgement): a count was clicked, e.g. ("white", "mistake").
+    """
+
+    judgement_clicked = Signal(str, str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._kind = "chess"
+        self._summaries: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
+        self._names = ("", "")
+        self._rows = {color: _SideRow(self, color) for color in _SIDES}
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(8, 6, 8, 6)
+        self._grid.setHorizontalSpacing(8)
+        self._grid.setVerticalSpacing(1)
+        self._grid.setColumnStretch(1, 1)
+        self._place_rows()
+        self.set_summary("chess", None, None, ("", ""))
+
+    # ------------------------------------------------------------------------------- API
+
+    def set_summary(
+        self,
+        kind: str,
+        white: dict[str, Any] | None,
+        black: dict[str, Any] | None,
+        names: tuple[str, str],
+    ) -> None:
+        """Show both sides' figures (None: not analysed yet). names = (White's, Black's)."""
+        order_changed = kind != self._kind
+        self._kind = kind
+        self._summaries = {"white": white, "black": black}
+        self._names = names
+        if order_changed:
+            self._place_rows()
+        for color in _SIDES:
+            self._fill_row(self._rows[color], self._summaries[color])
+
+    def count_button(self, color: str, judgement: str) -> QToolButton:
+        """The clickable count of `judgement` for `color` ("white"/"black")."""
+        return self._rows[color].chips[judgement]
+
+    def accuracy_text(self, color: str) -> str:
+        return self._rows[color].accuracy.text()
+
+    def details_text(self, color: str) -> str:
+        return self._rows[color].details.text()
+
+    # ------------------------------------------------------------------------------ layout
+
+    def _place_rows(self) -> None:
+        """Chess lists White first, Go lists Black first (the player who starts an even game)."""
+        order = ("white", "black") if self._kind == "chess" else ("black", "white")
+        for index, color in enumerate(order):
+            row = self._rows[color]
+            top = index * 2
+            for widget in (row.dot, row.name, row.accuracy, row.details):
+                self._grid.removeWidget(widget)
+            self._grid.removeItem(row.chip_box)
+            self._grid.addWidget(row.dot, top, 0, Qt.AlignmentFlag.AlignVCenter)
+            self._grid.addWidget(row.name, top, 1)
+            self._grid.addWidget(row.accuracy, top, 2)
+            self._grid.addLayout(row.chip_box, top, 3)
+            self._grid.addWidget(row.details, top + 1, 1, 1, 3)
+            if index == 0:
+                self._grid.setRowMinimumHeight(top + 1, 0)
+        self._grid.setRowMinimumHeight(2, 0)
+
+    def _fill_row(self, row: _SideRow, summary: dict[str, Any] | None) -> None:
+        theme = style.theme_for(self)
+        default = "White" if row.color == "white" else "Black"
+        name = self._names[0 if row.color == "white" else 1] or default
+        row.name.setText(name)
+        row.name.setToolTip(f"{default}: {name}")
+        row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
+        row.accuracy.setToolTip("Accuracy" if self._kind == "chess" else "Accuracy (100 · 0.75^weighted loss)")
+        if summary is None:
+            row.details.setText("not analysed yet")
+        else:
+            row.details.setText(chess_details(summary) if self._kind == "chess" else go_details(summary))
+        row.details.setToolTip(self._details_tooltip(summary))
+        row.details.setStyleSheet(f"color: {theme.text_muted};")
+        counts = (summary or {}).get("counts") or {}
+        for judgement, chip in row.chips.items():
+            count = counts.get(judgement)
+            symbol = style.judgement_symbol(judgement)
+            chip.setText(f"{count if count is not None else '–'} {symbol}")
+            chip.setEnabled(bool(count))
+            title = style.JUDGEMENT_TITLES[judgement].lower()
+            chip.setToolTip(f"{count or 0} × {title}: click to go through them")
+            chip.setStyleSheet(self._chip_style(judgement, theme))
+
+    def _details_tooltip(self, summary: dict[str, Any] | None) -> str:
+        if summary is None:
+            return ""
+        if self._kind == "chess":
+            return (
+                f"Accuracy (harmonic mean): {_number(summary.get('accuracy'), 1, '%')}\n"
+                f"Accuracy (lichess): {_number(summary.get('accuracy_lichess'), 1, '%')}\n"
+                f"Accuracy (mean): {_number(summary.get('accuracy_mean'), 1, '%')}\n"
+                f"Average centipawn loss: {_number(summary.get('acpl'), 1)}\n"
+                f"Its standard deviation: {_number(summary.get('stdcpl'), 1)}\n"
+                f"Elo estimate: {_number(summary.get('elo_estimate'))}"
+            )
+        return (
+            f"Accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
+            f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
+            f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
+            f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"
+            f"One of the engine's top 5: {_share(summary.get('top5_match'))}"
+        )
+
+    @staticmethod
+    def _chip_style(judgement: str, theme: style.Theme) -> str:
+        base = style.judgement_color(judgement)
+        text = base.darker(125) if not theme.dark else base.lighter(110)
+        muted = QColor(theme.text_muted)
+
+        def rgba(color: QColor, alpha: float) -> str:
+            return f"rgba({color.red()}, {color.green()}, {color.blue()}, {alpha})"
+
+        return (
+            "QToolButton {"
+            f" color: {text.name()}; background: {rgba(base, 0.13)};"
+            f" border: 1px solid {rgba(base, 0.55)}; border-radius: 9px; padding: 1px 8px; }}"
+            f"QToolButton:hover {{ background: {rgba(base, 0.28)}; }}"
+            f"QToolButton:pressed {{ background: {rgba(base, 0.4)}; }}"
+            f"QToolButton:disabled {{ color: {rgba(muted, 0.8)}; background: transparent;"
+            f" border: 1px solid {rgba(muted, 0.3)}; }}"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            for color in _SIDES:
+                self._fill_row(self._rows[color], self._summaries[color])
+        super().changeEvent(event)

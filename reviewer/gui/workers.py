@@ -1,0 +1,311 @@
+"""Work that must not run on the GUI thread: engine analysis, reading and writing files.
+
+Each job runs in a daemon thread and talks to the GUI only through Qt signals of an object that
+lives on the GUI thread, so every slot runs there. What crosses is immutable (frozen dataclasses,
+`Evaluation`s, finished `Game`s that the GUI then owns). The analysis thread owns its engine: it
+opens it, uses it and closes it in `finally`; stopping sets a `threading.Event` the engine checks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Iterator, Sequence
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.engines.base import Engine
+from reviewer.core.errors import ReviewerError
+from reviewer.core.gametree import Game
+from reviewer.gui.settings import EngineChoice
+
+EngineOpener = Callable[[EngineChoice], Engine]
+# (positions done, positions in all, positions searched per second, seconds left)
+ProgressCallback = Callable[[int, int, "float | None", "float | None"], None]
+# (game, engine, limit, stop, plies, on_progress) -> the evaluations, each as soon as it is known
+AnalyseFunction = Callable[
+    [Game, Engine, Limit, threading.Event, Sequence[int], ProgressCallback], Iterator[Evaluation]
+]
+
+RATE_WINDOW = 12  # evaluations the speed is measured over
+
+
+@dataclass(frozen=True)
+class AnalysisJob:
+    game: Game
+    engine: EngineChoice
+    limit: Limit
+    plies: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class AnalysisProgress:
+    done: int
+    total: int
+    positions_per_s: float | None
+    eta_s: float | None
+    engine_name: str
+
+
+def open_engine_from_registry(choice: EngineChoice) -> Engine:
+    from reviewer.core.engines.registry import open_engine
+
+    return open_engine(choice.kind, choice.name, choice.command)
+
+
+def analyse_with_review(
+    game: Game,
+    engine: Engine,
+    limit: Limit,
+    stop: threading.Event,
+    plies: Sequence[int],
+    on_progress: ProgressCallback,
+) -> Iterator[Evaluation]:
+    """`reviewer.core.review.analyse_game` with the user's analysis cache."""
+    from reviewer.core.cache import AnalysisCache
+    from reviewer.core.review import analyse_game
+
+    cache = AnalysisCache()
+    try:
+        yield from analyse_game(game, engine, limit, stop=stop, cache=cache, plies=plies, on_progress=on_progress)
+    finally:
+        cache.close()
+
+
+class AnalysisRunner(QObject):
+    """Runs one analysis at a time. Resuming is starting again: the cache answers done positions."""
+
+    evaluation_ready = Signal(object)  # Evaluation
+    progress_changed = Signal(object)  # AnalysisProgress
+    failed = Signal(str)  # a one-line message for the status bar
+    finished = Signal(bool)  # True when every position was analysed, False when stopped or failed
+    started = Signal(object)  # AnalysisJob
+
+    _evaluation_from_thread = Signal(int, object)
+    _failed_from_thread = Signal(int, str)
+    _finished_from_thread = Signal(int, bool)
+    _engine_named_from_thread = Signal(int, str)
+    _speed_from_thread = Signal(int, object, object)  # job, positions/s, seconds left
+
+    def __init__(
+        self,
+        open_engine: EngineOpener = open_engine_from_registry,
+        analyse: AnalyseFunction = analyse_with_review,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._open_engine = open_engine
+        self._analyse = analyse
+        self._job_ids = itertools.count(1)
+        self._job_id = 0
+        self._job: AnalysisJob | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._done_plies: set[int] = set()
+        self._arrivals: deque[float] = deque(maxlen=RATE_WINDOW)
+        self._engine_name = ""
+        self._evaluation_from_thread.connect(self._on_evaluation)
+        self._failed_from_thread.connect(self._on_failed)
+        self._finished_from_thread.connect(self._on_finished)
+        self._engine_named_from_thread.connect(self._on_engine_named)
+        self._speed_from_thread.connect(self._on_speed)
+        self._reported_speed: tuple[float | None, float | None] | None = None
+
+    # -- control (GUI thread) ------------------------------------------------------------------
+    def is_running(self) -> bool:
+        return self._job is not None
+
+    @property
+    def job(self) -> AnalysisJob | None:
+        return self._job
+
+    def start(self, job: AnalysisJob) -> None:
+        """Start `job`, stopping any analysis under way (its late results are dropped)."""
+        self.stop()
+        self._job_id = next(self._job_ids)
+        self._job = job
+        self._stop = threading.Event()
+        self._done_plies = set()
+        self._arrivals.clear()
+        self._reported_speed = None
+        self._engine_name = job.engine.describe()
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(self._job_id, job, self._stop),
+            name=f"analysis-{self._job_id}",
+            daemon=True,
+        )
+        self.started.emit(job)
+        self._emit_progress()
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Ask the running analysis to stop; returns at once (the engine closes in its thread)."""
+        if self._job is None:
+            return
+        self._stop.set()
+        self._job = None
+        self._job_id = next(self._job_ids)  # whatever the old thread still sends is stale now
+        self.finished.emit(False)
+
+    def shutdown(self, timeout_s: float = 3.0) -> bool:
+        """Stop and wait for the engine to close; True when the thread ended in time."""
+        thread = self._thread
+        self.stop()
+        if thread is not None and thread.is_alive():
+            thread.join(timeout_s)
+            return not thread.is_alive()
+        return True
+
+    # -- the worker thread ---------------------------------------------------------------------
+    def _run(self, job_id: int, job: AnalysisJob, stop: threading.Event) -> None:
+        engine: Engine | None = None
+        completed = False
+        try:
+            engine = self._open_engine(job.engine)
+            self._engine_named_from_thread.emit(job_id, _engine_label(engine, job.engine))
+
+            def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
+                self._speed_from_thread.emit(job_id, rate, eta)
+
+            for evaluation in self._analyse(job.game, engine, job.limit, stop, job.plies, on_progress):
+                if stop.is_set():
+                    break
+                self._evaluation_from_thread.emit(job_id, evaluation)
+            completed = not stop.is_set()
+        except ReviewerError as error:
+            self._failed_from_thread.emit(job_id, str(error))
+        except Exception as error:  # an engine or adapter bug: report it, keep the app alive
+            self._failed_from_thread.emit(job_id, f"analysis failed: {type(error).__name__}: {error}")
+        finally:
+            if engine is not None:
+                try:
+                    engine.close()
+                except Exception:
+                    pass
+            self._finished_from_thread.emit(job_id, completed)
+
+    # -- back on the GUI thread ----------------------------------------------------------------
+    @Slot(int, str)
+    def _on_engine_named(self, job_id: int, name: str) -> None:
+        if job_id == self._job_id and name:
+            self._engine_name = name
+            self._emit_progress()
+
+    @Slot(int, object, object)
+    def _on_speed(self, job_id: int, rate: float | None, eta: float | None) -> None:
+        if job_id == self._job_id and rate is not None:
+            self._reported_speed = (rate, eta)
+            self._emit_progress()
+
+    @Slot(int, object)
+    def _on_evaluation(self, job_id: int, evaluation: Evaluation) -> None:
+        if job_id != self._job_id or self._job is None:
+            return
+        self._done_plies.add(evaluation.ply)
+        self._arrivals.append(time.monotonic())
+        self.evaluation_ready.emit(evaluation)
+        self._emit_progress()
+
+    @Slot(int, str)
+    def _on_failed(self, job_id: int, message: str) -> None:
+        if job_id == self._job_id:
+            self.failed.emit(message)
+
+    @Slot(int, bool)
+    def _on_finished(self, job_id: int, completed: bool) -> None:
+        if job_id != self._job_id:
+            return
+        self._job = None
+        self.finished.emit(completed)
+
+    def _emit_progress(self) -> None:
+        if self._job is None:
+            return
+        total = len(self._job.plies)
+        done = len(self._done_plies & set(self._job.plies))
+        if self._reported_speed is not None:
+            rate, eta = self._reported_speed
+        else:
+            rate = _rate(self._arrivals)
+            eta = (total - done) / rate if rate else None
+        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name))
+
+
+def _rate(arrivals: deque[float]) -> float | None:
+    if len(arrivals) < 2:
+        return None
+    span = arrivals[-1] - arrivals[0]
+    return (len(arrivals) - 1) / span if span > 0 else None
+
+
+def _engine_label(engine: Engine, choice: EngineChoice) -> str:
+    identity = getattr(engine, "identity", "") or ""
+    name = str(identity).split(",")[0].split("|")[0].strip()
+    return name or choice.describe()
+
+
+class TaskRunner(QObject):
+    """Runs plain functions (read a file, write an export) off the GUI thread."""
+
+    succeeded = Signal(int, object)  # task id, result
+    failed = Signal(int, str)  # task id, one-line message
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._task_ids = itertools.count(1)
+        self._threads: dict[int, threading.Thread] = {}
+        self._must_finish: set[int] = set()
+
+    def submit(self, function: Callable[..., Any], *args: Any, must_finish: bool = False) -> int:
+        """Run `function(*args)` in a thread. `must_finish`: closing the app waits for it (a write)."""
+        task_id = next(self._task_ids)
+        thread = threading.Thread(
+            target=self._run, args=(task_id, function, args), name=f"task-{task_id}", daemon=True
+        )
+        self._threads[task_id] = thread
+        if must_finish:
+            self._must_finish.add(task_id)
+        thread.start()
+        return task_id
+
+    def busy(self) -> bool:
+        return any(thread.is_alive() for thread in list(self._threads.values()))
+
+    def shutdown(self, timeout_s: float = 5.0) -> bool:
+        """Wait for the tasks that must finish (files being written); others are left to die."""
+        deadline = time.monotonic() + timeout_s
+        for task_id, thread in list(self._threads.items()):
+            if task_id in self._must_finish:
+                thread.join(max(0.0, deadline - time.monotonic()))
+        return not any(
+            thread.is_alive() for task_id, thread in list(self._threads.items()) if task_id in self._must_finish
+        )
+
+    def _run(self, task_id: int, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        try:
+            result = function(*args)
+        except ReviewerError as error:
+            self._emit_failed(task_id, str(error))
+        except OSError as error:
+            self._emit_failed(task_id, f"{error.strerror or error}: {error.filename or ''}".rstrip(": "))
+        except Exception as error:
+            self._emit_failed(task_id, f"{type(error).__name__}: {error}")
+        else:
+            try:
+                self.succeeded.emit(task_id, result)
+            except RuntimeError:  # the window is gone
+                pass
+        finally:
+            self._threads.pop(task_id, None)
+            self._must_finish.discard(task_id)
+
+    def _emit_failed(self, task_id: int, message: str) -> None:
+        try:
+            self.failed.emit(task_id, message)
+        except RuntimeError:
+            pass

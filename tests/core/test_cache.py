@@ -1,0 +1,153 @@
+"""The SQLite analysis cache: keys, round trips, and going on without it when it breaks."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+
+import pytest
+
+from reviewer.core import paths
+from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.cache import AnalysisCache, position_key, position_keys
+from reviewer.core.formats.pgn import game_from_pgn_text
+from reviewer.core.gametree import Game, Node
+
+EVALUATION = Evaluation(
+    ply=7,
+    kind="chess",
+    engine_id="E | nodes=10,multipv=1",
+    score_cp_white=-35,
+    wdl_white=(10, 900, 90),
+    side_to_move="black",
+    best_move="Nf6",
+    pv=("Nf6", "Nc3"),
+    candidates=(Candidate(move="Nf6", order=0, score_cp_white=-35, pv=("Nf6", "Nc3")),),
+    depth=12,
+    nodes=1000,
+)
+
+
+def test_round_trip_and_default_location():
+    with AnalysisCache() as cache:
+        assert cache.path == paths.analysis_cache_path()
+        cache.put("k1", "E", EVALUATION)
+        assert cache.get("k1", "E") == EVALUATION
+        assert cache.get("k1", "other engine") is None
+        assert cache.get("k2", "E") is None
+    with AnalysisCache() as reopened:
+        assert reopened.get_many(["k1", "k2"], "E") == {"k1": EVALUATION}
+        assert reopened.count() == 1
+
+
+def test_writes_from_several_threads(tmp_path):
+    cache = AnalysisCache(tmp_path / "c.sqlite")
+
+    def write(start: int) -> None:
+        for index in range(start, start + 50):
+            cache.put(f"k{index}", "E", EVALUATION.with_ply(index))
+
+    threads = [threading.Thread(target=write, args=(start,)) for start in (0, 50, 100)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert cache.count() == 150 and cache.warning is None
+    assert cache.get("k120", "E").ply == 120
+
+
+def test_each_stored_evaluation_survives_a_process_that_never_closes(tmp_path):
+    path = tmp_path / "c.sqlite"
+    cache = AnalysisCache(path)
+    cache.put("k", "E", EVALUATION)
+    # No close(): a second connection (another process after a crash) already sees the row.
+    assert AnalysisCache(path).get("k", "E") == EVALUATION
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_corrupt_file_warns_and_goes_on_without_caching(tmp_path, caplog):
+    path = tmp_path / "c.sqlite"
+    path.write_bytes(b"this is not a database at all" * 100)
+    cache = AnalysisCache(path)
+    assert not cache.enabled
+    assert cache.warning is not None and "without the cache" in cache.warning and str(path) in cache.warning
+    cache.put("k", "E", EVALUATION)
+    assert cache.get("k", "E") is None
+    assert path.read_bytes().startswith(b"this is not")  # the user's file is left alone
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write anywhere")
+def test_an_unwritable_folder_warns(tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        cache = AnalysisCache(folder / "sub" / "c.sqlite")
+        assert not cache.enabled and cache.warning
+    finally:
+        folder.chmod(0o700)
+
+
+def test_a_failing_write_turns_the_cache_off(tmp_path):
+    cache = AnalysisCache(tmp_path / "c.sqlite")
+    cache.put("k", "E", EVALUATION)
+    # Make the file read-only under the open connection, as a full or read-only disk would.
+    cache._connection.execute("PRAGMA query_only = ON")
+    cache.put("k2", "E", EVALUATION)
+    assert not cache.enabled
+    assert "cannot write" in cache.warning
+    cache.put("k3", "E", EVALUATION)  # still no exception
+
+
+def test_chess_keys_ignore_move_counters_and_history():
+    one = game_from_pgn_text("1. Nf3 Nf6 2. Ng1 Ng8 3. e4 *")
+    two = game_from_pgn_text("1. e4 *")
+    keys = position_keys(one, range(6))
+    assert keys[0] == keys[4]  # back at the start, with other move counters
+    assert keys[5] == position_key(two, 1)
+    assert keys[1] != keys[0]
+    assert keys[0].startswith("chess:")
+
+
+def test_chess_keys_keep_side_to_move_castling_and_legal_en_passant():
+    castled = game_from_pgn_text("1. e4 e5 2. Ke2 Ke7 3. Ke1 Ke8 *")
+    plain = game_from_pgn_text("1. e4 e5 *")
+    assert position_key(castled, 6) != position_key(plain, 2)  # castling rights differ
+    # No black pawn can take on e3, so the en passant square is not part of the position.
+    assert position_key(game_from_pgn_text("1. e4 *"), 1) == "chess:rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -"
+    capture = game_from_pgn_text("1. e4 d5 2. e5 f5 *")
+    assert position_key(capture, 4).endswith(" f6")
+
+
+def _go_game(moves: list[tuple[str, tuple[int, int] | None]], komi: float = 6.5, size: int = 9) -> Game:
+    game = Game(kind="go", board_width=size, board_height=size, komi=komi, rules="japanese", first_player="black")
+    node = game.root
+    for color, point in moves:
+        node = node.add_child(Node(move="pass" if point is None else "x", color=color, point=point))  # type: ignore[arg-type]
+    return game
+
+
+def test_go_keys_depend_on_moves_komi_size_and_setup():
+    base = _go_game([("black", (2, 2)), ("white", (6, 6)), ("black", None)])
+    keys = position_keys(base, range(4))
+    assert len(set(keys.values())) == 4
+    assert keys[2] == position_key(_go_game([("black", (2, 2)), ("white", (6, 6))]), 2)
+    assert keys[2] != position_key(_go_game([("black", (2, 2)), ("white", (6, 6))], komi=0.5), 2)
+    assert keys[2] != position_key(_go_game([("black", (2, 2)), ("white", (6, 6))], size=13), 2)
+    handicap = _go_game([("black", (2, 2)), ("white", (6, 6))])
+    handicap.setup_black = [(4, 4)]
+    assert keys[2] != position_key(handicap, 2)
+    # The same stones reached in another order are another history: another key.
+    swapped = _go_game([("black", (2, 2)), ("white", (6, 6)), ("black", (3, 3)), ("white", (5, 5))])
+    other = _go_game([("black", (3, 3)), ("white", (5, 5)), ("black", (2, 2)), ("white", (6, 6))])
+    assert position_key(swapped, 4) != position_key(other, 4)
+    assert keys[0].startswith("go:")
+
+
+def test_a_cache_folder_that_cannot_be_made_warns(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("in the way")
+    cache = AnalysisCache(blocker / "c.sqlite")
+    assert not cache.enabled and "cannot open" in cache.warning
+    assert cache.get_many(["k"], "E") == {}

@@ -1,0 +1,59 @@
+"""Reading lichess-style [%eval] comments into evaluations."""
+
+from __future__ import annotations
+
+from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_pgn_comments, has_embedded_evals, parse_eval_command
+
+from test_scoring_games import chess_game, chess_game_from_pgn
+
+
+def test_parse_pawns_mates_and_depth():
+    assert parse_eval_command("[%eval 0.35]", 3).score_cp_white == 35
+    assert parse_eval_command("[%eval -0.05]").score_cp_white == -5
+    assert parse_eval_command("[%eval +1.5]").score_cp_white == 150
+    assert parse_eval_command("[%eval 2]").score_cp_white == 200
+    mate = parse_eval_command("[%eval #-3]", 7)
+    assert (mate.mate_white, mate.score_cp_white, mate.ply) == (-3, None, 7)
+    assert parse_eval_command("[%eval #4]").mate_white == 4
+    with_depth = parse_eval_command("text [%eval 1.2,23] [%clk 0:01:00]")
+    assert (with_depth.score_cp_white, with_depth.depth) == (120, 23)
+    assert with_depth.engine_id == EMBEDDED_ENGINE_ID
+
+
+def test_comments_without_an_eval():
+    assert parse_eval_command("[%clk 0:15:10] Mistake. Nxe4 was best.") is None
+    assert parse_eval_command("") is None
+    assert parse_eval_command("[%eval abc]") is None
+
+
+def test_comment_after_move_i_evaluates_position_i():
+    game = chess_game_from_pgn(
+        "1. e4 { [%eval 0.17] [%clk 0:15:10] } 1... e5 { [%eval 0.2] } 2. Nf3 2... Nc6 { [%eval #-9] } *"
+    )
+    table = evaluations_from_pgn_comments(game)
+    assert 0 not in table  # P0 has no comment before the first move
+    assert table.get(1).score_cp_white == 17 and table.get(1).side_to_move == "black"
+    assert table.get(2).score_cp_white == 20
+    assert 3 not in table
+    assert table.get(4).mate_white == -9
+    assert has_embedded_evals(game)
+
+
+def test_root_comment_evaluates_the_start_position():
+    game = chess_game("e4", comments={0: "[%eval 0.3]", 1: "[%eval 0.25]"})
+    table = evaluations_from_pgn_comments(game)
+    assert table.get(0).score_cp_white == 30 and table.get(1).score_cp_white == 25
+
+
+def test_game_over_positions_get_the_rules_verdict():
+    # Fool's mate: the file's comment on the mating move is wrong; the position is checkmate
+    game = chess_game("f3 e5 g4 Qh4#", comments={3: "[%eval #-1]", 4: "[%eval 3.0]"})
+    table = evaluations_from_pgn_comments(game)
+    last = table.get(4)
+    assert last.terminal == "checkmate" and last.side_to_move == "white" and last.score_cp_white is None
+
+
+def test_game_without_evals():
+    game = chess_game("e4 e5", comments={1: "a fine move"})
+    assert not has_embedded_evals(game)
+    assert len(evaluations_from_pgn_comments(game)) == 0

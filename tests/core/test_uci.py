@@ -1,0 +1,207 @@
+"""UciEngine against the fake UCI engine (and, marked `engine`, real Stockfish at tiny limits)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from reviewer.core.analysis import Limit
+from reviewer.core.engines.base import Engine, EngineCrashed, EngineNotFound, EngineTimeout
+from reviewer.core.engines.uci import UciEngine
+from reviewer.core.formats.pgn import game_from_pgn_text
+from conftest import REPO_ROOT, fake_engine_command
+
+OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
+STOCKFISH = "/usr/games/stockfish"
+
+
+def opera_game():
+    return game_from_pgn_text(OPERA.read_text())
+
+
+def fake(*args: str, **kwargs) -> UciEngine:
+    kwargs.setdefault("processes", 2)
+    return UciEngine(fake_engine_command("fake_uci.py", *args), **kwargs)
+
+
+def logged_fens(log: Path) -> list[str]:
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_every_position_is_searched_once_and_scores_are_whites_view(tmp_path):
+    game = opera_game()
+    log = tmp_path / "searches.log"
+    plies = list(range(game.ply_count + 1))
+    with fake("--log", str(log)) as engine:
+        assert isinstance(engine, Engine)
+        evaluations = {e.ply: e for e in engine.analyse(game, plies, Limit(nodes=1000), threading.Event())}
+    assert sorted(evaluations) == plies
+    # The final position is mate: answered without a search, so one search per other position.
+    assert len(logged_fens(log)) == game.ply_count
+    assert len(set(logged_fens(log))) == game.ply_count
+    final = evaluations[game.ply_count]
+    assert final.terminal == "checkmate" and final.side_to_move == "black" and final.best_move is None
+    # Material is level at the start: only the fake's small offset remains.
+    start = evaluations[0]
+    assert start.side_to_move == "white" and start.score_cp_white is not None
+    assert abs(start.score_cp_white) <= 20
+    # After 16...Nxb8 White mates at once (17. Rd8#): a mate for White, whoever reports it.
+    assert evaluations[32].mate_white == 1 and evaluations[32].best_move == "Rd8#"
+    assert evaluations[32].score_cp_white is None
+    assert evaluations[0].engine_id == "FakeFish 1.0 | nodes=1000,multipv=1"
+
+
+def test_score_signs_follow_the_side_to_move():
+    board_game = game_from_pgn_text('[FEN "4k3/8/8/8/8/8/8/QQQQK3 b - - 0 1"]\n\n1... Kf7 *')
+    with fake(processes=1) as engine:
+        evaluations = {e.ply: e for e in engine.analyse(board_game, [0, 1], Limit(nodes=10), threading.Event())}
+    # White is four queens up in both positions, whoever is to move.
+    assert evaluations[0].side_to_move == "black"
+    assert evaluations[0].score_cp_white > 3000
+    assert evaluations[1].side_to_move == "white"
+    assert evaluations[1].score_cp_white > 3000
+    assert evaluations[0].wdl_white is not None and evaluations[0].wdl_white[0] > evaluations[0].wdl_white[2]
+
+
+def test_best_move_pv_and_candidates_are_san():
+    game = game_from_pgn_text("1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 *")
+    with fake(processes=1) as engine:
+        (evaluation,) = engine.analyse(game, [6], Limit(nodes=10, multipv=3), threading.Event())
+    assert evaluation.best_move == "Qxf7#"
+    assert evaluation.mate_white == 1 and evaluation.score_cp_white is None
+    assert evaluation.pv == ("Qxf7#",)
+    assert [c.order for c in evaluation.candidates] == [0, 1, 2]
+    assert evaluation.candidates[0].move == "Qxf7#"
+    assert all(c.move and c.move[0] in "KQRBNabcdefgh" for c in evaluation.candidates)
+    assert evaluation.candidates[1].score_cp_white is not None
+    assert len(evaluation.candidates[1].pv) == 2
+
+
+def test_stalemate_and_dead_draw_are_not_searched(tmp_path):
+    log = tmp_path / "log"
+    stalemate = game_from_pgn_text('[FEN "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Kh6 *')
+    with fake("--log", str(log), processes=1) as engine:
+        evaluations = {e.ply: e for e in engine.analyse(stalemate, [0, 1], Limit(nodes=10), threading.Event())}
+    assert evaluations[1].terminal == "stalemate" and evaluations[1].score_cp_white == 0
+    assert evaluations[0].terminal is None
+    assert len(logged_fens(log)) == 1
+
+
+def test_without_wdl_support_there_is_no_wdl():
+    game = opera_game()
+    with fake("--no-wdl", processes=1) as engine:
+        (evaluation,) = engine.analyse(game, [3], Limit(nodes=10), threading.Event())
+        assert not engine.supports_wdl
+    assert evaluation.wdl_white is None and evaluation.score_cp_white is not None
+
+
+def test_garbage_lines_are_tolerated():
+    game = opera_game()
+    with fake("--garbage") as engine:
+        evaluations = list(engine.analyse(game, range(10), Limit(nodes=10), threading.Event()))
+    assert sorted(e.ply for e in evaluations) == list(range(10))
+    assert all(e.score_cp_white is not None or e.mate_white is not None for e in evaluations)
+
+
+def test_a_dead_process_is_restarted_and_its_position_asked_again(tmp_path):
+    game = opera_game()
+    log = tmp_path / "log"
+    with fake("--crash-after", "5", "--log", str(log)) as engine:
+        evaluations = list(engine.analyse(game, range(game.ply_count + 1), Limit(nodes=10), threading.Event()))
+    assert sorted(e.ply for e in evaluations) == list(range(game.ply_count + 1))
+    assert len(logged_fens(log)) == game.ply_count  # nothing searched twice to the end
+
+
+def test_an_engine_that_keeps_dying_raises_after_yielding_what_it_finished(tmp_path):
+    game = opera_game()
+    log = tmp_path / "log"
+    seen = []
+    with fake("--crash-after-total", "8", "--log", str(log)) as engine:
+        with pytest.raises(EngineCrashed, match="crashed twice"):
+            for evaluation in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=10), threading.Event()):
+                seen.append(evaluation.ply)
+    # Every finished search reached the caller, plus the final mate, which needs none.
+    assert len(logged_fens(log)) == 8
+    assert sorted(seen) == sorted({*seen}) and len(seen) == 8 + 1 and game.ply_count in seen
+
+
+def test_a_silent_engine_times_out(tmp_path):
+    game = opera_game()
+    started = time.monotonic()
+    with fake("--hang-after", "2", processes=1, timeout_s=1.0) as engine:
+        with pytest.raises(EngineTimeout, match="stopped answering"):
+            list(engine.analyse(game, range(6), Limit(nodes=10), threading.Event()))
+    assert time.monotonic() - started < 8
+
+
+def test_stop_returns_promptly_with_partial_results():
+    game = opera_game()
+    stop = threading.Event()
+    seen = []
+    with fake("--search-ms", "400") as engine:
+        started = time.monotonic()
+        for evaluation in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=10), stop):
+            seen.append(evaluation)
+            stop.set()
+        elapsed = time.monotonic() - started
+        # The pool is usable again right away.
+        again = list(engine.analyse(game, [5], Limit(nodes=10), threading.Event()))
+    assert 1 <= len(seen) <= 3
+    assert elapsed < 2.0
+    assert [e.ply for e in again] == [5]
+
+
+def test_stop_with_an_engine_that_ignores_it_still_returns():
+    game = opera_game()
+    stop = threading.Event()
+    threading.Timer(0.5, stop.set).start()
+    with fake("--hang-after", "0", processes=1, timeout_s=30) as engine:
+        started = time.monotonic()
+        assert list(engine.analyse(game, [1, 2], Limit(nodes=10), stop)) == []
+        assert time.monotonic() - started < 2.5
+
+
+def test_missing_binary_is_engine_not_found(tmp_path):
+    with pytest.raises(EngineNotFound, match="not found"):
+        UciEngine([str(tmp_path / "no-such-engine")])
+
+
+def test_engine_dying_at_start_is_reported():
+    with pytest.raises(EngineCrashed):
+        fake("--exit-on-start", processes=1)
+
+
+def test_identity_has_name_and_options_that_change_results():
+    with fake(processes=1, options={"Hash": 32}) as engine:
+        assert engine.identity == "FakeFish 1.0"
+    with fake("--name", "Other 2", processes=1) as engine:
+        assert engine.identity == "Other 2"
+        assert engine.engine_id(Limit(depth=3, multipv=2)) == "Other 2 | depth=3,multipv=2"
+
+
+def test_a_limit_is_required():
+    with fake(processes=1) as engine:
+        with pytest.raises(ValueError, match="limit"):
+            list(engine.analyse(opera_game(), [0], Limit(), threading.Event()))
+
+
+@pytest.mark.engine
+@pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason="Stockfish is not installed")
+def test_stockfish_on_the_opera_game():
+    game = opera_game()
+    with UciEngine([STOCKFISH], processes=2) as engine:
+        assert engine.identity.startswith("Stockfish")
+        assert engine.supports_wdl
+        evaluations = {e.ply: e for e in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=2000), threading.Event())}
+    assert sorted(evaluations) == list(range(game.ply_count + 1))
+    assert evaluations[33].terminal == "checkmate"
+    assert evaluations[32].mate_white == 1 and evaluations[32].best_move == "Rd8#"
+    assert abs(evaluations[0].score_cp_white) < 100
+    assert evaluations[0].wdl_white is not None and sum(evaluations[0].wdl_white) == 1000
+    board = chess.Board()
+    assert board.parse_san(evaluations[0].best_move) in board.legal_moves

@@ -1,0 +1,178 @@
+"""A tiny UCI engine for tests: deterministic answers from the position, and switches to misbehave.
+
+Evaluation (side to move's view): material difference in centipawns plus a small fixed offset
+taken from the FEN; `mate 1` when a move mates at once. Best move: the mating move, else the legal
+move with the smallest UCI text. Every search is one line `<FEN>` appended to --log.
+
+Switches: --name NAME, --log FILE, --no-wdl, --garbage (junk lines around real ones),
+--crash-after N (exit on the search after N searches of this process), --crash-after-total N
+(exit once --log holds N searches, so restarts crash too), --hang-after N (go silent, ignore
+stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start (die at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+import threading
+import time
+import zlib
+
+import chess
+
+VALUES = {chess.PAWN: 100, chess.KNIGHT: 300, chess.BISHOP: 300, chess.ROOK: 500, chess.QUEEN: 900, chess.KING: 0}
+
+
+def send(line: str) -> None:
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def score_cp(board: chess.Board) -> int:
+    material = sum(
+        VALUES[piece.piece_type] * (1 if piece.color == board.turn else -1) for piece in board.piece_map().values()
+    )
+    return material + zlib.crc32(board.epd().encode()) % 41 - 20
+
+
+def lines_for(board: chess.Board, multipv: int) -> list[tuple[chess.Move, str]]:
+    """(first move, score text) of each line, best first."""
+    scored = []
+    for move in board.legal_moves:
+        board.push(move)
+        if board.is_checkmate():
+            text, value = "mate 1", 100_000
+        else:
+            value = -score_cp(board)
+            text = f"cp {value}"
+        board.pop()
+        scored.append((-value, move.uci(), move, text))
+    scored.sort()
+    return [(move, text) for _, _, move, text in scored[:multipv]]
+
+
+def wdl_for(text: str) -> str:
+    kind, value = text.split()
+    if kind == "mate":
+        return "1000 0 0"
+    cp = max(-1000, min(1000, int(value)))
+    win = max(0, cp) // 2
+    loss = max(0, -cp) // 2
+    return f"{win} {1000 - win - loss} {loss}"
+
+
+def parse_position(tokens: list[str]) -> chess.Board:
+    if tokens[0] == "startpos":
+        board, rest = chess.Board(), tokens[1:]
+    else:
+        end = tokens.index("moves") if "moves" in tokens else len(tokens)
+        board, rest = chess.Board(" ".join(tokens[1:end])), tokens[end:]
+    if rest and rest[0] == "moves":
+        for uci in rest[1:]:
+            board.push_uci(uci)
+    return board
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--name", default="FakeFish 1.0")
+    parser.add_argument("--log")
+    parser.add_argument("--no-wdl", action="store_true")
+    parser.add_argument("--garbage", action="store_true")
+    parser.add_argument("--crash-after", type=int)
+    parser.add_argument("--crash-after-total", type=int)
+    parser.add_argument("--hang-after", type=int)
+    parser.add_argument("--search-ms", type=int, default=0)
+    parser.add_argument("--exit-on-start", action="store_true")
+    args = parser.parse_args()
+    if args.exit_on_start:
+        return 3
+
+    commands: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in sys.stdin:
+            commands.put(line.strip())
+        commands.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    board = chess.Board()
+    multipv, show_wdl, searches = 1, False, 0
+    while True:
+        line = commands.get()
+        if line is None or line == "quit":
+            return 0
+        tokens = line.split()
+        if not tokens:
+            continue
+        if tokens[0] == "uci":
+            if args.garbage:
+                send("Welcome to FakeFish! ###")
+            send(f"id name {args.name}")
+            send("id author Nobody")
+            send("option name Threads type spin default 1 min 1 max 64")
+            send("option name Hash type spin default 16 min 1 max 1024")
+            send("option name MultiPV type spin default 1 min 1 max 50")
+            if not args.no_wdl:
+                send("option name UCI_ShowWDL type check default false")
+            send("uciok")
+        elif tokens[0] == "isready":
+            send("readyok")
+        elif tokens[0] == "setoption" and "name" in tokens and "value" in tokens:
+            name = " ".join(tokens[tokens.index("name") + 1 : tokens.index("value")])
+            value = " ".join(tokens[tokens.index("value") + 1 :])
+            if name == "MultiPV":
+                multipv = int(value)
+            elif name == "UCI_ShowWDL":
+                show_wdl = value == "true"
+        elif tokens[0] == "position":
+            board = parse_position(tokens[1:])
+        elif tokens[0] == "go":
+            if args.crash_after is not None and searches >= args.crash_after:
+                return 3
+            if args.crash_after_total is not None and args.log:
+                try:
+                    with open(args.log, encoding="utf-8") as handle:
+                        done_total = sum(1 for _ in handle)
+                except FileNotFoundError:
+                    done_total = 0
+                if done_total >= args.crash_after_total:
+                    return 3
+            if args.hang_after is not None and searches >= args.hang_after:
+                while commands.get() not in (None, "quit"):
+                    pass  # silent, even to `stop`
+                return 0
+            searches += 1
+            if args.log:
+                with open(args.log, "a", encoding="utf-8") as handle:
+                    handle.write(board.fen() + "\n")
+            deadline = time.monotonic() + args.search_ms / 1000
+            while time.monotonic() < deadline:
+                try:
+                    pending = commands.get(timeout=0.02)
+                except queue.Empty:
+                    continue
+                if pending in ("stop", None, "quit"):
+                    if pending != "stop":
+                        commands.put(pending)
+                    break
+            if args.garbage:
+                send("info score cp banana")
+                send("!!! garbage ###")
+            lines = lines_for(board, multipv)
+            for index, (move, text) in enumerate(lines, start=1):
+                wdl = f" wdl {wdl_for(text)}" if show_wdl else ""
+                reply = board.copy()
+                reply.push(move)
+                follow = sorted(reply.legal_moves, key=lambda m: m.uci())
+                pv = move.uci() + (" " + follow[0].uci() if follow and text != "mate 1" else "")
+                send(f"info depth 5 seldepth 6 multipv {index} score {text}{wdl} nodes 1000 nps 100000 time 10 pv {pv}")
+            best = lines[0][0].uci() if lines else "(none)"
+            send(f"bestmove {best}")
+        elif args.garbage:
+            send("what?")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,153 @@
+"""ReviewSession: the one stateful object — navigation, evaluations, the derived assessment."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.formats import load_game
+from reviewer.core.gametree import Game, Node
+from reviewer.gui.session import ReviewSession
+
+
+def chess_game(sans: list[str]) -> Game:
+    game = Game(kind="chess", white="Anna", black="Boris")
+    board = chess.Board()
+    node = game.root
+    for san in sans:
+        move = board.parse_san(san)
+        color = "white" if board.turn == chess.WHITE else "black"
+        board.push(move)
+        node = node.add_child(Node(move=san, color=color, uci=move.uci()))
+    return game
+
+
+def cp_eval(ply: int, cp_white: int, best: str | None = None) -> Evaluation:
+    side = "white" if ply % 2 == 0 else "black"
+    return Evaluation(ply=ply, kind="chess", engine_id="test", score_cp_white=cp_white, side_to_move=side, best_move=best)
+
+
+@pytest.fixture
+def session(qtbot) -> ReviewSession:
+    return ReviewSession()
+
+
+def test_loading_a_game_announces_it_and_starts_at_the_root(session, qtbot) -> None:
+    game = chess_game(["e4", "e5", "Nf3"])
+    with qtbot.waitSignals([session.game_loaded, session.current_changed]):
+        session.load_game(game)
+    assert session.game is game
+    assert session.current_node is game.root
+    assert session.ply_count == 3
+
+
+def test_navigation_clamps_and_steps_along_the_line(session, qtbot) -> None:
+    game = chess_game(["e4", "e5", "Nf3", "Nc6"])
+    session.load_game(game)
+    seen: list[int] = []
+    session.current_changed.connect(lambda node: seen.append(node.ply))
+    session.step(1)
+    session.step(2)
+    session.set_current_ply(99)
+    session.step(-1)
+    session.go_to_start()
+    session.go_to_end()
+    session.set_current_ply(-5)
+    assert seen == [1, 3, 4, 3, 0, 4, 0]
+
+
+def test_stepping_forward_from_a_variation_stays_in_it(session) -> None:
+    game = chess_game(["e4", "e5"])
+    side = game.root.children[0].add_child(Node(move="c5", color="black", uci="c7c5"))
+    deeper = side.add_child(Node(move="Nf3", color="white", uci="g1f3"))
+    session.load_game(game)
+    session.set_current_node(side)
+    session.step(1)
+    assert session.current_node is deeper
+    session.go_to_start()
+    session.step(2)
+    assert session.current_node is game.node_at_ply(2)
+
+
+def test_setting_the_same_node_again_is_silent(session, qtbot) -> None:
+    session.load_game(chess_game(["e4"]))
+    with qtbot.assertNotEmitted(session.current_changed):
+        session.set_current_ply(0)
+
+
+def test_evaluations_drive_the_assessment_and_judgements(session, qtbot) -> None:
+    game = chess_game(["e4", "e5", "Qh5", "Ke7"])
+    session.load_game(game)
+    assert session.assessment is None
+    evaluations = [
+        cp_eval(0, 30, "e4"),
+        cp_eval(1, 30, "e5"),
+        cp_eval(2, 30, "Nf3"),
+        cp_eval(3, 0, "Nc6"),
+        cp_eval(4, 600, None),
+    ]
+    for evaluation in evaluations:
+        with qtbot.waitSignals([session.evaluation_added, session.assessment_changed]):
+            session.add_evaluation(evaluation)
+    judgements = session.judgements()
+    assert judgements[1] in ("book", "best")  # 1. e4 is in the opening table
+    assert judgements[4] == "blunder"
+    assert session.move_assessment(4).best == "Nc6"
+    assert 4 in session.flagged_plies()
+    assert session.flagged_plies(color="white") == []
+
+
+def test_preset_change_recomputes_the_labels_without_new_evaluations(session) -> None:
+    game = chess_game(["a4", "h5", "Ra3"])  # out of the opening table from move 1... h5
+    session.load_game(game)
+    for evaluation in (cp_eval(0, 20, "d4"), cp_eval(1, 20, "c5"), cp_eval(2, 20, "d5"), cp_eval(3, -45, "Nc6")):
+        session.add_evaluation(evaluation)
+    lichess = session.judgements()[3]
+    session.set_preset("seed")
+    seed = session.judgements()[3]
+    assert lichess == "inaccuracy"  # a drop of about 6 win points
+    assert seed == "good"
+
+
+def test_evaluations_of_another_game_or_out_of_range_are_ignored(session, qtbot) -> None:
+    session.load_game(chess_game(["e4"]))
+    with qtbot.assertNotEmitted(session.evaluation_added):
+        session.add_evaluation(cp_eval(7, 10))
+        session.add_evaluation(Evaluation(ply=0, kind="go", score_lead_black=1.0))
+    assert len(session.evaluations) == 0
+
+
+def test_next_and_previous_flagged_move(session) -> None:
+    game = chess_game(["e4", "e5", "Qh5", "Ke7", "Qxe5#"])
+    session.load_game(game)
+    for ply, cp, best in ((0, 30, "e4"), (1, 30, "e5"), (2, 30, "Nf3"), (3, 0, "Nc6"), (4, 800, "g6"), (5, 1000, None)):
+        session.add_evaluation(cp_eval(ply, cp, best))
+    flagged = session.flagged_plies()
+    assert flagged, "the blunder Ke7 must be flagged"
+    assert session.go_to_next_flagged(1)
+    assert session.current_ply == flagged[0]
+    session.go_to_end()
+    assert session.go_to_next_flagged(-1)
+    assert session.current_ply == flagged[-1]
+    session.go_to_start()
+    assert not session.go_to_next_flagged(-1)
+    assert session.current_ply == 0
+
+
+def test_go_game_from_the_corpus(session, corpus_dir) -> None:
+    game = load_game(corpus_dir / "sgf" / "sabaki__endgame-9.sgf")
+    session.load_game(game)
+    session.go_to_end()
+    assert session.current_ply == game.ply_count > 10
+    before = Evaluation(
+        ply=10,
+        kind="go",
+        score_lead_black=2.0,
+        best_move=game.node_at_ply(11).move,
+        candidates=(Candidate(move=game.node_at_ply(11).move or "pass", order=0, prior=0.5, score_lead_black=2.0),),
+    )
+    after = Evaluation(ply=11, kind="go", score_lead_black=2.0 if game.mover_at_ply(11) == "black" else 2.0)
+    session.add_evaluation(before)
+    session.add_evaluation(after)
+    assert session.judgements()[11] == "best"

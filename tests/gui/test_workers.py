@@ -1,0 +1,192 @@
+"""Workers: analysis and file jobs run off the GUI thread and report back through signals."""
+
+from __future__ import annotations
+
+import shlex
+import threading
+from pathlib import Path
+from typing import Iterator, Sequence
+
+import pytest
+
+from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.engines.base import EngineCrashed, EngineNotFound
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats import load_game
+from reviewer.core.gametree import Game
+from reviewer.gui.settings import EngineChoice
+from reviewer.gui.workers import AnalysisJob, AnalysisRunner, TaskRunner, analyse_with_review
+from tests.conftest import fake_engine_command
+
+
+class ScriptedEngine:
+    """An in-process engine: answers each position with a fixed score, optionally slowly."""
+
+    kind = "chess"
+    identity = "scripted 1"
+
+    def __init__(self, wait_for_stop: bool = False, crash_at: int | None = None) -> None:
+        self.wait_for_stop = wait_for_stop
+        self.crash_at = crash_at
+        self.closed = threading.Event()
+        self.threads: set[str] = set()
+
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+        for ply in plies:
+            self.threads.add(threading.current_thread().name)
+            if self.crash_at is not None and ply == self.crash_at:
+                raise EngineCrashed(f"scripted engine died at ply {ply}")
+            if self.wait_for_stop and ply > 0:
+                stop.wait(10)
+            if stop.is_set():
+                return
+            yield Evaluation(ply=ply, kind="chess", engine_id=self.identity, score_cp_white=10 * ply)
+
+    def close(self) -> None:
+        self.closed.set()
+
+
+def direct_analyse(game, engine, limit, stop, plies, on_progress) -> Iterator[Evaluation]:
+    yield from engine.analyse(game, plies, limit, stop)
+
+
+@pytest.fixture
+def game(corpus_dir) -> Game:
+    return load_game(corpus_dir / "pgn" / "chesslib__promoting.pgn")
+
+
+def job_for(game: Game, plies: Sequence[int] | None = None, command: str | None = None) -> AnalysisJob:
+    return AnalysisJob(
+        game=game,
+        engine=EngineChoice(kind="chess", command=command),
+        limit=Limit(nodes=1000),
+        plies=tuple(plies if plies is not None else range(game.ply_count + 1)),
+    )
+
+
+def test_evaluations_reach_the_gui_thread_in_order_and_the_engine_closes(qtbot, game) -> None:
+    engine = ScriptedEngine()
+    runner = AnalysisRunner(open_engine=lambda _choice: engine, analyse=direct_analyse)
+    received: list[tuple[int, str]] = []
+    runner.evaluation_ready.connect(lambda ev: received.append((ev.ply, threading.current_thread().name)))
+    progress = []
+    runner.progress_changed.connect(progress.append)
+    with qtbot.waitSignal(runner.finished, timeout=5000) as finished:
+        runner.start(job_for(game, range(6)))
+    assert finished.args == [True]
+    assert [ply for ply, _ in received] == [0, 1, 2, 3, 4, 5]
+    assert {name for _, name in received} == {threading.main_thread().name}
+    assert engine.threads and threading.main_thread().name not in engine.threads
+    assert engine.closed.is_set()
+    assert (progress[-1].done, progress[-1].total) == (6, 6)
+    assert not runner.is_running()
+
+
+def test_stop_returns_at_once_and_the_engine_is_closed(qtbot, game) -> None:
+    engine = ScriptedEngine(wait_for_stop=True)
+    runner = AnalysisRunner(open_engine=lambda _choice: engine, analyse=direct_analyse)
+    received: list[int] = []
+    runner.evaluation_ready.connect(lambda ev: received.append(ev.ply))
+    with qtbot.waitSignal(runner.evaluation_ready, timeout=5000):
+        runner.start(job_for(game, range(5)))
+    with qtbot.waitSignal(runner.finished, timeout=1000) as finished:
+        runner.stop()
+    assert finished.args == [False]
+    assert runner.shutdown(timeout_s=3.0)
+    assert engine.closed.is_set()
+    qtbot.wait(50)
+    assert received == [0]
+
+
+def test_a_missing_engine_is_reported_in_one_line(qtbot, game) -> None:
+    def refuse(choice: EngineChoice):
+        raise EngineNotFound(f"engine {choice.command!r} not found")
+
+    runner = AnalysisRunner(open_engine=refuse, analyse=direct_analyse)
+    events: list[tuple[str, object]] = []
+    runner.failed.connect(lambda message: events.append(("failed", message)))
+    runner.finished.connect(lambda completed: events.append(("finished", completed)))
+    with qtbot.waitSignal(runner.finished, timeout=5000):
+        runner.start(job_for(game, command="no-such-engine"))
+    assert events == [("failed", "engine 'no-such-engine' not found"), ("finished", False)]
+
+
+def test_an_engine_crash_keeps_what_was_done(qtbot, game) -> None:
+    engine = ScriptedEngine(crash_at=3)
+    runner = AnalysisRunner(open_engine=lambda _choice: engine, analyse=direct_analyse)
+    received: list[int] = []
+    messages: list[str] = []
+    runner.evaluation_ready.connect(lambda ev: received.append(ev.ply))
+    runner.failed.connect(messages.append)
+    with qtbot.waitSignal(runner.finished, timeout=5000) as finished:
+        runner.start(job_for(game, range(6)))
+    assert finished.args == [False]
+    assert received == [0, 1, 2]
+    assert messages == ["scripted engine died at ply 3"]
+    assert engine.closed.is_set()
+
+
+def test_a_new_job_drops_the_late_results_of_the_old_one(qtbot, game) -> None:
+    slow = ScriptedEngine(wait_for_stop=True)
+    fast = ScriptedEngine()
+    engines = iter([slow, fast])
+    runner = AnalysisRunner(open_engine=lambda _choice: next(engines), analyse=direct_analyse)
+    received: list[str] = []
+    runner.evaluation_ready.connect(lambda ev: received.append(ev.engine_id))
+    with qtbot.waitSignal(runner.evaluation_ready, timeout=5000):
+        runner.start(job_for(game, range(3)))
+    received.clear()
+    with qtbot.waitSignal(runner.finished, timeout=5000, check_params_cb=lambda done: done):
+        runner.start(job_for(game, range(3)))
+    assert received == ["scripted 1"] * 3
+    assert slow.closed.wait(3)
+
+
+def test_fake_uci_engine_through_the_review_loop_and_the_cache(qtbot, game, tmp_path) -> None:
+    log = tmp_path / "searches.log"
+    command = shlex.join(fake_engine_command("fake_uci.py", "--log", str(log)))
+    runner = AnalysisRunner()  # the registry and the user's cache, as the app uses them
+    plies = tuple(range(min(8, game.ply_count + 1)))
+    received: list[Evaluation] = []
+    runner.evaluation_ready.connect(received.append)
+    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
+        runner.start(job_for(game, plies, command=command))
+    assert finished.args == [True]
+    assert sorted(ev.ply for ev in received) == list(plies)
+    assert all(ev.best_move for ev in received if ev.terminal is None)
+    searched = log.read_text().splitlines()
+    # Resuming is starting again: every position now comes from the cache.
+    received.clear()
+    with qtbot.waitSignal(runner.finished, timeout=20000):
+        runner.start(job_for(game, plies, command=command))
+    assert sorted(ev.ply for ev in received) == list(plies)
+    assert log.read_text().splitlines() == searched
+
+
+def test_analyse_with_review_passes_progress(game) -> None:
+    engine = ScriptedEngine()
+    reports: list[tuple[int, int]] = []
+    results = list(
+        analyse_with_review(game, engine, Limit(nodes=1), threading.Event(), [0, 1, 2], lambda d, t, r, e: reports.append((d, t)))
+    )
+    assert [ev.ply for ev in results] == [0, 1, 2]
+    assert reports[-1] == (3, 3)
+
+
+def test_task_runner_reports_results_and_readable_failures(qtbot, tmp_path) -> None:
+    tasks = TaskRunner()
+    with qtbot.waitSignal(tasks.succeeded, timeout=3000) as done:
+        task = tasks.submit(lambda a, b: a + b, 2, 3)
+    assert done.args == [task, 5]
+
+    def bad_file() -> None:
+        raise GameFileError("game.pgn: cannot be read (binary data)")
+
+    with qtbot.waitSignal(tasks.failed, timeout=3000) as failed:
+        task = tasks.submit(bad_file)
+    assert failed.args == [task, "game.pgn: cannot be read (binary data)"]
+
+    with qtbot.waitSignal(tasks.failed, timeout=3000) as failed:
+        tasks.submit(Path(tmp_path / "missing" / "x.txt").read_text)
+    assert failed.args[1].startswith("No such file or directory")
+    assert tasks.shutdown(1.0)
