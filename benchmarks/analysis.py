@@ -12,7 +12,7 @@ Each game run starts with `ucinewgame` everywhere (a fresh hash), engines are st
 clock starts, and each measure keeps the best of --repeat runs (the machine is shared).
 positions/s counts the game's positions (each searched once, twice by the naive loop).
 
-    .venv/bin/python benchmarks/analysis.py [--nodes 150000] [--repeat 3] [--pgn FILE]
+    .venv/bin/python benchmarks/analysis.py [--nodes 100000] [--repeat 3] [--pgn FILE]
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ def open_raw(processes: int, threads: int) -> list[chess.engine.SimpleEngine]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--nodes", type=int, default=150_000)
+    parser.add_argument("--nodes", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--pgn", default=str(REPO_ROOT / "resources" / "samples" / "opera-game.pgn"))
     args = parser.parse_args()

@@ -491,7 +491,12 @@ class MainWindow(QMainWindow):
         self, path: Path, collection: Any, index: int, game: Game, embedded: tuple[Evaluation, ...]
     ) -> None:
         self.analysis.stop()
-        self.session.load_game(game, collection, index, embedded)
+        try:
+            self.session.load_game(game, collection, index, embedded)
+        finally:
+            self._finish_opening(path, collection, index, game)
+
+    def _finish_opening(self, path: Path, collection: Any, index: int, game: Game) -> None:
         if self._pending_ply is not None:
             self.session.set_current_ply(self._pending_ply)
             self._pending_ply = None
@@ -501,8 +506,8 @@ class MainWindow(QMainWindow):
         if len(collection) > 1:
             title += f" [{index + 1}/{len(collection)}]"
         self.setWindowTitle(f"{title} — Reviewer")
-        for warning in game.warnings[:1]:
-            self.statusBar().showMessage(f"{path.name}: {warning}", 8000)
+        if game.warnings:
+            self.statusBar().showMessage(f"{path.name}: {game.warnings[0]}", 8000)
         else:
             self.statusBar().showMessage(f"Opened {path.name}", 3000)
         self.file_opened.emit(str(path))
@@ -636,8 +641,10 @@ class MainWindow(QMainWindow):
         if completed:
             self.progress_bar.hide()
             self.statusBar().showMessage("Analysis complete", 5000)
-        self._refresh_views()
-        self.analysis_finished.emit(completed)
+        try:
+            self._refresh_views()
+        finally:
+            self.analysis_finished.emit(completed)
 
     def _on_evaluation_added(self, ply: int) -> None:
         node = self.session.current_node

@@ -153,3 +153,22 @@ def test_stockfish_end_to_end(tmp_path):
     assert report["evaluated_positions"] == OPERA_PLIES + 1
     assert report["moves"][-1]["move"] == "Rd8#"
     assert report["summary"]["white"]["accuracy"] is not None
+
+
+def test_a_go_game_goes_to_katago_and_gets_sabaki_annotations(tmp_path):
+    sgf = tmp_path / "game.sgf"
+    sgf.write_text("(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]PB[Black]PW[White];B[ee];W[cc];B[gg];W[cg])")
+    log = tmp_path / "katago.log"
+    command = shlex.join(fake_engine_command("fake_katago.py", "--log", str(log)))
+    report_path, out = tmp_path / "r.json", tmp_path / "a.sgf"
+    args = ["analyze", str(sgf), "--engine-cmd", command, "--visits", "10", "-q"]
+    assert main([*args, "--json", str(report_path), "-o", str(out)]) == 0
+    report = json.loads(report_path.read_text())
+    assert report["game"]["kind"] == "go" and report["evaluated_positions"] == 5
+    assert [m["move"] for m in report["moves"]] == ["E5", "C7", "G3", "C3"]
+    text = out.read_text()
+    assert text.count("SBKV[") == 4 and text.count("SBKS[") == 4
+    queries = log.read_text().count('"analyzeTurns"')
+    assert queries >= 1
+    assert main(args) == 0  # everything cached: KataGo gets no analysis query
+    assert log.read_text().count('"analyzeTurns"') == queries

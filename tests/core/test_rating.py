@@ -202,13 +202,14 @@ def test_a_player_with_only_losses_is_placed_at_the_worst_loss_with_handicap_cou
     assert weak.high == pytest.approx(weak.rating) and weak.low is None
 
 
-def test_a_single_game_between_newcomers_is_ordered_but_uncertain():
+def test_a_single_game_between_newcomers_is_placed_at_the_level_it_declares():
     result = rate_games([go("Winner", "Loser", "white")])
-    by_name = players(result)
-    assert by_name["Winner"].rating > by_name["Loser"].rating
-    assert all(p.uncertain and p.placed_by == "prior" for p in result.players)
-    # Nobody declares a rank: the group sits on the reference, 1k.
-    assert np.mean([p.rating for p in result.players]) == pytest.approx(0.0, abs=1e-3)
+    # No maximum, nobody determined to measure against, nothing declared: the reference, 1k.
+    assert all(p.uncertain and p.placed_by == "group level" for p in result.players)
+    assert all(p.rating == pytest.approx(0.0) and p.low is None and p.high is None for p in result.players)
+    declared = players(rate_games([go("Winner", "Loser", "white", wr="3k", br="2d")]))
+    assert declared["Winner"].rating == pytest.approx(-2.0) and declared["Loser"].rating == pytest.approx(2.0)
+    assert declared["Winner"].placed_by == "declared" and declared["Winner"].display == "3k?"
 
 
 def test_a_single_game_against_an_established_player():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.analysis import Candidate, EvaluationTable
 from reviewer.core.scoring import assess_game
 from reviewer.core.scoring.go import (
     accuracy_from_weighted_loss,

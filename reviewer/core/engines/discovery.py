@@ -196,10 +196,13 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
             engines.append(EngineInfo(name, kind, protocol, tuple(command), None, "missing",  # type: ignore[arg-type]
                                       f"{command[0]} not found", "settings"))
             continue
-        version = None
-        if check:
-            version = uci_version(command) if protocol == "uci" else katago_binary_version(executable)
-        status = "ok" if version is not None or not check else "broken"
+        version, status = None, "ok"
+        if check and protocol == "uci":
+            version = uci_version(command)
+            status = "ok" if version is not None else "broken"
+        elif check and Path(executable).name.lower().startswith("katago"):
+            version = katago_binary_version(executable)  # KataGo itself; a wrapper is taken on trust
+            status = "ok" if version is not None else "broken"
         engines.append(EngineInfo(name, kind, protocol, tuple(command), version, status,  # type: ignore[arg-type]
                                   str(path), "settings"))
     return engines, problems

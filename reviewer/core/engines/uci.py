@@ -32,7 +32,7 @@ from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFoun
 from reviewer.core.errors import GameFileError
 from reviewer.core.gametree import Game
 
-__all__ = ["UciEngine", "boards_at_plies", "default_process_count", "terminal_evaluation"]
+__all__ = ["InfoLine", "UciEngine", "boards_at_plies", "default_process_count", "parse_info_line", "terminal_evaluation"]
 
 # Options that change speed or bookkeeping but not what the engine says about a position.
 _NEUTRAL_OPTIONS = frozenset(
@@ -40,7 +40,6 @@ _NEUTRAL_OPTIONS = frozenset(
     for name in ("Threads", "Hash", "Ponder", "MultiPV", "UCI_ShowWDL", "UCI_AnalyseMode", "Debug Log File",
                  "Move Overhead", "Slow Mover", "Minimum Thinking Time", "Clear Hash", "nodestime")
 )
-_INFO = chess.engine.INFO_SCORE | chess.engine.INFO_PV | chess.engine.INFO_BASIC
 _STOP_GRACE_S = 0.8  # how long a stopped search may take to answer before its process is killed
 _POLL_S = 0.05
 
@@ -50,11 +49,36 @@ def default_process_count() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
+class _LeanUciProtocol(chess.engine.UciProtocol):
+    """python-chess's UCI protocol, but `info` lines are only kept as text, not parsed as they come.
+
+    A search prints dozens of `info` lines and only the last scored one of each MultiPV line
+    matters; parsing every PV on the event loop costs CPU the engines need.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest_info: dict[int, str] = {}  # MultiPV index -> its latest scored line with a PV
+        self.last_heard = time.monotonic()
+
+    def line_received(self, line: str) -> None:
+        self.last_heard = time.monotonic()
+        if line.startswith("info ") and " score " in line and " pv " in line:
+            index = 1
+            at = line.find(" multipv ")
+            if at >= 0:
+                try:
+                    index = int(line[at + 9 :].split(" ", 1)[0])
+                except ValueError:
+                    return
+            self.latest_info[index] = line
+
+
 @dataclass
 class _Slot:
     index: int
     transport: asyncio.SubprocessTransport | None = None
-    protocol: chess.engine.UciProtocol | None = None
+    protocol: _LeanUciProtocol | None = None
 
     @property
     def alive(self) -> bool:
@@ -241,7 +265,7 @@ class UciEngine:
         program = self.command[0]
         try:
             transport, protocol = await asyncio.wait_for(
-                chess.engine.popen_uci(self.command, setpgrp=True), self.start_timeout_s
+                _popen_lean_uci(self.command), self.start_timeout_s
             )
         except (FileNotFoundError, NotADirectoryError):
             raise EngineNotFound(f"engine not found: {program}") from None
@@ -304,7 +328,7 @@ class UciEngine:
             retry = None
             started = time.perf_counter()
             try:
-                infos, best = await self._search(slot, board, run)
+                info_lines, best = await self._search(slot, board, run)
             except _Stopped:
                 return
             except EngineTimeout as error:
@@ -326,47 +350,39 @@ class UciEngine:
                     run.fail(EngineCrashed(f"{self._engine_name} died and could not be restarted: {start_error}"))
                     return
                 continue
-            run.results.put_nowait((ply, board, infos, best, time.perf_counter() - started))
+            run.results.put_nowait((ply, board, info_lines, best, time.perf_counter() - started))
 
-    async def _search(
-        self, slot: _Slot, board: chess.Board, run: _Run
-    ) -> tuple[list[chess.engine.InfoDict], chess.engine.BestMove]:
+    async def _search(self, slot: _Slot, board: chess.Board, run: _Run) -> tuple[dict[int, str], chess.Move | None]:
         protocol = slot.protocol
         if protocol is None or not slot.alive:
             raise chess.engine.EngineTerminatedError("engine process is not running")
-        loop = asyncio.get_running_loop()
+        protocol.latest_info = {}
+        protocol.last_heard = time.monotonic()
         try:
             analysis = await asyncio.wait_for(
-                protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=_INFO), self.timeout_s
+                protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=chess.engine.INFO_NONE),
+                self.timeout_s,
             )
         except asyncio.TimeoutError:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
-        last_heard = loop.time()
-
-        async def follow() -> chess.engine.BestMove:
-            nonlocal last_heard
-            async for _ in analysis:
-                last_heard = loop.time()
-            return await analysis.wait()
-
         run.in_flight.add(analysis)
-        task = asyncio.ensure_future(follow())
+        finished = asyncio.ensure_future(analysis.wait())
         stop_sent_at: float | None = None
         try:
             while True:
-                done, _ = await asyncio.wait((task,), timeout=0.25)
+                done, _ = await asyncio.wait((finished,), timeout=0.25)
                 if done:
-                    best = task.result()
+                    best = finished.result()
                     break
-                now = loop.time()
+                now = time.monotonic()
                 if run.stopping:
                     stop_sent_at = stop_sent_at or now
                     analysis.stop()
                     if now - stop_sent_at > _STOP_GRACE_S:
                         slot.kill()  # it ignores `stop`: a fresh process next time
                         raise _Stopped
-                elif now - last_heard > self.timeout_s:
+                elif now - protocol.last_heard > self.timeout_s:
                     slot.kill()
                     raise EngineTimeout(
                         f"{self._engine_name} stopped answering: nothing for {self.timeout_s:g} s "
@@ -374,13 +390,13 @@ class UciEngine:
                     )
         finally:
             run.in_flight.discard(analysis)
-            if not task.done():
-                task.cancel()
-            elif not task.cancelled():
-                task.exception()  # mark as retrieved
+            if not finished.done():
+                finished.cancel()
+            elif not finished.cancelled():
+                finished.exception()  # mark as retrieved
         if run.stopping:
             raise _Stopped  # cut short: weaker than asked, never reported
-        return list(analysis.multipv), best
+        return dict(protocol.latest_info), best.move
 
     # -- conversion at the edge ----------------------------------------------------------------------
 
@@ -389,58 +405,141 @@ class UciEngine:
         engine_id: str,
         ply: int,
         board: chess.Board,
-        infos: list[chess.engine.InfoDict],
-        best: chess.engine.BestMove,
+        info_lines: dict[int, str],
+        best: chess.Move | None,
         seconds: float,
     ) -> Evaluation:
+        white_to_move = board.turn == chess.WHITE
         root = board.copy(stack=False)
-        main = infos[0] if infos else {}
-        score = main.get("score")
-        if score is None:
+        lines = []
+        for index in sorted(info_lines):
+            info = parse_info_line(info_lines[index], white_to_move)
+            if info is not None:
+                lines.append(info)
+        if not lines:
             raise EngineCrashed(f"{self._engine_name} gave no score for {board.fen()}")
-        score_cp_white, mate_white = _white_score(score)
-        wdl = main.get("wdl")
+        main = lines[0]
         candidates = []
-        for order, info in enumerate(infos):
-            line = info.get("pv") or []
-            if not line or info.get("score") is None:
-                continue
-            cand_cp, cand_mate = _white_score(info["score"])
-            san_line = _san_line(root, line)
-            if not san_line:
-                continue
-            candidates.append(
-                Candidate(
-                    move=san_line[0],
-                    order=order,
-                    visits=info.get("nodes"),
-                    score_cp_white=cand_cp,
-                    mate_white=cand_mate,
-                    pv=san_line,
+        for order, info in enumerate(lines):
+            san_line = _san_line(root, info.pv)
+            if san_line:
+                candidates.append(
+                    Candidate(
+                        move=san_line[0],
+                        order=order,
+                        visits=info.nodes,
+                        score_cp_white=info.score_cp_white,
+                        mate_white=info.mate_white,
+                        pv=san_line,
+                    )
                 )
-            )
-        pv_moves = list(main.get("pv") or [])
-        best_move = best.move if best.move is not None and best.move in root.legal_moves else None
-        if best_move is None and pv_moves:
-            best_move = pv_moves[0]
-        if best_move is not None and (not pv_moves or pv_moves[0] != best_move):
-            pv_moves = [best_move]
-        pv = _san_line(root, pv_moves)
+        pv_moves = list(main.pv)
+        if best is None or best not in root.legal_moves:
+            best = _first_legal(root, pv_moves)
+        if best is not None and (not pv_moves or pv_moves[0] != best.uci()):
+            pv_moves = [best.uci()]
         return Evaluation(
             ply=ply,
             kind="chess",
             engine_id=engine_id,
-            score_cp_white=score_cp_white,
-            mate_white=mate_white,
-            wdl_white=tuple(wdl.white()) if wdl is not None else None,  # type: ignore[arg-type]
-            side_to_move="white" if board.turn == chess.WHITE else "black",
-            best_move=root.san(best_move) if best_move is not None else None,
-            pv=pv,
+            score_cp_white=main.score_cp_white,
+            mate_white=main.mate_white,
+            wdl_white=main.wdl_white,
+            side_to_move="white" if white_to_move else "black",
+            best_move=root.san(best) if best is not None else None,
+            pv=_san_line(root, pv_moves),
             candidates=tuple(candidates),
-            depth=main.get("depth"),
-            nodes=main.get("nodes"),
+            depth=main.depth,
+            nodes=main.nodes,
             seconds=round(seconds, 4),
         )
+
+
+@dataclass(frozen=True)
+class InfoLine:
+    """One UCI `info` line, scores already turned to White's view; moves still UCI text."""
+
+    score_cp_white: int | None
+    mate_white: int | None
+    wdl_white: tuple[int, int, int] | None
+    depth: int | None
+    nodes: int | None
+    pv: tuple[str, ...]
+
+
+_ONE_VALUE = frozenset(
+    ("depth", "seldepth", "nodes", "multipv", "time", "nps", "hashfull", "tbhits", "sbhits", "cpuload",
+     "currmove", "currmovenumber", "ebf")
+)
+
+
+def parse_info_line(line: str, white_to_move: bool) -> InfoLine | None:
+    """The score, WDL, depth, nodes and PV of an `info` line; None when it has no usable score."""
+    tokens = line.split()
+    sign = 1 if white_to_move else -1
+    cp = mate = depth = nodes = None
+    wdl: tuple[int, int, int] | None = None
+    pv: tuple[str, ...] = ()
+    index = 1
+    try:
+        while index < len(tokens):
+            token = tokens[index]
+            if token == "score":
+                kind, value = tokens[index + 1], int(tokens[index + 2])
+                if kind == "cp":
+                    cp = sign * value
+                elif kind == "mate":
+                    mate = sign * value
+                else:
+                    return None
+                index += 3
+                while index < len(tokens) and tokens[index] in ("lowerbound", "upperbound"):
+                    index += 1
+            elif token == "wdl":
+                win, draw, loss = (int(tokens[index + offset]) for offset in (1, 2, 3))
+                wdl = (win, draw, loss) if white_to_move else (loss, draw, win)
+                index += 4
+            elif token in ("pv", "refutation", "currline"):
+                if token == "pv":
+                    pv = tuple(tokens[index + 1 :])
+                break
+            elif token == "string":
+                break
+            elif token in _ONE_VALUE:
+                if token == "depth":
+                    depth = int(tokens[index + 1])
+                elif token == "nodes":
+                    nodes = int(tokens[index + 1])
+                index += 2
+            else:
+                index += 1
+    except (ValueError, IndexError):
+        return None
+    if cp is None and mate is None:
+        return None
+    if mate == 0:
+        return None  # "mate 0" means the side to move is mated: never true of a searched position
+    return InfoLine(cp, mate, wdl, depth, nodes, pv)
+
+
+async def _popen_lean_uci(command: list[str]) -> tuple[asyncio.SubprocessTransport, _LeanUciProtocol]:
+    transport, protocol = await _LeanUciProtocol.popen(command, setpgrp=True)
+    try:
+        await protocol.initialize()
+    except BaseException:
+        transport.close()
+        raise
+    return transport, protocol
+
+
+def _first_legal(board: chess.Board, moves: Sequence[str]) -> chess.Move | None:
+    if not moves:
+        return None
+    try:
+        move = chess.Move.from_uci(moves[0])
+    except ValueError:
+        return None
+    return move if move in board.legal_moves else None
 
 
 def _chess_limit(limit: Limit) -> chess.engine.Limit:
@@ -449,18 +548,15 @@ def _chess_limit(limit: Limit) -> chess.engine.Limit:
     return chess.engine.Limit(nodes=limit.nodes, depth=limit.depth, time=limit.movetime_s)
 
 
-def _white_score(score: chess.engine.PovScore) -> tuple[int | None, int | None]:
-    white = score.white()
-    mate = white.mate()
-    if mate is not None:
-        return None, mate
-    return white.score(), None
-
-
-def _san_line(root: chess.Board, moves: Sequence[chess.Move]) -> tuple[str, ...]:
+def _san_line(root: chess.Board, moves: Sequence[str]) -> tuple[str, ...]:
+    """UCI move texts as SAN, up to the first one that is not legal."""
     board = root.copy(stack=False)
     sans: list[str] = []
-    for move in moves:
+    for text in moves:
+        try:
+            move = chess.Move.from_uci(text)
+        except ValueError:
+            break
         if move not in board.legal_moves:
             break
         sans.append(board.san(move))

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import chess
 import chess.pgn
-import chess.variant
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection, GameSummary
@@ -44,6 +43,7 @@ _RESULT_DASHES = re.compile("(?<![\\w/])(1|0|1/2)[\u2010-\u2015\u2212](1|0|1/2)(
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _FORUM_WRAPPER = re.compile(r"\[/?pgn\]", re.IGNORECASE)
 
+_TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 STANDARD_VARIANT_NAMES = {"", "standard", "chess", "normal", "classical", "from position", "fromposition"}
@@ -192,6 +192,15 @@ class _Builder(chess.pgn.GameBuilder):
         self.game.reviewer_problems = self.problems  # type: ignore[attr-defined]
         self._last_san: tuple[str, int, bool, bool] | None = None
 
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        super().visit_move(board, move)
+        node = self.variation_stack[-1]
+        node.reviewer_move = (  # type: ignore[attr-defined]
+            board.san(move),
+            board.uci(move),
+            "white" if board.turn == chess.WHITE else "black",
+        )
+
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
         self._last_san = (san, board.fullmove_number, board.turn == chess.WHITE, len(self.variation_stack) > 1)
         return super().parse_san(board, san)
@@ -289,34 +298,26 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1)
     if game.result == "*" or "Result" not in headers:
         game.result = normalise_result(token) or game.result
     game.root.comment = pc_game.comment
-    _copy_tree(pc_game, game.root, board)
+    _copy_tree(pc_game, game.root)
     return game
 
 
-def _copy_tree(pc_root: chess.pgn.GameNode, root: Node, board: chess.Board) -> None:
-    stack: list[tuple[chess.pgn.GameNode, Node, chess.Board]] = [(pc_root, root, board)]
+def _copy_tree(pc_root: chess.pgn.GameNode, root: Node) -> None:
+    stack: list[tuple[chess.pgn.GameNode, Node]] = [(pc_root, root)]
     while stack:
-        pc_node, node, position = stack.pop()
-        variations = pc_node.variations
-        if not variations:
-            continue
-        boards = [position] + [position.copy(stack=False) for _ in variations[1:]]
-        pending = []
-        for pc_child, child_board in zip(variations, boards):
-            move = pc_child.move
+        pc_node, node = stack.pop()
+        for pc_child in pc_node.variations:
+            san, uci, color = pc_child.reviewer_move  # type: ignore[attr-defined]
             child = Node(
-                move=child_board.san(move),
-                color="white" if child_board.turn == chess.WHITE else "black",
-                uci=child_board.uci(move),
+                move=san,
+                color=color,
+                uci=uci,
                 comment=pc_child.comment,
                 comment_before=pc_child.starting_comment,
                 nags=sorted(pc_child.nags),
             )
             node.add_child(child)
-            pending.append((pc_child, child, child_board, move))
-        for pc_child, child, child_board, move in reversed(pending):
-            child_board.push(move)
-            stack.append((pc_child, child, child_board))
+            stack.append((pc_child, child))
 
 
 class PgnCollection(GameCollection):
@@ -349,7 +350,15 @@ class PgnCollection(GameCollection):
         return tags
 
     def _summary(self, index: int) -> GameSummary:
-        return summary_from_headers(index, self.headers(index))
+        headers = self.headers(index)
+        summary = summary_from_headers(index, headers)
+        if not normalise_result(headers.get("Result", "")):
+            span = self._spans[index]
+            tail = self._decode(self._data[max(span.movetext, span.end - 40) : span.end]).translate(_DASHES)
+            token = _TRAILING_RESULT.search(tail)
+            if token:
+                summary = replace(summary, result=token.group(1))
+        return summary
 
     def _game(self, index: int) -> Game:
         span = self._spans[index]
@@ -407,12 +416,115 @@ def write_pgn(game: Game) -> str:
     if game.kind != "chess":
         raise ValueError("write_pgn writes chess games only")
     headers = _headers_for_writing(game)
+    result = normalise_result(game.result) or "*"
+    if _all_nodes_have_san(game.root):
+        movetext = _movetext_from_san(game, result)
+    else:
+        movetext = _movetext_with_board(game, headers, result)
+    tag_lines = "\n".join(f'[{name} "{value}"]' for name, value in headers.items())
+    return (tag_lines + "\n\n" if tag_lines else "") + movetext + "\n"
+
+
+def _all_nodes_have_san(root: Node) -> bool:
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        if not node.move:
+            return False
+        stack.extend(node.children)
+    return True
+
+
+def _comment_token(comment: str) -> str:
+    return "{ " + comment.replace("}", "") + " }"
+
+
+def _start_move_number(game: Game) -> int:
+    if game.start_fen:
+        fields = game.start_fen.split()
+        if len(fields) >= 6 and fields[5].isdigit():
+            return max(1, int(fields[5]))
+    return 1
+
+
+def _movetext_from_san(game: Game, result: str) -> str:
+    """Movetext from the SAN already on the nodes: no board needed, so long games write fast."""
+    tokens: list[str] = []
+    if game.root.comment:
+        tokens.append(_comment_token(game.root.comment))
+    first_number = _start_move_number(game)
+    white_first = game.first_player == "white"
+
+    def number_of(depth: int) -> tuple[int, bool]:
+        """Move number and whether White moves, for the move at `depth` plies from the start (0-based)."""
+        if white_first:
+            return first_number + depth // 2, depth % 2 == 0
+        return first_number + (depth + 1) // 2, depth % 2 == 1
+
+    def write_line(node: Node, depth: int) -> None:
+        force_number = True
+        while True:
+            if node.comment_before:
+                tokens.append(_comment_token(node.comment_before))
+                force_number = True
+            number, white = number_of(depth)
+            if white:
+                tokens.append(f"{number}.")
+            elif force_number:
+                tokens.append(f"{number}...")
+            tokens.append(node.move or "--")
+            tokens.extend(f"${nag}" for nag in node.nags)
+            force_number = False
+            if node.comment:
+                tokens.append(_comment_token(node.comment))
+                force_number = True
+            parent = node.parent
+            if parent is not None and parent.children[0] is node:
+                for sibling in parent.children[1:]:
+                    tokens.append("(")
+                    write_line(sibling, depth)
+                    tokens.append(")")
+                    force_number = True
+            if not node.children:
+                return
+            node = node.children[0]
+            depth += 1
+
+    if game.root.children:
+        write_line(game.root.children[0], 0)
+    tokens.append(result)
+    return _wrap(tokens)
+
+
+def _wrap(tokens: list[str], width: int = 80) -> str:
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        if token == ")" or (line.endswith("(")):
+            candidate = line + token
+        else:
+            candidate = f"{line} {token}" if line else token
+        if line and len(candidate) > width and "\n" not in token and token != ")":
+            lines.append(line)
+            line = token
+        else:
+            line = candidate
+        if "\n" in line:
+            head, _, tail = line.rpartition("\n")
+            lines.append(head)
+            line = tail
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _movetext_with_board(game: Game, headers: dict[str, str], result: str) -> str:
+    """Movetext via python-chess, for nodes that carry only UCI (SAN is worked out on a board)."""
     pc_game = chess.pgn.Game()
     pc_game.headers.clear()
     for name in ("FEN", "SetUp", "Variant"):
         if headers.get(name, "").strip():
             pc_game.headers[name] = headers[name].strip()
-    result = normalise_result(game.result) or "*"
     pc_game.headers["Result"] = result
     pc_game.comment = game.root.comment
     board = pc_game.board()
@@ -430,9 +542,7 @@ def write_pgn(game: Game) -> str:
         for child, pc_child, child_board, move in reversed(pending):
             child_board.push(move)
             stack.append((child, pc_child, child_board))
-    movetext = pc_game.accept(_Exporter(headers=False, columns=80))
-    tag_lines = "\n".join(f'[{name} "{value}"]' for name, value in headers.items())
-    return (tag_lines + "\n\n" if tag_lines else "") + movetext + "\n"
+    return pc_game.accept(_Exporter(headers=False, columns=80))
 
 
 def _move_of(node: Node, board: chess.Board) -> chess.Move:

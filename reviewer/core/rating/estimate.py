@@ -5,7 +5,11 @@ Steps (`rate_games`):
    players are named, differ, and the result is known; draws count half a win and half a loss;
    games with an unknown result are only counted (`unknown`).
 2. Age weight a_g = 0.5 ** (age_days / half_life_days), age measured back from `as_of` (default:
-   the newest dated game). Undated games weigh 1 (they are taken as current).
+   the newest dated game). Undated games weigh 1 (they are taken as current). The default
+   half-life is a year: KGS uses 15-45 days for a server played daily, but a personal collection
+   spans years and holds few games a month.
+   k: Go uses KGS's 0.85 (up to 5k) rising linearly to 1.30 (2d and up), read at the mean rank of
+   the two players; chess uses Elo's ln(10)/400. Both are `RatingOptions` fields.
 3. The solver (solver.py) gives every player's maximum-likelihood rating and information h_i.
 4. Anchoring: the likelihood fixes only differences inside a connected group of players.
    Each group is shifted so that the mean rating of its players who declare one (BR/WR,
@@ -17,15 +21,21 @@ Steps (`rate_games`):
    maximum of the likelihood is at -∞/+∞, so, as KGS does, such a player is placed at their best
    win (the strongest opponent beaten, as that opponent stood in that game, handicap included)
    or worst loss (the weakest opponent lost to); the interval is then open on one side.
-   When every such opponent is undetermined as well, the prior-regularised value stays and the
-   interval is left open on both sides.
+   When every such opponent is undetermined as well (say two newcomers who met once), the
+   player is placed at their own declared rank/rating, else at their group's level, with the
+   interval open on both sides (the prior-regularised maximum would only be an artefact of the
+   prior's width).
+
+Known limit: when one part of a group beats the other in every game between them, the gap
+between the two parts has no finite maximum either; the weak prior then keeps it finite but
+large, and the per-player intervals (from each player's own second derivative) do not show it.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import numpy as np
@@ -35,7 +45,7 @@ from scipy.sparse.csgraph import connected_components
 from reviewer.core.gametree import GameKind
 from reviewer.core.rating import scale
 from reviewer.core.rating.records import GameRecord, player_key
-from reviewer.core.rating.solver import SolverGames, SolverResult, solve
+from reviewer.core.rating.solver import SolverGames, solve
 
 KFunction = Callable[[np.ndarray], np.ndarray]
 
@@ -86,7 +96,7 @@ class PlayerRating:
     declared: float | None = None  # the player's most recent declared rank/rating
     group: int | None = None  # connected group of players (within its kind)
     last_date: dt.date | None = None
-    placed_by: str = "likelihood"  # "likelihood", "best win", "worst loss", "prior", "none"
+    placed_by: str = "likelihood"  # "likelihood", "best win", "worst loss", "declared", "group level", "none"
 
     @property
     def rank(self) -> str | None:
@@ -313,8 +323,9 @@ def _solve_kind(
             placed[i], placed_by[i], low[i], high[i] = best_win[i], "best win", best_win[i], np.nan
         elif wins_eff[i] == 0 and np.isfinite(worst_loss[i]):
             placed[i], placed_by[i], low[i], high[i] = worst_loss[i], "worst loss", np.nan, worst_loss[i]
-        else:  # nothing determined to measure against: the prior placed them; no interval
-            placed_by[i], low[i], high[i] = "prior", np.nan, np.nan
+        else:  # nothing determined to measure against: their own declaration, else the group's level
+            placed[i] = declared[i] if has_value[i] else target[group[i]]
+            placed_by[i], low[i], high[i] = ("declared" if has_value[i] else "group level"), np.nan, np.nan
     bound = options.max_half_width(kind)
     for key, i in index.items():
         p = players[key]

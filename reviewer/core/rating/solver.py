@@ -24,8 +24,9 @@ sparse Jacobian J = -(diag(h) - A), with
                                                        log-likelihood in r_i: i's information)
     A_ij = Σ_{games of i against j} a_g c_j k_g² p_g (1 - p_g),
 
-solved by GMRES with a diagonal preconditioner (diag(h) - A is strictly diagonally dominant by
-rows, so the system is well posed and Krylov methods converge quickly). k and the confidences
+solved directly for small or sparsely played sets and by GMRES with a diagonal preconditioner
+for large, densely played ones (diag(h) - A is strictly diagonally dominant by rows, so the
+system is always well posed). k and the confidences
 are refreshed from the current ratings every iteration and held fixed inside it; the
 iteration stops when no rating moves by more than `tolerance`.
 
@@ -132,7 +133,19 @@ class _State:
         return float(np.sum(self.gradient**2 / self.information))
 
 
+SPARSE_DIRECT_MAX_DEGREE = 12.0  # mean games per player up to which a sparse LU stays sparse
+
+
 def _newton_step(matrix: sparse.csr_matrix, gradient: np.ndarray, information: np.ndarray) -> np.ndarray:
+    """Solve (diag(h) - A) step = g.
+
+    Sparsely played sets (a few games a player, long chains of players: ill-conditioned but cheap
+    to factorise) get SuperLU (not a dense BLAS solve, whose threads crawl on a busy machine); large, densely played sets (where an LU fills in)
+    get GMRES with a diagonal preconditioner, falling back to the direct solve if it stalls.
+    """
+    n = matrix.shape[0]
+    if matrix.nnz / n - 1.0 <= SPARSE_DIRECT_MAX_DEGREE:
+        return sparse_linalg.spsolve(matrix.tocsc(), gradient)
     preconditioner = sparse_linalg.LinearOperator(matrix.shape, matvec=lambda v: v / information)
     step, info = sparse_linalg.gmres(
         matrix, gradient, M=preconditioner, rtol=1e-7, atol=0.0, restart=80, maxiter=20

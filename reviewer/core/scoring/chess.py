@@ -422,6 +422,7 @@ def _chess_side_summary(
     losses = [m.loss for m in scored if m.loss is not None]
     accuracies = [m.accuracy for m in scored if m.accuracy is not None]
     acpl = mean(losses)
+    # Window weights come from the whole evaluated stretch; skipped book moves only leave the sums.
     in_windows = [m for m in scored if m.ply in lichess_weight_by_ply]
     accuracy_lichess = lichess_side_accuracy(
         [m.accuracy for m in in_windows if m.accuracy is not None],

@@ -17,7 +17,6 @@ from __future__ import annotations
 from numba import njit
 
 from reviewer.core.engines.builtin_go.board import (
-    BLACK,
     CFG_HEIGHT,
     CFG_STRIDE,
     CFG_WIDTH,
@@ -31,7 +30,6 @@ from reviewer.core.engines.builtin_go.board import (
     PASS,
     PASSES,
     TO_MOVE,
-    WHITE,
     atari_liberty,
     in_atari,
     is_playable,
@@ -49,13 +47,6 @@ def rand_below(rng, n):
     x = rng[0] * _LCG_MUL + _LCG_INC
     rng[0] = x
     return ((x >> 33) & 0x7FFFFFFF) % n
-
-
-@njit(cache=True, inline="always")
-def rand_unit(rng):
-    x = rng[0] * _LCG_MUL + _LCG_INC
-    rng[0] = x
-    return ((x >> 33) & 0x7FFFFFFF) / 2147483648.0
 
 
 @njit(cache=True)
@@ -155,4 +146,4 @@ def run_playout(b, meta, cfg, rng, seq, seq_len):
     return seq_len
 
 
-__all__ = ["BLACK", "WHITE", "policy_move", "rand_below", "rand_unit", "run_playout", "tactical_move"]
+__all__ = ["policy_move", "rand_below", "run_playout", "tactical_move"]

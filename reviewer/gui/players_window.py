@@ -1,0 +1,542 @@
+"""The Players window: every player of a folder or a multi-game file, rated together (KGS maths).
+
+A sortable table (name, games, wins/losses/draws, rank or rating, interval, `?`) over a chart of
+the selected player's estimate over time (reviewer.core.rating.history: the solve re-run at up
+to 24 of the player's game dates). Reading the files, rating and the history all run on a
+QThreadPool; the GUI thread only builds rows and curves from the finished, immutable results.
+A newer request makes the answers of older ones stale: they are dropped when they arrive.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import math
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import pyqtgraph as pg
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QItemSelection,
+    QModelIndex,
+    QObject,
+    QRunnable,
+    QSortFilterProxyModel,
+    Qt,
+    QThreadPool,
+    Signal,
+)
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
+from reviewer.core.rating.history import rating_history
+from reviewer.core.rating.scale import go_rank_text
+from reviewer.core.rating.sources import load_records
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+HISTORY_POINTS = 24
+
+
+# ---------------------------------------------------------------- background jobs
+
+
+class _JobSignals(QObject):
+    done = Signal(int, object)  # request number, payload
+    failed = Signal(int, str)
+
+
+class _Job(QRunnable):
+    """Runs `work()` on the pool; its answer comes back as a signal handled on the GUI thread."""
+
+    def __init__(self, number: int, work: Callable[[], Any]) -> None:
+        super().__init__()
+        self.number = number
+        self.work = work
+        self.signals = _JobSignals()
+        self.setAutoDelete(False)  # the window keeps it until its answer is in
+
+    def run(self) -> None:
+        try:
+            payload = self.work()
+        except Exception as error:  # shown in the window's status line, never raised into Qt
+            self.signals.failed.emit(self.number, str(error).splitlines()[0] if str(error) else type(error).__name__)
+        else:
+            self.signals.done.emit(self.number, payload)
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    records: tuple[GameRecord, ...]
+    result: RatingResult
+    problems: tuple[str, ...]
+    files_read: int
+
+
+@dataclass(frozen=True)
+class _History:
+    key: str
+    kind: str
+    name: str
+    points: tuple[HistoryPoint, ...]
+
+
+# ---------------------------------------------------------------- the table
+
+
+COLUMNS = ("Player", "Game", "Games", "W", "L", "D", "Rank / rating", "Interval", "?")
+KIND_COLUMN = 1
+
+
+def _rating_text(player: PlayerRating) -> str:
+    if player.rating is None:
+        return "–"
+    return go_rank_text(player.rating) if player.kind == "go" else f"{player.rating:.0f}"
+
+
+def _bound_text(player: PlayerRating, value: float | None) -> str:
+    if value is None:
+        return ""
+    return go_rank_text(value) if player.kind == "go" else f"{value:.0f}"
+
+
+def interval_text(player: PlayerRating) -> str:
+    if player.rating is None or (player.low is None and player.high is None):
+        return ""
+    if player.low is None:
+        return f"≤ {_bound_text(player, player.high)}"
+    if player.high is None:
+        return f"≥ {_bound_text(player, player.low)}"
+    return f"{_bound_text(player, player.low)} – {_bound_text(player, player.high)}"
+
+
+class PlayersModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._players: list[PlayerRating] = []
+
+    def set_players(self, players: list[PlayerRating]) -> None:
+        self.beginResetModel()
+        self._players = list(players)
+        self.endResetModel()
+
+    def player(self, row: int) -> PlayerRating:
+        return self._players[row]
+
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+        return 0 if parent.isValid() else len(self._players)
+
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return COLUMNS[section]
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                "W": "wins",
+                "L": "losses",
+                "D": "draws (jigo, ½-½): half a win and half a loss",
+                "Interval": "about 95% sure the strength lies here",
+                "?": "no wins, no losses, or an interval wider than 2 ranks / 200 Elo each way",
+            }.get(COLUMNS[section])
+        return None
+
+    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        p = self._players[index.row()]
+        column = COLUMNS[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return {
+                "Player": p.name,
+                "Game": p.kind,
+                "Games": str(p.games),
+                "W": str(p.wins),
+                "L": str(p.losses),
+                "D": str(p.draws),
+                "Rank / rating": _rating_text(p),
+                "Interval": interval_text(p),
+                "?": "?" if p.uncertain else "",
+            }[column]
+        if role == SORT_ROLE:
+            if column in ("Player", "Game"):
+                return (p.name if column == "Player" else p.kind).casefold()
+            if column in ("Rank / rating", "Interval"):
+                return -math.inf if p.rating is None else p.rating
+            if column == "?":
+                return int(p.uncertain)
+            return {"Games": p.games, "W": p.wins, "L": p.losses, "D": p.draws}[column]
+        if role == Qt.ItemDataRole.TextAlignmentRole and column not in ("Player", "Game", "Interval"):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and column in ("Rank / rating", "Interval") and p.rating is not None:
+            how = {"best win": "placed at the best win (no losses yet)",
+                   "worst loss": "placed at the worst loss (no wins yet)",
+                   "declared": "no determined opponent yet: the rank/rating the games declare",
+                   "group level": "no determined opponent yet: the level of the group",
+                   "likelihood": "most likely strength"}.get(p.placed_by, "")
+            value = f"{p.rating:+.2f} ranks from 1k" if p.kind == "go" else f"{p.rating:.0f} Elo"
+            return f"{value} — {how}"
+        return None
+
+
+class _PlayerFilter(QSortFilterProxyModel):
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
+        text = self.filterRegularExpression().pattern()
+        if not text:
+            return True
+        model = self.sourceModel()
+        assert isinstance(model, PlayersModel)
+        return text.casefold() in model.player(source_row).name.casefold()
+
+
+# ---------------------------------------------------------------- the chart
+
+
+class _RankAxis(pg.AxisItem):
+    """Left axis in kyu/dan for Go (whole ranks only)."""
+
+    def __init__(self) -> None:
+        super().__init__("left")
+        self.go = False
+
+    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802,N803
+        if not self.go:
+            return super().tickValues(minVal, maxVal, size)
+        span = max(maxVal - minVal, 1.0)
+        step = max(1, int(math.ceil(span / 8)))
+        first = int(math.ceil(minVal / step) * step)
+        return [(step, [float(v) for v in range(first, int(math.floor(maxVal)) + 1, step)])]
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802
+        if not self.go:
+            return [f"{v:.0f}" for v in values]
+        return [go_rank_text(v) if -29 <= v <= 9 else "" for v in values]
+
+
+class HistoryChart(pg.PlotWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        self._rank_axis = _RankAxis()
+        self._date_axis = pg.DateAxisItem(orientation="bottom")
+        self._number_axis = pg.AxisItem("bottom")
+        super().__init__(parent, axisItems={"left": self._rank_axis, "bottom": self._date_axis})
+        self.setBackground(None)
+        self.showGrid(x=True, y=True, alpha=0.15)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.setMinimumHeight(160)
+        self.plotItem.setMenuEnabled(False)
+        self.getPlotItem().getViewBox().setDefaultPadding(0.06)
+        self.dates_on_axis = True
+        self.curve_x: list[float] = []
+        self.curve_y: list[float] = []
+
+    def show_points(self, name: str, kind: str, points: tuple[HistoryPoint, ...]) -> None:
+        self.clear()
+        self._rank_axis.go = kind == "go"
+        self.setTitle(f"{name}: estimate over time" if points else f"{name}: no rated games")
+        self.setLabel("left", "rank" if kind == "go" else "Elo")
+        dated = bool(points) and all(p.date is not None for p in points)
+        if dated != self.dates_on_axis:
+            self.setAxisItems({"bottom": self._date_axis if dated else self._number_axis})
+            self.dates_on_axis = dated
+        self.setLabel("bottom", "" if dated else "games played")
+        if not points:
+            self.curve_x, self.curve_y = [], []
+            return
+        if dated:
+            xs = [dt.datetime(p.date.year, p.date.month, p.date.day, 12, tzinfo=dt.timezone.utc).timestamp() for p in points]  # type: ignore[union-attr]
+        else:
+            xs = [float(p.game_number) for p in points]
+        ys = [p.rating for p in points]
+        self.curve_x, self.curve_y = xs, ys
+        # An open side of an interval is drawn `spread` away; any side is cut `spread` beyond the
+        # estimates, so that one early, wide interval does not flatten the whole curve.
+        spread = 2.0 if kind == "go" else 200.0
+        floor, ceiling = min(ys) - spread, max(ys) + spread
+        lows = [max(floor, p.low if p.low is not None else p.rating - spread) for p in points]
+        highs = [min(ceiling, p.high if p.high is not None else p.rating + spread) for p in points]
+        band_pen = pg.mkPen((70, 130, 180, 0))
+        low_curve = pg.PlotDataItem(xs, lows, pen=band_pen)
+        high_curve = pg.PlotDataItem(xs, highs, pen=band_pen)
+        self.addItem(low_curve)
+        self.addItem(high_curve)
+        self.addItem(pg.FillBetweenItem(low_curve, high_curve, brush=pg.mkBrush(70, 130, 180, 50)))
+        sure = [not p.uncertain for p in points]
+        self.plot(xs, ys, pen=pg.mkPen((40, 90, 160), width=2))
+        self.plot(
+            [x for x, s in zip(xs, sure) if s], [y for y, s in zip(ys, sure) if s],
+            pen=None, symbol="o", symbolSize=7, symbolBrush=(40, 90, 160), symbolPen=(40, 90, 160),
+        )
+        self.plot(
+            [x for x, s in zip(xs, sure) if not s], [y for y, s in zip(ys, sure) if not s],
+            pen=None, symbol="o", symbolSize=7, symbolBrush=(255, 255, 255), symbolPen=(40, 90, 160),
+        )
+        # Keep the view on the estimates: a one-sided interval must not stretch the axis.
+        low_view = min(min(ys), min(lows))
+        high_view = max(max(ys), max(highs))
+        self.setYRange(low_view, high_view, padding=0.08)
+        if len(xs) == 1:
+            width = 86400.0 * 15 if dated else 1.0
+            self.setXRange(xs[0] - width, xs[0] + width, padding=0)
+        else:
+            self.setXRange(min(xs), max(xs), padding=0.04)
+
+    def show_message(self, text: str) -> None:
+        self.clear()
+        self.curve_x, self.curve_y = [], []
+        self.setTitle(text)
+
+
+# ---------------------------------------------------------------- the window
+
+
+class PlayersWindow(QWidget):
+    """Players of a folder or a multi-game file, their ratings, and one player's history."""
+
+    ratings_ready = Signal()  # the table holds the result of the latest load
+    history_ready = Signal(str)  # the chart shows this player's history (player key)
+    failed = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Players")
+        self.setWindowFlag(Qt.WindowType.Window, True)
+        self.resize(860, 640)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(2)
+        self._numbers = itertools.count(1)
+        self._latest_load = 0
+        self._latest_history = 0
+        self._jobs: dict[int, _Job] = {}
+        self._stop_load = threading.Event()
+        self._stop_history = threading.Event()
+        self._paths: list[str] = []
+        self._records: tuple[GameRecord, ...] = ()
+        self.result: RatingResult | None = None
+        self._sorted_once = False
+
+        self.summary = QLabel("Open a folder or a file of games to rate its players.")
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Find a player")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setMaximumWidth(220)
+        self.half_life = QSpinBox()
+        self.half_life.setRange(0, 3650)
+        self.half_life.setSingleStep(30)
+        self.half_life.setValue(365)
+        self.half_life.setSpecialValueText("no decay")
+        self.half_life.setSuffix(" days")
+        self.half_life.setToolTip("A game's weight halves every so many days before the newest game")
+        self.half_life.setKeyboardTracking(False)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(120)
+        self.busy.setTextVisible(False)
+        self.busy.hide()
+
+        self.model = PlayersModel(self)
+        self.proxy = _PlayerFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SORT_ROLE)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setHighlightSections(False)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+
+        self.chart = HistoryChart()
+        self.chart.show_message("Select a player to see their estimate over time")
+
+        top = QHBoxLayout()
+        top.addWidget(self.summary, 1)
+        top.addWidget(QLabel("Half-life"))
+        top.addWidget(self.half_life)
+        top.addSpacing(8)
+        top.addWidget(self.filter_edit)
+        top.addWidget(self.busy)
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.chart)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([360, 240])
+        splitter.setChildrenCollapsible(False)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(splitter, 1)
+
+        self.filter_edit.textChanged.connect(self.proxy.setFilterFixedString)
+        self.half_life.valueChanged.connect(self._rerate)
+
+    # -- public
+
+    def load_paths(self, paths: list[str]) -> None:
+        """Read and rate the games of these files and folders (in the background)."""
+        self._paths = [str(p) for p in paths]
+        self._stop_load.set()
+        self._stop_load = threading.Event()
+        stop = self._stop_load
+        options = self.options()
+        shown = ", ".join(self._paths) if len(self._paths) <= 2 else f"{len(self._paths)} files and folders"
+        self.summary.setText(f"Reading {shown} …")
+
+        paths = list(self._paths)
+
+        def work() -> _Loaded:
+            loaded = load_records(paths, should_stop=stop.is_set)
+            return _Loaded(tuple(loaded.records), rate_games(loaded.records, options), tuple(loaded.problems), loaded.files_read)
+
+        self._latest_load = self._start(work, self._on_loaded)
+
+    def options(self) -> RatingOptions:
+        return RatingOptions(half_life_days=float(self.half_life.value()) or None)
+
+    def is_busy(self) -> bool:
+        return bool(self._jobs)
+
+    def select_player(self, name: str) -> bool:
+        """Select a player's row by name (case and spacing ignored); False when not listed."""
+        wanted = " ".join(name.split()).casefold()
+        for row in range(self.proxy.rowCount()):
+            source = self.proxy.mapToSource(self.proxy.index(row, 0))
+            if self.model.player(source.row()).key == wanted:
+                self.table.selectRow(row)
+                return True
+        return False
+
+    # -- jobs
+
+    def _start(self, work: Callable[[], Any], on_done: Callable[[int, Any], None]) -> int:
+        number = next(self._numbers)
+        job = _Job(number, work)
+        job.signals.done.connect(on_done)
+        job.signals.done.connect(self._forget)
+        job.signals.failed.connect(self._on_failed)
+        self._jobs[number] = job
+        self.busy.show()
+        self._pool.start(job)
+        return number
+
+    def _forget(self, number: int, _payload: object = None) -> None:
+        self._jobs.pop(number, None)
+        self.busy.setVisible(bool(self._jobs))
+
+    def _on_failed(self, number: int, message: str) -> None:
+        self._forget(number)
+        if number in (self._latest_load, self._latest_history):
+            self.summary.setText(f"Could not rate these games: {message}")
+            self.failed.emit(message)
+
+    def _rerate(self) -> None:
+        if not self._records:
+            return
+        records, options = self._records, self.options()
+
+        def work() -> _Loaded:
+            return _Loaded(records, rate_games(records, options), (), 0)
+
+        self._latest_load = self._start(work, self._on_rerated)
+
+    def _on_loaded(self, number: int, loaded: _Loaded) -> None:
+        if number != self._latest_load:
+            return
+        self._records = loaded.records
+        self._show_result(loaded.result)
+        files = f"{loaded.files_read} file{'s' if loaded.files_read != 1 else ''}"
+        problems = f" · {len(loaded.problems)} unreadable" if loaded.problems else ""
+        if loaded.problems:
+            self.summary.setToolTip("\n".join(loaded.problems[:30]))
+        result = loaded.result
+        self.summary.setText(
+            f"{len(result.players)} players · {result.games_used} rated games"
+            f"{f' · {result.games_unknown} without a result' if result.games_unknown else ''} · {files}{problems}"
+        )
+        self.ratings_ready.emit()
+
+    def _on_rerated(self, number: int, loaded: _Loaded) -> None:
+        if number != self._latest_load:
+            return
+        self._show_result(loaded.result)
+        self.ratings_ready.emit()
+
+    def _show_result(self, result: RatingResult) -> None:
+        selected = self._selected_player()
+        self.result = result
+        self.model.set_players(result.players)
+        self.table.setColumnHidden(KIND_COLUMN, len({p.kind for p in result.players}) < 2)
+        if not self._sorted_once:  # strongest first; later the user's choice of column stays
+            self.table.sortByColumn(COLUMNS.index("Rank / rating"), Qt.SortOrder.DescendingOrder)
+            self._sorted_once = True
+        if selected is None or not self.select_player(selected.name):
+            self.chart.show_message("Select a player to see their estimate over time")
+
+    def _selected_player(self) -> PlayerRating | None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return None
+        return self.model.player(self.proxy.mapToSource(rows[0]).row())
+
+    def _on_selection(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        player = self._selected_player()
+        if player is None or not self._records:
+            return
+        self._stop_history.set()
+        self._stop_history = threading.Event()
+        stop = self._stop_history
+        records, options = self._records, self.options()
+        name, kind, key = player.name, player.kind, player.key
+        self.chart.show_message(f"{name}: working out the estimate over time …")
+
+        def work() -> _History:
+            points = rating_history(records, name, kind, options, HISTORY_POINTS, should_stop=stop.is_set)
+            return _History(key, kind, name, tuple(points))
+
+        self._latest_history = self._start(work, self._on_history)
+
+    def _on_history(self, number: int, history: _History) -> None:
+        if number != self._latest_history:
+            return
+        self.chart.show_points(history.name, history.kind, history.points)
+        self.history_ready.emit(history.key)
+
+    # -- closing
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self, timeout_ms: int = 10_000) -> None:
+        """Ask running jobs to stop and wait for them (a rating in progress finishes first)."""
+        self._stop_load.set()
+        self._stop_history.set()
+        self._pool.clear()
+        self._pool.waitForDone(timeout_ms)
+        self._latest_load = self._latest_history = 0  # answers still queued are now stale
+        self._jobs.clear()
+        self.busy.hide()

@@ -1,0 +1,140 @@
+"""SGF and the Go server formats: properties, coordinates, quirks, writing back."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats import game_from_sgf_text, open_collection, write_sgf
+from reviewer.core.formats.compare import game_differences
+from reviewer.core.formats.sgf import normalise_rank, normalise_rules
+
+
+def test_root_properties_and_moves():
+    game = game_from_sgf_text(
+        "(;GM[1]FF[4]SZ[19]KM[6.5]HA[0]RU[Japanese]PB[Black One]BR[3d]PW[White]WR[2k]RE[B+R]DT[2024-01-02]"
+        "EV[Cup]XX[kept];B[pd]C[first];W[dp];B[tt];W[])"
+    )
+    assert (game.black, game.black_rank, game.white, game.white_rank) == ("Black One", "3d", "White", "2k")
+    assert (game.result, game.date, game.event, game.komi, game.rules) == ("B+R", "2024-01-02", "Cup", 6.5, "japanese")
+    assert (game.board_width, game.board_height, game.first_player) == (19, 19, "black")
+    assert game.mainline_moves() == ["Q16", "D4", "pass", "pass"]
+    first = game.mainline_nodes()[0]
+    assert first.point == (15, 15) and first.color == "black" and first.comment == "first"
+    assert first.properties == {"B": ["pd"], "C": ["first"]}
+    assert game.root.properties["XX"] == ["kept"]
+
+
+def test_setup_compressed_lists_and_rectangular_board():
+    game = game_from_sgf_text("(;GM[1]SZ[17:3]AB[aa:ca]AW[ac];B[dc])")
+    assert (game.board_width, game.board_height) == (17, 3)
+    assert sorted(game.setup_black) == [(2, 0), (2, 1), (2, 2)]
+    assert game.setup_white == [(0, 0)]
+    assert game.mainline_nodes()[0].point == (0, 3)
+
+
+def test_escaped_text_survives_a_round_trip():
+    game = game_from_sgf_text(r"(;GM[1]SZ[9]C[a \] bracket and a \\ backslash];B[ee])")
+    assert game.root.comment == "a ] bracket and a \\ backslash"
+    assert game_differences(game, game_from_sgf_text(write_sgf(game))) == []
+
+
+def test_deep_nesting_loads_without_recursion():
+    depth = 3000
+    moves = "".join(f"(;{'B' if i % 2 == 0 else 'W'}[{'abcdefghi'[i % 9]}{'abcdefghi'[(i // 9) % 9]}]" for i in range(depth))
+    game = game_from_sgf_text("(;GM[1]SZ[9]" + moves + ")" * depth + ")")
+    assert game.ply_count == depth
+    assert game_differences(game, game_from_sgf_text(write_sgf(game))) == []
+
+
+def test_multi_move_nodes_are_split_in_file_order():
+    game = game_from_sgf_text("(;GM[1]SZ[5];B[cc]W[cb]B[bb];W[dc])")
+    assert [(n.color, n.move) for n in game.mainline_nodes()] == [
+        ("black", "C3"),
+        ("white", "C4"),
+        ("black", "B4"),
+        ("white", "D3"),
+    ]
+    assert any("more than one move" in w for w in game.warnings)
+
+
+def test_moveless_nodes_fold_and_setup_nodes_stay():
+    game = game_from_sgf_text("(;GM[1]SZ[9];AB[cc][gg];W[ee];C[note];B[dd];AW[aa]PL[B];B[ff])")
+    assert sorted(game.setup_black) == [(2, 6), (6, 2)]  # the Fox way: handicap in the second node
+    nodes = game.mainline_nodes()
+    assert [n.move for n in nodes] == ["E5", "D6", None, "F4"]
+    assert nodes[0].comment == "note"
+    assert nodes[2].setup_white == [(8, 0)] and nodes[2].color is None
+    assert game.first_player == "white"
+
+
+def test_fox_file_is_marked_and_komi_kept_as_written():
+    game = game_from_sgf_text("(;GM[1]FF[4]SZ[19]KM[375]HA[0]AP[GNU Go:3.8]AP[foxwq]RE[W+12.75];B[pd])")
+    assert game.origin == "fox" and game.komi == 375.0
+    assert game.root.properties["AP"] == ["GNU Go:3.8", "foxwq"]
+
+
+def test_white_first_without_pl_and_handicap_first_player():
+    assert game_from_sgf_text("(;GM[1]SZ[9];W[ee];B[dd])").first_player == "white"
+    assert game_from_sgf_text("(;GM[1]SZ[9]HA[2]AB[cc][gg])").first_player == "white"
+    assert game_from_sgf_text("(;GM[1]SZ[9]PL[W])").first_player == "white"
+
+
+def test_long_property_names_of_old_files():
+    game = game_from_sgf_text("(;GaMe[1]FileFormat[1]SiZe[9]PlayerBlack[Old]KoMi[-3];Black[ee])")
+    assert game.black == "Old" and game.komi == -3.0 and game.mainline_moves() == ["E5"]
+
+
+def test_written_sgf_is_utf8_and_reflects_changed_fields():
+    game = game_from_sgf_text("(;GM[1]CA[GB2312]SZ[9]PB[a];B[ee])".encode("gb18030"))
+    game.black = "黑"
+    game.komi = 7.5
+    game.mainline_nodes()[0].comment = "changed"
+    text = write_sgf(game)
+    assert "CA[UTF-8]" in text and "PB[黑]" in text and "KM[7.5]" in text and "C[changed]" in text
+    again = game_from_sgf_text(text.encode("utf-8"))
+    assert (again.black, again.komi, again.mainline_nodes()[0].comment) == ("黑", 7.5, "changed")
+
+
+def test_board_too_large_and_chess_sgf_are_clear_errors():
+    with pytest.raises(GameFileError, match="37x37"):
+        game_from_sgf_text("(;GM[1]SZ[37];B[aa])")
+    with pytest.raises(GameFileError, match="not a Go game"):
+        game_from_sgf_text("(;GM[3]SZ[8])")
+
+
+@pytest.mark.parametrize(
+    ("text", "rank"), [("2段", "2d"), ("15级", "15k"), ("1급", "1k"), ("9DP", "9p"), ("初段", "1d"), ("5k", "5k")]
+)
+def test_ranks_are_normalised(text, rank):
+    assert normalise_rank(text) == rank
+
+
+def test_rules_are_normalised():
+    assert [normalise_rules(r) for r in ("Japanese", "CN", "AGA", "NZ", "Tromp-Taylor", "koSIMPLEscoreAREA")] == [
+        "japanese",
+        "chinese",
+        "aga",
+        "new-zealand",
+        "tromp-taylor",
+        "kosimplescorearea",
+    ]
+
+
+def test_gib_ngf_ugf_headers_and_first_moves(corpus_dir):
+    sgf = corpus_dir / "sgf"
+    gib = open_collection(sgf / "sabaki__utf8.gib").game(0)
+    assert (gib.black, gib.black_rank, gib.white, gib.white_rank) == ("jy512", "15k", "leejw977", "10k")
+    assert gib.handicap == 3 and sorted(gib.setup_black) == sorted([(3, 3), (15, 15), (15, 3)])
+    assert gib.mainline_moves()[:2] == ["Q4", "O3"] and gib.date == "2016-03-26" and gib.origin == "tygem"
+    assert open_collection(sgf / "sabaki__gb2312.gib").game(0).result == "W+11"
+    ngf = open_collection(sgf / "sabaki__even.ngf").game(0)
+    assert (ngf.white, ngf.white_rank, ngf.black, ngf.result, ngf.komi) == ("LQC", "9p", "CYY", "B+0.5", 7.5)
+    assert ngf.mainline_moves()[:4] == ["R16", "D16", "Q3", "D4"]  # SGF qd dd pq dp
+    ugf = open_collection(sgf / "sabaki__amateur.ugf").game(0)
+    assert (ugf.black, ugf.white, ugf.result, ugf.komi, ugf.rules) == ("kaziwami", "YINNI", "B+7.5", -5.5, "japanese")
+    assert ugf.mainline_moves()[:4] == ["R16", "D16", "Q3", "D3"]  # SGF qd dd pq dq
+    review = open_collection(sgf / "sabaki__review.ugi").game(0)
+    assert "Let's begin" in review.root.comment
+    assert "white is ahead" in review.node_at_ply(18).comment
+    assert review.mainline_moves()[-1] == "pass"

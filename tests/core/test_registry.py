@@ -1,0 +1,138 @@
+"""Opening engines by command, by name, or the best one for a kind of game."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from reviewer.core.analysis import Limit
+from reviewer.core.engines import discovery, registry
+from reviewer.core.engines.base import Engine, EngineNotFound
+from reviewer.core.engines.builtin_go import BuiltinGoEngine
+from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.engines.katago import KataGoEngine
+from reviewer.core.engines.uci import UciEngine
+from reviewer.core.gametree import Game, Node, point_from_gtp
+from tests.conftest import fake_engine_command
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def listing(monkeypatch, *engines: EngineInfo) -> None:
+    monkeypatch.setattr(registry, "find_engines", lambda kind=None: [e for e in engines if kind in (None, e.kind)])
+
+
+def info(name, kind, protocol, command=(), status="ok") -> EngineInfo:
+    return EngineInfo(name, kind, protocol, tuple(command), "1", status, "", "test")
+
+
+BUILTIN = info("builtin", "go", "builtin")
+
+
+def small_go_game() -> Game:
+    game = Game(kind="go", board_width=5, board_height=5, first_player="black", komi=0.5)
+    game.root.add_child(Node(move="C3", color="black", point=point_from_gtp("C3", 5)))
+    return game
+
+
+def test_a_chess_command_opens_a_uci_engine():
+    engine = registry.open_engine("chess", command=fake_engine_command("fake_uci.py"))
+    try:
+        assert isinstance(engine, UciEngine) and isinstance(engine, Engine) and engine.kind == "chess"
+    finally:
+        engine.close()
+
+
+def test_a_go_command_opens_katago_analysis_and_threads_go_to_its_config():
+    engine = registry.open_engine("go", command=fake_engine_command("fake_katago.py"), threads=3)
+    try:
+        assert isinstance(engine, KataGoEngine) and isinstance(engine, Engine)
+        assert engine.command[-2:] == ["-override-config", "numSearchThreadsPerAnalysisThread=3"]
+        results = list(engine.analyse(small_go_game(), [0, 1], Limit(visits=2), threading.Event()))
+        assert sorted(e.ply for e in results) == [0, 1]
+    finally:
+        engine.close()
+
+
+def test_a_command_string_is_split_like_a_shell():
+    command = " ".join(fake_engine_command("fake_katago.py", "--version", "9.9.9"))
+    engine = registry.open_engine("go", command=command)
+    try:
+        assert engine.identity.startswith("KataGo 9.9.9")
+    finally:
+        engine.close()
+
+
+def test_builtin_by_name():
+    assert isinstance(registry.open_engine("go", name="builtin"), BuiltinGoEngine)
+
+
+def test_a_name_from_engines_json(monkeypatch):
+    path = discovery.settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"engines": [
+        {"name": "my-kata", "kind": "go", "protocol": "katago", "command": fake_engine_command("fake_katago.py")}
+    ]}))
+    engine = registry.open_engine("go", name="My-Kata")
+    try:
+        assert isinstance(engine, KataGoEngine) and engine.name == "my-kata"
+    finally:
+        engine.close()
+
+
+def test_unknown_name_says_what_is_known_and_how_to_install(monkeypatch):
+    listing(monkeypatch, info("stockfish", "chess", "uci", ["sf"]), BUILTIN)
+    with pytest.raises(EngineNotFound, match=r"no chess engine named 'lc0' \(known: stockfish\).*reviewer engines install"):
+        registry.open_engine("chess", name="lc0")
+
+
+@pytest.mark.parametrize("status, words", [("missing", "is not installed"), ("broken", "does not work"),
+                                           ("needs-tuning", "tune OpenCL")])
+def test_an_unusable_engine_by_name_says_why(monkeypatch, status, words):
+    listing(monkeypatch, info("katago", "go", "katago", ["katago"], status=status), BUILTIN)
+    with pytest.raises(EngineNotFound, match=words):
+        registry.open_engine("go", name="katago")
+
+
+def test_best_go_engine_is_katago_when_it_works(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", fake_engine_command("fake_katago.py")), BUILTIN)
+    engine = registry.open_engine("go")
+    try:
+        assert isinstance(engine, KataGoEngine)
+    finally:
+        engine.close()
+
+
+def test_best_go_engine_is_builtin_without_katago(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", status="missing"), BUILTIN)
+    assert isinstance(registry.open_engine("go"), BuiltinGoEngine)
+
+
+def test_best_go_engine_is_builtin_when_katago_does_not_start(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", fake_engine_command("fake_katago.py", "--exit-on-start")),
+            BUILTIN)
+    assert isinstance(registry.open_engine("go"), BuiltinGoEngine)
+
+
+def test_best_chess_engine_is_stockfish(monkeypatch):
+    listing(monkeypatch, info("stockfish", "chess", "uci", fake_engine_command("fake_uci.py")))
+    engine = registry.open_engine("chess")
+    try:
+        assert isinstance(engine, UciEngine)
+    finally:
+        engine.close()
+
+
+def test_no_chess_engine_says_how_to_install(monkeypatch):
+    listing(monkeypatch, info("stockfish", "chess", "uci", status="missing"), BUILTIN)
+    with pytest.raises(EngineNotFound, match="reviewer engines install"):
+        registry.open_engine("chess")
+
+
+def test_empty_command_and_unknown_kind_are_refused():
+    with pytest.raises(EngineNotFound):
+        registry.open_engine("go", command=[])
+    with pytest.raises(ValueError):
+        registry.open_engine("shogi")  # type: ignore[arg-type]
