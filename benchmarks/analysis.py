@@ -9,8 +9,10 @@ On the same positions and the same limit, in one run:
             the loop people write first
 
 Each game run starts with `ucinewgame` everywhere (a fresh hash), engines are started before the
-clock starts, and each measure keeps the best of --repeat runs (the machine is shared).
+clock starts, and each measure keeps the best of --repeat runs, interleaved.
 positions/s counts the game's positions (each searched once, twice by the naive loop).
+CPU ms/position adds the engines' CPU time (from /proc) and this process's: it shows the driver's
+cost even when other work on a shared machine makes wall-clock figures noisy.
 
     .venv/bin/python benchmarks/analysis.py [--nodes 100000] [--repeat 3] [--pgn FILE]
 """
@@ -24,6 +26,7 @@ import shutil
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -89,8 +92,35 @@ def time_naive(game: Game, engine: chess.engine.SimpleEngine, limit: chess.engin
     return time.perf_counter() - started
 
 
-def best_of(repeat: int, measure: Callable[[], float]) -> float:
-    return min(measure() for _ in range(repeat))
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process, all its threads."""
+    with open(f"/proc/{pid}/stat") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+@dataclass
+class Sample:
+    wall_s: float
+    cpu_s: float
+
+
+def sampled(pids: list[int], measure: Callable[[], float]) -> Sample:
+    before = sum(process_cpu_s(pid) for pid in pids) + time.process_time()
+    wall = measure()
+    after = sum(process_cpu_s(pid) for pid in pids) + time.process_time()
+    return Sample(wall, after - before)
+
+
+def best(samples: list[Sample]) -> Sample:
+    return Sample(min(s.wall_s for s in samples), min(s.cpu_s for s in samples))
+
+
+def pipeline_pids(engine: UciEngine) -> list[int]:
+    return [slot.transport.get_pid() for slot in engine._slots if slot.transport is not None]
 
 
 def open_raw(processes: int, threads: int) -> list[chess.engine.SimpleEngine]:
@@ -118,7 +148,7 @@ def main() -> int:
     print(f"{Path(args.pgn).name}: {positions} positions ({len(boards)} searched), nodes={args.nodes}, "
           f"best of {args.repeat}, {os.cpu_count()} cores, {STOCKFISH}")
 
-    results: dict[str, float] = {}
+    results: dict[str, Sample] = {}
     setups = {"2 proc x Threads=1": (2, 1), "1 proc x Threads=2": (1, 2)}
     for label, (processes, threads) in setups.items():
         raw = open_raw(processes, threads)
@@ -126,12 +156,13 @@ def main() -> int:
         try:
             time_raw(boards[:4], raw, chess_limit)  # warm up: NNUE pages, caches
             time_pipeline(game, pipeline, Limit(nodes=1000))
-            raw_times, pipeline_times = [], []
+            raw_pids = [engine.transport.get_pid() for engine in raw]
+            raw_samples, pipeline_samples = [], []
             for _ in range(args.repeat):  # interleaved, so load changes hit both alike
-                raw_times.append(time_raw(boards, raw, chess_limit))
-                pipeline_times.append(time_pipeline(game, pipeline, limit))
-            results[f"raw       {label}"] = min(raw_times)
-            results[f"pipeline  {label}"] = min(pipeline_times)
+                raw_samples.append(sampled(raw_pids, lambda: time_raw(boards, raw, chess_limit)))
+                pipeline_samples.append(sampled(pipeline_pids(pipeline), lambda: time_pipeline(game, pipeline, limit)))
+            results[f"raw       {label}"] = best(raw_samples)
+            results[f"pipeline  {label}"] = best(pipeline_samples)
         finally:
             pipeline.close()
             for engine in raw:
@@ -139,25 +170,33 @@ def main() -> int:
 
     naive = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
     try:
-        results["naive     1 proc, 2 searches/move"] = best_of(args.repeat, lambda: time_naive(game, naive, chess_limit))
+        naive_pid = [naive.transport.get_pid()]
+        results["naive     1 proc, 2 searches/move"] = best(
+            [sampled(naive_pid, lambda: time_naive(game, naive, chess_limit)) for _ in range(args.repeat)]
+        )
     finally:
         naive.quit()
 
-    print(f"{'measure':40} {'seconds':>8} {'positions/s':>12}")
-    for label, seconds in results.items():
-        print(f"{label:40} {seconds:8.2f} {positions / seconds:12.1f}")
-    raw_best_label = min((label for label in results if label.startswith("raw")), key=results.__getitem__)
-    pipe_best_label = min((label for label in results if label.startswith("pipeline")), key=results.__getitem__)
+    print(f"{'measure':40} {'seconds':>8} {'positions/s':>12} {'CPU ms/position':>16}")
+    for label, sample in results.items():
+        print(f"{label:40} {sample.wall_s:8.2f} {positions / sample.wall_s:12.2f} {1000 * sample.cpu_s / positions:16.1f}")
+    raw_best_label = min((label for label in results if label.startswith("raw")), key=lambda k: results[k].wall_s)
+    pipe_best_label = min((label for label in results if label.startswith("pipeline")), key=lambda k: results[k].wall_s)
     raw_best, pipe_best = results[raw_best_label], results[pipe_best_label]
     print()
     print(f"fastest raw setup:      {raw_best_label.split(None, 1)[1]}")
     print(f"fastest pipeline setup: {pipe_best_label.split(None, 1)[1]}")
     for label in setups:
-        ratio = results[f"raw       {label}"] / results[f"pipeline  {label}"]
-        print(f"pipeline / raw throughput, {label}: {ratio:.3f}")
-    ratio = raw_best / pipe_best
+        raw_sample, pipe_sample = results[f"raw       {label}"], results[f"pipeline  {label}"]
+        print(f"{label}: pipeline / raw throughput {raw_sample.wall_s / pipe_sample.wall_s:.3f}, "
+              f"CPU per position pipeline / raw {pipe_sample.cpu_s / raw_sample.cpu_s:.3f}")
+    ratio = raw_best.wall_s / pipe_best.wall_s
     print(f"pipeline (best) / raw (best) throughput: {ratio:.3f}  (target >= 0.95: {'met' if ratio >= 0.95 else 'NOT met'})")
-    print(f"pipeline (best) / naive throughput: {results['naive     1 proc, 2 searches/move'] / pipe_best:.2f}x")
+    naive_sample = results["naive     1 proc, 2 searches/move"]
+    print(f"pipeline (best) / naive throughput: {naive_sample.wall_s / pipe_best.wall_s:.2f}x")
+    load = os.getloadavg()[0]
+    if load > (os.cpu_count() or 1):
+        print(f"note: load average {load:.1f} on {os.cpu_count()} cores during the run: wall-clock figures are noisy")
     return 0
 
 

@@ -48,9 +48,11 @@ def _push_node_move(board: chess.Board, node: Node) -> None:
 
 
 def chess_board_at(game: Game, node: Node) -> chess.Board:
-    """The board after `node`'s move (the start position for the root), move stack included.
+    """The board after `node`'s move (the start position for the root).
 
-    The caller owns the returned board and may change it freely.
+    The caller owns the returned board and may change it freely. It carries no move history
+    (`move_stack` is empty; the last move is `node.uci`), which keeps stepping through very long
+    games cheap in time and memory.
     """
     path = node.path_from_root()
     with _lock:
@@ -58,7 +60,7 @@ def chess_board_at(game: Game, node: Node) -> chess.Board:
         for index in range(len(path) - 1, -1, -1):
             cached = _chess_boards.get(path[index])
             if cached is not None:
-                start_index, board = index + 1, cached.copy()
+                start_index, board = index + 1, cached.copy(stack=False)
                 break
     if board is None:
         board = _chess_start_board(game)
@@ -68,8 +70,8 @@ def chess_board_at(game: Game, node: Node) -> chess.Board:
         if ply % _CHESS_CHECKPOINT_EVERY == 0:
             with _lock:
                 if path[index] not in _chess_boards:
-                    _chess_boards[path[index]] = board.copy()
-    return board
+                    _chess_boards[path[index]] = board.copy(stack=False)
+    return board.copy(stack=False)
 
 
 # ------------------------------------------------------------------------------------------ Go

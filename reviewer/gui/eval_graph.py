@@ -112,7 +112,7 @@ class EvalGraphWidget(QWidget):
         self._middle = pg.InfiniteLine(angle=0, movable=False)
         for item in (self._white_area, self._black_area, self._middle, self._curve, self._marks):
             self.eval_plot.addItem(item)
-        self._bars = pg.BarGraphItem(x=[], height=[], width=0.72)
+        self._bars = pg.BarGraphItem(x=[], height=[], width=0.72, pen=pg.mkPen(None), brushes=[])
         self.loss_plot.addItem(self._bars)
 
         self.cursor = pg.InfiniteLine(pos=0, angle=90, movable=True)
@@ -185,7 +185,7 @@ class EvalGraphWidget(QWidget):
         cap = _LOSS_CAP[kind]
         heights = [min(cap, max(0.0, float(losses[ply]))) for ply in bar_plies]
         brushes = [self._bar_color(judgements.get(ply)) for ply in bar_plies]
-        self._bars.setOpts(x=bar_plies, height=heights, brushes=brushes, pens=[pg.mkPen(None)] * len(bar_plies))
+        self._bars.setOpts(x=bar_plies, height=heights, brushes=brushes)
         self._loss_top = max([_LOSS_FLOOR[kind], *heights]) * 1.08
         self._update_ranges()
 

@@ -157,9 +157,12 @@ class MoveListWidget(QAbstractScrollArea):
             item = self._item_at(event.position())
             if item is not None and item.node is not None:
                 self.node_selected.emit(item.node)
-                event.accept()
-                return
+            event.accept()
+            return
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        event.accept()  # presses select; releases only need to be taken
 
     def paintEvent(self, event: QPaintEvent) -> None:
         theme = style.theme_for(self)

@@ -138,3 +138,15 @@ def test_gib_ngf_ugf_headers_and_first_moves(corpus_dir):
     assert "Let's begin" in review.root.comment
     assert "white is ahead" in review.node_at_ply(18).comment
     assert review.mainline_moves()[-1] == "pass"
+
+
+def test_a_go_game_built_in_code_writes_its_fields_and_moves():
+    from reviewer.core.gametree import Game, Node
+
+    game = Game(kind="go", board_width=9, board_height=9, komi=6.5, black="B", white="W", rules="chinese")
+    game.setup_black = [(2, 2)]
+    game.root.add_child(Node(color="white", point=(4, 4), move="E5")).add_child(Node(color="black", point=None, move="pass"))
+    again = game_from_sgf_text(write_sgf(game))
+    assert (again.black, again.white, again.komi, again.rules) == ("B", "W", 6.5, "chinese")
+    assert (again.board_width, again.setup_black) == (9, [(2, 2)])
+    assert [(n.color, n.move) for n in again.mainline_nodes()] == [("white", "E5"), ("black", "pass")]

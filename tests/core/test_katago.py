@@ -148,12 +148,48 @@ def test_rules_are_a_whitelist():
 def test_komi_fox_handicap_km0_becomes_half_a_point_like_katrain():
     fox = go_game([], size=19, komi=0.0, handicap=2, headers={"AP": "foxwq"})
     assert katago_komi(fox) == 0.5
-    fox_no_komi = go_game([], size=19, komi=0.0, handicap=1, headers={"AP": "foxwq"})
+    fox_no_komi = go_game([], size=19, komi=0.0, handicap=1, origin="fox")
     assert katago_komi(fox_no_komi) == 0.5
-    fox_even = go_game([], size=19, komi=6.5, handicap=0, headers={"AP": "foxwq"})
+    fox_even = go_game([], size=19, komi=6.5, handicap=0, origin="fox")
     assert katago_komi(fox_even) == 6.5
     other = go_game([], size=19, komi=0.0, handicap=2, headers={"AP": "Sabaki"})
     assert katago_komi(other) == 0.0
+
+
+def test_komi_fox_hundredfold():
+    assert katago_komi(go_game([], size=19, komi=375.0, rules="chinese", origin="fox")) == 7.5
+    assert katago_komi(go_game([], size=19, komi=325.0, rules="chinese", handicap=2, origin="fox")) == 6.5
+    assert katago_komi(go_game([], size=19, komi=650.0, rules="japanese", origin="fox")) == 6.5
+    assert katago_komi(go_game([], size=19, komi=None, rules="chinese", origin="fox")) == 7.5
+    assert katago_komi(go_game([], size=19, komi=11.0, rules="chinese")) == 11.0
+
+
+@pytest.mark.parametrize(
+    "name, komi",
+    [
+        ("sabaki-sgf__fox_go_server.sgf", 0.5),  # KM[0] HA[1]: no-komi game
+        ("katrain__fox_sgf_error.sgf", 0.5),  # KM[0] HA[1]
+        ("sabaki-sgf__fox_go_server_handicap.sgf", 0.5),  # KM[0] HA[2]
+        ("sabaki-sgf__fox_go_server_komi.sgf", 7.5),  # KM[375] Chinese
+        ("katago__foxlike.sgf", 6.5),  # KM[325]: what KataGo itself reads
+        ("sabaki-sgf__non_fox_game.sgf", 11.0),  # KM[11] from OGS stays
+    ],
+)
+def test_komi_of_real_files(corpus_dir, name, komi):
+    from reviewer.core.formats import load_game
+
+    assert katago_komi(load_game(corpus_dir / "sgf" / name)) == komi
+
+
+def test_plan_of_a_fox_handicap_file_puts_the_stones_first(corpus_dir):
+    from reviewer.core.formats import load_game
+
+    game = load_game(corpus_dir / "sgf" / "sabaki-sgf__fox_go_server_handicap.sgf")
+    plan = plan_queries(game)
+    segment, turn = plan.turn_of_ply[1]
+    query = plan.query(segment, [turn])
+    assert ["B", "Q16"] in query["initialStones"] and ["B", "D4"] in query["initialStones"]
+    assert query["moves"][0] == ["W", "D17"] and query["komi"] == 0.5 and query["rules"] == "chinese"
 
 
 def test_komi_defaults_and_rounding():

@@ -83,27 +83,35 @@ def katago_rules(game: Game) -> str:
 
 
 def is_fox_game(game: Game) -> bool:
-    """Fox (foxwq) writes KM[0] for handicap and no-komi games; such games get KaTrain's komi fix."""
+    """A game from the Fox server (AP[foxwq]), whose KM[] needs reading the way Fox means it."""
+    if getattr(game, "origin", "") == "fox":
+        return True
     markers = [game.headers.get("AP", ""), *game.root.properties.get("AP", [])]
-    markers.append(str(getattr(game.source, "server", "") or ""))
-    markers.append(str(getattr(game, "server", "") or ""))
-    return any("fox" in str(marker).lower() for marker in markers)
+    return any("foxwq" in str(marker).lower() for marker in markers)
 
 
 def katago_komi(game: Game, rules: str | None = None) -> float:
     """The komi to tell KataGo: a half-integer in [-150, 150].
 
-    Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules). A Fox game
-    with handicap (HA >= 1, which Fox also uses for no-komi games) and KM[0] gets 0.5, as KaTrain does.
+    Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules).
+    Fox writes komi its own way:
+    - KM[0] (or none) with HA >= 1 (handicap, or HA[1] for a no-komi game) -> 0.5, as KaTrain does;
+    - komi x100, counted in stones under area rules (KM[375] = 7.5, KM[325] = 6.5, as KataGo reads
+      them) and in points under territory rules (KM[650] = 6.5);
+    - no KM -> 7.5 (area rules) or 6.5 (territory rules), as KaTrain does.
     """
     rules = rules or katago_rules(game)
+    territory = rules in _TERRITORY_RULES
     komi = game.komi
     if komi is not None and not math.isfinite(komi):
         komi = None
-    if is_fox_game(game) and game.handicap >= 1 and (komi is None or komi == 0):
-        komi = 0.5
+    if is_fox_game(game):
+        if game.handicap >= 1 and not komi:
+            komi = 0.5
+        elif komi is not None and abs(komi) >= 100:
+            komi = komi / (100 if territory else 50)
     if komi is None:
-        komi = 0.5 if game.handicap >= 2 else (6.5 if rules in _TERRITORY_RULES else 7.5)
+        komi = 0.5 if game.handicap >= 2 else (6.5 if territory else 7.5)
     return max(-150.0, min(150.0, round(komi * 2) / 2))
 
 
@@ -371,6 +379,14 @@ def model_name(command: Sequence[str]) -> str:
 _EOF = object()
 
 
+def _log_stderr(line: str) -> None:
+    """KataGo's stderr: tuning progress is worth seeing (it can take very long), the rest is chatter."""
+    if "tuning" in line.lower():
+        log.warning("KataGo: %s", line)
+    else:
+        log.debug("KataGo: %s", line)
+
+
 class _Process:
     """One running KataGo: stdout lines into a queue, stderr lines kept (the last few) and passed on."""
 
@@ -477,9 +493,12 @@ def _parse_line(line: object) -> dict[str, Any] | None:
 class KataGoEngine:
     """KataGo's analysis engine as an `Engine`: `command` is the full command line, run as given.
 
-    The process starts at once (so a broken command fails here, not mid-review). `report_as`
-    is sent with every query as `reportAnalysisWinratesAs`; None leaves KataGo's configured value
-    (read from the command's `-config` file) in force. Either way values are converted to Black's view.
+    The process starts at once (so a broken command fails here, not mid-review) and must answer
+    within `start_timeout_s`; its stderr lines go to `on_stderr` (tuning progress is logged as a
+    warning by default). `report_as` is sent with every query as `reportAnalysisWinratesAs`
+    (`forced_report_as`); None leaves KataGo's configured value (read from the command's `-config`
+    file) in force. Either way `report_as` says how to read answers and values come out from
+    Black's view. `idle_timeout_s` bounds the wait for the next result (default: from the visits).
     """
 
     kind = "go"
@@ -507,7 +526,7 @@ class KataGoEngine:
         self.start_timeout_s = start_timeout_s
         self.idle_timeout_s = idle_timeout_s
         self.max_restarts = max_restarts
-        self.on_stderr = on_stderr or (lambda line: log.debug("katago: %s", line))
+        self.on_stderr = on_stderr or _log_stderr
         self.env = env
         self.version = ""
         self.warnings: list[str] = []

@@ -195,11 +195,21 @@ class _Builder(chess.pgn.GameBuilder):
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         super().visit_move(board, move)
         node = self.variation_stack[-1]
-        node.reviewer_move = (  # type: ignore[attr-defined]
-            board.san(move),
-            board.uci(move),
-            "white" if board.turn == chess.WHITE else "black",
-        )
+        # SAN without its check suffix now; the suffix once the move is on the board (visit_board),
+        # which spares python-chess a second push/pop per move on long games.
+        if move:
+            san = board._algebraic_without_suffix(move)  # chess==1.11.2 is pinned
+        else:
+            san = "--"
+        node.reviewer_move = [san, board.uci(move), "white" if board.turn == chess.WHITE else "black"]  # type: ignore[attr-defined]
+        self._awaiting_suffix = node
+
+    def visit_board(self, board: chess.Board) -> None:
+        node = getattr(self, "_awaiting_suffix", None)
+        if node is not None:
+            self._awaiting_suffix = None
+            if node.reviewer_move[0] != "--" and board.is_check():
+                node.reviewer_move[0] += "#" if board.is_checkmate() else "+"
 
     def parse_san(self, board: chess.Board, san: str) -> chess.Move:
         self._last_san = (san, board.fullmove_number, board.turn == chess.WHITE, len(self.variation_stack) > 1)

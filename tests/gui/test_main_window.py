@@ -1,0 +1,249 @@
+"""The main window end to end: open, navigate, analyse with a fake engine, cancel, export."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
+from PySide6.QtGui import QDropEvent
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.formats import load_game, open_collection
+from reviewer.core.positions import chess_board_at
+from reviewer.gui.dialogs.game_chooser import GameChooserDialog
+from reviewer.gui.main_window import MainWindow, comment_html
+from reviewer.gui.settings import EngineChoice, Settings
+from tests.conftest import fake_engine_command
+
+FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
+SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
+GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
+
+
+@pytest.fixture
+def window(qtbot) -> MainWindow:
+    main = MainWindow(discover_engines=False)
+    qtbot.addWidget(main)
+    main.resize(1200, 800)
+    main.show()
+    qtbot.waitExposed(main)
+    return main
+
+
+def open_game(qtbot, window: MainWindow, path: Path, **options) -> None:
+    with qtbot.waitSignal(window.file_opened, timeout=10000):
+        window.open_file(path, **options)
+
+
+def use_fake_engine(window: MainWindow, *switches: str) -> None:
+    command = shlex.join(fake_engine_command("fake_uci.py", *switches))
+    window.set_engine_choice(EngineChoice(kind="chess", command=command), remember=False)
+
+
+def analyse(qtbot, window: MainWindow, timeout_ms: int = 30000) -> None:
+    with qtbot.waitSignal(window.analysis_finished, timeout=timeout_ms) as finished:
+        window.start_analysis()
+    assert finished.args == [True]
+
+
+def test_open_a_corpus_game_and_step_with_the_keys(qtbot, window, corpus_dir) -> None:
+    path = corpus_dir.joinpath(*SHORT_GAME)
+    open_game(qtbot, window, path)
+    game = window.session.game
+    assert game is not None and game.white == "Gorodetzky, David"
+    assert "Gorodetzky" in window.windowTitle()
+    assert window.session.current_ply == 0
+
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert window.session.current_ply == 2
+    node = game.node_at_ply(2)
+    assert window.chess_board.board().fen() == chess_board_at(game, node).fen()
+    assert window.move_list.current_node() is node
+    assert window.eval_graph.current_ply() == 2
+
+    qtbot.keyClick(window, Qt.Key.Key_End)
+    assert window.session.current_ply == game.ply_count
+    qtbot.keyClick(window, Qt.Key.Key_Left)
+    assert window.session.current_ply == game.ply_count - 1
+    qtbot.keyClick(window, Qt.Key.Key_Home)
+    assert window.session.current_ply == 0
+    assert Settings().recent_files()[0] == str(path.resolve())
+
+
+def test_wheel_over_the_board_steps_through_the_session(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.chess_board.wheel_steps.emit(3)
+    window.chess_board.wheel_steps.emit(-1)
+    assert window.session.current_ply == 2
+
+
+def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    game = window.session.game
+    for ply in range(game.ply_count + 1):  # synthetic evaluations so that the graph has points
+        window.session.add_evaluation(
+            Evaluation(ply=ply, kind="chess", score_cp_white=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
+        )
+    qtbot.wait(150)  # the throttled refresh
+    graph = window.eval_graph
+    target = 40
+    position = graph.view.mapFromScene(graph.scene_pos_for(target))
+    with qtbot.waitSignal(graph.ply_clicked, timeout=2000) as clicked:
+        qtbot.mouseClick(graph.view.viewport(), Qt.MouseButton.LeftButton, pos=position)
+    assert abs(clicked.args[0] - target) <= 1
+    ply = window.session.current_ply
+    assert ply == clicked.args[0]
+    assert window.move_list.current_node() is game.node_at_ply(ply)
+    assert window.chess_board.board().fen() == chess_board_at(game, game.node_at_ply(ply)).fen()
+
+
+def test_clicking_a_variation_in_the_move_list(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*FORK_GAME))
+    game = window.session.game
+    variation = next(node.children[1] for node in game.mainline_nodes() if len(node.children) > 1)
+    window.move_list.node_selected.emit(variation)
+    assert window.session.current_node is variation
+    assert window.move_list.current_node() is variation
+    qtbot.keyClick(window, Qt.Key.Key_Right)
+    assert window.session.current_node is (variation.children[0] if variation.children else variation)
+
+
+def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window)
+    progress = []
+    window.analysis.progress_changed.connect(progress.append)
+    analyse(qtbot, window)
+    session = window.session
+    assert len(session.evaluations) == session.ply_count + 1
+    judgements = session.judgements()
+    assert set(judgements) == set(range(1, session.ply_count + 1))
+    assert progress[-1].done == progress[-1].total == session.ply_count + 1
+    assert window.summary_panel.accuracy_text("white").strip() not in ("", "–", "—")
+    assert window.analyse_action.text() == "Analyse"
+    flagged = session.flagged_plies()
+    assert flagged, "the fake engine's scores flag some moves of this game"
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    assert session.current_ply == flagged[0]
+    judgement = judgements[flagged[0]]
+    assert {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}[judgement] in comment_html(
+        session, session.current_node
+    )
+    assert "Best line" in window.comment_view.toPlainText()
+
+
+def test_the_analysis_can_be_cancelled_with_space(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window, "--search-ms", "150")
+    with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
+        window.start_analysis()
+    assert window.analyse_action.text() == "Stop"
+    with qtbot.waitSignal(window.analysis_finished, timeout=3000) as finished:
+        qtbot.keyClick(window, Qt.Key.Key_Space)
+    assert finished.args == [False]
+    assert window.analysis.shutdown(timeout_s=5.0)  # the engine process has been closed
+    done = len(window.session.evaluations)
+    assert 0 < done < window.session.ply_count + 1
+    qtbot.wait(300)
+    assert len(window.session.evaluations) == done  # nothing arrives after the stop
+
+
+def test_export_annotated_pgn_and_json_report(qtbot, window, corpus_dir, tmp_path) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window)
+    analyse(qtbot, window)
+    flagged = window.session.flagged_plies()
+
+    pgn_path = tmp_path / "reviewed.pgn"
+    with qtbot.waitSignal(window.export_finished, timeout=10000):
+        window.export(pgn_path)
+    exported = load_game(pgn_path)
+    assert exported.mainline_moves() == window.session.game.mainline_moves()
+    assert "[%eval" in exported.node_at_ply(1).comment
+    assert exported.node_at_ply(flagged[0]).nags  # ?!, ? or ??
+    assert "[%eval" not in window.session.game.node_at_ply(1).comment  # the open game is untouched
+
+    json_path = tmp_path / "report.json"
+    with qtbot.waitSignal(window.export_finished, timeout=10000):
+        window.export(json_path)
+    report = json.loads(json_path.read_text())
+    assert report["schema"] == "reviewer.report/1"
+    assert len(report["moves"]) == window.session.ply_count
+    assert [m["ply"] for m in report["moves"] if m["judgement"] in ("inaccuracy", "mistake", "blunder")] == flagged
+
+
+def test_a_bad_file_is_reported_and_the_open_game_stays(qtbot, window, corpus_dir, tmp_path) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    game = window.session.game
+    binary = tmp_path / "broken.pgn"
+    binary.write_bytes(bytes(range(256)) * 4)
+    with qtbot.waitSignal(window.open_failed, timeout=5000) as failed:
+        window.open_file(binary)
+    assert "broken.pgn" in failed.args[0] and "\n" not in failed.args[0]
+    assert window.session.game is game
+    assert window.statusBar().currentMessage() == failed.args[0]
+
+
+def test_dropping_a_file_opens_it(qtbot, window, corpus_dir) -> None:
+    path = corpus_dir.joinpath(*GO_GAME)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path))])
+    event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.file_opened, timeout=10000):
+        window.dropEvent(event)
+    assert window.session.game.kind == "go"
+    assert window.board_stack.currentWidget() is window.go_board
+
+
+def test_game_number_and_ply_from_the_caller(qtbot, window, corpus_dir) -> None:
+    path = corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn"
+    open_game(qtbot, window, path, game_index=4, ply=10)
+    assert window.session.game_index == 4
+    assert window.session.current_ply == 10
+    assert "[5/232]" in window.windowTitle()
+
+
+def test_game_chooser_lists_headers_lazily_and_filters(qtbot, corpus_dir) -> None:
+    collection = open_collection(corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn")
+    dialog = GameChooserDialog(collection, "twic")
+    qtbot.addWidget(dialog)
+    assert dialog.visible_count() <= 232
+    assert dialog.chosen_index() == 0
+    name = collection.summary(100).white.split(",")[0]
+    dialog.filter_edit.setText(name)
+    assert 0 < dialog.visible_count() < 232
+    assert name.casefold() in collection.summary(dialog.chosen_index()).white.casefold() + collection.summary(
+        dialog.chosen_index()
+    ).black.casefold()
+    dialog.filter_edit.setText("no such player anywhere")
+    assert dialog.visible_count() == 0
+    assert dialog.chosen_index() is None
+
+
+def test_flip_preset_and_limit_are_remembered(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    qtbot.keyClick(window, Qt.Key.Key_F)
+    assert window.chess_board.is_flipped()
+    window.set_preset("seed")
+    window.set_limit("chess", window.limit("chess").__class__(depth=12))
+    fresh = Settings()
+    assert fresh.preset == "seed"
+    assert fresh.limit("chess").depth == 12
+    assert window.session.preset == "seed"
+    assert "depth 12" in window.limit_combo.currentText()
+
+
+def test_summary_count_click_jumps_to_that_move(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window)
+    analyse(qtbot, window)
+    session = window.session
+    color, judgement, ply = next(
+        (session.game.mover_at_ply(p), j, p) for p, j in sorted(session.judgements().items()) if j in ("mistake", "blunder", "inaccuracy")
+    )
+    window.summary_panel.judgement_clicked.emit(color, judgement)
+    assert session.current_ply == ply

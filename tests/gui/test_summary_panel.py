@@ -1,0 +1,94 @@
+"""The summary panel shows each side's figures and turns count clicks into signals."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from reviewer.gui.summary_panel import SummaryPanel
+
+WHITE = {
+    "accuracy": 87.31,
+    "accuracy_lichess": 85.12,
+    "accuracy_mean": 90.2,
+    "acpl": 21.4,
+    "stdcpl": 35.2,
+    "elo_estimate": 2500.3,
+    "counts": {"book": 4, "best": 10, "good": 8, "inaccuracy": 4, "mistake": 1, "blunder": 0},
+}
+BLACK = {
+    "accuracy": 71.0,
+    "accuracy_lichess": None,
+    "accuracy_mean": 80.0,
+    "acpl": 48.0,
+    "stdcpl": None,
+    "elo_estimate": 1915.0,
+    "counts": {"inaccuracy": 2, "mistake": 3, "blunder": 1},
+}
+
+
+@pytest.fixture
+def panel(qtbot) -> SummaryPanel:
+    widget = SummaryPanel()
+    qtbot.addWidget(widget)
+    widget.resize(460, 110)
+    widget.show()
+    qtbot.waitExposed(widget)
+    return widget
+
+
+def test_chess_figures_are_shown_per_side(panel):
+    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
+    assert panel.accuracy_text("white") == "87.3%"
+    assert panel.accuracy_text("black") == "71.0%"
+    assert "ACPL 21" in panel.details_text("white") and "Elo≈2500" in panel.details_text("white")
+    assert "lichess 85.1%" in panel.details_text("white")
+    assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
+    assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
+    assert panel.count_button("black", "blunder").text() == "1 ??"
+
+
+def test_clicking_a_count_emits_side_and_judgement(panel, qtbot):
+    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
+    with qtbot.waitSignal(panel.judgement_clicked) as blocker:
+        qtbot.mouseClick(panel.count_button("black", "mistake"), Qt.MouseButton.LeftButton)
+    assert blocker.args == ["black", "mistake"]
+
+
+def test_a_zero_count_is_not_clickable(panel, qtbot):
+    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
+    button = panel.count_button("white", "blunder")
+    assert not button.isEnabled()
+    with qtbot.assertNotEmitted(panel.judgement_clicked):
+        qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+def test_go_figures_and_missing_side(panel, qtbot):
+    go_black = {
+        "accuracy": 78.24,
+        "weighted_loss": 0.862,
+        "mean_loss": 1.2,
+        "top_move_match": 0.45,
+        "top5_match": 0.7,
+        "counts": {"inaccuracy": 5, "mistake": 2, "blunder": 1},
+    }
+    panel.set_summary("go", None, go_black, ("Lee Sedol", "AlphaGo"))
+    assert panel.accuracy_text("black") == "78.2%"
+    details = panel.details_text("black")
+    assert "weighted loss 0.86" in details and "top move 45%" in details and "top 5 70%" in details
+    assert panel.accuracy_text("white") == "—"
+    assert not panel.count_button("white", "mistake").isEnabled()
+    with qtbot.waitSignal(panel.judgement_clicked) as blocker:
+        qtbot.mouseClick(panel.count_button("black", "inaccuracy"), Qt.MouseButton.LeftButton)
+    assert blocker.args == ["black", "inaccuracy"]
+
+
+def test_go_lists_black_first(panel):
+    panel.set_summary("go", {"accuracy": 50.0, "counts": {}}, {"accuracy": 60.0, "counts": {}}, ("W", "B"))
+    panel.layout().activate()
+    black_y = panel.count_button("black", "mistake").geometry().top()
+    white_y = panel.count_button("white", "mistake").geometry().top()
+    panel.set_summary("chess", WHITE, BLACK, ("W", "B"))
+    panel.layout().activate()
+    assert black_y < white_y
+    assert panel.count_button("white", "mistake").geometry().top() < panel.count_button("black", "mistake").geometry().top()
