@@ -8,6 +8,7 @@ visits/s counts the root visits KataGo reports; each measure keeps the best of -
 (the machine is shared). KataGo's neural-net cache is cleared before every run.
 
     .venv/bin/python benchmarks/katago.py [--sgf FILE] [--plies 8] [--visits 16] [--model NAME] [--repeat 1]
+                                          [--override numAnalysisThreads=4,nnMaxBatchSize=16]
 """
 
 from __future__ import annotations
@@ -62,6 +63,7 @@ def main() -> int:
     parser.add_argument("--visits", type=int, default=16)
     parser.add_argument("--model", default=None, help="an installed model name (default: the installed default)")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--override", default="", help="KataGo settings to try, as KEY=VALUE,KEY=VALUE")
     args = parser.parse_args()
     katago = installed_katago()
     if katago is None:
@@ -78,7 +80,10 @@ def main() -> int:
           f"({game.board_width}x{game.board_height}), {len(plies)} positions x {args.visits} visits, "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
     started = time.monotonic()
-    engine = KataGoEngine(katago.command(model), start_timeout_s=300)
+    command = katago.command(model) + (["-override-config", args.override] if args.override else [])
+    if args.override:
+        print(f"settings  {args.override}")
+    engine = KataGoEngine(command, start_timeout_s=300)
     print(f"start     {time.monotonic() - started:6.1f} s")
     try:
         for label, batched in (("batched", True), ("single", False)):

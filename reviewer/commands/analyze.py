@@ -69,6 +69,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write an annotated copy: .pgn for chess ([%%eval]), .sgf for Go"
     )
+    parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move)")
+    parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML report (graph, mistakes, figures)")
+    parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
 
@@ -162,13 +165,15 @@ def run(args: argparse.Namespace) -> int:
         status = EXIT_INTERRUPTED
         print(f"reviewer analyze: interrupted; writing what was finished ({len(analysed)} game(s))", file=err)
     try:
-        reports = _reports(jobs, args) if (args.json or not args.quiet) else []
+        reports = _reports(jobs, args) if (args.json or args.csv or args.html or not args.quiet) else []
         if not args.quiet:
             _print_figures(reports, sys.stdout)
         if args.json:
             _write_json(Path(args.json), reports)
+        if args.csv or args.html:
+            _write_report_files(args, reports)
         if args.output:
-            _write_annotated(Path(args.output), jobs)
+            _write_annotated(Path(args.output), jobs, overwrite=args.overwrite)
     except (OSError, ValueError) as error:
         print(f"reviewer analyze: cannot write the output: {error}", file=err)
         return EXIT_FAILED if status == EXIT_OK else status
@@ -211,9 +216,20 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
         (kind,) = kinds
         if suffix != wanted[kind]:
             raise BadInput(f"-o for {kind} games must end in {wanted[kind]}, not {suffix or 'nothing'}")
-    for target in (args.json, args.output):
+    for target in (args.json, args.output, args.csv, args.html):
         if target and Path(target).is_dir():
             raise BadInput(f"{target} is a folder, not a file")
+    sources = [job.path for job in jobs]
+    from reviewer.core.export import ExportError, check_target
+
+    try:
+        for target in (args.json, args.csv, args.html):
+            if target:
+                check_target(target, sources)
+        if args.output:
+            check_target(args.output, sources, overwrite=args.overwrite)
+    except ExportError as error:
+        raise BadInput(f"{error}" + (" with --overwrite" if args.output and "allow overwriting" in str(error) else "")) from None
 
 
 def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
@@ -401,14 +417,20 @@ def _fmt(value: float | None, unit: str = "") -> str:
     return "-" if value is None else f"{value:.1f}{unit}"
 
 
-def _write_annotated(path: Path, jobs: Sequence[GameJob]) -> None:
-    from reviewer.core.formats import write_pgn, write_sgf
+def _write_annotated(path: Path, jobs: Sequence[GameJob], overwrite: bool = False) -> None:
+    from reviewer.core.export import save_annotated
 
-    texts = []
-    for job in jobs:
-        annotated = annotate(job.game, job.evaluations)
-        texts.append(write_pgn(annotated) if annotated.kind == "chess" else write_sgf(annotated))
-    write_text_atomic(path, "\n".join(texts))
+    reviews = [(job.game, job.evaluations, job.engine_info or None) for job in jobs]
+    save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite)
+
+
+def _write_report_files(args: argparse.Namespace, reports: list[dict[str, Any]]) -> None:
+    from reviewer.core.export import moves_csv, report_html
+
+    if args.csv:
+        write_text_atomic(Path(args.csv), moves_csv(reports))
+    if args.html:
+        write_text_atomic(Path(args.html), report_html(reports))
 
 
 def annotate(game: Game, evaluations: EvaluationTable) -> Game:

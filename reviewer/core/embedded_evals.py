@@ -90,3 +90,69 @@ def evaluations_from_pgn_comments(game: Game) -> EvaluationTable:
 
 def has_embedded_evals(game: Game) -> bool:
     return any(EVAL_COMMAND.search(node.comment or "") for node in [game.root, *game.mainline_nodes()])
+
+
+# ---------------------------------------------------------------- any game, as exported by Reviewer
+
+SGF_PROPERTIES_ENGINE_ID = "sgf-properties"  # evaluations read from Sabaki's SBKV/SBKS
+
+
+def evaluations_from_game(game: Game) -> EvaluationTable:
+    """The evaluations an opened file carries, so a reviewed file shows its review without an engine.
+
+    Per main-line position (the root is P0), the best source wins: Reviewer's own full record
+    (SGF `RVW[...]`, PGN `[%rvw ...]`; see reviewer.core.export.codec), else Sabaki's
+    `SBKV`/`SBKS` (Go), else lichess's `[%eval ...]` (chess, with game-over positions filled in).
+    """
+    from reviewer.core.export.codec import CodecError, decode_evaluation
+
+    table = evaluations_from_pgn_comments(game) if game.kind == "chess" else EvaluationTable()
+    engine_id = ""
+    for ply, node in enumerate([game.root, *game.mainline_nodes()]):
+        text = _reviewer_record(game, node)
+        if text is not None:
+            try:
+                evaluation = decode_evaluation(text, ply, game.kind, engine_id)
+            except CodecError:
+                evaluation = None
+            if evaluation is not None:
+                engine_id = evaluation.engine_id
+                table.add(evaluation)
+                continue
+        if game.kind == "go":
+            sabaki = _sabaki_evaluation(node, ply)
+            if sabaki is not None:
+                table.add(sabaki)
+    return table
+
+
+_RVW_COMMAND = re.compile(r"\[%rvw\s+(?P<text>[^\]\s]+)\s*\]")
+
+
+def _reviewer_record(game: Game, node: Node) -> str | None:
+    if game.kind == "go":
+        values = node.properties.get("RVW")
+        return values[0] if values else None
+    match = _RVW_COMMAND.search(node.comment or "")
+    return match["text"] if match else None
+
+
+def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
+    def number(ident: str) -> float | None:
+        values = node.properties.get(ident)
+        if not values:
+            return None
+        try:
+            value = float(values[0].strip())
+        except ValueError:
+            return None
+        return value if value == value and abs(value) != float("inf") else None
+
+    winrate_pct = number("SBKV")
+    lead = number("SBKS")
+    if winrate_pct is None and lead is None:
+        return None
+    winrate = None if winrate_pct is None else min(1.0, max(0.0, winrate_pct / 100))
+    return Evaluation(
+        ply=ply, kind="go", engine_id=SGF_PROPERTIES_ENGINE_ID, winrate_black=winrate, score_lead_black=lead
+    )

@@ -50,14 +50,15 @@ def _push_node_move(board: chess.Board, node: Node) -> None:
 def chess_board_at(game: Game, node: Node) -> chess.Board:
     """The board after `node`'s move (the start position for the root).
 
-    The caller owns the returned board and may change it freely. It carries no move history
-    (`move_stack` is empty; the last move is `node.uci`), which keeps stepping through very long
-    games cheap in time and memory.
+    The caller owns the returned board and may change it freely. Its `move_stack` holds only the
+    move that led here (so `board.peek()` is the last move; empty at the root): earlier history
+    is not kept, which keeps stepping through very long games cheap in time and memory.
     """
     path = node.path_from_root()
+    before_last = len(path) - 1  # replay to the position before the last move, then play it
     with _lock:
         start_index, board = 0, None
-        for index in range(len(path) - 1, -1, -1):
+        for index in range(before_last - 1, -1, -1):
             cached = _chess_boards.get(path[index])
             if cached is not None:
                 start_index, board = index + 1, cached.copy(stack=False)
@@ -65,13 +66,15 @@ def chess_board_at(game: Game, node: Node) -> chess.Board:
     if board is None:
         board = _chess_start_board(game)
     for index in range(start_index, len(path)):
+        if index == before_last:
+            board.clear_stack()
         _push_node_move(board, path[index])
         ply = index + 1
         if ply % _CHESS_CHECKPOINT_EVERY == 0:
             with _lock:
                 if path[index] not in _chess_boards:
                     _chess_boards[path[index]] = board.copy(stack=False)
-    return board.copy(stack=False)
+    return board
 
 
 # ------------------------------------------------------------------------------------------ Go

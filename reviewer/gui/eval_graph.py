@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
 
 from reviewer.gui import style
@@ -47,6 +47,18 @@ def _with_crossings(xs: np.ndarray, ys: np.ndarray, middle: float) -> tuple[np.n
     all_x = np.insert(xs, crossing + 1, cross_x)
     all_y = np.insert(ys, crossing + 1, np.full(len(crossing), middle))
     return all_x, all_y
+
+
+def _round_step(limit: float) -> float:
+    """The largest 1-2-5 number (…, 0.5, 1, 2, 5, 10, …) not above `limit`."""
+    if limit <= 0:
+        return 1.0
+    exponent = math.floor(math.log10(limit))
+    for mantissa in (5.0, 2.0, 1.0):
+        value = mantissa * 10**exponent
+        if value <= limit:
+            return value
+    return 10.0**exponent
 
 
 def _area_path(xs: np.ndarray, ys: np.ndarray, level: float) -> QPainterPath:
@@ -174,17 +186,20 @@ class EvalGraphWidget(QWidget):
         self._black_area.setPath(_area_path(fill_x, np.minimum(fill_y, middle), middle))
         self._curve.setData(xs, ys)
 
-        spots = []
-        for ply, judgement in judgements.items():
-            if judgement in style.FLAGGED_JUDGEMENTS and ply in self._y_values:
-                color = style.judgement_color(judgement)
-                spots.append({"pos": (ply, self._y_values[ply]), "brush": color, "data": ply})
-        self._marks.setData(spots, size=7, pen=pg.mkPen(self._theme().graph_background, width=1.2))
+        marked = sorted(p for p, j in judgements.items() if j in style.FLAGGED_JUDGEMENTS and p in self._y_values)
+        self._marks.setData(
+            x=marked,
+            y=[self._y_values[p] for p in marked],
+            brush=[self._brushes[judgements[p]] for p in marked],
+            size=7,
+            pen=self._mark_pen,
+        )
 
         bar_plies = sorted(losses)
         cap = _LOSS_CAP[kind]
         heights = [min(cap, max(0.0, float(losses[ply]))) for ply in bar_plies]
-        brushes = [self._bar_color(judgements.get(ply)) for ply in bar_plies]
+        neutral = self._brushes[None]
+        brushes = [self._brushes.get(judgements.get(ply), neutral) for ply in bar_plies]
         self._bars.setOpts(x=bar_plies, height=heights, brushes=brushes)
         self._loss_top = max([_LOSS_FLOOR[kind], *heights]) * 1.08
         self._update_ranges()
@@ -230,13 +245,6 @@ class EvalGraphWidget(QWidget):
     def _middle_value(self) -> float:
         return 50.0 if self._mode in ("win", "winrate") else 0.0
 
-    def _bar_color(self, judgement: str | None) -> QColor:
-        if judgement in style.FLAGGED_JUDGEMENTS:
-            return style.judgement_color(judgement)
-        neutral = QColor(self._theme().graph_axis)
-        neutral.setAlpha(150)
-        return neutral
-
     # ------------------------------------------------------------------------------ ranges
 
     def _update_ranges(self) -> None:
@@ -256,11 +264,16 @@ class EvalGraphWidget(QWidget):
         self._set_ticks(middle, half)
 
     def _set_ticks(self, middle: float, half: float) -> None:
+        """Three labels at most (the middle and a round value either side): the plot is short."""
         axis = self.eval_plot.getAxis("left")
-        if self._mode in ("win", "winrate") and half >= 40:
-            axis.setTicks([[(0.0, "0%"), (50.0, "50%"), (100.0, "100%")], []])
-        else:
-            axis.setTicks(None)
+        if self._mode in ("win", "winrate"):
+            step = 50.0 if half >= 40 else _round_step(half * 0.8)
+            values = [middle - step, middle, middle + step]
+            axis.setTicks([[(value, f"{value:.0f}%") for value in values], []])
+            return
+        step = _round_step(half * 0.8)
+        labels = [(middle - step, f"−{step:g}"), (middle, "0"), (middle + step, f"+{step:g}")]
+        axis.setTicks([labels, []])
 
     # ------------------------------------------------------------------------------ events
 
@@ -307,6 +320,14 @@ class EvalGraphWidget(QWidget):
 
     def _apply_theme(self) -> None:
         theme = self._theme()
+        neutral = QColor(theme.graph_axis)
+        neutral.setAlpha(150)
+        # flagged moves in their judgement's colour; every other bar (and None) neutral
+        self._brushes: dict[str | None, QBrush] = {None: QBrush(neutral)}
+        for judgement in style.JUDGEMENTS:
+            flagged = judgement in style.FLAGGED_JUDGEMENTS
+            self._brushes[judgement] = QBrush(style.judgement_color(judgement) if flagged else neutral)
+        self._mark_pen = pg.mkPen(QColor(theme.graph_background), width=1.2)
         self.view.setBackground(QColor(theme.graph_background))
         upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)
         if self._kind == "go":  # Go figures are Black's view: Black ahead is up
@@ -332,3 +353,4 @@ class EvalGraphWidget(QWidget):
             axis.setPen(pg.mkPen(QColor(theme.graph_axis), width=0.8))
             axis.setStyle(tickFont=font, tickLength=-3)
         self.loss_plot.getAxis("left").setStyle(showValues=False, tickLength=0)
+        self.loss_plot.getAxis("left").setTicks([[], []])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -62,7 +63,8 @@ from reviewer.gui.settings import (
 )
 from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner, TaskRunner
 
-REFRESH_HZ = 10
+REFRESH_HZ = 10  # at most, while an analysis runs
+MAX_REFRESH_MS = 1000
 BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
 CANDIDATE_ARROW = "#1f6fd160"  # other candidate moves, fainter
 GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
@@ -140,6 +142,7 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self._update_enabled()
         self._show_welcome()
+        QTimer.singleShot(0, self._warm_up)
         if discover_engines:
             QTimer.singleShot(0, self._discover_engines)
         else:
@@ -433,7 +436,6 @@ class MainWindow(QMainWindow):
         session.game_loaded.connect(self._on_game_loaded)
         session.current_changed.connect(self._on_current_changed)
         session.assessment_changed.connect(self._schedule_refresh)
-        session.evaluation_added.connect(self._on_evaluation_added)
         self.move_list.node_selected.connect(session.set_current_node)
         self.eval_graph.ply_clicked.connect(session.set_current_ply)
         if hasattr(self.eval_graph, "ply_scrubbed"):
@@ -646,12 +648,12 @@ class MainWindow(QMainWindow):
         finally:
             self.analysis_finished.emit(completed)
 
-    def _on_evaluation_added(self, ply: int) -> None:
-        node = self.session.current_node
-        if node is not None and node.is_mainline and ply in (node.ply, node.ply - 1):
-            self._show_current(node)  # the position on screen just got its verdict
 
     # --------------------------------------------------------------------------- engine menu
+    def _warm_up(self) -> None:
+        """Load the opening table off the GUI thread before the first scoring needs it."""
+        self.tasks.submit(_load_opening_book)
+
     def _discover_engines(self) -> None:
         task = self.tasks.submit(_find_engines)
         self._pending_tasks[task] = ("engines", None)
@@ -899,6 +901,7 @@ class MainWindow(QMainWindow):
         return getattr(move, "judgement", None)
 
     def _schedule_refresh(self) -> None:
+        """Refresh now, or - while evaluations stream in - at most every `_refresh_timer` interval."""
         if self.analysis.is_running():
             if not self._refresh_timer.isActive():
                 self._refresh_timer.start()
@@ -906,11 +909,19 @@ class MainWindow(QMainWindow):
             self._refresh_views()
 
     def _refresh_views(self) -> None:
-        """Redraw everything derived from the assessment: graph, summary, move labels, comment."""
+        """Redraw everything derived from the assessment: graph, summary, move labels, board, comment."""
         self._refresh_timer.stop()
-        game = self.session.game
-        if game is None:
+        if self.session.game is None:
             return
+        started = time.perf_counter()
+        self._redraw_assessment()
+        # A long game costs more to score and draw; keep the GUI thread mostly free meanwhile.
+        spent_ms = (time.perf_counter() - started) * 1000
+        self._refresh_timer.setInterval(int(min(MAX_REFRESH_MS, max(1000 // REFRESH_HZ, 4 * spent_ms))))
+
+    def _redraw_assessment(self) -> None:
+        game = self.session.game
+        assert game is not None
         assessment = self.session.assessment
         judgements = self.session.judgements()
         self.move_list.set_judgements(judgements)
@@ -955,6 +966,7 @@ class MainWindow(QMainWindow):
             "Stop the analysis (Space)" if running else "Analyse the game with the engine (Space)"
         )
         self.export_action.setEnabled(has_game)
+        self.preset_combo.setEnabled(self._current_kind() == "chess")
         for action in (
             self.previous_action,
             self.next_action,
@@ -1181,10 +1193,13 @@ def go_candidate_marks(game: Game, to_move: str, evaluation: Evaluation | None, 
         return []
     sign = 1 if to_move == "black" else -1
     root_lead = evaluation.score_lead_black
+    most_visits = max((c.visits or 0 for c in evaluation.candidates), default=0)
     marks = []
     for candidate in evaluation.candidates:
         if candidate.move.lower() == "pass":
             continue
+        if candidate.order > 0 and candidate.visits is not None and candidate.visits < max(2, 0.02 * most_visits):
+            continue  # too few visits for its value to mean anything
         try:
             point = point_from_gtp(candidate.move, game.board_height)
         except ValueError:
@@ -1269,6 +1284,9 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         parts.append(
             f"<div style='margin-top:4px; color:gray'>Engine {format_eval(game.kind, value)} · {_escape(line)}</div>"
         )
+        others = _candidate_losses(game, here, mover)
+        if others:
+            parts.append(f"<div style='color:gray'>Also: {_escape(others)}</div>")
     own_comment = _readable_comment(node.comment)
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{_escape(own_comment)}</div>")
@@ -1276,6 +1294,31 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         parts.append("<div style='color:gray'>Start position. Press → to step through the game, "
                      "Space to analyse it.</div>")
     return "".join(parts)
+
+
+def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
+    """'Nf3 −0.35 · c4 −0.60': the engine's other candidates and what each gives away."""
+    best = evaluation.candidates[0] if evaluation.candidates else None
+    texts: list[str] = []
+    for candidate in evaluation.candidates[1:4]:
+        loss = _candidate_loss(game, best, candidate, to_move)
+        if loss is None:
+            continue
+        shown = f"{loss / 100:.2f}" if game.kind == "chess" else f"{loss:.1f}"
+        texts.append(f"{candidate.move} −{shown}")
+    return " · ".join(texts)
+
+
+def _candidate_loss(game: Game, best: Any, candidate: Any, to_move: str) -> float | None:
+    """How much worse than the engine's choice `candidate` is, from the side to move (cp / points)."""
+    sign = 1 if (to_move == "white") == (game.kind == "chess") else -1
+    if game.kind == "chess":
+        if best.score_cp_white is None or candidate.score_cp_white is None:
+            return None
+        return max(0.0, sign * (best.score_cp_white - candidate.score_cp_white))
+    if best.score_lead_black is None or candidate.score_lead_black is None:
+        return None
+    return max(0.0, sign * (best.score_lead_black - candidate.score_lead_black))
 
 
 _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
@@ -1360,6 +1403,12 @@ def _read_game(collection: Any, index: int) -> tuple[Game, tuple[Evaluation, ...
     game = collection.game(index)
     embedded = evaluations_from_pgn_comments(game).ordered() if has_embedded_evals(game) else []
     return game, tuple(embedded)
+
+
+def _load_opening_book() -> None:
+    from reviewer.core.openings import book
+
+    book()
 
 
 def _find_engines() -> list[EngineInfo]:

@@ -440,7 +440,7 @@ class MoveListWidget(QAbstractScrollArea):
         center = QPointF(x + diameter / 2, item.rect.center().y())
         color = item.node.color if item.node is not None else None
         if color == "black":
-            painter.setPen(QPen(QColor("#000000"), 1))
+            painter.setPen(QPen(QColor("#9a958d") if theme.dark else QColor("#000000"), 1))
             painter.setBrush(QColor("#1b1b1b"))
         else:
             painter.setPen(QPen(QColor("#6f6a63"), 1))

@@ -70,7 +70,8 @@ class _StoneDot(QWidget):
             painter.setPen(QPen(QColor("#8a857d"), 1.0))
             painter.setBrush(QColor("#fbfaf7"))
         else:
-            painter.setPen(QPen(QColor("#000000"), 1.0))
+            dark_palette = style.is_dark_palette(self.palette())
+            painter.setPen(QPen(QColor("#9a958d") if dark_palette else QColor("#000000"), 1.0))
             painter.setBrush(QColor("#222222"))
         painter.drawEllipse(QPointF(7, 7), 5.5, 5.5)
         painter.end()

@@ -50,7 +50,8 @@ def test_chess_board_at_replays_main_line_and_root():
     assert board.piece_at(chess.B5) == chess.Piece.from_symbol("B")
     assert board.turn == chess.BLACK
     assert board.fullmove_number == 3
-    assert board.move_stack == []  # documented: no history, the last move is node.uci
+    assert board.move_stack == [chess.Move.from_uci("f1b5")]  # only the move that led here
+    assert chess_board_at(game, game.root).move_stack == []
 
 
 def test_chess_board_follows_a_variation():
@@ -80,11 +81,14 @@ def test_chess_long_game_uses_checkpoints_and_matches_a_fresh_replay():
         board.push_san(san)
         sans.append(san)
     game = chess_game(sans)
-    for ply in (160, 3, 77, 78, 159, 0):
+    for ply in (160, 3, 77, 78, 159, 0, 8, 16, 160):
         expected = chess.Board()
         for san in sans[:ply]:
             expected.push_san(san)
-        assert chess_board_at(game, game.node_at_ply(ply)).fen() == expected.fen()
+        board = chess_board_at(game, game.node_at_ply(ply))
+        assert board.fen() == expected.fen()
+        if ply:
+            assert board.peek() == expected.peek()
 
 
 def test_chess960_castling_from_king_takes_rook_uci():
@@ -200,3 +204,35 @@ def test_go_variation_does_not_see_main_line_stones():
     position = go_position_at(game, variation)
     assert position.white == frozenset({gtp("C3")})
     assert position.black == frozenset({gtp("D4")})
+
+
+def test_go_real_game_keeps_count_of_every_stone(corpus_dir):
+    from reviewer.core.formats import load_game
+
+    game = load_game(corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
+    played = {"black": len(game.setup_black), "white": len(game.setup_white)}
+    for node in game.mainline_nodes():
+        if node.color is not None and node.point is not None:
+            played[node.color] += 1
+        position = go_position_at(game, node)
+        assert len(position.black) + position.captures_by_white == played["black"]
+        assert len(position.white) + position.captures_by_black == played["white"]
+        assert not (position.black & position.white)
+    assert position.captures_by_black + position.captures_by_white > 0
+
+
+def test_chess_real_game_with_variations(corpus_dir):
+    from reviewer.core.formats import load_game
+
+    game = load_game(corpus_dir / "pgn" / "chesslib__rav_alternative.pgn")
+    nodes = [game.root]
+    while nodes:
+        node = nodes.pop()
+        board = chess_board_at(game, node)
+        expected = chess.Board(game.start_fen or chess.STARTING_FEN)
+        for step in node.path_from_root():
+            expected.push(expected.parse_uci(step.uci))
+        assert board.fen() == expected.fen()
+        if node.parent is not None:
+            assert board.peek() == expected.peek()
+        nodes.extend(node.children)

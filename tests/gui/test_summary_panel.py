@@ -92,3 +92,14 @@ def test_go_lists_black_first(panel):
     panel.layout().activate()
     assert black_y < white_y
     assert panel.count_button("white", "mistake").geometry().top() < panel.count_button("black", "mistake").geometry().top()
+
+
+def test_dark_palette_restyles_the_panel(panel):
+    from reviewer.gui import style
+
+    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
+    light_sheet = panel.count_button("white", "inaccuracy").styleSheet()
+    assert style.theme_for(panel) is style.LIGHT_THEME
+    panel.setPalette(style.make_palette(dark=True))
+    assert style.theme_for(panel) is style.DARK_THEME
+    assert panel.count_button("white", "inaccuracy").styleSheet() != light_sheet

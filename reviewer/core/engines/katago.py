@@ -379,9 +379,14 @@ def model_name(command: Sequence[str]) -> str:
 _EOF = object()
 
 
+def _is_tuning_line(line: str) -> bool:
+    lowered = line.lower()
+    return "autotuning" in lowered or "beginning gpu tuning" in lowered or line.startswith("Tuning ")
+
+
 def _log_stderr(line: str) -> None:
     """KataGo's stderr: tuning progress is worth seeing (it can take very long), the rest is chatter."""
-    if "tuning" in line.lower():
+    if _is_tuning_line(line):
         log.warning("KataGo: %s", line)
     else:
         log.debug("KataGo: %s", line)
@@ -428,7 +433,7 @@ class _Process:
             line = raw.decode("utf-8", errors="replace").rstrip()
             if not line:
                 continue
-            if "autotuning" in line.lower() or line.startswith("Tuning "):
+            if _is_tuning_line(line):
                 self.tuning = True
             self.stderr_tail.append(line)
             try:

@@ -234,7 +234,7 @@ class GoBoardWidget(QWidget):
             phase = math.sin(index * 12.9898) * 0.5 + 0.5
             y = wood.top() + wood.height() * (index + phase * 0.6) / bands
             height = wood.height() / bands * (0.25 + 0.35 * phase)
-            grain = QColor(120, 80, 20, int(6 + 8 * phase))
+            grain = QColor(120, 80, 20, int(4 + 6 * phase))
             painter.setBrush(grain)
             painter.drawRect(QRectF(wood.left(), y, wood.width(), height))
         painter.restore()

@@ -1,0 +1,222 @@
+"""Desktop app responsiveness: step latency on a long analysed game, and cold start to first paint.
+
+step latency  one step (→ / ←) through a 300-ply analysed game: `session.step` and every repaint
+              it causes (board, move list, graph cursor, comment), measured up to the end of the
+              event processing that paints them. Chess and Go (19×19), evaluations synthetic but
+              complete (root score, best move, three candidates with lines), so every annotation
+              is drawn. Targets: p95 ≤ 8 ms.
+cold start    a fresh `python -m reviewer gui FILE --screenshot PNG` process: from launch until the
+              window has been painted into the PNG (first paint), i.e. imports, QApplication,
+              window, reading the file, first frame. Target: ≤ 1 s. The first run of a series
+              warms the disk cache and is not counted.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui.py [--steps 600] [--starts 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import chess  # noqa: E402
+
+from reviewer.core.analysis import Candidate, Evaluation  # noqa: E402
+from reviewer.core.atomic import write_text_atomic  # noqa: E402
+from reviewer.core.formats.pgn import write_pgn  # noqa: E402
+from reviewer.core.gametree import Game, Node, gtp_from_point  # noqa: E402
+
+PLIES = 300
+
+
+def random_chess_game(plies: int, seed: int = 1) -> Game:
+    """A legal game of exactly `plies` plies (random moves, restarted when a game ends early)."""
+    rng = random.Random(seed)
+    while True:
+        board = chess.Board()
+        game = Game(kind="chess", white="Random A", black="Random B", result="*")
+        node = game.root
+        for _ in range(plies):
+            moves = list(board.legal_moves)
+            if not moves or board.is_game_over(claim_draw=False):
+                break
+            move = rng.choice(moves)
+            color = "white" if board.turn == chess.WHITE else "black"
+            san = board.san(move)
+            board.push(move)
+            node = node.add_child(Node(move=san, color=color, uci=move.uci()))
+        if game.ply_count == plies:
+            return game
+
+
+def random_go_game(plies: int, size: int = 19, seed: int = 1) -> Game:
+    """Moves on distinct random points (no captures needed for a timing run)."""
+    rng = random.Random(seed)
+    points = [(row, col) for row in range(size) for col in range(size)]
+    rng.shuffle(points)
+    game = Game(kind="go", board_width=size, board_height=size, komi=6.5, first_player="black")
+    node = game.root
+    for index in range(plies):
+        color = "black" if index % 2 == 0 else "white"
+        point = points[index]
+        node = node.add_child(Node(move=gtp_from_point(point, size), color=color, point=point))
+    return game
+
+
+def chess_evaluations(game: Game) -> list[Evaluation]:
+    rng = random.Random(2)
+    board = chess.Board()
+    evaluations = []
+    score = 20
+    nodes = [game.root, *game.mainline_nodes()]
+    for ply, node in enumerate(nodes):
+        if ply:
+            board.push_uci(node.uci or "")
+        legal = list(board.legal_moves)[:3]
+        candidates = []
+        for order, move in enumerate(legal):
+            line = [board.san(move)]
+            candidates.append(Candidate(move=line[0], order=order, score_cp_white=score - 30 * order, pv=tuple(line)))
+        evaluations.append(
+            Evaluation(
+                ply=ply,
+                kind="chess",
+                engine_id="bench",
+                score_cp_white=score,
+                side_to_move="white" if board.turn == chess.WHITE else "black",
+                best_move=candidates[0].move if candidates else None,
+                pv=candidates[0].pv if candidates else (),
+                candidates=tuple(candidates),
+            )
+        )
+        score = max(-900, min(900, score + rng.randint(-120, 120)))
+    return evaluations
+
+
+def go_evaluations(game: Game) -> list[Evaluation]:
+    rng = random.Random(3)
+    size = game.board_height
+    taken = {node.point for node in game.mainline_nodes()}
+    free = [(r, c) for r in range(size) for c in range(size) if (r, c) not in taken]
+    lead = 0.5
+    evaluations = []
+    for ply in range(game.ply_count + 1):
+        picks = rng.sample(free, 5)
+        candidates = tuple(
+            Candidate(
+                move=gtp_from_point(point, size),
+                order=order,
+                visits=400 // (order + 1),
+                prior=0.3 / (order + 1),
+                score_lead_black=lead - order * 1.5,
+                winrate_black=0.5,
+                pv=(gtp_from_point(point, size),),
+            )
+            for order, point in enumerate(picks)
+        )
+        evaluations.append(
+            Evaluation(
+                ply=ply,
+                kind="go",
+                engine_id="bench",
+                score_lead_black=lead,
+                winrate_black=max(0.01, min(0.99, 0.5 + lead / 40)),
+                best_move=candidates[0].move,
+                pv=candidates[0].pv,
+                candidates=candidates,
+            )
+        )
+        lead = max(-40.0, min(40.0, lead + rng.uniform(-4, 4)))
+    return evaluations
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def step_latency(kind: str, steps: int) -> list[float]:
+    from reviewer.gui.app import create_application
+    from reviewer.gui.main_window import MainWindow
+
+    app = create_application(dark=False)
+    window = MainWindow(discover_engines=False)
+    window.resize(1400, 900)
+    window.show()
+    game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
+    evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
+    window.session.load_game(game, evaluations=evaluations)
+    window._on_game_loaded()  # noqa: SLF001 - the window loads through its file task otherwise
+    for _ in range(5):
+        app.processEvents()
+
+    timings: list[float] = []
+    direction = 1
+    for _ in range(steps):
+        if window.session.current_ply in (0, PLIES) and timings:
+            direction = -direction
+        if window.session.current_ply == 0:
+            direction = 1
+        started = time.perf_counter()
+        window.session.step(direction)
+        app.processEvents()
+        timings.append((time.perf_counter() - started) * 1000)
+    window.close()
+    return timings
+
+
+def cold_starts(count: int) -> list[float]:
+    with tempfile.TemporaryDirectory() as folder:
+        game_path = Path(folder) / "long.pgn"
+        write_text_atomic(game_path, write_pgn(random_chess_game(PLIES)))
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", REVIEWER_CONFIG_DIR=folder, REVIEWER_CACHE_DIR=folder)
+        times: list[float] = []
+        for run in range(count + 1):
+            shot = Path(folder) / f"shot{run}.png"
+            started = time.perf_counter()
+            subprocess.run(
+                [sys.executable, "-m", "reviewer", "gui", str(game_path), "--ply", "150", "--screenshot", str(shot)],
+                check=True,
+                env=env,
+                cwd=REPO_ROOT,
+                stdout=subprocess.DEVNULL,
+            )
+            if run:  # the first run only warms the disk cache
+                times.append(time.perf_counter() - started)
+        return times
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=600)
+    parser.add_argument("--starts", type=int, default=5)
+    args = parser.parse_args()
+
+    print(f"step latency over {args.steps} steps of a {PLIES}-ply analysed game (ms):")
+    for kind in ("chess", "go"):
+        timings = step_latency(kind, args.steps)
+        print(
+            f"  {kind:5}  p50 {statistics.median(timings):5.2f}   p95 {percentile(timings, 0.95):5.2f}"
+            f"   max {max(timings):6.2f}"
+        )
+    starts = cold_starts(args.starts)
+    print(
+        f"cold start to first paint ({len(starts)} runs, s): median {statistics.median(starts):.2f}"
+        f"   best {min(starts):.2f}   worst {max(starts):.2f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,132 @@
+"""Exporting a review: annotated PGN/SGF that other programs show and Reviewer reopens, and report files.
+
+    annotate_game(game, evaluations, assessment=None, engine_info=None) -> Game   (a copy)
+    export_game_text(game, evaluations, ...) -> str            PGN for chess, SGF for Go
+    save_annotated(path, [(game, evaluations, engine_info)], sources=(), overwrite=False)
+    evaluations_from_game(game) -> EvaluationTable             reads an exported file's analysis back
+    moves_csv(reports) -> str, report_html(reports) -> str     from reviewer.report/1 objects
+    save_text(path, text, sources=(), overwrite=False)          atomic, never over a source file
+
+Every file is written atomically (reviewer.core.atomic); a path that is one of the game files the
+review came from is refused with `ExportError` unless `overwrite` is set. The file formats are
+described in docs/file-formats.md.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Iterable, Mapping, Sequence
+
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.atomic import write_text_atomic
+from reviewer.core.embedded_evals import evaluations_from_game
+from reviewer.core.export.codec import FORMAT_VERSION, CodecError, decode_evaluation, encode_evaluation
+from reviewer.core.export.pgn import annotate_chess_game, export_pgn
+from reviewer.core.export.reports import eval_graph_svg, mistakes_by_size, moves_csv, report_html
+from reviewer.core.export.sgf import annotate_go_game, export_sgf
+from reviewer.core.gametree import Game
+from reviewer.core.scoring import GameAssessment
+
+__all__ = [
+    "FORMAT_VERSION",
+    "CodecError",
+    "ExportError",
+    "annotate_chess_game",
+    "annotate_game",
+    "annotate_go_game",
+    "check_target",
+    "decode_evaluation",
+    "encode_evaluation",
+    "eval_graph_svg",
+    "evaluations_from_game",
+    "export_game_text",
+    "export_pgn",
+    "export_sgf",
+    "mistakes_by_size",
+    "moves_csv",
+    "report_html",
+    "save_annotated",
+    "save_text",
+]
+
+EngineInfo = Mapping[str, object] | str | None
+EXTENSION_BY_KIND = {"chess": ".pgn", "go": ".sgf"}
+
+
+class ExportError(ValueError):
+    """An export that must not happen as asked (one line, for the user)."""
+
+
+def annotate_game(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment: GameAssessment | None = None,
+    engine_info: EngineInfo = None,
+) -> Game:
+    """A copy of the game carrying its review; the game itself is not changed."""
+    if game.kind == "chess":
+        return annotate_chess_game(game, evaluations, assessment, engine_info)
+    return annotate_go_game(game, evaluations, assessment, engine_info)
+
+
+def export_game_text(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment: GameAssessment | None = None,
+    engine_info: EngineInfo = None,
+) -> str:
+    """The reviewed game as PGN (chess) or SGF (Go) text."""
+    if game.kind == "chess":
+        return export_pgn(game, evaluations, assessment, engine_info)
+    return export_sgf(game, evaluations, assessment, engine_info)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_target(path: str | os.PathLike[str], sources: Iterable[str | os.PathLike[str] | None] = (), overwrite: bool = False) -> Path:
+    """The path to write, or ExportError when it is a folder or (without `overwrite`) a source file."""
+    target = Path(path)
+    if target.is_dir():
+        raise ExportError(f"{target} is a folder, not a file")
+    if not overwrite:
+        for source in sources:
+            if source is not None and (_same_file(target, Path(source)) or target.resolve() == Path(source).resolve()):
+                raise ExportError(f"{target} is the game file being reviewed; choose another name (or allow overwriting it)")
+    return target
+
+
+def save_text(
+    path: str | os.PathLike[str],
+    text: str,
+    sources: Iterable[str | os.PathLike[str] | None] = (),
+    overwrite: bool = False,
+) -> None:
+    """Write `text` atomically, refusing to replace a source file unless `overwrite`."""
+    write_text_atomic(check_target(path, sources, overwrite), text, encoding="utf-8")
+
+
+def save_annotated(
+    path: str | os.PathLike[str],
+    reviews: Sequence[tuple[Game, EvaluationTable, EngineInfo]],
+    sources: Iterable[str | os.PathLike[str] | None] = (),
+    overwrite: bool = False,
+) -> None:
+    """Write one or more reviewed games of one kind to one PGN or SGF file (by the games' kind)."""
+    if not reviews:
+        raise ExportError("no game to export")
+    kinds = {game.kind for game, _, _ in reviews}
+    if len(kinds) > 1:
+        raise ExportError("chess and Go games cannot share one file")
+    (kind,) = kinds
+    suffix = Path(path).suffix.lower()
+    if suffix != EXTENSION_BY_KIND[kind]:
+        raise ExportError(f"{kind} games are exported to {EXTENSION_BY_KIND[kind]} files, not {suffix or 'a name without one'}")
+    all_sources = [*sources, *(game.source.path for game, _, _ in reviews)]
+    texts = [export_game_text(game, evaluations, None, engine_info) for game, evaluations, engine_info in reviews]
+    save_text(path, "\n".join(texts), all_sources, overwrite)

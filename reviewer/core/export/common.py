@@ -1,0 +1,74 @@
+"""What the PGN and SGF exporters share: copying a game, naming the engine, the annotator text."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Mapping
+
+from reviewer import __version__
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.gametree import Game, Node
+
+MAX_LINE_PLIES = 12  # the engine's best line is written up to this many moves
+ANNOTATOR_PREFIX = "Reviewer"
+
+
+def copy_node(node: Node) -> Node:
+    """A copy of one node without its parent and children."""
+    return Node(
+        move=node.move,
+        color=node.color,
+        uci=node.uci,
+        point=node.point,
+        comment=node.comment,
+        comment_before=node.comment_before,
+        nags=list(node.nags),
+        properties={ident: list(values) for ident, values in node.properties.items()},
+        setup_black=list(node.setup_black),
+        setup_white=list(node.setup_white),
+        setup_empty=list(node.setup_empty),
+    )
+
+
+def copy_game(game: Game) -> Game:
+    """A deep copy of the game, built without recursion so that games of any length copy."""
+    root = copy_node(game.root)
+    stack = [(game.root, root)]
+    while stack:
+        old, new = stack.pop()
+        for child in old.children:
+            copied = new.add_child(copy_node(child))
+            stack.append((child, copied))
+    return dataclasses.replace(
+        game,
+        root=root,
+        headers=dict(game.headers),
+        setup_black=list(game.setup_black),
+        setup_white=list(game.setup_white),
+        warnings=list(game.warnings),
+        source=dataclasses.replace(game.source),
+    )
+
+
+def engine_name(evaluations: EvaluationTable, engine_info: Mapping[str, object] | str | None = None) -> str:
+    """The engine's name for people: from the analysis run when known, else from the evaluations' ids."""
+    if isinstance(engine_info, str) and engine_info:
+        return engine_info
+    if isinstance(engine_info, Mapping) and engine_info.get("name"):
+        return str(engine_info["name"])
+    counts: dict[str, int] = {}
+    for evaluation in evaluations.ordered():
+        if evaluation.engine_id:
+            identity = evaluation.engine_id.split(" | ")[0].strip()
+            counts[identity] = counts.get(identity, 0) + 1
+    return max(counts, key=lambda name: counts[name]) if counts else ""
+
+
+def annotator_text(engine: str) -> str:
+    return f"{ANNOTATOR_PREFIX} {__version__}" + (f" ({engine})" if engine else "")
+
+
+def should_set_annotator(existing: str) -> bool:
+    """Ours to (re)write when empty or written by Reviewer before; a person's name stays."""
+    existing = existing.strip()
+    return not existing.strip("?") or existing.startswith(ANNOTATOR_PREFIX + " ")

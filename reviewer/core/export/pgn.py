@@ -1,0 +1,327 @@
+"""An annotated PGN of a reviewed chess game, in lichess's conventions.
+
+Per main-line move, in the comment after it (one comment; other `[%...]` commands such as
+`[%clk]` stay in it):
+- `[%eval 0.35]` / `[%eval #-3]`: the position after the move, White's view, pawns, 2 decimals;
+- `[%rvw ...]`: Reviewer's full evaluation of that position (see `codec`), which viewers hide;
+- for an inaccuracy, mistake or blunder: the NAG `$6` (?!), `$2` (?) or `$4` (??) in place of any
+  other move-quality NAG ($1-$6; other NAGs stay), the text
+  `(0.41 → -0.62) Mistake. Nf3 was best.` (mate rules say "Checkmate is now unavoidable." or
+  "Lost forced checkmate sequence." instead), and the engine's best line from the position
+  before as a variation of up to 12 plies;
+- at the ply where the opening is named: `C41 Philidor Defense`.
+The comment before the first move carries the start position's `[%eval]`/`[%rvw]`.
+Tags: `Opening`/`ECO` (only where missing or empty), `Annotator` (unless a person is named
+there), `WhiteAccuracy`/`BlackAccuracy` (percent, 1 decimal; the harmonic-mean accuracy of
+SCORING.md) and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns).
+
+Exporting an exported game again replaces what Reviewer wrote instead of adding to it: the eval
+and rvw commands of the main line, text matching the generated patterns, the opening name the
+bundled table gives that position, move-quality NAGs next to generated text, and a variation that
+starts with the move generated text named as best and holds no comment, NAG or sub-variation.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+import chess
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.export.codec import encode_evaluation
+from reviewer.core.export.common import (
+    MAX_LINE_PLIES,
+    annotator_text,
+    copy_game,
+    engine_name,
+    should_set_annotator,
+)
+from reviewer.core.gametree import Color, Game, Node
+from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
+from reviewer.core.scoring.common import ChessSideSummary
+
+NAG_BY_JUDGEMENT = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
+MOVE_QUALITY_NAGS = frozenset(range(1, 7))  # ! ? !! ?? !? ?!
+JUDGEMENT_WORDS = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+MATE_NOW_UNAVOIDABLE = "Checkmate is now unavoidable"
+MATE_LOST = "Lost forced checkmate sequence"
+
+ACCURACY_TAGS = {"white": ("WhiteAccuracy", "WhiteACPL"), "black": ("BlackAccuracy", "BlackACPL")}
+
+_COMMAND = re.compile(r"[ \t]*\[%(?P<name>[A-Za-z0-9_]+)(?:\s[^\]]*)?\][ \t]*")
+_OWN_COMMANDS = ("eval", "rvw")
+_VALUE = r"(?:#[-\u2212]?\d+|[-\u2212]?\d+\.\d+)"
+GENERATED_JUDGEMENT = re.compile(
+    rf"\({_VALUE} \u2192 {_VALUE}\) "
+    rf"(?:Inaccuracy|Mistake|Blunder|{MATE_NOW_UNAVOIDABLE}|{MATE_LOST}|Missed forced checkmate)\."
+    r"(?: (?P<best>\S+) was best\.)?"
+)
+RVW_COMMAND = re.compile(r"\[%rvw\s+(?P<text>[^\]\s]+)\s*\]")
+
+
+# ------------------------------------------------------------------------------------- text pieces
+
+
+def eval_command(evaluation: Evaluation | None) -> str | None:
+    """`[%eval 0.35]` / `[%eval #-3]`, White's view; None when there is no score (game over, none known)."""
+    if evaluation is None or evaluation.terminal is not None:
+        return None
+    if evaluation.mate_white is not None and evaluation.mate_white != 0:
+        return f"[%eval #{evaluation.mate_white}]"
+    if evaluation.score_cp_white is not None:
+        return f"[%eval {evaluation.score_cp_white / 100:.2f}]"
+    return None
+
+
+def _shown_value(evaluation: Evaluation | None, normalised_cp_white: float | None) -> str:
+    """A position's value as lichess shows it in the comment: `0.41`, `#-3`."""
+    if evaluation is not None and evaluation.terminal is None:
+        if evaluation.mate_white is not None:
+            return f"#{evaluation.mate_white}"
+        if evaluation.score_cp_white is not None:
+            return f"{evaluation.score_cp_white / 100:.2f}"
+    if evaluation is not None and evaluation.terminal == "checkmate":
+        return "#0"
+    return f"{(normalised_cp_white or 0.0) / 100:.2f}"
+
+
+def _mover_mates(evaluation: Evaluation | None, mover: Color) -> bool | None:
+    """True: the mover mates by force; False: the mover is mated; None: no mate announced."""
+    if evaluation is None:
+        return None
+    if evaluation.terminal == "checkmate" or evaluation.mate_white == 0:
+        return evaluation.side_to_move is not None and evaluation.side_to_move != mover
+    if evaluation.mate_white is not None:
+        return (evaluation.mate_white > 0) == (mover == "white")
+    return None
+
+
+def judgement_text(move: MoveAssessment, before: Evaluation | None, after: Evaluation | None) -> str | None:
+    """`(0.41 → -0.62) Mistake. Nf3 was best.` for an inaccuracy, mistake or blunder; else None."""
+    if move.judgement not in JUDGEMENT_WORDS:
+        return None
+    words = JUDGEMENT_WORDS[move.judgement]
+    mates_before, mates_after = _mover_mates(before, move.color), _mover_mates(after, move.color)
+    if mates_before is None and mates_after is False:
+        words = MATE_NOW_UNAVOIDABLE
+    elif mates_before is True and mates_after is not True:
+        words = MATE_LOST
+    text = f"({_shown_value(before, move.eval_before)} \u2192 {_shown_value(after, move.eval_after)}) {words}."
+    if move.best and " " not in move.best:
+        text += f" {move.best} was best."
+    return text
+
+
+def opening_text(eco: str, name: str) -> str:
+    return f"{eco} {name}"
+
+
+# ------------------------------------------------------------------------------------- comments
+
+
+def split_comment(comment: str) -> tuple[list[str], str]:
+    """(`[%...]` commands other than eval/rvw, in order; the rest of the text)."""
+    kept: list[str] = []
+
+    def take(match: re.Match[str]) -> str:
+        if match["name"] not in _OWN_COMMANDS:
+            kept.append(match.group(0).strip())
+        return " "
+
+    text = _COMMAND.sub(take, comment or "")
+    return kept, _tidy(text)
+
+
+def _tidy(text: str) -> str:
+    text = re.sub(r"[ \t]{2,}", " ", text)
+    text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
+    return text.strip()
+
+
+def _strip_generated(text: str, opening_here: str | None) -> tuple[str, str | None, bool]:
+    """(text without Reviewer's words, the move they named as best, whether any were found)."""
+    best = None
+    found = False
+    match = GENERATED_JUDGEMENT.search(text)
+    while match is not None:
+        found = True
+        best = match["best"] or best
+        text = text[: match.start()] + " " + text[match.end() :]
+        match = GENERATED_JUDGEMENT.search(text)
+    if opening_here:
+        pattern = re.compile(r"(?<!\S)" + re.escape(opening_here) + r"(?!\S)")
+        text = pattern.sub(" ", text)
+    return _tidy(text), best, found
+
+
+def _join(*parts: str | None) -> str:
+    return " ".join(part for part in parts if part)
+
+
+# ------------------------------------------------------------------------------------- the game
+
+
+def _san_key(san: str) -> str:
+    return san.strip().rstrip("+#!?")
+
+
+def _is_plain_line(node: Node) -> bool:
+    """A single line without comments, NAGs or sub-variations: what Reviewer writes as a best line."""
+    while True:
+        if node.comment.strip() or node.comment_before.strip() or node.nags or len(node.children) > 1:
+            return False
+        if not node.children:
+            return True
+        node = node.children[0]
+
+
+def _remove_generated_line(parent: Node, best_san: str) -> None:
+    for sibling in parent.children[1:]:
+        if sibling.move and _san_key(sibling.move) == _san_key(best_san) and _is_plain_line(sibling):
+            parent.children.remove(sibling)
+            sibling.parent = None
+            return
+
+
+def _best_line(board_before: chess.Board, evaluation: Evaluation | None) -> list[Node]:
+    """The engine's line from the position before a move, as nodes (stops at the first illegal move)."""
+    if evaluation is None:
+        return []
+    sans = list(evaluation.pv) or ([evaluation.best_move] if evaluation.best_move else [])
+    board = board_before.copy(stack=False)
+    nodes: list[Node] = []
+    for san in sans[:MAX_LINE_PLIES]:
+        try:
+            move = board.parse_san(san)
+        except ValueError:
+            try:
+                move = board.parse_uci(san)
+            except ValueError:
+                break
+        color: Color = "white" if board.turn == chess.WHITE else "black"
+        nodes.append(Node(move=board.san(move), color=color, uci=move.uci()))
+        board.push(move)
+    return nodes
+
+
+def _position_names(game: Game) -> tuple[list[chess.Board | None], list[str | None]]:
+    """Boards before each main-line move (index ply-1) and the book name of P0..Pn."""
+    from reviewer.core import openings
+    from reviewer.core.scoring.chess import replay_mainline
+
+    plies, epds = replay_mainline(game)
+    names = openings.book().names
+    named = []
+    for epd in epds:
+        entry = names.get(epd) if epd is not None else None
+        named.append(opening_text(*entry) if entry else None)
+    return [info.board_before for info in plies], named
+
+
+def _set_tag(headers: dict[str, str], name: str, value: str | None) -> None:
+    if value is None:
+        headers.pop(name, None)
+    else:
+        headers[name] = value
+
+
+def annotate_chess_game(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment: GameAssessment | None = None,
+    engine_info: Mapping[str, object] | str | None = None,
+) -> Game:
+    """A copy of the chess game carrying the review (see the module's docstring). The game is not changed."""
+    if game.kind != "chess":
+        raise ValueError("annotate_chess_game takes chess games")
+    assessment = assessment or assess_game(game, evaluations)
+    annotated = copy_game(game)
+    boards_before, book_names = _position_names(annotated)
+    nodes = [annotated.root, *annotated.mainline_nodes()]
+
+    previous_engine_id: str | None = None
+    for ply, node in enumerate(nodes):
+        evaluation = evaluations.get(ply)
+        commands, text = split_comment(node.comment)
+        text, old_best, had_generated = _strip_generated(text, book_names[ply] if ply < len(book_names) else None)
+        if had_generated:
+            node.nags = [nag for nag in node.nags if nag not in (2, 4, 6)]
+            if old_best and node.parent is not None:
+                _remove_generated_line(node.parent, old_best)
+
+        own: list[str] = []
+        eval_text = eval_command(evaluation)
+        if eval_text:
+            own.append(eval_text)
+        own.extend(commands)
+        if evaluation is not None:
+            own.append(f"[%rvw {encode_evaluation(evaluation, previous_engine_id)}]")
+            previous_engine_id = evaluation.engine_id or previous_engine_id
+
+        generated: list[str] = []
+        move = assessment.move_at_ply(ply) if ply > 0 else None
+        if move is not None:
+            words = judgement_text(move, evaluations.get(ply - 1), evaluation)
+            if words:
+                generated.append(words)
+                node.nags = [nag for nag in node.nags if nag not in MOVE_QUALITY_NAGS]
+                node.nags.append(NAG_BY_JUDGEMENT[move.judgement])  # type: ignore[index]
+                board_before = boards_before[ply - 1] if ply - 1 < len(boards_before) else None
+                line = _best_line(board_before, evaluations.get(ply - 1)) if board_before is not None else []
+                if line and node.parent is not None:
+                    head = node.parent.add_child(line[0])
+                    for follower in line[1:]:
+                        head = head.add_child(follower)
+        if assessment.opening is not None and assessment.opening.ply == ply and ply > 0:
+            generated.append(opening_text(assessment.opening.eco, assessment.opening.name))
+        node.comment = _join(*own, *generated, text)
+
+    _write_tags(annotated, assessment, evaluations, engine_info)
+    return annotated
+
+
+def _write_tags(
+    game: Game,
+    assessment: GameAssessment,
+    evaluations: EvaluationTable,
+    engine_info: Mapping[str, object] | str | None,
+) -> None:
+    headers = game.headers
+    if assessment.opening is not None:
+        if not headers.get("ECO", "").strip("? "):
+            headers["ECO"] = assessment.opening.eco
+        if not headers.get("Opening", "").strip("? "):
+            headers["Opening"] = assessment.opening.name
+    if should_set_annotator(headers.get("Annotator", "")):
+        headers["Annotator"] = annotator_text(engine_name(evaluations, engine_info))
+    for color in ("white", "black"):
+        summary = assessment.summary[color]  # type: ignore[index]
+        accuracy_tag, acpl_tag = ACCURACY_TAGS[color]
+        if isinstance(summary, ChessSideSummary):
+            _set_tag(headers, accuracy_tag, None if summary.accuracy is None else f"{summary.accuracy:.1f}")
+            _set_tag(headers, acpl_tag, None if summary.acpl is None else f"{summary.acpl:.0f}")
+
+
+def export_pgn(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment: GameAssessment | None = None,
+    engine_info: Mapping[str, object] | str | None = None,
+) -> str:
+    """The annotated game as PGN text."""
+    from reviewer.core.formats import write_pgn
+
+    return write_pgn(annotate_chess_game(game, evaluations, assessment, engine_info))
+
+
+__all__ = [
+    "ACCURACY_TAGS",
+    "GENERATED_JUDGEMENT",
+    "NAG_BY_JUDGEMENT",
+    "annotate_chess_game",
+    "eval_command",
+    "export_pgn",
+    "judgement_text",
+    "split_comment",
+]
