@@ -148,34 +148,38 @@ def main() -> int:
     print(f"{Path(args.pgn).name}: {positions} positions ({len(boards)} searched), nodes={args.nodes}, "
           f"best of {args.repeat}, {os.cpu_count()} cores, {STOCKFISH}")
 
-    results: dict[str, Sample] = {}
     setups = {"2 proc x Threads=1": (2, 1), "1 proc x Threads=2": (1, 2)}
-    for label, (processes, threads) in setups.items():
-        raw = open_raw(processes, threads)
-        pipeline = UciEngine([STOCKFISH], processes=processes, threads=threads)
-        try:
-            time_raw(boards[:4], raw, chess_limit)  # warm up: NNUE pages, caches
-            time_pipeline(game, pipeline, Limit(nodes=1000))
-            raw_pids = [engine.transport.get_pid() for engine in raw]
-            raw_samples, pipeline_samples = [], []
-            for _ in range(args.repeat):  # interleaved, so load changes hit both alike
-                raw_samples.append(sampled(raw_pids, lambda: time_raw(boards, raw, chess_limit)))
-                pipeline_samples.append(sampled(pipeline_pids(pipeline), lambda: time_pipeline(game, pipeline, limit)))
-            results[f"raw       {label}"] = best(raw_samples)
-            results[f"pipeline  {label}"] = best(pipeline_samples)
-        finally:
-            pipeline.close()
-            for engine in raw:
-                engine.quit()
-
+    raw_engines = {label: open_raw(*setup) for label, setup in setups.items()}
+    pipelines = {label: UciEngine([STOCKFISH], processes=setup[0], threads=setup[1]) for label, setup in setups.items()}
     naive = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
-    try:
-        naive_pid = [naive.transport.get_pid()]
-        results["naive     1 proc, 2 searches/move"] = best(
-            [sampled(naive_pid, lambda: time_naive(game, naive, chess_limit)) for _ in range(args.repeat)]
+    measures: dict[str, tuple[list[int], Callable[[], float]]] = {}
+    for label in setups:
+        raw, pipeline = raw_engines[label], pipelines[label]
+        measures[f"raw       {label}"] = (
+            [engine.transport.get_pid() for engine in raw],
+            lambda raw=raw: time_raw(boards, raw, chess_limit),
         )
+        measures[f"pipeline  {label}"] = (pipeline_pids(pipeline), lambda p=pipeline: time_pipeline(game, p, limit))
+    measures["naive     1 proc, 2 searches/move"] = ([naive.transport.get_pid()], lambda: time_naive(game, naive, chess_limit))
+    samples: dict[str, list[Sample]] = {label: [] for label in measures}
+    try:
+        for label in setups:  # warm up: NNUE pages, caches
+            time_raw(boards[:4], raw_engines[label], chess_limit)
+            time_pipeline(game, pipelines[label], Limit(nodes=1000))
+        order = list(measures)
+        for round_number in range(args.repeat):  # every measure once per round, the order rotating
+            shift = round_number % len(order)
+            for label in order[shift:] + order[:shift]:
+                pids, measure = measures[label]
+                samples[label].append(sampled(pids, measure))
     finally:
+        for pipeline in pipelines.values():
+            pipeline.close()
+        for engines in raw_engines.values():
+            for engine in engines:
+                engine.quit()
         naive.quit()
+    results = {label: best(values) for label, values in samples.items()}
 
     print(f"{'measure':40} {'seconds':>8} {'positions/s':>12} {'CPU ms/position':>16}")
     for label, sample in results.items():

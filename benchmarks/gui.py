@@ -5,10 +5,13 @@ step latency  one step (→ / ←) through a 300-ply analysed game: `session.ste
               event processing that paints them. Chess and Go (19×19), evaluations synthetic but
               complete (root score, best move, three candidates with lines), so every annotation
               is drawn. Targets: p95 ≤ 8 ms.
-cold start    a fresh `python -m reviewer gui FILE --screenshot PNG` process: from launch until the
-              window has been painted into the PNG (first paint), i.e. imports, QApplication,
-              window, reading the file, first frame. Target: ≤ 1 s. The first run of a series
-              warms the disk cache and is not counted.
+first paint   a fresh interpreter that imports the app, opens the window and a 300-ply game:
+              seconds from its first line until the imports are done, the window's first paint,
+              and the game on screen (not counting the interpreter's own start, ~20 ms).
+cold start    a fresh `python -m reviewer gui FILE --screenshot PNG` process, launch to exit:
+              the CLI, imports, window, reading the file, first frame, PNG written.
+              Target for start: ≤ 1 s. The first run of each series warms the disk cache and is
+              not counted.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/gui.py [--steps 600] [--starts 5]
 """
@@ -24,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
@@ -161,6 +165,10 @@ def step_latency(kind: str, steps: int) -> list[float]:
     for _ in range(5):
         app.processEvents()
 
+    board = window.chess_board if kind == "chess" else window.go_board
+    paints = {name: _timed_paints(widget) for name, widget in (
+        ("board", board), ("move list", window.move_list), ("graph", window.eval_graph.view), ("comment", window.comment_view)
+    )}
     timings: list[float] = []
     direction = 1
     for _ in range(steps):
@@ -173,7 +181,24 @@ def step_latency(kind: str, steps: int) -> list[float]:
         app.processEvents()
         timings.append((time.perf_counter() - started) * 1000)
     window.close()
+    for name, spent in paints.items():
+        if spent:
+            print(f"         {name:9} paint  p50 {statistics.median(spent):5.2f}   p95 {percentile(spent, 0.95):5.2f}")
     return timings
+
+
+def _timed_paints(widget: Any) -> list[float]:
+    """Record how long each paintEvent of `widget` takes (ms), to tell where a step's time goes."""
+    spent: list[float] = []
+    original = type(widget).paintEvent
+
+    def paint(event: Any) -> None:
+        started = time.perf_counter()
+        original(widget, event)
+        spent.append((time.perf_counter() - started) * 1000)
+
+    widget.paintEvent = paint
+    return spent
 
 
 def cold_starts(count: int) -> list[float]:
@@ -197,6 +222,51 @@ def cold_starts(count: int) -> list[float]:
         return times
 
 
+FIRST_PAINT_PROBE = r"""
+import sys, time
+started = time.perf_counter()
+from PySide6.QtCore import QEvent, QObject, QTimer
+from reviewer.gui.app import create_application
+from reviewer.gui.main_window import MainWindow
+imported = time.perf_counter()
+app = create_application()
+window = MainWindow(discover_engines=False)
+marks = {}
+
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and "paint" not in marks:
+            marks["paint"] = time.perf_counter()
+        return False
+
+probe = FirstPaint()
+window.centralWidget().installEventFilter(probe)
+window.file_opened.connect(lambda _path: QTimer.singleShot(0, lambda: (marks.setdefault("game", time.perf_counter()), app.quit())))
+window.resize(1400, 900)
+window.show()
+window.open_file(sys.argv[1], game_index=0, ply=150)
+app.exec()
+print(imported - started, marks["paint"] - started, marks["game"] - started)
+"""
+
+
+def first_paint(count: int) -> list[tuple[float, float, float]]:
+    """(imports done, first paint, game on screen) in seconds from the start of the interpreter's work."""
+    with tempfile.TemporaryDirectory() as folder:
+        game_path = Path(folder) / "long.pgn"
+        write_text_atomic(game_path, write_pgn(random_chess_game(PLIES)))
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", REVIEWER_CONFIG_DIR=folder, REVIEWER_CACHE_DIR=folder)
+        results = []
+        for run in range(count + 1):
+            output = subprocess.run(
+                [sys.executable, "-c", FIRST_PAINT_PROBE, str(game_path)],
+                check=True, env=env, cwd=REPO_ROOT, capture_output=True, text=True,
+            ).stdout.split()
+            if run:
+                results.append(tuple(float(value) for value in output[-3:]))
+        return results
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=600)
@@ -205,11 +275,16 @@ def main() -> int:
 
     print(f"step latency over {args.steps} steps of a {PLIES}-ply analysed game (ms):")
     for kind in ("chess", "go"):
+        print(f"  {kind}")
         timings = step_latency(kind, args.steps)
         print(
-            f"  {kind:5}  p50 {statistics.median(timings):5.2f}   p95 {percentile(timings, 0.95):5.2f}"
+            f"         whole step     p50 {statistics.median(timings):5.2f}   p95 {percentile(timings, 0.95):5.2f}"
             f"   max {max(timings):6.2f}"
         )
+    probes = first_paint(args.starts)
+    for label, index in (("imports done", 0), ("first paint", 1), ("game on screen", 2)):
+        values = [probe[index] for probe in probes]
+        print(f"in-process {label:15} median {statistics.median(values):.2f} s   best {min(values):.2f} s")
     starts = cold_starts(args.starts)
     print(
         f"cold start to first paint ({len(starts)} runs, s): median {statistics.median(starts):.2f}"

@@ -87,7 +87,7 @@ def run_match(games: int, playouts: int, workers: int, seed: int, challenger: st
     as_white = [0.0, 0]
     black_wins = 0
     for r in results:
-        challenger_colour = "black" if r["black"] == challenger else "white"
+        challenger_colour = "black" if r["index"] % 2 == 0 else "white"
         got = 0.5 if r["winner"] == "jigo" else 1.0 if r["winner"] == challenger_colour else 0.0
         points += got
         side = as_black if challenger_colour == "black" else as_white
@@ -102,6 +102,7 @@ def run_match(games: int, playouts: int, workers: int, seed: int, challenger: st
         "mean_moves": sum(r["moves"] for r in results) / max(1, games),
         "resignations": sum(r["resigned"] is not None for r in results),
         "seconds": time.perf_counter() - started,
+        "winners": [r["winner"] for r in results],
     }
 
 

@@ -9,6 +9,7 @@ examples:
   reviewer analyze games.pgn --all-games --depth 14 --json reports.json
   reviewer analyze game.pgn --engine-cmd "/opt/sf/stockfish" --multipv 3
   reviewer analyze game.sgf --visits 200 -o annotated.sgf
+  reviewer analyze game.pgn --html review.html --csv moves.csv
 
 exit codes:
   0    every game analysed and every output written
@@ -21,7 +22,6 @@ exit codes:
 from __future__ import annotations
 
 import argparse
-import copy
 import logging
 import shlex
 import signal
@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
-from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
+from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.base import Engine, EngineError, EngineNotFound
@@ -173,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
         if args.csv or args.html:
             _write_report_files(args, reports)
         if args.output:
-            _write_annotated(Path(args.output), jobs, overwrite=args.overwrite)
+            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book)
     except (OSError, ValueError) as error:
         print(f"reviewer analyze: cannot write the output: {error}", file=err)
         return EXIT_FAILED if status == EXIT_OK else status
@@ -226,10 +226,13 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
         for target in (args.json, args.csv, args.html):
             if target:
                 check_target(target, sources)
+    except ExportError as error:
+        raise BadInput(str(error)) from None
+    try:
         if args.output:
             check_target(args.output, sources, overwrite=args.overwrite)
     except ExportError as error:
-        raise BadInput(f"{error}" + (" with --overwrite" if args.output and "allow overwriting" in str(error) else "")) from None
+        raise BadInput(f"{error} (or add --overwrite)") from None
 
 
 def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
@@ -242,35 +245,12 @@ def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
 
 
 def _open_engine(kind: GameKind, args: argparse.Namespace) -> Engine:
+    from reviewer.core.engines.registry import open_engine
+
     command = shlex.split(args.engine_cmd) if args.engine_cmd else None
     if args.engine_cmd is not None and not command:
         raise EngineNotFound("--engine-cmd is empty")
-    try:
-        from reviewer.core.engines.registry import open_engine
-    except ImportError:
-        return _open_engine_without_registry(kind, args.engine, command)
     return open_engine(kind, name=args.engine, command=command)
-
-
-def _open_engine_without_registry(kind: GameKind, name: str | None, command: list[str] | None) -> Engine:
-    """Until the engine registry exists: a command as given, or Stockfish from PATH for chess."""
-    import shutil
-
-    if kind == "chess":
-        from reviewer.core.engines.uci import UciEngine
-
-        if command is None:
-            wanted = name or "stockfish"
-            found = shutil.which(wanted) or shutil.which(wanted, path="/usr/games:/usr/local/games")
-            if found is None:
-                raise EngineNotFound(f"no chess engine named {wanted!r} found; give one with --engine-cmd")
-            command = [found]
-        return UciEngine(command)
-    if command is None:
-        raise EngineNotFound("no Go engine configured; give KataGo with --engine-cmd \"katago analysis -config ... -model ...\"")
-    from reviewer.core.engines.katago import KataGoEngine
-
-    return KataGoEngine(command)
 
 
 # -- the work -----------------------------------------------------------------------------------------
@@ -417,11 +397,13 @@ def _fmt(value: float | None, unit: str = "") -> str:
     return "-" if value is None else f"{value:.1f}{unit}"
 
 
-def _write_annotated(path: Path, jobs: Sequence[GameJob], overwrite: bool = False) -> None:
+def _write_annotated(
+    path: Path, jobs: Sequence[GameJob], overwrite: bool = False, preset: str = "lichess", skip_book: bool = False
+) -> None:
     from reviewer.core.export import save_annotated
 
     reviews = [(job.game, job.evaluations, job.engine_info or None) for job in jobs]
-    save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite)
+    save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite, preset=preset, skip_book=skip_book)
 
 
 def _write_report_files(args: argparse.Namespace, reports: list[dict[str, Any]]) -> None:
@@ -431,44 +413,4 @@ def _write_report_files(args: argparse.Namespace, reports: list[dict[str, Any]])
         write_text_atomic(Path(args.csv), moves_csv(reports))
     if args.html:
         write_text_atomic(Path(args.html), report_html(reports))
-
-
-def annotate(game: Game, evaluations: EvaluationTable) -> Game:
-    """A copy of the game with each main-line move's evaluation: lichess `[%eval]` comments (chess),
-    Sabaki's SBKV winrate and SBKS score lead (Go, Black's view)."""
-    copied = copy.deepcopy(game)
-    node = copied.root
-    ply = 0
-    while True:
-        evaluation = evaluations.get(ply)
-        if evaluation is not None and ply > 0:
-            if copied.kind == "chess":
-                text = eval_comment(evaluation)
-                if text:
-                    node.comment = _replace_eval(node.comment, text)
-            else:
-                if evaluation.winrate_black is not None:
-                    node.properties["SBKV"] = [f"{100 * evaluation.winrate_black:.2f}"]
-                if evaluation.score_lead_black is not None:
-                    node.properties["SBKS"] = [f"{evaluation.score_lead_black:.2f}"]
-        if not node.children:
-            return copied
-        node = node.children[0]
-        ply += 1
-
-
-def eval_comment(evaluation: Evaluation) -> str | None:
-    """`[%eval 0.35]` / `[%eval #-3]` from White's view, as lichess writes it."""
-    if evaluation.mate_white is not None and evaluation.mate_white != 0:
-        return f"[%eval #{evaluation.mate_white}]"
-    if evaluation.score_cp_white is not None:
-        return f"[%eval {evaluation.score_cp_white / 100:.2f}]"
-    return None
-
-
-def _replace_eval(comment: str, eval_text: str) -> str:
-    import re
-
-    kept = re.sub(r"\[%eval\s[^\]]*\]\s*", "", comment).strip()
-    return f"{eval_text} {kept}".strip()
 

@@ -15,8 +15,12 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewer.core.analysis import Limit
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCREENSHOT_TIMEOUT_S = 600
@@ -105,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     return int(app.exec())
 
 
-def _apply_engine_options(window: "MainWindow", args: argparse.Namespace) -> None:  # noqa: F821
+def _apply_engine_options(window: MainWindow, args: argparse.Namespace) -> None:
     from reviewer.gui.settings import EngineChoice
 
     if args.preset:

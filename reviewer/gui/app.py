@@ -41,18 +41,6 @@ def apply_theme(app: QApplication, dark: bool) -> None:
     style.apply_palette(app, dark)
 
 
-def run(path: Path | None = None, game_number: int | None = None, ply: int | None = None) -> int:
-    """Open the window (with `path` when given) and run until it closes."""
-    app = create_application()
-    from reviewer.gui.main_window import MainWindow
-
-    window = MainWindow()
-    window.show()
-    if path is not None:
-        window.open_file(path, game_index=None if game_number is None else game_number - 1, ply=ply)
-    return app.exec()
-
-
 def take_screenshot(
     app: QApplication,
     window: "MainWindow",
@@ -81,6 +69,10 @@ def take_screenshot(
             app.quit()
 
     def shoot() -> None:
+        app.processEvents()
+        current = window.session.current_node
+        window.move_list.set_current_node(None)  # scrolls the current move into view again,
+        window.move_list.set_current_node(current)  # now that the list has its final size
         app.processEvents()
         pixmap = window.grab()
         data = QByteArray()

@@ -15,14 +15,17 @@ from pathlib import Path
 from typing import Any, Sequence
 
 import chess
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
+    QColor,
     QDragEnterEvent,
     QDropEvent,
+    QGuiApplication,
     QKeySequence,
+    QPainter,
     QResizeEvent,
 )
 from PySide6.QtWidgets import (
@@ -30,6 +33,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
     QFrame,
+    QHBoxLayout,
     QLabel,
     QMainWindow,
     QMenu,
@@ -48,11 +52,14 @@ from PySide6.QtWidgets import (
 
 from reviewer import __version__
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
-from reviewer.core.atomic import write_text_atomic
+from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.export import save_annotated, save_text
 from reviewer.core.gametree import Game, Node, point_from_gtp
+from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
-from reviewer.gui.session import FLAGGED_JUDGEMENTS, ReviewSession
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.style import FLAGGED_JUDGEMENTS, JUDGEMENT_TITLES, is_dark_palette, judgement_color
 from reviewer.gui.settings import (
     PRESETS,
     EngineChoice,
@@ -68,14 +75,6 @@ MAX_REFRESH_MS = 1000
 BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
 CANDIDATE_ARROW = "#1f6fd160"  # other candidate moves, fainter
 GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
-JUDGEMENT_WORDS = {
-    "book": "Book move",
-    "best": "Best move",
-    "good": "Good move",
-    "inaccuracy": "Inaccuracy",
-    "mistake": "Mistake",
-    "blunder": "Blunder",
-}
 SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("← / →", "previous / next move (also the mouse wheel over the board)"),
     ("↑ / Home", "start of the game"),
@@ -217,7 +216,7 @@ class MainWindow(QMainWindow):
             "&Full screen", self.toggle_fullscreen, [QKeySequence("F11")], "Full screen", checkable=True
         )
         self.dark_action = self._action("&Dark theme", self.toggle_dark, [], "Dark theme", checkable=True)
-        self.dark_action.setChecked(self.settings.dark_theme)
+        self.dark_action.setChecked(is_dark_palette(QApplication.palette()))
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, ["F1"], "Keyboard shortcuts")
         self.about_action = self._action("&About Reviewer", self.show_about)
 
@@ -308,6 +307,7 @@ class MainWindow(QMainWindow):
         self.analyse_button.setDefaultAction(self.analyse_action)
         self.analyse_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.analyse_button.setObjectName("analyse-button")
+        self.analyse_button.setStyleSheet("QToolButton { font-weight: 600; padding: 2px 8px; }")
         toolbar.addWidget(self.analyse_button)
         toolbar.addSeparator()
 
@@ -340,6 +340,9 @@ class MainWindow(QMainWindow):
         self.welcome_label.setObjectName("welcome")
         self.welcome_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.welcome_label.setWordWrap(True)
+        self.welcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.welcome_label.linkActivated.connect(lambda index: self.open_file(Path(self._welcome_files[int(index)])))
+        self._welcome_files: list[str] = []
         self.board_stack.addWidget(self.welcome_label)
 
         self.top_player = _PlayerStrip(self)
@@ -830,18 +833,19 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("The players window is not available in this build", 5000)
             return
         if self._players_window is None:
-            self._players_window = PlayersWindow(parent=self)
-            self._players_window.setWindowFlag(Qt.WindowType.Window, True)
+            self._players_window = PlayersWindow()  # a window of its own; closed with this one
         self._players_window.show()
-        self._players_window.raise_()
-        self._players_window.activateWindow()
+        if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
+            self._players_window.raise_()
+            self._players_window.activateWindow()
 
     # ------------------------------------------------------------------------------- updates
     def _on_game_loaded(self) -> None:
         game = self.session.game
         assert game is not None
-        board = self._ensure_board(game.kind)
-        del board
+        self._ensure_board(game.kind)
+        self.summary_panel.show()
+        self.eval_graph.show()
         self.move_list.set_game(game)
         self._update_engine_controls()
         mode_action = self.graph_mode_actions["win" if self._graph_mode(game.kind) in ("win", "winrate") else "cp"]
@@ -978,10 +982,19 @@ class MainWindow(QMainWindow):
             action.setEnabled(has_game)
 
     def _show_welcome(self) -> None:
+        recent = [path for path in self.settings.recent_files() if Path(path).is_file()][:6]
+        links = "".join(
+            f"<div style='margin-top:4px'><a href='{index}'>{_escape(Path(path).name)}</a></div>"
+            for index, path in enumerate(recent)
+        )
+        self._welcome_files = recent
         self.welcome_label.setText(
             "<div style='font-size:15pt; font-weight:600'>Open a game to review</div>"
             "<div style='margin-top:8px'>Ctrl+O, or drop a PGN or SGF file here</div>"
+            + (f"<div style='margin-top:22px; color:gray'>Recent files</div>{links}" if links else "")
         )
+        self.summary_panel.hide()
+        self.eval_graph.hide()
         self.top_player.hide()
         self.bottom_player.hide()
         self.board_column.relayout()
@@ -1050,22 +1063,35 @@ class MainWindow(QMainWindow):
 class _PlayerStrip(QWidget):
     """One player above or below the board: a stone/colour chip, the name, rank and accuracy."""
 
+    CHIP = 14
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._color = "white"
         self.label = QLabel(self)
         self.label.setTextFormat(Qt.TextFormat.RichText)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(self.CHIP + 10, 2, 2, 2)
         layout.addWidget(self.label)
         self.setFixedHeight(28)
 
     def set_player(self, color: str, name: str, rank: str, accuracy: float | None) -> None:
-        chip = "●" if color == "black" else "○"
+        self._color = color
         rank_text = f" <span style='color:gray'>({_escape(rank)})</span>" if rank else ""
         accuracy_text = (
             f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
         )
-        self.label.setText(f"<span style='font-size:13pt'>{chip}</span>&nbsp; <b>{_escape(name)}</b>{rank_text}{accuracy_text}")
+        self.label.setText(f"<b>{_escape(name)}</b>{rank_text}{accuracy_text}")
+        self.update()
+
+    def paintEvent(self, event: Any) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill, edge = ("#1c1b1a", "#6b6660") if self._color == "black" else ("#fafafa", "#8a857e")
+        painter.setPen(QColor(edge))
+        painter.setBrush(QColor(fill))
+        top = (self.height() - self.CHIP) / 2
+        painter.drawEllipse(QRectF(4.5, top + 0.5, self.CHIP - 1, self.CHIP - 1))
 
 
 class _BoardColumn(QWidget):
@@ -1250,8 +1276,6 @@ def comment_html(session: ReviewSession, node: Node) -> str:
     game = session.game
     if game is None:
         return ""
-    from reviewer.gui import style
-
     parts: list[str] = []
     ply = node.ply if node.is_mainline else None
     move = session.move_assessment(ply) if ply else None
@@ -1261,10 +1285,10 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         parts.append(f"<div style='font-size:12pt'><b>{number}{_escape(node.move)}</b>"
                      f"<span style='color:gray'> · {mover}</span></div>")
     if move is not None and move.judgement is not None:
-        colour = style.judgement_color(move.judgement) if hasattr(style, "judgement_color") else None
-        word = JUDGEMENT_WORDS.get(move.judgement, move.judgement.title())
+        colour = judgement_color(move.judgement).name()
+        word = JUDGEMENT_TITLES.get(move.judgement, move.judgement.title())
         change = f"({format_eval(game.kind, move.eval_before)} → {format_eval(game.kind, move.eval_after)}) "
-        sentence = f"{change}<b style='color:{colour.name() if colour is not None else 'inherit'}'>{word}.</b>"
+        sentence = f"{change}<b style='color:{colour}'>{word}.</b>"
         if move.judgement in FLAGGED_JUDGEMENTS and move.best and move.best != move.move:
             sentence += f" <b>{_escape(move.best)}</b> was best."
         if game.kind == "go" and move.loss is not None and move.loss > 0.05:
@@ -1397,12 +1421,12 @@ def _read_collection(path: Path) -> Any:
 
 
 def _read_game(collection: Any, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
-    """Game `index` of the collection, with the evaluations its own comments carry (lichess's [%eval])."""
-    from reviewer.core.embedded_evals import evaluations_from_pgn_comments, has_embedded_evals
-
+    """Game `index` of the collection, with the analysis the file itself carries (if any)."""
     game = collection.game(index)
-    embedded = evaluations_from_pgn_comments(game).ordered() if has_embedded_evals(game) else []
-    return game, tuple(embedded)
+    carried = evaluations_from_game(game).ordered()
+    if all(evaluation.terminal is not None for evaluation in carried):
+        carried = []  # only game-over verdicts: nothing was analysed
+    return game, tuple(carried)
 
 
 def _load_opening_book() -> None:
@@ -1418,54 +1442,14 @@ def _find_engines() -> list[EngineInfo]:
 def _write_export(
     path: Path, game: Game, evaluations: tuple[Evaluation, ...], assessment: Any, preset: str, engine: str
 ) -> Path:
+    """The annotated game (.pgn / .sgf, by the game's kind) or the JSON report (.json)."""
+    table = EvaluationTable()
+    for evaluation in evaluations:
+        table.add(evaluation)
+    sources = [game.source.path]
     if path.suffix.lower() == ".json":
-        from reviewer.core.report import build_report
-
-        table = EvaluationTable()
-        for evaluation in evaluations:
-            table.add(evaluation)
         report = build_report(game, table, assessment if assessment is not None else {"preset": preset}, engine or None)
-        write_text_atomic(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        save_text(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n", sources)
     else:
-        from reviewer.core.formats import save_game
-
-        save_game(annotated_copy(game, assessment), path)
+        save_annotated(path, [(game, table, engine or None)], sources, preset=preset)  # type: ignore[arg-type]
     return path
-
-
-NAG_OF_JUDGEMENT = {"inaccuracy": 6, "mistake": 2, "blunder": 4}  # $6 ?!, $2 ?, $4 ??
-
-
-def annotated_copy(game: Game, assessment: Any) -> Game:
-    """A copy of `game` whose main-line moves carry the review: a NAG and a comment per move.
-
-    Chess comments hold `[%eval]` (pawns, White's view) as lichess writes them; Go comments say
-    the judgement and the points lost. The open game itself is left as it was.
-    """
-    import copy
-
-    annotated = copy.deepcopy(game)
-    nodes = annotated.mainline_nodes()
-    for move in getattr(assessment, "moves", ()) or ():
-        if not 1 <= move.ply <= len(nodes):
-            continue
-        node = nodes[move.ply - 1]
-        notes: list[str] = []
-        if game.kind == "chess" and move.eval_after is not None:
-            notes.append(f"[%eval {move.eval_after / 100:.2f}]")
-        if move.judgement in NAG_OF_JUDGEMENT:
-            nag = NAG_OF_JUDGEMENT[move.judgement]
-            if game.kind == "chess" and nag not in node.nags:
-                node.nags = [nag, *(n for n in node.nags if n not in NAG_OF_JUDGEMENT.values())]
-            text = JUDGEMENT_WORDS[move.judgement] + "."
-            if move.best and move.best != move.move:
-                text += f" {move.best} was best."
-            if game.kind == "go" and move.loss is not None:
-                text += f" ({move.loss:.1f} points lost)"
-            notes.append(text)
-        if notes:
-            review = " ".join(notes)
-            node.comment = f"{review} {node.comment}".strip() if node.comment else review
-            if game.kind == "go":
-                node.properties["C"] = [node.comment]
-    return annotated

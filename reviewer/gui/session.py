@@ -14,8 +14,8 @@ from PySide6.QtCore import QObject, Signal
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring import assess_game
+from reviewer.gui.style import FLAGGED_JUDGEMENTS
 
-FLAGGED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 
 
 class ReviewSession(QObject):

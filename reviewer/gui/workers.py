@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
+from reviewer.core.export import ExportError
 from reviewer.core.gametree import Game
 from reviewer.gui.settings import EngineChoice
 
@@ -289,7 +290,7 @@ class TaskRunner(QObject):
     def _run(self, task_id: int, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
         try:
             result = function(*args)
-        except ReviewerError as error:
+        except (ReviewerError, ExportError) as error:
             self._emit_failed(task_id, str(error))
         except OSError as error:
             self._emit_failed(task_id, f"{error.strerror or error}: {error.filename or ''}".rstrip(": "))

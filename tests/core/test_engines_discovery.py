@@ -177,3 +177,11 @@ def test_installed_katago_command_with_threads(tmp_path):
     katago = InstalledKataGo(home=tmp_path, version="1", models={"m": "models/m.bin.gz"}, default_model="m",
                              tuning_files=(), tuning_status="ok")
     assert katago.command(threads=3)[-2:] == ["-override-config", "numSearchThreadsPerAnalysisThread=3"]
+
+
+def test_installed_katago_that_failed_its_check_is_broken(engines_dir, no_system_katago):
+    home = fake_katago_home(engines_dir)
+    stamp = json.loads((home / "installed.json").read_text())
+    (home / "installed.json").write_text(json.dumps({**stamp, "tuning_status": "broken", "problem": "no OpenCL"}))
+    katago = by_name(discovery.find_engines(kind="go"))["katago"]
+    assert katago.status == "broken" and "no OpenCL" in katago.detail

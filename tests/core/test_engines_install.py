@@ -161,3 +161,35 @@ def test_stockfish_missing_without_root_gives_a_hint(monkeypatch):
 
 def test_resources_folder_is_the_repository_one():
     assert resource_path("katago", "opencltuning").is_dir()
+
+
+def test_ensure_tuning_reports_a_katago_that_does_not_start(tmp_path):
+    katago = install.ensure_tuning(launcher_home(tmp_path, "--exit-on-start"), timeout_s=20)
+    assert katago.tuning_status == "broken" and "could not open model file" in katago.problem
+
+
+def test_a_broken_install_is_checked_again_and_healed(tmp_path, monkeypatch):
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))
+    home = tmp_path / "engines" / "katago"
+    write_installed(home, tmp_path / f"tune13_gpuDev{C192}")
+    stamp = json.loads((home / "installed.json").read_text())
+    (home / "installed.json").write_text(json.dumps({**stamp, "tuning_status": "broken", "problem": "no OpenCL"}))
+    command = " ".join(shlex.quote(a) for a in fake_engine_command("fake_katago.py"))
+    (home / "katago").write_text(f"#!/bin/sh\nexec {command} \"$@\"\n")
+    (home / "katago").chmod(0o755)
+    result = install.install_katago()
+    assert result.ok, result.message
+    assert install.installed_katago().tuning_status == "ok"
+
+
+def test_a_katago_that_does_not_start_is_not_a_success(tmp_path, monkeypatch):
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))
+    home = tmp_path / "engines" / "katago"
+    write_installed(home, tmp_path / f"tune13_gpuDev{C192}")
+    command = " ".join(shlex.quote(a) for a in fake_engine_command("fake_katago.py", "--exit-on-start"))
+    (home / "katago").write_text(f"#!/bin/sh\nexec {command} \"$@\"\n")
+    (home / "katago").chmod(0o755)
+    stamp = json.loads((home / "installed.json").read_text())
+    (home / "installed.json").write_text(json.dumps({**stamp, "tuning_status": "needs-tuning"}))
+    result = install.install_katago()
+    assert not result.ok and "does not start" in result.message and "could not open model file" in result.message

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import math
-import sys
 import threading
 import time
 import zlib
-from pathlib import Path
 
 import pytest
 

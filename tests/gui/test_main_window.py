@@ -247,3 +247,59 @@ def test_summary_count_click_jumps_to_that_move(qtbot, window, corpus_dir) -> No
     )
     window.summary_panel.judgement_clicked.emit(color, judgement)
     assert session.current_ply == ply
+
+
+def test_go_analysis_with_a_fake_katago_marks_candidates(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    command = shlex.join(fake_engine_command("fake_katago.py"))
+    window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
+    assert not window.preset_combo.isEnabled()  # chess thresholds do not apply to Go
+    analyse(qtbot, window)
+    session = window.session
+    assert set(session.judgements()) == set(range(1, session.ply_count + 1))
+    session.set_current_ply(10)
+    evaluation = session.evaluations.get(10)
+    assert evaluation is not None and evaluation.candidates
+    best = evaluation.candidates[0]
+    assert "Engine" in window.comment_view.toPlainText()
+    assert best.move in window.comment_view.toPlainText()
+
+
+def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
+    window = MainWindow(discover_engines=False)
+    qtbot.addWidget(window)
+    window.show()
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window, "--search-ms", "200")
+    with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
+        window.start_analysis()
+    thread = window.analysis._thread  # noqa: SLF001 - the engine's thread must be gone after close
+    window.close()
+    assert thread is not None and not thread.is_alive()
+    assert not window.analysis.is_running()
+
+
+def test_recent_files_menu_and_players_window(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    window._fill_recent_menu()  # noqa: SLF001 - what showing the menu does
+    names = [action.text() for action in window.recent_menu.actions()]
+    assert names[0] == GO_GAME[1]
+    window.show_players()
+    assert window._players_window is not None and window._players_window.isVisible()  # noqa: SLF001
+
+
+def test_settings_dialog_reads_back_the_choices(qtbot) -> None:
+    from reviewer.core.analysis import Limit
+    from reviewer.gui.dialogs.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(
+        kind="chess", engines=[], engine=EngineChoice(kind="chess", command="/opt/sf --x"), limit=Limit(depth=18, multipv=2), preset="lichess"
+    )
+    qtbot.addWidget(dialog)
+    assert dialog.engine_choice() == EngineChoice(kind="chess", command="/opt/sf --x")
+    assert dialog.limit() == Limit(depth=18, multipv=2)
+    dialog._limit_rows["nodes"][0].setChecked(True)  # noqa: SLF001
+    dialog.nodes_spin.setValue(250_000)
+    dialog.preset_combo.setCurrentIndex(1)
+    assert dialog.limit() == Limit(nodes=250_000, multipv=2)
+    assert dialog.preset() == "seed"

@@ -24,7 +24,7 @@ function variationMoves(node) {
     else if (data.W) moves.push(["W", data.W[0]]);
     node = node.children[0];
   }
-  return { first: node ? null : undefined, moves };
+  return { moves };
 }
 
 const roots = sgf.parseFile(process.argv[2]);

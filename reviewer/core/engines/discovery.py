@@ -126,6 +126,9 @@ def _installed_katago() -> EngineInfo | None:
     if version is None:
         return EngineInfo("katago", "go", "katago", command, katago.version, "broken",
                           f"{katago.launcher} does not run; {INSTALL_HINT} --force", "installed")
+    if katago.tuning_status == "broken":
+        return EngineInfo("katago", "go", "katago", command, version, "broken",
+                          f"did not start: {katago.problem}; {INSTALL_HINT}", "installed")
     tuning_missing = katago.tuning_files and not all(Path(p).is_file() for p in katago.tuning_files)
     if katago.tuning_status == "needs-tuning" or tuning_missing:
         return EngineInfo("katago", "go", "katago", command, version, "needs-tuning",

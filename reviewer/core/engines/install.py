@@ -178,8 +178,9 @@ class InstalledKataGo:
     models: dict[str, str]  # model name -> path relative to home
     default_model: str
     tuning_files: tuple[str, ...]  # absolute paths installed for KataGo's OpenCL tuner
-    tuning_status: str  # "ok", "needs-tuning" or "unknown"
+    tuning_status: str  # "ok", "needs-tuning" (KataGo would tune OpenCL first), "broken" (did not start)
     device: str = ""
+    problem: str = ""  # why KataGo did not start in the check
 
     @property
     def launcher(self) -> Path:
@@ -219,6 +220,7 @@ def installed_katago(home: Path | None = None) -> InstalledKataGo | None:
             tuning_files=tuple(str(p) for p in stamp.get("tuning_files", [])),
             tuning_status=str(stamp.get("tuning_status", "unknown")),
             device=str(stamp.get("device", "")),
+            problem=str(stamp.get("problem", "")),
         )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -236,6 +238,7 @@ def _write_stamp(installed: InstalledKataGo) -> None:
         "tuning_files": list(installed.tuning_files),
         "tuning_status": installed.tuning_status,
         "device": installed.device,
+        "problem": installed.problem,
         "installed_at": time.strftime("%Y-%m-%dT%H:%M:%S"),
     }
     write_text_atomic(installed.home / STAMP_NAME, json.dumps(stamp, indent=2) + "\n")
@@ -281,7 +284,8 @@ def find_or_download_wheel(package: str, version: str, downloads: Path, progress
     downloads.mkdir(parents=True, exist_ok=True)
     progress(f"downloading {package}=={version} from PyPI (about 40 MB)")
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-               "--disable-pip-version-check", "-q", "-d", str(downloads), f"{package}=={version}"]
+               "--disable-pip-version-check", "--retries", "2", "--timeout", "30", "-q",
+               "-d", str(downloads), f"{package}=={version}"]
     try:
         done = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=DOWNLOAD_TIMEOUT_S)
@@ -376,6 +380,8 @@ def install_tuning_files(wanted: Path, progress: Progress = _quiet, replace_want
     if wanted_shape is None or match is None:
         return []
     device = match.group(2)
+    if not any(_shape_of(resource.name) == wanted_shape for resource in tuning_resources()):
+        return []
     written: list[Path] = []
     for resource in tuning_resources():
         shape = _shape_of(resource.name)
@@ -386,7 +392,7 @@ def install_tuning_files(wanted: Path, progress: Progress = _quiet, replace_want
             write_text_atomic(target, resource.read_text(encoding="utf-8"))
             progress(f"installed OpenCL tuning file {target}")
         written.append(target)
-    return written if any(p.name == wanted.name for p in written) else []
+    return written
 
 
 @dataclass
@@ -467,7 +473,7 @@ def ensure_tuning(katago: InstalledKataGo, progress: Progress = _quiet, timeout_
     """Make KataGo find tuning files: start it, install what it asks for, check it now starts."""
     tuning_files: list[Path] = []
     device = katago.device
-    status = "needs-tuning"
+    status, problem = "needs-tuning", ""
     for attempt in range(3):
         progress("starting KataGo to check its OpenCL tuning" + (" again" if attempt else ""))
         probe = probe_katago(katago.command(), timeout_s=timeout_s, progress=progress)
@@ -486,9 +492,9 @@ def ensure_tuning(katago: InstalledKataGo, progress: Progress = _quiet, timeout_
                 break
             tuning_files = sorted({*tuning_files, *written})
             continue
-        status = "unknown" if not probe.tuning_started else "needs-tuning"
-        if probe.error:
-            progress(f"KataGo did not start: {probe.error}")
+        if not probe.tuning_started:
+            status, problem = "broken", probe.error or "it exited without saying why"
+            progress(f"KataGo did not start: {problem}")
         break
     default_model = katago.default_model
     small = next((name for name in katago.models if name.startswith("g170e")), None)
@@ -503,6 +509,7 @@ def ensure_tuning(katago: InstalledKataGo, progress: Progress = _quiet, timeout_
         tuning_files=tuple(str(p) for p in tuning_files),
         tuning_status=status,
         device=device,
+        problem=problem,
     )
 
 
@@ -514,16 +521,25 @@ def _restore_tuning_files(katago: InstalledKataGo, progress: Progress) -> None:
             install_tuning_files(path, progress, replace_wanted=False)
 
 
+def _katago_result(katago: InstalledKataGo, verb: str, warnings: list[str]) -> StepResult:
+    where = f"KataGo {katago.version} {verb}: {katago.home} (model {katago.default_model})"
+    if katago.tuning_status == "broken":
+        return StepResult("katago", False, f"{where}, but it does not start: {katago.problem}", warnings)
+    if katago.tuning_status == "needs-tuning":
+        warnings = [*warnings, "KataGo has no OpenCL tuning for this device: its first start may take very long"]
+    return StepResult("katago", True, where, warnings)
+
+
 def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResult:
+    """Install KataGo (see the module's doc); quick and offline when the stamp says it is done."""
     home = katago_home()
     existing = None if force else installed_katago(home)
     if existing is not None:
         _restore_tuning_files(existing, progress)
-        message = f"KataGo {existing.version} is installed: {home} (model {existing.default_model})"
-        warnings = [] if existing.tuning_status != "needs-tuning" else [
-            "KataGo has no OpenCL tuning for this device: its first start may take very long"
-        ]
-        return StepResult("katago", True, message, warnings)
+        if existing.tuning_status != "ok":  # the machine may have changed since (OpenCL installed...)
+            existing = ensure_tuning(existing, progress)
+            _write_stamp(existing)
+        return _katago_result(existing, "is installed", [])
     if not (sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64")):
         return StepResult("katago", False, "KataGo can be installed here on Linux x86-64 only; install it yourself "
                           "and name its analysis command in engines.json")
@@ -534,6 +550,7 @@ def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResu
         return StepResult("katago", False, "KataGo could not be downloaded (katrain==1.20.0 from PyPI); "
                           "check the network and run `reviewer engines install` again")
     models: dict[str, str] = {}
+    warnings: list[str] = []
     try:
         _unpack_katago(new_wheel, home, progress)
         version = katago_version(home / "katago")
@@ -543,7 +560,6 @@ def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResu
         _extract_member(new_wheel, MODEL_B10, home / "models" / Path(MODEL_B10).name)
         models[Path(MODEL_B10).name.removesuffix(".bin.gz")] = f"models/{Path(MODEL_B10).name}"
         old_wheel = find_or_download_wheel(*KATRAIN_OLD, downloads, progress)
-        warnings: list[str] = []
         if old_wheel is not None:
             _extract_member(old_wheel, MODEL_G170, home / "models" / Path(MODEL_G170).name)
             models[Path(MODEL_G170).name.removesuffix(".bin.gz")] = f"models/{Path(MODEL_G170).name}"
@@ -554,16 +570,12 @@ def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResu
     write_text_atomic(home / "analysis.cfg", analysis_config(home))
     (home / "logs").mkdir(exist_ok=True)
     katago = InstalledKataGo(home=home, version=version, models=models,
-                             default_model=next(iter(models)), tuning_files=(), tuning_status="unknown")
+                             default_model=next(iter(models)), tuning_files=(), tuning_status="needs-tuning")
     katago = ensure_tuning(katago, progress)
-    if katago.tuning_status == "needs-tuning":
-        warnings.append("KataGo has no OpenCL tuning for this device: its first start may take very long")
-    elif katago.tuning_status != "ok":
-        warnings.append("KataGo did not start in the check; it may not work on this machine")
     _write_stamp(katago)
-    for wheel in (p for p in downloads.glob("*.whl")):
+    for wheel in downloads.glob("*.whl"):
         wheel.unlink(missing_ok=True)  # what we need is unpacked; the stamp keeps us from downloading again
-    return StepResult("katago", True, f"KataGo {version} installed: {home} (model {katago.default_model})", warnings)
+    return _katago_result(katago, "installed", warnings)
 
 
 def install_all(progress: Progress = _quiet, force: bool = False) -> list[StepResult]:

@@ -17,7 +17,6 @@ import collections
 import json
 import logging
 import math
-import os
 import queue
 import subprocess
 import threading

@@ -111,6 +111,7 @@ class _Run:
     crashes: dict[int, int] = field(default_factory=dict)
     in_flight: set[chess.engine.AnalysisResult] = field(default_factory=set)
     stopping: bool = False
+    silence_limit_s: float = 30.0  # an engine quiet for this long during a search has hung
 
     def request_stop(self) -> None:
         self.stopping = True
@@ -195,6 +196,7 @@ class UciEngine:
         engine_id = self.engine_id(limit)
         boards = boards_at_plies(game, plies)
         run = _Run(collections.deque(), chess_limit, max(1, limit.multipv), queue.Queue())
+        run.silence_limit_s = self.timeout_s if limit.movetime_s is None else max(self.timeout_s, limit.movetime_s + 5.0)
         for ply in plies:
             board = boards[ply]
             evaluation = terminal_evaluation(board, ply, engine_id)
@@ -382,10 +384,10 @@ class UciEngine:
                     if now - stop_sent_at > _STOP_GRACE_S:
                         slot.kill()  # it ignores `stop`: a fresh process next time
                         raise _Stopped
-                elif now - protocol.last_heard > self.timeout_s:
+                elif now - protocol.last_heard > run.silence_limit_s:
                     slot.kill()
                     raise EngineTimeout(
-                        f"{self._engine_name} stopped answering: nothing for {self.timeout_s:g} s "
+                        f"{self._engine_name} stopped answering: nothing for {run.silence_limit_s:g} s "
                         f"while searching {board.fen()}"
                     )
         finally:

@@ -26,7 +26,7 @@ from reviewer.core.export.pgn import annotate_chess_game, export_pgn
 from reviewer.core.export.reports import eval_graph_svg, mistakes_by_size, moves_csv, report_html
 from reviewer.core.export.sgf import annotate_go_game, export_sgf
 from reviewer.core.gametree import Game
-from reviewer.core.scoring import GameAssessment
+from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, Preset, assess_game
 
 __all__ = [
     "FORMAT_VERSION",
@@ -97,7 +97,7 @@ def check_target(path: str | os.PathLike[str], sources: Iterable[str | os.PathLi
     if not overwrite:
         for source in sources:
             if source is not None and (_same_file(target, Path(source)) or target.resolve() == Path(source).resolve()):
-                raise ExportError(f"{target} is the game file being reviewed; choose another name (or allow overwriting it)")
+                raise ExportError(f"{target} is the game file being reviewed; choose another name")
     return target
 
 
@@ -116,8 +116,12 @@ def save_annotated(
     reviews: Sequence[tuple[Game, EvaluationTable, EngineInfo]],
     sources: Iterable[str | os.PathLike[str] | None] = (),
     overwrite: bool = False,
+    preset: Preset = DEFAULT_PRESET,
+    skip_book: bool = False,
 ) -> None:
-    """Write one or more reviewed games of one kind to one PGN or SGF file (by the games' kind)."""
+    """Write one or more reviewed games of one kind to one PGN or SGF file (by the games' kind).
+
+    `preset` and `skip_book` are those of SCORING.md, as for the report."""
     if not reviews:
         raise ExportError("no game to export")
     kinds = {game.kind for game, _, _ in reviews}
@@ -128,5 +132,8 @@ def save_annotated(
     if suffix != EXTENSION_BY_KIND[kind]:
         raise ExportError(f"{kind} games are exported to {EXTENSION_BY_KIND[kind]} files, not {suffix or 'a name without one'}")
     all_sources = [*sources, *(game.source.path for game, _, _ in reviews)]
-    texts = [export_game_text(game, evaluations, None, engine_info) for game, evaluations, engine_info in reviews]
+    texts = [
+        export_game_text(game, evaluations, assess_game(game, evaluations, preset, skip_book), engine_info)
+        for game, evaluations, engine_info in reviews
+    ]
     save_text(path, "\n".join(texts), all_sources, overwrite)
