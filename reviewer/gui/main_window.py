@@ -12,7 +12,7 @@ import math
 import re
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import chess
 from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
@@ -70,6 +70,10 @@ from reviewer.gui.settings import (
 )
 from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner, TaskRunner
 
+if TYPE_CHECKING:
+    from reviewer.gui.eval_graph import EvalGraphWidget
+
+GRAPH_DELAY_MS = 300  # after the first paint
 REFRESH_HZ = 10  # at most, while an analysis runs
 MAX_REFRESH_MS = 1000
 BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
@@ -84,6 +88,8 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("Space", "analyse the game / stop the analysis"),
     ("F", "flip the board"),
     ("Ctrl+O", "open a game file (or drop one on the window)"),
+    ("Ctrl+G", "another game of the open file"),
+    ("Ctrl+P", "players' strength from many games"),
     ("Ctrl+S", "export annotated PGN/SGF or a JSON report"),
     ("Ctrl+,", "engine and analysis settings"),
     ("F11", "full screen"),
@@ -142,6 +148,7 @@ class MainWindow(QMainWindow):
         self._update_enabled()
         self._show_welcome()
         QTimer.singleShot(0, self._warm_up)
+        QTimer.singleShot(GRAPH_DELAY_MS, self._ensure_graph)
         if discover_engines:
             QTimer.singleShot(0, self._discover_engines)
         else:
@@ -183,6 +190,12 @@ class MainWindow(QMainWindow):
             [QKeySequence("Ctrl+S")],
             "Export the annotated game (PGN/SGF) or a JSON report",
             sp.SP_DialogSaveButton,
+        )
+        self.choose_game_action = self._action(
+            "Another &game of this file…",
+            self.choose_game,
+            [QKeySequence("Ctrl+G")],
+            "Pick another game of the open file",
         )
         self.quit_action = self._action("&Quit", self.close, [QKeySequence("Ctrl+Q")], "Quit Reviewer")
         self.players_action = self._action(
@@ -235,6 +248,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_action)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        file_menu.addAction(self.choose_game_action)
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
         file_menu.addAction(self.players_action)
@@ -329,7 +343,6 @@ class MainWindow(QMainWindow):
         self._update_engine_controls()
 
     def _build_central(self) -> None:
-        from reviewer.gui.eval_graph import EvalGraphWidget
         from reviewer.gui.move_list import MoveListWidget
         from reviewer.gui.summary_panel import SummaryPanel
 
@@ -381,22 +394,36 @@ class MainWindow(QMainWindow):
 
         top = _BoardAndPanel(board_column, right, self)
 
-        self.eval_graph = EvalGraphWidget(self)
-        self.eval_graph.setMinimumHeight(110)
+        # The graph (pyqtgraph: a second of imports) is made after the first paint: see _ensure_graph.
+        self.eval_graph: EvalGraphWidget | None = None
         self.main_splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.main_splitter.setObjectName("main-splitter")
         self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.addWidget(top)
-        self.main_splitter.addWidget(self.eval_graph)
-        self.main_splitter.setStretchFactor(0, 1)
-        self.main_splitter.setStretchFactor(1, 0)
-        self.main_splitter.setSizes([700, 170])
 
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(10, 8, 10, 4)
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
+
+    def _ensure_graph(self) -> EvalGraphWidget:
+        if self.eval_graph is None:
+            from reviewer.gui.eval_graph import EvalGraphWidget
+
+            graph = EvalGraphWidget(self)
+            graph.setMinimumHeight(110)
+            graph.setVisible(self.session.game is not None)
+            self.main_splitter.addWidget(graph)
+            self.main_splitter.setStretchFactor(0, 1)
+            self.main_splitter.setStretchFactor(1, 0)
+            state = self.settings.window_state("main-splitter")
+            if state is None or not self.main_splitter.restoreState(state):
+                self.main_splitter.setSizes([max(200, self.main_splitter.height() - 175), 175])
+            graph.ply_clicked.connect(self.session.set_current_ply)
+            graph.ply_scrubbed.connect(self.session.set_current_ply)
+            self.eval_graph = graph
+        return self.eval_graph
 
     def _ensure_board(self, kind: str) -> Any:
         if kind == "chess":
@@ -440,9 +467,6 @@ class MainWindow(QMainWindow):
         session.current_changed.connect(self._on_current_changed)
         session.assessment_changed.connect(self._schedule_refresh)
         self.move_list.node_selected.connect(session.set_current_node)
-        self.eval_graph.ply_clicked.connect(session.set_current_ply)
-        if hasattr(self.eval_graph, "ply_scrubbed"):
-            self.eval_graph.ply_scrubbed.connect(session.set_current_ply)
         self.summary_panel.judgement_clicked.connect(self._jump_to_judgement)
 
         self.analysis.evaluation_ready.connect(session.add_evaluation)
@@ -516,6 +540,21 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Opened {path.name}", 3000)
         self.file_opened.emit(str(path))
+
+    @Slot()
+    def choose_game(self) -> None:
+        collection = self.session.collection
+        game = self.session.game
+        if collection is None or game is None or len(collection) < 2:
+            return
+        from reviewer.gui.dialogs.game_chooser import GameChooserDialog
+
+        path = Path(game.source.path or "")
+        dialog = GameChooserDialog(collection, path.name, self)
+        dialog.select_game(self.session.game_index)
+        if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
+            task = self.tasks.submit(_read_game, collection, dialog.chosen_index())
+            self._pending_tasks[task] = ("game", (path, collection, dialog.chosen_index()))
 
     def _open_failed(self, message: str) -> None:
         self.statusBar().showMessage(message, 10000)
@@ -845,7 +884,7 @@ class MainWindow(QMainWindow):
         assert game is not None
         self._ensure_board(game.kind)
         self.summary_panel.show()
-        self.eval_graph.show()
+        self._ensure_graph().show()
         self.move_list.set_game(game)
         self._update_engine_controls()
         mode_action = self.graph_mode_actions["win" if self._graph_mode(game.kind) in ("win", "winrate") else "cp"]
@@ -868,7 +907,8 @@ class MainWindow(QMainWindow):
         elif game.kind == "go" and self.go_board is not None:
             self._show_go(game, node, ply)
         self.move_list.set_current_node(node)
-        self.eval_graph.set_current_ply(_mainline_anchor(node))
+        if self.eval_graph is not None:
+            self.eval_graph.set_current_ply(_mainline_anchor(node))
         self.comment_view.setHtml(comment_html(self.session, node))
 
     def _show_chess(self, game: Game, node: Node, ply: int | None) -> None:
@@ -931,7 +971,7 @@ class MainWindow(QMainWindow):
         self.move_list.set_judgements(judgements)
         mode = self._graph_mode(game.kind)
         evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
-        self.eval_graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        self._ensure_graph().set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
         white, black = summary_dicts(assessment)
         self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
         self.header_label.setText(header_html(game, assessment))
@@ -970,6 +1010,8 @@ class MainWindow(QMainWindow):
             "Stop the analysis (Space)" if running else "Analyse the game with the engine (Space)"
         )
         self.export_action.setEnabled(has_game)
+        collection = self.session.collection
+        self.choose_game_action.setEnabled(collection is not None and len(collection) > 1)
         self.preset_combo.setEnabled(self._current_kind() == "chess")
         for action in (
             self.previous_action,
@@ -994,7 +1036,8 @@ class MainWindow(QMainWindow):
             + (f"<div style='margin-top:22px; color:gray'>Recent files</div>{links}" if links else "")
         )
         self.summary_panel.hide()
-        self.eval_graph.hide()
+        if self.eval_graph is not None:
+            self.eval_graph.hide()
         self.top_player.hide()
         self.bottom_player.hide()
         self.board_column.relayout()
@@ -1036,13 +1079,11 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         else:
             self.resize(1400, 900)
-        splitter = self.settings.window_state("main-splitter")
-        if splitter is not None:
-            self.main_splitter.restoreState(splitter)
 
     def save_window_state(self) -> None:
         self.settings.set_window_state("geometry", self.saveGeometry())
-        self.settings.set_window_state("main-splitter", self.main_splitter.saveState())
+        if self.eval_graph is not None:
+            self.settings.set_window_state("main-splitter", self.main_splitter.saveState())
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

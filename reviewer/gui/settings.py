@@ -6,6 +6,7 @@ so `REVIEWER_CONFIG_DIR` moves them like every other file Reviewer writes.
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +30,16 @@ class EngineChoice:
     command: str | None = None  # a custom command line; wins over `name` when set
 
     def describe(self) -> str:
+        """A short name for buttons: the program of a custom command, else the engine's name."""
         if self.command:
-            return self.command.split()[0].rsplit("/", 1)[-1] if self.command.split() else "custom"
+            try:
+                parts = shlex.split(self.command)
+            except ValueError:  # unbalanced quotes: the registry will say so when it runs
+                parts = self.command.split()
+            programs = [Path(part).name for part in parts if not part.startswith("-")]
+            if len(programs) > 1 and programs[0].lower().startswith("python"):
+                programs = programs[1:]  # a script run by Python is named by the script
+            return programs[0] if programs else "custom engine"
         return self.name or ("Stockfish" if self.kind == "chess" else "KataGo")
 
 

@@ -130,3 +130,10 @@ def test_a_game_number_past_the_end_is_bad_input(qapp, corpus_dir, tmp_path, cap
     )
     assert code == 2
     assert "there is no game 9" in capsys.readouterr().err
+
+
+def test_engine_choices_are_named_for_buttons() -> None:
+    assert EngineChoice(kind="chess", command="/usr/bin/python3 /x/fake_uci.py --log a").describe() == "fake_uci.py"
+    assert EngineChoice(kind="go", command="/opt/katago analysis -model m.bin.gz").describe() == "katago"
+    assert EngineChoice(kind="chess", command="'unbalanced").describe() == "'unbalanced"
+    assert EngineChoice(kind="go", name="builtin").describe() == "builtin"

@@ -120,12 +120,12 @@ def opening_text(eco: str, name: str) -> str:
 # ------------------------------------------------------------------------------------- comments
 
 
-def split_comment(comment: str) -> tuple[list[str], str]:
-    """(`[%...]` commands other than eval/rvw, in order; the rest of the text)."""
+def split_comment(comment: str, keep_own: bool = False) -> tuple[list[str], str]:
+    """(`[%...]` commands in order, eval/rvw only with `keep_own`; the rest of the text)."""
     kept: list[str] = []
 
     def take(match: re.Match[str]) -> str:
-        if match["name"] not in _OWN_COMMANDS:
+        if keep_own or match["name"] not in _OWN_COMMANDS:
             kept.append(match.group(0).strip())
         return " "
 
@@ -243,7 +243,8 @@ def annotate_chess_game(
     previous_engine_id: str | None = None
     for ply, node in enumerate(nodes):
         evaluation = evaluations.get(ply)
-        commands, text = split_comment(node.comment)
+        # A position this review did not evaluate keeps the evaluation the file had.
+        commands, text = split_comment(node.comment, keep_own=evaluation is None)
         text, old_best, had_generated = _strip_generated(text, book_names[ply] if ply < len(book_names) else None)
         if had_generated:
             node.nags = [nag for nag in node.nags if nag not in (2, 4, 6)]

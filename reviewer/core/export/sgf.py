@@ -149,15 +149,16 @@ def _best_line_nodes(game: Game, evaluation: Evaluation | None, mover: Color) ->
     return nodes
 
 
-def _clear_own(node: Node) -> None:
-    """Take away what an earlier export by Reviewer put on this node."""
+def _clear_own(node: Node, evaluated: bool) -> None:
+    """Take away what an earlier export by Reviewer put on this node. A position this review did
+    not evaluate (`evaluated` false) keeps the values the file had."""
     text, had_lines = strip_generated(node.comment)
     had_data = PROPERTY in node.properties
     node.comment = text
     if had_lines or had_data:
         for ident in MOVE_ANNOTATIONS:
             node.properties.pop(ident, None)
-    if had_data:
+    if had_data and evaluated:
         for ident in (PROPERTY, WINRATE, SCORE_LEAD):
             node.properties.pop(ident, None)
     for child in list(node.children[1:]):
@@ -186,8 +187,8 @@ def annotate_go_game(
     assessment = assessment or assess_game(game, evaluations)
     annotated = copy_game(game)
     nodes = [annotated.root, *annotated.mainline_nodes()]
-    for node in nodes:
-        _clear_own(node)
+    for ply, node in enumerate(nodes):
+        _clear_own(node, ply in evaluations)
 
     previous_engine_id: str | None = None
     for ply, node in enumerate(nodes):
