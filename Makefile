@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SAMPLE ?= resources/samples/opera-game.pgn
 
-.PHONY: run test setup system-deps engines lint bench clean
+.PHONY: run test setup system-deps engines js-deps lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -24,10 +24,17 @@ setup: system-deps $(STAMP) engines
 run: setup
 	@bash packaging/run-gui.sh $(BIN)/reviewer gui $(SAMPLE)
 
-test: setup
+test: setup js-deps
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
+
+# The npm packages that the export tests use to read our files back, as other programs do.
+js-deps:
+	@if command -v npm >/dev/null; then \
+	  [ -d tests/js/node_modules ] || npm ci --prefix tests/js --no-audit --no-fund --silent || \
+	  echo "warning: npm ci failed; the outside-reader tests will be skipped" >&2; \
+	else echo "warning: npm not found; the outside-reader tests will be skipped" >&2; fi
 
 lint: $(STAMP)
 	$(BIN)/lint-imports

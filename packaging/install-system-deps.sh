@@ -5,6 +5,8 @@ set -u
 PACKAGES=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1
           libfontconfig1 libdbus-1-3 xvfb xauth stockfish pocl-opencl-icd)
 missing=()
+# Node.js runs the outside readers (pgn-parser, @sabaki/sgf) in the export tests.
+command -v npm >/dev/null || PACKAGES+=(nodejs npm)
 for pkg in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
 done

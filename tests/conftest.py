@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
-SHARED_DIR = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
-CORPUS_DIR = SHARED_DIR / "corpus"
-FAKES_DIR = Path(__file__).resolve().parent / "fakes"
+from support import CORPUS_DIR, FAKES_DIR, REPO_ROOT, SHARED_DIR, fake_engine_command  # noqa: F401
 
 
 @pytest.fixture
@@ -34,7 +28,3 @@ def private_user_dirs(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("REVIEWER_CONFIG_DIR", str(base / "config"))
     yield
 
-
-def fake_engine_command(script_name: str, *args: str) -> list[str]:
-    """The command line that runs one of the fake engines in tests/fakes/."""
-    return [sys.executable, str(FAKES_DIR / script_name), *args]

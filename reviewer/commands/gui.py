@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable
 
 from reviewer.core.analysis import Limit
 
@@ -39,12 +39,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     engine = parser.add_argument_group("engine (as in `reviewer analyze`)")
     engine.add_argument("--engine", metavar="NAME", help="engine name: stockfish, katago, builtin, …")
     engine.add_argument("--engine-cmd", metavar="COMMAND", help="a custom engine command line")
-    engine.add_argument("--nodes", type=int, help="chess: nodes per position")
-    engine.add_argument("--depth", type=int, help="chess: depth per position")
-    engine.add_argument("--movetime", type=float, metavar="SECONDS", help="chess: seconds per position")
-    engine.add_argument("--visits", type=int, help="Go: visits per position")
-    engine.add_argument("--multipv", type=int, help="candidate lines per position")
+    engine.add_argument("--nodes", type=_positive(int), metavar="N", help="chess: nodes per position")
+    engine.add_argument("--depth", type=_positive(int), metavar="N", help="chess: depth per position")
+    engine.add_argument("--movetime", type=_positive(float), metavar="S", help="chess: seconds per position")
+    engine.add_argument("--visits", type=_positive(int), metavar="N", help="Go: visits per position")
+    engine.add_argument("--multipv", type=_positive(int), metavar="K", help="candidate lines per position")
     engine.add_argument("--preset", choices=("lichess", "seed"), help="thresholds for move labels")
+
+
+def _positive(kind: type) -> Callable[[str], Any]:
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be more than 0, not {text}")
+        return value
+
+    return parse
 
 
 def limit_from_args(args: argparse.Namespace) -> Limit | None:

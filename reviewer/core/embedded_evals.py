@@ -104,25 +104,39 @@ def evaluations_from_game(game: Game) -> EvaluationTable:
     (SGF `RVW[...]`, PGN `[%rvw ...]`; see reviewer.core.export.codec), else Sabaki's
     `SBKV`/`SBKS` (Go), else lichess's `[%eval ...]` (chess, with game-over positions filled in).
     """
-    from reviewer.core.export.codec import CodecError, decode_evaluation
-
     table = evaluations_from_pgn_comments(game) if game.kind == "chess" else EvaluationTable()
-    engine_id = ""
+    records = reviewer_records(game)
     for ply, node in enumerate([game.root, *game.mainline_nodes()]):
-        text = _reviewer_record(game, node)
-        if text is not None:
-            try:
-                evaluation = decode_evaluation(text, ply, game.kind, engine_id)
-            except CodecError:
-                evaluation = None
-            if evaluation is not None:
-                engine_id = evaluation.engine_id
-                table.add(evaluation)
-                continue
-        if game.kind == "go":
+        record = records.get(ply)
+        if record is not None:
+            table.add(record)
+        elif game.kind == "go":
             sabaki = _sabaki_evaluation(node, ply)
             if sabaki is not None:
                 table.add(sabaki)
+    return table
+
+
+def reviewer_records(game: Game) -> EvaluationTable:
+    """Only the main-line positions that carry Reviewer's own record (RVW / [%rvw]), decoded.
+
+    A record without an engine id takes the one of the record before it on the main line; a
+    record of an unknown version or a broken one is skipped.
+    """
+    from reviewer.core.export.codec import CodecError, decode_evaluation
+
+    table = EvaluationTable()
+    engine_id = ""
+    for ply, node in enumerate([game.root, *game.mainline_nodes()]):
+        text = _reviewer_record(game, node)
+        if text is None:
+            continue
+        try:
+            evaluation = decode_evaluation(text, ply, game.kind, engine_id)
+        except CodecError:
+            continue
+        engine_id = evaluation.engine_id
+        table.add(evaluation)
     return table
 
 
@@ -156,3 +170,11 @@ def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
     return Evaluation(
         ply=ply, kind="go", engine_id=SGF_PROPERTIES_ENGINE_ID, winrate_black=winrate, score_lead_black=lead
     )
+
+
+def has_embedded_evaluations(game: Game) -> bool:
+    """Whether the file carries any evaluation of its own: [%eval]/[%rvw] (chess), RVW/SBKV/SBKS (Go)."""
+    nodes = [game.root, *game.mainline_nodes()]
+    if game.kind == "go":
+        return any(ident in node.properties for node in nodes for ident in ("RVW", "SBKV", "SBKS"))
+    return any(EVAL_COMMAND.search(node.comment or "") or _RVW_COMMAND.search(node.comment or "") for node in nodes)

@@ -56,17 +56,18 @@ def take_screenshot(
 
     Returns an exit code: 0 written, 1 the analysis or the writing failed, 2 the file is bad.
     """
-    from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QTimer
+    from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QTimer
 
     from reviewer.core.atomic import write_bytes_atomic
 
     outcome: dict[str, int] = {}
     problems: list[str] = []
+    loop = QEventLoop()  # not app.exec(): the application is not quitting, only this job ends
 
     def done(code: int) -> None:
         if "code" not in outcome:
             outcome["code"] = code
-            app.quit()
+            loop.quit()
 
     def shoot() -> None:
         app.processEvents()
@@ -112,7 +113,8 @@ def take_screenshot(
     window.show()
     window.open_file(path, game_index=game_index, ply=ply)
     QTimer.singleShot(int(timeout_s * 1000), lambda: (problems.append("timed out"), done(1)))
-    app.exec()
+    if "code" not in outcome:
+        loop.exec()
     window.close()
     for problem in problems:
         print(f"reviewer gui: {problem}", file=sys.stderr)

@@ -22,11 +22,10 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.gametree import Game
+from reviewer.core.review import ProgressCallback
 from reviewer.gui.settings import EngineChoice
 
 EngineOpener = Callable[[EngineChoice], Engine]
-# (positions done, positions in all, positions searched per second, seconds left)
-ProgressCallback = Callable[[int, int, "float | None", "float | None"], None]
 # (game, engine, limit, stop, plies, on_progress) -> the evaluations, each as soon as it is known
 AnalyseFunction = Callable[
     [Game, Engine, Limit, threading.Event, Sequence[int], ProgressCallback], Iterator[Evaluation]

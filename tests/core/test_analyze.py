@@ -16,7 +16,7 @@ import chess.pgn
 import pytest
 
 from reviewer.cli import main
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 OPERA_PLIES = 33

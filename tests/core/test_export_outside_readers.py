@@ -19,7 +19,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.export import export_game_text
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.scoring import assess_game
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 from test_export_helpers import analyse, go_evaluations
 
 JS_DIR = REPO_ROOT / "tests" / "js"

@@ -11,9 +11,9 @@ import pytest
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.export import annotate_game, evaluations_from_game, export_game_text
 from reviewer.core.export.pgn import GENERATED_JUDGEMENT
-from reviewer.core.formats import game_from_pgn_text, load_game, open_collection
+from reviewer.core.formats import game_from_pgn_text, load_game, open_collection, write_pgn
 from reviewer.core.scoring import assess_game
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 from test_export_helpers import analyse, chess_evaluations
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
@@ -200,17 +200,22 @@ def test_corpus_game_with_clocks_keeps_them_all(corpus_dir):
     original = chess.pgn.read_game(io.StringIO(path.read_text(encoding="utf-8")))
     exported = chess.pgn.read_game(io.StringIO(export_game_text(game, chess_evaluations(game))))
     assert [n.clock() for n in exported.mainline()] == [n.clock() for n in original.mainline()]
-    texts = lambda node: re.sub(r"\s*\[%[^\]]*\]\s*", " ", node.comment).strip()  # noqa: E731
+    kept = 0
     for old, new in zip(original.mainline(), exported.mainline()):
-        assert texts(old) in new.comment  # the broadcast's own words stay
+        words = re.sub(r"\s*\[%[^\]]*\]\s*", " ", old.comment).strip()
+        assert words in new.comment  # the broadcast's own words stay
+        kept += bool(words)
         assert set(old.nags) - {1, 2, 3, 4, 5, 6} <= set(new.nags)
+        assert new.comment.count("[%eval") == 1 and new.comment.count("[%clk") == old.comment.count("[%clk")
+    assert kept >= 5
 
 
 def test_corpus_game_with_comments_and_variations_keeps_them_all(corpus_dir):
     path = corpus_dir / "pgn" / "pgn-read__calgames_05.pgn"
     collection = open_collection(path)
-    game = next(collection.game(i) for i in range(len(collection)) if any(len(n.children) > 1 for n in collection.game(i).mainline_nodes()))
-    original = chess.pgn.read_game(io.StringIO(__import__("reviewer.core.formats", fromlist=["write_pgn"]).write_pgn(game)))
+    games = (collection.game(i) for i in range(len(collection)))
+    game = next(g for g in games if any(len(n.children) > 1 for n in g.mainline_nodes()))
+    original = chess.pgn.read_game(io.StringIO(write_pgn(game)))
     exported = chess.pgn.read_game(io.StringIO(export_game_text(game, chess_evaluations(game))))
     exported_nodes = {(n.board().fen(), n.san() if n.parent else ""): n for n in _all_nodes(exported)}
     kept = 0
@@ -223,3 +228,17 @@ def test_corpus_game_with_comments_and_variations_keeps_them_all(corpus_dir):
             kept += 1
         assert set(node.nags) - {1, 2, 3, 4, 5, 6} <= set(twin.nags)
     assert kept > 3
+
+
+def test_a_partial_review_keeps_the_files_evaluations_elsewhere(opera_review):
+    game, table = opera_review
+    reopened = game_from_pgn_text(export_game_text(game, table))
+    newer = EvaluationTable()
+    for ply in range(10, 20):
+        newer.add(Evaluation(ply=ply, kind="chess", engine_id="Other 2 | depth=3", score_cp_white=ply, best_move="h3"))
+    twice = game_from_pgn_text(export_game_text(reopened, newer))
+    back = evaluations_from_game(twice)
+    assert sorted(back.by_ply) == sorted(table.by_ply)
+    for ply, evaluation in table.by_ply.items():
+        assert back.get(ply) == (newer.get(ply) or evaluation), ply
+    assert all(node.comment.count("[%eval") <= 1 and node.comment.count("[%rvw") == 1 for node in twice.mainline_nodes())

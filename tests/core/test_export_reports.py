@@ -18,7 +18,7 @@ from reviewer.core.export import evaluations_from_game, moves_csv, report_html
 from reviewer.core.export.reports import CSV_COLUMNS, mistakes_by_size
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.report import build_report
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 from test_export_helpers import analyse, go_evaluations
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"

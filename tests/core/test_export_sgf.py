@@ -12,7 +12,7 @@ from reviewer.core.export.sgf import COMMENT_PREFIX
 from reviewer.core.formats import game_from_sgf_text, load_game, write_sgf
 from reviewer.core.gametree import point_from_gtp
 from reviewer.core.scoring import assess_game
-from conftest import fake_engine_command
+from support import fake_engine_command
 from test_export_helpers import analyse, go_evaluations
 
 ANNOTATION = {"inaccuracy": ("DO", b""), "mistake": ("BM", b"1"), "blunder": ("BM", b"2"), "best": ("TE", b"1")}
@@ -22,7 +22,7 @@ ANNOTATION = {"inaccuracy": ("DO", b""), "mistake": ("BM", b"1"), "blunder": ("B
 def go_review():
     from reviewer.core.engines.katago import KataGoEngine
 
-    from conftest import CORPUS_DIR
+    from support import CORPUS_DIR
 
     path = CORPUS_DIR / "sgf" / "sabaki__endgame-9.sgf"
     if not path.exists():
@@ -183,3 +183,25 @@ def test_the_game_itself_is_not_changed(go_review):
     before = [(dict(n.properties), len(n.children)) for n in [game.root, *game.mainline_nodes()]]
     annotate_game(game, table)
     assert [(dict(n.properties), len(n.children)) for n in [game.root, *game.mainline_nodes()]] == before
+
+
+def test_a_partial_review_keeps_the_files_evaluations_elsewhere(go_review):
+    game, table = go_review
+    reopened = game_from_sgf_text(export_game_text(game, table))
+    newer = EvaluationTable()
+    for ply in range(5, 9):
+        newer.add(Evaluation(ply=ply, kind="go", engine_id="Other | visits=1", score_lead_black=float(ply), winrate_black=0.5))
+    back = evaluations_from_game(game_from_sgf_text(export_game_text(reopened, newer)))
+    assert sorted(back.by_ply) == sorted(table.by_ply)
+    for ply, evaluation in table.by_ply.items():
+        assert back.get(ply) == (newer.get(ply) or evaluation), ply
+
+
+def test_files_with_and_without_evaluations_are_told_apart(go_review):
+    from reviewer.core.export import has_embedded_evaluations
+
+    game, table = go_review
+    assert not has_embedded_evaluations(game)
+    assert has_embedded_evaluations(game_from_sgf_text(export_game_text(game, table)))
+    assert has_embedded_evaluations(game_from_sgf_text("(;GM[1]SZ[9];B[ee]SBKV[40.5])"))
+    assert len(evaluations_from_game(game_from_sgf_text("(;GM[1]SZ[9];B[ee]SBKV[40.5])"))) == 1

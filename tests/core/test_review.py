@@ -14,7 +14,7 @@ from reviewer.core.engines.base import EngineCrashed
 from reviewer.core.engines.uci import UciEngine
 from reviewer.core.formats.pgn import game_from_pgn_text
 from reviewer.core.review import analyse_game, engine_key
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 LIMIT = Limit(nodes=1000)

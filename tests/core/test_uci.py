@@ -14,7 +14,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.base import Engine, EngineCrashed, EngineNotFound, EngineTimeout
 from reviewer.core.engines.uci import UciEngine, parse_info_line
 from reviewer.core.formats.pgn import game_from_pgn_text
-from conftest import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 STOCKFISH = "/usr/games/stockfish"

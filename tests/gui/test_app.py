@@ -137,3 +137,21 @@ def test_engine_choices_are_named_for_buttons() -> None:
     assert EngineChoice(kind="go", command="/opt/katago analysis -model m.bin.gz").describe() == "katago"
     assert EngineChoice(kind="chess", command="'unbalanced").describe() == "'unbalanced"
     assert EngineChoice(kind="go", name="builtin").describe() == "builtin"
+
+
+def test_reviewer_without_arguments_opens_the_app(qapp, monkeypatch) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer.gui.main_window import MainWindow
+
+    shown: list[MainWindow] = []
+
+    def fake_exec(_app) -> int:  # the event loop would run until the user quits
+        shown.extend(w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and w.isVisible())
+        return 0
+
+    monkeypatch.setattr(QApplication, "exec", fake_exec)
+    assert main([]) == 0
+    assert [window.windowTitle() for window in shown] == ["Reviewer"]
+    for window in shown:
+        window.close()

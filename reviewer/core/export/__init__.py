@@ -4,6 +4,7 @@
     export_game_text(game, evaluations, ...) -> str            PGN for chess, SGF for Go
     save_annotated(path, [(game, evaluations, engine_info)], sources=(), overwrite=False)
     evaluations_from_game(game) -> EvaluationTable             reads an exported file's analysis back
+    has_embedded_evaluations(game) -> bool                      whether the file carries any
     moves_csv(reports) -> str, report_html(reports) -> str     from reviewer.report/1 objects
     save_text(path, text, sources=(), overwrite=False)          atomic, never over a source file
 
@@ -20,7 +21,7 @@ from typing import Iterable, Mapping, Sequence
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.atomic import write_text_atomic
-from reviewer.core.embedded_evals import evaluations_from_game
+from reviewer.core.embedded_evals import evaluations_from_game, has_embedded_evaluations
 from reviewer.core.export.codec import FORMAT_VERSION, CodecError, decode_evaluation, encode_evaluation
 from reviewer.core.export.pgn import annotate_chess_game, export_pgn
 from reviewer.core.export.reports import eval_graph_svg, mistakes_by_size, moves_csv, report_html
@@ -40,6 +41,7 @@ __all__ = [
     "encode_evaluation",
     "eval_graph_svg",
     "evaluations_from_game",
+    "has_embedded_evaluations",
     "export_game_text",
     "export_pgn",
     "export_sgf",

@@ -240,10 +240,12 @@ def annotate_chess_game(
     boards_before, book_names = _position_names(annotated)
     nodes = [annotated.root, *annotated.mainline_nodes()]
 
+    from reviewer.core.embedded_evals import reviewer_records
+
+    kept = reviewer_records(game)  # a position this review did not evaluate keeps the file's record
     previous_engine_id: str | None = None
     for ply, node in enumerate(nodes):
-        evaluation = evaluations.get(ply)
-        # A position this review did not evaluate keeps the evaluation the file had.
+        evaluation = evaluations.get(ply) or kept.get(ply)
         commands, text = split_comment(node.comment, keep_own=evaluation is None)
         text, old_best, had_generated = _strip_generated(text, book_names[ply] if ply < len(book_names) else None)
         if had_generated:
@@ -263,7 +265,7 @@ def annotate_chess_game(
         generated: list[str] = []
         move = assessment.move_at_ply(ply) if ply > 0 else None
         if move is not None:
-            words = judgement_text(move, evaluations.get(ply - 1), evaluation)
+            words = judgement_text(move, evaluations.get(ply - 1), evaluations.get(ply))
             if words:
                 generated.append(words)
                 node.nags = [nag for nag in node.nags if nag not in MOVE_QUALITY_NAGS]

@@ -149,16 +149,15 @@ def _best_line_nodes(game: Game, evaluation: Evaluation | None, mover: Color) ->
     return nodes
 
 
-def _clear_own(node: Node, evaluated: bool) -> None:
-    """Take away what an earlier export by Reviewer put on this node. A position this review did
-    not evaluate (`evaluated` false) keeps the values the file had."""
+def _clear_own(node: Node) -> None:
+    """Take away what an earlier export by Reviewer put on this node."""
     text, had_lines = strip_generated(node.comment)
     had_data = PROPERTY in node.properties
     node.comment = text
     if had_lines or had_data:
         for ident in MOVE_ANNOTATIONS:
             node.properties.pop(ident, None)
-    if had_data and evaluated:
+    if had_data:
         for ident in (PROPERTY, WINRATE, SCORE_LEAD):
             node.properties.pop(ident, None)
     for child in list(node.children[1:]):
@@ -187,12 +186,15 @@ def annotate_go_game(
     assessment = assessment or assess_game(game, evaluations)
     annotated = copy_game(game)
     nodes = [annotated.root, *annotated.mainline_nodes()]
-    for ply, node in enumerate(nodes):
-        _clear_own(node, ply in evaluations)
+    from reviewer.core.embedded_evals import reviewer_records
+
+    kept = reviewer_records(game)  # a position this review did not evaluate keeps the file's record
+    for node in nodes:
+        _clear_own(node)
 
     previous_engine_id: str | None = None
     for ply, node in enumerate(nodes):
-        evaluation = evaluations.get(ply)
+        evaluation = evaluations.get(ply) or kept.get(ply)
         if evaluation is not None:
             _put_evaluation(node, evaluation, previous_engine_id)
             previous_engine_id = evaluation.engine_id or previous_engine_id
