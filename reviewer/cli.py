@@ -25,11 +25,19 @@ COMMANDS: dict[str, str] = {
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="reviewer", description=__doc__.splitlines()[0])
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only `command`'s module is imported (each start stays quick)."""
+    parser = argparse.ArgumentParser(
+        prog="reviewer",
+        description="Review chess and Go games with a real engine, offline.",
+        epilog="Exit codes: 0 ok, 1 failed during work, 2 bad input, 130 interrupted (Ctrl-C).",
+    )
     parser.add_argument("--version", action="version", version=f"reviewer {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
+        if name != command:
+            subparsers.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(f"reviewer.commands.{name}")
         sub = subparsers.add_parser(
             name,
@@ -46,10 +54,11 @@ def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         argv = ["gui", *argv]
-    args = build_parser().parse_args(argv)
-    if args.command is None:
-        argv = ["gui"]
-        args = build_parser().parse_args(argv)
+    command = argv[0] if argv[0] in COMMANDS else None
+    args = build_parser(command).parse_args(argv)
+    if getattr(args, "run", None) is None:
+        build_parser().print_help()
+        return EXIT_BAD_INPUT
     try:
         return int(args.run(args) or 0)
     except KeyboardInterrupt:

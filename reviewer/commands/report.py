@@ -103,7 +103,8 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
     for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
         table.append((label, str(white["counts"][key]), str(black["counts"][key])))
-    table.append(("Moves scored", str(white["moves"]), str(black["moves"])))
+    scored = report.get("scored_moves") or {}
+    table.append(("Moves scored", str(scored.get("white", "-")), str(scored.get("black", "-"))))
     return table
 
 

@@ -45,12 +45,13 @@ CREATE TABLE IF NOT EXISTS evaluations (
 class AnalysisCache:
     """Thread-safe: every call takes one lock, so one writer at a time."""
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, busy_timeout_s: float = 5.0) -> None:
         if path is None:
             from reviewer.core.paths import analysis_cache_path
 
             path = analysis_cache_path()
         self.path = Path(path)
+        self.busy_timeout_s = busy_timeout_s
         self.warning: str | None = None
         self._lock = threading.Lock()
         self._connection: sqlite3.Connection | None = None
@@ -65,7 +66,7 @@ class AnalysisCache:
 
     def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
+        connection = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False)
         try:
             connection.execute("PRAGMA journal_mode=WAL")
             connection.execute("PRAGMA synchronous=NORMAL")
@@ -128,6 +129,11 @@ class AnalysisCache:
                 self._connection.execute(
                     "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?)", (key, engine_id, text, time.time())
                 )
+            except sqlite3.OperationalError as error:
+                if "locked" in str(error).lower():
+                    LOG.warning("analysis cache %s is busy; one evaluation not stored", self.path)
+                    return  # another program holds the file for a moment: keep the cache on
+                self._disable(f"cannot write the analysis cache {self.path}: {error}")
             except sqlite3.Error as error:
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
 

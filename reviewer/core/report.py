@@ -1,7 +1,8 @@
 """The `reviewer.report/1` JSON object of one game (SCORING.md, "Report file").
 
 Every field SCORING.md names is present, `null` when unknown. Extra fields: the opening, the
-preset and book setting, per-move details (win %, book flag, colour class, weights) and `notes`
+preset and book setting, how many moves of each side entered the summary
+(`scored_moves`), per-move details (win %, book flag, colour class, weights) and `notes`
 that say which rules could not apply.
 """
 
@@ -102,7 +103,6 @@ def _summary_block(summary: ChessSideSummary | GoSideSummary) -> dict[str, Any]:
     for name in fields:
         value = getattr(summary, name)
         block[name] = dict(value) if name == "counts" else _number(value)
-    block["moves"] = summary.moves
     return block
 
 
@@ -153,6 +153,8 @@ def build_report(
         "evaluated_positions": len(evaluations),
         "moves": [_move_entry(move, game.kind) for move in assessment.moves],
         "summary": {color: _summary_block(assessment.summary[color]) for color in ("white", "black")},
+        # Kept beside the summaries, which hold exactly the figures SCORING.md names.
+        "scored_moves": {color: assessment.summary[color].moves for color in ("white", "black")},
         "notes": notes,
     }
 

@@ -55,6 +55,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.export import save_annotated, save_text
+from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
@@ -74,6 +75,8 @@ if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
 
 GRAPH_DELAY_MS = 300  # after the first paint
+WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner:
+WARM_UP_AFTER_OPEN_MS = 300  # once it is on screen
 REFRESH_HZ = 10  # at most, while an analysis runs
 MAX_REFRESH_MS = 1000
 BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
@@ -147,7 +150,8 @@ class MainWindow(QMainWindow):
         self._restore_geometry()
         self._update_enabled()
         self._show_welcome()
-        QTimer.singleShot(0, self._warm_up)
+        self._warmed_up = False
+        QTimer.singleShot(WARM_UP_DELAY_MS, self._warm_up)
         QTimer.singleShot(GRAPH_DELAY_MS, self._ensure_graph)
         if discover_engines:
             QTimer.singleShot(0, self._discover_engines)
@@ -494,7 +498,7 @@ class MainWindow(QMainWindow):
         task = self.tasks.submit(_read_collection, path)
         self._pending_tasks[task] = ("collection", (path, game_index))
 
-    def _on_collection_read(self, path: Path, game_index: int | None, collection: Any) -> None:
+    def _on_collection_read(self, path: Path, game_index: int | None, collection: GameCollection) -> None:
         count = len(collection)
         if count == 0:
             self._open_failed(f"{path.name}: the file holds no game")
@@ -517,7 +521,7 @@ class MainWindow(QMainWindow):
         self._pending_tasks[task] = ("game", (path, collection, game_index))
 
     def _on_game_read(
-        self, path: Path, collection: Any, index: int, game: Game, embedded: tuple[Evaluation, ...]
+        self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...]
     ) -> None:
         self.analysis.stop()
         try:
@@ -525,7 +529,7 @@ class MainWindow(QMainWindow):
         finally:
             self._finish_opening(path, collection, index, game)
 
-    def _finish_opening(self, path: Path, collection: Any, index: int, game: Game) -> None:
+    def _finish_opening(self, path: Path, collection: GameCollection, index: int, game: Game) -> None:
         if self._pending_ply is not None:
             self.session.set_current_ply(self._pending_ply)
             self._pending_ply = None
@@ -540,6 +544,7 @@ class MainWindow(QMainWindow):
         else:
             self.statusBar().showMessage(f"Opened {path.name}", 3000)
         self.file_opened.emit(str(path))
+        QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self._warm_up)
 
     @Slot()
     def choose_game(self) -> None:
@@ -693,8 +698,13 @@ class MainWindow(QMainWindow):
 
     # --------------------------------------------------------------------------- engine menu
     def _warm_up(self) -> None:
-        """Load the opening table off the GUI thread before the first scoring needs it."""
-        self.tasks.submit(_load_opening_book)
+        """Load the opening table off the GUI thread before the first scoring needs it.
+
+        Not at once: it competes with opening the first game for the interpreter.
+        """
+        if not self._warmed_up:
+            self._warmed_up = True
+            self.tasks.submit(_load_opening_book)
 
     def _discover_engines(self) -> None:
         task = self.tasks.submit(_find_engines)
@@ -890,9 +900,7 @@ class MainWindow(QMainWindow):
         mode_action = self.graph_mode_actions["win" if self._graph_mode(game.kind) in ("win", "winrate") else "cp"]
         mode_action.setChecked(True)
         self.progress_bar.hide()
-        self._update_player_strips()
-        self._refresh_views()
-        self._update_enabled()
+        self._update_enabled()  # the views follow on the session's assessment_changed
 
     def _on_current_changed(self, node: Node) -> None:
         self._show_current(node)
@@ -942,7 +950,7 @@ class MainWindow(QMainWindow):
         if ply is None or ply == 0:
             return None
         move = self.session.move_assessment(ply)
-        return getattr(move, "judgement", None)
+        return move.judgement if move is not None else None
 
     def _schedule_refresh(self) -> None:
         """Refresh now, or - while evaluations stream in - at most every `_refresh_timer` interval."""
@@ -967,6 +975,8 @@ class MainWindow(QMainWindow):
         game = self.session.game
         assert game is not None
         assessment = self.session.assessment
+        if self.session.assessment_error:
+            self.statusBar().showMessage(self.session.assessment_error, 10000)
         judgements = self.session.judgements()
         self.move_list.set_judgements(judgements)
         mode = self._graph_mode(game.kind)
@@ -1455,13 +1465,13 @@ def _escape(text: str) -> str:
 
 
 # -------------------------------------------------------------- work done off the GUI thread
-def _read_collection(path: Path) -> Any:
+def _read_collection(path: Path) -> GameCollection:
     from reviewer.core.formats import open_collection
 
     return open_collection(path)
 
 
-def _read_game(collection: Any, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
+def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
     """Game `index` of the collection, with the analysis the file itself carries (if any)."""
     game = collection.game(index)
     carried = evaluations_from_game(game).ordered()

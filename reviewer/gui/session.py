@@ -7,13 +7,14 @@ the preset; it is recomputed on demand after a change and never stored anywhere 
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from typing import Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node
-from reviewer.core.scoring import assess_game
+from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
 from reviewer.gui.style import FLAGGED_JUDGEMENTS
 
 
@@ -23,7 +24,6 @@ class ReviewSession(QObject):
 
     game_loaded = Signal()
     evaluation_added = Signal(int)  # ply
-    evaluations_reset = Signal()
     assessment_changed = Signal()
     current_changed = Signal(object)  # Node
 
@@ -31,12 +31,12 @@ class ReviewSession(QObject):
         super().__init__(parent)
         self._game: Game | None = None
         self._mainline: list[Node] = []
-        self._collection: Any = None
+        self._collection: GameCollection | None = None
         self._game_index = 0
         self._evaluations = EvaluationTable()
         self._preset = preset
         self._current: Node | None = None
-        self._assessment: Any = None
+        self._assessment: GameAssessment | None = None
         self._assessment_stale = True
         self._assessment_error: str | None = None
 
@@ -46,7 +46,7 @@ class ReviewSession(QObject):
         return self._game
 
     @property
-    def collection(self) -> Any:
+    def collection(self) -> GameCollection | None:
         """What `open_collection` returned for the file the game came from (None when unknown)."""
         return self._collection
 
@@ -57,7 +57,7 @@ class ReviewSession(QObject):
     def load_game(
         self,
         game: Game,
-        collection: Any = None,
+        collection: GameCollection | None = None,
         index: int = 0,
         evaluations: Iterable[Evaluation] = (),
     ) -> None:
@@ -98,12 +98,6 @@ class ReviewSession(QObject):
         self.evaluation_added.emit(evaluation.ply)
         self.assessment_changed.emit()
 
-    def clear_evaluations(self) -> None:
-        self._evaluations = EvaluationTable()
-        self._invalidate_assessment()
-        self.evaluations_reset.emit()
-        self.assessment_changed.emit()
-
     @property
     def preset(self) -> str:
         return self._preset
@@ -116,7 +110,7 @@ class ReviewSession(QObject):
         self.assessment_changed.emit()
 
     @property
-    def assessment(self) -> Any:
+    def assessment(self) -> GameAssessment | None:
         """The scoring of the game from the evaluations so far (None before any evaluation)."""
         if self._assessment_stale:
             self._assessment, self._assessment_error = _assess(self._game, self._evaluations, self._preset)
@@ -131,19 +125,13 @@ class ReviewSession(QObject):
 
     def judgements(self) -> dict[int, str | None]:
         """Main-line ply -> judgement ("best", "mistake", ...) for every scored move."""
-        result: dict[int, str | None] = {}
-        for move in _assessment_moves(self.assessment):
-            ply = getattr(move, "ply", None)
-            if isinstance(ply, int):
-                result[ply] = getattr(move, "judgement", None)
-        return result
+        assessment = self.assessment
+        return {move.ply: move.judgement for move in assessment.moves} if assessment is not None else {}
 
-    def move_assessment(self, ply: int) -> Any:
+    def move_assessment(self, ply: int) -> MoveAssessment | None:
         """The scored move that led to main-line position `ply` (None when not scored)."""
-        for move in _assessment_moves(self.assessment):
-            if getattr(move, "ply", None) == ply:
-                return move
-        return None
+        assessment = self.assessment
+        return assessment.move_at_ply(ply) if assessment is not None else None
 
     def _invalidate_assessment(self) -> None:
         self._assessment_stale = True
@@ -222,13 +210,7 @@ class ReviewSession(QObject):
         return node.ply if node is not None else 0
 
 
-def _assessment_moves(assessment: Any) -> list[Any]:
-    if assessment is None:
-        return []
-    return list(getattr(assessment, "moves", ()) or ())
-
-
-def _assess(game: Game | None, evaluations: EvaluationTable, preset: str) -> tuple[Any, str | None]:
+def _assess(game: Game | None, evaluations: EvaluationTable, preset: str) -> tuple[GameAssessment | None, str | None]:
     """The scoring of `reviewer.core.scoring`; (None, reason) when it cannot be made."""
     if game is None or len(evaluations) == 0:
         return None, None

@@ -151,3 +151,16 @@ def test_a_cache_folder_that_cannot_be_made_warns(tmp_path):
     cache = AnalysisCache(blocker / "c.sqlite")
     assert not cache.enabled and "cannot open" in cache.warning
     assert cache.get_many(["k"], "E") == {}
+
+
+def test_a_cache_busy_in_another_program_skips_one_write_and_stays_on(tmp_path):
+    path = tmp_path / "c.sqlite"
+    cache = AnalysisCache(path, busy_timeout_s=0.1)
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    cache.put("k", "E", EVALUATION)
+    other.execute("ROLLBACK")
+    other.close()
+    assert cache.enabled and cache.warning is None
+    cache.put("k", "E", EVALUATION)
+    assert cache.get("k", "E") == EVALUATION
