@@ -2,7 +2,8 @@
 
 On the same positions and the same limit, in one run:
   pipeline  reviewer.core.review.analyse_game + UciEngine (no cache), two core setups:
-            2 processes x Threads=1 (the default pool) and 1 process x Threads=2
+            2 processes x Threads=1 and 1 process x Threads=2 (UciEngine's default on 2 cores,
+            chosen from this benchmark: see reviewer.core.engines.uci.default_arrangement)
   raw       python-chess `SimpleEngine.analyse` per position, nothing else, same two setups
             (2 processes x Threads=1: one thread per engine pulling from a shared queue)
   naive     one engine with default options, two searches per move (before and after it),

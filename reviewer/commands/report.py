@@ -1,7 +1,9 @@
-"""Score a chess game from the evaluations its PGN already carries (lichess-style [%eval] comments).
+"""Score a game from the evaluations its file already carries, without an engine.
 
-Without --json, prints a summary per side; --json OUT writes the reviewer.report/1 object
-(--json - writes it to standard output). Games without [%eval] comments need `reviewer analyze`.
+Chess: lichess-style [%eval] comments, or the analysis Reviewer writes into annotated PGN files
+([%rvw ...]). Go: the analysis Reviewer writes into annotated SGF files (RVW[]), or Sabaki's
+SBKV/SBKS. Without --json, prints a summary per side; --json OUT writes the reviewer.report/1
+object (--json - writes it to standard output). Games without evaluations need `reviewer analyze`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", help="a PGN file whose moves carry [%%eval ...] comments")
+    parser.add_argument("file", help="a PGN/SGF file whose moves carry evaluations ([%%eval ...], or a Reviewer export)")
     parser.add_argument("--game", type=int, default=1, metavar="N", help="which game of the file (1 = the first)")
     parser.add_argument(
         "--preset",
@@ -42,7 +44,7 @@ def _fail(message: str, code: int) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from reviewer.core.atomic import write_text_atomic
-    from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_pgn_comments, has_embedded_evals
+    from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_game, has_embedded_evaluations
     from reviewer.core.report import ReportOptions, build_report, report_to_json
 
     if args.game < 1:
@@ -53,20 +55,19 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(error) or type(error).__name__, EXIT_BAD_INPUT)
 
     where = f"game {args.game} of {args.file}"
-    if game.kind != "chess":
-        return _fail(f"{where} is a Go game; its figures need an engine: run `reviewer analyze`", EXIT_BAD_INPUT)
-    if not has_embedded_evals(game):
+    if not has_embedded_evaluations(game):
+        carried = "no [%eval] comments" if game.kind == "chess" else "no evaluations (a Go game)"
         return _fail(
-            f"{where} carries no [%eval] comments, so there is nothing to score; run `reviewer analyze` to evaluate it",
+            f"{where} carries {carried}, so there is nothing to score; run `reviewer analyze` to evaluate it",
             EXIT_BAD_INPUT,
         )
 
-    evaluations = evaluations_from_pgn_comments(game)
+    evaluations = evaluations_from_game(game)
     report = build_report(
         game,
         evaluations,
         ReportOptions(preset=args.preset, skip_book=args.skip_book),
-        {"name": "[%eval] comments of the game file", "id": EMBEDDED_ENGINE_ID},
+        _engine_info({e.engine_id for e in evaluations.ordered()}, EMBEDDED_ENGINE_ID),
     )
     if args.json == "-":
         sys.stdout.write(report_to_json(report))
@@ -80,6 +81,15 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     print_summary(report)
     return EXIT_OK
+
+
+def _engine_info(engine_ids: set[str], comments_id: str) -> dict[str, Any]:
+    """Who evaluated: the [%eval] comments, or the engines named by a Reviewer export's records."""
+    if engine_ids <= {comments_id, ""}:
+        return {"name": "[%eval] comments of the game file", "id": comments_id}
+    names = sorted({engine_id.split(" | ")[0] for engine_id in engine_ids if engine_id and engine_id != comments_id})
+    ids = sorted(engine_id for engine_id in engine_ids if engine_id)
+    return {"name": ", ".join(names), "id": ids[0] if len(ids) == 1 else None, "from_file": True}
 
 
 def _fmt(value: Any, digits: int = 1) -> str:
@@ -100,6 +110,14 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("STDCPL", "stdcpl", 1),
         ("Elo estimate", "elo_estimate", 0),
     ]
+    if report["game"]["kind"] == "go":
+        rows = [
+            ("Accuracy", "accuracy", 1),
+            ("Weighted loss (points)", "weighted_loss", 2),
+            ("Mean loss (points)", "mean_loss", 2),
+            ("Top move (share)", "top_move_match", 2),
+            ("Top 5 (share)", "top5_match", 2),
+        ]
     table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
     for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
         table.append((label, str(white["counts"][key]), str(black["counts"][key])))
@@ -125,6 +143,7 @@ def print_summary(report: dict[str, Any]) -> None:
     opening = game.get("opening")
     if opening:
         console.print(f"Opening: {opening['eco']} {opening['name']}", highlight=False)
-    console.print(f"Preset: {report['preset']}" + ("  (book moves left out)" if report["skip_book"] else ""), highlight=False)
+    if game["kind"] == "chess":
+        console.print(f"Preset: {report['preset']}" + ("  (book moves left out)" if report["skip_book"] else ""), highlight=False)
     for note in report["notes"]:
         console.print(f"Note: {note}", highlight=False, markup=False)

@@ -50,6 +50,7 @@ def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
         "date": game.date or None,
         "event": game.event or None,
         "plies": len(assessment.moves),
+        "warnings": list(game.warnings),  # what the reader could not take from the file (e.g. moves after an illegal one)
         "source": {
             "path": game.source.path,
             "index": game.source.index,

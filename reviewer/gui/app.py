@@ -71,10 +71,6 @@ def take_screenshot(
 
     def shoot() -> None:
         app.processEvents()
-        current = window.session.current_node
-        window.move_list.set_current_node(None)  # scrolls the current move into view again,
-        window.move_list.set_current_node(current)  # now that the list has its final size
-        app.processEvents()
         pixmap = window.grab()
         data = QByteArray()
         buffer = QBuffer(data)

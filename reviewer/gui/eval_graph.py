@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsPathItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QVBoxLayout, QWidget
 
 from reviewer.gui import style
 
@@ -135,6 +135,11 @@ class EvalGraphWidget(QWidget):
         self._loss_cursor = pg.InfiniteLine(pos=0, angle=90, movable=False)
         self._loss_cursor.setZValue(20)
         self.loss_plot.addItem(self._loss_cursor, ignoreBounds=True)
+
+        # Moving the cursor repaints the strips it leaves and enters: the items under it are
+        # blitted from their cached pixmaps, not painted again (pyqtgraph's paint is Python).
+        for item in (self._white_area, self._black_area, self._curve.curve, self._marks, self._bars, self._middle):
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self._apply_theme()

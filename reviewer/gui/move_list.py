@@ -62,6 +62,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._layout_width = -1.0
         self._start_fullmove = 1
         self._start_white = True
+        self._fonts: dict[bool, QFont] = {}
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
@@ -99,13 +100,13 @@ class MoveListWidget(QAbstractScrollArea):
         old = self._layout.by_node.get(self._current) if self._current is not None else None
         self._current = node
         new = self._layout.by_node.get(node) if node is not None else None
-        for item in (old, new):
-            if item is not None:
-                self._update_item(item)
         if new is not None:
             self._ensure_visible(new)
         elif node is not None and node.parent is None:
             self.verticalScrollBar().setValue(0)
+        for item in (old, new):  # where they are after any scrolling
+            if item is not None:
+                self._update_item(item)
 
     def current_node(self) -> Node | None:
         return self._current
@@ -129,10 +130,19 @@ class MoveListWidget(QAbstractScrollArea):
         super().resizeEvent(event)
         if abs(self.viewport().width() - self._layout_width) >= 1:
             self._relayout()
+        else:
+            self._update_scroll_range()
+        self._reveal_current()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        # Move what is already drawn and paint only the strip that comes into view.
+        self.viewport().scroll(dx, dy)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() in (QEvent.Type.FontChange, QEvent.Type.StyleChange):
+            self._fonts.clear()
             self._relayout()
+            self._reveal_current()
         super().changeEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
@@ -174,14 +184,15 @@ class MoveListWidget(QAbstractScrollArea):
             painter.fillRect(self.viewport().rect(), palette.color(QPalette.ColorRole.Base))
             scroll = self.verticalScrollBar().value()
             painter.translate(0, -scroll)
-            visible = QRectF(event.rect()).translated(0, scroll)
+            exposed = event.region().translated(0, scroll)  # two cells after a step, not the rows between
+            visible = QRectF(exposed.boundingRect())
             self._paint_backgrounds(painter, palette, theme, visible)
             layout = self._layout
             first = max(0, bisect.bisect_left(layout.tops, visible.top() - 200) - 1)
             for item in layout.items[first:]:
                 if item.rect.top() > visible.bottom():
                     break
-                if item.rect.intersects(visible):
+                if exposed.intersects(item.rect.toAlignedRect()):
                     self._paint_item(painter, item, palette, theme)
             if not layout.items:
                 painter.setPen(QColor(theme.text_muted))
@@ -194,8 +205,11 @@ class MoveListWidget(QAbstractScrollArea):
     # ------------------------------------------------------------------------------ layout
 
     def _font(self, bold: bool = False) -> QFont:
-        font = QFont(self.font())
-        font.setBold(bold)
+        font = self._fonts.get(bold)
+        if font is None:
+            font = QFont(self.font())
+            font.setBold(bold)
+            self._fonts[bold] = font
         return font
 
     def _row_height(self) -> float:
@@ -213,11 +227,14 @@ class MoveListWidget(QAbstractScrollArea):
         layout.items.sort(key=lambda item: (item.rect.top(), item.rect.left()))
         layout.tops = [item.rect.top() for item in layout.items]
         layout.by_node = {item.node: item for item in layout.items if item.node is not None}
-        scrollbar = self.verticalScrollBar()
-        scrollbar.setRange(0, max(0, round(layout.height - self.viewport().height())))
-        scrollbar.setPageStep(self.viewport().height())
+        self._update_scroll_range()
         self._hover = None
         self.viewport().update()
+
+    def _update_scroll_range(self) -> None:
+        scrollbar = self.verticalScrollBar()
+        scrollbar.setRange(0, max(0, round(self._layout.height - self.viewport().height())))
+        scrollbar.setPageStep(self.viewport().height())
 
     def _fullmove_before(self, ply: int) -> int:
         """Chess: the move number of move `ply` (1-based), counted from the start position."""
@@ -462,6 +479,12 @@ class MoveListWidget(QAbstractScrollArea):
     def _update_item(self, item: _Item) -> None:
         rect = item.rect.translated(0, -self.verticalScrollBar().value()).toAlignedRect()
         self.viewport().update(rect.adjusted(-2, -2, 2, 2))
+
+    def _reveal_current(self) -> None:
+        """Scroll the current move back into view (after the list was resized or laid out again)."""
+        item = self._layout.by_node.get(self._current) if self._current is not None else None
+        if item is not None:
+            self._ensure_visible(item)
 
     def _ensure_visible(self, item: _Item) -> None:
         scrollbar = self.verticalScrollBar()

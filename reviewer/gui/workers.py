@@ -34,6 +34,32 @@ AnalyseFunction = Callable[
 RATE_WINDOW = 12  # evaluations the speed is measured over
 
 
+class _Gate:
+    """Lets worker threads signal the GUI thread only while the object they signal through lives.
+
+    A thread emits under the lock; closing takes the lock, so once `close` returns no thread is in
+    the middle of an emit and none will start one. (A late emit on a deleted QObject crashes the
+    process, e.g. at exit while an engine is still being looked for.)
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open = True
+
+    def emit(self, owner: QObject, signal_name: str, *args: Any) -> None:
+        with self._lock:
+            if self._open:
+                getattr(owner, signal_name).emit(*args)
+
+    def close(self) -> None:
+        with self._lock:
+            self._open = False
+
+    @property
+    def closed(self) -> bool:
+        return not self._open
+
+
 @dataclass(frozen=True)
 class AnalysisJob:
     game: Game
@@ -108,6 +134,8 @@ class AnalysisRunner(QObject):
         self._done_plies: set[int] = set()
         self._arrivals: deque[float] = deque(maxlen=RATE_WINDOW)
         self._engine_name = ""
+        self._gate = _Gate()
+        self.destroyed.connect(self._gate.close)
         self._evaluation_from_thread.connect(self._on_evaluation)
         self._failed_from_thread.connect(self._on_failed)
         self._finished_from_thread.connect(self._on_finished)
@@ -133,9 +161,12 @@ class AnalysisRunner(QObject):
         self._arrivals.clear()
         self._reported_speed = None
         self._engine_name = job.engine.describe()
+        if self._gate.closed:  # started again after a shutdown
+            self._gate = _Gate()
+            self.destroyed.connect(self._gate.close)
         self._thread = threading.Thread(
             target=self._run,
-            args=(self._job_id, job, self._stop),
+            args=(self._job_id, job, self._stop, self._gate),
             name=f"analysis-{self._job_id}",
             daemon=True,
         )
@@ -153,41 +184,46 @@ class AnalysisRunner(QObject):
         self.finished.emit(False)
 
     def shutdown(self, timeout_s: float = 3.0) -> bool:
-        """Stop and wait for the engine to close; True when the thread ended in time."""
+        """Stop and wait for the engine to close; True when the thread ended in time.
+
+        Nothing is signalled afterwards: a thread still closing its engine ends silently.
+        """
         thread = self._thread
         self.stop()
+        ended = True
         if thread is not None and thread.is_alive():
             thread.join(timeout_s)
-            return not thread.is_alive()
-        return True
+            ended = not thread.is_alive()
+        self._gate.close()
+        return ended
 
     # -- the worker thread ---------------------------------------------------------------------
-    def _run(self, job_id: int, job: AnalysisJob, stop: threading.Event) -> None:
+    def _run(self, job_id: int, job: AnalysisJob, stop: threading.Event, gate: _Gate) -> None:
         engine: Engine | None = None
         completed = False
         try:
             engine = self._open_engine(job.engine)
-            self._engine_named_from_thread.emit(job_id, _engine_label(engine, job.engine))
+            gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(engine, job.engine))
 
             def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
-                self._speed_from_thread.emit(job_id, rate, eta)
+                gate.emit(self, "_speed_from_thread", job_id, rate, eta)
 
             for evaluation in self._analyse(job.game, engine, job.limit, stop, job.plies, on_progress):
                 if stop.is_set():
                     break
-                self._evaluation_from_thread.emit(job_id, evaluation)
+                gate.emit(self, "_evaluation_from_thread", job_id, evaluation)
             completed = not stop.is_set()
         except ReviewerError as error:
-            self._failed_from_thread.emit(job_id, str(error))
+            gate.emit(self, "_failed_from_thread", job_id, str(error))
         except Exception as error:  # an engine or adapter bug: report it, keep the app alive
-            self._failed_from_thread.emit(job_id, f"analysis failed: {type(error).__name__}: {error}")
+            gate.emit(self, "_failed_from_thread", job_id, f"analysis failed: {type(error).__name__}: {error}")
         finally:
             if engine is not None:
                 try:
                     engine.close()
                 except Exception:
                     pass
-            self._finished_from_thread.emit(job_id, completed)
+            gate.emit(self, "_finished_from_thread", job_id, completed)
 
     # -- back on the GUI thread ----------------------------------------------------------------
     @Slot(int, str)
@@ -260,6 +296,8 @@ class TaskRunner(QObject):
         self._task_ids = itertools.count(1)
         self._threads: dict[int, threading.Thread] = {}
         self._must_finish: set[int] = set()
+        self._gate = _Gate()
+        self.destroyed.connect(self._gate.close)
 
     def submit(self, function: Callable[..., Any], *args: Any, must_finish: bool = False) -> int:
         """Run `function(*args)` in a thread. `must_finish`: closing the app waits for it (a write)."""
@@ -277,11 +315,15 @@ class TaskRunner(QObject):
         return any(thread.is_alive() for thread in list(self._threads.values()))
 
     def shutdown(self, timeout_s: float = 5.0) -> bool:
-        """Wait for the tasks that must finish (files being written); others are left to die."""
+        """Wait for the tasks that must finish (files being written); others are left to die.
+
+        Nothing is signalled afterwards, not even by the tasks that finish later: it is the end.
+        """
         deadline = time.monotonic() + timeout_s
         for task_id, thread in list(self._threads.items()):
             if task_id in self._must_finish:
                 thread.join(max(0.0, deadline - time.monotonic()))
+        self._gate.close()
         return not any(
             thread.is_alive() for task_id, thread in list(self._threads.items()) if task_id in self._must_finish
         )
@@ -296,16 +338,16 @@ class TaskRunner(QObject):
         except Exception as error:
             self._emit_failed(task_id, f"{type(error).__name__}: {error}")
         else:
-            try:
-                self.succeeded.emit(task_id, result)
-            except RuntimeError:  # the window is gone
-                pass
+            self._emit("succeeded", task_id, result)
         finally:
             self._threads.pop(task_id, None)
             self._must_finish.discard(task_id)
 
     def _emit_failed(self, task_id: int, message: str) -> None:
+        self._emit("failed", task_id, message)
+
+    def _emit(self, signal_name: str, *args: Any) -> None:
         try:
-            self.failed.emit(task_id, message)
-        except RuntimeError:
+            self._gate.emit(self, signal_name, *args)
+        except RuntimeError:  # the Python side of the window is gone
             pass

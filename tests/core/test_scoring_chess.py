@@ -394,7 +394,7 @@ def test_book_moves_are_judged_book_and_can_be_left_out():
     assert result.summary["white"].acpl == 15
     skipped = assess_game(game, table, skip_book=True)
     assert skipped.summary["white"].acpl == 45 and skipped.summary["white"].moves == 1
-    assert skipped.summary["white"].counts["book"] == 2  # still counted, for the record
+    assert skipped.summary["white"].counts["book"] == 0  # left out of the counts too (SCORING.md, "Per side")
     assert skipped.moves[0].loss == 0  # book moves keep their figures
 
 

@@ -12,7 +12,7 @@ import pytest
 
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.base import Engine, EngineCrashed, EngineNotFound, EngineTimeout
-from reviewer.core.engines.uci import UciEngine, parse_info_line
+from reviewer.core.engines.uci import UciEngine, default_arrangement, parse_info_line
 from reviewer.core.formats.pgn import game_from_pgn_text
 from support import REPO_ROOT, fake_engine_command
 
@@ -232,3 +232,10 @@ def test_a_program_that_never_speaks_uci_times_out_at_start():
     with pytest.raises(EngineTimeout, match="UCI"):
         UciEngine(["/bin/cat"], processes=1, start_timeout_s=0.5)
     assert time.monotonic() - started < 3
+
+
+def test_default_arrangement_of_processes_and_threads():
+    assert default_arrangement(1) == (1, 1)
+    assert default_arrangement(2) == (1, 2)  # measured fastest on 2 cores
+    assert default_arrangement(8) == (2, 4)
+    assert default_arrangement(64) == (8, 4)

@@ -13,6 +13,7 @@ stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start 
 from __future__ import annotations
 
 import argparse
+import fcntl
 import queue
 import sys
 import threading
@@ -60,6 +61,19 @@ def wdl_for(text: str) -> str:
     win = max(0, cp) // 2
     loss = max(0, -cp) // 2
     return f"{win} {1000 - win - loss} {loss}"
+
+
+def log_search(path: str, fen: str, crash_after_total: int | None) -> bool:
+    """Append the search to the shared log; False (crash now) once it holds `crash_after_total`.
+    Counting and writing happen under one lock, as several fake processes share the file."""
+    with open(path, "a+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        handle.seek(0)
+        done = sum(1 for _ in handle)
+        if crash_after_total is not None and done >= crash_after_total:
+            return False
+        handle.write(fen + "\n")
+        return True
 
 
 def parse_position(tokens: list[str]) -> chess.Board:
@@ -131,22 +145,13 @@ def main() -> int:
         elif tokens[0] == "go":
             if args.crash_after is not None and searches >= args.crash_after:
                 return 3
-            if args.crash_after_total is not None and args.log:
-                try:
-                    with open(args.log, encoding="utf-8") as handle:
-                        done_total = sum(1 for _ in handle)
-                except FileNotFoundError:
-                    done_total = 0
-                if done_total >= args.crash_after_total:
-                    return 3
             if args.hang_after is not None and searches >= args.hang_after:
                 while commands.get() not in (None, "quit"):
                     pass  # silent, even to `stop`
                 return 0
+            if args.log and not log_search(args.log, board.fen(), args.crash_after_total):
+                return 3
             searches += 1
-            if args.log:
-                with open(args.log, "a", encoding="utf-8") as handle:
-                    handle.write(board.fen() + "\n")
             deadline = time.monotonic() + args.search_ms / 1000
             while time.monotonic() < deadline:
                 try:

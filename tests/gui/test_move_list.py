@@ -98,6 +98,39 @@ def test_current_move_is_scrolled_into_view_without_a_new_layout(move_list):
     assert move_list._layout is layout  # stepping only repaints
 
 
+def test_the_current_move_comes_back_into_view_when_the_list_gets_shorter(move_list):
+    game = long_chess_game(120)
+    move_list.set_game(game)
+    node = game.node_at_ply(60)
+    move_list.set_current_node(node)
+    assert move_list.viewport().rect().contains(move_list.item_rect(node))
+    move_list.resize(300, 90)  # only the height changes: no new layout
+    assert move_list.viewport().rect().contains(move_list.item_rect(node))
+    move_list.resize(220, 150)  # a new width lays the moves out again
+    assert move_list.viewport().rect().contains(move_list.item_rect(node))
+
+
+def test_the_scroll_range_follows_the_height(move_list):
+    game = long_chess_game(120)
+    move_list.set_game(game)
+    tall = move_list.verticalScrollBar().maximum()
+    move_list.resize(300, 200)
+    assert move_list.verticalScrollBar().maximum() == tall + 200
+
+
+def test_stepping_down_a_long_list_paints_the_same_as_drawing_it_afresh(move_list):
+    game = long_chess_game(200)
+    move_list.set_game(game)
+    move_list.set_judgements({ply: "mistake" for ply in range(3, 200, 7)})
+    for ply in range(1, 90):  # scrolls a row at a time, moving what is drawn
+        move_list.set_current_node(game.node_at_ply(ply))
+        move_list.viewport().repaint()
+    stepped = move_list.viewport().grab().toImage()
+    move_list.viewport().update()
+    afresh = move_list.viewport().grab().toImage()
+    assert stepped == afresh
+
+
 def test_current_move_is_painted_highlighted(move_list):
     game = chess_game(["e4", "e5", "Nf3"])
     move_list.set_game(game)

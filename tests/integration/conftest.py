@@ -40,14 +40,8 @@ class Run:
 
 
 def run_reviewer(*args: str | os.PathLike[str], timeout: float = 60, **popen: Any) -> Run:
-    done = subprocess.run(
-        [*reviewer_command(), *map(str, args)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=REPO_ROOT,
-        **popen,
-    )
+    popen.setdefault("cwd", REPO_ROOT)
+    done = subprocess.run([*reviewer_command(), *map(str, args)], capture_output=True, text=True, timeout=timeout, **popen)
     return Run(done.returncode, done.stdout, done.stderr)
 
 

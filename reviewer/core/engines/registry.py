@@ -26,7 +26,7 @@ def _command_list(command: Sequence[str] | str) -> list[str]:
 def _open_uci(command: Sequence[str], threads: int | None) -> Engine:
     from reviewer.core.engines.uci import UciEngine
 
-    return UciEngine(list(command), threads=threads or 1)
+    return UciEngine(list(command), threads=threads)
 
 
 def _open_katago(command: Sequence[str], threads: int | None, name: str = "KataGo") -> Engine:

@@ -428,8 +428,9 @@ def _chess_side_summary(
         [m.accuracy for m in in_windows if m.accuracy is not None],
         [lichess_weight_by_ply[m.ply] for m in in_windows],
     )
-    # Every move of the side is counted, book moves too: only "book" can differ, and it says how many were left out.
-    counted = [m for m in moves if m.color == color]
+    # Counts run over the same moves as the figures (SCORING.md, "Per side"): with book moves
+    # skipped, they are left out of the counts too.
+    counted = own
     return ChessSideSummary(
         moves=len(scored),
         accuracy=harmonic_mean_floored(accuracies),

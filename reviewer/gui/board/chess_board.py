@@ -1,7 +1,9 @@
 """A chess board that shows a position: pieces, last move, check, arrows and a judgement badge.
 
 Pieces are python-chess's SVG set (`chess.svg.piece`), rendered at runtime with QSvgRenderer and
-cached per size in device pixels, so they stay crisp at any size and screen scale.
+cached per size in device pixels, so they stay crisp at any size and screen scale. The squares
+are drawn once per size, theme and side into a pixmap too: a step only blits and draws the few
+things that change (highlights, pieces, arrows, badge).
 """
 
 from __future__ import annotations
@@ -75,11 +77,14 @@ class ChessBoardWidget(QWidget):
         self._badge: tuple[int, str] | None = None
         self._show_coordinates = True
         self._pixmaps: dict[tuple[str, int], QPixmap] = {}
+        self._background: QPixmap | None = None
+        self._background_key: tuple | None = None
         self._wheel = WheelStepper()
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.setMinimumSize(160, 160)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)  # it fills its whole rect
 
     # ------------------------------------------------------------------------------- API
 
@@ -181,10 +186,10 @@ class ChessBoardWidget(QWidget):
         theme = style.theme_for(self)
         painter = QPainter(self)
         try:
-            self._paint_squares(painter, theme)
-            self._paint_highlights(painter, theme)
-            if self._show_coordinates:
-                self._paint_coordinates(painter, theme)
+            painter.drawPixmap(0, 0, self._background_pixmap(theme))
+            highlighted = self._paint_highlights(painter, theme)
+            if self._show_coordinates and highlighted:
+                self._paint_coordinates(painter, theme, highlighted)  # again, over the highlight
             self._paint_pieces(painter)
             self._paint_arrows(painter)
             if self._badge is not None:
@@ -198,6 +203,25 @@ class ChessBoardWidget(QWidget):
 
     # --------------------------------------------------------------------------- painting
 
+    def _background_pixmap(self, theme: style.Theme) -> QPixmap:
+        """The window colour around the board, the squares and their coordinates."""
+        ratio = self.devicePixelRatioF()
+        window = self.palette().color(self.backgroundRole())
+        key = (self.width(), self.height(), ratio, theme, self._flipped, self._show_coordinates, window.rgba())
+        if self._background is None or key != self._background_key:
+            pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(window)
+            painter = QPainter(pixmap)
+            try:
+                self._paint_squares(painter, theme)
+                if self._show_coordinates:
+                    self._paint_coordinates(painter, theme)
+            finally:
+                painter.end()
+            self._background, self._background_key = pixmap, key
+        return self._background
+
     def _paint_squares(self, painter: QPainter, theme: style.Theme) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         rect = self.board_rect()
@@ -207,11 +231,14 @@ class ChessBoardWidget(QWidget):
             if (chess.square_file(square) + chess.square_rank(square)) % 2 == 0:
                 painter.fillRect(self.square_rect(square), dark)
 
-    def _paint_highlights(self, painter: QPainter, theme: style.Theme) -> None:
+    def _paint_highlights(self, painter: QPainter, theme: style.Theme) -> set[int]:
+        """The last move's squares and a king in check; returns the squares it painted over."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painted: set[int] = set()
         if self._last_move is not None and self._last_move:
             for square in (self._last_move.from_square, self._last_move.to_square):
                 painter.fillRect(self.square_rect(square), style.color(theme.last_move))
+                painted.add(square)
         if self._board.is_check():
             king = self._board.king(self._board.turn)
             if king is not None:
@@ -223,8 +250,11 @@ class ChessBoardWidget(QWidget):
                     gradient.setColorAt(stop, red)
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
                 painter.fillRect(rect, QBrush(gradient))
+                painted.add(king)
+        return painted
 
-    def _paint_coordinates(self, painter: QPainter, theme: style.Theme) -> None:
+    def _paint_coordinates(self, painter: QPainter, theme: style.Theme, only: set[int] | None = None) -> None:
+        """File letters along the bottom rank, rank numbers along the left file (of `only` squares)."""
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
         size = self.board_rect().width() / 8
@@ -235,12 +265,16 @@ class ChessBoardWidget(QWidget):
         left_file = 7 if self._flipped else 0
         for file in range(8):
             square = chess.square(file, bottom_rank)
+            if only is not None and square not in only:
+                continue
             rect = self.square_rect(square).adjusted(pad, pad, -pad, -pad * 0.4)
             painter.setPen(light if (file + bottom_rank) % 2 == 0 else dark)
             align = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom
             painter.drawText(rect, int(align), chess.FILE_NAMES[file])
         for rank in range(8):
             square = chess.square(left_file, rank)
+            if only is not None and square not in only:
+                continue
             rect = self.square_rect(square).adjusted(pad, pad * 0.4, -pad, -pad)
             painter.setPen(light if (left_file + rank) % 2 == 0 else dark)
             align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop
@@ -264,10 +298,16 @@ class ChessBoardWidget(QWidget):
 
     def _paint_pieces(self, painter: QPainter) -> None:
         ratio = self.devicePixelRatioF()
+        rect = self.board_rect()
+        size = rect.width() / 8
+        size_device = round(size * ratio)
+        left, top = rect.left(), rect.top()
+        flipped = self._flipped
         for square, piece in self._board.piece_map().items():
-            rect = self.square_rect(square)
-            pixmap = self._piece_pixmap(piece.symbol(), round(rect.width() * ratio))
-            painter.drawPixmap(rect.topLeft(), pixmap)
+            file, rank = square & 7, square >> 3
+            column = 7 - file if flipped else file
+            row = rank if flipped else 7 - rank
+            painter.drawPixmap(QPointF(left + column * size, top + row * size), self._piece_pixmap(piece.symbol(), size_device))
 
     def _paint_arrows(self, painter: QPainter) -> None:
         if not self._arrows:

@@ -2,6 +2,10 @@
 the last move, the engine's candidate moves (KaTrain style), its best move and a judgement badge.
 
 Any size from 2×2 to 25×25, rectangular too. Points are (row, col) with row 0 at the bottom.
+
+Painting a step must stay cheap on a full board: the wood with its grid, stars and coordinates
+is drawn once per size and theme into a pixmap, and each stone (with its shadow) is one cached
+pixmap per colour and size; a paint blits those and draws only the few marks on top.
 """
 
 from __future__ import annotations
@@ -13,10 +17,12 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
+    QImage,
     QLinearGradient,
     QPainter,
     QPaintEvent,
     QPen,
+    QPixmap,
     QRadialGradient,
     QWheelEvent,
 )
@@ -30,6 +36,9 @@ from reviewer.gui.board._common import WheelStepper, draw_badge
 _MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
 _MARGIN_CELLS_PLAIN = 0.62
 _BEST_RING = "#0ac8fa"  # KaTrain's cyan ring around the engine's top move
+_STONE_RADIUS = 0.485  # cells
+_SHADOW_OFFSET = (0.05, 0.075)  # cells, right and down
+_SHADOW_SCALE = 1.08  # the shadow's radius against the stone's
 
 
 @dataclass(frozen=True)
@@ -96,10 +105,14 @@ class GoBoardWidget(QWidget):
         self._best_move: Point | None = None
         self._show_coordinates = True
         self._wheel = WheelStepper()
+        self._background: QPixmap | None = None
+        self._background_key: tuple | None = None
+        self._stone_pixmaps: dict[tuple[str, float, float], tuple[QPixmap, float]] = {}
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)
         self.setMinimumSize(160, 160)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)  # it fills its whole rect
 
     # ------------------------------------------------------------------------------- API
 
@@ -193,12 +206,9 @@ class GoBoardWidget(QWidget):
         theme = style.theme_for(self)
         painter = QPainter(self)
         try:
+            painter.drawPixmap(0, 0, self._background_pixmap(theme))
             painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
             painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-            self._paint_wood(painter, theme)
-            self._paint_grid(painter, theme)
-            if self._show_coordinates:
-                self._paint_coordinates(painter, theme)
             self._paint_stones(painter)
             self._paint_candidates(painter)
             self._paint_best_move(painter)
@@ -211,6 +221,37 @@ class GoBoardWidget(QWidget):
                 draw_badge(painter, center, radius, judgement)
         finally:
             painter.end()
+
+    def _background_pixmap(self, theme: style.Theme) -> QPixmap:
+        """Wood, grid, star points and coordinates: drawn again only when one of them changes."""
+        ratio = self.devicePixelRatioF()
+        window = self.palette().color(self.backgroundRole())
+        key = (
+            window.rgba(),
+            self.width(),
+            self.height(),
+            ratio,
+            theme,
+            self._position.width,
+            self._position.height,
+            self._show_coordinates,
+        )
+        if self._background is None or key != self._background_key:
+            pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(window)
+            painter = QPainter(pixmap)
+            try:
+                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+                painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+                self._paint_wood(painter, theme)
+                self._paint_grid(painter, theme)
+                if self._show_coordinates:
+                    self._paint_coordinates(painter, theme)
+            finally:
+                painter.end()
+            self._background, self._background_key = pixmap, key
+        return self._background
 
     # --------------------------------------------------------------------------- painting
 
@@ -303,40 +344,73 @@ class GoBoardWidget(QWidget):
                 painter.drawText(QRectF(anchor.x() - box / 2, anchor.y() - box / 2, box, box), center, str(row + 1))
 
     def _paint_stones(self, painter: QPainter) -> None:
-        cell = self.cell_size()
-        radius = cell * 0.485
-        painter.setPen(Qt.PenStyle.NoPen)
-        # soft shadows first, so that no shadow falls on a neighbouring stone
-        shadow_offset = QPointF(cell * 0.05, cell * 0.075)
-        for point in (*self._position.black, *self._position.white):
-            center = self.point_center(point) + shadow_offset
-            gradient = QRadialGradient(center, radius * 1.08)
-            gradient.setColorAt(0.0, QColor(0, 0, 0, 110))
-            gradient.setColorAt(0.82, QColor(0, 0, 0, 80))
-            gradient.setColorAt(1.0, QColor(0, 0, 0, 0))
-            painter.setBrush(QBrush(gradient))
-            painter.drawEllipse(center, radius * 1.08, radius * 1.08)
-        for point in self._position.black:
-            center = self.point_center(point)
+        position = self._position
+        if not position.black and not position.white:
+            return
+        cell, margin = self.cell_size(), self._margin_cells()
+        wood = self.wood_rect()
+        left = wood.left() + margin * cell
+        top = wood.top() + (margin + position.height - 1) * cell  # y of row 0
+        ratio = self.devicePixelRatioF()
+        black, black_half = self._stone_pixmap("black", cell, ratio)
+        white, white_half = self._stone_pixmap("white", cell, ratio)
+        stones = [(point, black, black_half) for point in position.black]
+        stones += [(point, white, white_half) for point in position.white]
+        # Top row first, left to right: the stones below and to the right of a stone cover its
+        # shadow where it would fall on them, as if every shadow had been drawn first.
+        stones.sort(key=lambda stone: (-stone[0][0], stone[0][1]))
+        draw = painter.drawPixmap
+        for (row, col), pixmap, half in stones:
+            x = round((left + col * cell) * ratio - half) / ratio
+            y = round((top - row * cell) * ratio - half) / ratio
+            draw(QPointF(x, y), pixmap)
+
+    def _stone_pixmap(self, color: str, cell: float, ratio: float) -> tuple[QPixmap, float]:
+        """A stone with its soft shadow, centred in the pixmap; and that centre in device pixels."""
+        key = (color, round(cell, 2), ratio)
+        cached = self._stone_pixmaps.get(key)
+        if cached is not None:
+            return cached
+        if len(self._stone_pixmaps) > 16:
+            self._stone_pixmaps.clear()
+        radius = cell * _STONE_RADIUS * ratio
+        shadow_radius = radius * _SHADOW_SCALE
+        dx, dy = _SHADOW_OFFSET[0] * cell * ratio, _SHADOW_OFFSET[1] * cell * ratio
+        half = math.ceil(shadow_radius + max(dx, dy)) + 1
+        image = QImage(2 * half, 2 * half, QImage.Format.Format_ARGB32_Premultiplied)
+        image.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(image)
+        try:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            painter.setPen(Qt.PenStyle.NoPen)
+            center = QPointF(half, half)
+            shadow_center = center + QPointF(dx, dy)
+            shadow = QRadialGradient(shadow_center, shadow_radius)
+            shadow.setColorAt(0.0, QColor(0, 0, 0, 110))
+            shadow.setColorAt(0.82, QColor(0, 0, 0, 80))
+            shadow.setColorAt(1.0, QColor(0, 0, 0, 0))
+            painter.setBrush(QBrush(shadow))
+            painter.drawEllipse(shadow_center, shadow_radius, shadow_radius)
             highlight = center + QPointF(-radius * 0.35, -radius * 0.4)
-            gradient = QRadialGradient(center, radius, highlight)
-            gradient.setColorAt(0.0, QColor("#6b6b6b"))
-            gradient.setColorAt(0.35, QColor("#2c2c2c"))
-            gradient.setColorAt(1.0, QColor("#0a0a0a"))
+            if color == "black":
+                gradient = QRadialGradient(center, radius, highlight)
+                gradient.setColorAt(0.0, QColor("#6b6b6b"))
+                gradient.setColorAt(0.35, QColor("#2c2c2c"))
+                gradient.setColorAt(1.0, QColor("#0a0a0a"))
+            else:
+                gradient = QRadialGradient(center, radius * 1.05, highlight)
+                gradient.setColorAt(0.0, QColor("#ffffff"))
+                gradient.setColorAt(0.55, QColor("#f1efea"))
+                gradient.setColorAt(1.0, QColor("#c9c5bd"))
+                painter.setPen(QPen(QColor(0, 0, 0, 70), max(0.6, cell * 0.02) * ratio))
             painter.setBrush(QBrush(gradient))
             painter.drawEllipse(center, radius, radius)
-        outline = QPen(QColor(0, 0, 0, 70), max(0.6, cell * 0.02))
-        for point in self._position.white:
-            center = self.point_center(point)
-            highlight = center + QPointF(-radius * 0.35, -radius * 0.4)
-            gradient = QRadialGradient(center, radius * 1.05, highlight)
-            gradient.setColorAt(0.0, QColor("#ffffff"))
-            gradient.setColorAt(0.55, QColor("#f1efea"))
-            gradient.setColorAt(1.0, QColor("#c9c5bd"))
-            painter.setBrush(QBrush(gradient))
-            painter.setPen(outline)
-            painter.drawEllipse(center, radius, radius)
-        painter.setPen(Qt.PenStyle.NoPen)
+        finally:
+            painter.end()
+        pixmap = QPixmap.fromImage(image)
+        pixmap.setDevicePixelRatio(ratio)
+        self._stone_pixmaps[key] = (pixmap, float(half))
+        return pixmap, float(half)
 
     def _paint_candidates(self, painter: QPainter) -> None:
         if not self._candidates:

@@ -313,7 +313,7 @@ class BuiltinGoEngine:
         return Evaluation(
             ply=ply,
             kind="go",
-            engine_id=f"{self.identity} {limit.describe()}",
+            engine_id=f"{self.identity} | {limit.describe()}",  # as review.engine_key writes it
             score_lead_black=round(result.score_lead_black, 3),
             winrate_black=round(result.winrate_black, 5),
             side_to_move=position.to_move,
