@@ -21,7 +21,12 @@ CHESS_MODES = ("win", "cp")
 GO_MODES = ("lead", "winrate")
 _CP_CLAMP = 1000.0
 _WIN_SLOPE = 0.00368208  # SCORING.md: win(x) = 50 + 50·(2/(1+exp(-0.00368208·x)) - 1)
-_FIXED_RANGES = {"win": 50.0, "winrate": 50.0, "cp": 10.0, "lead": 20.0}  # half-height around the middle
+_FIXED_RANGES = {"win": 50.0, "winrate": 50.0}  # half-height around the middle
+# Pawns and points have no natural bound: by default the range is symmetric, holds every value
+# (rounded up to a round number, so it changes seldom while an analysis streams in) and is at
+# least this high; a cp graph never goes past the ±10 pawns the values are clamped to.
+_MIN_DATA_HALF = {"cp": 3.0, "lead": 10.0}
+_NICE_MANTISSAS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 _MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
 _LOSS_FLOOR = {"chess": 100.0, "go": 4.0}  # bars never fill the plot for tiny losses
 _LOSS_CAP = {"chess": 600.0, "go": 20.0}  # and bigger losses stop at the top
@@ -59,6 +64,17 @@ def _round_step(limit: float) -> float:
         if value <= limit:
             return value
     return 10.0**exponent
+
+
+def _nice_ceiling(value: float) -> float:
+    """The smallest round number (1, 1.5, 2, 3, 4, 5, 6, 8 times a power of ten) not below `value`."""
+    if value <= 0:
+        return 0.0
+    scale = 10.0 ** math.floor(math.log10(value))
+    for mantissa in _NICE_MANTISSAS:
+        if mantissa * scale >= value * (1 - 1e-9):
+            return mantissa * scale
+    return 10.0 * scale
 
 
 def _area_path(xs: np.ndarray, ys: np.ndarray, level: float) -> QPainterPath:
@@ -219,7 +235,8 @@ class EvalGraphWidget(QWidget):
         self._loss_cursor.setPos(ply)
 
     def set_auto_range(self, auto: bool) -> None:
-        """True: the y range follows the data (always centred on the middle); False: fixed per mode."""
+        """True: the y range hugs the data (centred on the middle). False, the default: win chances
+        show 0–100 %; pawns and points a round, symmetric range that holds every value."""
         self._auto_range = auto
         self._update_ranges()
 
@@ -256,11 +273,15 @@ class EvalGraphWidget(QWidget):
         right = max(1, self._max_ply)
         self.eval_plot.vb.setXRange(0, right, padding=0.01)
         middle = self._middle_value()
+        spread = max((abs(y - middle) for y in self._y_values.values()), default=0.0)
         if self._auto_range and self._y_values:
-            spread = max(abs(y - middle) for y in self._y_values.values()) * 1.1
-            half = max(_MIN_AUTO_HALF[self._mode], spread)
+            half = max(_MIN_AUTO_HALF[self._mode], spread * 1.1)
             if self._mode in ("win", "winrate"):
                 half = min(50.0, half)
+        elif self._mode in _MIN_DATA_HALF:
+            half = max(_MIN_DATA_HALF[self._mode], _nice_ceiling(spread * 1.04))
+            if self._mode == "cp":
+                half = min(half, _CP_CLAMP / 100.0)
         else:
             half = _FIXED_RANGES[self._mode]
         self.eval_plot.vb.setYRange(middle - half, middle + half, padding=0.02)

@@ -15,17 +15,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 import chess
-from PySide6.QtCore import QEvent, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import (
     QAction,
     QActionGroup,
     QCloseEvent,
-    QColor,
     QDragEnterEvent,
     QDropEvent,
     QGuiApplication,
+    QIcon,
     QKeySequence,
     QPainter,
+    QPixmap,
+    QPolygonF,
     QResizeEvent,
 )
 from PySide6.QtWidgets import (
@@ -60,7 +62,13 @@ from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.session import ReviewSession
-from reviewer.gui.style import FLAGGED_JUDGEMENTS, JUDGEMENT_TITLES, is_dark_palette, judgement_color
+from reviewer.gui.style import (
+    FLAGGED_JUDGEMENTS,
+    JUDGEMENT_TITLES,
+    is_dark_palette,
+    judgement_color,
+    paint_stone_icon,
+)
 from reviewer.gui.settings import (
     PRESETS,
     EngineChoice,
@@ -206,8 +214,9 @@ class MainWindow(QMainWindow):
             "&Players…", self.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
         )
         self.analyse_action = self._action(
-            "Analyse", self.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine", sp.SP_MediaPlay
+            "Analyse", self.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine"
         )
+        self.analyse_action.setIcon(_media_icon(running=False))
         self.settings_action = self._action(
             "Engine && &settings…",
             self.show_settings,
@@ -310,6 +319,8 @@ class MainWindow(QMainWindow):
         self.engine_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.engine_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.engine_button.setToolTip("The engine that analyses this kind of game")
+        # The text ends in ▾; the style's own indicator would sit on top of the text.
+        self.engine_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
         self.engine_menu = QMenu(self.engine_button)
         self.engine_menu.aboutToShow.connect(self._fill_engine_menu)
         self.engine_button.setMenu(self.engine_menu)
@@ -397,6 +408,7 @@ class MainWindow(QMainWindow):
         self.right_splitter = right_splitter
 
         top = _BoardAndPanel(board_column, right, self)
+        self.board_and_panel = top
 
         # The graph (pyqtgraph: a second of imports) is made after the first paint: see _ensure_graph.
         self.eval_graph: EvalGraphWidget | None = None
@@ -748,7 +760,7 @@ class MainWindow(QMainWindow):
     def _update_engine_controls(self) -> None:
         kind = self._current_kind()
         choice = self.engine_choice(kind)
-        self.engine_button.setText(self._engine_text(choice))
+        self.engine_button.setText(f"{self._engine_text(choice)} ▾")
         limit = self.limit(kind)
         self.limit_combo.blockSignals(True)
         self.limit_combo.clear()
@@ -1006,16 +1018,14 @@ class MainWindow(QMainWindow):
         self.bottom_player.set_player("white" if bottom_is_white else "black", *bottom)
         self.top_player.show()
         self.bottom_player.show()
-        self.board_column.relayout()
+        self.board_and_panel.relayout()
 
     def _update_enabled(self) -> None:
         has_game = self.session.game is not None
         running = self.analysis.is_running()
         self.analyse_action.setEnabled(has_game)
         self.analyse_action.setText("Stop" if running else "Analyse")
-        self.analyse_action.setIcon(
-            self.style().standardIcon(QStyle.StandardPixmap.SP_MediaStop if running else QStyle.StandardPixmap.SP_MediaPlay)
-        )
+        self.analyse_action.setIcon(_media_icon(running))
         self.analyse_action.setToolTip(
             "Stop the analysis (Space)" if running else "Analyse the game with the engine (Space)"
         )
@@ -1050,7 +1060,7 @@ class MainWindow(QMainWindow):
             self.eval_graph.hide()
         self.top_player.hide()
         self.bottom_player.hide()
-        self.board_column.relayout()
+        self.board_and_panel.relayout()
         self.header_label.setText("")
         self.comment_view.setHtml("")
 
@@ -1111,6 +1121,24 @@ class MainWindow(QMainWindow):
 
 
 # ------------------------------------------------------------------------------ layout parts
+def _media_icon(running: bool) -> QIcon:
+    """A green ▶ to analyse, a red ■ to stop: coloured, so they read on light and dark toolbars."""
+    size = 36  # drawn at twice the toolbar's icon size, for sharp scaling
+    pixmap = QPixmap(size, size)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    painter.setPen(Qt.PenStyle.NoPen)
+    if running:
+        painter.setBrush(judgement_color("blunder"))
+        painter.drawRoundedRect(QRectF(7, 7, 22, 22), 3, 3)
+    else:
+        painter.setBrush(judgement_color("best"))
+        painter.drawPolygon(QPolygonF([QPointF(8, 5), QPointF(31, 18), QPointF(8, 31)]))
+    painter.end()
+    return QIcon(pixmap)
+
+
 class _PlayerStrip(QWidget):
     """One player above or below the board: a stone/colour chip, the name, rank and accuracy."""
 
@@ -1137,12 +1165,9 @@ class _PlayerStrip(QWidget):
 
     def paintEvent(self, event: Any) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        fill, edge = ("#1c1b1a", "#6b6660") if self._color == "black" else ("#fafafa", "#8a857e")
-        painter.setPen(QColor(edge))
-        painter.setBrush(QColor(fill))
-        top = (self.height() - self.CHIP) / 2
-        painter.drawEllipse(QRectF(4.5, top + 0.5, self.CHIP - 1, self.CHIP - 1))
+        center = QPointF(4 + self.CHIP / 2, self.height() / 2)
+        paint_stone_icon(painter, center, self.CHIP / 2 - 0.5, self._color, is_dark_palette(self.palette()))
+        painter.end()
 
 
 class _BoardColumn(QWidget):
@@ -1155,7 +1180,7 @@ class _BoardColumn(QWidget):
         self._top, self._board, self._bottom = top, board, bottom
 
     def side_for_height(self, height: int) -> int:
-        strips = sum(widget.height() for widget in (self._top, self._bottom) if widget.isVisible())
+        strips = sum(widget.height() for widget in (self._top, self._bottom) if not widget.isHidden())
         return max(120, height - strips)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -1189,12 +1214,17 @@ class _BoardAndPanel(QWidget):
         self._column, self._panel = board_column, panel
 
     def resizeEvent(self, event: QResizeEvent) -> None:
+        self.relayout()
+        super().resizeEvent(event)
+
+    def relayout(self) -> None:
+        """Place both again: after a resize, and when the player strips appear or go."""
         width, height = self.width(), self.height()
         side = self._column.side_for_height(height)
         column_width = max(200, min(side, width - self.RIGHT_MIN - self.GAP))
         self._column.setGeometry(QRect(0, 0, column_width, height))
+        self._column.relayout()
         self._panel.setGeometry(QRect(column_width + self.GAP, 0, max(0, width - column_width - self.GAP), height))
-        super().resizeEvent(event)
 
     def sizeHint(self) -> QSize:
         return QSize(1200, 700)
@@ -1380,7 +1410,7 @@ def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
         if loss is None:
             continue
         shown = f"{loss / 100:.2f}" if game.kind == "chess" else f"{loss:.1f}"
-        texts.append(f"{candidate.move} −{shown}")
+        texts.append(f"{candidate.move} −{shown}" if float(shown) > 0 else f"{candidate.move} ±0")
     return " · ".join(texts)
 
 

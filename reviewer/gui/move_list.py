@@ -456,13 +456,7 @@ class MoveListWidget(QAbstractScrollArea):
         diameter = metrics.height() * _GO_STONE
         center = QPointF(x + diameter / 2, item.rect.center().y())
         color = item.node.color if item.node is not None else None
-        if color == "black":
-            painter.setPen(QPen(QColor("#9a958d") if theme.dark else QColor("#000000"), 1))
-            painter.setBrush(QColor("#1b1b1b"))
-        else:
-            painter.setPen(QPen(QColor("#6f6a63"), 1))
-            painter.setBrush(QColor("#fbfaf7"))
-        painter.drawEllipse(center, diameter / 2, diameter / 2)
+        style.paint_stone_icon(painter, center, diameter / 2, "black" if color == "black" else "white", theme.dark)
         return x + diameter + 6
 
     # ----------------------------------------------------------------------------- helpers

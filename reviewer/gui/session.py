@@ -2,14 +2,20 @@
 
 Views never keep their own copy of this state: they listen to the signals and read from here.
 The assessment (judgements, accuracy, ...) is a pure function of the game, the evaluations and
-the preset; it is recomputed on demand after a change and never stored anywhere else.
+the preset; it is recomputed after a change and never stored anywhere else.
+
+Scoring a long game takes tens of milliseconds. With a background assessor attached
+(`set_background_assessor`), new evaluations are scored off the GUI thread, newest first: while
+that runs, the assessment on show is the last one finished (a few evaluations behind) and
+`assessment_changed` follows when the new one arrives. `settle_assessment()` makes it exact at
+once (the end of an analysis, an export). Without an assessor it is computed on demand.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.formats.collection import GameCollection
@@ -17,6 +23,9 @@ from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
 from reviewer.gui.style import FLAGGED_JUDGEMENTS
 
+# (generation, game, a snapshot of the evaluations, preset): score it and hand it to
+# `ReviewSession.accept_assessment` on the GUI thread.
+BackgroundAssessor = Callable[[int, Game, EvaluationTable, str], None]
 
 
 class ReviewSession(QObject):
@@ -37,8 +46,15 @@ class ReviewSession(QObject):
         self._preset = preset
         self._current: Node | None = None
         self._assessment: GameAssessment | None = None
-        self._assessment_stale = True
         self._assessment_error: str | None = None
+        # Every change to what the assessment depends on is a new generation; the assessment on
+        # show belongs to `_assessed_generation`. Results older than `_floor_generation` belong
+        # to another game or preset and are dropped.
+        self._generation = 0
+        self._assessed_generation = -1
+        self._floor_generation = 0
+        self._pending_generation: int | None = None
+        self._background_assessor: BackgroundAssessor | None = None
 
     # -- the game ------------------------------------------------------------------------------
     @property
@@ -70,7 +86,9 @@ class ReviewSession(QObject):
         for evaluation in evaluations:
             self._evaluations.add(evaluation)
         self._current = game.root
-        self._invalidate_assessment()
+        self._invalidate_assessment(reset=True)
+        if self._background_assessor is not None and len(self._evaluations) > 0:
+            self._request_background_assessment()
         self.game_loaded.emit()
         self.assessment_changed.emit()
         self.current_changed.emit(self._current)
@@ -89,14 +107,32 @@ class ReviewSession(QObject):
         return self._evaluations
 
     def add_evaluation(self, evaluation: Evaluation) -> None:
-        if self._game is None or evaluation.kind != self._game.kind:
+        self.add_evaluations((evaluation,))
+
+    def add_evaluations(self, evaluations: Iterable[Evaluation]) -> None:
+        """Store evaluations of the open game (others are ignored); one new assessment for all."""
+        if self._game is None:
             return
-        if not 0 <= evaluation.ply <= self.ply_count:
+        added = []
+        for evaluation in evaluations:
+            if evaluation.kind == self._game.kind and 0 <= evaluation.ply <= self.ply_count:
+                self._evaluations.add(evaluation)
+                added.append(evaluation.ply)
+        if not added:
             return
-        self._evaluations.add(evaluation)
         self._invalidate_assessment()
-        self.evaluation_added.emit(evaluation.ply)
-        self.assessment_changed.emit()
+        for ply in added:
+            self.evaluation_added.emit(ply)
+        if self._background_assessor is not None:
+            self._request_background_assessment()
+        else:
+            self.assessment_changed.emit()
+
+    def _request_background_assessment(self) -> None:
+        assert self._background_assessor is not None and self._game is not None
+        self._pending_generation = self._generation
+        snapshot = EvaluationTable(dict(self._evaluations.by_ply))  # the evaluations are immutable
+        self._background_assessor(self._generation, self._game, snapshot, self._preset)
 
     @property
     def preset(self) -> str:
@@ -106,16 +142,50 @@ class ReviewSession(QObject):
         if preset == self._preset:
             return
         self._preset = preset
-        self._invalidate_assessment()
+        self._invalidate_assessment(reset=True)
         self.assessment_changed.emit()
 
     @property
     def assessment(self) -> GameAssessment | None:
-        """The scoring of the game from the evaluations so far (None before any evaluation)."""
-        if self._assessment_stale:
-            self._assessment, self._assessment_error = _assess(self._game, self._evaluations, self._preset)
-            self._assessment_stale = False
+        """The scoring of the game from the evaluations so far (None before any evaluation).
+
+        While a background assessment is on its way, the last one finished.
+        """
+        if self._assessed_generation != self._generation and self._pending_generation is None:
+            self._assess_now()
         return self._assessment
+
+    @property
+    def assessment_settled(self) -> bool:
+        """True when the assessment on show covers every evaluation (nothing on its way)."""
+        return self._assessed_generation == self._generation or self._pending_generation is None
+
+    def settle_assessment(self) -> None:
+        """Make the assessment exact now, on this thread, instead of waiting for the background."""
+        if self._assessed_generation != self._generation:
+            self._assess_now()
+            self.assessment_changed.emit()
+        self._pending_generation = None
+
+    def set_background_assessor(self, assessor: BackgroundAssessor | None) -> None:
+        """Score new evaluations with `assessor` (off the GUI thread); None: on demand, here."""
+        self._background_assessor = assessor
+        self._pending_generation = None
+
+    @Slot(int, object, object)
+    def accept_assessment(self, generation: int, assessment: GameAssessment | None, error: str | None) -> None:
+        """A background assessment of `generation` is done: show it unless a newer one is shown."""
+        if generation < self._floor_generation or generation <= self._assessed_generation:
+            return
+        self._assessment, self._assessment_error = assessment, error
+        self._assessed_generation = generation
+        if generation == self._generation:
+            self._pending_generation = None
+        self.assessment_changed.emit()
+
+    def _assess_now(self) -> None:
+        self._assessment, self._assessment_error = assess_safely(self._game, self._evaluations, self._preset)
+        self._assessed_generation = self._generation
 
     @property
     def assessment_error(self) -> str | None:
@@ -133,8 +203,13 @@ class ReviewSession(QObject):
         assessment = self.assessment
         return assessment.move_at_ply(ply) if assessment is not None else None
 
-    def _invalidate_assessment(self) -> None:
-        self._assessment_stale = True
+    def _invalidate_assessment(self, reset: bool = False) -> None:
+        """A new generation; `reset`: what was assessed before (another game, preset) is void."""
+        self._generation += 1
+        if reset:
+            self._floor_generation = self._generation
+            self._pending_generation = None
+            self._assessment, self._assessment_error = None, None
 
     # -- navigation ----------------------------------------------------------------------------
     @property
@@ -210,8 +285,10 @@ class ReviewSession(QObject):
         return node.ply if node is not None else 0
 
 
-def _assess(game: Game | None, evaluations: EvaluationTable, preset: str) -> tuple[GameAssessment | None, str | None]:
-    """The scoring of `reviewer.core.scoring`; (None, reason) when it cannot be made."""
+def assess_safely(
+    game: Game | None, evaluations: EvaluationTable, preset: str
+) -> tuple[GameAssessment | None, str | None]:
+    """The scoring of `reviewer.core.scoring`; (None, reason) when it cannot be made. Any thread."""
     if game is None or len(evaluations) == 0:
         return None, None
     try:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtCore import QPointF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QRadialGradient
 from PySide6.QtWidgets import QApplication, QWidget
 
 JUDGEMENTS: tuple[str, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
@@ -253,3 +254,34 @@ def pixel_font(pixel_size: float, bold: bool = False) -> QFont:
     font = ui_font(0, bold)
     font.setPixelSize(max(1, round(pixel_size)))
     return font
+
+
+def paint_stone_icon(painter: QPainter, center: QPointF, radius: float, stone: str, dark: bool) -> None:
+    """A small shaded Go stone (or side marker) that reads as black or white on either theme.
+
+    On a dark background a flat black disc would look like a hole with an outline: the black
+    stone gets the board stones' soft highlight and a faint light rim instead.
+    """
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    highlight = center + QPointF(-radius * 0.35, -radius * 0.4)
+    gradient = QRadialGradient(center, radius * 1.05, highlight)
+    if stone == "black" and dark:  # a filled dark-grey ball: darker than any white, never a ring
+        gradient.setColorAt(0.0, QColor("#9a9a9a"))
+        gradient.setColorAt(0.5, QColor("#4a4a4a"))
+        gradient.setColorAt(1.0, QColor("#262626"))
+        rim = QColor(255, 255, 255, 45)
+    elif stone == "black":
+        gradient.setColorAt(0.0, QColor("#5e5e5e"))
+        gradient.setColorAt(0.45, QColor("#262626"))
+        gradient.setColorAt(1.0, QColor("#050505"))
+        rim = QColor(0, 0, 0, 200)
+    else:
+        gradient.setColorAt(0.0, QColor("#ffffff"))
+        gradient.setColorAt(0.6, QColor("#eeebe5"))
+        gradient.setColorAt(1.0, QColor("#c4c0b8"))
+        rim = QColor(0, 0, 0, 90) if dark else QColor("#77726b")
+    painter.setPen(QPen(rim, max(0.8, radius * 0.16)))
+    painter.setBrush(QBrush(gradient))
+    painter.drawEllipse(center, radius, radius)
+    painter.restore()

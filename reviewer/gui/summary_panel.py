@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.gui import style
@@ -65,15 +65,7 @@ class _StoneDot(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        if self._color == "white":
-            painter.setPen(QPen(QColor("#8a857d"), 1.0))
-            painter.setBrush(QColor("#fbfaf7"))
-        else:
-            dark_palette = style.is_dark_palette(self.palette())
-            painter.setPen(QPen(QColor("#9a958d") if dark_palette else QColor("#000000"), 1.0))
-            painter.setBrush(QColor("#222222"))
-        painter.drawEllipse(QPointF(7, 7), 5.5, 5.5)
+        style.paint_stone_icon(painter, QPointF(7, 7), 5.5, self._color, style.is_dark_palette(self.palette()))
         painter.end()
 
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
@@ -280,9 +280,71 @@ def _rate(arrivals: deque[float]) -> float | None:
 
 
 def _engine_label(engine: Engine, choice: EngineChoice) -> str:
-    identity = getattr(engine, "identity", "") or ""
-    name = str(identity).split(",")[0].split("|")[0].strip()
-    return name or choice.describe()
+    """The engine's name and version for the status bar, without the options in its identity."""
+    identity = str(getattr(engine, "identity", "") or "")
+    name = identity.split(",")[0].split("|")[0].split(" [")[0]
+    words = [word for word in name.split() if "=" not in word]
+    return " ".join(words) or choice.describe()
+
+
+class AssessmentRunner(QObject):
+    """Scores games off the GUI thread, the newest request first: requests that arrive while one
+    is being worked on replace each other, and only the last of them is scored next.
+
+    `request` matches `ReviewSession.set_background_assessor`; `ready` carries
+    (generation, assessment or None, error or None) to `ReviewSession.accept_assessment`.
+    """
+
+    ready = Signal(int, object, object)
+
+    def __init__(self, assess: Callable[[Game, EvaluationTable, str], tuple[Any, str | None]], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._assess = assess
+        self._lock = threading.Lock()
+        self._latest: tuple[int, Game, EvaluationTable, str] | None = None
+        self._thread: threading.Thread | None = None
+        self._gate = _Gate()
+        self.destroyed.connect(self._gate.close)
+
+    def request(self, generation: int, game: Game, evaluations: EvaluationTable, preset: str) -> None:
+        with self._lock:
+            self._latest = (generation, game, evaluations, preset)
+            if self._thread is not None:
+                return  # the running thread takes it next
+            self._thread = threading.Thread(target=self._work, name="assessment", daemon=True)
+            thread = self._thread
+        thread.start()
+
+    def busy(self) -> bool:
+        with self._lock:
+            return self._thread is not None
+
+    def shutdown(self, timeout_s: float = 2.0) -> bool:
+        """Drop what is waiting, let the scoring under way end; nothing is signalled afterwards."""
+        with self._lock:
+            self._latest = None
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout_s)
+        self._gate.close()
+        return thread is None or not thread.is_alive()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                job, self._latest = self._latest, None
+                if job is None:
+                    self._thread = None
+                    return
+            generation, game, evaluations, preset = job
+            try:
+                assessment, error = self._assess(game, evaluations, preset)
+            except Exception as problem:  # the assess function reports its own failures; be sure
+                assessment, error = None, f"scoring failed: {problem}"
+            try:
+                self._gate.emit(self, "ready", generation, assessment, error)
+            except RuntimeError:  # the Python side of the window is gone
+                pass
 
 
 class TaskRunner(QObject):

@@ -93,12 +93,37 @@ def test_modes_convert_units(graph):
 def test_auto_range_follows_the_data(graph):
     graph.set_series("chess", {0: 20.0, 1: 40.0, 2: -30.0}, {}, {}, "cp")
     graph.set_auto_range(False)
-    fixed = graph.eval_plot.vb.viewRange()[1]
+    default = graph.eval_plot.vb.viewRange()[1]
     graph.set_auto_range(True)
     auto = graph.eval_plot.vb.viewRange()[1]
-    assert fixed[1] - fixed[0] > 15
+    assert default[1] - default[0] > 5  # at least ±3 pawns by default
     assert auto[1] - auto[0] < 5
     assert auto[0] < 0 < auto[1]
+
+
+def visible_y(graph) -> tuple[float, float]:
+    low, high = graph.eval_plot.vb.viewRange()[1]
+    return low, high
+
+
+@pytest.mark.parametrize("lead", [4.0, 19.0, 27.5, -43.0, 140.0])
+def test_go_leads_never_leave_the_plot_and_the_range_is_symmetric(graph, lead):
+    evals = {0: 0.5, 1: lead / 2, 2: lead, 3: lead / 3}
+    graph.set_series("go", evals, {}, {}, "lead")
+    low, high = visible_y(graph)
+    assert low <= -abs(lead) and abs(lead) <= high
+    assert low == pytest.approx(-high)
+    assert high >= 10  # a quiet game is not blown up to fill the plot
+    assert high <= abs(lead) * 1.6 or high <= 11  # nor squeezed into a corner
+
+
+def test_chess_pawns_never_leave_the_plot(graph):
+    graph.set_series("chess", {0: 30.0, 1: -450.0, 2: 120.0}, {}, {}, "cp")
+    low, high = visible_y(graph)
+    assert low <= -4.5 and high >= 4.5 and high <= 8
+    graph.set_series("chess", {0: 30.0, 1: 100000.0, 2: -2000.0}, {}, {}, "cp")  # mates and wins
+    low, high = visible_y(graph)
+    assert low <= -10 and high >= 10 and high <= 10.5
 
 
 def test_updates_reuse_the_plot_items(graph):
