@@ -5,6 +5,9 @@ step latency  one step (→ / ←) through a 300-ply analysed game: `session.ste
               event processing that paints them. Chess and Go (19×19), evaluations synthetic but
               complete (root score, best move, three candidates with lines), so every annotation
               is drawn. Targets: p95 ≤ 8 ms.
+live analysis evaluations of a 300-ply game arrive at 50 positions/s while the views refresh
+              (throttled) as during an analysis: how late a 2 ms heartbeat timer fires on
+              the GUI thread, with the scoring on it (before) and off it (the app's way).
 first paint   a fresh interpreter that imports the app, opens the window and a 300-ply game:
               seconds from its first line until the imports are done, the window's first paint,
               and the game on screen (not counting the interpreter's own start, ~20 ms).
@@ -187,6 +190,71 @@ def step_latency(kind: str, steps: int) -> list[float]:
     return timings
 
 
+def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[list[float], int]:
+    """Evaluations of a 300-ply game arrive one every `interval_ms` as from a fast engine, with the
+    views refreshing as they do during an analysis. Returns the GUI thread's stalls (ms: how late
+    a 2 ms heartbeat timer fired) and how many refreshes there were. `background`: the scoring
+    runs off the GUI thread (the app's way); False scores on the GUI thread, as before."""
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
+
+    from reviewer.gui.app import create_application
+    from reviewer.gui.main_window import MainWindow
+
+    app = create_application(dark=False)
+    window = MainWindow(discover_engines=False)
+    window.resize(1400, 900)
+    window.show()
+    if not background:
+        window.session.set_background_assessor(None)
+    game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
+    evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
+    window.session.load_game(game)
+    window._on_game_loaded()  # noqa: SLF001
+    window.session.set_current_ply(PLIES // 2)
+    window.analysis.is_running = lambda: True  # type: ignore[method-assign]  # refreshes are throttled
+    for _ in range(5):
+        app.processEvents()
+    refreshes = 0
+    original = window._redraw_assessment  # noqa: SLF001
+
+    def counted() -> None:
+        nonlocal refreshes
+        refreshes += 1
+        original()
+
+    window._redraw_assessment = counted  # type: ignore[method-assign]
+    pending = list(evaluations)
+    stalls: list[float] = []
+    clock = QElapsedTimer()
+    clock.start()
+    last = [clock.nsecsElapsed()]
+    loop = QEventLoop()
+
+    def feed() -> None:
+        if pending:
+            window.session.add_evaluation(pending.pop(0))
+        else:
+            feeder.stop()
+            QTimer.singleShot(300, loop.quit)  # the last refreshes
+
+    def beat() -> None:
+        now = clock.nsecsElapsed()
+        stalls.append(max(0.0, (now - last[0]) / 1e6 - 2.0))
+        last[0] = now
+
+    feeder, heartbeat = QTimer(), QTimer()
+    feeder.timeout.connect(feed)
+    heartbeat.timeout.connect(beat)
+    heartbeat.setTimerType(heartbeat.timerType().PreciseTimer)
+    feeder.start(interval_ms)
+    heartbeat.start(2)
+    loop.exec()
+    heartbeat.stop()
+    window.assessor.shutdown()
+    window.close()
+    return stalls, refreshes
+
+
 def _timed_paints(widget: Any) -> list[float]:
     """Record how long each paintEvent of `widget` takes (ms), to tell where a step's time goes."""
     spent: list[float] = []
@@ -281,6 +349,15 @@ def main() -> int:
             f"         whole step     p50 {statistics.median(timings):5.2f}   p95 {percentile(timings, 0.95):5.2f}"
             f"   max {max(timings):6.2f}"
         )
+    print(f"GUI thread stalls while a {PLIES}-ply analysis streams in (50 positions/s), ms:")
+    for kind in ("chess", "go"):
+        for background in (False, True):
+            stalls, refreshes = live_analysis(kind, background)
+            where = "scoring off the GUI thread" if background else "scoring on the GUI thread"
+            print(
+                f"  {kind:5} {where:27} p95 {percentile(stalls, 0.95):5.1f}   max {max(stalls):6.1f}"
+                f"   {refreshes} refreshes"
+            )
     probes = first_paint(args.starts)
     for label, index in (("imports done", 0), ("first paint", 1), ("game on screen", 2)):
         values = [probe[index] for probe in probes]

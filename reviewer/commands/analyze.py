@@ -1,8 +1,10 @@
 """Analyse games with an engine; print each side's figures, write a JSON report and an annotated copy.
 
 Chess games go to a UCI engine (Stockfish by default), Go games to KataGo's analysis engine.
-Positions already in the analysis cache are not searched again; Ctrl-C stops cleanly, keeps what
-was finished (in the cache) and still writes the outputs for it.
+Positions already in the analysis cache are not searched again (and no engine is started when the
+cache answers them all); Ctrl-C stops cleanly, keeps what was finished (in the cache) and still
+writes the outputs for it. --json, --csv and --html take - for standard output (the figures are
+then not printed). Every output's folder is checked before any analysis starts.
 
 examples:
   reviewer analyze game.pgn --nodes 200000 --json report.json -o annotated.pgn
@@ -10,12 +12,14 @@ examples:
   reviewer analyze game.pgn --engine-cmd "/opt/sf/stockfish" --multipv 3
   reviewer analyze game.sgf --visits 200 -o annotated.sgf
   reviewer analyze game.pgn --html review.html --csv moves.csv
+  reviewer analyze game.pgn --depth 12 --json - | jq .summary
 
 exit codes:
   0    every game analysed and every output written
-  1    an engine crashed or stopped answering, or an output could not be written
-       (what was finished is kept in the cache and written)
-  2    bad input: unreadable game file, no such game, bad arguments, engine not found
+  1    an engine crashed, stopped answering or could not analyse a game (Chess960 without
+       UCI_Chess960), or an output could not be written (what was finished is kept and written)
+  2    bad input: unreadable game file or start position, no such game, bad arguments, an output
+       folder that cannot be made or written, engine not found or not the kind the games need
   130  interrupted with Ctrl-C (outputs for what was finished are written)
 """
 
@@ -26,6 +30,7 @@ import logging
 import shlex
 import signal
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
@@ -35,10 +40,10 @@ from typing import Any, Callable, Sequence, TextIO
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.cache import AnalysisCache
-from reviewer.core.engines.base import Engine, EngineError, EngineNotFound
+from reviewer.core.engines.base import EngineError, EngineNotFound, EngineUnsuitable
 from reviewer.core.errors import GameFileError
 from reviewer.core.gametree import Game, GameKind
-from reviewer.core.review import analyse_game, engine_key
+from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CHESS_NODES = 1_000_000
@@ -65,12 +70,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--multipv", type=_positive_int, default=1, metavar="K", help="candidate lines per position")
     parser.add_argument("--preset", choices=("lichess", "seed"), default="lichess", help="judgement thresholds (chess)")
     parser.add_argument("--skip-book", action="store_true", help="leave opening-book moves out of the figures")
-    parser.add_argument("--json", metavar="OUT", help="write the reviewer.report/1 JSON here (a list for several games)")
+    parser.add_argument(
+        "--json", metavar="OUT", help="write the reviewer.report/1 JSON here (a list for several games; - = stdout)"
+    )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write an annotated copy: .pgn for chess ([%%eval]), .sgf for Go"
     )
-    parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move)")
-    parser.add_argument("--html", metavar="OUT", help="write a self-contained HTML report (graph, mistakes, figures)")
+    parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move; - = stdout)")
+    parser.add_argument(
+        "--html", metavar="OUT", help="write a self-contained HTML report (graph, mistakes, figures; - = stdout)"
+    )
     parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
@@ -108,46 +117,57 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("chess.engine").setLevel(logging.CRITICAL)  # engine chatter; failures raise
     err = sys.stderr
     try:
-        jobs = _load_jobs(args)
+        command = _engine_command(args)
+        jobs, skipped = _load_jobs(args, err)
+        _check_engine_fits(args, jobs)
         _check_outputs(args, jobs)
     except (BadInput, GameFileError) as error:
         print(f"reviewer analyze: {error}", file=err)
         return EXIT_BAD_INPUT
+    if not jobs:
+        return EXIT_BAD_INPUT  # every game was skipped, each with its line
 
     stop = threading.Event()
     cache: AnalysisCache | None = None if args.no_cache else AnalysisCache()
     if cache is not None and cache.warning:
         print(f"reviewer analyze: warning: {cache.warning}", file=err)
-    engines: dict[GameKind, Engine] = {}
-    status = EXIT_OK
+    engines: dict[tuple[GameKind, tuple[int, int] | None], EngineOnDemand] = {}
+    status = EXIT_BAD_INPUT if skipped else EXIT_OK
     restore = _install_interrupt_handler(stop, err)
     try:
         for number, job in enumerate(jobs, start=1):
             if stop.is_set():
                 break
-            try:
-                engine = engines.get(job.game.kind) or engines.setdefault(job.game.kind, _open_engine(job.game.kind, args))
-            except EngineNotFound as error:
-                print(f"reviewer analyze: {error}", file=err)
-                status = EXIT_BAD_INPUT
-                break
-            except (EngineError, ValueError) as error:
-                print(f"reviewer analyze: {error}", file=err)
-                status = EXIT_FAILED
-                break
-            limit = _limit_for(job.game.kind, args)
-            job.engine_info = {"name": engine.identity, "id": engine_key(engine, limit), "limit": limit.describe()}
+            kind = job.game.kind
+            board = _board_beyond_katago(job.game)
+            engine = engines.get((kind, board)) or engines.setdefault(
+                (kind, board), _engine_on_demand(kind, args, command, board)
+            )
+            limit = _limit_for(kind, args)
             label = f"{job.path.name}#{job.index + 1}" + (f" ({number}/{len(jobs)})" if len(jobs) > 1 else "")
             try:
                 _analyse_one(job, engine, limit, stop, cache, label, quiet=args.quiet, stream=err)
-            except EngineError as error:
-                print(f"reviewer analyze: {label}: {error}", file=err)
+            except (EngineNotFound, EngineUnsuitable) as error:
+                opened = engine.engine is not None
+                print(f"reviewer analyze: {label + ': ' if opened else ''}{error}", file=err)
+                if not opened:  # the command names no engine, or not one for these games
+                    status = EXIT_BAD_INPUT
+                    break
+                status = EXIT_FAILED if status == EXIT_OK else status
+                continue  # the engine runs but cannot analyse this game (Chess960); the next may suit it
+            except (EngineError, ValueError) as error:
+                opened = engine.engine is not None
+                print(f"reviewer analyze: {label + ': ' if opened else ''}{error}", file=err)
                 status = EXIT_FAILED
                 break
             except GameFileError as error:
                 print(f"reviewer analyze: {label}: {error}", file=err)
                 status = EXIT_BAD_INPUT
                 continue
+            finally:
+                identity = engine.identity(cache)
+                if identity is not None:
+                    job.engine_info = {"name": identity, "id": identity_key(identity, limit), "limit": limit.describe()}
     finally:
         restore()
         for engine in engines.values():
@@ -161,53 +181,115 @@ def run(args: argparse.Namespace) -> int:
             cache.close()
 
     analysed = [job for job in jobs if len(job.evaluations)]
-    if stop.is_set() and status == EXIT_OK:
+    if stop.is_set() and status != EXIT_FAILED:
         status = EXIT_INTERRUPTED
         print(f"reviewer analyze: interrupted; writing what was finished ({len(analysed)} game(s))", file=err)
-    try:
-        reports = _reports(jobs, args) if (args.json or args.csv or args.html or not args.quiet) else []
-        if not args.quiet:
-            _print_figures(reports, sys.stdout)
-        if args.json:
-            _write_json(Path(args.json), reports)
-        if args.csv or args.html:
-            _write_report_files(args, reports)
-        if args.output:
-            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book)
-    except (OSError, ValueError) as error:
-        print(f"reviewer analyze: cannot write the output: {error}", file=err)
-        return EXIT_FAILED if status == EXIT_OK else status
+    failures = _write_outputs(args, jobs)
+    for failure in failures:
+        print(f"reviewer analyze: {failure}", file=err)
+    if failures and status == EXIT_OK:
+        return EXIT_FAILED
     return status
 
 
 # -- input ------------------------------------------------------------------------------------------
 
 
-def _load_jobs(args: argparse.Namespace) -> list[GameJob]:
+def _engine_command(args: argparse.Namespace) -> list[str] | None:
+    """--engine-cmd as a list of arguments (a shell-like line: quotes group, nothing is expanded)."""
+    if args.engine_cmd is None:
+        return None
+    try:
+        command = shlex.split(args.engine_cmd)
+    except ValueError as error:
+        raise BadInput(f"--engine-cmd: {error}") from None
+    if not command:
+        raise BadInput("--engine-cmd is empty")
+    return command
+
+
+def _load_jobs(args: argparse.Namespace, err: TextIO) -> tuple[list[GameJob], int]:
+    """The games to analyse and how many were skipped (each told on `err`). The files' and games'
+    warnings (moves skipped, tags not understood) are told on `err` too, even with --quiet, which
+    silences progress and figures only."""
     from reviewer.core.formats import open_collection
 
     paths = [Path(name) for name in args.files]
     if args.game is not None and len(paths) > 1:
         raise BadInput("--game picks one game of one file; use --all-games for several files")
+    if args.game is not None and args.game < 1:
+        raise BadInput(f"--game counts from 1, not {args.game}")
     jobs: list[GameJob] = []
+    skipped = 0
     for path in paths:
         collection = open_collection(path)
+        for warning in getattr(collection, "warnings", ()):
+            print(f"reviewer analyze: {path}: warning: {warning}", file=err)
         if args.all_games:
             indices = range(len(collection))
         else:
-            number = args.game or 1
+            number = 1 if args.game is None else args.game
             if not 1 <= number <= len(collection):
                 raise BadInput(f"{path}: there is no game {number} (the file has {len(collection)})")
             indices = range(number - 1, number)
         for index in indices:
-            jobs.append(GameJob(path, index, collection.game(index)))
-    if not jobs:
+            game = collection.game(index)
+            where = f"{path}#{index + 1}"
+            problem = _unreadable_start(game)
+            if problem is not None:
+                print(f"reviewer analyze: {where}: {problem}; not analysed", file=err)
+                skipped += 1
+                continue
+            for warning in game.warnings:
+                print(f"reviewer analyze: {where}: warning: {_without_game_number(warning)}", file=err)
+            jobs.append(GameJob(path, index, game))
+    if not jobs and not skipped:
         raise BadInput("no games to analyse")
-    return jobs
+    return jobs, skipped
+
+
+def _without_game_number(warning: str) -> str:
+    """A reader's warning without its "game N: " prefix (the line already names the game)."""
+    head, sep, rest = warning.partition(": ")
+    words = head.split()
+    if sep and len(words) == 2 and words[0] == "game" and words[1].isdigit():
+        return rest
+    return warning
+
+
+def _unreadable_start(game: Game) -> str | None:
+    """Why a chess game's start position could not be read (its [FEN] tag is not a position), if so."""
+    if game.kind != "chess" or game.start_fen is not None:
+        return None
+    fen = (game.headers.get("FEN") or "").strip()
+    if not fen:
+        return None
+    import chess
+
+    try:
+        chess.Board(fen, chess960=game.chess960)
+    except ValueError as error:
+        shown = fen if len(fen) <= 90 else fen[:87] + "..."
+        return f"its start position [FEN \"{shown}\"] cannot be read ({error})"
+    return None
+
+
+def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
+    kinds = {job.game.kind for job in jobs}
+    if len(kinds) > 1 and (args.engine_cmd is not None or args.engine is not None):
+        flag = "--engine-cmd" if args.engine_cmd is not None else "--engine"
+        raise BadInput(f"{flag} names one engine, for chess or for Go: analyse the chess and the Go games separately")
+
+
+_STANDARD_OUTPUT = "-"
 
 
 def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
+    """Everything about the outputs that can be known before analysing: bad names, folders that
+    cannot be made or written, two outputs on standard output, the game file itself."""
     if args.output:
+        if args.output == _STANDARD_OUTPUT:
+            raise BadInput("-o needs a file name (--json, --csv and --html take - for standard output)")
         suffix = Path(args.output).suffix.lower()
         kinds = {job.game.kind for job in jobs}
         wanted = {"chess": ".pgn", "go": ".sgf"}
@@ -216,15 +298,24 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
         (kind,) = kinds
         if suffix != wanted[kind]:
             raise BadInput(f"-o for {kind} games must end in {wanted[kind]}, not {suffix or 'nothing'}")
-    for target in (args.json, args.output, args.csv, args.html):
-        if target and Path(target).is_dir():
+    to_stdout = [flag for flag, target in _report_targets(args) if target == _STANDARD_OUTPUT]
+    if len(to_stdout) > 1:
+        raise BadInput(f"only one output can go to standard output, not {' and '.join(to_stdout)}")
+    files = [target for _, target in _report_targets(args) if target != _STANDARD_OUTPUT]
+    if args.output:
+        files.append(args.output)
+    for target in files:
+        if Path(target).is_dir():
             raise BadInput(f"{target} is a folder, not a file")
+        problem = _folder_problem(Path(target))
+        if problem is not None:
+            raise BadInput(f"cannot write {target}: {problem}")
     sources = [job.path for job in jobs]
     from reviewer.core.export import ExportError, check_target
 
     try:
-        for target in (args.json, args.csv, args.html):
-            if target:
+        for _, target in _report_targets(args):
+            if target != _STANDARD_OUTPUT:
                 check_target(target, sources)
     except ExportError as error:
         raise BadInput(str(error)) from None
@@ -233,6 +324,28 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
             check_target(args.output, sources, overwrite=args.overwrite)
     except ExportError as error:
         raise BadInput(f"{error} (or add --overwrite)") from None
+
+
+def _report_targets(args: argparse.Namespace) -> list[tuple[str, str]]:
+    return [(flag, target) for flag, target in (("--json", args.json), ("--csv", args.csv), ("--html", args.html)) if target]
+
+
+def _folder_problem(target: Path) -> str | None:
+    """Why a file could not be written at `target` (its folder exists or can be made and takes
+    new files), or None. Tried with a nameless temporary file in the nearest existing folder."""
+    folder = target.absolute().parent
+    while not folder.exists():
+        if folder.parent == folder:
+            return f"{folder} does not exist"
+        folder = folder.parent
+    if not folder.is_dir():
+        return f"{folder} is a file, not a folder"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"cannot write in {folder} ({error.strerror or error})"
+    return None
 
 
 def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
@@ -244,13 +357,25 @@ def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
     return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv)
 
 
-def _open_engine(kind: GameKind, args: argparse.Namespace) -> Engine:
-    from reviewer.core.engines.registry import open_engine
+def _engine_on_demand(
+    kind: GameKind, args: argparse.Namespace, command: list[str] | None, board_size: tuple[int, int] | None
+) -> EngineOnDemand:
+    """The engine for `kind`, started only when a position is missing from the cache."""
+    from reviewer.core.engines.registry import engine_fingerprint, open_engine
 
-    command = shlex.split(args.engine_cmd) if args.engine_cmd else None
-    if args.engine_cmd is not None and not command:
-        raise EngineNotFound("--engine-cmd is empty")
-    return open_engine(kind, name=args.engine, command=command)
+    return EngineOnDemand(
+        lambda: open_engine(kind, name=args.engine, command=command, board_size=board_size),
+        engine_fingerprint(kind, name=args.engine, command=command),
+    )
+
+
+def _board_beyond_katago(game: Game) -> tuple[int, int] | None:
+    """A Go board too big for KataGo's usual build (the registry then picks another engine), else None:
+    the games that share one engine are those with the same answer."""
+    from reviewer.core.engines.registry import katago_plays
+
+    size = (game.board_width, game.board_height)
+    return None if game.kind != "go" or katago_plays(size) else size
 
 
 # -- the work -----------------------------------------------------------------------------------------
@@ -258,7 +383,7 @@ def _open_engine(kind: GameKind, args: argparse.Namespace) -> Engine:
 
 def _analyse_one(
     job: GameJob,
-    engine: Engine,
+    engine: EngineOnDemand,
     limit: Limit,
     stop: threading.Event,
     cache: AnalysisCache | None,
@@ -269,7 +394,17 @@ def _analyse_one(
 ) -> None:
     progress = _Progress(label, stream, quiet)
     try:
-        for evaluation in analyse_game(job.game, engine, limit, stop, cache=cache, on_progress=progress.update):
+        evaluations = analyse_game(
+            job.game,
+            None,
+            limit,
+            stop,
+            cache=cache,
+            on_progress=progress.update,
+            engine_factory=engine.open,
+            engine_fingerprint=engine.fingerprint,
+        )
+        for evaluation in evaluations:
             job.evaluations.add(evaluation)
     finally:
         progress.close()
@@ -285,7 +420,7 @@ class _Progress:
         self.quiet = quiet
         self._bar: Any = None
         self._task: Any = None
-        self._last_line = 0.0
+        self._last_line = time.monotonic()  # the first plain line after a while, or at the end
         self._last: tuple[int, int, float | None, float | None] | None = None
         if not quiet and _is_tty(stream):
             try:
@@ -372,10 +507,58 @@ def _reports(jobs: Sequence[GameJob], args: argparse.Namespace) -> list[dict[str
     return reports
 
 
-def _write_json(path: Path, reports: list[dict[str, Any]]) -> None:
+def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[str]:
+    """Print the figures and write every output asked for; one line for each that failed."""
+    failures: list[str] = []
+    stdout_taken = any(target == _STANDARD_OUTPUT for _, target in _report_targets(args))
+    reports: list[dict[str, Any]] = []
+    if _report_targets(args) or not args.quiet:
+        try:
+            reports = _reports(jobs, args)
+        except (ValueError, KeyError) as error:
+            return [f"cannot build the report: {error}"]
+    if not args.quiet and not stdout_taken:
+        _print_figures(reports, sys.stdout)
+    writers: list[tuple[str, Callable[[], str]]] = []
+    if args.json:
+        writers.append((args.json, lambda: _report_json(reports)))
+    if args.csv:
+        writers.append((args.csv, lambda: _export("moves_csv")(reports)))
+    if args.html:
+        writers.append((args.html, lambda: _export("report_html")(reports)))
+    for target, text in writers:
+        try:
+            if target == _STANDARD_OUTPUT:
+                sys.stdout.write(text())
+                sys.stdout.flush()
+            else:
+                write_text_atomic(Path(target), text())
+        except (OSError, ValueError) as error:
+            failures.append(f"cannot write {'standard output' if target == _STANDARD_OUTPUT else target}: {_reason(error)}")
+    if args.output:
+        try:
+            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book)
+        except (OSError, ValueError) as error:
+            failures.append(f"cannot write {args.output}: {_reason(error)}")
+    return failures
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
+
+
+def _report_json(reports: list[dict[str, Any]]) -> str:
     from reviewer.core.report import report_to_json
 
-    write_text_atomic(path, report_to_json(reports[0] if len(reports) == 1 else reports))
+    return report_to_json(reports[0] if len(reports) == 1 else reports)
+
+
+def _export(name: str) -> Callable[[list[dict[str, Any]]], str]:
+    from reviewer.core import export
+
+    return getattr(export, name)
 
 
 def _print_figures(reports: Sequence[dict[str, Any]], out: TextIO) -> None:
@@ -404,13 +587,3 @@ def _write_annotated(
 
     reviews = [(job.game, job.evaluations, job.engine_info or None) for job in jobs]
     save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite, preset=preset, skip_book=skip_book)
-
-
-def _write_report_files(args: argparse.Namespace, reports: list[dict[str, Any]]) -> None:
-    from reviewer.core.export import moves_csv, report_html
-
-    if args.csv:
-        write_text_atomic(Path(args.csv), moves_csv(reports))
-    if args.html:
-        write_text_atomic(Path(args.html), report_html(reports))
-

@@ -106,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
     from reviewer.gui.main_window import MainWindow
 
     app = create_application(dark=True if args.dark else None)
-    window = MainWindow()
+    window = MainWindow(remember_layout=args.screenshot is None)
     _apply_engine_options(window, args)
     if args.screenshot is not None:
         from reviewer.gui.app import take_screenshot

@@ -6,6 +6,10 @@ position in another game (or a file opened twice) is answered from here:
 - Go: a hash of board size, rules, komi, setup, who starts and the moves so far.
 The engine part is `identity | limit` (see `reviewer.core.review.engine_key`).
 
+A second table remembers the identity an engine command had (by a fingerprint of the command and
+its files, see `reviewer.core.engines.registry`), so that a rerun finds its evaluations without
+starting the engine to ask its name.
+
 Every stored evaluation is committed at once (WAL), so a crash keeps what was finished.
 A cache that cannot be opened, read or written (corrupt, read-only, disk full) turns itself off
 with a warning (`AnalysisCache.warning`); the analysis goes on without it.
@@ -38,6 +42,11 @@ CREATE TABLE IF NOT EXISTS evaluations (
     evaluation TEXT NOT NULL,
     stored_at REAL NOT NULL,
     PRIMARY KEY (position_key, engine_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS engines (
+    fingerprint TEXT PRIMARY KEY,
+    identity TEXT NOT NULL,
+    stored_at REAL NOT NULL
 ) WITHOUT ROWID;
 """
 
@@ -134,6 +143,34 @@ class AnalysisCache:
                     LOG.warning("analysis cache %s is busy; one evaluation not stored", self.path)
                     return  # another program holds the file for a moment: keep the cache on
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
+            except sqlite3.Error as error:
+                self._disable(f"cannot write the analysis cache {self.path}: {error}")
+
+    def engine_identity(self, fingerprint: str) -> str | None:
+        """The identity the engine with this fingerprint had when it last ran, if known."""
+        with self._lock:
+            if self._connection is None:
+                return None
+            try:
+                row = self._connection.execute(
+                    "SELECT identity FROM engines WHERE fingerprint = ?", (fingerprint,)
+                ).fetchone()
+            except sqlite3.Error as error:
+                self._disable(f"cannot read the analysis cache {self.path}: {error}")
+                return None
+        return str(row[0]) if row is not None else None
+
+    def remember_engine(self, fingerprint: str, identity: str) -> None:
+        with self._lock:
+            if self._connection is None:
+                return
+            try:
+                self._connection.execute(
+                    "INSERT OR REPLACE INTO engines VALUES (?, ?, ?)", (fingerprint, identity, time.time())
+                )
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error).lower():
+                    self._disable(f"cannot write the analysis cache {self.path}: {error}")
             except sqlite3.Error as error:
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
 

@@ -31,6 +31,7 @@ _MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
 _LOSS_FLOOR = {"chess": 100.0, "go": 4.0}  # bars never fill the plot for tiny losses
 _LOSS_CAP = {"chess": 600.0, "go": 20.0}  # and bigger losses stop at the top
 _AXIS_WIDTH = 38
+_BAR_WIDTH = 0.72  # plies
 
 
 def win_percent_white(score_cp_white: float) -> float:
@@ -140,8 +141,13 @@ class EvalGraphWidget(QWidget):
         self._middle = pg.InfiniteLine(angle=0, movable=False)
         for item in (self._white_area, self._black_area, self._middle, self._curve, self._marks):
             self.eval_plot.addItem(item)
-        self._bars = pg.BarGraphItem(x=[], height=[], width=0.72, pen=pg.mkPen(None), brushes=[])
-        self.loss_plot.addItem(self._bars)
+        # The loss bars: one path of rectangles per colour (a few fills, however long the game).
+        self._bar_paths: dict[str | None, QGraphicsPathItem] = {}
+        for judgement in (None, *style.FLAGGED_JUDGEMENTS):
+            bars = QGraphicsPathItem()
+            bars.setPen(QPen(Qt.PenStyle.NoPen))
+            self._bar_paths[judgement] = bars
+            self.loss_plot.addItem(bars)
 
         self.cursor = pg.InfiniteLine(pos=0, angle=90, movable=True)
         self.cursor.setZValue(20)
@@ -154,7 +160,7 @@ class EvalGraphWidget(QWidget):
 
         # Moving the cursor repaints the strips it leaves and enters: the items under it are
         # blitted from their cached pixmaps, not painted again (pyqtgraph's paint is Python).
-        for item in (self._white_area, self._black_area, self._curve.curve, self._marks, self._bars, self._middle):
+        for item in (self._white_area, self._black_area, self._curve.curve, self._marks, self._middle, *self._bar_paths.values()):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
@@ -216,13 +222,20 @@ class EvalGraphWidget(QWidget):
             pen=self._mark_pen,
         )
 
-        bar_plies = sorted(losses)
         cap = _LOSS_CAP[kind]
-        heights = [min(cap, max(0.0, float(losses[ply]))) for ply in bar_plies]
-        neutral = self._brushes[None]
-        brushes = [self._brushes.get(judgements.get(ply), neutral) for ply in bar_plies]
-        self._bars.setOpts(x=bar_plies, height=heights, brushes=brushes)
-        self._loss_top = max([_LOSS_FLOOR[kind], *heights]) * 1.08
+        paths = {judgement: QPainterPath() for judgement in self._bar_paths}
+        highest = 0.0
+        for ply, loss in losses.items():
+            height = min(cap, max(0.0, float(loss)))
+            if height <= 0:
+                continue
+            judgement = judgements.get(ply)
+            path = paths[judgement if judgement in style.FLAGGED_JUDGEMENTS else None]
+            path.addRect(ply - _BAR_WIDTH / 2, 0.0, _BAR_WIDTH, height)
+            highest = max(highest, height)
+        for judgement, item in self._bar_paths.items():
+            item.setPath(paths[judgement])
+        self._loss_top = max(_LOSS_FLOOR[kind], highest) * 1.08
         self._update_ranges()
 
     def set_current_ply(self, ply: int) -> None:
@@ -354,6 +367,8 @@ class EvalGraphWidget(QWidget):
             flagged = judgement in style.FLAGGED_JUDGEMENTS
             self._brushes[judgement] = QBrush(style.judgement_color(judgement) if flagged else neutral)
         self._mark_pen = pg.mkPen(QColor(theme.graph_background), width=1.2)
+        for judgement, bars in self._bar_paths.items():
+            bars.setBrush(self._brushes[judgement])
         self.view.setBackground(QColor(theme.graph_background))
         upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)
         if self._kind == "go":  # Go figures are Black's view: Black ahead is up

@@ -61,7 +61,7 @@ from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
-from reviewer.gui.session import ReviewSession
+from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.style import (
     FLAGGED_JUDGEMENTS,
     JUDGEMENT_TITLES,
@@ -77,7 +77,17 @@ from reviewer.gui.settings import (
     engine_label,
     limit_choices,
 )
-from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner, TaskRunner
+from reviewer.gui.workers import (
+    AnalysisJob,
+    AnalysisProgress,
+    AnalysisRunner,
+    AssessmentRunner,
+    TaskRunner,
+    builtin_go_identity,
+    cached_evaluations,
+    engine_display_name,
+    remembered_identity,
+)
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
@@ -115,21 +125,29 @@ class MainWindow(QMainWindow):
     open_failed = Signal(str)  # one-line message
     export_finished = Signal(str)  # path written
     analysis_finished = Signal(bool)  # True when every position was analysed
+    cache_checked = Signal(int)  # evaluations the analysis cache had for the game just opened
 
     def __init__(
         self,
         settings: Settings | None = None,
         analysis_runner: AnalysisRunner | None = None,
         discover_engines: bool = True,
+        remember_layout: bool = True,
         parent: QWidget | None = None,
     ) -> None:
+        """`remember_layout`: restore the window's size and splitters from the settings and save
+        them on close (False for a screenshot: the same picture whatever the user's layout)."""
         super().__init__(parent)
         self.settings = settings or Settings()
+        self._remember_layout = remember_layout
         self.session = ReviewSession(preset=self.settings.preset, parent=self)
         self.analysis = analysis_runner or AnalysisRunner(parent=self)
         if self.analysis.parent() is None:
             self.analysis.setParent(self)
         self.tasks = TaskRunner(self)
+        self.assessor = AssessmentRunner(assess_safely, self)
+        self.session.set_background_assessor(self.assessor.request)
+        self.assessor.ready.connect(self.session.accept_assessment)
         self._pending_tasks: dict[int, tuple[str, Any]] = {}
         self._pending_ply: int | None = None
         self._engine_overrides: dict[str, EngineChoice] = {}
@@ -143,6 +161,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.setMinimumSize(900, 600)
 
+        _import_shared_dependencies()
         self._build_actions()
         self._build_menus()
         self._build_toolbar()
@@ -388,7 +407,9 @@ class MainWindow(QMainWindow):
         self.comment_view.setObjectName("comment")
         self.comment_view.setOpenLinks(False)
         self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
-        self.comment_view.setMinimumHeight(90)
+        # the move's title, the verdict, the best line, the engine's line and its alternatives
+        lines = self.comment_view.fontMetrics().lineSpacing()
+        self.comment_view.setMinimumHeight(round(lines * 6.2) + 8)
         self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
         right = QWidget(self)
@@ -433,9 +454,10 @@ class MainWindow(QMainWindow):
             self.main_splitter.addWidget(graph)
             self.main_splitter.setStretchFactor(0, 1)
             self.main_splitter.setStretchFactor(1, 0)
-            state = self.settings.window_state("main-splitter")
+            state = self.settings.window_state("main-splitter") if self._remember_layout else None
             if state is None or not self.main_splitter.restoreState(state):
-                self.main_splitter.setSizes([max(200, self.main_splitter.height() - 175), 175])
+                graph_height = max(120, min(190, round(self.height() * 0.2)))
+                self.main_splitter.setSizes([max(200, self.main_splitter.height() - graph_height), graph_height])
             graph.ply_clicked.connect(self.session.set_current_ply)
             graph.ply_scrubbed.connect(self.session.set_current_ply)
             self.eval_graph = graph
@@ -490,6 +512,7 @@ class MainWindow(QMainWindow):
         self.analysis.failed.connect(self._on_analysis_failed)
         self.analysis.finished.connect(self._on_analysis_finished)
         self.analysis.started.connect(lambda _job: self._update_enabled())
+        self.analysis.engine_identified.connect(self._remember_engine_identity)
 
         self.tasks.succeeded.connect(self._on_task_done)
         self.tasks.failed.connect(self._on_task_failed)
@@ -555,6 +578,7 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"{path.name}: {game.warnings[0]}", 8000)
         else:
             self.statusBar().showMessage(f"Opened {path.name}", 3000)
+        self._look_up_cached_analysis(game)
         self.file_opened.emit(str(path))
         QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self._warm_up)
 
@@ -627,6 +651,7 @@ class MainWindow(QMainWindow):
         if game is None:
             return
         target = Path(path)
+        self.session.settle_assessment()  # the export covers every evaluation so far
         evaluations = tuple(self.session.evaluations.ordered())
         assessment = self.session.assessment
         engine_name = self.engine_label.text()
@@ -703,10 +728,75 @@ class MainWindow(QMainWindow):
             self.progress_bar.hide()
             self.statusBar().showMessage("Analysis complete", 5000)
         try:
-            self._refresh_views()
+            if self.session.assessment_settled:
+                self._refresh_views()
+            else:  # the last evaluations are still being scored: score them now, once
+                self.session.settle_assessment()  # the views follow on assessment_changed
         finally:
             self.analysis_finished.emit(completed)
 
+
+    # ------------------------------------------------------------------- the analysis cache
+    def _remember_engine_identity(self, choice: EngineChoice, identity: str) -> None:
+        self.settings.set_engine_identity(choice, identity)
+
+    def _look_up_cached_analysis(self, game: Game) -> None:
+        """Show at once what the cache already holds for this game from the chosen engine and
+        limit (looked up off the GUI thread); `cache_checked` tells how much it found."""
+        choice, limit = self.engine_choice(game.kind), self.limit(game.kind)
+        identities = [self.settings.engine_identity(choice), *self._likely_identities(choice)]
+        known = tuple(identity for identity in identities if identity)
+        with_builtin = self._resolves_to_builtin(choice)
+        task = self.tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
+        self._pending_tasks[task] = ("cache", (game, choice, limit))
+
+    def _chosen_engine_info(self, choice: EngineChoice) -> EngineInfo | None:
+        """The discovered engine that `choice` will run (as `registry.open_engine` picks it)."""
+        if choice.command:
+            return None
+        usable = [engine for engine in self._known_engines if engine.kind == choice.kind and engine.usable]
+        if choice.name:
+            return next((engine for engine in usable if engine.name.lower() == choice.name.lower()), None)
+        preferred = ("uci",) if choice.kind == "chess" else ("katago", "builtin")
+        for protocol in preferred:
+            for engine in usable:
+                if engine.protocol == protocol:
+                    return engine
+        return None
+
+    def _likely_identities(self, choice: EngineChoice) -> list[str]:
+        """What the chosen engine will most likely call itself, from what discovery found."""
+        engine = self._chosen_engine_info(choice)
+        if engine is None or not engine.version:
+            return []
+        if engine.protocol == "uci":
+            return [engine.version]  # the engine's `id name`, e.g. "Stockfish 15.1"
+        if engine.protocol == "katago":
+            model = re.search(r"\(model ([^)]+)\)", engine.detail)
+            return [f"KataGo {engine.version}" + (f" {model.group(1)}" if model else "")]
+        return []
+
+    def _resolves_to_builtin(self, choice: EngineChoice) -> bool:
+        if choice.kind != "go" or choice.command:
+            return False
+        if choice.name:
+            return choice.name.lower() == "builtin"
+        engine = self._chosen_engine_info(choice)
+        return engine is None or engine.protocol == "builtin"
+
+    def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
+        count = 0
+        if found is not None and self.session.game is game and not self.analysis.is_running():
+            identity, evaluations = found
+            self.session.add_evaluations(evaluations)
+            count = len(evaluations)
+            self.settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
+            self.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+            total = self.session.ply_count + 1
+            self.statusBar().showMessage(
+                f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
+            )
+        self.cache_checked.emit(count)
 
     # --------------------------------------------------------------------------- engine menu
     def _warm_up(self) -> None:
@@ -905,13 +995,14 @@ class MainWindow(QMainWindow):
         game = self.session.game
         assert game is not None
         self._ensure_board(game.kind)
+        self.move_list.set_game(game)
         self.summary_panel.show()
         self._ensure_graph().show()
-        self.move_list.set_game(game)
         self._update_engine_controls()
         mode_action = self.graph_mode_actions["win" if self._graph_mode(game.kind) in ("win", "winrate") else "cp"]
         mode_action.setChecked(True)
         self.progress_bar.hide()
+        self.engine_label.setText("")  # no engine has analysed this game yet
         self._update_enabled()  # the views follow on the session's assessment_changed
 
     def _on_current_changed(self, node: Node) -> None:
@@ -1081,6 +1172,12 @@ class MainWindow(QMainWindow):
             self._known_engines = list(result or [])
             self._engines_pending = False
             self._update_engine_controls()
+            game = self.session.game
+            if game is not None and len(self.session.evaluations) == 0 and not self.analysis.is_running():
+                self._look_up_cached_analysis(game)  # now the engine's name is known
+        elif what == "cache":
+            game, choice, limit = payload
+            self._on_cached_analysis(game, choice, limit, result)
 
     def _on_task_failed(self, task_id: int, message: str) -> None:
         what, payload = self._pending_tasks.pop(task_id, ("", None))
@@ -1091,10 +1188,12 @@ class MainWindow(QMainWindow):
         elif what == "engines":
             self._known_engines = []
             self._engines_pending = False
+        elif what == "cache":  # an unreadable cache only means analysing again
+            self.cache_checked.emit(0)
 
     # ------------------------------------------------------------------------ window state
     def _restore_geometry(self) -> None:
-        geometry = self.settings.window_state("geometry")
+        geometry = self.settings.window_state("geometry") if self._remember_layout else None
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
@@ -1107,8 +1206,10 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.save_window_state()
+        if self._remember_layout:
+            self.save_window_state()
         self.analysis.shutdown(timeout_s=3.0)
+        self.assessor.shutdown(timeout_s=2.0)
         self.tasks.shutdown(timeout_s=5.0)
         if self._players_window is not None:
             self._players_window.close()
@@ -1494,6 +1595,17 @@ def _escape(text: str) -> str:
 
 
 
+def _import_shared_dependencies() -> None:
+    """Import here, on the GUI thread and before any worker starts, what a worker and the GUI
+    would otherwise import at the same moment: two threads importing one package can leave one
+    of them with a half-made module (colorama, imported by numba in the engine thread and by
+    pyqtgraph for the graph, raised KeyError: 'colorama')."""
+    try:
+        import colorama.winterm  # noqa: F401
+    except ImportError:
+        pass
+
+
 # -------------------------------------------------------------- work done off the GUI thread
 def _read_collection(path: Path) -> GameCollection:
     from reviewer.core.formats import open_collection
@@ -1508,6 +1620,18 @@ def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Eval
     if all(evaluation.terminal is not None for evaluation in carried):
         carried = []  # only game-over verdicts: nothing was analysed
     return game, tuple(carried)
+
+
+def _cached_analysis(
+    game: Game, choice: EngineChoice, identities: tuple[str, ...], with_builtin: bool, limit: Limit
+) -> tuple[str, tuple[Evaluation, ...]] | None:
+    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have."""
+    remembered = remembered_identity(choice)
+    if remembered:
+        identities = (remembered, *identities)
+    if with_builtin:
+        identities = (*identities, builtin_go_identity())
+    return cached_evaluations(game, identities, limit)
 
 
 def _load_opening_book() -> None:

@@ -6,6 +6,7 @@ so `REVIEWER_CONFIG_DIR` moves them like every other file Reviewer writes.
 
 from __future__ import annotations
 
+import hashlib
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -102,6 +103,12 @@ def engine_label(engine: EngineInfo) -> str:
     return f"{name} {version}".strip()
 
 
+def _choice_key(choice: EngineChoice) -> str:
+    """A settings key for an engine choice (a command line may hold any character)."""
+    text = f"{choice.kind}\n{choice.name or ''}\n{choice.command or ''}"
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
 def settings_path() -> Path:
     return paths.config_dir() / "reviewer.ini"
 
@@ -126,6 +133,13 @@ class Settings:
     def set_engine_choice(self, choice: EngineChoice) -> None:
         self._qsettings.setValue(f"engines/{choice.kind}/name", choice.name or "")
         self._qsettings.setValue(f"engines/{choice.kind}/command", choice.command or "")
+
+    def engine_identity(self, choice: EngineChoice) -> str | None:
+        """What the engine behind `choice` called itself when it last ran (the cache's engine key)."""
+        return self._text(f"identities/{_choice_key(choice)}") or None
+
+    def set_engine_identity(self, choice: EngineChoice, identity: str) -> None:
+        self._qsettings.setValue(f"identities/{_choice_key(choice)}", identity)
 
     def limit(self, kind: GameKind) -> Limit:
         group = f"limits/{kind}"

@@ -52,6 +52,12 @@ def go_details(summary: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _set_style_sheet(widget: QWidget, sheet: str) -> None:
+    """Setting a style sheet polishes the widget again, even the same one: only when it changes."""
+    if widget.styleSheet() != sheet:
+        widget.setStyleSheet(sheet)
+
+
 class _StoneDot(QWidget):
     """A small white or black disc that says which side a row is about."""
 
@@ -184,7 +190,7 @@ class SummaryPanel(QWidget):
         else:
             row.details.setText(chess_details(summary) if self._kind == "chess" else go_details(summary))
         row.details.setToolTip(self._details_tooltip(summary))
-        row.details.setStyleSheet(f"color: {theme.text_muted};")
+        _set_style_sheet(row.details, f"color: {theme.text_muted};")
         counts = (summary or {}).get("counts") or {}
         for judgement, chip in row.chips.items():
             count = counts.get(judgement)
@@ -193,7 +199,7 @@ class SummaryPanel(QWidget):
             chip.setEnabled(bool(count))
             title = style.JUDGEMENT_TITLES[judgement].lower()
             chip.setToolTip(f"{count or 0} × {title}: click to go through them")
-            chip.setStyleSheet(self._chip_style(judgement, theme))
+            _set_style_sheet(chip, self._chip_style(judgement, theme))
 
     def _details_tooltip(self, summary: dict[str, Any] | None) -> str:
         if summary is None:

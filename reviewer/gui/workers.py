@@ -110,6 +110,7 @@ class AnalysisRunner(QObject):
     failed = Signal(str)  # a one-line message for the status bar
     finished = Signal(bool)  # True when every position was analysed, False when stopped or failed
     started = Signal(object)  # AnalysisJob
+    engine_identified = Signal(object, str)  # EngineChoice, the identity its engine gave (cache key)
 
     _evaluation_from_thread = Signal(int, object)
     _failed_from_thread = Signal(int, str)
@@ -204,6 +205,9 @@ class AnalysisRunner(QObject):
         try:
             engine = self._open_engine(job.engine)
             gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(engine, job.engine))
+            identity = getattr(engine, "identity", None)
+            if isinstance(identity, str) and identity:
+                gate.emit(self, "engine_identified", job.engine, identity)
 
             def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
                 gate.emit(self, "_speed_from_thread", job_id, rate, eta)
@@ -280,11 +284,71 @@ def _rate(arrivals: deque[float]) -> float | None:
 
 
 def _engine_label(engine: Engine, choice: EngineChoice) -> str:
-    """The engine's name and version for the status bar, without the options in its identity."""
-    identity = str(getattr(engine, "identity", "") or "")
+    return engine_display_name(str(getattr(engine, "identity", "") or "")) or choice.describe()
+
+
+def engine_display_name(identity: str) -> str:
+    """An engine's name and version for people, without the options in its identity:
+    'builtin-go 1.0 playouts=2000 rave seed=0' → 'builtin-go 1.0 rave'."""
     name = identity.split(",")[0].split("|")[0].split(" [")[0]
-    words = [word for word in name.split() if "=" not in word]
-    return " ".join(words) or choice.describe()
+    return " ".join(word for word in name.split() if "=" not in word)
+
+
+@dataclass(frozen=True)
+class _NamedEngine:
+    """Stands for an engine that is not running, by the identity it gave: `engine_key` needs no more."""
+
+    identity: str
+
+
+def cached_evaluations(
+    game: Game, identities: Sequence[str], limit: Limit, cache_path: str | None = None
+) -> tuple[str, tuple[Evaluation, ...]] | None:
+    """What the analysis cache holds for the main line of `game` from the first engine identity
+    (with `limit`) that it has anything for: (identity, evaluations); None when it has nothing.
+    Reads the disk: call it off the GUI thread."""
+    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.core.review import engine_key
+
+    if not identities:
+        return None
+    plies = range(game.ply_count + 1)
+    keys = position_keys(game, plies)
+    with AnalysisCache(cache_path) as cache:
+        for identity in dict.fromkeys(identities):
+            found = cache.get_many(keys.values(), engine_key(_NamedEngine(identity), limit))  # type: ignore[arg-type]
+            if found:
+                evaluations = tuple(found[keys[ply]].with_ply(ply) for ply in plies if keys[ply] in found)
+                return identity, evaluations
+    return None
+
+
+def remembered_identity(choice: EngineChoice) -> str | None:
+    """The identity the analysis cache remembers for the program `choice` runs (recognised by
+    its files, without starting it); None when it cannot tell. Reads the disk."""
+    try:
+        from reviewer.core.engines.registry import engine_fingerprint
+    except ImportError:  # a registry that cannot recognise engines unstarted
+        return None
+    from reviewer.core.cache import AnalysisCache
+
+    fingerprint = engine_fingerprint(choice.kind, choice.name, choice.command)
+    if fingerprint is None:
+        return None
+    with AnalysisCache() as cache:
+        lookup = getattr(cache, "engine_identity", None)
+        return lookup(fingerprint) if lookup is not None else None
+
+
+def builtin_go_identity() -> str:
+    """The built-in Go engine's identity, without running a search (it starts in no time)."""
+    from reviewer.core.engines.registry import open_engine
+
+    engine = open_engine("go", "builtin")
+    try:
+        return engine.identity
+    finally:
+        engine.close()
 
 
 class AssessmentRunner(QObject):
@@ -296,6 +360,8 @@ class AssessmentRunner(QObject):
     """
 
     ready = Signal(int, object, object)
+    PAUSE_PER_WORK = 3.0  # after scoring for t seconds, wait 3·t before the next: at most 25 % busy
+    MAX_PAUSE_S = 1.0
 
     def __init__(self, assess: Callable[[Game, EvaluationTable, str], tuple[Any, str | None]], parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -303,6 +369,7 @@ class AssessmentRunner(QObject):
         self._lock = threading.Lock()
         self._latest: tuple[int, Game, EvaluationTable, str] | None = None
         self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
         self._gate = _Gate()
         self.destroyed.connect(self._gate.close)
 
@@ -324,6 +391,7 @@ class AssessmentRunner(QObject):
         with self._lock:
             self._latest = None
             thread = self._thread
+        self._closing.set()
         if thread is not None:
             thread.join(timeout_s)
         self._gate.close()
@@ -337,14 +405,19 @@ class AssessmentRunner(QObject):
                     self._thread = None
                     return
             generation, game, evaluations, preset = job
+            started = time.monotonic()
             try:
                 assessment, error = self._assess(game, evaluations, preset)
             except Exception as problem:  # the assess function reports its own failures; be sure
                 assessment, error = None, f"scoring failed: {problem}"
+            spent = time.monotonic() - started
             try:
                 self._gate.emit(self, "ready", generation, assessment, error)
             except RuntimeError:  # the Python side of the window is gone
                 pass
+            # Scoring holds the interpreter: leave the GUI thread most of it while evaluations
+            # keep coming (the newest request waits meanwhile and is scored next).
+            self._closing.wait(min(self.MAX_PAUSE_S, spent * self.PAUSE_PER_WORK))
 
 
 class TaskRunner(QObject):

@@ -175,3 +175,153 @@ def test_a_go_game_goes_to_katago_and_gets_sabaki_annotations(tmp_path):
     assert queries >= 1
     assert main(args) == 0  # everything cached: KataGo gets no analysis query
     assert log.read_text().count('"analyzeTurns"') == queries
+
+
+DATA = REPO_ROOT / "tests" / "data"
+
+
+def started(log: Path) -> int:
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+def test_a_fully_cached_rerun_starts_no_engine(tmp_path):
+    starts, report = tmp_path / "starts", tmp_path / "r.json"
+    # one word, not a file name: a file the engine writes would change the command's fingerprint
+    args = ["analyze", str(OPERA), "--engine-cmd", fake_cmd(f"--started-log={starts}"), "--nodes", "500", "-q"]
+    assert main(args) == 0
+    assert started(starts) >= 1
+    first_starts = started(starts)
+    assert main([*args, "--json", str(report)]) == 0
+    assert started(starts) == first_starts
+    data = json.loads(report.read_text())
+    assert data["evaluated_positions"] == OPERA_PLIES + 1 and data["complete"] is True
+    assert data["engine"]["id"] == "FakeFish 1.0 | nodes=500,multipv=1"  # known without starting it
+    assert main([*args, "--nodes", "600"]) == 0  # another limit: not in the cache
+    assert started(starts) > first_starts
+
+
+def test_outputs_that_cannot_be_written_are_bad_input_before_any_analysis(tmp_path, capsys):
+    starts = tmp_path / "starts"
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    engine = ["--engine-cmd", fake_cmd("--started-log", str(starts)), "--nodes", "500", "-q"]
+    for flag in ("--json", "--csv", "--html", "-o"):
+        target = blocker / "deeper" / ("out.pgn" if flag == "-o" else "out.txt")
+        assert main(["analyze", str(OPERA), *engine, flag, str(target)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "a-file is a file, not a folder" in err
+    assert main(["analyze", str(OPERA), *engine, "--json", "-", "--csv", "-"]) == 2
+    assert "standard output" in capsys.readouterr().err
+    assert started(starts) == 0
+    made = tmp_path / "new" / "folder" / "r.json"  # a folder that can be made is made
+    assert main(["analyze", str(OPERA), *engine, "--json", str(made)]) == 0
+    assert json.loads(made.read_text())["evaluated_positions"] == OPERA_PLIES + 1
+
+
+@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write anywhere")
+def test_a_folder_without_write_permission_is_bad_input(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert main(["analyze", str(OPERA), "--engine-cmd", fake_cmd(), "--json", str(locked / "r.json")]) == 2
+    finally:
+        locked.chmod(0o700)
+    assert "cannot write in" in capsys.readouterr().err
+
+
+def test_every_output_is_tried_and_each_failure_told(tmp_path, capsys, monkeypatch):
+    from reviewer.commands import analyze
+
+    real_write = analyze.write_text_atomic
+    failing = {tmp_path / "r.json", tmp_path / "m.csv"}
+
+    def write(path, text, *args, **kwargs):
+        if Path(path) in failing:
+            raise OSError(28, "No space left on device")
+        return real_write(path, text, *args, **kwargs)
+
+    monkeypatch.setattr(analyze, "write_text_atomic", write)
+    code = main(["analyze", str(OPERA), "--engine-cmd", fake_cmd(), "--nodes", "500", "-q",
+                 "--json", str(tmp_path / "r.json"), "--csv", str(tmp_path / "m.csv"),
+                 "--html", str(tmp_path / "r.html"), "-o", str(tmp_path / "a.pgn")])
+    assert code == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [f"reviewer analyze: cannot write {tmp_path / 'r.json'}: No space left on device",
+                     f"reviewer analyze: cannot write {tmp_path / 'm.csv'}: No space left on device"]
+    assert (tmp_path / "r.html").is_file() and (tmp_path / "a.pgn").is_file()
+
+
+@pytest.mark.parametrize("flag", ["--json", "--csv", "--html"])
+def test_a_dash_writes_to_standard_output_instead_of_the_figures(tmp_path, capsys, flag, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["analyze", str(OPERA), "--engine-cmd", fake_cmd(), "--nodes", "500", flag, "-"]) == 0
+    out = capsys.readouterr().out
+    assert not (tmp_path / "-").exists()
+    assert "accuracy " not in out.split("\n", 1)[0]  # no figures table before it
+    if flag == "--json":
+        assert json.loads(out)["evaluated_positions"] == OPERA_PLIES + 1
+    elif flag == "--csv":
+        assert len(out.strip().splitlines()) == OPERA_PLIES + 1  # a header and one row per move
+    else:
+        assert out.lstrip().lower().startswith("<!doctype html")
+
+
+def test_game_zero_and_an_unparsable_engine_command_are_bad_input(capsys):
+    assert main(["analyze", str(OPERA), "--game", "0", "--engine-cmd", fake_cmd()]) == 2
+    assert capsys.readouterr().err == "reviewer analyze: --game counts from 1, not 0\n"
+    assert main(["analyze", str(OPERA), "--engine-cmd", "'stockfish"]) == 2
+    assert capsys.readouterr().err == "reviewer analyze: --engine-cmd: No closing quotation\n"
+    assert main(["analyze", str(OPERA), "--engine-cmd", "  "]) == 2
+    assert "empty" in capsys.readouterr().err
+
+
+def test_the_games_warnings_are_told_even_when_quiet(capsys):
+    assert main(["analyze", str(DATA / "chess_illegal_move.pgn"), "--engine-cmd", fake_cmd(), "--depth", "2", "-q"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (
+        "reviewer analyze: " + str(DATA / "chess_illegal_move.pgn") + "#1: warning: illegal move 'Ke3' at 2. "
+        "in the main line; the rest of that line is skipped\n"
+    )
+    assert captured.out == ""
+
+
+def test_an_unreadable_start_position_is_bad_input_and_skipped_in_a_batch(tmp_path, capsys):
+    bad = tmp_path / "bad.pgn"
+    bad.write_text('[White "X"]\n[SetUp "1"]\n[FEN "garbage fen"]\n\n1. e4 e5 *\n')
+    starts = tmp_path / "starts"
+    engine = ["--engine-cmd", fake_cmd("--started-log", str(starts)), "--depth", "2", "-q"]
+    assert main(["analyze", str(bad), *engine]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and 'start position [FEN "garbage fen"] cannot be read' in err
+    assert started(starts) == 0
+    report = tmp_path / "r.json"
+    assert main(["analyze", str(bad), str(DATA / "chess_one_move.pgn"), "--all-games", *engine, "--json", str(report)]) == 2
+    assert json.loads(report.read_text())["game"]["event"] == "One move"  # the readable game, analysed
+
+
+def test_one_engine_command_for_chess_and_go_games_is_refused(capsys):
+    code = main(["analyze", str(DATA / "chess_one_move.pgn"), str(DATA / "go_9x9_passes.sgf"), "--all-games",
+                 "--engine-cmd", fake_cmd()])
+    assert code == 2
+    assert "analyse the chess and the Go games separately" in capsys.readouterr().err
+
+
+def test_chess960_without_the_option_says_so_in_one_line(tmp_path, capsys):
+    log = tmp_path / "log"
+    game = str(DATA / "chess960_castling.pgn")
+    assert main(["analyze", game, "--engine-cmd", fake_cmd("--log", str(log)), "--depth", "2", "-q"]) == 1
+    assert capsys.readouterr().err == (
+        "reviewer analyze: chess960_castling.pgn#1: FakeFish 1.0 does not play Chess960 (no UCI_Chess960 option)\n"
+    )
+    assert searches(log) == 0
+    assert main(["analyze", game, "--engine-cmd", fake_cmd("--log", str(log), "--chess960"), "--depth", "2", "-q"]) == 0
+    assert searches(log) == 7
+
+
+def test_a_go_board_too_big_for_katago_goes_to_the_builtin_engine(tmp_path):
+    sgf, report = tmp_path / "g21.sgf", tmp_path / "r.json"
+    sgf.write_text("(;GM[1]FF[4]SZ[21]KM[7];B[aa];W[uu];B[ka])")
+    assert main(["analyze", str(sgf), "--visits", "16", "-q", "--json", str(report)]) == 0
+    data = json.loads(report.read_text())
+    assert data["engine"]["name"].startswith("builtin-go") and data["evaluated_positions"] == 4

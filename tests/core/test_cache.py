@@ -164,3 +164,31 @@ def test_a_cache_busy_in_another_program_skips_one_write_and_stays_on(tmp_path):
     assert cache.enabled and cache.warning is None
     cache.put("k", "E", EVALUATION)
     assert cache.get("k", "E") == EVALUATION
+
+
+def test_an_engines_identity_is_remembered_by_fingerprint(tmp_path):
+    path = tmp_path / "cache.sqlite"
+    with AnalysisCache(path) as cache:
+        assert cache.engine_identity("fp-1") is None
+        cache.remember_engine("fp-1", "Stockfish 16")
+        cache.remember_engine("fp-2", "KataGo 1.15 b18")
+        cache.remember_engine("fp-1", "Stockfish 17")  # the same program file, upgraded
+    with AnalysisCache(path) as cache:
+        assert cache.engine_identity("fp-1") == "Stockfish 17"
+        assert cache.engine_identity("fp-2") == "KataGo 1.15 b18"
+
+
+def test_a_cache_made_before_engines_were_remembered_gains_the_table(tmp_path):
+    path = tmp_path / "old.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript(
+        "CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "INSERT INTO meta VALUES ('schema', '1');"
+        "CREATE TABLE evaluations (position_key TEXT NOT NULL, engine_id TEXT NOT NULL, evaluation TEXT NOT NULL,"
+        " stored_at REAL NOT NULL, PRIMARY KEY (position_key, engine_id)) WITHOUT ROWID;"
+    )
+    connection.close()
+    with AnalysisCache(path) as cache:
+        assert cache.warning is None
+        cache.remember_engine("fp", "E")
+        assert cache.engine_identity("fp") == "E"

@@ -185,3 +185,14 @@ def test_installed_katago_that_failed_its_check_is_broken(engines_dir, no_system
     (home / "installed.json").write_text(json.dumps({**stamp, "tuning_status": "broken", "problem": "no OpenCL"}))
     katago = by_name(discovery.find_engines(kind="go"))["katago"]
     assert katago.status == "broken" and "no OpenCL" in katago.detail
+
+
+def test_a_settings_entry_without_a_field_says_which(engines_dir, no_system_katago):
+    write_settings([{"name": "no-command", "protocol": "uci"}, "just text", {"name": "ok", "command": "echo hi"}])
+    problems: list[str] = []
+    engines = by_name(discovery.find_engines(problems=problems, check=False))
+    assert "ok" in engines
+    assert [problem.split(": ", 1)[1] for problem in problems] == [
+        'engine 1 ignored: no "command"',
+        "engine 2 ignored: not an object with a name and a command",
+    ]

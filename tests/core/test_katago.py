@@ -434,3 +434,24 @@ def test_chess_games_are_refused():
         with pytest.raises(ValueError):
             run_all(engine, Game(kind="chess"))
 
+
+
+def test_a_program_that_is_not_katagos_analysis_engine_is_told_quickly(monkeypatch):
+    """A UCI engine given for Go answers the JSON query with words, never JSON: said within seconds."""
+    from reviewer.core.engines import katago
+    from reviewer.core.engines.base import EngineUnsuitable
+
+    monkeypatch.setattr(katago, "FOREIGN_ANSWER_WAIT_S", 0.3)
+    started = time.monotonic()
+    with pytest.raises(EngineUnsuitable, match="did not answer as KataGo's analysis engine"):
+        KataGoEngine(fake_engine_command("fake_uci.py", "--garbage"), start_timeout_s=30)
+    assert time.monotonic() - started < 10
+
+
+def test_a_board_katago_is_not_built_for_is_said_in_the_users_terms():
+    from reviewer.core.engines.base import EngineUnsuitable
+
+    game = Game(kind="go", board_width=21, board_height=21, first_player="black", komi=7.0)
+    with KataGoEngine(fake("--max-board", "19")) as engine:
+        with pytest.raises(EngineUnsuitable, match=r"^KataGo plays boards up to 19×19, not 21×21; use --engine builtin$"):
+            run_all(engine, game)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import sys
 
 import pytest
 
@@ -136,3 +137,51 @@ def test_empty_command_and_unknown_kind_are_refused():
         registry.open_engine("go", command=[])
     with pytest.raises(ValueError):
         registry.open_engine("shogi")  # type: ignore[arg-type]
+
+
+def test_a_commands_fingerprint_is_stable_and_changes_with_its_files(tmp_path):
+    script = tmp_path / "engine.py"
+    script.write_text("print('v1')\n")
+    command = [sys.executable, str(script), "--flag"]
+    first = registry.engine_fingerprint("chess", command=command)
+    assert first is not None
+    assert registry.engine_fingerprint("chess", command=list(command)) == first
+    assert registry.engine_fingerprint("go", command=command) != first  # another protocol
+    assert registry.engine_fingerprint("chess", command=[*command[:2], "--other"]) != first
+    script.write_text("print('version two')\n")
+    assert registry.engine_fingerprint("chess", command=command) != first
+
+
+def test_no_fingerprint_for_what_cannot_be_told_without_running_it(tmp_path):
+    assert registry.engine_fingerprint("chess", command=[str(tmp_path / "no-such-engine")]) is None
+    assert registry.engine_fingerprint("chess", command="'unbalanced") is None
+    assert registry.engine_fingerprint("go", name="katago") is None
+    assert registry.engine_fingerprint("chess", name="my-settings-engine") is None
+
+
+def test_a_board_bigger_than_katago_plays_gets_the_builtin_engine(monkeypatch):
+    def no_discovery(kind=None):
+        raise AssertionError("no need to look for KataGo for a 21x21 board")
+
+    monkeypatch.setattr(registry, "find_engines", no_discovery)
+    assert isinstance(registry.open_engine("go", board_size=(21, 21)), BuiltinGoEngine)
+    assert isinstance(registry.open_engine("go", board_size=(19, 25)), BuiltinGoEngine)
+    assert registry.katago_plays((19, 19)) and registry.katago_plays(None) and not registry.katago_plays((20, 9))
+
+
+def test_katago_by_name_for_a_board_it_cannot_play_says_so_before_starting(monkeypatch):
+    from reviewer.core.engines.base import EngineUnsuitable
+
+    listing(monkeypatch, info("katago", "go", "katago", ["no-such-program"]), BUILTIN)
+    with pytest.raises(EngineUnsuitable, match=r"KataGo plays boards up to 19×19, not 21×21; use --engine builtin"):
+        registry.open_engine("go", name="katago", board_size=(21, 21))
+    assert isinstance(registry.open_engine("go", name="builtin", board_size=(21, 21)), BuiltinGoEngine)
+
+
+def test_best_go_engine_for_a_board_katago_plays_is_still_katago(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", fake_engine_command("fake_katago.py")), BUILTIN)
+    engine = registry.open_engine("go", board_size=(19, 19))
+    try:
+        assert isinstance(engine, KataGoEngine)
+    finally:
+        engine.close()

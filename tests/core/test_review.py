@@ -128,3 +128,106 @@ def test_progress_counts_cached_positions_as_done(tmp_path):
         list(analyse_game(game, engine, LIMIT, cache=cache, plies=[1, 2, 3], on_progress=lambda *r: reports.append(r)))
     assert reports[0] == (2, 3, None, None)
     assert reports[-1][:2] == (3, 3)
+
+
+class CountingFactory:
+    """Opens the fake engine on demand and counts how often it was asked to."""
+
+    def __init__(self, *args: str) -> None:
+        self.args = args
+        self.calls = 0
+        self.engines: list[UciEngine] = []
+
+    def __call__(self) -> UciEngine:
+        self.calls += 1
+        engine = fake(*self.args, processes=1)
+        self.engines.append(engine)
+        return engine
+
+    def close(self) -> None:
+        for engine in self.engines:
+            engine.close()
+
+
+def test_an_engine_factory_is_not_called_when_the_cache_has_every_position(tmp_path):
+    game = opera_game()
+    cache = AnalysisCache()
+    first = CountingFactory()
+    try:
+        done = list(analyse_game(game, None, LIMIT, cache=cache, engine_factory=first, engine_fingerprint="fp"))
+    finally:
+        first.close()
+    assert first.calls == 1 and len(done) == game.ply_count + 1
+    again = CountingFactory()
+    rerun = {e.ply: e for e in analyse_game(game, None, LIMIT, cache=cache, engine_factory=again, engine_fingerprint="fp")}
+    assert again.calls == 0
+    assert rerun == {e.ply: e for e in done}
+    assert {e.engine_id for e in rerun.values()} == {"FakeFish 1.0 | nodes=1000,multipv=1"}
+
+
+def test_an_engine_factory_is_called_once_for_the_missing_positions_only(tmp_path):
+    game = opera_game()
+    cache = AnalysisCache()
+    log = tmp_path / "log"
+    factory = CountingFactory("--log", str(log))
+    try:
+        list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1, 2], engine_factory=factory, engine_fingerprint="fp"))
+        list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1, 2, 3], engine_factory=factory, engine_fingerprint="fp"))
+    finally:
+        factory.close()
+    assert factory.calls == 2
+    assert len(searches(log)) == 4
+
+
+def test_when_the_opened_engine_is_not_the_remembered_one_its_own_results_are_used(tmp_path):
+    game = opera_game()
+    cache = AnalysisCache()
+    old = CountingFactory("--name", "OldFish 1")
+    new = CountingFactory("--name", "NewFish 2")
+    try:
+        list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1], engine_factory=old, engine_fingerprint="fp"))
+        # position 2 is missing: the engine opened turns out to be another one, so none of the
+        # old engine's evaluations may be given for it
+        evaluations = list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1, 2], engine_factory=new, engine_fingerprint="fp"))
+        assert {e.engine_id for e in evaluations} == {"NewFish 2 | nodes=1000,multipv=1"}
+        assert sorted(e.ply for e in evaluations) == [0, 1, 2]
+        # the fingerprint now stands for the new engine: a third run needs no engine at all
+        third = CountingFactory()
+        list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1, 2], engine_factory=third, engine_fingerprint="fp"))
+        assert third.calls == 0
+    finally:
+        old.close()
+        new.close()
+    assert cache.engine_identity("fp") == "NewFish 2"
+
+
+def test_without_a_fingerprint_or_a_cache_the_factory_is_called(tmp_path):
+    game = opera_game()
+    cache = AnalysisCache()
+    with fake() as engine:
+        list(analyse_game(game, engine, LIMIT, cache=cache, plies=[0, 1]))
+    factory = CountingFactory()
+    try:
+        assert len(list(analyse_game(game, None, LIMIT, cache=cache, plies=[0, 1], engine_factory=factory))) == 2
+        assert len(list(analyse_game(game, None, LIMIT, plies=[0, 1], engine_factory=factory, engine_fingerprint="fp"))) == 2
+    finally:
+        factory.close()
+    assert factory.calls == 2
+    with pytest.raises(TypeError):
+        list(analyse_game(game, None, LIMIT))
+
+
+def test_engine_on_demand_opens_once_and_knows_the_identity_from_the_cache(tmp_path):
+    from reviewer.core.review import EngineOnDemand
+
+    cache = AnalysisCache()
+    factory = CountingFactory()
+    on_demand = EngineOnDemand(factory, "fp")
+    assert on_demand.identity(cache) is None and factory.calls == 0
+    try:
+        assert on_demand.open() is on_demand.open()
+        assert factory.calls == 1 and on_demand.identity() == "FakeFish 1.0"
+    finally:
+        on_demand.close()
+    cache.remember_engine("fp", "FakeFish 1.0")
+    assert EngineOnDemand(factory, "fp").identity(cache) == "FakeFish 1.0"

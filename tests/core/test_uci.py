@@ -239,3 +239,59 @@ def test_default_arrangement_of_processes_and_threads():
     assert default_arrangement(2) == (1, 2)  # measured fastest on 2 cores
     assert default_arrangement(8) == (2, 4)
     assert default_arrangement(64) == (8, 4)
+
+
+def test_chess960_without_uci_chess960_is_refused_before_any_search(tmp_path):
+    from reviewer.core.engines.base import EngineUnsuitable
+
+    game = game_from_pgn_text((REPO_ROOT / "tests" / "data" / "chess960_castling.pgn").read_text())
+    assert game.chess960
+    log = tmp_path / "searches.log"
+    with fake("--log", str(log), processes=1) as engine:
+        with pytest.raises(EngineUnsuitable, match=r"FakeFish 1.0 does not play Chess960 \(no UCI_Chess960 option\)"):
+            list(engine.analyse(game, range(game.ply_count + 1), Limit(depth=2), threading.Event()))
+    assert logged_fens(log) == []
+    with fake("--log", str(log), "--chess960", processes=1) as engine:
+        evaluations = list(engine.analyse(game, range(game.ply_count + 1), Limit(depth=2), threading.Event()))
+    assert len(evaluations) == game.ply_count + 1
+    castled = next(e for e in evaluations if e.ply == game.ply_count - 1)  # Black to castle next
+    assert castled.best_move is not None
+
+
+# The event loop is torn down at exit; asyncio reports what it finds left over on stderr. Run in a
+# child process, which prints nothing else, with the cases that used to leave something behind:
+# several processes dying at start (one failure left the other starts pending), and a hung search
+# given up (its process killed while python-chess still waited on it).
+_TEARDOWN_SCRIPT = """
+import sys, threading
+from reviewer.core.analysis import Limit
+from reviewer.core.engines.base import EngineError
+from reviewer.core.engines.uci import UciEngine
+from reviewer.core.formats.pgn import game_from_pgn_text
+
+fake = [sys.executable, sys.argv[1]]
+try:
+    UciEngine(fake + ["--exit-on-start"], processes=3)
+except EngineError:
+    pass
+game = game_from_pgn_text("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *")
+engine = UciEngine(fake + ["--hang-after", "1"], processes=2, timeout_s=1.0)
+try:
+    list(engine.analyse(game, range(7), Limit(depth=2), threading.Event()))
+except EngineError:
+    pass
+engine.close()
+print("done")
+"""
+
+
+def test_failures_leave_nothing_for_asyncio_to_complain_about():
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _TEARDOWN_SCRIPT, str(REPO_ROOT / "tests" / "fakes" / "fake_uci.py")],
+        capture_output=True, text=True, timeout=40, cwd=REPO_ROOT,
+    )
+    assert done.stdout.strip() == "done", done.stderr
+    assert done.stderr == ""

@@ -18,6 +18,7 @@ else --report-as). Switches make it misbehave the ways KataGo can:
   --tuning-file PATH     unless PATH exists: say so the way KataGo does, "autotune", then hang
   --log FILE             append every line received to FILE
   --version V            what query_version answers (default 1.18.1)
+  --max-board N          refuse bigger boards as KataGo does (default 19, its usual build)
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ parser.add_argument("--crash-after", type=int, default=0)
 parser.add_argument("--crash-marker", default="")
 parser.add_argument("--garbage", action="store_true")
 parser.add_argument("--error", default="")
+parser.add_argument("--max-board", type=int, default=19)
 parser.add_argument("--general-error", default="")
 parser.add_argument("--warning", default="")
 parser.add_argument("--report-as", default="BLACK")
@@ -167,6 +169,10 @@ def handle(line: str) -> None:
     for required in ("id", "moves", "rules", "boardXSize", "boardYSize"):
         if required not in query:
             emit({"error": f"{required} field was not specified", "field": required, "id": query.get("id", "")})
+            return
+    for field in ("boardXSize", "boardYSize"):
+        if not 2 <= int(query[field]) <= options.max_board:
+            emit({"error": f"Must provide an integer from 2 to {options.max_board}", "field": field, "id": query["id"]})
             return
     if options.general_error:
         emit({"error": options.general_error})

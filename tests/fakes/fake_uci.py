@@ -7,7 +7,9 @@ move with the smallest UCI text. Every search is one line `<FEN>` appended to --
 Switches: --name NAME, --log FILE, --no-wdl, --garbage (junk lines around real ones),
 --crash-after N (exit on the search after N searches of this process), --crash-after-total N
 (exit once --log holds N searches, so restarts crash too), --hang-after N (go silent, ignore
-stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start (die at once).
+stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start (die at once),
+--started-log FILE (append a line to FILE each time the process starts), --chess960 (offer the
+UCI_Chess960 option and play Chess960 when it is set).
 """
 
 from __future__ import annotations
@@ -76,12 +78,12 @@ def log_search(path: str, fen: str, crash_after_total: int | None) -> bool:
         return True
 
 
-def parse_position(tokens: list[str]) -> chess.Board:
+def parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
     if tokens[0] == "startpos":
-        board, rest = chess.Board(), tokens[1:]
+        board, rest = chess.Board(chess960=chess960), tokens[1:]
     else:
         end = tokens.index("moves") if "moves" in tokens else len(tokens)
-        board, rest = chess.Board(" ".join(tokens[1:end])), tokens[end:]
+        board, rest = chess.Board(" ".join(tokens[1:end]), chess960=chess960), tokens[end:]
     if rest and rest[0] == "moves":
         for uci in rest[1:]:
             board.push_uci(uci)
@@ -99,7 +101,12 @@ def main() -> int:
     parser.add_argument("--hang-after", type=int)
     parser.add_argument("--search-ms", type=int, default=0)
     parser.add_argument("--exit-on-start", action="store_true")
+    parser.add_argument("--started-log")
+    parser.add_argument("--chess960", action="store_true")
     args = parser.parse_args()
+    if args.started_log:
+        with open(args.started_log, "a", encoding="utf-8") as handle:
+            handle.write("started\n")
     if args.exit_on_start:
         return 3
 
@@ -112,7 +119,7 @@ def main() -> int:
 
     threading.Thread(target=read, daemon=True).start()
     board = chess.Board()
-    multipv, show_wdl, searches = 1, False, 0
+    multipv, show_wdl, play_chess960, searches = 1, False, False, 0
     while True:
         line = commands.get()
         if line is None or line == "quit":
@@ -130,6 +137,8 @@ def main() -> int:
             send("option name MultiPV type spin default 1 min 1 max 50")
             if not args.no_wdl:
                 send("option name UCI_ShowWDL type check default false")
+            if args.chess960:
+                send("option name UCI_Chess960 type check default false")
             send("uciok")
         elif tokens[0] == "isready":
             send("readyok")
@@ -140,8 +149,10 @@ def main() -> int:
                 multipv = int(value)
             elif name == "UCI_ShowWDL":
                 show_wdl = value == "true"
+            elif name == "UCI_Chess960" and args.chess960:
+                play_chess960 = value == "true"
         elif tokens[0] == "position":
-            board = parse_position(tokens[1:])
+            board = parse_position(tokens[1:], play_chess960)
         elif tokens[0] == "go":
             if args.crash_after is not None and searches >= args.crash_after:
                 return 3

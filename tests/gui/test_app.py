@@ -12,7 +12,7 @@ from reviewer.cli import main
 from reviewer.core.analysis import Limit
 from reviewer.gui.app import create_application
 from reviewer.gui.settings import EngineChoice, Settings, describe_limit
-from tests.conftest import fake_engine_command
+from support import fake_engine_command
 
 
 def test_create_application_names_the_app_and_applies_the_theme(qapp) -> None:

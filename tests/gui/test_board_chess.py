@@ -171,3 +171,29 @@ def test_touchpad_wheel_deltas_add_up_to_a_step(board_widget):
     for _ in range(3):
         wheel(board_widget, -50)
     assert steps == [1]  # 150 units: one step, 30 kept for the next
+
+
+def test_a_highlighted_edge_square_keeps_its_coordinate(board_widget):
+    import chess as chess_module
+
+    board = chess_module.Board()
+    board.push_san("Na3")
+    board_widget.set_position(board, board.peek())
+    image = render(board_widget)
+    rect = board_widget.square_rect(chess_module.A3)
+    label_area = rect.adjusted(2, 2, -rect.width() * 0.6, -rect.height() * 0.6).toRect()
+    colours = {image.pixelColor(x, y).rgb() for x in range(label_area.left(), label_area.right()) for y in range(label_area.top(), label_area.bottom())}
+    assert len(colours) > 3  # the "3" is drawn over the highlight, not hidden under it
+
+
+def test_the_cached_squares_follow_the_size_and_the_flip(board_widget):
+    board_widget.set_position(chess.Board())
+    render(board_widget)
+    board_widget.resize(240, 240)
+    image = render(board_widget)
+    assert close(pixel(image, board_widget.square_center(chess.E4)), LIGHT)
+    assert close(pixel(image, board_widget.square_center(chess.D4)), DARK)
+    board_widget.set_flipped(True)
+    image = render(board_widget)
+    assert close(pixel(image, board_widget.square_center(chess.E4)), LIGHT)
+    assert board_widget.square_center(chess.E4).y() < board_widget.square_center(chess.E5).y()

@@ -140,6 +140,35 @@ def test_a_real_game_position_renders(go_widget, corpus_dir):
             assert pixel(image, go_widget.point_center(point)).lightness() > 190
 
 
+def test_the_cached_board_follows_the_widget_size_the_board_size_and_coordinates(go_widget):
+    position = GoPosition(19, 19, frozenset({gtp("D4")}), frozenset({gtp("Q16")}))
+    go_widget.set_position(position)
+    render(go_widget)
+    go_widget.resize(320, 320)  # the wood, grid and stones are drawn for the new size
+    image = render(go_widget)
+    assert pixel(image, go_widget.point_center(gtp("D4"))).lightness() < 70
+    assert pixel(image, go_widget.point_center(gtp("Q16"))).lightness() > 200
+    go_widget.set_position(GoPosition(9, 9, frozenset({(4, 4)}), frozenset()))  # another board size
+    image = render(go_widget)
+    assert pixel(image, go_widget.point_center((4, 4))).lightness() < 70
+    cell = go_widget.cell_size()
+    assert pixel(image, go_widget.point_center((0, 0)) + QPointF(cell / 2, -cell / 2)).red() > 150  # wood
+    with_letters = render(go_widget)
+    go_widget.set_show_coordinates(False)
+    without = render(go_widget)
+    assert with_letters != without
+
+
+def test_stone_shadows_never_darken_a_neighbouring_stone(go_widget):
+    row = [gtp(f"{column}10") for column in "DEFGH"]
+    go_widget.set_position(GoPosition(19, 19, frozenset(row[::2]), frozenset(row[1::2])))
+    image = render(go_widget)
+    cell = go_widget.cell_size()
+    for point in row[1::2]:  # white stones between black ones: even their left edges stay light
+        left_edge = go_widget.point_center(point) - QPointF(cell * 0.38, 0)
+        assert pixel(image, left_edge).lightness() > 170
+
+
 def test_wheel_emits_steps(go_widget):
     steps: list[int] = []
     go_widget.wheel_steps.connect(steps.append)

@@ -10,13 +10,13 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from reviewer.core.analysis import Evaluation
+from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
 from reviewer.core.positions import chess_board_at
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 from reviewer.gui.main_window import MainWindow, comment_html
 from reviewer.gui.settings import EngineChoice, Settings
-from tests.conftest import fake_engine_command
+from support import fake_engine_command
 
 FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
@@ -303,3 +303,50 @@ def test_settings_dialog_reads_back_the_choices(qtbot) -> None:
     dialog.preset_combo.setCurrentIndex(1)
     assert dialog.limit() == Limit(nodes=250_000, multipv=2)
     assert dialog.preset() == "seed"
+
+
+def test_a_game_analysed_before_shows_its_cached_analysis_when_opened(qtbot, window, corpus_dir) -> None:
+    path = corpus_dir.joinpath(*SHORT_GAME)
+    open_game(qtbot, window, path)
+    use_fake_engine(window)
+    analyse(qtbot, window)
+    judgements = window.session.judgements()
+
+    again = MainWindow(discover_engines=False)
+    qtbot.addWidget(again)
+    use_fake_engine(again)  # the same engine and limit as before
+    with qtbot.waitSignal(again.cache_checked, timeout=10000) as checked:
+        again.open_file(path)
+    assert checked.args == [again.session.ply_count + 1]
+    assert not again.analysis.is_running()
+    qtbot.waitUntil(lambda: again.session.assessment_settled, timeout=5000)
+    assert again.session.judgements() == judgements
+    assert "analysis cache" in again.statusBar().currentMessage()
+
+    other_limit = MainWindow(discover_engines=False)
+    qtbot.addWidget(other_limit)
+    use_fake_engine(other_limit)
+    other_limit.set_limit("chess", Limit(depth=3), remember=False)
+    with qtbot.waitSignal(other_limit.cache_checked, timeout=10000) as checked:
+        other_limit.open_file(path)
+    assert checked.args == [0]
+    assert len(other_limit.session.evaluations) == 0
+
+
+def test_scoring_runs_off_the_gui_thread_during_an_analysis(qtbot, window, corpus_dir) -> None:
+    import threading
+
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window)
+    threads: set[str] = set()
+    original = window.assessor._assess  # noqa: SLF001
+
+    def spy(*args):
+        threads.add(threading.current_thread().name)
+        return original(*args)
+
+    window.assessor._assess = spy  # noqa: SLF001
+    analyse(qtbot, window)
+    assert threads and threading.main_thread().name not in threads
+    assert window.session.assessment_settled  # exact at the end, for what follows
+    assert set(window.session.judgements()) == set(range(1, window.session.ply_count + 1))

@@ -193,3 +193,24 @@ def test_empty_game_and_no_game(move_list):
     move_list.grab()
     move_list.set_game(None)
     assert move_list.verticalScrollBar().maximum() == 0
+
+
+@pytest.mark.parametrize("dark", [False, True])
+def test_the_black_stone_icon_is_a_filled_disc_on_either_theme(dark):
+    from PySide6.QtCore import QPointF
+    from PySide6.QtGui import QImage, QPainter
+
+    background = style.make_palette(dark).color(style.QPalette.ColorRole.Base)
+    image = QImage(40, 20, QImage.Format.Format_ARGB32)
+    image.fill(background)
+    painter = QPainter(image)
+    style.paint_stone_icon(painter, QPointF(10, 10), 6.0, "black", dark)
+    style.paint_stone_icon(painter, QPointF(30, 10), 6.0, "white", dark)
+    painter.end()
+    black_inside = [image.pixelColor(x, y) for x, y in ((10, 10), (11, 12), (8, 11), (12, 9))]
+    white_centre = image.pixelColor(30, 10)
+    for colour in black_inside:  # filled, not a ring around the background
+        assert abs(colour.lightness() - background.lightness()) > 20 or colour.lightness() < 60
+        assert colour.lightness() < white_centre.lightness() - 80
+    if dark:
+        assert all(colour.lightness() > background.lightness() + 10 for colour in black_inside)

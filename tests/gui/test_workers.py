@@ -9,14 +9,21 @@ from typing import Iterator, Sequence
 
 import pytest
 
-from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineNotFound
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
 from reviewer.core.gametree import Game
 from reviewer.gui.settings import EngineChoice
-from reviewer.gui.workers import AnalysisJob, AnalysisRunner, TaskRunner, analyse_with_review
-from tests.conftest import fake_engine_command
+from reviewer.gui.workers import (
+    AnalysisJob,
+    AnalysisRunner,
+    AssessmentRunner,
+    TaskRunner,
+    analyse_with_review,
+    cached_evaluations,
+)
+from support import fake_engine_command
 
 
 class ScriptedEngine:
@@ -190,3 +197,82 @@ def test_task_runner_reports_results_and_readable_failures(qtbot, tmp_path) -> N
         tasks.submit(Path(tmp_path / "missing" / "x.txt").read_text)
     assert failed.args[1].startswith("No such file or directory")
     assert tasks.shutdown(1.0)
+
+
+def test_task_runner_says_nothing_after_shutdown(qtbot) -> None:
+    tasks = TaskRunner()
+    release = threading.Event()
+    results: list[object] = []
+    tasks.succeeded.connect(lambda _task, result: results.append(result))
+    tasks.submit(lambda: release.wait(5) and "late")
+    assert tasks.shutdown(0.1)  # nothing had to finish
+    release.set()
+    qtbot.wait(200)
+    assert results == []
+
+
+def test_a_task_that_outlives_its_runner_ends_quietly(qtbot) -> None:
+    from shiboken6 import Shiboken
+
+    tasks = TaskRunner()
+    release, finished = threading.Event(), threading.Event()
+
+    def slow() -> str:
+        release.wait(5)
+        finished.set()
+        return "late"
+
+    tasks.submit(slow)
+    Shiboken.delete(tasks)  # the window went away while the task still ran
+    release.set()
+    assert finished.wait(5)
+    qtbot.wait(100)  # a signal of the deleted object would crash the process here
+
+
+def test_assessment_runner_scores_the_newest_request_and_skips_the_ones_between(qtbot) -> None:
+    started = threading.Event()
+    release = threading.Event()
+    scored: list[int] = []
+
+    def assess(_game, evaluations, _preset):
+        if not scored:
+            started.set()
+            release.wait(5)
+        scored.append(len(evaluations))
+        return f"assessment of {len(evaluations)}", None
+
+    runner = AssessmentRunner(assess)
+    runner.PAUSE_PER_WORK = 0.0
+    delivered: list[tuple[int, object]] = []
+    runner.ready.connect(lambda generation, assessment, _error: delivered.append((generation, assessment)))
+    game = Game(kind="chess")
+    tables = [EvaluationTable({ply: Evaluation(ply=ply, kind="chess") for ply in range(n)}) for n in range(1, 6)]
+    runner.request(1, game, tables[0], "lichess")
+    assert started.wait(5)
+    for generation, table in enumerate(tables[1:], start=2):
+        runner.request(generation, game, table, "lichess")  # while the first is being scored
+    release.set()
+    qtbot.waitUntil(lambda: len(delivered) == 2, timeout=5000)
+    assert scored == [1, 5]
+    assert delivered == [(1, "assessment of 1"), (5, "assessment of 5")]
+    assert runner.shutdown(2.0)
+    assert not runner.busy()
+
+
+def test_cached_evaluations_come_from_the_first_identity_the_cache_knows(game, tmp_path) -> None:
+    from reviewer.core.cache import AnalysisCache, position_keys
+
+    path = tmp_path / "cache.sqlite"
+    limit = Limit(nodes=1000)
+    keys = position_keys(game, [0, 1, 2])
+    with AnalysisCache(path) as cache:
+        for ply in (0, 2):
+            cache.put(keys[ply], f"Fish 2 | {limit.describe()}", Evaluation(ply=ply, kind="chess", score_cp_white=ply))
+        cache.put(keys[1], f"Fish 2 | {Limit(nodes=5).describe()}", Evaluation(ply=1, kind="chess"))
+    found = cached_evaluations(game, ["Fish 1", "Fish 2"], limit, str(path))
+    assert found is not None
+    identity, evaluations = found
+    assert identity == "Fish 2"
+    assert [(ev.ply, ev.score_cp_white) for ev in evaluations] == [(0, 0), (2, 2)]
+    assert cached_evaluations(game, ["Fish 1"], limit, str(path)) is None
+    assert cached_evaluations(game, ["Fish 2"], Limit(depth=3), str(path)) is None

@@ -62,7 +62,6 @@ def test_bad_arguments(tmp_path, args, fragment):
     assert "Traceback" not in run.stderr and fragment in run.stderr
 
 
-@pytest.mark.xfail(reason="bugs-pipeline.md: an unbalanced quote in --engine-cmd exits 1, not 2", strict=False)
 def test_an_unparsable_engine_command_is_bad_input(tmp_path):
     run = run_reviewer("analyze", DATA_DIR / "chess_one_move.pgn", "--engine-cmd", "'stockfish")
     assert run.returncode == EXIT_BAD_INPUT, run.stderr

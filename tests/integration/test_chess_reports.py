@@ -69,7 +69,6 @@ def test_an_illegal_move_ends_the_main_line_and_says_so(tmp_path, fake_uci):
     assert info.returncode == EXIT_OK and "Ke3" in info.stdout
 
 
-@pytest.mark.xfail(reason="bugs-pipeline.md: analyze keeps the game's warnings to itself", strict=False)
 def test_analyze_tells_about_the_skipped_moves(tmp_path, fake_uci):
     run, _ = analyse(tmp_path, fake_uci, DATA_DIR / "chess_illegal_move.pgn")
     assert "Ke3" in run.stderr
@@ -95,7 +94,7 @@ def test_all_games_writes_a_list(tmp_path, fake_uci):
 
 @pytest.mark.parametrize(
     "number",
-    [pytest.param("0", marks=pytest.mark.xfail(reason="bugs-pipeline.md: --game 0 analyses game 1", strict=False)), "-1", "4"],
+    ["0", "-1", "4"],
 )
 def test_a_game_that_is_not_there_is_bad_input(tmp_path, fake_uci, number):
     run, out = analyse(tmp_path, fake_uci, DATA_DIR / "chess_three_games.pgn", "--game", number)

@@ -47,7 +47,6 @@ def test_a_uci_engine_that_dies_at_once(tmp_path):
     assert "failed to start" in run.stderr or "died" in run.stderr
 
 
-@pytest.mark.xfail(reason="bugs-pipeline.md: asyncio noise on stderr when a UCI engine dies at once", strict=False)
 def test_a_uci_engine_that_dies_at_once_says_one_line(tmp_path):
     run, _ = analyse(tmp_path, fake_cmd("fake_uci.py", "--exit-on-start"), CHESS_GAME)
     assert_one_line_error(run)

@@ -106,7 +106,6 @@ def test_an_output_under_a_file_fails_clearly(tmp_path, fake_uci):
     assert "Traceback" not in run.stderr and "a-file" in run.stderr
 
 
-@pytest.mark.xfail(reason="bugs-pipeline.md: analyze --json - writes a file named '-' (report --json - prints)", strict=False)
 def test_json_to_standard_output(tmp_path, fake_uci):
     run = analyse(fake_uci, "--json", "-", cwd=tmp_path)
     assert not (tmp_path / "-").exists()

@@ -14,7 +14,7 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import Game, GameKind
 
-__all__ = ["Engine", "EngineError", "EngineCrashed", "EngineTimeout", "EngineNotFound"]
+__all__ = ["Engine", "EngineError", "EngineCrashed", "EngineTimeout", "EngineNotFound", "EngineUnsuitable"]
 
 
 class EngineNotFound(EngineError):
@@ -50,3 +50,7 @@ class Engine(Protocol):
 
     def close(self) -> None:
         ...
+
+
+class EngineUnsuitable(EngineError):
+    """The engine runs but cannot analyse this game (Chess960 without UCI_Chess960, a UCI program for Go)."""

@@ -183,6 +183,9 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
     engines: list[EngineInfo] = []
     problems: list[str] = []
     for index, entry in enumerate(entries):
+        if not isinstance(entry, dict):
+            problems.append(f"{path}: engine {index + 1} ignored: not an object with a name and a command")
+            continue
         try:
             name = str(entry["name"]).strip()
             protocol = str(entry.get("protocol", "uci")).lower()
@@ -191,8 +194,11 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
             command = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
             if not name or not command or protocol not in ("uci", "katago") or kind not in ("chess", "go"):
                 raise ValueError("needs a name, a command, protocol uci/katago and kind chess/go")
-        except (KeyError, TypeError, ValueError, AttributeError) as error:
-            problems.append(f"{path}: engine {index + 1} ignored ({error})")
+        except KeyError as error:
+            problems.append(f'{path}: engine {index + 1} ignored: no "{error.args[0]}"')
+            continue
+        except (TypeError, ValueError, AttributeError) as error:
+            problems.append(f"{path}: engine {index + 1} ignored: {error}")
             continue
         executable = shutil.which(command[0]) or (command[0] if Path(command[0]).is_file() else None)
         if executable is None:

@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import queue
+import re
 import subprocess
 import threading
 import time
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Literal, Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
-from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout
+from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color
 
 __all__ = [
@@ -72,6 +73,9 @@ _RULES: dict[str, str] = {
     "ing": "chinese",
 }
 DEFAULT_RULES = "japanese"
+# KataGo's analysis engine writes only JSON lines on stdout; a program that writes something else
+# and then no JSON for this long is another program (a UCI engine, a GTP KataGo, a shell script).
+FOREIGN_ANSWER_WAIT_S = 2.0
 _TERRITORY_RULES = frozenset({"japanese", "korean"})
 
 
@@ -484,6 +488,15 @@ class _Process:
             thread.join(timeout=1.0)
 
 
+def _board_size_message(error: str, plan: QueryPlan) -> str:
+    """KataGo refusing the board size, said in the user's terms (it is built for a largest board)."""
+    largest = re.search(r"from \d+ to (\d+)", error)
+    size = f"{plan.width}×{plan.height}"
+    if largest is None:
+        return f"KataGo cannot play {size} boards ({error}); use --engine builtin"
+    return f"KataGo plays boards up to {largest.group(1)}×{largest.group(1)}, not {size}; use --engine builtin"
+
+
 def _parse_line(line: object) -> dict[str, Any] | None:
     if not isinstance(line, str) or not line.startswith("{"):
         return None
@@ -599,7 +612,15 @@ class KataGoEngine:
         version_id = self._next_id("version")
         deadline = time.monotonic() + self.start_timeout_s
         process.send({"id": version_id, "action": "query_version"})
+        foreign: tuple[float, str] | None = None  # (when, what): the first stdout line that is not JSON
         while True:
+            if foreign is not None and time.monotonic() - foreign[0] > FOREIGN_ANSWER_WAIT_S:
+                self._process = None
+                process.stop(grace_s=0.5)
+                said = foreign[1] if len(foreign[1]) <= 60 else foreign[1][:57] + "..."
+                raise EngineUnsuitable(
+                    f"{Path(self.command[0]).name} did not answer as KataGo's analysis engine (it said {said!r})"
+                )
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 reason = " (it is tuning OpenCL: run `reviewer engines install`)" if process.tuning else ""
@@ -616,6 +637,8 @@ class KataGoEngine:
                 raise EngineCrashed(f"KataGo exited while starting ({process.why_dead()})")
             message = _parse_line(line)
             if message is None:
+                if foreign is None and isinstance(line, str) and line.strip():
+                    foreign = (time.monotonic(), line.strip())
                 continue
             if message.get("id") == version_id:
                 if "error" in message:
@@ -719,6 +742,8 @@ class KataGoEngine:
                 if "error" in message:
                     if query_id is None or query_id in queries:
                         field_name = message.get("field")
+                        if field_name in ("boardXSize", "boardYSize"):
+                            raise EngineUnsuitable(_board_size_message(str(message["error"]), plan))
                         where = f" (field {field_name})" if isinstance(field_name, str) else ""
                         raise EngineError(f"KataGo: {message['error']}{where}")
                     continue

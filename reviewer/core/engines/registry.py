@@ -2,18 +2,31 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
+import os
 import shlex
-from typing import Sequence
+import shutil
+from typing import Any, Sequence
 
-from reviewer.core.engines.base import Engine, EngineNotFound
+from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
 from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, find_engines
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import GameKind
 
-__all__ = ["open_engine"]
+__all__ = ["KATAGO_MAX_BOARD", "engine_fingerprint", "katago_plays", "open_engine"]
 
 log = logging.getLogger(__name__)
+
+# The largest board of KataGo's usual build (COMPILE_MAX_BOARD_LEN=19). A KataGo given with
+# --engine-cmd is asked anyway: it may be built for more, and says so when it is not.
+KATAGO_MAX_BOARD = 19
+
+
+def katago_plays(board_size: tuple[int, int] | None) -> bool:
+    """Whether a usual KataGo build plays a board of (width, height); True when unknown."""
+    return board_size is None or max(board_size) <= KATAGO_MAX_BOARD
 
 
 def _command_list(command: Sequence[str] | str) -> list[str]:
@@ -63,6 +76,7 @@ def open_engine(
     name: str | None = None,
     command: Sequence[str] | str | None = None,
     threads: int | None = None,
+    board_size: tuple[int, int] | None = None,
 ) -> Engine:
     """A running engine for `kind` ("chess" or "go").
 
@@ -70,19 +84,25 @@ def open_engine(
     - `name`: an engine `find_engines()` lists ("stockfish", "katago", "builtin", or a name from
       engines.json);
     - neither: the best available: Stockfish for chess; KataGo for Go when it is installed and
-      starts, else the built-in engine.
-    Raises EngineNotFound with what to do when nothing fits.
+      starts and plays the board (`board_size`, (width, height), when known), else the built-in
+      engine.
+    Raises EngineNotFound with what to do when nothing fits, EngineUnsuitable when the engine
+    named cannot play the board.
     """
     if kind not in ("chess", "go"):
         raise ValueError(f"unknown kind of game: {kind!r}")
     if command is not None:
         parts = _command_list(command)
         return _open_uci(parts, threads) if kind == "chess" else _open_katago(parts, threads)
+    if kind == "go" and name is None and not katago_plays(board_size):
+        return _open_builtin()  # no need to look for KataGo
     engines = find_engines(kind=kind)
     if name is not None:
         wanted = name.strip().lower()
         for engine in engines:
             if engine.name.lower() == wanted:
+                if engine.protocol == "katago" and not katago_plays(board_size):
+                    raise EngineUnsuitable(_too_big_for_katago(board_size))
                 return _open_info(engine, threads)
         known = ", ".join(engine.name for engine in engines) or "none"
         raise EngineNotFound(f"no {kind} engine named {name!r} (known: {known}); {INSTALL_HINT}")
@@ -98,3 +118,56 @@ def open_engine(
             except EngineError as error:
                 log.warning("%s does not start (%s); using the built-in Go engine", engine.name, error)
     return _open_builtin()
+
+
+def _too_big_for_katago(board_size: tuple[int, int] | None) -> str:
+    width, height = board_size or (0, 0)
+    return f"KataGo plays boards up to {KATAGO_MAX_BOARD}×{KATAGO_MAX_BOARD}, not {width}×{height}; use --engine builtin"
+
+
+def engine_fingerprint(
+    kind: GameKind, name: str | None = None, command: Sequence[str] | str | None = None
+) -> str | None:
+    """What `open_engine(kind, name, command)` would run, recognisable without running it.
+
+    The program and every argument that names a file (a KataGo model or config, a script) count
+    with their size and modification time, so a changed engine gets a new fingerprint (a file the
+    engine itself writes, such as a log given as an argument, changes it on every run: the engine is
+    then started each time, which costs time but never gives another engine's results). None when
+    it cannot be told without running programs (KataGo found by discovery, engines.json names).
+    """
+    if command is not None:
+        try:
+            parts = _command_list(command)
+        except (EngineNotFound, ValueError):
+            return None
+        protocol = "uci" if kind == "chess" else "katago"
+    elif kind == "chess" and (name is None or name.strip().lower() == "stockfish"):
+        from reviewer.core.engines import install
+        from reviewer.core.engines.discovery import settings_path
+
+        found = install.stockfish_path()
+        if found is None:
+            return None
+        # engines.json may rename or replace engines: its state is part of what gets chosen
+        parts, protocol = [str(found), f"settings={_file_stamp(str(settings_path()))}"], "uci"
+    else:
+        return None
+    program = shutil.which(parts[0]) or parts[0]
+    program_stamp = _file_stamp(program)
+    if program_stamp is None:
+        return None
+    described: list[Any] = [kind, protocol, program_stamp]
+    for argument in parts[1:]:
+        described.append([argument, _file_stamp(argument)])
+    return hashlib.sha256(json.dumps(described).encode("utf-8")).hexdigest()
+
+
+def _file_stamp(path: str) -> list[Any] | None:
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not os.path.isfile(path):
+        return None
+    return [os.path.realpath(path), status.st_size, status.st_mtime_ns]

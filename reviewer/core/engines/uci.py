@@ -11,8 +11,13 @@ which leaves the CPU to the engines.
 
 A dead process is restarted and its position asked again; a position that kills the engine twice
 ends the analysis with `EngineCrashed`. An engine silent for `timeout_s` ends it with
-`EngineTimeout`. Setting `stop` returns within about a second; searches cut short are dropped,
+`EngineTimeout`. A Chess960 game for an engine without `UCI_Chess960` ends it at once with
+`EngineUnsuitable`. Setting `stop` returns within about a second; searches cut short are dropped,
 never reported.
+
+The event loop runs in its own thread. Closing waits (briefly) until every process started has
+been seen to exit and every task has ended before the loop closes, so that nothing is left for
+asyncio to complain about on stderr when the interpreter exits.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
+import logging
 import os
 import queue
 import threading
@@ -32,7 +38,7 @@ import chess
 import chess.engine
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
-from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout
+from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.errors import GameFileError
 from reviewer.core.gametree import Game
 
@@ -44,8 +50,10 @@ _NEUTRAL_OPTIONS = frozenset(
     for name in ("Threads", "Hash", "Ponder", "MultiPV", "UCI_ShowWDL", "UCI_AnalyseMode", "Debug Log File",
                  "Move Overhead", "Slow Mover", "Minimum Thinking Time", "Clear Hash", "nodestime")
 )
+_LOG = logging.getLogger(__name__)
 _STOP_GRACE_S = 0.8  # how long a stopped search may take to answer before its process is killed
 _POLL_S = 0.05
+_EXIT_WAIT_S = 2.0  # how long closing waits for killed processes to be reaped
 
 
 def default_arrangement(cores: int | None = None) -> tuple[int, int]:
@@ -102,12 +110,8 @@ class _Slot:
         )
 
     def kill(self) -> None:
-        if self.transport is not None:
-            try:
-                self.transport.kill()
-            except (ProcessLookupError, OSError):
-                pass
-            self.transport.close()
+        if self.transport is not None and self.protocol is not None:
+            _kill(self.transport, self.protocol)
         self.transport, self.protocol = None, None
 
 
@@ -196,9 +200,12 @@ class UciEngine:
         self._slots = [_Slot(i) for i in range(max(1, processes or 1))]
         self._engine_name = Path(self.command[0]).name
         self.supports_wdl = False
+        self.supports_chess960 = False
+        self._started: list[_LeanUciProtocol] = []  # every process started, until it is seen to exit
         self._closed = False
         self._busy = threading.Lock()
         self._loop = asyncio.new_event_loop()
+        self._loop.set_exception_handler(_quiet_teardown_races)
         self._thread = threading.Thread(target=self._loop.run_forever, name="uci-engine-loop", daemon=True)
         self._thread.start()
         try:
@@ -233,6 +240,8 @@ class UciEngine:
             raise ValueError("a UCI engine analyses chess games only")
         if self._closed:
             raise EngineError(f"{self._engine_name} has been closed")
+        if game.chess960 and not self.supports_chess960:
+            raise EngineUnsuitable(f"{self._engine_name} does not play Chess960 (no UCI_Chess960 option)")
         chess_limit = _chess_limit(limit)
         engine_id = self.engine_id(limit)
         boards = boards_at_plies(game, plies)
@@ -279,13 +288,13 @@ class UciEngine:
         self._closed = True
         if self._loop.is_running():
             try:
-                asyncio.run_coroutine_threadsafe(self._quit_all(), self._loop).result(timeout=5.0)
+                asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop).result(timeout=8.0)
             except Exception:
                 for slot in self._slots:
                     self._loop.call_soon_threadsafe(slot.kill)
             self._loop.call_soon_threadsafe(self._loop.stop)
             self._thread.join(timeout=5.0)
-        if not self._loop.is_running():
+        if not self._loop.is_running() and not self._loop.is_closed():
             self._loop.close()
 
     def __enter__(self) -> "UciEngine":
@@ -301,14 +310,18 @@ class UciEngine:
 
     async def _start_missing(self) -> None:
         dead = [slot for slot in self._slots if not slot.alive]
-        await asyncio.gather(*(self._start(slot) for slot in dead))
+        # Every start runs to its end even when one fails, so that none is left pending.
+        outcomes = await asyncio.gather(*(self._start(slot) for slot in dead), return_exceptions=True)
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
 
     async def _start(self, slot: _Slot) -> None:
         slot.kill()
         program = self.command[0]
         try:
             transport, protocol = await asyncio.wait_for(
-                _popen_lean_uci(self.command), self.start_timeout_s
+                _popen_lean_uci(self.command, self._started), self.start_timeout_s
             )
         except (FileNotFoundError, NotADirectoryError):
             raise EngineNotFound(f"engine not found: {program}") from None
@@ -323,6 +336,7 @@ class UciEngine:
         slot.transport, slot.protocol = transport, protocol
         self._engine_name = protocol.id.get("name") or self._engine_name
         self.supports_wdl = "UCI_ShowWDL" in protocol.options
+        self.supports_chess960 = "UCI_Chess960" in protocol.options
         settings: dict[str, str | int | bool] = {}
         if "Threads" in protocol.options:
             settings["Threads"] = self.threads
@@ -341,7 +355,9 @@ class UciEngine:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' after its options were set") from None
 
-    async def _quit_all(self) -> None:
+    async def _shut_down(self) -> None:
+        """Quit every process (kill those that do not), see each one exit, end every other task."""
+
         async def quit_one(slot: _Slot) -> None:
             if slot.alive and slot.protocol is not None:
                 try:
@@ -351,6 +367,27 @@ class UciEngine:
             slot.kill()
 
         await asyncio.gather(*(quit_one(slot) for slot in self._slots))
+        await self._reap()
+        this = asyncio.current_task()
+        others = [task for task in asyncio.all_tasks() if task is not this]
+        for task in others:
+            task.cancel()
+        if others:
+            await asyncio.wait(others, timeout=_EXIT_WAIT_S)
+
+    async def _reap(self) -> None:
+        """Wait until every process started is known to have exited (its connection lost)."""
+        exits = [protocol.returncode for protocol in self._started if not protocol.returncode.done()]
+        for protocol in self._started:
+            transport = protocol.transport
+            if not protocol.returncode.done() and transport is not None:
+                try:
+                    transport.kill()
+                except (ProcessLookupError, OSError):
+                    pass
+        if exits:
+            await asyncio.wait(exits, timeout=_EXIT_WAIT_S)
+        self._started = [protocol for protocol in self._started if not protocol.returncode.done()]
 
     # -- the pool -----------------------------------------------------------------------------------
 
@@ -414,7 +451,10 @@ class UciEngine:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
         run.in_flight.add(analysis)
+        # Never cancelled: that would cancel the analysis's own future, which python-chess still
+        # completes (with an error) when the process dies later. Its outcome is always retrieved.
         finished = asyncio.ensure_future(analysis.wait())
+        finished.add_done_callback(_retrieve)
         stop_sent_at: float | None = None
         try:
             while True:
@@ -437,10 +477,6 @@ class UciEngine:
                     )
         finally:
             run.in_flight.discard(analysis)
-            if not finished.done():
-                finished.cancel()
-            elif not finished.cancelled():
-                finished.exception()  # mark as retrieved
         if run.stopping:
             raise _Stopped  # cut short: weaker than asked, never reported
         return dict(protocol.latest_info), best.move
@@ -569,14 +605,50 @@ def parse_info_line(line: str, white_to_move: bool) -> InfoLine | None:
     return InfoLine(cp, mate, wdl, depth, nodes, pv)
 
 
-async def _popen_lean_uci(command: list[str]) -> tuple[asyncio.SubprocessTransport, _LeanUciProtocol]:
+async def _popen_lean_uci(
+    command: list[str], started: list[_LeanUciProtocol]
+) -> tuple[asyncio.SubprocessTransport, _LeanUciProtocol]:
+    """Start the process and do the UCI handshake; every process started is added to `started`."""
     transport, protocol = await _LeanUciProtocol.popen(command, setpgrp=True)
+    started[:] = [known for known in started if not known.returncode.done()]
+    started.append(protocol)
     try:
         await protocol.initialize()
     except BaseException:
-        transport.close()
+        _kill(transport, protocol)
         raise
     return transport, protocol
+
+
+def _kill(transport: asyncio.SubprocessTransport, protocol: _LeanUciProtocol) -> None:
+    """Kill the process; close its transport once asyncio has seen it exit.
+
+    Closing at once would poll the process, and if it has just died, reap it under the nose of
+    asyncio's child watcher, which then complains on stderr ("Unknown child process pid ...").
+    """
+    try:
+        transport.kill()
+    except (ProcessLookupError, OSError):
+        pass
+    if protocol.returncode.done():
+        transport.close()
+    else:
+        protocol.returncode.add_done_callback(lambda _: transport.close())
+
+
+def _retrieve(future: "asyncio.Future[Any]") -> None:
+    """Mark a future's outcome as seen, so that an error nobody waits for any more is not printed."""
+    if not future.cancelled():
+        future.exception()
+
+
+def _quiet_teardown_races(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """python-chess may complete a finished analysis again when its process dies while being torn
+    down (InvalidStateError in a connection-lost callback): harmless, so logged, not printed."""
+    if isinstance(context.get("exception"), asyncio.InvalidStateError):
+        _LOG.debug("ignored while an engine was torn down: %s", context.get("message"))
+        return
+    loop.default_exception_handler(context)
 
 
 def _first_legal(board: chess.Board, moves: Sequence[str]) -> chess.Move | None:

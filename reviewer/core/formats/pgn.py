@@ -21,7 +21,7 @@ import chess
 import chess.pgn
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats.collection import GameCollection, GameSummary
+from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
 from reviewer.core.formats.textio import looks_binary, strip_utf8_bom, utf16_codec
 from reviewer.core.gametree import Game, Node
 
@@ -169,18 +169,7 @@ def fill_fields_from_headers(game: Game, headers: dict[str, str]) -> None:
 def summary_from_headers(index: int, headers: dict[str, str]) -> GameSummary:
     game = Game(kind="chess")
     fill_fields_from_headers(game, headers)
-    return GameSummary(
-        index=index,
-        kind="chess",
-        white=game.white,
-        black=game.black,
-        white_rank=game.white_rank,
-        black_rank=game.black_rank,
-        result=game.result,
-        date=game.date,
-        event=game.event,
-        headers=game.headers,
-    )
+    return summary_of_game(game, index)
 
 
 class _Builder(chess.pgn.GameBuilder):
