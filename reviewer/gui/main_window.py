@@ -7,6 +7,7 @@ while evaluations stream in, at most `REFRESH_HZ` times a second.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import re
@@ -86,6 +87,7 @@ from reviewer.gui.workers import (
     builtin_go_identity,
     cached_evaluations,
     engine_display_name,
+    import_go_engine_modules,
     remembered_identity,
 )
 
@@ -178,11 +180,10 @@ class MainWindow(QMainWindow):
         self._update_enabled()
         self._show_welcome()
         self._warmed_up = False
+        self._discovery_wanted, self._discovery_started = discover_engines, False
         QTimer.singleShot(WARM_UP_DELAY_MS, self._warm_up)
         QTimer.singleShot(GRAPH_DELAY_MS, self._ensure_graph)
-        if discover_engines:
-            QTimer.singleShot(0, self._discover_engines)
-        else:
+        if not discover_engines:
             self._engines_pending = False
 
     # ------------------------------------------------------------------------------ building
@@ -461,6 +462,7 @@ class MainWindow(QMainWindow):
             graph.ply_clicked.connect(self.session.set_current_ply)
             graph.ply_scrubbed.connect(self.session.set_current_ply)
             self.eval_graph = graph
+            _freeze_startup_objects()
         return self.eval_graph
 
     def _ensure_board(self, kind: str) -> Any:
@@ -739,6 +741,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------- the analysis cache
     def _remember_engine_identity(self, choice: EngineChoice, identity: str) -> None:
         self.settings.set_engine_identity(choice, identity)
+        self._update_engine_controls()
 
     def _look_up_cached_analysis(self, game: Game) -> None:
         """Show at once what the cache already holds for this game from the chosen engine and
@@ -792,6 +795,7 @@ class MainWindow(QMainWindow):
             count = len(evaluations)
             self.settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
             self.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+            self._update_engine_controls()
             total = self.session.ply_count + 1
             self.statusBar().showMessage(
                 f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
@@ -807,12 +811,19 @@ class MainWindow(QMainWindow):
         if not self._warmed_up:
             self._warmed_up = True
             self.tasks.submit(_load_opening_book)
+        self._discover_engines()
 
     def _discover_engines(self) -> None:
+        """Look for engines once (in the warm-up, or when the engine menu opens first): asking
+        each engine its version costs processes and imports that opening a game should not wait for."""
+        if not self._discovery_wanted or self._discovery_started:
+            return
+        self._discovery_started = True
         task = self.tasks.submit(_find_engines)
         self._pending_tasks[task] = ("engines", None)
 
     def _fill_engine_menu(self) -> None:
+        self._discover_engines()
         self.engine_menu.clear()
         kind = self._current_kind()
         current = self.engine_choice(kind)
@@ -839,13 +850,20 @@ class MainWindow(QMainWindow):
         self.engine_menu.addAction(self.settings_action)
 
     def _engine_text(self, choice: EngineChoice) -> str:
-        """What the engine button says: the engine that will run, as discovery names it."""
+        """What the engine button says: the engine that will run, as discovery names it (or as
+        it named itself when it last ran, while discovery is under way)."""
         if choice.command:
             return choice.describe()
         usable = [engine for engine in self._known_engines if engine.kind == choice.kind and engine.usable]
         if choice.name is not None:
             usable = [engine for engine in usable if engine.name.lower() == choice.name.lower()]
-        return engine_label(usable[0]) if usable else choice.describe()
+        if usable:
+            return engine_label(usable[0])
+        identity = self.settings.engine_identity(choice)
+        if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
+            words = engine_display_name(identity).split()[:2]
+            return " ".join(["Built-in" if words[0] == "builtin-go" else words[0], *words[1:]])
+        return choice.describe()
 
     def _update_engine_controls(self) -> None:
         kind = self._current_kind()
@@ -1466,6 +1484,8 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         number = _move_number_text(game, node)
         parts.append(f"<div style='font-size:12pt'><b>{number}{_escape(node.move)}</b>"
                      f"<span style='color:gray'> · {mover}</span></div>")
+    elif node.parent is None and session.evaluations.get(0) is not None:
+        parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
     if move is not None and move.judgement is not None:
         colour = judgement_color(move.judgement).name()
         word = JUDGEMENT_TITLES.get(move.judgement, move.judgement.title())
@@ -1595,6 +1615,19 @@ def _escape(text: str) -> str:
 
 
 
+_startup_frozen = False
+
+
+def _freeze_startup_objects() -> None:
+    """Once, when the app is built (the graph's libraries are the last to come): what exists now
+    lives as long as the app, so keep it out of the garbage collector's full passes, which
+    otherwise stall the GUI thread for ~50 ms each during an analysis."""
+    global _startup_frozen
+    if not _startup_frozen:
+        _startup_frozen = True
+        gc.freeze()
+
+
 def _import_shared_dependencies() -> None:
     """Import here, on the GUI thread and before any worker starts, what a worker and the GUI
     would otherwise import at the same moment: two threads importing one package can leave one
@@ -1641,6 +1674,7 @@ def _load_opening_book() -> None:
 
 
 def _find_engines() -> list[EngineInfo]:
+    import_go_engine_modules()  # discovery asks the built-in engine its version
     return list(find_engines())
 
 

@@ -22,6 +22,9 @@ from reviewer.core.scoring import PRESETS
 MAX_RECENT_FILES = 10
 
 
+_KNOWN_ENGINE_NAMES = {"stockfish": "Stockfish", "katago": "KataGo", "builtin": "Built-in"}
+
+
 @dataclass(frozen=True)
 class EngineChoice:
     """Which engine analyses one kind of game: a known engine by name, or a custom command."""
@@ -41,7 +44,9 @@ class EngineChoice:
             if len(programs) > 1 and programs[0].lower().startswith("python"):
                 programs = programs[1:]  # a script run by Python is named by the script
             return programs[0] if programs else "custom engine"
-        return self.name or ("Stockfish" if self.kind == "chess" else "KataGo")
+        if self.name:
+            return _KNOWN_ENGINE_NAMES.get(self.name.lower(), self.name)
+        return "Stockfish" if self.kind == "chess" else "KataGo"
 
 
 @dataclass(frozen=True)

@@ -77,8 +77,22 @@ class AnalysisProgress:
     engine_name: str
 
 
+_engine_import_lock = threading.Lock()
+
+
+def import_go_engine_modules() -> None:
+    """Import the built-in Go engine (numba and its kin) one thread at a time: engine discovery,
+    the cache look-up and an analysis may all want it at once, and two threads importing one
+    package can leave one of them with a half-made module."""
+    with _engine_import_lock:
+        import reviewer.core.engines.builtin_go  # noqa: F401
+
+
 def open_engine_from_registry(choice: EngineChoice) -> Engine:
     from reviewer.core.engines.registry import open_engine
+
+    if choice.kind == "go":
+        import_go_engine_modules()
 
     return open_engine(choice.kind, choice.name, choice.command)
 
@@ -344,6 +358,7 @@ def builtin_go_identity() -> str:
     """The built-in Go engine's identity, without running a search (it starts in no time)."""
     from reviewer.core.engines.registry import open_engine
 
+    import_go_engine_modules()
     engine = open_engine("go", "builtin")
     try:
         return engine.identity

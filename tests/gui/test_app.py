@@ -136,7 +136,8 @@ def test_engine_choices_are_named_for_buttons() -> None:
     assert EngineChoice(kind="chess", command="/usr/bin/python3 /x/fake_uci.py --log a").describe() == "fake_uci.py"
     assert EngineChoice(kind="go", command="/opt/katago analysis -model m.bin.gz").describe() == "katago"
     assert EngineChoice(kind="chess", command="'unbalanced").describe() == "'unbalanced"
-    assert EngineChoice(kind="go", name="builtin").describe() == "builtin"
+    assert EngineChoice(kind="go", name="builtin").describe() == "Built-in"
+    assert EngineChoice(kind="chess", name="my-engine").describe() == "my-engine"
 
 
 def test_reviewer_without_arguments_opens_the_app(qapp, monkeypatch) -> None:

@@ -151,3 +151,36 @@ def test_go_game_from_the_corpus(session, corpus_dir) -> None:
     session.add_evaluation(before)
     session.add_evaluation(after)
     assert session.judgements()[11] == "best"
+
+
+def test_with_a_background_assessor_the_assessment_follows_the_newest_result(session, qtbot) -> None:
+    requests: list[tuple[int, int]] = []
+    session.set_background_assessor(lambda generation, _game, table, _preset: requests.append((generation, len(table))))
+    game = chess_game(["e4", "e5", "Qh5", "Ke7"])
+    session.load_game(game)
+    for ply, cp, best in ((0, 30, "e4"), (1, 30, "e5"), (2, 30, "Nf3")):
+        session.add_evaluation(cp_eval(ply, cp, best))
+    assert [count for _generation, count in requests] == [1, 2, 3]  # a snapshot each time
+    assert session.assessment is None and not session.assessment_settled  # nothing scored here
+
+    first, _ = requests[0]
+    newest, _ = requests[-1]
+    with qtbot.waitSignal(session.assessment_changed):
+        session.accept_assessment(first, "after one", None)
+    assert session.assessment == "after one" and not session.assessment_settled
+    session.accept_assessment(newest, "after three", None)
+    assert session.assessment == "after three" and session.assessment_settled
+    with qtbot.assertNotEmitted(session.assessment_changed):
+        session.accept_assessment(requests[1][0], "after two, too late", None)
+    assert session.assessment == "after three"
+
+    session.add_evaluation(cp_eval(3, 0, "Nc6"))
+    session.add_evaluation(cp_eval(4, 600, None))
+    session.settle_assessment()  # scored here, now
+    assert session.assessment_settled
+    assert session.judgements()[4] == "blunder"
+    stale_generation = requests[-1][0]
+    session.load_game(chess_game(["d4"]))  # another game: what was on its way is void
+    with qtbot.assertNotEmitted(session.assessment_changed):
+        session.accept_assessment(stale_generation, "of the old game", None)
+    assert session.assessment is None
