@@ -28,8 +28,8 @@ _FIXED_RANGES = {"win": 50.0, "winrate": 50.0}  # half-height around the middle
 _MIN_DATA_HALF = {"cp": 3.0, "lead": 10.0}
 _NICE_MANTISSAS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 _MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
-_LOSS_FLOOR = {"chess": 100.0, "go": 4.0}  # bars never fill the plot for tiny losses
-_LOSS_CAP = {"chess": 600.0, "go": 20.0}  # and bigger losses stop at the top
+_LOSS_FLOOR = {"chess": 20.0, "go": 4.0}  # bars never fill the plot for tiny losses
+_LOSS_CAP = {"chess": 60.0, "go": 20.0}  # and bigger losses stop at the top
 _AXIS_WIDTH = 38
 _BAR_WIDTH = 0.72  # plies
 
@@ -184,7 +184,8 @@ class EvalGraphWidget(QWidget):
           chess (either mode): E(P), centipawns for White (mates as ±1000) — "win" draws White's
           win % (0–100), "cp" pawns clamped to ±10;
           Go "lead": S(P), score lead for Black in points; Go "winrate": W(P) for Black, 0–1.
-        losses: ply → loss of move `ply` (chess cp_loss, Go points_lost; negatives show as 0).
+        losses: ply → loss of move `ply` (chess: the mover's drop in win %, the quantity the judgements
+          read, so a bar's height ranks mistakes as their labels do; Go: points_lost; negatives show as 0).
         judgements: ply → judgement of move `ply`, which colours its bar and its dot on the curve.
         ply_count: the number of moves in the main line (sets the x range before analysis ends);
           by default the largest ply in the data.

@@ -1353,16 +1353,26 @@ class _BoardAndPanel(QWidget):
 
 
 # ---------------------------------------------------------------------- what the views show
+def _graph_loss(game: Game, move: Any) -> float | None:
+    """Chess: the mover's drop in win % (what the judgements read); Go: points lost."""
+    if game.kind == "go":
+        return None if move.loss is None else float(move.loss)
+    if move.win_pct_before is None or move.win_pct_after is None:
+        return None
+    sign_mover = 1.0 if move.color == "white" else -1.0
+    return max(0.0, sign_mover * (move.win_pct_before - move.win_pct_after))
+
+
 def graph_series(
     game: Game, evaluations: dict[int, Evaluation], assessment: Any, mode: str
 ) -> tuple[dict[int, float], dict[int, float]]:
-    """Position values by ply in the graph's unit, and each move's loss by ply.
+    """Position values by ply in the graph's unit, and each move's loss by ply (see _graph_loss).
 
     Chess: E(P) (normalised centipawns, White's view) in every mode; Go: S(P) (lead, Black's
     view) in "lead" mode, W(P) (winrate, Black's view) in "winrate" mode.
     """
     losses = {
-        move.ply: float(move.loss) for move in getattr(assessment, "moves", ()) or () if move.loss is not None
+        move.ply: loss for move in getattr(assessment, "moves", ()) or () if (loss := _graph_loss(game, move)) is not None
     }
     evals: dict[int, float] = {}
     for ply, evaluation in evaluations.items():
