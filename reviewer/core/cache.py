@@ -95,6 +95,9 @@ class AnalysisCache:
         if self.warning is None:
             self.warning = f"{message} — going on without the cache"
             LOG.warning(self.warning)
+        self._close_connection()
+
+    def _close_connection(self) -> None:
         if self._connection is not None:
             try:
                 self._connection.close()
@@ -185,12 +188,7 @@ class AnalysisCache:
 
     def close(self) -> None:
         with self._lock:
-            if self._connection is not None:
-                try:
-                    self._connection.close()
-                except sqlite3.Error:
-                    pass
-                self._connection = None
+            self._close_connection()
 
     def __enter__(self) -> "AnalysisCache":
         return self

@@ -591,13 +591,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
             props["HA"] = [str(game.handicap)]
         else:
             props.pop("HA", None)
-    for ident, points in (("AB", game.setup_black), ("AW", game.setup_white)):
-        read_points = points_from_list(props.get(ident, []), width, height, [], "")
-        if set(read_points) != set(points):
-            if points:
-                props[ident] = [sgf_from_point(p, height) for p in points]
-            else:
-                props.pop(ident, None)
+    _sync_setup(props, (("AB", game.setup_black), ("AW", game.setup_white)), width, height)
     _sync_comment(props, game.root.comment)
     if "GM" not in props:
         props = {"GM": ["1"], **props}
@@ -605,6 +599,19 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
         props = {"FF": ["4"], **props}
     props["CA"] = ["UTF-8"]
     return props
+
+
+def _sync_setup(
+    props: dict[str, list[str]], setups: tuple[tuple[str, list[Point]], ...], width: int, height: int
+) -> None:
+    """Rewrite AB/AW/AE only where the model's points differ from what was read."""
+    for ident, points in setups:
+        read_points = points_from_list(props.get(ident, []), width, height, [], "")
+        if set(read_points) != set(points):
+            if points:
+                props[ident] = [sgf_from_point(p, height) for p in points]
+            else:
+                props.pop(ident, None)
 
 
 def _sync_comment(props: dict[str, list[str]], comment: str) -> None:
@@ -633,13 +640,9 @@ def _synced_node_props(node: Node, width: int, height: int) -> dict[str, list[st
     elif node.color is None and read_color is not None:
         props.pop("B", None)
         props.pop("W", None)
-    for ident, points in (("AB", node.setup_black), ("AW", node.setup_white), ("AE", node.setup_empty)):
-        read_points = points_from_list(props.get(ident, []), width, height, [], "")
-        if set(read_points) != set(points):
-            if points:
-                props[ident] = [sgf_from_point(p, height) for p in points]
-            else:
-                props.pop(ident, None)
+    _sync_setup(
+        props, (("AB", node.setup_black), ("AW", node.setup_white), ("AE", node.setup_empty)), width, height
+    )
     _sync_comment(props, node.comment)
     return props
 
