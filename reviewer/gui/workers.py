@@ -3,7 +3,9 @@
 Each job runs in a daemon thread and talks to the GUI only through Qt signals of an object that
 lives on the GUI thread, so every slot runs there. What crosses is immutable (frozen dataclasses,
 `Evaluation`s, finished `Game`s that the GUI then owns). The analysis thread owns its engine: it
-opens it, uses it and closes it in `finally`; stopping sets a `threading.Event` the engine checks.
+opens it only when a position is missing from the analysis cache (a game analysed before starts no
+engine process), uses it and closes it in `finally`; stopping sets a `threading.Event` the engine
+checks.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.gametree import Game
-from reviewer.core.review import ProgressCallback
+from reviewer.core.review import EngineOnDemand, ProgressCallback
 from reviewer.gui.settings import EngineChoice
 
 EngineOpener = Callable[[EngineChoice], Engine]
-# (game, engine, limit, stop, plies, on_progress) -> the evaluations, each as soon as it is known
+# What recognises the engine a choice runs without starting it (None: it cannot be recognised).
+EngineFingerprinter = Callable[[EngineChoice], "str | None"]
+# (game, engine opened on first need, limit, stop, plies, on_progress) -> the evaluations, each
+# as soon as it is known
 AnalyseFunction = Callable[
-    [Game, Engine, Limit, threading.Event, Sequence[int], ProgressCallback], Iterator[Evaluation]
+    [Game, EngineOnDemand, Limit, threading.Event, Sequence[int], ProgressCallback], Iterator[Evaluation]
 ]
 
 RATE_WINDOW = 12  # evaluations the speed is measured over
@@ -97,21 +102,43 @@ def open_engine_from_registry(choice: EngineChoice) -> Engine:
     return open_engine(choice.kind, choice.name, choice.command)
 
 
+def fingerprint_from_registry(choice: EngineChoice) -> str | None:
+    """`registry.engine_fingerprint` of the choice; None when the engine cannot be recognised
+    unstarted (it is then started for every analysis). Reads the disk."""
+    from reviewer.core.engines.registry import engine_fingerprint
+
+    try:
+        return engine_fingerprint(choice.kind, choice.name, choice.command)
+    except (OSError, ReviewerError):
+        return None
+
+
 def analyse_with_review(
     game: Game,
-    engine: Engine,
+    engine: EngineOnDemand,
     limit: Limit,
     stop: threading.Event,
     plies: Sequence[int],
     on_progress: ProgressCallback,
 ) -> Iterator[Evaluation]:
-    """`reviewer.core.review.analyse_game` with the user's analysis cache."""
+    """`reviewer.core.review.analyse_game` with the user's analysis cache; the engine is opened
+    only when a position is missing from it. The caller closes `engine`."""
     from reviewer.core.cache import AnalysisCache
     from reviewer.core.review import analyse_game
 
     cache = AnalysisCache()
     try:
-        yield from analyse_game(game, engine, limit, stop=stop, cache=cache, plies=plies, on_progress=on_progress)
+        yield from analyse_game(
+            game,
+            engine.engine,
+            limit,
+            stop=stop,
+            cache=cache,
+            plies=plies,
+            on_progress=on_progress,
+            engine_factory=engine.open,
+            engine_fingerprint=engine.fingerprint,
+        )
     finally:
         cache.close()
 
@@ -137,9 +164,11 @@ class AnalysisRunner(QObject):
         open_engine: EngineOpener = open_engine_from_registry,
         analyse: AnalyseFunction = analyse_with_review,
         parent: QObject | None = None,
+        fingerprint: EngineFingerprinter = fingerprint_from_registry,
     ) -> None:
         super().__init__(parent)
         self._open_engine = open_engine
+        self._fingerprint = fingerprint
         self._analyse = analyse
         self._job_ids = itertools.count(1)
         self._job_id = 0
@@ -214,14 +243,19 @@ class AnalysisRunner(QObject):
 
     # -- the worker thread ---------------------------------------------------------------------
     def _run(self, job_id: int, job: AnalysisJob, stop: threading.Event, gate: _Gate) -> None:
-        engine: Engine | None = None
+        engine: EngineOnDemand | None = None
         completed = False
-        try:
-            engine = self._open_engine(job.engine)
-            gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(engine, job.engine))
-            identity = getattr(engine, "identity", None)
+
+        def open_and_name() -> Engine:
+            opened = self._open_engine(job.engine)
+            gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(opened, job.engine))
+            identity = getattr(opened, "identity", None)
             if isinstance(identity, str) and identity:
                 gate.emit(self, "engine_identified", job.engine, identity)
+            return opened
+
+        try:
+            engine = EngineOnDemand(open_and_name, self._fingerprint(job.engine))
 
             def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
                 gate.emit(self, "_speed_from_thread", job_id, rate, eta)
@@ -236,7 +270,7 @@ class AnalysisRunner(QObject):
         except Exception as error:  # an engine or adapter bug: report it, keep the app alive
             gate.emit(self, "_failed_from_thread", job_id, f"analysis failed: {type(error).__name__}: {error}")
         finally:
-            if engine is not None:
+            if engine is not None:  # closes the engine if it was opened
                 try:
                     engine.close()
                 except Exception:
@@ -340,18 +374,13 @@ def cached_evaluations(
 def remembered_identity(choice: EngineChoice) -> str | None:
     """The identity the analysis cache remembers for the program `choice` runs (recognised by
     its files, without starting it); None when it cannot tell. Reads the disk."""
-    try:
-        from reviewer.core.engines.registry import engine_fingerprint
-    except ImportError:  # a registry that cannot recognise engines unstarted
-        return None
     from reviewer.core.cache import AnalysisCache
 
-    fingerprint = engine_fingerprint(choice.kind, choice.name, choice.command)
+    fingerprint = fingerprint_from_registry(choice)
     if fingerprint is None:
         return None
     with AnalysisCache() as cache:
-        lookup = getattr(cache, "engine_identity", None)
-        return lookup(fingerprint) if lookup is not None else None
+        return cache.engine_identity(fingerprint)
 
 
 def builtin_go_identity() -> str:

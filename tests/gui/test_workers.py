@@ -14,6 +14,7 @@ from reviewer.core.engines.base import EngineCrashed, EngineNotFound
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
 from reviewer.core.gametree import Game
+from reviewer.core.review import EngineOnDemand
 from reviewer.gui.settings import EngineChoice
 from reviewer.gui.workers import (
     AnalysisJob,
@@ -54,7 +55,7 @@ class ScriptedEngine:
 
 
 def direct_analyse(game, engine, limit, stop, plies, on_progress) -> Iterator[Evaluation]:
-    yield from engine.analyse(game, plies, limit, stop)
+    yield from engine.open().analyse(game, plies, limit, stop)
 
 
 @pytest.fixture
@@ -170,11 +171,35 @@ def test_fake_uci_engine_through_the_review_loop_and_the_cache(qtbot, game, tmp_
     assert log.read_text().splitlines() == searched
 
 
+def test_a_game_analysed_before_is_answered_without_starting_the_engine(qtbot, game, tmp_path) -> None:
+    started_log = tmp_path / "started.log"
+    # One argument, so the log the engine writes is no file named in its command: the engine
+    # keeps its fingerprint from one run to the next.
+    command = shlex.join(fake_engine_command("fake_uci.py", f"--started-log={started_log}"))
+    runner = AnalysisRunner()  # the registry and the user's cache, as the app uses them
+    plies = tuple(range(min(8, game.ply_count + 1)))
+    received: list[Evaluation] = []
+    runner.evaluation_ready.connect(received.append)
+    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
+        runner.start(job_for(game, plies, command=command))
+    assert finished.args == [True]
+    assert started_log.read_text().splitlines() == ["started"]
+    first = {ev.ply: ev for ev in received}
+    received.clear()
+    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
+        runner.start(job_for(game, plies, command=command))
+    assert finished.args == [True]
+    assert sorted(ev.ply for ev in received) == list(plies)
+    assert {ev.ply: ev.score_cp_white for ev in received} == {ply: ev.score_cp_white for ply, ev in first.items()}
+    assert started_log.read_text().splitlines() == ["started"]  # not started again
+    assert runner.shutdown(3.0)
+
+
 def test_analyse_with_review_passes_progress(game) -> None:
     engine = ScriptedEngine()
     reports: list[tuple[int, int]] = []
     results = list(
-        analyse_with_review(game, engine, Limit(nodes=1), threading.Event(), [0, 1, 2], lambda d, t, r, e: reports.append((d, t)))
+        analyse_with_review(game, EngineOnDemand(lambda: engine), Limit(nodes=1), threading.Event(), [0, 1, 2], lambda d, t, r, e: reports.append((d, t)))
     )
     assert [ev.ply for ev in results] == [0, 1, 2]
     assert reports[-1] == (3, 3)

@@ -1,6 +1,6 @@
 """What chess and Go scoring share: judgement names, per-move and per-game records, small statistics.
 
-Every figure follows `../shared/spec/SCORING.md`. A figure that needs an evaluation nobody has is
+Every figure follows `docs/SCORING.md`. A figure that needs an evaluation nobody has is
 `None`, never a guess.
 """
 
