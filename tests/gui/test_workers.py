@@ -150,23 +150,30 @@ def test_a_new_job_drops_the_late_results_of_the_old_one(qtbot, game) -> None:
     assert slow.closed.wait(3)
 
 
+def run_to_the_end(qtbot, runner: AnalysisRunner, job: AnalysisJob) -> tuple[bool, list[Evaluation]]:
+    """Run `job`; whether it completed, and the evaluations it gave in the order they came."""
+    received: list[Evaluation] = []
+    runner.evaluation_ready.connect(received.append)
+    try:
+        with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
+            runner.start(job)
+    finally:
+        runner.evaluation_ready.disconnect(received.append)
+    return finished.args == [True], received
+
+
 def test_fake_uci_engine_through_the_review_loop_and_the_cache(qtbot, game, tmp_path) -> None:
     log = tmp_path / "searches.log"
     command = shlex.join(fake_engine_command("fake_uci.py", "--log", str(log)))
     runner = AnalysisRunner()  # the registry and the user's cache, as the app uses them
     plies = tuple(range(min(8, game.ply_count + 1)))
-    received: list[Evaluation] = []
-    runner.evaluation_ready.connect(received.append)
-    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
-        runner.start(job_for(game, plies, command=command))
-    assert finished.args == [True]
+    completed, received = run_to_the_end(qtbot, runner, job_for(game, plies, command=command))
+    assert completed
     assert sorted(ev.ply for ev in received) == list(plies)
     assert all(ev.best_move for ev in received if ev.terminal is None)
     searched = log.read_text().splitlines()
     # Resuming is starting again: every position now comes from the cache.
-    received.clear()
-    with qtbot.waitSignal(runner.finished, timeout=20000):
-        runner.start(job_for(game, plies, command=command))
+    _completed, received = run_to_the_end(qtbot, runner, job_for(game, plies, command=command))
     assert sorted(ev.ply for ev in received) == list(plies)
     assert log.read_text().splitlines() == searched
 
@@ -176,21 +183,15 @@ def test_a_game_analysed_before_is_answered_without_starting_the_engine(qtbot, g
     # One argument, so the log the engine writes is no file named in its command: the engine
     # keeps its fingerprint from one run to the next.
     command = shlex.join(fake_engine_command("fake_uci.py", f"--started-log={started_log}"))
-    runner = AnalysisRunner()  # the registry and the user's cache, as the app uses them
-    plies = tuple(range(min(8, game.ply_count + 1)))
-    received: list[Evaluation] = []
-    runner.evaluation_ready.connect(received.append)
-    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
-        runner.start(job_for(game, plies, command=command))
-    assert finished.args == [True]
+    runner = AnalysisRunner()
+    job = job_for(game, tuple(range(min(8, game.ply_count + 1))), command=command)
+    completed, first = run_to_the_end(qtbot, runner, job)
+    assert completed
     assert started_log.read_text().splitlines() == ["started"]
-    first = {ev.ply: ev for ev in received}
-    received.clear()
-    with qtbot.waitSignal(runner.finished, timeout=20000) as finished:
-        runner.start(job_for(game, plies, command=command))
-    assert finished.args == [True]
-    assert sorted(ev.ply for ev in received) == list(plies)
-    assert {ev.ply: ev.score_cp_white for ev in received} == {ply: ev.score_cp_white for ply, ev in first.items()}
+    completed, again = run_to_the_end(qtbot, runner, job)
+    assert completed
+    assert sorted(ev.ply for ev in again) == list(job.plies)
+    assert {ev.ply: ev.score_cp_white for ev in again} == {ev.ply: ev.score_cp_white for ev in first}
     assert started_log.read_text().splitlines() == ["started"]  # not started again
     assert runner.shutdown(3.0)
 

@@ -1,9 +1,12 @@
-"""Pieces shared by both boards: the wheel-to-steps rule and the judgement badge."""
+"""Pieces shared by both boards: the widget scaffolding, the wheel-to-steps rule and the badge."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QWheelEvent
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QPaintEvent, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from reviewer.gui import style
 
@@ -51,3 +54,74 @@ def draw_badge(painter: QPainter, center: QPointF, radius: float, judgement: str
         box = QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, symbol)
     painter.restore()
+
+
+class BoardWidget(QWidget):
+    """What both boards share: a height-for-width widget that fills its whole rect, steps with the
+    mouse wheel, and paints a cached background pixmap with the marks of the moment on top.
+
+    A board gives `_background_state` (what else its background depends on), `_paint_background`
+    (drawn once per size, theme and state into the pixmap) and `_paint_marks` (every paint).
+
+    Signals:
+        wheel_steps(int): +1 per wheel notch towards the user (forward), -1 away (back).
+    """
+
+    wheel_steps = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._show_coordinates = True
+        self._wheel = WheelStepper()
+        self._background: QPixmap | None = None
+        self._background_key: tuple[Any, ...] | None = None
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
+        self.setMinimumSize(160, 160)
+        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)  # it fills its whole rect
+
+    def _background_state(self) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _paint_background(self, painter: QPainter, theme: style.Theme) -> None:
+        raise NotImplementedError
+
+    def _paint_marks(self, painter: QPainter, theme: style.Theme) -> None:
+        raise NotImplementedError
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = self._wheel.steps(event)
+        for _ in range(abs(steps)):
+            self.wheel_steps.emit(1 if steps > 0 else -1)
+        event.accept()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        theme = style.theme_for(self)
+        painter = QPainter(self)
+        try:
+            painter.drawPixmap(0, 0, self._background_pixmap(theme))
+            self._paint_marks(painter, theme)
+        finally:
+            painter.end()
+
+    def _background_pixmap(self, theme: style.Theme) -> QPixmap:
+        """The window colour around the board and the board's background: drawn again only when
+        the size, screen scale, theme, window colour or `_background_state` changes."""
+        ratio = self.devicePixelRatioF()
+        window = self.palette().color(self.backgroundRole())
+        key = (window.rgba(), self.width(), self.height(), ratio, theme, *self._background_state())
+        if self._background is None or key != self._background_key:
+            pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(window)
+            painter = QPainter(pixmap)
+            try:
+                self._paint_background(painter, theme)
+            finally:
+                painter.end()
+            self._background, self._background_key = pixmap, key
+        return self._background

@@ -13,24 +13,22 @@ from dataclasses import dataclass
 
 import chess
 import chess.svg
-from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QImage,
     QPainter,
     QPainterPath,
-    QPaintEvent,
     QPixmap,
     QRadialGradient,
     QResizeEvent,
-    QWheelEvent,
 )
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QWidget
 
 from reviewer.gui import style
-from reviewer.gui.board._common import WheelStepper, draw_badge
+from reviewer.gui.board._common import BoardWidget, draw_badge
 
 
 @dataclass(frozen=True)
@@ -59,14 +57,12 @@ def _piece_renderer(symbol: str) -> QSvgRenderer:
     return renderer
 
 
-class ChessBoardWidget(QWidget):
+class ChessBoardWidget(BoardWidget):
     """Square board that fills the height it is given; coordinates sit inside the edge squares.
 
     Signals:
         wheel_steps(int): +1 per wheel notch towards the user (forward), -1 away (back).
     """
-
-    wheel_steps = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -75,16 +71,7 @@ class ChessBoardWidget(QWidget):
         self._arrows: list[Arrow] = []
         self._flipped = False
         self._badge: tuple[int, str] | None = None
-        self._show_coordinates = True
         self._pixmaps: dict[tuple[str, int], QPixmap] = {}
-        self._background: QPixmap | None = None
-        self._background_key: tuple | None = None
-        self._wheel = WheelStepper()
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
-        self.setMinimumSize(160, 160)
-        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)  # it fills its whole rect
 
     # ------------------------------------------------------------------------------- API
 
@@ -166,9 +153,6 @@ class ChessBoardWidget(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(480, 480)
 
-    def hasHeightForWidth(self) -> bool:
-        return True
-
     def heightForWidth(self, width: int) -> int:
         return width
 
@@ -176,51 +160,29 @@ class ChessBoardWidget(QWidget):
         self._pixmaps.clear()
         super().resizeEvent(event)
 
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        steps = self._wheel.steps(event)
-        for _ in range(abs(steps)):
-            self.wheel_steps.emit(1 if steps > 0 else -1)
-        event.accept()
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        theme = style.theme_for(self)
-        painter = QPainter(self)
-        try:
-            painter.drawPixmap(0, 0, self._background_pixmap(theme))
-            highlighted = self._paint_highlights(painter, theme)
-            if self._show_coordinates and highlighted:
-                self._paint_coordinates(painter, theme, highlighted)  # again, over the highlight
-            self._paint_pieces(painter)
-            self._paint_arrows(painter)
-            if self._badge is not None:
-                square, judgement = self._badge
-                rect = self.square_rect(square)
-                radius = rect.width() * 0.2
-                center = QPointF(rect.right() - radius * 0.75, rect.top() + radius * 0.75)
-                draw_badge(painter, center, radius, judgement)
-        finally:
-            painter.end()
-
     # --------------------------------------------------------------------------- painting
 
-    def _background_pixmap(self, theme: style.Theme) -> QPixmap:
-        """The window colour around the board, the squares and their coordinates."""
-        ratio = self.devicePixelRatioF()
-        window = self.palette().color(self.backgroundRole())
-        key = (self.width(), self.height(), ratio, theme, self._flipped, self._show_coordinates, window.rgba())
-        if self._background is None or key != self._background_key:
-            pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(window)
-            painter = QPainter(pixmap)
-            try:
-                self._paint_squares(painter, theme)
-                if self._show_coordinates:
-                    self._paint_coordinates(painter, theme)
-            finally:
-                painter.end()
-            self._background, self._background_key = pixmap, key
-        return self._background
+    def _paint_marks(self, painter: QPainter, theme: style.Theme) -> None:
+        highlighted = self._paint_highlights(painter, theme)
+        if self._show_coordinates and highlighted:
+            self._paint_coordinates(painter, theme, highlighted)  # again, over the highlight
+        self._paint_pieces(painter)
+        self._paint_arrows(painter)
+        if self._badge is not None:
+            square, judgement = self._badge
+            rect = self.square_rect(square)
+            radius = rect.width() * 0.2
+            center = QPointF(rect.right() - radius * 0.75, rect.top() + radius * 0.75)
+            draw_badge(painter, center, radius, judgement)
+
+    def _background_state(self) -> tuple[bool, bool]:
+        return self._flipped, self._show_coordinates
+
+    def _paint_background(self, painter: QPainter, theme: style.Theme) -> None:
+        """The squares and their coordinates."""
+        self._paint_squares(painter, theme)
+        if self._show_coordinates:
+            self._paint_coordinates(painter, theme)
 
     def _paint_squares(self, painter: QPainter, theme: style.Theme) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)

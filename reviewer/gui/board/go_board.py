@@ -13,25 +13,23 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QBrush,
     QColor,
     QImage,
     QLinearGradient,
     QPainter,
-    QPaintEvent,
     QPen,
     QPixmap,
     QRadialGradient,
-    QWheelEvent,
 )
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtWidgets import QWidget
 
 from reviewer.core.gametree import GO_COLUMNS, Point
 from reviewer.core.positions import GoPosition
 from reviewer.gui import style
-from reviewer.gui.board._common import WheelStepper, draw_badge
+from reviewer.gui.board._common import BoardWidget, draw_badge
 
 _MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
 _MARGIN_CELLS_PLAIN = 0.62
@@ -90,12 +88,10 @@ def _visits_text(visits: int) -> str:
     return str(visits)
 
 
-class GoBoardWidget(QWidget):
+class GoBoardWidget(BoardWidget):
     """Signals:
     wheel_steps(int): +1 per wheel notch towards the user (forward), -1 away (back).
     """
-
-    wheel_steps = Signal(int)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -103,16 +99,7 @@ class GoBoardWidget(QWidget):
         self._candidates: list[CandidateMark] = []
         self._badge: tuple[Point, str] | None = None
         self._best_move: Point | None = None
-        self._show_coordinates = True
-        self._wheel = WheelStepper()
-        self._background: QPixmap | None = None
-        self._background_key: tuple | None = None
         self._stone_pixmaps: dict[tuple[str, float, float], tuple[QPixmap, float]] = {}
-        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
-        policy.setHeightForWidth(True)
-        self.setSizePolicy(policy)
-        self.setMinimumSize(160, 160)
-        self.setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent, True)  # it fills its whole rect
 
     # ------------------------------------------------------------------------------- API
 
@@ -189,69 +176,35 @@ class GoBoardWidget(QWidget):
     def sizeHint(self) -> QSize:
         return QSize(520, 520)
 
-    def hasHeightForWidth(self) -> bool:
-        return True
-
     def heightForWidth(self, width: int) -> int:
         margin = 2 * self._margin_cells()
         return round(width * (self._position.height - 1 + margin) / (self._position.width - 1 + margin))
 
-    def wheelEvent(self, event: QWheelEvent) -> None:
-        steps = self._wheel.steps(event)
-        for _ in range(abs(steps)):
-            self.wheel_steps.emit(1 if steps > 0 else -1)
-        event.accept()
+    def _paint_marks(self, painter: QPainter, theme: style.Theme) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self._paint_stones(painter)
+        self._paint_candidates(painter)
+        self._paint_best_move(painter)
+        self._paint_last_move(painter)
+        if self._badge is not None:
+            point, judgement = self._badge
+            cell = self.cell_size()
+            radius = max(5.0, cell * 0.25)
+            center = self.point_center(point) + QPointF(cell * 0.36, -cell * 0.36)
+            draw_badge(painter, center, radius, judgement)
 
-    def paintEvent(self, event: QPaintEvent) -> None:
-        theme = style.theme_for(self)
-        painter = QPainter(self)
-        try:
-            painter.drawPixmap(0, 0, self._background_pixmap(theme))
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-            self._paint_stones(painter)
-            self._paint_candidates(painter)
-            self._paint_best_move(painter)
-            self._paint_last_move(painter)
-            if self._badge is not None:
-                point, judgement = self._badge
-                cell = self.cell_size()
-                radius = max(5.0, cell * 0.25)
-                center = self.point_center(point) + QPointF(cell * 0.36, -cell * 0.36)
-                draw_badge(painter, center, radius, judgement)
-        finally:
-            painter.end()
+    def _background_state(self) -> tuple[int, int, bool]:
+        return self._position.width, self._position.height, self._show_coordinates
 
-    def _background_pixmap(self, theme: style.Theme) -> QPixmap:
-        """Wood, grid, star points and coordinates: drawn again only when one of them changes."""
-        ratio = self.devicePixelRatioF()
-        window = self.palette().color(self.backgroundRole())
-        key = (
-            window.rgba(),
-            self.width(),
-            self.height(),
-            ratio,
-            theme,
-            self._position.width,
-            self._position.height,
-            self._show_coordinates,
-        )
-        if self._background is None or key != self._background_key:
-            pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
-            pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(window)
-            painter = QPainter(pixmap)
-            try:
-                painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-                painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
-                self._paint_wood(painter, theme)
-                self._paint_grid(painter, theme)
-                if self._show_coordinates:
-                    self._paint_coordinates(painter, theme)
-            finally:
-                painter.end()
-            self._background, self._background_key = pixmap, key
-        return self._background
+    def _paint_background(self, painter: QPainter, theme: style.Theme) -> None:
+        """Wood, grid, star points and coordinates."""
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self._paint_wood(painter, theme)
+        self._paint_grid(painter, theme)
+        if self._show_coordinates:
+            self._paint_coordinates(painter, theme)
 
     # --------------------------------------------------------------------------- painting
 
