@@ -48,6 +48,14 @@ def _game_record(collection: Any, index: int) -> dict[str, Any]:
     }
 
 
+def _length(record: dict[str, Any]) -> str:
+    plies = record["moves"]
+    if record["kind"] == "chess":
+        # A chess "move" is a pair of plies; say plies so 61 is not read as 61 full moves.
+        return f"{plies} plies" if plies != 1 else "1 ply"
+    return f"{plies} moves" if plies != 1 else "1 move"
+
+
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
@@ -86,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         result = record["result"] or "?"
         print(
             f"{record['index'] + 1:>5}  {record['kind']:<5}  {white} - {black}  {result}  "
-            f"{record['moves']} moves  {size}{komi}"
+            f"{_length(record)}  {size}{komi}"
         )
         for warning in record["warnings"]:
             print(f"         warning: {_one_line(warning)}")

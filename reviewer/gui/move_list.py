@@ -21,6 +21,9 @@ from reviewer.gui import style
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
+# The annotator's move glyphs (PGN NAGs $1-$6), shown where the engine has not judged the move.
+_NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
+
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -110,6 +113,13 @@ class MoveListWidget(QAbstractScrollArea):
 
     def current_node(self) -> Node | None:
         return self._current
+
+    def symbol_for(self, node: Node, ply: int | None = None) -> str:
+        """The glyph after a main-line move: the engine's judgement, else the annotator's own NAG."""
+        judgement = self._judgements.get(node.ply if ply is None else ply)
+        if judgement is not None:
+            return style.judgement_symbol(judgement)
+        return next((_NAG_GLYPHS[nag] for nag in node.nags if nag in _NAG_GLYPHS), "")
 
     def item_rect(self, node: Node) -> QRect | None:
         """Where `node`'s move is drawn, in viewport coordinates (None if it is not listed)."""
@@ -414,7 +424,8 @@ class MoveListWidget(QAbstractScrollArea):
             painter.drawText(item.rect, Qt.AlignmentFlag.AlignCenter, item.text)
             return
         judgement = self._judgements.get(item.ply)
-        symbol = style.judgement_symbol(judgement)
+        symbol = self.symbol_for(item.node, item.ply) if item.node is not None else ""
+        from_annotator = judgement is None and bool(symbol)
         flagged = judgement in style.FLAGGED_JUDGEMENTS
         move_color = text_color
         if current:
@@ -441,7 +452,10 @@ class MoveListWidget(QAbstractScrollArea):
         painter.drawText(text_rect, align, item.text)
         if symbol:
             x += metrics.horizontalAdvance(item.text) + 1
-            painter.setPen(QColor(theme.current_text) if current else style.judgement_color(judgement))
+            if current:
+                painter.setPen(QColor(theme.current_text))
+            else:
+                painter.setPen(muted if from_annotator else style.judgement_color(judgement))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, symbol)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:

@@ -65,7 +65,17 @@ def test_info_lists_games_and_warnings(tmp_path, capsys):
     path.write_text(PGN + "\n" + '[White "C"]\n[Black "D"]\n\n1. e4 e5 2. Ke3 *\n', encoding="utf-8")
     assert main(["info", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "2 games" in out and "A - B  1-0  7 moves  8x8" in out and "illegal move 'Ke3'" in out
+    assert "2 games" in out and "A - B  1-0  7 plies  8x8" in out and "illegal move 'Ke3'" in out
+
+
+def test_info_counts_chess_in_plies_and_go_in_moves(tmp_path, capsys):
+    chess = tmp_path / "one.pgn"
+    chess.write_text('[White "A"]\n[Black "B"]\n\n1. e4 *\n', encoding="utf-8")
+    go = tmp_path / "two.sgf"
+    go.write_text("(;GM[1]SZ[9]PB[C]PW[D];B[ee];W[cc])", encoding="utf-8")
+    assert main(["info", str(chess)]) == 0 and main(["info", str(go)]) == 0
+    out = capsys.readouterr().out
+    assert "A - B  *  1 ply  8x8" in out and "D - C  ?  2 moves  9x9" in out
 
 
 def test_info_json_and_limit(tmp_path, capsys):

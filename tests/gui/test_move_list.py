@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor
 
 from reviewer.core.gametree import Game, Node, point_from_gtp
@@ -155,6 +155,33 @@ def test_judgement_tints_the_move(move_list):
     tinted = move_list.viewport().grab().toImage().pixelColor(probe)
     assert tinted != plain
     assert tinted.red() > tinted.blue()
+
+
+def test_the_annotators_glyph_shows_until_the_engine_judges_the_move(move_list):
+    game = chess_game(["e4", "e5", "Qh5", "Nc6"])
+    game.node_at_ply(3).nags = [2]  # $2: the annotator calls 2. Qh5 a mistake
+    game.node_at_ply(4).nags = [1]
+    move_list.set_game(game)
+    assert [move_list.symbol_for(game.node_at_ply(ply)) for ply in (1, 3, 4)] == ["", "?", "!"]
+    rect = move_list.item_rect(game.node_at_ply(3))
+    glyph_area = QRect(rect.left() + 2, rect.top() + 2, rect.width() - 4, rect.height() - 4)
+
+    def ink() -> int:
+        image = move_list.viewport().grab().toImage()
+        background = image.pixelColor(glyph_area.right(), glyph_area.top())
+        return sum(
+            image.pixelColor(x, y) != background
+            for x in range(glyph_area.left(), glyph_area.right())
+            for y in range(glyph_area.top(), glyph_area.bottom())
+        )
+
+    with_glyph = ink()
+    game.node_at_ply(3).nags = []
+    move_list.viewport().update()
+    assert with_glyph > ink()  # the "?" was painted after the move
+    game.node_at_ply(3).nags = [2]
+    move_list.set_judgements({3: "good", 4: "blunder"})
+    assert move_list.symbol_for(game.node_at_ply(3)) == "" and move_list.symbol_for(game.node_at_ply(4)) == "??"
 
 
 def test_go_moves_are_listed_and_clickable(move_list, qtbot):
