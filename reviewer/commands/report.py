@@ -45,7 +45,7 @@ def _fail(message: str, code: int) -> int:
 def run(args: argparse.Namespace) -> int:
     from reviewer.core.atomic import write_text_atomic
     from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_game, has_embedded_evaluations
-    from reviewer.core.report import ReportOptions, build_report, report_to_json
+    from reviewer.core.report import GO_WINRATES_ONLY_NOTE, ReportOptions, build_report, report_to_json
 
     if args.game < 1:
         return _fail(f"--game counts from 1, not {args.game}", EXIT_BAD_INPUT)
@@ -69,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
         ReportOptions(preset=args.preset, skip_book=args.skip_book),
         _engine_info({e.engine_id for e in evaluations.ordered()}, EMBEDDED_ENGINE_ID),
     )
+    if GO_WINRATES_ONLY_NOTE in report["notes"]:
+        print(f"reviewer report: {where}: {GO_WINRATES_ONLY_NOTE}", file=sys.stderr)
     if args.json == "-":
         sys.stdout.write(report_to_json(report))
         return EXIT_OK

@@ -20,6 +20,22 @@ from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary
 
 SCHEMA = "reviewer.report/1"
 
+# Go figures are losses in points: winrates alone (e.g. Sabaki's SBKV without SBKS) score no move.
+GO_WINRATES_ONLY_NOTE = (
+    "no Go move scored: Go figures need score leads (Sabaki's SBKS or Reviewer's RVW record), "
+    "and these evaluations carry winrates only"
+)
+
+
+def _winrates_only(game: Game, evaluations: EvaluationTable) -> bool:
+    """A Go game whose evaluations give winrates but not a single score lead."""
+    ordered = evaluations.ordered()
+    return (
+        game.kind == "go"
+        and any(e.winrate_black is not None for e in ordered)
+        and all(e.score_lead_black is None for e in ordered)
+    )
+
 
 @dataclass(frozen=True)
 class ReportOptions:
@@ -143,6 +159,8 @@ def build_report(
         notes.insert(0, "best rule not applied: evaluations came from the file's [%eval] comments")
     if not len(evaluations):
         notes.insert(0, "no evaluations: every figure that needs one is null")
+    if _winrates_only(game, evaluations):
+        notes.insert(0, GO_WINRATES_ONLY_NOTE)
 
     return {
         "schema": SCHEMA,

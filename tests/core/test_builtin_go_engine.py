@@ -85,6 +85,22 @@ def test_identity_names_version_playouts_and_variant():
     assert str(DEFAULT_PLAYOUTS) in BuiltinGoEngine().identity
 
 
+def test_identity_names_only_the_fallback_budget_and_the_cache_key_the_budget_used():
+    from reviewer.core.review import engine_key
+
+    engine = BuiltinGoEngine()
+    words = engine.identity.split()
+    assert f"default-playouts={DEFAULT_PLAYOUTS}" in words
+    assert not any(word.startswith("playouts=") for word in words)  # no claim of a budget used
+    # no limit: the fallback budget is part of the key, so other fallbacks get other keys
+    assert str(DEFAULT_PLAYOUTS) in engine_key(engine, Limit())
+    assert engine_key(engine, Limit()) != engine_key(BuiltinGoEngine(playouts=500), Limit())
+    # a limit with visits or nodes: the key names that budget, and different budgets differ
+    assert "visits=200" in engine_key(engine, Limit(visits=200))
+    keys = {engine_key(engine, limit) for limit in (Limit(), Limit(visits=200), Limit(visits=300), Limit(nodes=200))}
+    assert len(keys) == 4
+
+
 def test_limit_visits_overrides_the_playouts():
     engine = BuiltinGoEngine(playouts=5000)
     (evaluation,) = engine.analyse(_small_game(), [1], Limit(visits=64), threading.Event())

@@ -7,7 +7,7 @@ import pytest
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import game_from_sgf_text, open_collection, write_sgf
 from reviewer.core.formats.compare import game_differences
-from reviewer.core.formats.sgf import normalise_rank, normalise_rules
+from reviewer.core.formats.sgf import normalise_rank, normalise_result, normalise_rules
 
 
 def test_root_properties_and_moves():
@@ -150,3 +150,60 @@ def test_a_go_game_built_in_code_writes_its_fields_and_moves():
     assert (again.black, again.white, again.komi, again.rules) == ("B", "W", 6.5, "chinese")
     assert (again.board_width, again.setup_black) == (9, [(2, 2)])
     assert [(n.color, n.move) for n in again.mainline_nodes()] == [("white", "E5"), ("black", "pass")]
+
+
+@pytest.mark.parametrize(
+    ("written", "sgf_result"),
+    [
+        ("294수 흑0.5집승", "B+0.5"),
+        ("226수 백불계승", "W+R"),
+        ("흑 불계승", "B+R"),
+        ("흑 6집반승", "B+6.5"),
+        ("백 반집승", "W+0.5"),
+        ("흑 시간승", "B+T"),
+        ("黑中盘胜", "B+R"),
+        ("白中盤勝", "W+R"),
+        ("白2又1/4子胜", "W+4.5"),
+        ("黑胜3又3/4子", "B+7.5"),
+        ("黑胜1/4子", "B+0.5"),
+        ("黑胜7目半", "B+7.5"),
+        ("黑超时胜", "B+T"),
+        ("和棋", "0"),
+        ("白中押し勝ち", "W+R"),
+        ("黒番中押勝", "B+R"),
+        ("黒6目半勝ち", "B+6.5"),
+        ("白時間切れ勝ち", "W+T"),
+        ("持碁", "0"),
+    ],
+)
+def test_cjk_results_become_sgf_results(written, sgf_result):
+    assert normalise_result(written) == sgf_result
+
+
+@pytest.mark.parametrize("written", ["B+R", "W+12.75", "W+Resign", "?", "Void", "白子胜", "흑 기권승", "Black wins"])
+def test_other_results_stay_as_written(written):
+    assert normalise_result(written) == written
+
+
+def test_cjk_result_is_normalised_and_the_raw_text_is_written_back():
+    game = game_from_sgf_text("(;GM[1]SZ[9]RE[294수 흑0.5집승];B[ee];W[cc])")
+    assert game.result == "B+0.5"
+    assert game.headers["RE"] == "294수 흑0.5집승"
+    assert game.root.properties["RE"] == ["294수 흑0.5집승"]
+    written = write_sgf(game)
+    assert "RE[294수 흑0.5집승]" in written
+    again = game_from_sgf_text(written)
+    assert again.result == "B+0.5" and game_differences(game, again) == []
+    game.result = "W+R"  # a result changed in the app replaces the raw text
+    assert "RE[W+R]" in write_sgf(game)
+
+
+@pytest.mark.parametrize(
+    ("name", "written", "sgf_result"),
+    [("analyze-sgf__t-oro-1.sgf", "294수 흑0.5집승", "B+0.5"), ("analyze-sgf__t-oro-2.sgf", "226수 백불계승", "W+R")],
+)
+def test_korean_results_in_the_corpus(corpus_dir, name, written, sgf_result):
+    game = open_collection(corpus_dir / "sgf" / name).game(0)
+    assert game.result == sgf_result
+    assert game.headers["RE"] == written
+    assert f"RE[{written}]" in write_sgf(game)

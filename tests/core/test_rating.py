@@ -323,3 +323,55 @@ def test_go_and_chess_players_are_separate_pools():
 def test_nothing_to_rate_gives_an_empty_result():
     result = rate_games([])
     assert result.players == [] and result.games_used == 0
+
+
+# ---------------------------------------------------------------- records with no finite maximum
+
+
+def chess_club() -> list[GameRecord]:
+    """Four established chess players (2000 … 1850 declared) who all meet, each pair with an upset."""
+    elo = {"A": "2000", "B": "1950", "C": "1900", "E": "1850"}
+    names = list(elo)
+    games = []
+    for i, strong in enumerate(names):
+        for weak in names[i + 1:]:
+            games += [chess(strong, weak, "white", we=elo[strong], be=elo[weak]),
+                      chess(weak, strong, "black", we=elo[weak], be=elo[strong]),
+                      chess(weak, strong, "white", we=elo[weak], be=elo[strong])]
+    return games
+
+
+@pytest.mark.parametrize("with_club", [False, True])
+def test_losses_to_newcomers_and_one_draw_stay_among_the_opponents(with_club):
+    # 0 wins, 10 losses, 1 draw, declaring 1850. The ten winners played nobody else, so the
+    # losses pin nothing (their maximum is an infinite gap); only the draw places the player.
+    # Before, the far-reaching prior turned those gaps into ~1000 Elo and rated the player ~640-880.
+    winners = [chess(f"Newcomer {i}", "P", "white", we="1900", be="1850") for i in range(10)]
+    drawn = "C" if with_club else "D"
+    games = (chess_club() if with_club else []) + winners + [chess("P", drawn, "draw", we="1850", be="1900")]
+    by_name = players(rate_games(games))
+    p = by_name["P"]
+    assert (p.wins, p.losses, p.draws) == (0, 10, 1)
+    opponents = [by_name[name].rating for name in [drawn] + [f"Newcomer {i}" for i in range(10)]]
+    margin = RatingOptions().max_half_width_chess  # documented: at most one '?' bound below them
+    assert min(opponents) - margin <= p.rating <= max(opponents)
+    assert 1900 - margin <= p.rating <= 1900 + margin  # and near what those opponents declare
+    assert p.rating == pytest.approx(by_name[drawn].rating, abs=1.0)  # a single draw: level with them
+    assert p.uncertain and p.display.endswith("?")
+    assert all(by_name[f"Newcomer {i}"].placed_by == "best win" for i in range(10))
+    assert all(by_name[f"Newcomer {i}"].rating == pytest.approx(p.rating) for i in range(10))
+
+
+def test_a_part_of_a_group_that_never_scores_against_the_rest_is_placed_at_its_worst_loss():
+    # Y1 and Y2 trade wins with each other but lose every game to the club: the gap between the
+    # two parts has no finite maximum, so they are bounded by their weakest loss and marked '?'.
+    games = chess_club() + [chess("Y1", "Y2", "white"), chess("Y2", "Y1", "white"),
+                            chess("C", "Y1", "white"), chess("Y2", "E", "black")]
+    by_name = players(rate_games(games))
+    for name in ("Y1", "Y2"):
+        assert by_name[name].placed_by == "worst loss" and by_name[name].uncertain
+        assert by_name[name].high == pytest.approx(by_name[name].rating) and by_name[name].low is None
+    assert by_name["Y1"].rating == pytest.approx(by_name["C"].rating)
+    assert by_name["Y2"].rating == pytest.approx(by_name["E"].rating)
+    assert all(by_name[n].placed_by == "likelihood" for n in "ABCE")
+    assert np.mean([by_name[n].rating for n in "ABCE"]) == pytest.approx(1925.0, abs=1e-3)

@@ -170,3 +170,30 @@ def test_command_on_the_lichess_broadcast_export(corpus_dir, capsys):
     assert (white["inaccuracy"], white["mistake"], white["blunder"]) == (2, 1, 2)
     assert (black["inaccuracy"], black["mistake"], black["blunder"]) == (2, 1, 0)
     assert report["game"]["opening"]["eco"] == "E54"
+
+
+SABAKI_WINRATES_ONLY_SGF = "(;GM[1]FF[4]SZ[9]KM[6.5];B[ee]SBKV[55.2];W[cc]SBKV[48.0];B[gg]SBKV[60.1])"
+SABAKI_WITH_LEADS_SGF = "(;GM[1]FF[4]SZ[9]KM[6.5];B[ee]SBKV[55.2]SBKS[1.5];W[cc]SBKV[48.0]SBKS[-0.5];B[gg]SBKV[60.1]SBKS[2.0])"
+
+
+def test_go_winrates_only_says_score_leads_are_needed(tmp_path, capsys):
+    path = tmp_path / "sabaki.sgf"
+    path.write_text(SABAKI_WINRATES_ONLY_SGF, encoding="utf-8")
+    assert main(["report", str(path), "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["scored_moves"] == {"white": 0, "black": 0}
+    note = report["notes"][0]
+    assert "SBKS" in note and "RVW" in note and "winrates only" in note
+    assert note in captured.err and "reviewer report:" in captured.err
+
+
+def test_go_with_score_leads_has_no_winrates_only_note(tmp_path, capsys):
+    path = tmp_path / "sabaki.sgf"
+    path.write_text(SABAKI_WITH_LEADS_SGF, encoding="utf-8")
+    assert main(["report", str(path), "--json", "-"]) == 0
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["scored_moves"]["black"] >= 1
+    assert not any("winrates only" in note for note in report["notes"])
+    assert "winrates only" not in captured.err

@@ -97,6 +97,58 @@ def normalise_rules(value: str) -> str | None:
     return RULES.get(key, key)
 
 
+_RESULT_COLOURS = {"흑": "B", "黑": "B", "黒": "B", "백": "W", "白": "W"}
+_RESULT_COLOUR = r"(?P<colour>흑|백|黑|白|黒)(?:番|方|の)?"
+_RESULT_WIN = r"(?:승|胜|勝ち?)"
+_RESULT_POINTS = r"(?P<points>\d+(?:\.\d+)?)(?:집|目)(?P<half>반|半)?"
+_RESULT_STONES = r"(?P<stones>\d+(?:\.\d+)?)?(?:又)?(?P<quarters>[13]/4|1/2)?子"
+_MOVE_COUNT_PREFIX = re.compile(r"^共?\d+(?:수|手)")
+_RESULT_FORMS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), kind)
+    for pattern, kind in (
+        (_RESULT_COLOUR + r"(?:불계|中盘|中盤|中押し?)" + _RESULT_WIN, "R"),
+        (_RESULT_COLOUR + r"(?:시간|超时|超時|時間切れ)" + _RESULT_WIN, "T"),
+        (_RESULT_COLOUR + r"(?:반집|半目)" + _RESULT_WIN, "half"),
+        (_RESULT_COLOUR + _RESULT_POINTS + _RESULT_WIN, "points"),
+        (_RESULT_COLOUR + _RESULT_WIN + _RESULT_POINTS, "points"),
+        (_RESULT_COLOUR + _RESULT_STONES + _RESULT_WIN, "stones"),
+        (_RESULT_COLOUR + _RESULT_WIN + _RESULT_STONES, "stones"),
+        (_RESULT_COLOUR + _RESULT_WIN, "win"),
+        (r"(?:和棋|和局|持碁|ジゴ|무승부)", "jigo"),
+    )
+)
+_QUARTERS = {None: 0.0, "1/4": 0.25, "1/2": 0.5, "3/4": 0.75}
+
+
+def normalise_result(value: str) -> str:
+    """A Go result written in Korean, Chinese or Japanese as SGF writes it: '294수 흑0.5집승' -> 'B+0.5',
+    '黑中盘胜'/'白中押し勝ち'/'흑 불계승' -> 'B+R'/'W+R'/'B+R', '白2又1/4子胜' -> 'W+4.5' (a stone is two
+    points), '黒番6目半勝ち' -> 'B+6.5', time wins -> '+T', '持碁'/'和棋' -> '0'. Any other text as written."""
+    simple = _simple(value)
+    text = _MOVE_COUNT_PREFIX.sub("", "".join(value.split()))
+    for pattern, kind in _RESULT_FORMS:
+        match = pattern.fullmatch(text)
+        if match is None:
+            continue
+        if kind == "jigo":
+            return "0"
+        winner = _RESULT_COLOURS[match["colour"]]
+        if kind in ("R", "T"):
+            return f"{winner}+{kind}"
+        if kind == "win":
+            return f"{winner}+"
+        if kind == "half":
+            margin = 0.5
+        elif kind == "points":
+            margin = float(match["points"]) + (0.5 if match["half"] else 0.0)
+        else:
+            if match["stones"] is None and match["quarters"] is None:
+                return simple
+            margin = 2 * (float(match["stones"] or 0) + _QUARTERS[match["quarters"]])
+        return f"{winner}+{margin:g}"
+    return simple
+
+
 # ---------------------------------------------------------------- decoding
 
 
@@ -439,7 +491,7 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     game.white = _simple(_first(props, "PW"))
     game.black_rank = normalise_rank(_simple(_first(props, "BR")))
     game.white_rank = normalise_rank(_simple(_first(props, "WR")))
-    game.result = _simple(_first(props, "RE"))
+    game.result = normalise_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
     game.date = _simple(_first(props, "DT"))
     game.event = _simple(_first(props, "EV") or _first(props, "GN"))
     game.komi = parse_komi(_first(props, "KM"))
@@ -567,7 +619,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
         ("PW", game.white, _simple),
         ("BR", game.black_rank, lambda text: normalise_rank(_simple(text))),
         ("WR", game.white_rank, lambda text: normalise_rank(_simple(text))),
-        ("RE", game.result, _simple),
+        ("RE", game.result, normalise_result),
         ("DT", game.date, _simple),
     ):
         if read(_first(props, ident)) != value:
@@ -669,6 +721,7 @@ __all__ = [
     "SgfCollection",
     "decode_sgf_bytes",
     "game_from_sgf_text",
+    "normalise_result",
     "normalise_rules",
     "point_from_sgf",
     "sgf_from_point",

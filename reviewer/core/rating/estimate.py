@@ -10,25 +10,33 @@ Steps (`rate_games`):
    spans years and holds few games a month.
    k: Go uses KGS's 0.85 (up to 5k) rising linearly to 1.30 (2d and up), read at the mean rank of
    the two players; chess uses Elo's ln(10)/400. Both are `RatingOptions` fields.
-3. The solver (solver.py) gives every player's maximum-likelihood rating and information h_i.
-4. Anchoring: the likelihood fixes only differences inside a connected group of players.
-   Each group is shifted so that the mean rating of its players who declare one (BR/WR,
-   WhiteElo/BlackElo; each player's most recent declaration) equals the mean of those
-   declarations; a group where nobody declares is centred on the reference (1k / 1500 Elo).
+3. Cores: the likelihood has a finite maximum only among players who each both scored against
+   and conceded to the rest (the 'lost to' graph, an edge loser -> winner per decided game and
+   both ways per draw, is strongly connected). Each group's main core is its largest such set
+   of two or more players. A player outside it has, against the core, only wins or only losses
+   (a win and a loss, or a single draw, against the core would put them inside): their
+   maximum is at +∞/-∞ relative to it. Typical cases: no wins or no losses at all; or, say,
+   ten losses to newcomers who played nobody else plus one draw, where the losses pin nothing.
+4. The solver (solver.py) gives every player's maximum-likelihood rating and information h_i
+   from the games inside their own core only: a game between two cores has its maximum at an
+   infinite gap, and the solver's weak, far-reaching prior would only turn that into a large,
+   meaningless gap dragging both sides away from their opponents. Each player's prior is
+   centred on their own declared rank/rating, else on their core's level.
+   Anchoring: the likelihood fixes only differences inside a core. Each core is shifted so that
+   the mean rating of its players who declare one (BR/WR, WhiteElo/BlackElo; each player's most
+   recent declaration) equals the mean of those declarations; a core where nobody declares
+   takes its group's mean declaration, else the reference (1k / 1500 Elo).
 5. Interval: rating ± z·σ, σ = 1/sqrt(h_i) (z = 1.96: about 95%).
-6. `?` (uncertain) when a player has no wins, no losses (a draw is half of each), or an interval
-   half-width over the bound (Go 2 ranks, chess 200 Elo by default). With no wins or no losses the
-   maximum of the likelihood is at -∞/+∞, so, as KGS does, such a player is placed at their best
-   win (the strongest opponent beaten, as that opponent stood in that game, handicap included)
-   or worst loss (the weakest opponent lost to); the interval is then open on one side.
-   When every such opponent is undetermined as well (say two newcomers who met once), the
-   player is placed at their own declared rank/rating, else at their group's level, with the
-   interval open on both sides (the prior-regularised maximum would only be an artefact of the
-   prior's width).
-
-Known limit: when one part of a group beats the other in every game between them, the gap
-between the two parts has no finite maximum either; the weak prior then keeps it finite but
-large, and the per-player intervals (from each player's own second derivative) do not show it.
+6. Placing players outside the main core, as KGS places players with no wins or no losses: at
+   their best win (the strongest core player beaten, as that opponent stood in that game,
+   handicap included) or worst loss (the weakest core player lost to); the interval is then
+   open on one side. So such a player always sits exactly at the rating of a core opponent
+   (margin 0 from the span of those opponents' ratings). When they never met the core (say two
+   newcomers who met once), they are placed at their own declared rank/rating, else at their
+   group's level, with the interval open on both sides.
+   `?` (uncertain) for every player outside the main core, and for any player whose interval
+   half-width exceeds the bound (Go 2 ranks, chess 200 Elo by default; a single draw leaves
+   about ±680 Elo).
 """
 
 from __future__ import annotations
@@ -247,43 +255,54 @@ def _solve_kind(
     result: RatingResult,
 ) -> None:
     n = len(index)
-    white = np.array([index[w.key] for _, w, _ in rated])
-    black = np.array([index[b.key] for _, _, b in rated])
-    score = np.array([r.score_white for r, _, _ in rated], dtype=float)
+    white_all = np.array([index[w.key] for _, w, _ in rated])
+    black_all = np.array([index[b.key] for _, _, b in rated])
+    score_all = np.array([r.score_white for r, _, _ in rated], dtype=float)
     shifts: dict[tuple[int, float | None, str | None], float] = {}
     for r, _, _ in rated:
         terms = (r.handicap, r.komi, r.rules)
         if kind == "go" and terms not in shifts:
             shifts[terms] = scale.white_rank_shift(r.handicap, r.komi, r.rules, options.handicap_rules)
-    shift = np.array([shifts[(r.handicap, r.komi, r.rules)] if kind == "go" else 0.0 for r, _, _ in rated])
-    weight = age_weights([r.date for r, _, _ in rated], options.half_life_days, options.as_of)
-    games = SolverGames(n, white, black, score, weight, shift)
-    k_ref = options.k_reference(kind)
-    prior_sd = None if options.prior_sd_logit is None else options.prior_sd_logit / k_ref
-    graph = coo_matrix((np.ones(len(white)), (white, black)), shape=(n, n))
+    shift_all = np.array([shifts[(r.handicap, r.komi, r.rules)] if kind == "go" else 0.0 for r, _, _ in rated])
+    weight_all = age_weights([r.date for r, _, _ in rated], options.half_life_days, options.as_of)
+    graph = coo_matrix((np.ones(len(white_all)), (white_all, black_all)), shape=(n, n))
     n_groups, group = connected_components(graph, directed=False)
+    core, core_of_group = _determined_cores(n, white_all, black_all, score_all, group, n_groups)
+    determined = core == core_of_group[group]
+
     keys = sorted(index, key=index.get)
     declared = np.array([players[k].declared if players[k].declared is not None else np.nan for k in keys])
     has_value = ~np.isnan(declared)
-    declared_count = np.bincount(group, weights=has_value.astype(float), minlength=n_groups)
-    declared_sum = np.bincount(group, weights=np.where(has_value, declared, 0.0), minlength=n_groups)
-    has_declared = declared_count > 0
-    target = np.where(has_declared, declared_sum / np.maximum(declared_count, 1.0), options.reference(kind))
-    # The players whose mean is held at the target: those who declare, else the whole group.
-    held = np.where(has_declared[group], has_value, True).astype(float)
-    held_count = np.bincount(group, weights=held, minlength=n_groups)
+    group_target = _mean_declared(group, n_groups, declared, has_value, options.reference(kind))
+    # Only games inside a core reach the solver: a game between two cores has its maximum at an
+    # infinite gap, so with a weak prior it would only drag both sides far from the data.
+    inside = core[white_all] == core[black_all]
+    white, black, score = white_all[inside], black_all[inside], score_all[inside]
+    games = SolverGames(n, white, black, score, weight_all[inside], shift_all[inside])
+    k_ref = options.k_reference(kind)
+    prior_sd = None if options.prior_sd_logit is None else options.prior_sd_logit / k_ref
+    # Each core is levelled on its own declarations, else on its group's (step 4).
+    n_cores = int(core.max()) + 1
+    group_of_core = np.zeros(n_cores, dtype=int)
+    group_of_core[core] = group
+    target = _mean_declared(core, n_cores, declared, has_value, np.nan)
+    target = np.where(np.isnan(target), group_target[group_of_core], target)
+    core_declares = np.bincount(core, weights=has_value.astype(float), minlength=n_cores) > 0
+    # The players whose mean is held at the target: those who declare, else the whole core.
+    held = np.where(core_declares[core], has_value, True).astype(float)
+    held_count = np.bincount(core, weights=held, minlength=n_cores)
 
-    # k depends on the absolute level, so the anchoring happens inside the solve: each group
+    # k depends on the absolute level, so the anchoring happens inside the solve: each core
     # starts at its target level and is shifted back onto it after every step.
     def anchor_offsets(rating: np.ndarray) -> np.ndarray:
-        held_mean = np.bincount(group, weights=held * rating, minlength=n_groups) / held_count
-        return (target - held_mean)[group]
+        held_mean = np.bincount(core, weights=held * rating, minlength=n_cores) / held_count
+        return (target - held_mean)[core]
 
     solved = solve(
         games,
         options.k_function(kind),
         k_ref=k_ref,
-        prior_mean=target[group],
+        prior_mean=np.where(has_value, declared, target[core]),  # own declaration, else the core's level
         prior_sd=prior_sd,
         opponent_confidence=options.opponent_confidence,
         anchor=anchor_offsets,
@@ -293,38 +312,34 @@ def _solve_kind(
     result.iterations[kind] = solved.iterations
     sigma = solved.sigma
 
-    # Placing players whose likelihood has no maximum (KGS: best win / worst loss).
-    wins_eff = np.zeros(n)
-    losses_eff = np.zeros(n)
-    np.add.at(wins_eff, white, score)
-    np.add.at(wins_eff, black, 1.0 - score)
-    np.add.at(losses_eff, white, 1.0 - score)
-    np.add.at(losses_eff, black, score)
-    undetermined = (wins_eff == 0) | (losses_eff == 0)
+    # Placing players outside their group's core (KGS: best win / worst loss against the core).
+    undetermined = ~determined
     placed = rating.copy()
     placed_by = np.array(["likelihood"] * n, dtype=object)
     # For each game: the opponent's strength as it stood against this player (handicap included).
-    opponent_for_white = rating[black] + shift  # White won -> White's rating ≥ this
-    opponent_for_black = rating[white] - shift
+    opponent_for_white = rating[black_all] + shift_all  # White won -> White's rating ≥ this
+    opponent_for_black = rating[white_all] - shift_all
     best_win = np.full(n, -np.inf)
     worst_loss = np.full(n, np.inf)
-    opp_ok_white = ~undetermined[black]
-    opp_ok_black = ~undetermined[white]
-    white_won, black_won = score == 1.0, score == 0.0
-    np.maximum.at(best_win, white[white_won & opp_ok_white], opponent_for_white[white_won & opp_ok_white])
-    np.maximum.at(best_win, black[black_won & opp_ok_black], opponent_for_black[black_won & opp_ok_black])
-    np.minimum.at(worst_loss, white[black_won & opp_ok_white], opponent_for_white[black_won & opp_ok_white])
-    np.minimum.at(worst_loss, black[white_won & opp_ok_black], opponent_for_black[white_won & opp_ok_black])
+    opp_ok_white = determined[black_all]
+    opp_ok_black = determined[white_all]
+    white_won, black_won = score_all == 1.0, score_all == 0.0
+    np.maximum.at(best_win, white_all[white_won & opp_ok_white], opponent_for_white[white_won & opp_ok_white])
+    np.maximum.at(best_win, black_all[black_won & opp_ok_black], opponent_for_black[black_won & opp_ok_black])
+    np.minimum.at(worst_loss, white_all[black_won & opp_ok_white], opponent_for_white[black_won & opp_ok_white])
+    np.minimum.at(worst_loss, black_all[white_won & opp_ok_black], opponent_for_black[white_won & opp_ok_black])
     z = options.interval_z
     low = rating - z * sigma
     high = rating + z * sigma
+    # Outside the core a player has only wins or only losses against it (a win and a loss, or a
+    # draw, against the core would put them inside), so at most one of the two bounds is finite.
     for i in np.flatnonzero(undetermined):
-        if losses_eff[i] == 0 and np.isfinite(best_win[i]):
+        if np.isfinite(best_win[i]):
             placed[i], placed_by[i], low[i], high[i] = best_win[i], "best win", best_win[i], np.nan
-        elif wins_eff[i] == 0 and np.isfinite(worst_loss[i]):
+        elif np.isfinite(worst_loss[i]):
             placed[i], placed_by[i], low[i], high[i] = worst_loss[i], "worst loss", np.nan, worst_loss[i]
         else:  # nothing determined to measure against: their own declaration, else the group's level
-            placed[i] = declared[i] if has_value[i] else target[group[i]]
+            placed[i] = declared[i] if has_value[i] else group_target[group[i]]
             placed_by[i], low[i], high[i] = ("declared" if has_value[i] else "group level"), np.nan, np.nan
     bound = options.max_half_width(kind)
     for key, i in index.items():
@@ -336,3 +351,43 @@ def _solve_kind(
         p.group = int(group[i])
         p.placed_by = str(placed_by[i])
         p.uncertain = bool(undetermined[i] or z * sigma[i] > bound)
+
+
+def _mean_declared(
+    label: np.ndarray, n_labels: int, declared: np.ndarray, has_value: np.ndarray, fallback: float
+) -> np.ndarray:
+    """Per label: the mean declared rank/rating of its players who declare one, else `fallback`."""
+    count = np.bincount(label, weights=has_value.astype(float), minlength=n_labels)
+    total = np.bincount(label, weights=np.where(has_value, declared, 0.0), minlength=n_labels)
+    return np.where(count > 0, total / np.maximum(count, 1.0), fallback)
+
+
+def _determined_cores(
+    n: int, white: np.ndarray, black: np.ndarray, score_white: np.ndarray, group: np.ndarray, n_groups: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's core (a strongly connected set of the 'lost to' graph) and each group's main core.
+
+    Edge loser -> winner for every decided game, both ways for a draw. Ratings inside a strongly
+    connected set have a finite maximum of the likelihood; between two such sets, one side never
+    scored against the other and the gap's maximum is infinite. A group's main core is its
+    largest strongly connected set of at least two players (ties: the one with most games);
+    -1 when it has none.
+    """
+    lost = score_white <= 0.5  # White scored less than a win: an edge White -> Black
+    won = score_white >= 0.5
+    rows = np.concatenate([white[lost], black[won]])
+    cols = np.concatenate([black[lost], white[won]])
+    graph = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(n, n))
+    _, core = connected_components(graph, directed=True, connection="strong")
+    size = np.bincount(core)
+    inside = core[white] == core[black]
+    games = np.bincount(core[white[inside]], minlength=len(size))
+    core_of_group = np.full(n_groups, -1)
+    best: list[tuple[int, int]] = [(0, 0)] * n_groups
+    for c in range(len(size)):
+        if size[c] < 2:
+            continue
+        g = int(group[np.flatnonzero(core == c)[0]])
+        if (size[c], games[c]) > best[g]:
+            best[g], core_of_group[g] = (int(size[c]), int(games[c])), c
+    return core, core_of_group

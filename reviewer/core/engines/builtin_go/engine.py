@@ -7,7 +7,7 @@ lead, the most visited move as the best move, and every root move the search tri
 candidate (visits, visit share as `prior`, the move's own winrate and score).
 
 Search budget per position: `Limit.visits` (else `Limit.nodes`) playouts, else the engine's
-`playouts`, else `DEFAULT_PLAYOUTS` (2000). `Limit.movetime_s` caps the time as well. The
+`playouts`, else `DEFAULT_PLAYOUTS` (2000); the identity names that fallback as `default-playouts`. `Limit.movetime_s` caps the time as well. The
 search runs in chunks and checks the stop event between them. With the same seed the same
 position gets the same analysis: each position's generator is seeded from (seed, ply).
 """
@@ -274,9 +274,12 @@ class BuiltinGoEngine:
 
     @property
     def identity(self) -> str:
-        playouts = self.playouts if self.playouts is not None else DEFAULT_PLAYOUTS
+        """Name, version and the options that change results. The playouts named here are only the
+        fallback budget: a Limit with visits or nodes overrides them, and the cache key's limit half
+        then names the budget used, so no budget is claimed that a run did not use."""
+        fallback_playouts = self.playouts if self.playouts is not None else DEFAULT_PLAYOUTS
         variant = "weighted-rave" if self.weighted_rave else "rave"
-        return f"builtin-go {VERSION} playouts={playouts} {variant} seed={self.seed}"
+        return f"builtin-go {VERSION} {variant} seed={self.seed} default-playouts={fallback_playouts}"
 
     def playouts_for(self, limit: Limit) -> int:
         for value in (limit.visits, limit.nodes, self.playouts):
