@@ -20,7 +20,7 @@ import unicodedata
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.rating import PlayerRating, RatingOptions, RatingResult, rate_games
-from reviewer.core.rating.scale import go_rank_text
+from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
 
 SCHEMA = "reviewer.ratings/1"
@@ -41,20 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def interval_text(player: PlayerRating) -> str:
-    def one(value: float | None) -> str:
-        if value is None:
-            return ""
-        return go_rank_text(value) if player.kind == "go" else f"{value:.0f}"
-
-    if player.rating is None:
-        return ""
-    if player.low is None and player.high is None:
-        return ""
-    if player.low is None:
-        return f"≤ {one(player.high)}"
-    if player.high is None:
-        return f"≥ {one(player.low)}"
-    return f"{one(player.low)} – {one(player.high)}"
+    return rating_interval_text(player.kind, player.rating, player.low, player.high)
 
 
 def text_width(text: str) -> int:

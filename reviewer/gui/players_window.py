@@ -45,7 +45,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.history import rating_history
-from reviewer.core.rating.scale import go_rank_text
+from reviewer.core.rating.scale import go_rank_text, interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -108,20 +108,8 @@ def _rating_text(player: PlayerRating) -> str:
     return go_rank_text(player.rating) if player.kind == "go" else f"{player.rating:.0f}"
 
 
-def _bound_text(player: PlayerRating, value: float | None) -> str:
-    if value is None:
-        return ""
-    return go_rank_text(value) if player.kind == "go" else f"{value:.0f}"
-
-
 def interval_text(player: PlayerRating) -> str:
-    if player.rating is None or (player.low is None and player.high is None):
-        return ""
-    if player.low is None:
-        return f"≤ {_bound_text(player, player.high)}"
-    if player.high is None:
-        return f"≥ {_bound_text(player, player.low)}"
-    return f"{_bound_text(player, player.low)} – {_bound_text(player, player.high)}"
+    return rating_interval_text(player.kind, player.rating, player.low, player.high)
 
 
 class PlayersModel(QAbstractTableModel):

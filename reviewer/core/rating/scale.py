@@ -105,6 +105,17 @@ def rating_text(kind: GameKind, value: float | None) -> str:
     return go_rank_text(value) if kind == "go" else f"{value:.0f}"
 
 
+def interval_text(kind: GameKind, rating: float | None, low: float | None, high: float | None) -> str:
+    """'5k – 2k', '≥ 1850' (open above), '' when there is no estimate or no bound."""
+    if rating is None or (low is None and high is None):
+        return ""
+    if low is None:
+        return f"≤ {rating_text(kind, high)}"
+    if high is None:
+        return f"≥ {rating_text(kind, low)}"
+    return f"{rating_text(kind, low)} – {rating_text(kind, high)}"
+
+
 # ---------------------------------------------------------------- handicap and komi
 
 
