@@ -4,6 +4,11 @@ Every field SCORING.md names is present, `null` when unknown. Extra fields: the 
 preset and book setting, how many moves of each side entered the summary
 (`scored_moves`), per-move details (win %, book flag, colour class, weights) and `notes`
 that say which rules could not apply.
+
+The figures stand on one engine setting's evaluations (`reviewer.core.coverage.select_analysis`):
+`coverage` says how much of the game they cover and by which engine and limit, `trust` whether
+that setting may give labels and accuracy at all (when it may not, every label and figure is
+`null` and `trust.reason`/`trust.remedy` say why and what to do).
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from reviewer.core.analysis import EvaluationTable
-from reviewer.core.gametree import Game
+from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
+from reviewer.core.gametree import Game, GameKind
+from reviewer.core.score_text import score_text
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
 from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary
 
@@ -86,7 +93,8 @@ def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
     return block
 
 
-def _move_entry(move: MoveAssessment, kind: str) -> dict[str, Any]:
+def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTable) -> dict[str, Any]:
+    before, after = evaluations.get(move.ply - 1), evaluations.get(move.ply)
     entry: dict[str, Any] = {
         "ply": move.ply,
         "color": move.color,
@@ -98,6 +106,9 @@ def _move_entry(move: MoveAssessment, kind: str) -> dict[str, Any]:
         "weight": _number(move.weight) if kind == "go" else None,
         "eval_before": _number(move.eval_before),
         "eval_after": _number(move.eval_after),
+        # as people read it: mates keep their distance (`#3`, `#-3`); null where not analysed
+        "eval_before_text": score_text(kind, before, move.eval_before) if before is not None else None,
+        "eval_after_text": score_text(kind, after, move.eval_after) if after is not None else None,
         "win_pct_before": _number(move.win_pct_before),
         "win_pct_after": _number(move.win_pct_after),
         "is_best": move.is_best,
@@ -114,23 +125,30 @@ def _move_entry(move: MoveAssessment, kind: str) -> dict[str, Any]:
     return entry
 
 
-def _summary_block(summary: ChessSideSummary | GoSideSummary) -> dict[str, Any]:
+def _summary_block(summary: ChessSideSummary | GoSideSummary, labels: bool) -> dict[str, Any]:
     fields = CHESS_SUMMARY_FIELDS if isinstance(summary, ChessSideSummary) else GO_SUMMARY_FIELDS
     block: dict[str, Any] = {}
     for name in fields:
         value = getattr(summary, name)
-        block[name] = dict(value) if name == "counts" else _number(value)
+        if name == "counts":
+            block[name] = dict(value) if labels else None
+        else:
+            block[name] = _number(value)
     return block
 
 
-def _engine_block(engine_info: Mapping[str, Any] | str | None, evaluations: EvaluationTable) -> dict[str, Any]:
+def _engine_block(engine_info: Mapping[str, Any] | str | None, basis: AnalysisBasis) -> dict[str, Any]:
     if isinstance(engine_info, str):
         block: dict[str, Any] = {"name": engine_info}
     else:
         block = dict(engine_info or {})
         block.setdefault("name", None)
+    if not block["name"] and basis.coverage.engine_name:
+        block["name"] = basis.coverage.engine_name
+    block.setdefault("version", basis.coverage.engine_version)
+    block.setdefault("limit", basis.coverage.limit)
     if "ids" not in block:
-        block["ids"] = sorted({e.engine_id for e in evaluations.ordered() if e.engine_id})
+        block["ids"] = [basis.coverage.engine_id] if basis.coverage.engine_id else []
     return block
 
 
@@ -139,16 +157,28 @@ def build_report(
     evaluations: EvaluationTable,
     assessment_or_options: GameAssessment | ReportOptions | Mapping[str, Any] | None = None,
     engine_info: Mapping[str, Any] | str | None = None,
+    prefer: str | None = None,
 ) -> dict[str, Any]:
-    """The report of one game. Pass the assessment when it is at hand, or options to compute it."""
-    if isinstance(assessment_or_options, GameAssessment):
-        assessment = assessment_or_options
+    """The report of one game. Pass the assessment when it is at hand, or options to compute it.
+
+    Only one engine setting's evaluations are scored (`select_analysis`; `prefer` names the
+    engine id of the analysis run last): an assessment passed in is used only when it was made
+    from exactly those evaluations' engine setting."""
+    basis = select_analysis(game, evaluations, prefer=prefer)
+    given = assessment_or_options if isinstance(assessment_or_options, GameAssessment) else None
+    if given is not None and not basis.coverage.left_out:
+        assessment = given
     else:
-        if isinstance(assessment_or_options, ReportOptions):
+        if given is not None:
+            options = ReportOptions(preset=given.preset, skip_book=given.skip_book)
+        elif isinstance(assessment_or_options, ReportOptions):
             options = assessment_or_options
         else:
-            options = ReportOptions(**dict(assessment_or_options or {}))
-        assessment = assess_game(game, evaluations, preset=options.preset, skip_book=options.skip_book)
+            options = ReportOptions(**dict(assessment_or_options or {}))  # type: ignore[arg-type]
+        assessment = assess_game(game, basis.evaluations, preset=options.preset, skip_book=options.skip_book)
+    if not basis.trust.labels:
+        assessment = withhold_labels(assessment)
+    evaluations = basis.evaluations
 
     from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID
 
@@ -161,17 +191,26 @@ def build_report(
         notes.insert(0, "no evaluations: every figure that needs one is null")
     if _winrates_only(game, evaluations):
         notes.insert(0, GO_WINRATES_ONLY_NOTE)
+    coverage = basis.coverage
+    if coverage.analysed and not coverage.complete:
+        notes.append(f"partial analysis: {coverage.moves_text()}; the figures cover those moves only")
+    if coverage.left_out_text():
+        notes.append(f"other analyses of this game: {coverage.left_out_text()}")
+    if not basis.trust.labels:
+        notes.append(f"rough estimate: {basis.trust.reason}. {basis.trust.remedy}")
 
     return {
         "schema": SCHEMA,
         "game": _game_block(game, assessment),
-        "engine": _engine_block(engine_info, evaluations),
+        "engine": _engine_block(engine_info, basis),
+        "coverage": coverage.to_json(),
+        "trust": basis.trust_json(),
         "preset": assessment.preset,
         "skip_book": assessment.skip_book,
         "best_rule_applied": assessment.best_rule_applied,
         "evaluated_positions": len(evaluations),
-        "moves": [_move_entry(move, game.kind) for move in assessment.moves],
-        "summary": {color: _summary_block(assessment.summary[color]) for color in ("white", "black")},
+        "moves": [_move_entry(move, game.kind, evaluations) for move in assessment.moves],
+        "summary": {color: _summary_block(assessment.summary[color], basis.trust.labels) for color in ("white", "black")},
         # Kept beside the summaries, which hold exactly the figures SCORING.md names.
         "scored_moves": {color: assessment.summary[color].moves for color in ("white", "black")},
         "notes": notes,

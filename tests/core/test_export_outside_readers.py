@@ -95,7 +95,9 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
     assert float(tags["WhiteAccuracy"]) == pytest.approx(assessment.white.accuracy, abs=0.05)
     assert float(tags["BlackACPL"]) == pytest.approx(assessment.black.acpl, abs=0.5)
     # Its only complaints are about tags it does not know, ours among them.
-    assert {m["key"] for m in read["messages"]} <= {"WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL"}
+    ours = {"WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "ReviewerCoverage", "ReviewerEngine", "ReviewerLimit"}
+    assert {m["key"] for m in read["messages"]} <= ours
+    assert tags["ReviewerCoverage"] == f"all {game.ply_count} moves analysed"
 
 
 def test_pgn_parser_keeps_clocks_next_to_evals(node, tmp_path):

@@ -71,7 +71,7 @@ def test_report_from_an_assessment_or_a_dict_of_options():
     assessment = assess_game(game, table, preset="seed")
     assert build_report(game, table, assessment)["preset"] == "seed"
     assert build_report(game, table, {"skip_book": True})["skip_book"] is True
-    assert build_report(game, table, None)["engine"] == {"name": None, "ids": []}
+    assert build_report(game, table, None)["engine"] == {"name": None, "version": None, "limit": None, "ids": []}
 
 
 def test_report_without_evaluations_says_so():

@@ -7,7 +7,9 @@ from typing import Mapping
 
 from reviewer import __version__
 from reviewer.core.analysis import EvaluationTable
+from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
 from reviewer.core.gametree import Game, Node
+from reviewer.core.scoring import GameAssessment, assess_game
 
 MAX_LINE_PLIES = 12  # the engine's best line is written up to this many moves
 ANNOTATOR_PREFIX = "Reviewer"
@@ -72,3 +74,33 @@ def should_set_annotator(existing: str) -> bool:
     """Ours to (re)write when empty or written by Reviewer before; a person's name stays."""
     existing = existing.strip()
     return not existing.strip("?") or existing.startswith(ANNOTATOR_PREFIX + " ")
+
+
+def review_basis(
+    game: Game, evaluations: EvaluationTable, assessment: GameAssessment | None
+) -> tuple[AnalysisBasis, GameAssessment]:
+    """The one engine setting's evaluations an export may score (`select_analysis`) and their
+    assessment: the one given when it was made from them, labels withheld where not trusted."""
+    basis = select_analysis(game, evaluations)
+    if assessment is None or basis.coverage.left_out:
+        preset = assessment.preset if assessment is not None else "lichess"
+        skip_book = assessment.skip_book if assessment is not None else False
+        assessment = assess_game(game, basis.evaluations, preset=preset, skip_book=skip_book)
+    if not basis.trust.labels:
+        assessment = withhold_labels(assessment)
+    return basis, assessment
+
+
+def coverage_lines(basis: AnalysisBasis) -> list[str]:
+    """What a reader of the exported file must know about the analysis behind its figures:
+    a partial analysis, analyses left out, labels withheld. Nothing for a complete trusted one."""
+    coverage = basis.coverage
+    lines = []
+    if coverage.analysed and not coverage.complete:
+        lines.append(f"Partial analysis: {coverage.text()}; the figures cover those moves only.")
+    left_out = coverage.left_out_text()
+    if left_out:
+        lines.append(f"Other analyses of this game: {left_out}.")
+    if coverage.analysed and not basis.trust.labels:
+        lines.append(f"Rough estimate, no move labels or accuracy: {basis.trust.reason}. {basis.trust.remedy}")
+    return lines

@@ -13,7 +13,10 @@ Per main-line move, in the comment after it (one comment; other `[%...]` command
 The comment before the first move carries the start position's `[%eval]`/`[%rvw]`.
 Tags: `Opening`/`ECO` (only where missing or empty), `Annotator` (unless a person is named
 there), `WhiteAccuracy`/`BlackAccuracy` (percent, 1 decimal; the harmonic-mean accuracy of
-SCORING.md) and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns).
+SCORING.md) and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns), and the
+analysis behind them: `ReviewerCoverage` ("analysed 23 of 68 moves"), `ReviewerEngine`,
+`ReviewerLimit`, and `ReviewerNote` where the analysis is partial, mixed or a rough estimate.
+Only one engine setting's evaluations are written and scored (`reviewer.core.coverage`).
 
 Exporting an exported game again replaces what Reviewer wrote instead of adding to it: the eval
 and rvw commands of the main line, text matching the generated patterns, the opening name the
@@ -34,11 +37,14 @@ from reviewer.core.export.common import (
     MAX_LINE_PLIES,
     annotator_text,
     copy_game,
+    coverage_lines,
     engine_name,
+    review_basis,
     should_set_annotator,
 )
+from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.gametree import Color, Game, Node
-from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
+from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import ChessSideSummary
 
 NAG_BY_JUDGEMENT = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
@@ -235,7 +241,8 @@ def annotate_chess_game(
     """A copy of the chess game carrying the review (see the module's docstring). The game is not changed."""
     if game.kind != "chess":
         raise ValueError("annotate_chess_game takes chess games")
-    assessment = assessment or assess_game(game, evaluations)
+    basis, assessment = review_basis(game, evaluations, assessment)
+    evaluations = basis.evaluations
     annotated = copy_game(game)
     boards_before, book_names = _position_names(annotated)
     nodes = [annotated.root, *annotated.mainline_nodes()]
@@ -281,7 +288,16 @@ def annotate_chess_game(
         node.comment = _join(*own, *generated, text)
 
     _write_tags(annotated, assessment, evaluations, engine_info)
+    _write_coverage_tags(annotated.headers, basis)
     return annotated
+
+
+def _write_coverage_tags(headers: dict[str, str], basis: AnalysisBasis) -> None:
+    coverage = basis.coverage
+    _set_tag(headers, "ReviewerCoverage", coverage.moves_text() if coverage.analysed else None)
+    _set_tag(headers, "ReviewerEngine", coverage.engine_name or None)
+    _set_tag(headers, "ReviewerLimit", coverage.limit)
+    _set_tag(headers, "ReviewerNote", " ".join(coverage_lines(basis)) or None)
 
 
 def _write_tags(

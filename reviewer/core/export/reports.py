@@ -5,7 +5,9 @@ Both take `reviewer.report/1` objects (reviewer.core.report.build_report), one p
 CSV columns: game (1-based, the report's position in the list), ply, color, move, best,
 judgement, loss (centipawns for chess, points for Go, signed), accuracy (chess), weight (Go),
 eval_before, eval_after (E in centipawns, White's view / S in points, Black's view), win_pct_before,
-win_pct_after. An unknown value is an empty field.
+win_pct_after, eval_before_text, eval_after_text (as people read them: mates keep their distance,
+`#3`, `#-3`), coverage (how much of that game was analysed, by which engine and limit). An
+unknown value is an empty field.
 
 The HTML page needs nothing beside it: per game a header, each side's figures, the graph as an
 inline SVG image (evaluation curve above, loss bars coloured by judgement below) and the
@@ -34,6 +36,9 @@ CSV_COLUMNS = (
     "eval_after",
     "win_pct_before",
     "win_pct_after",
+    "eval_before_text",
+    "eval_after_text",
+    "coverage",
 )
 FLAGGED = ("inaccuracy", "mistake", "blunder")
 JUDGEMENT_COLOURS = {
@@ -63,8 +68,10 @@ def moves_csv(reports: Sequence[Mapping[str, Any]]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for number, report in enumerate(reports, start=1):
+        coverage = (report.get("coverage") or {}).get("text")
         for move in report.get("moves", []):
-            writer.writerow([number, *(_cell(move.get(column)) for column in CSV_COLUMNS[1:])])
+            row = {**move, "coverage": coverage}
+            writer.writerow([number, *(_cell(row.get(column)) for column in CSV_COLUMNS[1:])])
     return out.getvalue()
 
 
@@ -116,6 +123,14 @@ def eval_graph_svg(report: Mapping[str, Any], width: int = 800, height: int = 26
     parts.append(f'<text x="4" y="{curve_top + 10}" font-size="10" fill="#555">{_axis(high, chess)}</text>')
     parts.append(f'<text x="4" y="{curve_top + curve_height}" font-size="10" fill="#555">{_axis(low, chess)}</text>')
 
+    missing = set((report.get("coverage") or {}).get("missing_plies") or ())
+    for ply in sorted(missing):
+        if ply < len(values):
+            left, right = x_of(max(0, ply - 0.5)), x_of(min(count, ply + 0.5))
+            parts.append(
+                f'<rect class="not-analysed" x="{left:.1f}" y="{curve_top}" width="{right - left:.1f}" '
+                f'height="{curve_height}" fill="#d8d8d8"><title>position {ply}: not analysed</title></rect>'
+            )
     segments: list[list[str]] = [[]]
     for ply, value in enumerate(values):
         if value is None:
@@ -209,9 +224,17 @@ def _summary_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str]]:
         rows.append((label, *(_scaled(side.get(key), scale, digits) for side in (white, black))))
     for name in ("inaccuracy", "mistake", "blunder"):
         rows.append(
-            (f"{name.capitalize()} ({SYMBOLS[name]})", *(str((side.get("counts") or {}).get(name, 0)) for side in (white, black)))
+            (
+                f"{name.capitalize()} ({SYMBOLS[name]})",
+                *(_count(side.get("counts"), name) for side in (white, black)),
+            )
         )
     return rows  # type: ignore[return-value]
+
+
+def _count(counts: Mapping[str, int] | None, name: str) -> str:
+    """A label count; '–' where labels are withheld (counts null)."""
+    return "–" if counts is None else str(counts.get(name, 0))
 
 
 def _scaled(value: Any, scale: float, digits: int) -> str:
@@ -225,7 +248,7 @@ body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 860px; c
 h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 1.5em; }
 table { border-collapse: collapse; margin: .5em 0; } td, th { padding: .25em .7em; border-bottom: 1px solid #ddd; text-align: left; }
 td.num, th.num { text-align: right; } .inaccuracy { color: #a07800; } .mistake { color: #c05a00; } .blunder { color: #b00000; }
-.meta { color: #555; } section.game { border-top: 2px solid #ccc; margin-top: 2em; }
+.meta { color: #555; } .warning { background: #fff4d6; border-left: 4px solid #c08400; padding: .4em .7em; } section.game { border-top: 2px solid #ccc; margin-top: 2em; }
 """
 
 
@@ -242,9 +265,14 @@ def _game_section(report: Mapping[str, Any]) -> str:
     engine = (report.get("engine") or {}).get("name")
     if engine:
         meta.append(f"engine: {engine}")
+    coverage = report.get("coverage") or {}
+    if coverage.get("text"):
+        meta.append(str(coverage["text"]))
     out = [f'<section class="game"><h1>{e(title)}</h1>']
     if meta:
         out.append(f'<p class="meta">{e(" · ".join(meta))}</p>')
+    for warning in _coverage_warnings(report):
+        out.append(f'<p class="warning">{e(warning)}</p>')
     out.append('<h2>Summary</h2><table class="summary"><tr><th></th>')
     out.append(f'<th class="num">White ({e(white)})</th><th class="num">Black ({e(black)})</th></tr>')
     for label, white_value, black_value in _summary_rows(report):
@@ -264,7 +292,8 @@ def _game_section(report: Mapping[str, Any]) -> str:
         for move in flagged:
             judgement = str(move.get("judgement"))
             digits = 0 if chess else 1
-            before, after = _eval_text(move.get("eval_before"), chess), _eval_text(move.get("eval_after"), chess)
+            before = move.get("eval_before_text") or _eval_text(move.get("eval_before"), chess)
+            after = move.get("eval_after_text") or _eval_text(move.get("eval_after"), chess)
             out.append(
                 f'<tr class="{e(judgement)}"><td>{e(_move_label(report, move))}{e(SYMBOLS.get(judgement, ""))}</td>'
                 f"<td>{e(judgement)}</td><td class=\"num\">{e(_number(move.get('loss'), digits))}</td>"
@@ -276,6 +305,21 @@ def _game_section(report: Mapping[str, Any]) -> str:
         out.append('<p class="meta">' + "<br>".join(e(str(note)) for note in notes) + "</p>")
     out.append("</section>")
     return "".join(out)
+
+
+def _coverage_warnings(report: Mapping[str, Any]) -> list[str]:
+    """A partial analysis and withheld labels, said where the figures are."""
+    coverage = report.get("coverage") or {}
+    warnings = []
+    if coverage.get("positions_analysed") and not coverage.get("complete"):
+        warnings.append(
+            f"Partial analysis: {coverage.get('moves_analysed')} of {coverage.get('moves_total')} moves analysed;"
+            " the figures cover those moves only (grey bands in the graph: not analysed)."
+        )
+    trust = report.get("trust") or {}
+    if trust and trust.get("labels") is False:
+        warnings.append(f"Rough estimate, no move labels or accuracy: {trust.get('reason')}. {trust.get('remedy')}")
+    return warnings
 
 
 def _eval_text(value: Any, chess: bool) -> str:

@@ -30,11 +30,13 @@ from reviewer.core.export.common import (
     MAX_LINE_PLIES,
     annotator_text,
     copy_game,
+    coverage_lines,
     engine_name,
+    review_basis,
     should_set_annotator,
 )
 from reviewer.core.gametree import Color, Game, Node, other_color, point_from_gtp
-from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
+from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import GoSideSummary
 
 PROPERTY = "RVW"  # full evaluation, codec version in its first field
@@ -183,7 +185,8 @@ def annotate_go_game(
     """A copy of the Go game carrying the review (see the module's docstring). The game is not changed."""
     if game.kind != "go":
         raise ValueError("annotate_go_game takes Go games")
-    assessment = assessment or assess_game(game, evaluations)
+    basis, assessment = review_basis(game, evaluations, assessment)
+    evaluations = basis.evaluations
     annotated = copy_game(game)
     nodes = [annotated.root, *annotated.mainline_nodes()]
     from reviewer.core.embedded_evals import reviewer_records
@@ -217,7 +220,9 @@ def annotate_go_game(
 
     engine = engine_name(evaluations, engine_info)
     root = annotated.root
-    root.comment = _join_comment(root.comment, summary_line(assessment, engine))
+    generated = [line for line in (summary_line(assessment, engine),) if line]
+    generated += [COMMENT_PREFIX + line for line in coverage_lines(basis)]
+    root.comment = _join_comment(root.comment, "\n".join(generated) or None)
     if should_set_annotator(root.properties.get("AN", [""])[0]):
         root.properties["AN"] = [annotator_text(engine)]
     return annotated
