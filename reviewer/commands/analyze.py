@@ -573,7 +573,11 @@ def _print_figures(reports: Sequence[dict[str, Any]], out: TextIO) -> None:
             else:
                 figures = f"accuracy {_fmt(summary.get('accuracy'), '%')} · mean loss {_fmt(summary.get('mean_loss'))}"
             marks = " ".join(f"{counts.get(name, 0)} {name}" for name in ("inaccuracy", "mistake", "blunder"))
-            print(f"  {color:5}  {figures} · {marks}", file=out)
+            print(f"  {color:5}  {figures}" + (f" · {marks}" if summary.get("counts") is not None else ""), file=out)
+        from reviewer.commands.report import coverage_lines
+
+        for line in coverage_lines(report):
+            print(f"  {line}", file=out)
 
 
 def _fmt(value: float | None, unit: str = "") -> str:

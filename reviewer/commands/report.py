@@ -102,6 +102,25 @@ def _fmt(value: Any, digits: int = 1) -> str:
     return str(value)
 
 
+def _count(counts: dict[str, int] | None, key: str) -> str:
+    return "-" if counts is None else str(counts.get(key, 0))
+
+
+def coverage_lines(report: dict[str, Any]) -> list[str]:
+    """What the figures stand on, for the terminal: how much was analysed, by what, and whether
+    labels were withheld (and how to get them)."""
+    lines = []
+    coverage = report.get("coverage") or {}
+    if coverage.get("text"):
+        lines.append(f"Analysis: {coverage['text']}" + ("" if coverage.get("complete") else " (partial: the figures cover those moves only)"))
+    for entry in coverage.get("left_out") or ():
+        lines.append(f"Not mixed in: {entry['positions']} positions by {entry['engine_id']}")
+    trust = report.get("trust") or {}
+    if trust.get("labels") is False:
+        lines.append(f"Rough estimate, no move labels or accuracy: {trust.get('reason')}. {trust.get('remedy')}")
+    return lines
+
+
 def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     white, black = report["summary"]["white"], report["summary"]["black"]
     rows = [
@@ -122,7 +141,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
         ]
     table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
     for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
-        table.append((label, str(white["counts"][key]), str(black["counts"][key])))
+        table.append((label, _count(white["counts"], key), _count(black["counts"], key)))
     scored = report.get("scored_moves") or {}
     table.append(("Moves scored", str(scored.get("white", "-")), str(scored.get("black", "-"))))
     return table
@@ -147,5 +166,8 @@ def print_summary(report: dict[str, Any]) -> None:
         console.print(f"Opening: {opening['eco']} {opening['name']}", highlight=False)
     if game["kind"] == "chess":
         console.print(f"Preset: {report['preset']}" + ("  (book moves left out)" if report["skip_book"] else ""), highlight=False)
+    for line in coverage_lines(report):
+        console.print(line, highlight=False, markup=False)
     for note in report["notes"]:
-        console.print(f"Note: {note}", highlight=False, markup=False)
+        if not note.startswith(("partial analysis:", "rough estimate:", "other analyses")):
+            console.print(f"Note: {note}", highlight=False, markup=False)

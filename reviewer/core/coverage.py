@@ -64,7 +64,7 @@ class Coverage:
     positions_total: int  # main-line positions, the start included
     moves_analysed: int  # moves whose positions before and after were both analysed
     moves_total: int
-    missing_plies: tuple[int, ...] = ()  # main-line positions without an evaluation
+    missing_plies: tuple[int, ...] = ()  # main-line positions without an evaluation (chess: P0 is optional)
     left_out: tuple[tuple[str, int], ...] = ()  # other engine settings' ids and their position counts
 
     @property
@@ -73,7 +73,7 @@ class Coverage:
 
     @property
     def complete(self) -> bool:
-        return self.positions_total > 0 and self.positions_analysed >= self.positions_total
+        return self.analysed and not self.missing_plies
 
     @property
     def engine_name(self) -> str:
@@ -162,6 +162,11 @@ def _group(evaluations: Iterable[Evaluation], positions_total: int) -> tuple[dic
     return groups, recency
 
 
+def _covers(game: Game, plies: dict[int, Evaluation], positions_total: int) -> bool:
+    first = 1 if game.kind == "chess" else 0
+    return all(ply in plies for ply in range(first, positions_total))
+
+
 def select_analysis(game: Game, evaluations: Iterable[Evaluation] | EvaluationTable, prefer: str | None = None) -> AnalysisBasis:
     """The one engine setting's evaluations that `game`'s figures may use (see the module's rules).
 
@@ -176,13 +181,16 @@ def select_analysis(game: Game, evaluations: Iterable[Evaluation] | EvaluationTa
     if prefer is not None and prefer in groups:
         chosen = prefer
     else:
-        complete = [engine_id for engine_id, plies in groups.items() if len(plies) >= positions_total]
+        complete = [engine_id for engine_id, plies in groups.items() if _covers(game, plies, positions_total)]
         if complete:
             chosen = max(complete, key=lambda engine_id: recency[engine_id])
         elif groups:
             chosen = max(groups, key=lambda engine_id: (len(groups[engine_id]), recency[engine_id]))
     by_ply = dict(sorted(groups[chosen].items())) if chosen is not None else {}
-    moves_analysed = sum(1 for ply in range(1, positions_total) if ply in by_ply and ply - 1 in by_ply)
+    # Chess scores the first move without P0 (E(P0) = +15, SCORING.md): P0 is not needed there.
+    optional = {0} if game.kind == "chess" and by_ply else set()
+    known = set(by_ply) | optional
+    moves_analysed = sum(1 for ply in range(1, positions_total) if ply in known and ply - 1 in known)
     left_out = tuple(
         (engine_id, len(plies))
         for engine_id, plies in sorted(groups.items(), key=lambda item: -recency[item[0]])
@@ -194,7 +202,7 @@ def select_analysis(game: Game, evaluations: Iterable[Evaluation] | EvaluationTa
         positions_total=positions_total,
         moves_analysed=moves_analysed,
         moves_total=game.ply_count,
-        missing_plies=tuple(ply for ply in range(positions_total) if ply not in by_ply),
+        missing_plies=tuple(ply for ply in range(positions_total) if ply not in known),
         left_out=left_out,
     )
     trust = judge_engine(chosen, game.kind, max(game.board_width, game.board_height)) if chosen else TRUSTED

@@ -173,3 +173,19 @@ def test_scores_keep_the_mate_distance():
     assert [m["eval_after_text"] for m in report["moves"]][1:4] == ["#3", "#2", "#1"]
     assert report["moves"][4]["eval_after_text"] is None
     assert "#3" in moves_csv([report])
+
+
+def test_lichess_evals_without_the_start_position_are_complete_and_the_cli_says_what_it_scored(tmp_path, capsys):
+    from reviewer.cli import main
+
+    path = tmp_path / "evals.pgn"
+    path.write_text(
+        '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 { [%eval 0.3] } 1... g5 { [%eval 1.5] } 2. Nc3 { [%eval 1.4] } 2... f6 *\n',
+        encoding="utf-8",
+    )
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Analysis: analysed 3 of 4 moves · the file's [%eval] comments (partial" in " ".join(out.split())
+    assert main(["report", str(path), "--json", "-"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["coverage"]["moves_analysed"] == 3 and report["coverage"]["missing_plies"] == [4]
