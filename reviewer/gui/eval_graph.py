@@ -1,6 +1,9 @@
 """The evaluation graph: the curve over the game with lichess-style areas, loss bars coloured by
 judgement underneath, and a cursor at the current move.
 
+Positions a partial analysis did not reach are shaded grey and the curve breaks there; an
+engine setting that may not label moves gets a "rough estimate" tag and neutral bars.
+
 Click anywhere on either plot to pick that ply; drag the cursor to scrub. Updates only call
 `setData`/`setOpts` on items made once, so calling `set_series` after every evaluation is cheap.
 """
@@ -13,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QVBoxLayout, QWidget
 
 from reviewer.gui import style
 
@@ -32,6 +35,8 @@ _LOSS_FLOOR = {"chess": 20.0, "go": 4.0}  # bars never fill the plot for tiny lo
 _LOSS_CAP = {"chess": 60.0, "go": 20.0}  # and bigger losses stop at the top
 _AXIS_WIDTH = 38
 _BAR_WIDTH = 0.72  # plies
+_GAP_SPAN = 1e4  # a gap band's height in data units: taller than any mode's range
+ROUGH_TAG = "Rough estimate · no labels"
 
 
 def win_percent_white(score_cp_white: float) -> float:
@@ -89,6 +94,27 @@ def _area_path(xs: np.ndarray, ys: np.ndarray, level: float) -> QPainterPath:
     path.lineTo(float(xs[-1]), level)
     path.closeSubpath()
     return path
+
+
+def _runs(plies: tuple[int, ...]) -> list[tuple[int, int]]:
+    """Consecutive plies as (first, last) runs."""
+    runs: list[tuple[int, int]] = []
+    for ply in sorted(plies):
+        if runs and ply == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], ply)
+        else:
+            runs.append((ply, ply))
+    return runs
+
+
+def _broken_at_gaps(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The curve with a NaN between plies that are not neighbours, so it does not bridge a gap."""
+    if len(xs) < 2:
+        return xs, ys
+    breaks = np.nonzero(np.diff(xs) > 1)[0] + 1
+    if not len(breaks):
+        return xs, ys
+    return np.insert(xs, breaks, np.nan), np.insert(ys, breaks, np.nan)
 
 
 class EvalGraphWidget(QWidget):
@@ -163,6 +189,18 @@ class EvalGraphWidget(QWidget):
         for item in (self._white_area, self._black_area, self._curve.curve, self._marks, self._middle, *self._bar_paths.values()):
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
+        # Positions not analysed (a partial analysis): grey bands behind the curve.
+        self._gaps = QGraphicsPathItem()
+        self._gaps.setPen(QPen(Qt.PenStyle.NoPen))
+        self._gaps.setZValue(1)  # over the areas, under the curve
+        self._curve.setZValue(2)
+        self._marks.setZValue(3)
+        self.eval_plot.addItem(self._gaps, ignoreBounds=True)
+        self._missing: tuple[int, ...] = ()
+        self.rough_label = QLabel(ROUGH_TAG, self)
+        self.rough_label.setObjectName("graph-rough")
+        self.rough_label.hide()
+
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self._apply_theme()
         self._update_ranges()
@@ -212,7 +250,7 @@ class EvalGraphWidget(QWidget):
         fill_x, fill_y = _with_crossings(xs, ys, middle)
         self._white_area.setPath(_area_path(fill_x, np.maximum(fill_y, middle), middle))
         self._black_area.setPath(_area_path(fill_x, np.minimum(fill_y, middle), middle))
-        self._curve.setData(xs, ys)
+        self._curve.setData(*_broken_at_gaps(xs, ys), connect="finite")
 
         marked = sorted(p for p, j in judgements.items() if j in style.FLAGGED_JUDGEMENTS and p in self._y_values)
         self._marks.setData(
@@ -238,6 +276,20 @@ class EvalGraphWidget(QWidget):
             item.setPath(paths[judgement])
         self._loss_top = max(_LOSS_FLOOR[kind], highest) * 1.08
         self._update_ranges()
+
+    def set_coverage(self, missing_plies: tuple[int, ...] | list[int], rough: bool = False) -> None:
+        """Shade the positions a partial analysis did not reach; tag the graph as a rough estimate."""
+        self._missing = tuple(missing_plies)
+        path = QPainterPath()
+        for first, last in _runs(self._missing):
+            path.addRect(first - 0.5, -_GAP_SPAN, last - first + 1.0, 2 * _GAP_SPAN)
+        self._gaps.setPath(path)
+        self.rough_label.setVisible(rough)
+        self.rough_label.adjustSize()
+        self.rough_label.move(_AXIS_WIDTH + 8, 6)
+
+    def missing_plies(self) -> tuple[int, ...]:
+        return self._missing
 
     def set_current_ply(self, ply: int) -> None:
         """Move the cursor (no signal is emitted)."""
@@ -368,6 +420,14 @@ class EvalGraphWidget(QWidget):
             flagged = judgement in style.FLAGGED_JUDGEMENTS
             self._brushes[judgement] = QBrush(style.judgement_color(judgement) if flagged else neutral)
         self._mark_pen = pg.mkPen(QColor(theme.graph_background), width=1.2)
+        gap = QColor(theme.graph_axis)
+        gap.setAlpha(70)
+        self._gaps.setBrush(gap)
+        tag_background = QColor(theme.graph_background)
+        self.rough_label.setStyleSheet(
+            f"QLabel#graph-rough {{ color: {theme.text}; background: {tag_background.name()};"
+            f" border: 1px solid {theme.graph_axis}; border-radius: 3px; padding: 1px 6px; }}"
+        )
         for judgement, bars in self._bar_paths.items():
             bars.setBrush(self._brushes[judgement])
         self.view.setBackground(QColor(theme.graph_background))

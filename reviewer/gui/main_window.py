@@ -61,11 +61,16 @@ from reviewer.core.export import save_annotated, save_text
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
+from reviewer.core.score_text import score_text, value_text
 from reviewer.core.scoring.chess import normalised_cp_white
+from reviewer.gui.message_bar import MessageBar
+from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
+from reviewer.gui.presenters.messages import Message, game_warning
+from reviewer.gui.presenters.move_problems import problem_plies
+from reviewer.gui.presenters.verdict import verdict
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.style import (
     FLAGGED_JUDGEMENTS,
-    JUDGEMENT_TITLES,
     is_dark_palette,
     judgement_color,
     paint_stone_icon,
@@ -158,6 +163,7 @@ class MainWindow(QMainWindow):
         self._engines_pending = True
         self._flipped = False
         self._players_window: QWidget | None = None
+        self._analysis_state = AnalysisState()
 
         self.setWindowTitle("Reviewer")
         self.setAcceptDrops(True)
@@ -439,9 +445,13 @@ class MainWindow(QMainWindow):
         self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.addWidget(top)
 
+        self.message_bar = MessageBar(self)
+        self.message_bar.action_triggered.connect(self._on_message_action)
+
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(10, 8, 10, 4)
+        layout.addWidget(self.message_bar)
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
 
@@ -498,7 +508,9 @@ class MainWindow(QMainWindow):
         self.progress_bar.hide()
         self.rate_label = QLabel(self)
         self.eta_label = QLabel(self)
-        for widget in (self.engine_label, self.progress_bar, self.rate_label, self.eta_label):
+        self.state_label = QLabel(self)
+        self.state_label.setObjectName("status-state")
+        for widget in (self.state_label, self.engine_label, self.progress_bar, self.rate_label, self.eta_label):
             status.addPermanentWidget(widget)
 
     def _connect(self) -> None:
@@ -576,10 +588,7 @@ class MainWindow(QMainWindow):
         if len(collection) > 1:
             title += f" [{index + 1}/{len(collection)}]"
         self.setWindowTitle(f"{title} — Reviewer")
-        if game.warnings:
-            self.statusBar().showMessage(f"{path.name}: {game.warnings[0]}", 8000)
-        else:
-            self.statusBar().showMessage(f"Opened {path.name}", 3000)
+        self.statusBar().showMessage(f"Opened {path.name}", 3000)
         self._look_up_cached_analysis(game)
         self.file_opened.emit(str(path))
         QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self._warm_up)
@@ -600,7 +609,8 @@ class MainWindow(QMainWindow):
             self._pending_tasks[task] = ("game", (path, collection, dialog.chosen_index()))
 
     def _open_failed(self, message: str) -> None:
-        self.statusBar().showMessage(message, 10000)
+        self.statusBar().clearMessage()  # "Opening …" is over
+        self.message_bar.add(Message(key=f"open:{message}", level="error", text=message, scope="app"))
         self.open_failed.emit(message)
 
     def _fill_recent_menu(self) -> None:
@@ -703,8 +713,11 @@ class MainWindow(QMainWindow):
         plies = tuple(range(self.session.ply_count + 1))
         kind = game.kind
         job = AnalysisJob(game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies)
+        self.message_bar.remove("analysis-failed")
+        self._analysis_state = AnalysisState().running(0, len(plies), None)
         self.analysis.start(job)
         self._update_enabled()
+        self._show_analysis_state()
 
     def stop_analysis(self) -> None:
         self.analysis.stop()
@@ -717,18 +730,28 @@ class MainWindow(QMainWindow):
         self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions")
         self.progress_bar.show()
         self.rate_label.setText(f"{progress.positions_per_s:.1f} pos/s" if progress.positions_per_s else "")
-        self.eta_label.setText(f"ETA {_clock(progress.eta_s)}" if progress.eta_s is not None else "")
+        self.eta_label.setText("")
+        self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s)
+        self._show_analysis_state()
 
     def _on_analysis_failed(self, message: str) -> None:
-        self.statusBar().showMessage(message, 15000)
+        self._analysis_state = self._analysis_state.failed(message)
+        kind = self._current_kind()
+        actions: tuple[str, ...] = ()
+        if kind == "chess" and _engine_missing(message):
+            actions = ("locate-engine", "install-stockfish")
+        self.message_bar.replace(
+            Message(key="analysis-failed", level="error", text=f"The analysis failed: {message}", actions=actions, scope="app")
+        )
+        self._show_analysis_state()
 
     def _on_analysis_finished(self, completed: bool) -> None:
         self._update_enabled()
         self.rate_label.setText("")
         self.eta_label.setText("")
-        if completed:
-            self.progress_bar.hide()
-            self.statusBar().showMessage("Analysis complete", 5000)
+        self.progress_bar.hide()
+        self._analysis_state = self._analysis_state.finished(completed)
+        self._show_analysis_state()
         try:
             if self.session.assessment_settled:
                 self._refresh_views()
@@ -737,6 +760,61 @@ class MainWindow(QMainWindow):
         finally:
             self.analysis_finished.emit(completed)
 
+
+    def _show_analysis_state(self) -> None:
+        """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
+        coverage = self.session.basis.coverage if self.session.game is not None else None
+        text = state_text(self._analysis_state, coverage)
+        self.state_label.setText(text)
+        self.summary_panel.set_state(text, self._analysis_state.phase, coverage, self.session.basis.trust)
+
+    # ------------------------------------------------------------ messages and their actions
+    def _on_message_action(self, key: str, action: str) -> None:
+        if action == "locate-engine":
+            self.locate_engine()
+        elif action == "install-stockfish":
+            self.install_stockfish()
+
+    def locate_engine(self, path: str | None = None) -> None:
+        """Ask for a chess engine program; it is used once it answers `uci` (checked off the GUI thread)."""
+        if path is None:
+            path, _filter = QFileDialog.getOpenFileName(self, "Locate a UCI chess engine", "/usr/games", "All files (*)")
+        if not path:
+            return
+        from reviewer.gui.engine_actions import check_uci_engine
+
+        task = self.tasks.submit(check_uci_engine, path)
+        self._pending_tasks[task] = ("locate", path)
+        self.statusBar().showMessage(f"Checking {Path(path).name}…")
+
+    def install_stockfish(self) -> None:
+        """Run Reviewer's Stockfish installer off the GUI thread."""
+        from reviewer.gui.engine_actions import install_stockfish_now
+
+        task = self.tasks.submit(install_stockfish_now)
+        self._pending_tasks[task] = ("install-stockfish", None)
+        self.message_bar.replace(Message(key="install-stockfish", level="info", text="Installing Stockfish…", scope="app"))
+
+    def _on_engine_located(self, path: str, name: str) -> None:
+        import shlex
+
+        self.set_engine_choice(EngineChoice(kind="chess", command=shlex.quote(path)))
+        self.message_bar.remove("analysis-failed")
+        self.message_bar.replace(
+            Message(key="engine-located", level="info", text=f"Chess engine set: {name} ({path}). Press Analyse.", scope="app")
+        )
+
+    def _on_stockfish_installed(self, result: tuple[bool, str]) -> None:
+        ok, message = result
+        self.message_bar.remove("install-stockfish")
+        if ok:
+            self.message_bar.remove("analysis-failed")
+            self._known_engines = []
+            self._discovery_started = False
+            self._discover_engines()
+        self.message_bar.replace(
+            Message(key="stockfish-installed", level="info" if ok else "error", text=message, scope="app")
+        )
 
     # ------------------------------------------------------------------- the analysis cache
     def _remember_engine_identity(self, choice: EngineChoice, identity: str) -> None:
@@ -1021,6 +1099,11 @@ class MainWindow(QMainWindow):
         mode_action.setChecked(True)
         self.progress_bar.hide()
         self.engine_label.setText("")  # no engine has analysed this game yet
+        self.message_bar.new_game()
+        for index, warning in enumerate(game.warnings):
+            self.message_bar.add(game_warning(index, warning))
+        self.move_list.set_problems(problem_plies(game))
+        self._analysis_state = AnalysisState()
         self._update_enabled()  # the views follow on the session's assessment_changed
 
     def _on_current_changed(self, node: Node) -> None:
@@ -1097,14 +1180,18 @@ class MainWindow(QMainWindow):
         assert game is not None
         assessment = self.session.assessment
         if self.session.assessment_error:
-            self.statusBar().showMessage(self.session.assessment_error, 10000)
+            self.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
         judgements = self.session.judgements()
         self.move_list.set_judgements(judgements)
         mode = self._graph_mode(game.kind)
+        basis = self.session.basis
         evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
-        self._ensure_graph().set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        graph = self._ensure_graph()
+        graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
         white, black = summary_dicts(assessment)
         self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
+        self._show_analysis_state()
         self.header_label.setText(header_html(game, assessment))
         self._update_player_strips()
         node = self.session.current_node
@@ -1176,7 +1263,11 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------------------- tasks
     def _on_task_done(self, task_id: int, result: Any) -> None:
         what, payload = self._pending_tasks.pop(task_id, ("", None))
-        if what == "collection":
+        if what == "locate":
+            self._on_engine_located(payload, result)
+        elif what == "install-stockfish":
+            self._on_stockfish_installed(result)
+        elif what == "collection":
             path, game_index = payload
             self._on_collection_read(path, game_index, result)
         elif what == "game":
@@ -1202,7 +1293,11 @@ class MainWindow(QMainWindow):
         if what in ("collection", "game"):
             self._open_failed(message)
         elif what == "export":
-            self.statusBar().showMessage(f"Could not write {payload}: {message}", 15000)
+            self.message_bar.add(Message(key=f"export:{payload}:{message}", level="error", text=f"Could not write {payload}: {message}", scope="app"))
+        elif what == "locate":
+            self.message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
+        elif what == "install-stockfish":
+            self._on_stockfish_installed((False, message))
         elif what == "engines":
             self._known_engines = []
             self._engines_pending = False
@@ -1448,17 +1543,15 @@ def go_candidate_marks(game: Game, to_move: str, evaluation: Evaluation | None, 
 
 
 def format_eval(kind: str, value: float | None) -> str:
-    """'+0.41' (pawns, White's view) / 'B+2.5' (points for the leader)."""
-    if value is None:
-        return "?"
-    if kind == "chess":
-        if abs(value) >= 1000:
-            return "+M" if value > 0 else "−M"
-        pawns = value / 100
-        return f"{pawns:+.2f}".replace("-", "−")
-    if abs(value) < 0.05:
-        return "even"
-    return f"B+{value:.1f}" if value > 0 else f"W+{-value:.1f}"
+    """'+0.41' (pawns, White's view) / 'B+2.5' (points for the leader); a value at the mate bound
+    has lost its distance: give the evaluation to `score_text` where there is one."""
+    return value_text(kind, value)
+
+
+def _engine_missing(message: str) -> bool:
+    """The analysis failed because no usable chess engine was found (the registry's words)."""
+    lowered = message.lower()
+    return any(words in lowered for words in ("no chess engine", "is not installed", "does not work", "not found"))
 
 
 def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover: str | None) -> str:
@@ -1496,29 +1589,33 @@ def comment_html(session: ReviewSession, node: Node) -> str:
                      f"<span style='color:gray'> · {mover}</span></div>")
     elif node.parent is None and session.evaluations.get(0) is not None:
         parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
-    if move is not None and move.judgement is not None:
+    said = verdict(game.kind, move, session.evaluations.get(ply - 1), session.evaluations.get(ply)) if move and ply else None
+    if move is not None and said is not None:
         colour = judgement_color(move.judgement).name()
-        word = JUDGEMENT_TITLES.get(move.judgement, move.judgement.title())
-        change = f"({format_eval(game.kind, move.eval_before)} → {format_eval(game.kind, move.eval_after)}) "
-        sentence = f"{change}<b style='color:{colour}'>{word}.</b>"
-        if move.judgement in FLAGGED_JUDGEMENTS and move.best and move.best != move.move:
-            sentence += f" <b>{_escape(move.best)}</b> was best."
-        if game.kind == "go" and move.loss is not None and move.loss > 0.05:
-            sentence += f" <span style='color:gray'>{move.loss:.1f} points lost.</span>"
-        elif game.kind == "chess" and move.loss:
-            sentence += f" <span style='color:gray'>{move.loss:.0f} cp lost.</span>"
+        sentence = f"{_escape(said.change)} <b style='color:{colour}'>{_escape(said.title)}.</b>"
+        if said.best:
+            sentence += f" <b>{_escape(said.best)}</b> was best."
+        if said.detail:
+            sentence += f" <span style='color:gray'>{_escape(said.detail)}</span>"
         parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
         before = session.evaluations.get(ply - 1) if ply else None
         if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
             line = _numbered_line(game, ply - 1, before.pv[:8], move.color)
             parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {_escape(line)}</div>")
+    elif move is not None and ply and not session.basis.trust.labels and move.eval_after is not None:
+        before, after = session.evaluations.get(ply - 1), session.evaluations.get(ply)
+        change = f"({score_text(game.kind, before, move.eval_before)} → {score_text(game.kind, after, move.eval_after)})"
+        parts.append(f"<div style='margin-top:4px'>{_escape(change)} <span style='color:gray'>rough estimate, "
+                     "no label</span></div>")
     here = session.evaluations.get(ply) if ply is not None else None
     if here is not None and here.best_move:
         value = _position_value(game, here)
         mover = _to_move_at(game, node)
         line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), mover)
+        rough = " (rough estimate)" if not session.basis.trust.labels else ""
         parts.append(
-            f"<div style='margin-top:4px; color:gray'>Engine {format_eval(game.kind, value)} · {_escape(line)}</div>"
+            f"<div style='margin-top:4px; color:gray'>Engine{rough} {_escape(score_text(game.kind, here, value))}"
+            f" · {_escape(line)}</div>"
         )
         others = _candidate_losses(game, here, mover)
         if others:
@@ -1608,15 +1705,6 @@ def _player_line(game: Game) -> str:
 
 def _preset_label(preset: str) -> str:
     return {"lichess": "lichess thresholds", "seed": "Strict thresholds"}.get(preset, preset)
-
-
-def _clock(seconds: float | None) -> str:
-    if seconds is None or math.isinf(seconds) or math.isnan(seconds):
-        return "?"
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _escape(text: str) -> str:

@@ -2,7 +2,8 @@
 variation in an indented block of flowing text right after the move it branches from.
 
 Chess rows read `12.  Nf3  Nc6`; Go cells read `13 ● Q16` (the move number, a stone, the point).
-Main-line moves carry their judgement as colour and ?!/?/??. Everything is laid out once per game
+Main-line moves carry their judgement as colour and ?!/?/??; a move where the file has a problem
+(e.g. the next move could not be read) carries a ⚠ whose tooltip says what. Everything is laid out once per game
 (and again when the width changes); moving the current move only repaints two cells.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 import chess
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
-from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
@@ -24,6 +25,8 @@ _BLOCK_INDENT = 14.0  # variation block inset from the left
 # The annotator's move glyphs (PGN NAGs $1-$6), shown where the engine has not judged the move.
 _NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
+PROBLEM_MARK = "⚠"
+PROBLEM_COLOR = "#c77700"
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -59,6 +62,7 @@ class MoveListWidget(QAbstractScrollArea):
         super().__init__(parent)
         self._game: Game | None = None
         self._judgements: dict[int, str | None] = {}
+        self._problems: dict[int, list[str]] = {}
         self._current: Node | None = None
         self._hover: _Item | None = None
         self._layout = _Layout()
@@ -79,6 +83,7 @@ class MoveListWidget(QAbstractScrollArea):
         """Show a new game (or nothing); the current move goes back to the start."""
         self._game = game
         self._judgements = {}
+        self._problems = {}
         self._current = None
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
@@ -95,6 +100,27 @@ class MoveListWidget(QAbstractScrollArea):
         """Main-line ply → judgement (book/best/good/inaccuracy/mistake/blunder or None)."""
         self._judgements = dict(judgements)
         self.viewport().update()
+
+    def set_problems(self, problems: dict[int, list[str]]) -> None:
+        """Main-line ply → what is wrong in the file at that move (a ⚠ and a tooltip)."""
+        self._problems = {ply: list(texts) for ply, texts in problems.items() if texts}
+        self.viewport().update()
+
+    def problem_text(self, ply: int) -> str:
+        """The tooltip of the ⚠ at main-line move `ply` ('' when none)."""
+        return "\n".join(self._problems.get(ply, ()))
+
+    def viewportEvent(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip:
+            item = self._item_at(QPointF(event.pos()))  # type: ignore[attr-defined]
+            text = self.problem_text(item.ply) if item is not None and item.kind == "main" else ""
+            if text:
+                QToolTip.showText(event.globalPos(), text, self.viewport())  # type: ignore[attr-defined]
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().viewportEvent(event)
 
     def set_current_node(self, node: Node | None) -> None:
         """Highlight `node` (None or the root: nothing) and scroll it into view."""
@@ -450,13 +476,17 @@ class MoveListWidget(QAbstractScrollArea):
         text_rect = QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height())
         align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         painter.drawText(text_rect, align, item.text)
+        x += metrics.horizontalAdvance(item.text) + 1
         if symbol:
-            x += metrics.horizontalAdvance(item.text) + 1
             if current:
                 painter.setPen(QColor(theme.current_text))
             else:
                 painter.setPen(muted if from_annotator else style.judgement_color(judgement))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, symbol)
+            x += metrics.horizontalAdvance(symbol) + 2
+        if item.ply in self._problems:
+            painter.setPen(QColor(theme.current_text) if current else QColor(PROBLEM_COLOR))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:
         """Go cells start with the move number and a small stone; returns where the point text goes."""

@@ -9,6 +9,12 @@ Scoring a long game takes tens of milliseconds. With a background assessor attac
 that runs, the assessment on show is the last one finished (a few evaluations behind) and
 `assessment_changed` follows when the new one arrives. `settle_assessment()` makes it exact at
 once (the end of an analysis, an export). Without an assessor it is computed on demand.
+
+Evaluations of several engines or limits may arrive for one game (the file's [%eval] comments,
+the cache, a new analysis): all are kept, and `evaluations` is the one set that
+`reviewer.core.coverage.select_analysis` picks — the analysis run last (`prefer`), else the
+newest complete one. Figures are never made from a mix; `basis.coverage` says how much of the
+game the set covers and `basis.trust` whether it may give labels at all.
 """
 
 from __future__ import annotations
@@ -18,9 +24,10 @@ from typing import Callable, Iterable, Sequence
 from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.coverage import AnalysisBasis, assess_basis, select_analysis
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node
-from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
+from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.gui.style import FLAGGED_JUDGEMENTS
 
 # (generation, game, a snapshot of the evaluations, preset): score it and hand it to
@@ -43,6 +50,10 @@ class ReviewSession(QObject):
         self._collection: GameCollection | None = None
         self._game_index = 0
         self._evaluations = EvaluationTable()
+        # every evaluation of the open game by (engine id, ply), oldest first
+        self._all: dict[tuple[str, int], Evaluation] = {}
+        self._prefer: str | None = None
+        self._basis: AnalysisBasis | None = None
         self._preset = preset
         self._current: Node | None = None
         self._assessment: GameAssessment | None = None
@@ -82,9 +93,11 @@ class ReviewSession(QObject):
         self._mainline = [game.root, *game.root.mainline()]
         self._collection = collection
         self._game_index = index
-        self._evaluations = EvaluationTable()
+        self._all = {}
+        self._prefer = None
         for evaluation in evaluations:
-            self._evaluations.add(evaluation)
+            self._keep(evaluation)
+        self._select()
         self._current = game.root
         self._invalidate_assessment(reset=True)
         if self._background_assessor is not None and len(self._evaluations) > 0:
@@ -106,20 +119,33 @@ class ReviewSession(QObject):
     def evaluations(self) -> EvaluationTable:
         return self._evaluations
 
-    def add_evaluation(self, evaluation: Evaluation) -> None:
-        self.add_evaluations((evaluation,))
+    @property
+    def basis(self) -> AnalysisBasis:
+        """The evaluations on show, their coverage of the game and the trust in their engine setting."""
+        if self._basis is None:
+            self._select()
+        assert self._basis is not None
+        return self._basis
 
-    def add_evaluations(self, evaluations: Iterable[Evaluation]) -> None:
-        """Store evaluations of the open game (others are ignored); one new assessment for all."""
+    def add_evaluation(self, evaluation: Evaluation) -> None:
+        self.add_evaluations((evaluation,), from_analysis=True)
+
+    def add_evaluations(self, evaluations: Iterable[Evaluation], from_analysis: bool = False) -> None:
+        """Store evaluations of the open game (others are ignored); one new assessment for all.
+
+        `from_analysis`: they come from the analysis the user ran, whose set is then the one shown."""
         if self._game is None:
             return
         added = []
         for evaluation in evaluations:
             if evaluation.kind == self._game.kind and 0 <= evaluation.ply <= self.ply_count:
-                self._evaluations.add(evaluation)
+                self._keep(evaluation)
                 added.append(evaluation.ply)
+                if from_analysis:
+                    self._prefer = evaluation.engine_id
         if not added:
             return
+        self._select()
         self._invalidate_assessment()
         for ply in added:
             self.evaluation_added.emit(ply)
@@ -127,6 +153,19 @@ class ReviewSession(QObject):
             self._request_background_assessment()
         else:
             self.assessment_changed.emit()
+
+    def _keep(self, evaluation: Evaluation) -> None:
+        key = (evaluation.engine_id, evaluation.ply)
+        self._all.pop(key, None)  # the newest goes last
+        self._all[key] = evaluation
+
+    def _select(self) -> None:
+        if self._game is None:
+            self._basis = None
+            self._evaluations = EvaluationTable()
+            return
+        self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer)
+        self._evaluations = self._basis.evaluations
 
     def _request_background_assessment(self) -> None:
         assert self._background_assessor is not None and self._game is not None
@@ -288,10 +327,11 @@ class ReviewSession(QObject):
 def assess_safely(
     game: Game | None, evaluations: EvaluationTable, preset: str
 ) -> tuple[GameAssessment | None, str | None]:
-    """The scoring of `reviewer.core.scoring`; (None, reason) when it cannot be made. Any thread."""
+    """The scoring of `reviewer.core.scoring` of one engine setting's evaluations, labels withheld
+    where that setting may not give them; (None, reason) when it cannot be made. Any thread."""
     if game is None or len(evaluations) == 0:
         return None, None
     try:
-        return assess_game(game, evaluations, preset=preset), None  # type: ignore[arg-type]
+        return assess_basis(game, select_analysis(game, evaluations), preset=preset), None  # type: ignore[arg-type]
     except Exception as error:  # a scoring failure must never take the window down
         return None, f"scoring failed: {error}"

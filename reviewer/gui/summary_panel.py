@@ -4,17 +4,24 @@
       ACPL 21 · STDCPL 35 · Elo≈2400 · lichess 85.1%
 
 Input is the "summary" of a reviewer.report/1 report: one dict per side (see SCORING.md).
+Below the rows, one line says what the figures stand on and where the analysis is
+("Stopped · analysed 23 of 68 moves"), and where the engine may not label moves, why and how
+to get labels (the figures are then withheld: "—").
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.gui import style
+
+if TYPE_CHECKING:
+    from reviewer.core.coverage import Coverage
+    from reviewer.core.scoring.trust import Trust
 
 _SIDES = ("white", "black")
 
@@ -120,6 +127,16 @@ class SummaryPanel(QWidget):
         self._summaries: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
         self._names = ("", "")
         self._rows = {color: _SideRow(self, color) for color in _SIDES}
+        self.state_label = QLabel(self)
+        self.state_label.setObjectName("analysis-state")
+        self.state_label.setWordWrap(True)
+        self.notice_label = QLabel(self)
+        self.notice_label.setObjectName("trust-notice")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.hide()
+        self._phase = "idle"
+        self._partial = False
+        self._rough = False
         self._grid = QGridLayout(self)
         self._grid.setContentsMargins(8, 6, 8, 6)
         self._grid.setHorizontalSpacing(8)
@@ -146,6 +163,39 @@ class SummaryPanel(QWidget):
             self._place_rows()
         for color in _SIDES:
             self._fill_row(self._rows[color], self._summaries[color])
+
+    def set_state(self, text: str, phase: str, coverage: "Coverage | None", trust: "Trust | None") -> None:
+        """The analysis' state and coverage under the figures; the trust notice when labels are withheld."""
+        self._phase = phase
+        self._partial = coverage is not None and coverage.analysed and not coverage.complete
+        extra = coverage.left_out_text() if coverage is not None else None
+        self.state_label.setText(text + (f" ({extra})" if extra else ""))
+        tip = coverage.text() if coverage is not None else ""
+        if self._partial:
+            tip += "\nThe figures cover the analysed moves only; the grey bands in the graph were not analysed."
+        self.state_label.setToolTip(tip.strip())
+        self._rough = trust is not None and not trust.labels and coverage is not None and coverage.analysed
+        if self._rough and trust is not None:
+            self.notice_label.setText(f"Rough estimate: {trust.reason}. {trust.remedy}")
+            self.notice_label.show()
+        else:
+            self.notice_label.hide()
+        self._style_state()
+
+    def state_text(self) -> str:
+        return self.state_label.text()
+
+    def notice_text(self) -> str:
+        return self.notice_label.text() if not self.notice_label.isHidden() else ""
+
+    def _style_state(self) -> None:
+        theme = style.theme_for(self)
+        warn = "#f0a640" if theme.dark else "#8a5300"
+        error = "#ff7b7b" if theme.dark else "#b3261e"
+        colour = error if self._phase == "failed" else (warn if self._partial or self._phase == "stopped" else theme.text_muted)
+        weight = "600" if colour != theme.text_muted else "normal"
+        _set_style_sheet(self.state_label, f"color: {colour}; font-weight: {weight};")
+        _set_style_sheet(self.notice_label, f"color: {warn};")
 
     def count_button(self, color: str, judgement: str) -> QToolButton:
         """The clickable count of `judgement` for `color` ("white"/"black")."""
@@ -176,6 +226,10 @@ class SummaryPanel(QWidget):
             if index == 0:
                 self._grid.setRowMinimumHeight(top + 1, 0)
         self._grid.setRowMinimumHeight(2, 0)
+        self._grid.removeWidget(self.state_label)
+        self._grid.removeWidget(self.notice_label)
+        self._grid.addWidget(self.state_label, 4, 1, 1, 3)
+        self._grid.addWidget(self.notice_label, 5, 1, 1, 3)
 
     def _fill_row(self, row: _SideRow, summary: dict[str, Any] | None) -> None:
         theme = style.theme_for(self)
@@ -187,6 +241,8 @@ class SummaryPanel(QWidget):
         row.accuracy.setToolTip("Accuracy" if self._kind == "chess" else "Accuracy (100 · 0.75^weighted loss)")
         if summary is None:
             row.details.setText("not analysed yet")
+        elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):
+            row.details.setText("rough estimate: no labels or accuracy")
         else:
             row.details.setText(chess_details(summary) if self._kind == "chess" else go_details(summary))
         row.details.setToolTip(self._details_tooltip(summary))
@@ -244,4 +300,5 @@ class SummaryPanel(QWidget):
         if event.type() == QEvent.Type.PaletteChange:
             for color in _SIDES:
                 self._fill_row(self._rows[color], self._summaries[color])
+            self._style_state()
         super().changeEvent(event)

@@ -185,7 +185,8 @@ def test_a_bad_file_is_reported_and_the_open_game_stays(qtbot, window, corpus_di
         window.open_file(binary)
     assert "broken.pgn" in failed.args[0] and "\n" not in failed.args[0]
     assert window.session.game is game
-    assert window.statusBar().currentMessage() == failed.args[0]
+    assert [m.text for m in window.message_bar.messages()] == [failed.args[0]]  # seen until dismissed
+    assert window.message_bar.isVisible()
 
 
 def test_dropping_a_file_opens_it(qtbot, window, corpus_dir) -> None:

@@ -1,0 +1,1 @@
+"""Qt-free decisions about what the window says: texts, states, markers. Tested without widgets."""

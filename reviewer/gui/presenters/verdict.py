@@ -1,0 +1,60 @@
+"""The sentence about a judged move in the comment pane, consistent with its label.
+
+`(+0.41 → -0.62) Mistake. Nf3 was best. 103 cp lost.` A best (or book) move is never said to
+have lost anything: its label comes from the rule "the engine's own choice is never flagged"
+(SCORING.md), and the score after it may still differ from the score before when the engine,
+searching the next position afresh, sees further. That difference is named for what it is.
+Mates keep their distance (`#3`, `#-3`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.score_text import score_text
+from reviewer.core.scoring import MoveAssessment
+
+FLAGGED = ("inaccuracy", "mistake", "blunder")
+TITLES = {
+    "book": "Book move",
+    "best": "Best move",
+    "good": "Good move",
+    "inaccuracy": "Inaccuracy",
+    "mistake": "Mistake",
+    "blunder": "Blunder",
+}
+SHIFT_WORTH_SAYING = {"chess": 50.0, "go": 2.0}  # cp / points
+
+
+@dataclass(frozen=True)
+class Verdict:
+    change: str  # '(+0.41 → -0.62)'
+    title: str  # 'Mistake'
+    best: str | None  # the move named as best (flagged moves only)
+    detail: str  # '103 cp lost.' / '2.5 points lost.' / the shift after a best move / ''
+
+
+def _loss_text(kind: str, loss: float) -> str:
+    return f"{loss:.0f} cp lost." if kind == "chess" else f"{loss:.1f} points lost."
+
+
+def verdict(kind: str, move: MoveAssessment, before: Evaluation | None, after: Evaluation | None) -> Verdict | None:
+    """What to say about a judged move (None for a move without a judgement)."""
+    if move.judgement is None:
+        return None
+    change = f"({score_text(kind, before, move.eval_before)} → {score_text(kind, after, move.eval_after)})"
+    title = TITLES.get(move.judgement, move.judgement.title())
+    best = move.best if move.judgement in FLAGGED and move.best and move.best != move.move else None
+    loss = move.loss if move.loss is not None else 0.0
+    detail = ""
+    if move.judgement in ("best", "book"):
+        if loss >= SHIFT_WORTH_SAYING["chess" if kind == "chess" else "go"]:
+            shift = f"{loss / 100:.2f}" if kind == "chess" else f"{loss:.1f} points"
+            chosen = "the engine's own choice" if move.judgement == "best" else "a book move"
+            detail = f"Still {chosen}: searching the next position, the engine sees {shift} more for the opponent."
+    elif kind == "go" and loss > 0.05:
+        detail = _loss_text(kind, loss)
+    elif kind == "chess" and loss >= 0.5:
+        detail = _loss_text(kind, loss)
+    return Verdict(change, title, best, detail)
