@@ -1205,8 +1205,10 @@ class MainWindow(QMainWindow):
             self.bottom_player.hide()
             return
         assessment = self.session.assessment
-        white = (game.white or "White", game.white_rank, _side_accuracy(assessment, "white"))
-        black = (game.black or "Black", game.black_rank, _side_accuracy(assessment, "black"))
+        coverage = self.session.basis.coverage
+        partial = coverage.analysed and not coverage.complete
+        white = (game.white or "White", game.white_rank, _side_accuracy(assessment, "white"), partial)
+        black = (game.black or "Black", game.black_rank, _side_accuracy(assessment, "black"), partial)
         # Chess shows White at the bottom, Go (KaTrain-style) Black at the bottom; flipping swaps.
         bottom_is_white = (game.kind == "chess") != self._flipped
         top, bottom = (black, white) if bottom_is_white else (white, black)
@@ -1368,12 +1370,14 @@ class _PlayerStrip(QWidget):
         layout.addWidget(self.label)
         self.setFixedHeight(28)
 
-    def set_player(self, color: str, name: str, rank: str, accuracy: float | None) -> None:
+    def set_player(self, color: str, name: str, rank: str, accuracy: float | None, partial: bool = False) -> None:
         self._color = color
         rank_text = f" <span style='color:gray'>({_escape(rank)})</span>" if rank else ""
         accuracy_text = (
             f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
         )
+        if accuracy is not None and partial:
+            accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
         self.label.setText(f"<b>{_escape(name)}</b>{rank_text}{accuracy_text}")
         self.update()
 
