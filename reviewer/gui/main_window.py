@@ -74,6 +74,7 @@ from reviewer.gui.style import (
     is_dark_palette,
     judgement_color,
     paint_stone_icon,
+    themed_html,
 )
 from reviewer.gui.settings import (
     PRESETS,
@@ -1121,7 +1122,7 @@ class MainWindow(QMainWindow):
         self.move_list.set_current_node(node)
         if self.eval_graph is not None:
             self.eval_graph.set_current_ply(_mainline_anchor(node))
-        self.comment_view.setHtml(comment_html(self.session, node))
+        self.comment_view.setHtml(themed_html(comment_html(self.session, node)))
 
     def _show_chess(self, game: Game, node: Node, ply: int | None) -> None:
         from reviewer.core.positions import chess_board_at
@@ -1192,7 +1193,7 @@ class MainWindow(QMainWindow):
         white, black = summary_dicts(assessment)
         self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
         self._show_analysis_state()
-        self.header_label.setText(header_html(game, assessment))
+        self.header_label.setText(themed_html(header_html(game, assessment)))
         self._update_player_strips()
         node = self.session.current_node
         if node is not None:
@@ -1248,11 +1249,11 @@ class MainWindow(QMainWindow):
             for index, path in enumerate(recent)
         )
         self._welcome_files = recent
-        self.welcome_label.setText(
+        self.welcome_label.setText(themed_html(
             "<div style='font-size:15pt; font-weight:600'>Open a game to review</div>"
             "<div style='margin-top:8px'>Ctrl+O, or drop a PGN or SGF file here</div>"
             + (f"<div style='margin-top:22px; color:gray'>Recent files</div>{links}" if links else "")
-        )
+        ))
         self.summary_panel.hide()
         if self.eval_graph is not None:
             self.eval_graph.hide()
@@ -1378,7 +1379,7 @@ class _PlayerStrip(QWidget):
         )
         if accuracy is not None and partial:
             accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
-        self.label.setText(f"<b>{_escape(name)}</b>{rank_text}{accuracy_text}")
+        self.label.setText(themed_html(f"<b>{_escape(name)}</b>{rank_text}{accuracy_text}"))
         self.update()
 
     def paintEvent(self, event: Any) -> None:

@@ -7,7 +7,7 @@ live in a `MessageLog` (Qt-free); the bar only shows it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from reviewer.gui import style
@@ -19,8 +19,6 @@ ACTION_TITLES = {
     "install-katago": "Install KataGo",
     "retry": "Try again",
 }
-LEVEL_COLOURS = {"info": "#1b78d0", "warning": "#b26a00", "error": "#c62828"}
-LEVEL_COLOURS_DARK = {"info": "#5aa9f0", "warning": "#f0a640", "error": "#ff7b7b"}
 LEVEL_WORDS = {"info": "Note", "warning": "Warning", "error": "Error"}
 
 
@@ -33,8 +31,8 @@ class _MessageRow(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(8, 3, 4, 3)
         layout.setSpacing(8)
-        dark = style.theme_for(bar).dark
-        colour = (LEVEL_COLOURS_DARK if dark else LEVEL_COLOURS)[message.level]
+        theme = style.theme_for(bar)
+        colour = {"info": theme.info_text, "warning": theme.warning_text, "error": theme.error_text}[message.level]
         self.level_label = QLabel(LEVEL_WORDS[message.level], self)
         self.level_label.setStyleSheet(f"color: {colour}; font-weight: 600;")
         self.text_label = QLabel(message.text, self)
@@ -110,6 +108,11 @@ class MessageBar(QWidget):
     def restyle(self) -> None:
         """After a theme change: rows take the new palette's colours."""
         self._rebuild()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange and self._rows:
+            self._rebuild()
+        super().changeEvent(event)
 
     # ---------------------------------------------------------------------------- drawing
     def _rebuild(self) -> None:

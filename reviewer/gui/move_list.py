@@ -26,7 +26,6 @@ _BLOCK_INDENT = 14.0  # variation block inset from the left
 _NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
 PROBLEM_MARK = "⚠"
-PROBLEM_COLOR = "#c77700"
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -485,7 +484,7 @@ class MoveListWidget(QAbstractScrollArea):
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, symbol)
             x += metrics.horizontalAdvance(symbol) + 2
         if item.ply in self._problems:
-            painter.setPen(QColor(theme.current_text) if current else QColor(PROBLEM_COLOR))
+            painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:

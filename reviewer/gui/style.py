@@ -107,13 +107,17 @@ class Theme:
     graph_axis: str = "#6e6a64"
     # move list and panels
     text: str = "#262421"
-    text_muted: str = "#77736d"
+    text_muted: str = "#6b665f"  # ≥ 4.5:1 on the window and the base colours (WCAG AA)
     row_alternate: str = "#00000008"
     current_background: str = "#3692e7"
     current_text: str = "#ffffff"
     hover_background: str = "#3692e730"
     variation_text: str = "#6c6861"
     panel_background: str = "#ffffff"
+    # messages and warnings, readable on the window colour
+    info_text: str = "#17609f"
+    warning_text: str = "#8a5300"
+    error_text: str = "#b3261e"
 
 
 LIGHT_THEME = Theme(dark=False)
@@ -134,6 +138,9 @@ DARK_THEME = Theme(
     hover_background="#3692e738",
     variation_text="#a6a198",
     panel_background="#262421",
+    info_text="#5aa9f0",
+    warning_text="#f0a640",
+    error_text="#ff7b7b",
 )
 
 
@@ -223,6 +230,7 @@ def apply_palette(app: QApplication, dark: bool) -> None:
     if app.style().name().lower() != "fusion":
         app.setStyle("Fusion")
     app.setPalette(make_palette(dark))
+    refresh_style_sheets(app)
 
 
 def ui_font(point_delta: float = 0.0, bold: bool = False) -> QFont:
@@ -285,3 +293,53 @@ def paint_stone_icon(painter: QPainter, center: QPointF, radius: float, stone: s
     painter.setBrush(QBrush(gradient))
     painter.drawEllipse(center, radius, radius)
     painter.restore()
+
+
+# ------------------------------------------------------------------------------ readability
+WCAG_TEXT_CONTRAST = 4.5  # WCAG 2.x, level AA, normal text
+
+
+def relative_luminance(value: QColor) -> float:
+    """WCAG's relative luminance of an opaque colour, 0 (black) … 1 (white)."""
+
+    def channel(component: float) -> float:
+        return component / 12.92 if component <= 0.04045 else ((component + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * channel(value.redF()) + 0.7152 * channel(value.greenF()) + 0.0722 * channel(value.blueF())
+
+
+def contrast_ratio(foreground: QColor, background: QColor) -> float:
+    """WCAG's contrast ratio of two colours (1 … 21); a translucent foreground is laid over the background."""
+    foreground = blend(foreground, background)
+    lighter, darker = sorted((relative_luminance(foreground), relative_luminance(background)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def blend(top: QColor, bottom: QColor) -> QColor:
+    """`top` painted over the opaque `bottom`."""
+    alpha = top.alphaF()
+    if alpha >= 1.0:
+        return QColor(top.red(), top.green(), top.blue())
+    return QColor.fromRgbF(
+        top.redF() * alpha + bottom.redF() * (1 - alpha),
+        top.greenF() * alpha + bottom.greenF() * (1 - alpha),
+        top.blueF() * alpha + bottom.blueF() * (1 - alpha),
+    )
+
+
+def refresh_style_sheets(app: QApplication) -> None:
+    """Widgets with a style sheet keep the palette they had when it was applied: after the
+    application's palette changes, apply each sheet again so that its text takes the new colours
+    (else a dark theme leaves dark text on a dark toolbar)."""
+    for widget in app.allWidgets():
+        sheet = widget.styleSheet()
+        if sheet:
+            widget.setStyleSheet("")
+            widget.setStyleSheet(sheet)
+
+
+def themed_html(html: str) -> str:
+    """Rich text with its muted parts (`color:gray`) in the application theme's muted colour,
+    which is readable on both themes' backgrounds (plain grey is not, on either)."""
+    muted = theme_for(None).text_muted
+    return html.replace("color:gray", f"color:{muted}").replace("color: gray", f"color: {muted}")

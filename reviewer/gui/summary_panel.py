@@ -190,8 +190,7 @@ class SummaryPanel(QWidget):
 
     def _style_state(self) -> None:
         theme = style.theme_for(self)
-        warn = "#f0a640" if theme.dark else "#8a5300"
-        error = "#ff7b7b" if theme.dark else "#b3261e"
+        warn, error = theme.warning_text, theme.error_text
         colour = error if self._phase == "failed" else (warn if self._partial or self._phase == "stopped" else theme.text_muted)
         weight = "600" if colour != theme.text_muted else "normal"
         _set_style_sheet(self.state_label, f"color: {colour}; font-weight: {weight};")
