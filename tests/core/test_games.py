@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import boards
 
-from reviewer.core.gametree import Game
 from reviewer.core.games import IllegalMove, rules_for
 from reviewer.core.games.go import GoPosition
+from reviewer.core.gametree import Game
 
 
 def go_game(size: int = 9, rules: str = "chinese") -> Game:

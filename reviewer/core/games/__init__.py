@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from reviewer.core.gametree import GameKind
 from reviewer.core.games.base import GameRules, IllegalMove, PlayedMove
 from reviewer.core.games.memo import forget_positions
+from reviewer.core.gametree import GameKind
 
 __all__ = ["GameRules", "IllegalMove", "PlayedMove", "forget_positions", "rules_for"]
 

@@ -6,9 +6,9 @@ import re
 
 import chess
 
-from reviewer.core.gametree import Color, Game, GameKind, Node
 from reviewer.core.games.base import IllegalMove, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
 _checkpoints: NodeMemo[chess.Board] = NodeMemo()

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 from reviewer.core.games.base import IllegalMove, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 
 SUICIDE_ALLOWED_RULES = ("tromp-taylor", "nz", "new zealand")
 
@@ -51,8 +51,8 @@ class GoBoard:
 
     def __init__(self, width: int, height: int, black: frozenset[Point], white: frozenset[Point]) -> None:
         self.width, self.height = width, height
-        self.stones: dict[Point, Color] = {point: "black" for point in black}
-        self.stones.update({point: "white" for point in white})
+        self.stones: dict[Point, Color] = dict.fromkeys(black, "black")
+        self.stones.update(dict.fromkeys(white, "white"))
 
     @staticmethod
     def of(position: GoPosition) -> GoBoard:
