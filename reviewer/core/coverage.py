@@ -17,8 +17,9 @@ Sets left out are named in `Coverage.left_out`, so that views can say so. The tr
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID
@@ -226,7 +227,7 @@ def withhold_labels(assessment: GameAssessment) -> GameAssessment:
         for move in assessment.moves
     )
     summary = {color: _withheld_summary(side) for color, side in assessment.summary.items()}
-    return dataclasses.replace(assessment, moves=moves, summary=summary)  # type: ignore[arg-type]
+    return dataclasses.replace(assessment, moves=moves, summary=summary)
 
 
 def assess_basis(

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels

@@ -89,7 +89,7 @@ def _area_path(xs: np.ndarray, ys: np.ndarray, level: float) -> QPainterPath:
     if len(xs) < 2:
         return path
     path.moveTo(float(xs[0]), level)
-    for x, y in zip(xs.tolist(), ys.tolist()):
+    for x, y in zip(xs.tolist(), ys.tolist(), strict=True):
         path.lineTo(x, y)
     path.lineTo(float(xs[-1]), level)
     path.closeSubpath()
@@ -244,7 +244,7 @@ class EvalGraphWidget(QWidget):
         plies = sorted(evals)
         xs = np.array(plies, dtype=float)
         ys = np.array([self._to_y(evals[ply]) for ply in plies], dtype=float)
-        self._y_values = dict(zip(plies, ys.tolist()))
+        self._y_values = dict(zip(plies, ys.tolist(), strict=True))
         middle = self._middle_value()
         self._middle.setPos(middle)
         fill_x, fill_y = _with_crossings(xs, ys, middle)
@@ -370,7 +370,7 @@ class EvalGraphWidget(QWidget):
     # ------------------------------------------------------------------------------ events
 
     def _ply_from_x(self, x: float) -> int:
-        return max(0, min(self._max_ply, int(round(x))))
+        return max(0, min(self._max_ply, round(x)))
 
     def _on_scene_clicked(self, event) -> None:
         if event.button() != Qt.MouseButton.LeftButton:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import gc
 import json
-import math
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import chess
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
@@ -69,13 +69,6 @@ from reviewer.gui.presenters.messages import Message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.verdict import verdict
 from reviewer.gui.session import ReviewSession, assess_safely
-from reviewer.gui.style import (
-    FLAGGED_JUDGEMENTS,
-    is_dark_palette,
-    judgement_color,
-    paint_stone_icon,
-    themed_html,
-)
 from reviewer.gui.settings import (
     PRESETS,
     EngineChoice,
@@ -83,6 +76,13 @@ from reviewer.gui.settings import (
     describe_limit,
     engine_label,
     limit_choices,
+)
+from reviewer.gui.style import (
+    FLAGGED_JUDGEMENTS,
+    is_dark_palette,
+    judgement_color,
+    paint_stone_icon,
+    themed_html,
 )
 from reviewer.gui.workers import (
     AnalysisJob,

@@ -23,7 +23,7 @@ LEVEL_WORDS = {"info": "Note", "warning": "Warning", "error": "Error"}
 
 
 class _MessageRow(QFrame):
-    def __init__(self, bar: "MessageBar", message: Message) -> None:
+    def __init__(self, bar: MessageBar, message: Message) -> None:
         super().__init__(bar)
         self.message = message
         self.setObjectName("message-row")

@@ -305,9 +305,7 @@ class MoveListWidget(QAbstractScrollArea):
                 y += row_height
             row_open, column = False, 0
 
-        ply = 0
-        for node in game.root.mainline():
-            ply += 1
+        for ply, node in enumerate(game.root.mainline(), start=1):
             wanted = 0 if (node.color or self._color_of_ply(ply)) == left_color else 1
             if not row_open or wanted < column or column >= 2:
                 close_row()

@@ -19,7 +19,7 @@ game the set covers and `basis.trust` whether it may give labels at all.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 

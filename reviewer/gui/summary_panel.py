@@ -85,7 +85,7 @@ class _StoneDot(QWidget):
 class _SideRow:
     """The widgets of one side's row."""
 
-    def __init__(self, panel: "SummaryPanel", color: str) -> None:
+    def __init__(self, panel: SummaryPanel, color: str) -> None:
         self.color = color
         self.dot = _StoneDot(color, panel)
         self.name = QLabel(panel)
@@ -164,7 +164,7 @@ class SummaryPanel(QWidget):
         for color in _SIDES:
             self._fill_row(self._rows[color], self._summaries[color])
 
-    def set_state(self, text: str, phase: str, coverage: "Coverage | None", trust: "Trust | None") -> None:
+    def set_state(self, text: str, phase: str, coverage: Coverage | None, trust: Trust | None) -> None:
         """The analysis' state and coverage under the figures; the trust notice when labels are withheld."""
         self._phase = phase
         self._partial = coverage is not None and coverage.analysed and not coverage.complete

@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 import json
 
+from test_scoring_games import chess_game, cp_table, go_eval, go_game
+
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import assess_basis, describe_engine_id, select_analysis, withhold_labels
 from reviewer.core.export import export_game_text, moves_csv, report_html
 from reviewer.core.report import build_report
 from reviewer.core.score_text import score_text, value_text
 from reviewer.core.scoring import assess_game
-
-from test_scoring_games import chess_game, cp_table, go_eval, go_game
 
 STOCKFISH = "Stockfish 16.1 | nodes=100000,multipv=1"
 STOCKFISH_FAST = "Stockfish 16.1 | nodes=1000,multipv=1"

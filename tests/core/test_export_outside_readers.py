@@ -8,19 +8,19 @@ tests/js/node_modules (git-ignored) with `npm ci`; without node/npm, or when the
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support import REPO_ROOT, fake_engine_command
+from test_export_helpers import analyse, go_evaluations
 
 from reviewer.core.analysis import Limit
 from reviewer.core.export import export_game_text
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.scoring import assess_game
-from support import REPO_ROOT, fake_engine_command
-from test_export_helpers import analyse, go_evaluations
 
 JS_DIR = REPO_ROOT / "tests" / "js"
 NEEDED = (JS_DIR / "node_modules" / "@mliebelt" / "pgn-parser", JS_DIR / "node_modules" / "@sabaki" / "sgf")
@@ -72,7 +72,7 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
     assessment = assess_game(game, table)
     assert [m["san"] for m in read["moves"]] == game.mainline_moves()
     lines = 0
-    for move, seen in zip(assessment.moves, read["moves"]):
+    for move, seen in zip(assessment.moves, read["moves"], strict=False):
         evaluation = table.get(move.ply)
         if evaluation.terminal is not None:
             assert seen["eval"] is None
@@ -101,8 +101,9 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
 
 
 def test_pgn_parser_keeps_clocks_next_to_evals(node, tmp_path):
-    from reviewer.core.formats import game_from_pgn_text
     from test_export_helpers import chess_evaluations
+
+    from reviewer.core.formats import game_from_pgn_text
 
     game = game_from_pgn_text('[White "A"]\n[Black "B"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] note } 2. Nf3 *')
     path = tmp_path / "clocks.pgn"

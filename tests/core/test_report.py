@@ -5,14 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from test_scoring_games import chess_game, cp_table, go_eval, go_game
 
 from reviewer.cli import main
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.embedded_evals import evaluations_from_pgn_comments
 from reviewer.core.report import ReportOptions, build_report, report_to_json
 from reviewer.core.scoring import assess_game
-
-from test_scoring_games import chess_game, cp_table, go_eval, go_game
 
 MOVE_FIELDS = {"ply", "color", "move", "best", "judgement", "loss", "accuracy", "weight", "eval_before", "eval_after"}
 CHESS_SUMMARY = {"accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts"}
@@ -43,7 +42,7 @@ def test_chess_report_names_every_field_and_keeps_unknowns_as_null():
     assert report["game"]["opening"]["eco"] == "C44"
     assert [m["ply"] for m in report["moves"]] == [1, 2, 3, 4, 5, 6]
     for move in report["moves"]:
-        assert MOVE_FIELDS <= move.keys()
+        assert move.keys() >= MOVE_FIELDS
         assert move["weight"] is None  # a Go figure
     h3, h6 = report["moves"][4], report["moves"][5]
     assert h3["move"] == "h3" and h3["color"] == "white" and h3["best"] == "Bb5"
@@ -52,7 +51,7 @@ def test_chess_report_names_every_field_and_keeps_unknowns_as_null():
     # P6 has no evaluation: the last move's figures are null, not invented
     assert (h6["loss"], h6["accuracy"], h6["judgement"], h6["eval_after"]) == (None, None, None, None)
     for side in ("white", "black"):
-        assert CHESS_SUMMARY <= report["summary"][side].keys()
+        assert report["summary"][side].keys() >= CHESS_SUMMARY
         assert set(report["summary"][side]["counts"]) == JUDGEMENTS
     assert report["summary"]["white"]["acpl"] == 15  # (0 + 0 + 45) / 3
     assert report["preset"] == "lichess" and report["skip_book"] is False
@@ -91,14 +90,14 @@ def test_go_report():
     assert report["engine"]["name"] == "KataGo"
     assert report["game"]["board_size"] == [19, 19]
     q16, d4 = report["moves"]
-    assert MOVE_FIELDS <= q16.keys()
+    assert q16.keys() >= MOVE_FIELDS
     assert q16["move"] == "Q16" and q16["accuracy"] is None
     assert q16["loss"] == pytest.approx(0.8) and q16["weight"] == pytest.approx(0.7)
     assert q16["colour_class"] == 4 and q16["best"] == "D4"
     # White's D4 was the only candidate: best; it lost -(1.2 - 1.0) = -0.2 (a gain for White)
     assert d4["judgement"] == "best" and d4["loss"] == pytest.approx(-0.2)
     for side in ("white", "black"):
-        assert GO_SUMMARY <= report["summary"][side].keys()
+        assert report["summary"][side].keys() >= GO_SUMMARY
     assert report["summary"]["white"]["top_move_match"] == 1.0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
+from support import FAKES_DIR, fake_engine_command
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache
@@ -24,7 +25,6 @@ from reviewer.core.formats import load_game
 from reviewer.core.review import analyse_game
 from reviewer.gui.main_window import MainWindow, comment_html
 from reviewer.gui.settings import EngineChoice
-from support import FAKES_DIR, fake_engine_command
 
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
 ILLEGAL_MOVE_GAME = ("pgn", "chesslib__err.pgn")  # an illegal move at 46... ends the main line

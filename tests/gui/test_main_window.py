@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
+from support import fake_engine_command
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
@@ -16,7 +17,6 @@ from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 from reviewer.gui.main_window import MainWindow, comment_html
 from reviewer.gui.settings import EngineChoice, Settings
-from support import fake_engine_command
 
 FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
@@ -274,7 +274,7 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
     use_fake_engine(window, "--search-ms", "200")
     with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
         window.start_analysis()
-    thread = window.analysis._thread  # noqa: SLF001 - the engine's thread must be gone after close
+    thread = window.analysis._thread
     window.close()
     assert thread is not None and not thread.is_alive()
     assert not window.analysis.is_running()
@@ -282,11 +282,11 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
 
 def test_recent_files_menu_and_players_window(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
-    window._fill_recent_menu()  # noqa: SLF001 - what showing the menu does
+    window._fill_recent_menu()
     names = [action.text() for action in window.recent_menu.actions()]
     assert names[0] == GO_GAME[1]
     window.show_players()
-    assert window._players_window is not None and window._players_window.isVisible()  # noqa: SLF001
+    assert window._players_window is not None and window._players_window.isVisible()
 
 
 def test_settings_dialog_reads_back_the_choices(qtbot) -> None:
@@ -299,7 +299,7 @@ def test_settings_dialog_reads_back_the_choices(qtbot) -> None:
     qtbot.addWidget(dialog)
     assert dialog.engine_choice() == EngineChoice(kind="chess", command="/opt/sf --x")
     assert dialog.limit() == Limit(depth=18, multipv=2)
-    dialog._limit_rows["nodes"][0].setChecked(True)  # noqa: SLF001
+    dialog._limit_rows["nodes"][0].setChecked(True)
     dialog.nodes_spin.setValue(250_000)
     dialog.preset_combo.setCurrentIndex(1)
     assert dialog.limit() == Limit(nodes=250_000, multipv=2)
@@ -340,13 +340,13 @@ def test_scoring_runs_off_the_gui_thread_during_an_analysis(qtbot, window, corpu
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     use_fake_engine(window)
     threads: set[str] = set()
-    original = window.assessor._assess  # noqa: SLF001
+    original = window.assessor._assess
 
     def spy(*args):
         threads.add(threading.current_thread().name)
         return original(*args)
 
-    window.assessor._assess = spy  # noqa: SLF001
+    window.assessor._assess = spy
     analyse(qtbot, window)
     assert threads and threading.main_thread().name not in threads
     assert window.session.assessment_settled  # exact at the end, for what follows

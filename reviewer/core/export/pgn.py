@@ -27,11 +27,12 @@ starts with the move generated text named as best and holds no comment, NAG or s
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.export.codec import encode_evaluation
 from reviewer.core.export.common import (
     MAX_LINE_PLIES,
@@ -42,7 +43,6 @@ from reviewer.core.export.common import (
     review_basis,
     should_set_annotator,
 )
-from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.gametree import Color, Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import ChessSideSummary

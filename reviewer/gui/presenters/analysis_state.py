@@ -19,15 +19,15 @@ class AnalysisState:
     eta_s: float | None = None
     reason: str = ""  # why it failed
 
-    def running(self, done: int, total: int, eta_s: float | None) -> "AnalysisState":
+    def running(self, done: int, total: int, eta_s: float | None) -> AnalysisState:
         return AnalysisState("running", done, total, eta_s)
 
-    def finished(self, completed: bool) -> "AnalysisState":
+    def finished(self, completed: bool) -> AnalysisState:
         if self.phase == "failed":
             return self
         return replace(self, phase="done" if completed else "stopped", eta_s=None)
 
-    def failed(self, reason: str) -> "AnalysisState":
+    def failed(self, reason: str) -> AnalysisState:
         return replace(self, phase="failed", reason=reason, eta_s=None)
 
 
@@ -35,7 +35,7 @@ def clock(seconds: float | None) -> str:
     """'0:21', '1:02:03'; '?' when unknown."""
     if seconds is None or math.isinf(seconds) or math.isnan(seconds):
         return "?"
-    whole = int(round(seconds))
+    whole = round(seconds)
     hours, rest = divmod(whole, 3600)
     minutes, secs = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -53,8 +53,6 @@ def verdict(kind: str, move: MoveAssessment, before: Evaluation | None, after: E
             shift = f"{loss / 100:.2f}" if kind == "chess" else f"{loss:.1f} points"
             chosen = "the engine's own choice" if move.judgement == "best" else "a book move"
             detail = f"Still {chosen}: searching the next position, the engine sees {shift} more for the opponent."
-    elif kind == "go" and loss > 0.05:
-        detail = _loss_text(kind, loss)
-    elif kind == "chess" and loss >= 0.5:
+    elif (kind == "go" and loss > 0.05) or (kind == "chess" and loss >= 0.5):
         detail = _loss_text(kind, loss)
     return Verdict(change, title, best, detail)
