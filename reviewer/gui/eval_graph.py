@@ -197,11 +197,13 @@ class EvalGraphWidget(QWidget):
         self._marks.setZValue(3)
         self.eval_plot.addItem(self._gaps, ignoreBounds=True)
         self._missing: tuple[int, ...] = ()
+        self._point_texts: dict[int, str] = {}
         self.rough_label = QLabel(ROUGH_TAG, self)
         self.rough_label.setObjectName("graph-rough")
         self.rough_label.hide()
 
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
+        self.view.scene().sigMouseMoved.connect(self._on_mouse_moved)
         self._apply_theme()
         self._update_ranges()
 
@@ -290,6 +292,13 @@ class EvalGraphWidget(QWidget):
 
     def missing_plies(self) -> tuple[int, ...]:
         return self._missing
+
+    def set_point_texts(self, texts: dict[int, str]) -> None:
+        """Ply → what the tooltip says there ('12. Nf3  +0.41', '30… Qh4  #-2', 'not analysed')."""
+        self._point_texts = dict(texts)
+
+    def tooltip_at(self, ply: int) -> str:
+        return self._point_texts.get(ply, "")
 
     def set_current_ply(self, ply: int) -> None:
         """Move the cursor (no signal is emitted)."""
@@ -384,6 +393,14 @@ class EvalGraphWidget(QWidget):
                 self.ply_clicked.emit(ply)
                 event.accept()
                 return
+
+    def _on_mouse_moved(self, position: QPointF) -> None:
+        for plot in (self.eval_plot, self.loss_plot):
+            if plot.vb.sceneBoundingRect().contains(position):
+                ply = self._ply_from_x(plot.vb.mapSceneToView(position).x())
+                self.view.setToolTip(self.tooltip_at(ply))
+                return
+        self.view.setToolTip("")
 
     def _on_cursor_moved(self, line: pg.InfiniteLine) -> None:
         self._loss_cursor.setPos(line.value())

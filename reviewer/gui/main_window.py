@@ -1190,6 +1190,7 @@ class MainWindow(QMainWindow):
         graph = self._ensure_graph()
         graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
         graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
+        graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
         white, black = summary_dicts(assessment)
         self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
         self._show_analysis_state()
@@ -1305,6 +1306,10 @@ class MainWindow(QMainWindow):
             self._known_engines = []
             self._engines_pending = False
         elif what == "cache":  # an unreadable cache only means analysing again
+            self.message_bar.add(
+                Message(key=f"game:cache:{message}", level="warning",
+                        text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
+            )
             self.cache_checked.emit(0)
 
     # ------------------------------------------------------------------------ window state
@@ -1551,6 +1556,17 @@ def format_eval(kind: str, value: float | None) -> str:
     """'+0.41' (pawns, White's view) / 'B+2.5' (points for the leader); a value at the mate bound
     has lost its distance: give the evaluation to `score_text` where there is one."""
     return value_text(kind, value)
+
+
+def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:
+    """The graph's tooltip at each ply: the move and the score after it, mates with their distance."""
+    texts: dict[int, str] = {}
+    for ply in range(ply_count + 1):
+        node = node_at(ply)
+        where = "Start" if ply == 0 else f"{_move_number_text(game, node)}{node.move or ''}"
+        evaluation = evaluations.get(ply)
+        texts[ply] = f"{where}  {score_text(game.kind, evaluation) if evaluation is not None else 'not analysed'}"
+    return texts
 
 
 def _engine_missing(message: str) -> bool:

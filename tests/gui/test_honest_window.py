@@ -263,6 +263,14 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
     text = comment_html(window.session, window.session.mainline_node(5))
     assert "#3 → #-2" in text and "+M" not in text and "−M" not in text
     assert "Engine #-2" in text
+    window._refresh_views()
+    assert window.eval_graph.tooltip_at(4).endswith("#3") and window.eval_graph.tooltip_at(5).endswith("#-2")
+    assert window.eval_graph.tooltip_at(6).endswith("not analysed")
+    # the tooltip follows a real mouse move over the graph
+    view = window.eval_graph.view
+    point = view.mapFromScene(window.eval_graph.scene_pos_for(5, plot="loss"))
+    qtbot.mouseMove(view.viewport(), point)
+    qtbot.waitUntil(lambda: view.toolTip().endswith("#-2"), timeout=3000)
 
 
 def test_scores_shown_for_a_best_move_never_say_it_lost(qtbot, window, corpus_dir) -> None:
