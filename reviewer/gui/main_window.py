@@ -1147,7 +1147,7 @@ class MainWindow(QMainWindow):
         self.go_board.set_position(position)
         evaluation = self.session.evaluations.get(ply) if ply is not None else None
         marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
-        self.go_board.set_candidates(marks)
+        self.go_board.set_candidates(marks, rough=not self.session.basis.trust.labels)
         self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
         self.go_board.set_move_badge(node.point, self._judgement_at(ply))
 

@@ -13,7 +13,7 @@ import bisect
 from dataclasses import dataclass, field
 
 import chess
-from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
@@ -109,10 +109,14 @@ class MoveListWidget(QAbstractScrollArea):
         """The tooltip of the ⚠ at main-line move `ply` ('' when none)."""
         return "\n".join(self._problems.get(ply, ()))
 
+    def tooltip_at(self, position: QPoint | QPointF) -> str:
+        """What hovering the viewport at `position` shows: the problem at that move ('' for none)."""
+        item = self._item_at(QPointF(position))
+        return self.problem_text(item.ply) if item is not None and item.kind == "main" else ""
+
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
-            item = self._item_at(QPointF(event.pos()))  # type: ignore[attr-defined]
-            text = self.problem_text(item.ply) if item is not None and item.kind == "main" else ""
+            text = self.tooltip_at(event.pos())  # type: ignore[attr-defined]
             if text:
                 QToolTip.showText(event.globalPos(), text, self.viewport())  # type: ignore[attr-defined]
             else:

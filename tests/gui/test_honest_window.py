@@ -82,7 +82,7 @@ def test_a_game_with_a_few_cached_positions_is_a_partial_analysis_not_a_verdict(
 
 def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir, tmp_path) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.set_engine_choice(fake_choice("--search-ms", "40"), remember=False)
+    window.set_engine_choice(fake_choice("--search-ms", "80"), remember=False)
     arrived: list[int] = []
     window.session.evaluation_added.connect(arrived.append)
     with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
@@ -125,7 +125,7 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
     assert window.state_label.text() == f"Done · all {window.session.ply_count} moves analysed"
     alpha = window.summary_panel.accuracy_text("white")
     # a second engine, stopped early: its partial set is shown, the first is not mixed in
-    window.set_engine_choice(fake_choice("--name", "Beta", "--search-ms", "40"), remember=False)
+    window.set_engine_choice(fake_choice("--name", "Beta", "--search-ms", "80"), remember=False)
     arrived: list[int] = []
     window.session.evaluation_added.connect(arrived.append)
     click(qtbot, window.analyse_button)
@@ -159,6 +159,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     notice = window.summary_panel.notice_text()
     assert notice.startswith("Rough estimate:") and "reviewer engines install" in notice
     assert window.eval_graph.rough_label.isVisible()
+    assert window.go_board.candidates_rough  # candidates in one neutral grey, not loss colours
     window.session.set_current_ply(3)
     text = comment_html(window.session, window.session.current_node)
     assert "rough estimate" in text and "Blunder" not in text
@@ -179,8 +180,7 @@ def test_a_file_problem_stays_in_the_bar_and_is_marked_at_the_move(qtbot, window
     assert texts == list(game.warnings)
     assert window.message_bar.isVisible()
     # a later status message (the cache, an export) does not replace it
-    window.statusBar().showMessage("From the analysis cache: 0 positions", 100)
-    qtbot.wait(200)
+    window.statusBar().showMessage("From the analysis cache: 0 positions")
     assert [m.text for m in window.message_bar.messages()] == texts
     last = game.ply_count
     assert "Kg2" in window.move_list.problem_text(last)
@@ -188,6 +188,8 @@ def test_a_file_problem_stays_in_the_bar_and_is_marked_at_the_move(qtbot, window
     window.session.set_current_ply(last)
     rect = window.move_list.item_rect(game.node_at_ply(last))
     assert rect is not None
+    assert "Kg2" in window.move_list.tooltip_at(rect.center())  # what hovering the ⚠ shows
+    assert window.move_list.tooltip_at(window.move_list.item_rect(game.node_at_ply(1)).center()) == ""
     # dismissed with a real click on ✕
     row = window.message_bar.row(window.message_bar.messages()[0].key)
     assert row is not None

@@ -26,11 +26,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QWidget
 
-from reviewer.core.gametree import GO_COLUMNS, Point
 from reviewer.core.games.go import GoPosition
+from reviewer.core.gametree import GO_COLUMNS, Point
 from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
 
+ROUGH_CANDIDATE = "#8d9aa6"  # candidates of an engine whose scores are a rough estimate
 _MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
 _MARGIN_CELLS_PLAIN = 0.62
 _BEST_RING = "#0ac8fa"  # KaTrain's cyan ring around the engine's top move
@@ -97,6 +98,7 @@ class GoBoardWidget(BoardWidget):
         super().__init__(parent)
         self._position = GoPosition(19, 19, frozenset(), frozenset())
         self._candidates: list[CandidateMark] = []
+        self._rough_candidates = False
         self._badge: tuple[Point, str] | None = None
         self._best_move: Point | None = None
         self._stone_pixmaps: dict[tuple[str, float, float], tuple[QPixmap, float]] = {}
@@ -110,10 +112,18 @@ class GoBoardWidget(BoardWidget):
     def position(self) -> GoPosition:
         return self._position
 
-    def set_candidates(self, candidates: list[CandidateMark]) -> None:
-        """Candidate moves drawn on empty points; an empty list clears them."""
+    def set_candidates(self, candidates: list[CandidateMark], rough: bool = False) -> None:
+        """Candidate moves drawn on empty points; an empty list clears them. `rough`: the engine's
+        scores are a rough estimate, so the marks are one neutral grey instead of KaTrain's
+        loss colours (which read as judgements)."""
         self._candidates = list(candidates)
+        self._rough_candidates = rough
         self.update()
+
+    @property
+    def candidates_rough(self) -> bool:
+        """Whether the candidates are drawn as a rough estimate (neutral grey)."""
+        return self._rough_candidates
 
     def set_move_badge(self, point: Point | None, judgement: str | None) -> None:
         """A round badge with ?!/?/?? (or ! for best) beside the stone at `point`; None clears it."""
@@ -378,7 +388,10 @@ class GoBoardWidget(BoardWidget):
             if mark.point in occupied:
                 continue
             center = self.point_center(mark.point)
-            fill = style.go_loss_color(max(0.0, mark.loss_points))
+            if self._rough_candidates:
+                fill = QColor(ROUGH_CANDIDATE)
+            else:
+                fill = style.go_loss_color(max(0.0, mark.loss_points))
             fill.setAlpha(190 if mark.is_best else 150)
             painter.setBrush(fill)
             if mark.is_best:
