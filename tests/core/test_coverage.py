@@ -189,3 +189,22 @@ def test_lichess_evals_without_the_start_position_are_complete_and_the_cli_says_
     assert main(["report", str(path), "--json", "-"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["coverage"]["moves_analysed"] == 3 and report["coverage"]["missing_plies"] == [4]
+
+
+def test_an_analysis_cut_short_says_how_much_it_covers(tmp_path, capsys):
+    import shlex
+
+    from reviewer.cli import main
+    from support import REPO_ROOT, fake_engine_command
+
+    opera = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
+    engine = shlex.join(fake_engine_command("fake_uci.py", "--log", str(tmp_path / "log"), "--crash-after-total", "6"))
+    report_path = tmp_path / "r.json"
+    assert main(["analyze", str(opera), "--engine-cmd", engine, "--nodes", "500", "--json", str(report_path)]) == 1
+    out = capsys.readouterr().out
+    report = json.loads(report_path.read_text())
+    coverage = report["coverage"]
+    assert coverage["complete"] is False and coverage["positions_analysed"] == 7  # six searches and the final mate
+    assert coverage["moves_analysed"] == 5 and coverage["moves_total"] == report["game"]["plies"]
+    assert coverage["engine"]["name"] and coverage["limit"] == "nodes=500,multipv=1"
+    assert f"Analysis: analysed 5 of {coverage['moves_total']} moves" in out and "(partial" in out
