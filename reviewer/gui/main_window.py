@@ -1561,9 +1561,16 @@ def format_eval(kind: str, value: float | None) -> str:
 def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:
     """The graph's tooltip at each ply: the move and the score after it, mates with their distance."""
     texts: dict[int, str] = {}
+    offset = 0 if game.first_player == "white" else 1
     for ply in range(ply_count + 1):
         node = node_at(ply)
-        where = "Start" if ply == 0 else f"{_move_number_text(game, node)}{node.move or ''}"
+        if ply == 0:
+            where = "Start"
+        elif game.kind == "chess":
+            dots = ". " if node.color == "white" else "… "
+            where = f"{(ply + offset + 1) // 2}{dots}{node.move or ''}"
+        else:
+            where = f"{ply}. {node.move or ''}"
         evaluation = evaluations.get(ply)
         texts[ply] = f"{where}  {score_text(game.kind, evaluation) if evaluation is not None else 'not analysed'}"
     return texts

@@ -266,7 +266,9 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
     assert "#3 → #-2" in text and "+M" not in text and "−M" not in text
     assert "Engine #-2" in text
     window._refresh_views()
-    assert window.eval_graph.tooltip_at(4).endswith("#3") and window.eval_graph.tooltip_at(5).endswith("#-2")
+    game = window.session.game
+    assert window.eval_graph.tooltip_at(4) == f"2… {game.node_at_ply(4).move}  #3"
+    assert window.eval_graph.tooltip_at(5) == f"3. {game.node_at_ply(5).move}  #-2"
     assert window.eval_graph.tooltip_at(6).endswith("not analysed")
     # the tooltip follows a real mouse move over the graph
     view = window.eval_graph.view
