@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.coverage import AnalysisBasis, assess_basis, select_analysis
+from reviewer.core.coverage import AnalysisBasis, Coverage, assess_basis, select_analysis
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment
@@ -161,8 +161,8 @@ class ReviewSession(QObject):
 
     def _select(self) -> None:
         if self._game is None:
-            self._basis = None
             self._evaluations = EvaluationTable()
+            self._basis = AnalysisBasis(self._evaluations, Coverage("", 0, 0, 0, 0))
             return
         self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer)
         self._evaluations = self._basis.evaluations

@@ -184,3 +184,20 @@ def test_with_a_background_assessor_the_assessment_follows_the_newest_result(ses
     with qtbot.assertNotEmitted(session.assessment_changed):
         session.accept_assessment(stale_generation, "of the old game", None)
     assert session.assessment is None
+
+
+def test_evaluations_of_two_engines_are_kept_apart_and_one_set_is_shown(session) -> None:
+    assert session.basis.coverage.text() == "not analysed"  # nothing open
+    game = chess_game(["e4", "e5", "Nf3", "Nc6"])
+    file_id, engine_id = "pgn-comments", "Stockfish 16.1 | nodes=1000,multipv=1"
+    session.load_game(game, evaluations=[Evaluation(ply=p, kind="chess", engine_id=file_id, score_cp_white=10) for p in range(game.ply_count + 1)])
+    assert session.basis.coverage.complete and session.basis.coverage.engine_id == file_id
+    session.add_evaluation(Evaluation(ply=0, kind="chess", engine_id=engine_id, score_cp_white=-500))
+    session.add_evaluation(Evaluation(ply=1, kind="chess", engine_id=engine_id, score_cp_white=-480))
+    # the analysis the user runs is shown, alone; the file's values wait, not mixed in
+    assert {e.engine_id for e in session.evaluations.ordered()} == {engine_id}
+    assert session.basis.coverage.moves_text() == f"analysed 1 of {game.ply_count} moves"
+    assert session.basis.coverage.left_out == ((file_id, game.ply_count + 1),)
+    # another game: nothing of this one stays
+    session.load_game(chess_game(["d4", "d5"]))
+    assert len(session.evaluations) == 0 and not session.basis.coverage.left_out
