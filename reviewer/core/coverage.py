@@ -156,10 +156,14 @@ def _group(evaluations: Iterable[Evaluation], positions_total: int) -> tuple[dic
     groups: dict[str, dict[int, Evaluation]] = {}
     recency: dict[str, int] = {}
     for index, evaluation in enumerate(evaluations):
-        if not 0 <= evaluation.ply < positions_total:
+        ply, engine_id = evaluation.ply, evaluation.engine_id
+        if not 0 <= ply < positions_total:
             continue
-        groups.setdefault(evaluation.engine_id, {})[evaluation.ply] = evaluation
-        recency[evaluation.engine_id] = index
+        group = groups.get(engine_id)
+        if group is None:
+            group = groups[engine_id] = {}
+        group[ply] = evaluation
+        recency[engine_id] = index
     return groups, recency
 
 
@@ -168,15 +172,22 @@ def _covers(game: Game, plies: dict[int, Evaluation], positions_total: int) -> b
     return all(ply in plies for ply in range(first, positions_total))
 
 
-def select_analysis(game: Game, evaluations: Iterable[Evaluation] | EvaluationTable, prefer: str | None = None) -> AnalysisBasis:
+def select_analysis(
+    game: Game,
+    evaluations: Iterable[Evaluation] | EvaluationTable,
+    prefer: str | None = None,
+    ply_count: int | None = None,
+) -> AnalysisBasis:
     """The one engine setting's evaluations that `game`'s figures may use (see the module's rules).
 
     `evaluations` come oldest first (an `EvaluationTable` in ply order is fine: it holds at most one
-    evaluation per ply); `prefer` is the engine id of the analysis the user ran last.
+    evaluation per ply); `prefer` is the engine id of the analysis the user ran last. `ply_count`:
+    the game's main-line length when the caller knows it (it is counted otherwise).
     """
     if isinstance(evaluations, EvaluationTable):
         evaluations = evaluations.ordered()
-    positions_total = game.ply_count + 1
+    moves_total = game.ply_count if ply_count is None else ply_count
+    positions_total = moves_total + 1
     groups, recency = _group(evaluations, positions_total)
     chosen: str | None = None
     if prefer is not None and prefer in groups:
@@ -202,7 +213,7 @@ def select_analysis(game: Game, evaluations: Iterable[Evaluation] | EvaluationTa
         positions_analysed=len(by_ply),
         positions_total=positions_total,
         moves_analysed=moves_analysed,
-        moves_total=game.ply_count,
+        moves_total=moves_total,
         missing_plies=tuple(ply for ply in range(positions_total) if ply not in known),
         left_out=left_out,
     )

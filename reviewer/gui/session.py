@@ -164,7 +164,7 @@ class ReviewSession(QObject):
             self._evaluations = EvaluationTable()
             self._basis = AnalysisBasis(self._evaluations, Coverage("", 0, 0, 0, 0))
             return
-        self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer)
+        self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer, ply_count=self.ply_count)
         self._evaluations = self._basis.evaluations
 
     def _request_background_assessment(self) -> None:
