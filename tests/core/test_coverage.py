@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import shlex
 
+from support import REPO_ROOT, fake_engine_command
 from test_scoring_games import chess_game, cp_table, go_eval, go_game
 
+from reviewer.cli import main
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import assess_basis, describe_engine_id, select_analysis, withhold_labels
 from reviewer.core.export import export_game_text, moves_csv, report_html
@@ -176,8 +179,6 @@ def test_scores_keep_the_mate_distance():
 
 
 def test_lichess_evals_without_the_start_position_are_complete_and_the_cli_says_what_it_scored(tmp_path, capsys):
-    from reviewer.cli import main
-
     path = tmp_path / "evals.pgn"
     path.write_text(
         '[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 { [%eval 0.3] } 1... g5 { [%eval 1.5] } 2. Nc3 { [%eval 1.4] } 2... f6 *\n',
@@ -192,11 +193,6 @@ def test_lichess_evals_without_the_start_position_are_complete_and_the_cli_says_
 
 
 def test_an_analysis_cut_short_says_how_much_it_covers(tmp_path, capsys):
-    import shlex
-
-    from reviewer.cli import main
-    from support import REPO_ROOT, fake_engine_command
-
     opera = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
     engine = shlex.join(fake_engine_command("fake_uci.py", "--log", str(tmp_path / "log"), "--crash-after-total", "6"))
     report_path = tmp_path / "r.json"
@@ -208,3 +204,16 @@ def test_an_analysis_cut_short_says_how_much_it_covers(tmp_path, capsys):
     assert coverage["moves_analysed"] == 5 and coverage["moves_total"] == report["game"]["plies"]
     assert coverage["engine"]["name"] and coverage["limit"] == "nodes=500,multipv=1"
     assert f"Analysis: analysed 5 of {coverage['moves_total']} moves" in out and "(partial" in out
+
+
+def test_reviewer_report_on_a_built_in_review_prints_the_rough_estimate(tmp_path, capsys):
+    game = go_game(["Q16", "D4", "Q4"])
+    table = EvaluationTable()
+    for ply, lead in enumerate([0.5, 0.8, 0.5, -12.0]):
+        table.add(dataclasses.replace(go_eval(ply, lead, [("D16", 0.5, lead)]), engine_id=BUILTIN))
+    path = tmp_path / "builtin.sgf"
+    path.write_text(export_game_text(game, table), encoding="utf-8")
+    assert main(["report", str(path)]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Rough estimate, no move labels or accuracy" in out and "reviewer engines install" in out
+    assert "Blunders ?? │ - │ - │" in out  # counts withheld, not zero

@@ -271,6 +271,16 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
     assert "name" in report["engine"], "engine.name missing"
     assert report["engine"]["name"] is None or isinstance(report["engine"]["name"], str)
     assert isinstance(report["moves"], list)
+    # An engine setting that may not label moves (report["trust"]) gives scores only.
+    trust = report.get("trust") or {}
+    withheld = trust.get("labels") is False
+    if withheld:
+        assert trust.get("reason") and trust.get("remedy"), f"labels withheld without saying why: {trust}"
+    coverage = report.get("coverage")
+    if coverage is not None:
+        assert coverage["moves_total"] == len(report["moves"]), f"coverage counts {coverage['moves_total']} moves"
+        assert 0 <= coverage["moves_analysed"] <= coverage["moves_total"]
+        assert coverage["complete"] == (coverage["missing_plies"] == [] and coverage["positions_analysed"] > 0)
     for index, move in enumerate(report["moves"], start=1):
         assert MOVE_KEYS <= set(move), f"move {index} lacks {sorted(MOVE_KEYS - set(move))}"
         assert move["ply"] == index and isinstance(move["ply"], int), f"move {index} has ply {move['ply']!r}"
@@ -280,7 +290,7 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert move["judgement"] is None or move["judgement"] in JUDGEMENTS, f"ply {index}: judgement {move['judgement']!r}"
         for key in ("loss", "accuracy", "weight", "eval_before", "eval_after"):
             number_or_null(move[key], f"ply {index} {key}")
-        if move["judgement"] is None:
+        if move["judgement"] is None and not withheld:
             assert move["eval_before"] is None or move["eval_after"] is None, f"ply {index}: no judgement yet both evaluations"
     summary = report["summary"]
     assert set(summary) >= {"white", "black"}, f"summary sides {sorted(summary)}"
@@ -290,6 +300,12 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert set(side) == keys, f"{color} summary keys: extra {sorted(set(side) - keys)}, missing {sorted(keys - set(side))}"
         for key in keys - {"counts"}:
             number_or_null(side[key], f"{color} {key}")
+    if withheld:
+        for move in report["moves"]:
+            assert move["judgement"] is None and move["accuracy"] is None and move["weight"] is None, f"ply {move['ply']} labelled"
+        for color in ("white", "black"):
+            assert all(value is None for value in summary[color].values()), f"{color} figures without trust"
+        return
     if game["kind"] == "chess":
         san_is_canonical(report)
         check_chess_figures(report)

@@ -57,6 +57,7 @@ def test_builtin_engine_reports_keep_the_contract(tmp_path, name):
     assert run.returncode == EXIT_OK, run.stderr
     (report,) = reports_of(out)
     check_shape(report, name)
+    assert report["trust"]["labels"] is False and "KataGo" in report["trust"]["remedy"]  # a rough estimate
 
 
 def test_what_katago_is_told_about_the_setup(tmp_path, fake_katago):
