@@ -525,6 +525,7 @@ class MainWindow(QMainWindow):
         self.analysis.evaluation_ready.connect(session.add_evaluation)
         self.analysis.progress_changed.connect(self._on_progress)
         self.analysis.failed.connect(self._on_analysis_failed)
+        self.analysis.warned.connect(self._on_engine_warning)
         self.analysis.finished.connect(self._on_analysis_finished)
         self.analysis.started.connect(lambda _job: self._update_enabled())
         self.analysis.engine_identified.connect(self._remember_engine_identity)
@@ -761,6 +762,9 @@ class MainWindow(QMainWindow):
         finally:
             self.analysis_finished.emit(completed)
 
+
+    def _on_engine_warning(self, text: str) -> None:
+        self.message_bar.add(Message(key=f"game:engine:{text}", level="warning", text=text))
 
     def _show_analysis_state(self) -> None:
         """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""

@@ -152,9 +152,11 @@ class AnalysisRunner(QObject):
     finished = Signal(bool)  # True when every position was analysed, False when stopped or failed
     started = Signal(object)  # AnalysisJob
     engine_identified = Signal(object, str)  # EngineChoice, the identity its engine gave (cache key)
+    warned = Signal(str)  # something the engine said was wrong with a query (e.g. KataGo's warnings)
 
     _evaluation_from_thread = Signal(int, object)
     _failed_from_thread = Signal(int, str)
+    _warned_from_thread = Signal(int, str)
     _finished_from_thread = Signal(int, bool)
     _engine_named_from_thread = Signal(int, str)
     _speed_from_thread = Signal(int, object, object)  # job, positions/s, seconds left
@@ -182,6 +184,7 @@ class AnalysisRunner(QObject):
         self.destroyed.connect(self._gate.close)
         self._evaluation_from_thread.connect(self._on_evaluation)
         self._failed_from_thread.connect(self._on_failed)
+        self._warned_from_thread.connect(self._on_warned)
         self._finished_from_thread.connect(self._on_finished)
         self._engine_named_from_thread.connect(self._on_engine_named)
         self._speed_from_thread.connect(self._on_speed)
@@ -270,6 +273,9 @@ class AnalysisRunner(QObject):
         except Exception as error:  # an engine or adapter bug: report it, keep the app alive
             gate.emit(self, "_failed_from_thread", job_id, f"analysis failed: {type(error).__name__}: {error}")
         finally:
+            if engine is not None:
+                for warning in dict.fromkeys(getattr(engine.engine, "warnings", None) or ()):
+                    gate.emit(self, "_warned_from_thread", job_id, str(warning))
             if engine is not None:  # closes the engine if it was opened
                 try:
                     engine.close()
@@ -303,6 +309,11 @@ class AnalysisRunner(QObject):
     def _on_failed(self, job_id: int, message: str) -> None:
         if job_id == self._job_id:
             self.failed.emit(message)
+
+    @Slot(int, str)
+    def _on_warned(self, job_id: int, message: str) -> None:
+        if job_id == self._job_id:
+            self.warned.emit(message)
 
     @Slot(int, bool)
     def _on_finished(self, job_id: int, completed: bool) -> None:

@@ -296,3 +296,15 @@ def test_scores_shown_for_a_best_move_never_say_it_lost(qtbot, window, corpus_di
     text = comment_html(window.session, window.session.mainline_node(31))
     assert "Best move." in text and "cp lost" not in text and "5.03" in text
 
+
+
+def test_an_engine_warning_is_kept_in_the_message_bar(qtbot, window, corpus_dir) -> None:
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    command = shlex.join(fake_engine_command("fake_katago.py", "--warning", "unknown rules, using tromp-taylor"))
+    window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
+    with qtbot.waitSignal(window.analysis_finished, timeout=30000) as finished:
+        click(qtbot, window.analyse_button)
+    assert finished.args == [True]
+    texts = [message.text for message in window.message_bar.messages()]
+    assert texts == ["KataGo: unknown rules, using tromp-taylor"]  # once, however many queries warned
+    assert window.state_label.text().startswith("Done · all ")
