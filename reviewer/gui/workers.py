@@ -14,8 +14,9 @@ import itertools
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
