@@ -151,7 +151,7 @@ def test_no_card_from_an_engine_too_weak_to_label_moves_nor_for_another_player()
     assert len(cards_from_game(game, table, assess_game(game, table), player="bai")) == 1
 
 
-def test_book_moves_and_unanalysed_positions_make_no_card():
+def test_a_mistake_whose_position_was_not_analysed_makes_no_card():
     game, table = scholars_mate()
     del table.by_ply[5]  # the position before the blunder was not analysed
     assert cards_from_game(game, table, assess_game(game, table)) == []
