@@ -79,3 +79,13 @@ def test_go_moves_get_their_point_and_captures_show_in_the_position():
     assert (passed.move, passed.point, passed.color) == ("pass", None, "white")
     with pytest.raises(IllegalMove, match="occupied"):
         editor.play(passed, "A2")
+
+
+def test_move_numbers_leave_out_captured_stones():
+    from reviewer.core.games.go import move_numbers
+
+    game = Game(kind="go", board_width=9, board_height=9, first_player="black")
+    end = TreeEditor(game).play_line(game.root, ["A2", "B2", "B1", "J9", "C2", "J8", "B3"])
+    numbers = move_numbers(game, end)
+    assert numbers[(2, 1)] == 7 and numbers[(1, 0)] == 1
+    assert (1, 1) not in numbers  # White's B2 (move 2) was captured

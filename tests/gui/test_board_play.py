@@ -101,3 +101,51 @@ def test_a_flipped_board_plays_the_same_squares(board, qtbot):
         click(board, at(board, chess.D4))
     assert played.args == ["d2d4"]
     assert at(board, chess.D2).y() < at(board, chess.D7).y()  # White at the top
+
+
+# --------------------------------------------------------------------------------------- Go
+
+
+@pytest.fixture
+def go_board(qtbot):
+    from reviewer.core.games.go import GoPosition
+    from reviewer.gui.board.go_play import PlayableGoBoard
+
+    widget = PlayableGoBoard()
+    qtbot.addWidget(widget)
+    widget.resize(400, 400)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.set_position(GoPosition(9, 9, frozenset({(4, 4)}), frozenset({(2, 2)}), to_move="black"))
+    return widget
+
+
+def test_a_click_on_the_go_board_proposes_that_point(go_board, qtbot):
+    with qtbot.waitSignal(go_board.move_played) as played:
+        click(go_board, go_board.point_center((3, 3)).toPoint())
+    assert played.args == ["D4"]
+    with qtbot.waitSignal(go_board.move_played) as played:  # occupied: proposed, the rules refuse it
+        click(go_board, go_board.point_center((4, 4)).toPoint())
+    assert played.args == ["E5"]
+
+
+def test_the_ghost_stone_follows_the_mouse_over_legal_points_only(go_board):
+    QTest.mouseMove(go_board, go_board.point_center((6, 6)).toPoint())
+    assert go_board.hover_point() == (6, 6)
+    QTest.mouseMove(go_board, go_board.point_center((4, 4)).toPoint())
+    assert go_board.hover_point() is None  # occupied
+
+
+def test_move_numbers_are_painted_on_the_stones(go_board):
+    center = go_board.point_center((4, 4)).toPoint()
+    def light_pixels() -> int:
+        image = go_board.grab().toImage()
+        return sum(
+            1
+            for dx in range(-8, 9)
+            for dy in range(-8, 9)
+            if image.pixelColor(center.x() + dx, center.y() + dy).lightness() > 200
+        )
+    before = light_pixels()
+    go_board.set_move_numbers({(4, 4): 7})
+    assert light_pixels() > before + 5  # the white "7" on the black stone
