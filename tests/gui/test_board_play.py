@@ -149,3 +149,21 @@ def test_move_numbers_are_painted_on_the_stones(go_board):
     before = light_pixels()
     go_board.set_move_numbers({(4, 4): 7})
     assert light_pixels() > before + 5  # the white "7" on the black stone
+
+
+def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot):
+    from reviewer.gui.move_entry import MoveEntry
+
+    entry = MoveEntry()
+    qtbot.addWidget(entry)
+    entry.show()
+    qtbot.keyClicks(entry, "Nf3")
+    with qtbot.waitSignal(entry.move_entered) as entered:
+        QTest.keyClick(entry, Qt.Key.Key_Return)
+    assert entered.args == ["Nf3"]
+    entry.refuse("Illegal move Nf3: not legal in this position (black to move)")
+    assert entry.text() == "Nf3" and "not legal" in entry.toolTip()
+    qtbot.keyClicks(entry, "x")
+    assert entry.refusal() == "" and entry.toolTip() == ""
+    entry.accept_move()
+    assert entry.text() == ""
