@@ -21,7 +21,7 @@ from reviewer.core.errors import EngineError
 from reviewer.core.gametree import Game
 
 CHESS_NODES = (20_000, 100_000, 400_000, 1_600_000, 6_400_000, 25_600_000, 102_400_000)
-GO_VISITS = (4, 16, 64, 256, 1024, 4096, 16384)
+GO_VISITS = (2, 8, 32, 128, 512, 2048, 8192, 32768)
 
 
 @dataclass(frozen=True)
