@@ -8,14 +8,16 @@ game state of its own (the session does).
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from PySide6.QtCore import QObject, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.engines.base import Engine
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import move_numbers, position_after
-from reviewer.core.gametree import Node
+from reviewer.core.gametree import Game, Node
 from reviewer.core.services.live import LiveUpdate
+from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
 from reviewer.core.variations import line_game
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_play import PlayableGoBoard
@@ -29,6 +31,9 @@ EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
 
 
 class AnalysisBoard(QObject):
+    lines_loaded = Signal(str, object)  # fingerprint, saved lines (from the store's thread)
+    store_failed = Signal(str)
+
     def __init__(
         self,
         session: ReviewSession,
@@ -38,6 +43,7 @@ class AnalysisBoard(QObject):
         entry: MoveEntry,
         engine_factory_for: EngineFactoryFor,
         show_message: Callable[[str], None],
+        saved_lines: SavedLines | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -56,6 +62,12 @@ class AnalysisBoard(QObject):
         self._multipv = 3
         self._show_numbers = False
         self._latest: LiveUpdate | None = None
+        self._saved_lines = saved_lines
+        self._fingerprint = ""
+        self._original_paths: set[tuple[str, ...]] = set()
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
+        self.lines_loaded.connect(self._graft_saved_lines)
+        self.store_failed.connect(show_message)
         session.move_refused.connect(self._on_refused)
         session.tree_changed.connect(self._on_tree_changed)
         session.current_changed.connect(self._on_current_changed)
@@ -115,6 +127,7 @@ class AnalysisBoard(QObject):
         return self.session.play_move("pass") if game is not None and game.kind == "go" else None
 
     def close(self) -> None:
+        self._store_thread.shutdown(wait=True)
         if self._bridge is not None:
             self._bridge.close()
             self._bridge = None
@@ -133,15 +146,47 @@ class AnalysisBoard(QObject):
 
     def _on_game_loaded(self) -> None:
         self._latest = None
+        game = self.session.game
+        if game is not None and self._saved_lines is not None:
+            self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
+            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, game)
         if self._live:
             self._follow(self.session.current_node)
 
     def _on_tree_changed(self, _mainline_changed: bool) -> None:
         game = self.session.game
-        if game is not None:
-            self.move_list.set_game(game)
-            if self.session.current_node is not None:
-                self.move_list.set_current_node(self.session.current_node)
+        if game is None:
+            return
+        self.move_list.set_game(game)
+        if self.session.current_node is not None:
+            self.move_list.set_current_node(self.session.current_node)
+        if self._saved_lines is not None and self._fingerprint:
+            lines = added_lines(game, self._original_paths)
+            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, lines)
+
+    def _load_lines(self, store: SavedLines, fingerprint: str, game: Game) -> None:
+        try:
+            lines = store.load(game)
+        except Exception as error:  # an unreadable store hides saved lines, never the game
+            self.store_failed.emit(f"Could not read the lines you added before: {error}")
+            return
+        self.lines_loaded.emit(fingerprint, lines)
+
+    def _save_lines(self, store: SavedLines, fingerprint: str, lines: list[list[str]]) -> None:
+        try:
+            store.save(fingerprint, lines)
+        except Exception as error:
+            self.store_failed.emit(f"Could not keep the lines you added: {error}")
+
+    def _graft_saved_lines(self, fingerprint: str, lines: object) -> None:
+        game = self.session.game
+        if game is None or fingerprint != self._fingerprint or not isinstance(lines, list) or not lines:
+            return
+        added, problems = graft(game, lines)
+        for problem in problems:
+            self._show_message(problem)
+        if added:
+            self.session.tree_edited_elsewhere()
 
     def _on_current_changed(self, node: Node) -> None:
         self._refresh_numbers()
@@ -204,3 +249,4 @@ class AnalysisBoard(QObject):
         if self._go_board is None or game is None or node is None or game.kind != "go":
             return
         self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})
+

@@ -13,6 +13,7 @@ from support import fake_engine_command
 from reviewer.core.engines.uci import UciEngine
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game
+from reviewer.core.services.saved_lines import SavedLines
 from reviewer.core.variations import TreeEditor
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.board.chess_play import PlayableChessBoard
@@ -25,7 +26,7 @@ WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 
 
 class Harness:
-    def __init__(self, qtbot, engine_command: list[str]) -> None:
+    def __init__(self, qtbot, engine_command: list[str], saved_lines: SavedLines | None = None) -> None:
         self.messages: list[str] = []
         self.session = ReviewSession()
         self.window = QWidget()
@@ -49,6 +50,7 @@ class Harness:
             self.entry,
             lambda _kind, _size: lambda: UciEngine(engine_command),
             self.messages.append,
+            saved_lines,
         )
         self.analysis.attach_chess_board(self.board)
         self.session.current_changed.connect(self._show)
@@ -123,3 +125,19 @@ def test_an_engine_that_dies_in_live_analysis_is_reported(qtbot, tmp_path):
         assert "live analysis stopped" in made.lines.header_text()
     finally:
         made.analysis.close()
+
+
+def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot, tmp_path):
+    store = SavedLines(tmp_path / "lines.sqlite")
+    first = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    first.session.set_current_ply(2)
+    first.session.play_line(["Bc4", "Bc5"])
+    first.analysis.close()  # waits for the write
+    again = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    try:
+        qtbot.waitUntil(lambda: len(again.session.game.node_at_ply(2).children) == 2, timeout=WAIT_MS)
+        variation = again.session.game.node_at_ply(2).children[1]
+        assert variation.move == "Bc4" and variation.children[0].move == "Bc5"
+        assert again.move_list.item_rect(variation).isValid()
+    finally:
+        again.analysis.close()
