@@ -273,3 +273,14 @@ def sgf_coordinate(point: Point, height: int) -> str:
 
 
 RULES = GoRules()
+
+
+def move_numbers(game: Game, node: Node) -> dict[Point, int]:
+    """The move number of every stone on the board after `node` (the latest stone played on a point
+    wins; setup stones and captured stones carry none)."""
+    numbers: dict[Point, int] = {}
+    for number, step in enumerate(node.path_from_root(), start=1):
+        if step.point is not None and step.color is not None:
+            numbers[step.point] = number
+    position = position_after(game, node)
+    return {point: number for point, number in numbers.items() if position.stone_at(point) is not None}
