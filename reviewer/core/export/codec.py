@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote, unquote
 
 from reviewer.core.analysis import Candidate, Evaluation
@@ -179,7 +180,7 @@ def _decode_candidate(text: str) -> Candidate:
         "winrate_black": float,
         "pv": _parse_line,
     }
-    for name, raw in zip(_CANDIDATE_FIELDS, parts):
+    for name, raw in zip(_CANDIDATE_FIELDS, parts, strict=False):  # fields a newer writer added are ignored
         if name in ("move", "order"):
             values[name] = parsers[name](raw)
         elif name == "pv":
