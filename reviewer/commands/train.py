@@ -180,37 +180,14 @@ def _answer(deck: Any, args: argparse.Namespace) -> int:
 
 def _engine_evaluator(args: argparse.Namespace) -> Any:
     """Judge a move the card does not know with an engine, opened only when needed."""
+    from reviewer.core.services.trainer.judge import engine_evaluator
 
-    def evaluate(card: Any, move: str) -> float | None:
-        from reviewer.core.analysis import Limit
-        from reviewer.core.engines.registry import open_engine
-        from reviewer.core.errors import ReviewerError
-        from reviewer.core.review import analyse_game
-        from reviewer.core.scoring.trust import judge_engine
-        from reviewer.core.services.trainer.cards import answer_game, loss_from_evaluation
-
-        game = answer_game(card, move)
-        limit = Limit(nodes=args.nodes) if card.kind == "chess" else Limit(visits=args.visits)
-        size = (game.board_width, game.board_height) if card.kind == "go" else None
-        try:
-            engine = open_engine(card.kind, command=args.engine_cmd, board_size=size)
-        except ReviewerError as error:
-            print(f"reviewer train: {error}", file=sys.stderr)
-            return None
-        try:
-            for evaluation in analyse_game(game, engine, limit, plies=[1]):
-                trust = judge_engine(evaluation.engine_id, card.kind, max(game.board_width, game.board_height))
-                if not trust.labels:
-                    print(f"reviewer train: {trust.reason}. {trust.remedy}", file=sys.stderr)
-                    return None
-                return loss_from_evaluation(card, evaluation)
-        except ReviewerError as error:
-            print(f"reviewer train: {error}", file=sys.stderr)
-        finally:
-            engine.close()
-        return None
-
-    return evaluate
+    return engine_evaluator(
+        command=args.engine_cmd,
+        nodes=args.nodes,
+        visits=args.visits,
+        report=lambda message: print(f"reviewer train: {message}", file=sys.stderr),
+    )
 
 
 def _write_json(data: dict[str, Any], out: str) -> int:

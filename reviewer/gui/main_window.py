@@ -63,11 +63,15 @@ from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.score_text import score_text, value_text
 from reviewer.core.scoring.chess import normalised_cp_white
+from reviewer.gui.analysis_board import AnalysisBoard
+from reviewer.gui.live_panel import EvalBar, LinesPanel
 from reviewer.gui.message_bar import MessageBar
+from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.messages import Message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.verdict import verdict
+from reviewer.gui.retro_panel import RetroController, RetroPanel
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import (
     PRESETS,
@@ -164,6 +168,7 @@ class MainWindow(QMainWindow):
         self._engines_pending = True
         self._flipped = False
         self._players_window: QWidget | None = None
+        self._train_window: Any = None
         self._analysis_state = AnalysisState()
 
         self.setWindowTitle("Reviewer")
@@ -177,6 +182,7 @@ class MainWindow(QMainWindow):
         self._build_central()
         self._build_status_bar()
         self._connect()
+        self._build_analysis_board()
 
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
@@ -273,6 +279,8 @@ class MainWindow(QMainWindow):
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, ["F1"], "Keyboard shortcuts")
         self.about_action = self._action("&About Reviewer", self.show_about)
 
+        self._build_board_actions()
+
         self.graph_mode_group = QActionGroup(self)
         self.graph_mode_actions: dict[str, QAction] = {}
         for mode, text in (("win", "Win chance"), ("cp", "Centipawns / points")):
@@ -281,6 +289,100 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _checked=False, m=mode: self.set_graph_mode(m))
             self.graph_mode_group.addAction(action)
             self.graph_mode_actions[mode] = action
+
+    def _build_board_actions(self) -> None:
+        """Playing on the board: variations, live engine lines, learning from mistakes."""
+        session = self.session
+        current = lambda: session.current_node  # noqa: E731
+        self.variation_actions = [
+            self._action("&Undo the last change", session.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
+            self._action("Pro&mote variation", lambda: current() and session.promote(current()), [], "One step up"),
+            self._action("Make &main line", lambda: current() and session.make_mainline(current()), [], "Main line"),
+            self._action("&Delete from here", lambda: current() and session.delete_from(current()), ["Ctrl+Del"], "Delete"),
+            self._action("&Pass (Go)", lambda: self.analysis_board.pass_move(), ["Shift+P"], "Pass"),
+        ]
+        self.live_action = self._action(
+            "&Engine lines", lambda checked=False: self.set_live(checked), ["L"], "Live engine lines for the position on show",
+            checkable=True,
+        )
+        self.lines_count_group = QActionGroup(self)
+        self.lines_count_actions = []
+        for count in range(1, LinesPanel.MAX_LINES + 1):
+            action = QAction(f"{count} line{'s' if count > 1 else ''}", self, checkable=True)
+            action.setChecked(count == 3)
+            action.triggered.connect(lambda _checked=False, k=count: self.analysis_board.set_multipv(k))
+            self.lines_count_group.addAction(action)
+            self.lines_count_actions.append(action)
+        self.move_numbers_action = self._action(
+            "Move &numbers (Go)", lambda checked=False: self.analysis_board.set_move_numbers(checked), [], "Move numbers",
+            checkable=True,
+        )
+        self.retro_white_action = self._action(
+            "Learn from your mistakes: &White", lambda: self.learn_from_mistakes("white"), [], "Find better moves"
+        )
+        self.retro_black_action = self._action(
+            "Learn from your mistakes: &Black", lambda: self.learn_from_mistakes("black"), [], "Find better moves"
+        )
+        self.train_action = self._action("&Train…", self.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
+
+    def _build_analysis_board(self) -> None:
+        from reviewer.core.services.saved_lines import SavedLines
+
+        self.analysis_board = AnalysisBoard(
+            self.session,
+            self.move_list,
+            self.lines_panel,
+            self.eval_bar,
+            self.move_entry,
+            self._live_engine_factory,
+            self._show_board_message,
+            SavedLines(),
+            self,
+        )
+        self.retro = RetroController(self.session, self.retro_panel, self._answer_evaluator, self)
+        self.analysis_board.retro = self.retro
+        self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
+
+    def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
+        from reviewer.gui.workers import open_engine_from_registry
+
+        choice = self.engine_choice(kind)
+        return lambda: open_engine_from_registry(choice)
+
+    def _answer_evaluator(self, card: Any) -> Any:
+        from reviewer.core.services.trainer.judge import engine_evaluator
+
+        choice = self.engine_choice(card.kind)
+        return engine_evaluator(choice.command, choice.name)
+
+    def _show_board_message(self, text: str) -> None:
+        level = "error" if text.startswith(("live analysis stopped", "Could not")) else "warning"
+        self.message_bar.replace(Message(key="board", level=level, text=text, scope="game"))
+
+    def set_live(self, enabled: bool) -> None:
+        """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
+        self.live_action.setChecked(enabled)
+        game = self.session.game
+        self.lines_panel.setVisible(enabled)
+        self.eval_bar.setVisible(enabled and game is not None and game.kind == "chess")
+        self.board_column.relayout()
+        self.analysis_board.set_live(enabled)
+
+    def learn_from_mistakes(self, color: str) -> None:
+        if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
+            self._show_board_message("Learn from your mistakes needs a finished analysis by an engine that labels moves.")
+        elif self.retro.retro is not None and not self.retro.retro.items:
+            self._show_board_message(f"No mistake or blunder by {color} to learn from in this game.")
+
+    def show_trainer(self) -> None:
+        from reviewer.core.services.trainer.deck import Deck
+        from reviewer.gui.train_window import TrainWindow
+
+        if self._train_window is None:
+            self._train_window = TrainWindow(Deck, self._answer_evaluator)
+        self._train_window.show()
+        self._train_window.raise_()
+        self._train_window.reload()
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -301,9 +403,21 @@ class MainWindow(QMainWindow):
         move_menu.addSeparator()
         move_menu.addAction(self.previous_mistake_action)
         move_menu.addAction(self.next_mistake_action)
+        move_menu.addSeparator()
+        for action in self.variation_actions:
+            move_menu.addAction(action)
 
         analysis_menu = bar.addMenu("&Analysis")
         analysis_menu.addAction(self.analyse_action)
+        analysis_menu.addAction(self.live_action)
+        lines_menu = analysis_menu.addMenu("Engine &lines")
+        for action in self.lines_count_actions:
+            lines_menu.addAction(action)
+        analysis_menu.addSeparator()
+        analysis_menu.addAction(self.retro_white_action)
+        analysis_menu.addAction(self.retro_black_action)
+        analysis_menu.addAction(self.train_action)
+        analysis_menu.addSeparator()
         self.preset_menu = analysis_menu.addMenu("&Thresholds")
         self.preset_group = QActionGroup(self)
         for preset in PRESETS:
@@ -317,6 +431,7 @@ class MainWindow(QMainWindow):
 
         view_menu = bar.addMenu("&View")
         view_menu.addAction(self.flip_action)
+        view_menu.addAction(self.move_numbers_action)
         graph_menu = view_menu.addMenu("&Graph shows")
         for action in self.graph_mode_actions.values():
             graph_menu.addAction(action)
@@ -402,7 +517,9 @@ class MainWindow(QMainWindow):
 
         self.top_player = _PlayerStrip(self)
         self.bottom_player = _PlayerStrip(self)
-        board_column = _BoardColumn(self.top_player, self.board_stack, self.bottom_player, self)
+        self.eval_bar = EvalBar(self)
+        self.eval_bar.hide()
+        board_column = _BoardColumn(self.top_player, self.board_stack, self.bottom_player, self, bar=self.eval_bar)
         self.board_column = board_column
 
         self.header_label = QLabel(self)
@@ -426,6 +543,11 @@ class MainWindow(QMainWindow):
         right_layout.setSpacing(6)
         right_layout.addWidget(self.header_label)
         right_layout.addWidget(self.summary_panel)
+        self.lines_panel = LinesPanel(self)
+        self.lines_panel.hide()
+        self.retro_panel = RetroPanel(self)
+        right_layout.addWidget(self.retro_panel)
+        right_layout.addWidget(self.lines_panel)
         right_splitter = QSplitter(Qt.Orientation.Vertical, right)
         right_splitter.setChildrenCollapsible(False)
         right_splitter.addWidget(self.move_list)
@@ -434,6 +556,8 @@ class MainWindow(QMainWindow):
         right_splitter.setStretchFactor(1, 1)
         right_splitter.setSizes([330, 140])
         right_layout.addWidget(right_splitter, 1)
+        self.move_entry = MoveEntry(self)
+        right_layout.addWidget(self.move_entry)
         self.right_splitter = right_splitter
 
         top = _BoardAndPanel(board_column, right, self)
@@ -479,18 +603,20 @@ class MainWindow(QMainWindow):
     def _ensure_board(self, kind: str) -> Any:
         if kind == "chess":
             if self.chess_board is None:
-                from reviewer.gui.board.chess_board import ChessBoardWidget
+                from reviewer.gui.board.chess_play import PlayableChessBoard
 
-                self.chess_board = ChessBoardWidget(self)
+                self.chess_board = PlayableChessBoard(self)
                 self.chess_board.wheel_steps.connect(self.session.step)
+                self.analysis_board.attach_chess_board(self.chess_board)
                 self.board_stack.addWidget(self.chess_board)
             board = self.chess_board
         else:
             if self.go_board is None:
-                from reviewer.gui.board.go_board import GoBoardWidget
+                from reviewer.gui.board.go_play import PlayableGoBoard
 
-                self.go_board = GoBoardWidget(self)
+                self.go_board = PlayableGoBoard(self)
                 self.go_board.wheel_steps.connect(self.session.step)
+                self.analysis_board.attach_go_board(self.go_board)
                 self.board_stack.addWidget(self.go_board)
             board = self.go_board
         board.set_flipped(self._flipped) if hasattr(board, "set_flipped") else None
@@ -1005,6 +1131,7 @@ class MainWindow(QMainWindow):
         for board in (self.chess_board, self.go_board):
             if board is not None and hasattr(board, "set_flipped"):
                 board.set_flipped(self._flipped)
+        self.eval_bar.set_flipped(self._flipped)
         self._update_player_strips()
 
     @Slot()
@@ -1334,6 +1461,11 @@ class MainWindow(QMainWindow):
         if self._remember_layout:
             self.save_window_state()
         self.analysis.shutdown(timeout_s=3.0)
+        self.analysis_board.close()
+        self.retro.close()
+        if self._train_window is not None:
+            self._train_window.close_deck()
+            self._train_window.close()
         self.assessor.shutdown(timeout_s=2.0)
         self.tasks.shutdown(timeout_s=5.0)
         if self._players_window is not None:
@@ -1401,15 +1533,22 @@ class _PlayerStrip(QWidget):
 class _BoardColumn(QWidget):
     """The board with a player strip above and below; the board stays square."""
 
-    def __init__(self, top: QWidget, board: QWidget, bottom: QWidget, parent: QWidget | None = None) -> None:
+    BAR_GAP = 6
+
+    def __init__(
+        self, top: QWidget, board: QWidget, bottom: QWidget, parent: QWidget | None = None, bar: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        for child in (top, board, bottom):
-            child.setParent(self)
-        self._top, self._board, self._bottom = top, board, bottom
+        for child in (top, board, bottom, bar):
+            if child is not None:
+                child.setParent(self)
+        self._top, self._board, self._bottom, self._bar = top, board, bottom, bar
 
     def side_for_height(self, height: int) -> int:
+        """The column's width for `height`: the square board, and the evaluation bar when shown."""
         strips = sum(widget.height() for widget in (self._top, self._bottom) if not widget.isHidden())
-        return max(120, height - strips)
+        bar = self._bar.width() + self.BAR_GAP if self._bar is not None and not self._bar.isHidden() else 0
+        return max(120, height - strips) + bar
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         self.relayout()
@@ -1423,10 +1562,14 @@ class _BoardColumn(QWidget):
         width, height = self.width(), self.height()
         top_h = self._top.height() if not self._top.isHidden() else 0
         bottom_h = self._bottom.height() if not self._bottom.isHidden() else 0
-        side = max(50, min(width, height - top_h - bottom_h))
-        self._top.setGeometry(QRect(0, 0, side, top_h))
-        self._board.setGeometry(QRect(0, top_h, side, side))
-        self._bottom.setGeometry(QRect(0, top_h + side, side, bottom_h))
+        bar = self._bar if self._bar is not None and not self._bar.isHidden() else None
+        left = bar.width() + self.BAR_GAP if bar is not None else 0
+        side = max(50, min(width - left, height - top_h - bottom_h))
+        self._top.setGeometry(QRect(left, 0, side, top_h))
+        self._board.setGeometry(QRect(left, top_h, side, side))
+        self._bottom.setGeometry(QRect(left, top_h + side, side, bottom_h))
+        if bar is not None:
+            bar.setGeometry(QRect(0, top_h, bar.width(), side))
 
 
 class _BoardAndPanel(QWidget):

@@ -1,0 +1,114 @@
+"""Playing on the board of the real window: variations, refusals, live lines, lines kept for the next opening."""
+
+from __future__ import annotations
+
+import shlex
+
+import chess
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from support import fake_engine_command
+
+from reviewer.core.games.chess import board_after
+from reviewer.gui.main_window import MainWindow
+from reviewer.gui.settings import EngineChoice
+
+SHORT_GAME = ("pgn", "chesslib__promoting.pgn")
+GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
+WAIT_MS = 120_000
+
+
+def make_window(qtbot) -> MainWindow:
+    main = MainWindow(discover_engines=False)
+    qtbot.addWidget(main)
+    main.resize(1300, 860)
+    main.show()
+    qtbot.waitExposed(main)
+    command = shlex.join(fake_engine_command("fake_uci.py"))
+    main.set_engine_choice(EngineChoice(kind="chess", command=command), remember=False)
+    return main
+
+
+@pytest.fixture
+def window(qtbot):
+    main = make_window(qtbot)
+    yield main
+    main.close()
+
+
+def open_game(qtbot, window: MainWindow, path) -> None:
+    with qtbot.waitSignal(window.file_opened, timeout=20000):
+        window.open_file(path)
+
+
+def other_move(window: MainWindow) -> chess.Move:
+    """A legal move at the current position that the game did not play."""
+    game, node = window.session.game, window.session.current_node
+    board = board_after(game, node)
+    played = {child.uci for child in node.children}
+    return next(move for move in board.legal_moves if move.uci() not in played and not move.promotion)
+
+
+def click_move(window: MainWindow, move: chess.Move) -> None:
+    board = window.chess_board
+    for square in (move.from_square, move.to_square):
+        QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
+
+
+def test_a_move_on_the_board_makes_a_variation_that_comes_back_next_time(qtbot, window, corpus_dir):
+    path = corpus_dir.joinpath(*SHORT_GAME)
+    open_game(qtbot, window, path)
+    window.session.set_current_ply(6)
+    move = other_move(window)
+    with qtbot.waitSignal(window.session.tree_changed):
+        click_move(window, move)
+    node = window.session.current_node
+    assert node.uci == move.uci() and not node.is_mainline and node.parent is window.session.mainline_node(6)
+    assert window.move_list.current_node() is node
+    assert window.chess_board.board().fen() == board_after(window.session.game, node).fen()
+    window.close()  # the lines are written before the window goes
+
+    again = make_window(qtbot)
+    try:
+        open_game(qtbot, again, path)
+        qtbot.waitUntil(lambda: len(again.session.mainline_node(6).children) == 2, timeout=WAIT_MS)
+        assert again.session.mainline_node(6).children[1].uci == move.uci()
+    finally:
+        again.close()
+
+
+def test_the_move_box_and_a_refused_move_in_the_message_bar(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.session.set_current_ply(0)
+    qtbot.keyClicks(window.move_entry, "Nh3")
+    QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    assert window.session.current_node.move == "Nh3"
+    qtbot.keyClicks(window.move_entry, "Ke2")
+    QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    texts = [message.text for message in window.message_bar.messages()]
+    assert any(text.startswith("Illegal move Ke2") for text in texts)
+    assert window.session.current_node.move == "Nh3"
+
+
+def test_go_refuses_an_occupied_point_with_a_visible_reason(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    window.session.go_to_end()
+    position = window.go_board.position()
+    occupied = next(iter(position.black | position.white))
+    QTest.mouseClick(
+        window.go_board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.go_board.point_center(occupied).toPoint()
+    )
+    assert any("occupied" in message.text for message in window.message_bar.messages())
+
+
+def test_the_engine_toggle_shows_live_lines_and_the_eval_bar(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.session.set_current_ply(10)
+    QTest.keyClick(window, Qt.Key.Key_L)
+    assert window.live_action.isChecked() and window.lines_panel.isVisible() and window.eval_bar.isVisible()
+    qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)
+    assert window.analysis_board.latest_update().token is window.session.current_node
+    assert window.eval_bar.white_pct() is not None
+    QTest.keyClick(window, Qt.Key.Key_L)
+    assert not window.lines_panel.isVisible() and not window.eval_bar.isVisible()
