@@ -4,6 +4,10 @@
   reviewer gui game.pgn --game 3       the third game of the file, at its start
   reviewer gui game.sgf --ply 120 --analyse --screenshot shot.png
                                        render the window at ply 120 after analysing, then exit
+  reviewer gui game.pgn --ply 20 --play "Nf3 d5 c4" --lines 3 --screenshot s.png --export out.pgn
+                                       play those moves from ply 20 as a variation (SAN or UCI; Go:
+                                       coordinates or pass), show 3 live engine lines, take the picture
+                                       once they are there, and write the annotated game with the variation
 
 Engine options are those of `reviewer analyze`; they apply to this run only.
 With --screenshot the window is drawn off screen at a fixed size (it works without a display).
@@ -14,8 +18,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from reviewer.core.analysis import Limit
 
@@ -36,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--size", default="1400x900", metavar="WxH", help="window size for --screenshot (default 1400x900)"
     )
     parser.add_argument("--dark", action="store_true", help="use the dark theme for this run")
+    parser.add_argument("--play", metavar="MOVES", help="moves to play from --ply as a variation (space separated)")
+    parser.add_argument("--lines", type=int, metavar="K", help="show K live engine lines (1-5) before the screenshot")
+    parser.add_argument("--export", type=Path, metavar="OUT", help="write the annotated game (.pgn/.sgf) and exit")
     engine = parser.add_argument_group("engine (as in `reviewer analyze`)")
     engine.add_argument("--engine", metavar="NAME", help="engine name: stockfish, katago, builtin, …")
     engine.add_argument("--engine-cmd", metavar="COMMAND", help="a custom engine command line")
@@ -99,6 +107,21 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot is not None and args.file is None:
         print("reviewer gui: --screenshot needs a game file", file=sys.stderr)
         return EXIT_BAD_INPUT
+    scripted = args.play is not None or args.lines is not None or args.export is not None
+    if scripted and (args.file is None or (args.screenshot is None and args.export is None)):
+        print("reviewer gui: --play, --lines and --export need a game file and --screenshot or --export", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.lines is not None and not 1 <= args.lines <= 5:
+        print("reviewer gui: --lines is 1 to 5", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    moves = args.play.split() if args.play else None
+    if moves:
+        problem = _check_moves(args.file, 0 if args.game is None else args.game - 1, args.ply, moves)
+        if problem:
+            print(f"reviewer gui: {problem}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    if scripted and "QT_QPA_PLATFORM" not in os.environ and not _has_display():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if args.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ and not _has_display():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
@@ -108,11 +131,14 @@ def run(args: argparse.Namespace) -> int:
     app = create_application(dark=True if args.dark else None)
     window = MainWindow(remember_layout=args.screenshot is None)
     _apply_engine_options(window, args)
-    if args.screenshot is not None:
+    if args.screenshot is not None or scripted:
         from reviewer.gui.app import take_screenshot
 
         game_index = 0 if args.game is None else args.game - 1
-        return take_screenshot(app, window, args.file, game_index, args.ply, args.analyse, args.screenshot, size)
+        return take_screenshot(
+            app, window, args.file, game_index, args.ply, args.analyse, args.screenshot, size,
+            play=moves, lines=args.lines, export=args.export,
+        )
 
     window.show()
     if args.file is not None:
@@ -142,6 +168,24 @@ def _limit_for(kind: str, limit: Limit) -> Limit:
     if kind == "chess" and limit.nodes is None and limit.depth is None and limit.movetime_s is None:
         return Limit(nodes=100_000, multipv=limit.multipv)
     return limit
+
+
+def _check_moves(path: Path, game_index: int, ply: int | None, moves: list[str]) -> str | None:
+    """Why the moves cannot be played from that position (naming the move), or None."""
+    from reviewer.core.errors import ReviewerError
+    from reviewer.core.formats import load_game
+    from reviewer.core.games import IllegalMove
+    from reviewer.core.variations import TreeEditor
+
+    try:
+        game = load_game(path, game_index)
+        start = game.node_at_ply(min(ply or 0, game.ply_count))
+        TreeEditor(game).play_line(start, moves)
+    except IllegalMove as illegal:
+        return f"illegal move {illegal}"
+    except (ReviewerError, OSError, IndexError, ValueError) as error:
+        return str(error)
+    return None
 
 
 def _has_display() -> bool:

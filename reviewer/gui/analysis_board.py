@@ -32,6 +32,7 @@ EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
 
 
 class AnalysisBoard(QObject):
+    lines_shown = Signal(object)  # the LiveUpdate now on show
     lines_loaded = Signal(str, object)  # fingerprint, saved lines (from the store's thread)
     store_failed = Signal(str)
 
@@ -222,6 +223,7 @@ class AnalysisBoard(QObject):
         self.lines.show_update(update, board, self._multipv)
         if game.kind == "chess":
             self.eval_bar.set_evaluation(update.evaluation)
+        self.lines_shown.emit(update)
 
     def _on_failed(self, message: str) -> None:
         self.lines.clear_lines(message)

@@ -47,16 +47,21 @@ def apply_theme(app: QApplication, dark: bool) -> None:
 
 def take_screenshot(
     app: QApplication,
-    window: "MainWindow",
+    window: MainWindow,
     path: Path,
     game_index: int,
     ply: int | None,
     analyse: bool,
-    target: Path,
+    target: Path | None,
     size: tuple[int, int],
     timeout_s: float = 600.0,
+    play: list[str] | None = None,
+    lines: int | None = None,
+    export: Path | None = None,
 ) -> int:
-    """Open game `game_index` of `path` at `ply` (analysed first when asked), save the window as PNG.
+    """Open game `game_index` of `path` at `ply` (analysed first when asked), play the moves `play`
+    from there as a variation, show `lines` live engine lines, save the window as PNG (`target`) once
+    they have arrived, and write the annotated game with the variation to `export`.
 
     Returns an exit code: 0 written, 1 the analysis or the writing failed, 2 the file is bad.
     """
@@ -75,6 +80,9 @@ def take_screenshot(
 
     def shoot() -> None:
         app.processEvents()
+        if target is None:
+            finish()
+            return
         pixmap = window.grab()
         data = QByteArray()
         buffer = QBuffer(data)
@@ -90,13 +98,48 @@ def take_screenshot(
             problems.append(f"cannot write {target}: {error.strerror or error}")
             done(1)
             return
-        done(0 if not problems else 1)
+        print(f"reviewer gui: wrote {target}")
+        finish()
+
+    def finish() -> None:
+        if export is None:
+            done(0 if not problems else 1)
+            return
+        window.export_finished.connect(lambda written: (print(f"reviewer gui: wrote {written}"), done(0 if not problems else 1)))
+        window.export(export)
+
+    def after_play() -> None:
+        """The moves are played: wait for the engine lines when asked, then the picture."""
+        if not lines:
+            shoot_once()
+            return
+        window.analysis_board.lines_shown.connect(lambda update: lines_ready(update))
+        window.analysis_board.set_multipv(lines)
+        window.set_live(True)
+
+    def lines_ready(update: object) -> None:
+        shown = window.lines_panel.rows()
+        candidates = getattr(getattr(update, "evaluation", None), "candidates", ())
+        if len(shown) >= min(lines or 1, max(1, len(candidates))):
+            shoot_once()
+
+    def play_moves() -> None:
+        if outcome.get("played"):
+            return
+        outcome["played"] = 1
+        if ply is not None:
+            window.session.set_current_ply(ply)
+        if play and window.session.play_line(play) is None:
+            problems.append("the moves could not be played")
+            done(2)
+            return
+        after_play()
 
     def on_opened(_path: str) -> None:
         if analyse:
             window.start_analysis()
         else:  # what the analysis cache holds is shown first
-            window.cache_checked.connect(shoot_once)
+            window.cache_checked.connect(lambda _count: play_moves())
 
     def shoot_once(_count: int = 0) -> None:
         if not outcome.get("shooting"):
@@ -106,7 +149,7 @@ def take_screenshot(
     def on_analysis_finished(completed: bool) -> None:
         if not completed and not problems:
             problems.append("the analysis stopped before the end")
-        shoot_once()
+        play_moves()
 
     window.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     window.resize(*size)
@@ -123,7 +166,4 @@ def take_screenshot(
     window.close()
     for problem in problems:
         print(f"reviewer gui: {problem}", file=sys.stderr)
-    code = outcome.get("code", 1)
-    if code == 0:
-        print(f"reviewer gui: wrote {target}")
-    return code
+    return outcome.get("code", 1)

@@ -184,5 +184,8 @@ class EvalBar(QWidget):
             box = QRectF(rect.left(), rect.bottom() - 16 if at_bottom else rect.top(), rect.width(), 16)
             painter.setPen(QColor("#262421") if white_ahead else QColor("#f4f4f2"))
             painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self._text.lstrip("+"))
+        painter.setPen(QColor("#8a8783"))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
         painter.end()
 
