@@ -74,6 +74,12 @@ class Node:
     children: list["Node"] = field(default_factory=list)
     parent: "Node | None" = field(default=None, repr=False)
 
+    @property
+    def is_move(self) -> bool:
+        """Whether a move led here (a pass included); False at the root and for a Go node that only
+        sets up stones (AB/AW/AE): such a node is a position on the main line, not a move."""
+        return self.color is not None or self.uci is not None
+
     def add_child(self, child: "Node") -> "Node":
         child.parent = self
         self.children.append(child)
@@ -165,7 +171,13 @@ class Game:
 
     @property
     def ply_count(self) -> int:
+        """Positions after the root on the main line (every node, setup-only Go nodes included)."""
         return sum(1 for _ in self.root.mainline())
+
+    @property
+    def move_count(self) -> int:
+        """Moves played on the main line: `ply_count` less the nodes that only set up stones."""
+        return sum(1 for node in self.root.mainline() if node.is_move)
 
     def node_at_ply(self, ply: int) -> Node:
         """The main-line node at `ply` (0 = the root)."""

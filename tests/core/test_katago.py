@@ -143,22 +143,10 @@ def test_rules_are_a_whitelist():
     assert katago_rules(go_game([])) == "japanese"
 
 
-def test_komi_fox_handicap_km0_becomes_half_a_point_like_katrain():
-    fox = go_game([], size=19, komi=0.0, handicap=2, headers={"AP": "foxwq"})
-    assert katago_komi(fox) == 0.5
-    fox_no_komi = go_game([], size=19, komi=0.0, handicap=1, origin="fox")
-    assert katago_komi(fox_no_komi) == 0.5
-    fox_even = go_game([], size=19, komi=6.5, handicap=0, origin="fox")
-    assert katago_komi(fox_even) == 6.5
-    other = go_game([], size=19, komi=0.0, handicap=2, headers={"AP": "Sabaki"})
-    assert katago_komi(other) == 0.0
-
-
-def test_komi_fox_hundredfold():
-    assert katago_komi(go_game([], size=19, komi=375.0, rules="chinese", origin="fox")) == 7.5
-    assert katago_komi(go_game([], size=19, komi=325.0, rules="chinese", handicap=2, origin="fox")) == 6.5
-    assert katago_komi(go_game([], size=19, komi=650.0, rules="japanese", origin="fox")) == 6.5
-    assert katago_komi(go_game([], size=19, komi=None, rules="chinese", origin="fox")) == 7.5
+def test_komi_is_the_games_komi_in_points_with_no_second_fox_rule():
+    # The SGF reader gives Fox's komi in points; KataGo's layer must not divide it again.
+    assert katago_komi(go_game([], size=19, komi=7.5, rules="chinese", origin="fox")) == 7.5
+    assert katago_komi(go_game([], size=19, komi=0.0, handicap=2, headers={"AP": "foxwq"})) == 0.0
     assert katago_komi(go_game([], size=19, komi=11.0, rules="chinese")) == 11.0
 
 
@@ -176,7 +164,9 @@ def test_komi_fox_hundredfold():
 def test_komi_of_real_files(corpus_dir, name, komi):
     from reviewer.core.formats import load_game
 
-    assert katago_komi(load_game(corpus_dir / "sgf" / name)) == komi
+    game = load_game(corpus_dir / "sgf" / name)
+    assert game.komi == komi
+    assert katago_komi(game) == komi
 
 
 def test_plan_of_a_fox_handicap_file_puts_the_stones_first(corpus_dir):

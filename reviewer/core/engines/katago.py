@@ -37,7 +37,6 @@ __all__ = [
     "Segment",
     "katago_komi",
     "katago_rules",
-    "is_fox_game",
     "plan_queries",
     "to_black_view",
 ]
@@ -85,36 +84,16 @@ def katago_rules(game: Game) -> str:
     return _RULES.get(text, DEFAULT_RULES)
 
 
-def is_fox_game(game: Game) -> bool:
-    """A game from the Fox server (AP[foxwq]), whose KM[] needs reading the way Fox means it."""
-    if getattr(game, "origin", "") == "fox":
-        return True
-    markers = [game.headers.get("AP", ""), *game.root.properties.get("AP", [])]
-    return any("foxwq" in str(marker).lower() for marker in markers)
-
-
 def katago_komi(game: Game, rules: str | None = None) -> float:
     """The komi to tell KataGo: a half-integer in [-150, 150].
 
+    `game.komi` is already the komi in points (the SGF reader undoes Fox's way of writing it).
     Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules).
-    Fox writes komi its own way:
-    - KM[0] (or none) with HA >= 1 (handicap, or HA[1] for a no-komi game) -> 0.5, as KaTrain does;
-    - komi x100, counted in stones under area rules (KM[375] = 7.5, KM[325] = 6.5, as KataGo reads
-      them) and in points under territory rules (KM[650] = 6.5);
-    - no KM -> 7.5 (area rules) or 6.5 (territory rules), as KaTrain does.
     """
     rules = rules or katago_rules(game)
-    territory = rules in _TERRITORY_RULES
     komi = game.komi
-    if komi is not None and not math.isfinite(komi):
-        komi = None
-    if is_fox_game(game):
-        if game.handicap >= 1 and not komi:
-            komi = 0.5
-        elif komi is not None and abs(komi) >= 100:
-            komi = komi / (100 if territory else 50)
-    if komi is None:
-        komi = 0.5 if game.handicap >= 2 else (6.5 if territory else 7.5)
+    if komi is None or not math.isfinite(komi):
+        komi = 0.5 if game.handicap >= 2 else (6.5 if rules in _TERRITORY_RULES else 7.5)
     return max(-150.0, min(150.0, round(komi * 2) / 2))
 
 

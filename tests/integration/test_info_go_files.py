@@ -1,0 +1,33 @@
+"""`reviewer info` on Go files that were read wrongly before: Fox komi, a truncated collection, setup nodes."""
+
+from __future__ import annotations
+
+import json
+
+from conftest import EXIT_OK, run_reviewer
+
+
+def test_info_shows_the_komi_fox_meant(corpus_dir):
+    path = corpus_dir / "sgf" / "sabaki-sgf__fox_go_server_komi.sgf"  # KM[375] RU[Chinese]
+    run = run_reviewer("info", path)
+    assert run.returncode == EXIT_OK, run.stderr
+    assert "komi 7.5" in run.stdout and "komi 375" not in run.stdout
+    run = run_reviewer("info", path, "--json")
+    assert run.returncode == EXIT_OK, run.stderr
+    assert json.loads(run.stdout)["games"][0]["komi"] == 7.5
+
+
+def test_info_lists_the_complete_games_of_a_truncated_collection_and_names_the_cut_one(corpus_dir):
+    run = run_reviewer("info", corpus_dir / "sgf" / "sgfmill__truncated_collection.sgf")
+    assert run.returncode == EXIT_OK, run.stderr
+    assert "2 games" in run.stdout
+    warnings = [line for line in run.stdout.splitlines() if "warning" in line]
+    assert any("game 2" in line and "truncated" in line for line in warnings), run.stdout
+
+
+def test_info_counts_moves_not_setup_nodes(tmp_path):
+    path = tmp_path / "setup.sgf"
+    path.write_text("(;GM[1]SZ[9];B[ee];W[cc];AB[gg]AW[aa];B[dd])", encoding="utf-8")
+    run = run_reviewer("info", path)
+    assert run.returncode == EXIT_OK, run.stderr
+    assert "3 moves" in run.stdout, run.stdout
