@@ -31,3 +31,23 @@ def test_info_counts_moves_not_setup_nodes(tmp_path):
     run = run_reviewer("info", path)
     assert run.returncode == EXIT_OK, run.stderr
     assert "3 moves" in run.stdout, run.stdout
+
+
+def test_analyze_with_the_builtin_engine_runs_no_katago(tmp_path):
+    import os
+
+    marker = tmp_path / "katago-was-run"
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    katago = bin_dir / "katago"
+    katago.write_text(f"#!/bin/sh\necho \"$@\" >> '{marker}'\necho 'KataGo v1.15.3'\n")
+    katago.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "REVIEWER_ENGINES_DIR": str(tmp_path / "no-engines")}
+    game = tmp_path / "g.sgf"
+    game.write_text("(;GM[1]SZ[5]KM[0.5];B[cc];W[bb])", encoding="utf-8")
+    out = tmp_path / "out.json"
+    run = run_reviewer("analyze", game, "--engine", "builtin", "--visits", "8", "-q", "--json", out, env=env)
+    assert run.returncode == EXIT_OK, run.stderr
+    assert out.exists()
+    assert not marker.exists(), marker.read_text()

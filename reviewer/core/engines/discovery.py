@@ -28,7 +28,7 @@ from reviewer.core import paths
 from reviewer.core.engines import install
 from reviewer.core.gametree import GameKind
 
-__all__ = ["EngineInfo", "find_engines", "find_engine", "settings_path", "INSTALL_HINT"]
+__all__ = ["EngineInfo", "builtin_engine_info", "find_engines", "find_engine", "settings_path", "INSTALL_HINT"]
 
 Protocol = Literal["uci", "katago", "builtin"]
 Status = Literal["ok", "missing", "broken", "needs-tuning"]
@@ -247,8 +247,21 @@ def find_engines(
     return found.engines
 
 
+def builtin_engine_info() -> EngineInfo | None:
+    """The built-in Go engine, found without running any program; None when engines.json gives
+    another engine that name (then the full listing decides)."""
+    settings, _ = _settings_engines(check=False)
+    if any(engine.name.lower() == "builtin" for engine in settings):
+        return None
+    return _builtin()
+
+
 def find_engine(name: str, kind: GameKind | None = None) -> EngineInfo | None:
     wanted = name.strip().lower()
+    if wanted == "builtin" and kind in (None, "go"):
+        builtin = builtin_engine_info()
+        if builtin is not None:
+            return builtin
     for engine in find_engines(kind=kind):
         if engine.name.lower() == wanted:
             return engine
