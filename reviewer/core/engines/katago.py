@@ -435,7 +435,18 @@ class _Process:
             except (BrokenPipeError, OSError, ValueError):
                 return False
 
-    def why_dead(self) -> str:
+    def why_dead(self, wait_s: float = 5.0) -> str:
+        """Why the process ended: its exit status and last stderr lines.
+
+        Its stdout has ended when this is asked; the exit status and the last stderr lines arrive
+        a moment later, so both are waited for (bounded) rather than read too early.
+        """
+        try:
+            self.popen.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            pass
+        if self.popen.poll() is not None:
+            self._threads[1].join(timeout=wait_s)  # stderr: read to its end
         code = self.popen.poll()
         tail = " | ".join(list(self.stderr_tail)[-3:])
         status = f"exit status {code}" if code is not None else "stopped answering"
@@ -585,6 +596,17 @@ class KataGoEngine:
         return f"{prefix}{self._counter}"
 
     def _start(self) -> None:
+        """Start KataGo; one that dies before it answers is started once more, then given up."""
+        try:
+            self._start_once()
+        except EngineCrashed as error:
+            log.warning("%s; starting it again", error)
+            try:
+                self._start_once()
+            except EngineCrashed as again:
+                raise EngineCrashed(f"{again}, twice") from None
+
+    def _start_once(self) -> None:
         """Start KataGo and wait (bounded) until it answers `query_version`."""
         process = _Process(self.command, self.env, self.on_stderr)
         self._process = process
