@@ -600,7 +600,7 @@ class KataGoEngine:
         try:
             self._start_once()
         except EngineCrashed as error:
-            log.warning("%s; starting it again", error)
+            log.info("%s; starting it again", error)
             try:
                 self._start_once()
             except EngineCrashed as again:
