@@ -70,17 +70,18 @@ def wdl_for(text: str) -> str:
     return f"{win} {1000 - win - loss} {loss}"
 
 
-def log_search(path: str, fen: str, crash_after_total: int | None) -> bool:
-    """Append the search to the shared log; False (crash now) once it holds `crash_after_total`.
-    Counting and writing happen under one lock, as several fake processes share the file."""
+def log_search(path: str, fen: str, crash_after_total: int | None) -> int | None:
+    """Append the search to the shared log and return its number (1 for the first); None (crash
+    now) once the log holds `crash_after_total`. Counting and writing happen under one lock, as
+    several fake processes share the file."""
     with open(path, "a+", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         handle.seek(0)
         done = sum(1 for _ in handle)
         if crash_after_total is not None and done >= crash_after_total:
-            return False
+            return None
         handle.write(fen + "\n")
-        return True
+        return done + 1
 
 
 def killed_now(marker: str | None) -> bool:
@@ -94,15 +95,14 @@ def killed_now(marker: str | None) -> bool:
     return True
 
 
-def must_wait_for_stop(args: argparse.Namespace) -> bool:
-    """With --wait-for-stop-after-total N: the shared log holds more than N searches (this one
-    included) and the --release file does not exist."""
-    if args.wait_for_stop_after_total is None or not args.log:
+def must_wait_for_stop(args: argparse.Namespace, search_number: int | None) -> bool:
+    """With --wait-for-stop-after-total N: this is search N+1 or later of the shared log, and the
+    --release file does not exist."""
+    if args.wait_for_stop_after_total is None or search_number is None:
         return False
     if args.release and os.path.exists(args.release):
         return False
-    with open(args.log, encoding="utf-8") as handle:
-        return sum(1 for _ in handle) > args.wait_for_stop_after_total
+    return search_number > args.wait_for_stop_after_total
 
 
 def parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
@@ -193,10 +193,11 @@ def main() -> int:
                 while commands.get() not in (None, "quit"):
                     pass  # silent, even to `stop`
                 return 0
-            if args.log and not log_search(args.log, board.fen(), args.crash_after_total):
+            search_number = log_search(args.log, board.fen(), args.crash_after_total) if args.log else 0
+            if search_number is None:
                 return 3
             searches += 1
-            if must_wait_for_stop(args):
+            if must_wait_for_stop(args, search_number):
                 pending = commands.get()
                 while pending not in ("stop", None, "quit"):
                     pending = commands.get()
