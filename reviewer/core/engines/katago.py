@@ -24,7 +24,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import IO, Any, Callable, Iterator, Literal, Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
@@ -405,13 +405,22 @@ class _Process:
 
     def _read_stdout(self) -> None:
         assert self.popen.stdout is not None
-        for raw in self.popen.stdout:
-            self.lines.put(raw.decode("utf-8", errors="replace").strip())
+        try:
+            for raw in self.popen.stdout:
+                self.lines.put(raw.decode("utf-8", errors="replace").strip())
+        except (OSError, ValueError):  # closed under the reader: a child of KataGo kept it open
+            pass
         self.lines.put(_EOF)
 
     def _read_stderr(self) -> None:
         assert self.popen.stderr is not None
-        for raw in self.popen.stderr:
+        try:
+            self._pass_stderr_on(self.popen.stderr)
+        except (OSError, ValueError):  # closed under the reader: a child of KataGo kept it open
+            pass
+
+    def _pass_stderr_on(self, stream: IO[bytes]) -> None:
+        for raw in stream:
             line = raw.decode("utf-8", errors="replace").rstrip()
             if not line:
                 continue
@@ -468,14 +477,16 @@ class _Process:
                 except subprocess.TimeoutExpired:
                     self.popen.kill()
                     self.popen.wait()
+        # The process has ended: its pipes reach their end and the readers stop by themselves.
+        # Closing a pipe under a reader would break its read instead.
+        for thread in self._threads:
+            thread.join(timeout=5.0)
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
-        for thread in self._threads:
-            thread.join(timeout=1.0)
 
 
 def _board_size_message(error: str, plan: QueryPlan) -> str:
