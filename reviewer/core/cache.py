@@ -27,8 +27,9 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Callable, Iterable, Sequence, TypeVar
+from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import Game
@@ -222,7 +223,7 @@ class AnalysisCache:
         with self._lock:
             self._close_connection()
 
-    def __enter__(self) -> "AnalysisCache":
+    def __enter__(self) -> AnalysisCache:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

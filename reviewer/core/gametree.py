@@ -12,8 +12,9 @@ Move text is what players read: SAN for chess (`Nf3`, `O-O`, `e8=Q#`), GTP coord
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Literal
+from typing import Literal
 
 GameKind = Literal["chess", "go"]
 Color = Literal["white", "black"]
@@ -71,8 +72,8 @@ class Node:
     setup_black: list[Point] = field(default_factory=list)
     setup_white: list[Point] = field(default_factory=list)
     setup_empty: list[Point] = field(default_factory=list)
-    children: list["Node"] = field(default_factory=list)
-    parent: "Node | None" = field(default=None, repr=False)
+    children: list[Node] = field(default_factory=list)
+    parent: Node | None = field(default=None, repr=False)
 
     @property
     def is_move(self) -> bool:
@@ -80,7 +81,7 @@ class Node:
         sets up stones (AB/AW/AE): such a node is a position on the main line, not a move."""
         return self.color is not None or self.uci is not None
 
-    def add_child(self, child: "Node") -> "Node":
+    def add_child(self, child: Node) -> Node:
         child.parent = self
         self.children.append(child)
         return child
@@ -102,14 +103,14 @@ class Node:
             node = node.parent
         return True
 
-    def mainline(self) -> Iterator["Node"]:
+    def mainline(self) -> Iterator[Node]:
         """This node's main continuation, not including itself."""
         node = self
         while node.children:
             node = node.children[0]
             yield node
 
-    def path_from_root(self) -> list["Node"]:
+    def path_from_root(self) -> list[Node]:
         """The nodes from the root's first move down to this one (empty for the root)."""
         path: list[Node] = []
         node: Node | None = self

@@ -67,8 +67,9 @@ def fake(*args: str) -> list[str]:
     return fake_engine_command("fake_katago.py", *args)
 
 
-def run_all(engine: KataGoEngine, game: Game, plies=None, limit=Limit(visits=4)) -> list:
+def run_all(engine: KataGoEngine, game: Game, plies=None, limit=None) -> list:
     plies = range(game.ply_count + 1) if plies is None else plies
+    limit = Limit(visits=4) if limit is None else limit
     return list(engine.analyse(game, list(plies), limit, threading.Event()))
 
 
@@ -333,15 +334,13 @@ def test_a_katago_killed_while_restarting_mid_analysis_is_started_once_more(tmp_
 
 
 def test_an_error_for_our_query_raises_with_katagos_message():
-    with KataGoEngine(fake("--error", "Illegal move 3: D4")) as engine:
-        with pytest.raises(EngineError, match="Illegal move 3: D4"):
-            run_all(engine, go_game(MOVES_9))
+    with KataGoEngine(fake("--error", "Illegal move 3: D4")) as engine, pytest.raises(EngineError, match="Illegal move 3: D4"):
+        run_all(engine, go_game(MOVES_9))
 
 
 def test_an_error_without_id_raises():
-    with KataGoEngine(fake("--general-error", "could not parse input line as json request")) as engine:
-        with pytest.raises(EngineError, match="could not parse input line"):
-            run_all(engine, go_game(MOVES_9))
+    with KataGoEngine(fake("--general-error", "could not parse input line as json request")) as engine, pytest.raises(EngineError, match="could not parse input line"):
+        run_all(engine, go_game(MOVES_9))
 
 
 def test_a_warning_is_kept_and_the_analysis_goes_on():
@@ -377,7 +376,7 @@ def test_point_of_view_forced_per_query_is_turned_to_black(tmp_path, report_as):
         results = run_all(engine, game)
     assert len(results) == len(baseline)
     assert all(same_evaluation(e, baseline[e.ply]) for e in results)
-    query = json.loads([line for line in log.read_text().splitlines() if "analyzeTurns" in line][0])
+    query = json.loads(next(line for line in log.read_text().splitlines() if "analyzeTurns" in line))
     assert query["overrideSettings"]["reportAnalysisWinratesAs"] == report_as
 
 
@@ -426,7 +425,7 @@ def test_the_same_position_twice_is_asked_once_and_given_to_both_plies(tmp_path)
     assert sorted(e.ply for e in results) == [0, 1, 2, 3]
     by_ply = {e.ply: e for e in results}
     assert by_ply[3].score_lead_black == by_ply[2].score_lead_black
-    query = json.loads([line for line in log.read_text().splitlines() if "analyzeTurns" in line][0])
+    query = json.loads(next(line for line in log.read_text().splitlines() if "analyzeTurns" in line))
     assert query["analyzeTurns"] == [0, 1, 2]
 
 
@@ -448,15 +447,13 @@ def test_start_is_bounded_and_says_when_katago_is_tuning(tmp_path):
 
 
 def test_an_engine_silent_too_long_times_out():
-    with KataGoEngine(fake("--delay", "5"), idle_timeout_s=0.5) as engine:
-        with pytest.raises(EngineTimeout, match="no result"):
-            run_all(engine, go_game(MOVES_9[:2]))
+    with KataGoEngine(fake("--delay", "5"), idle_timeout_s=0.5) as engine, pytest.raises(EngineTimeout, match="no result"):
+        run_all(engine, go_game(MOVES_9[:2]))
 
 
 def test_chess_games_are_refused():
-    with KataGoEngine(fake()) as engine:
-        with pytest.raises(ValueError):
-            run_all(engine, Game(kind="chess"))
+    with KataGoEngine(fake()) as engine, pytest.raises(ValueError):
+        run_all(engine, Game(kind="chess"))
 
 
 
@@ -476,6 +473,5 @@ def test_a_board_katago_is_not_built_for_is_said_in_the_users_terms():
     from reviewer.core.engines.base import EngineUnsuitable
 
     game = Game(kind="go", board_width=21, board_height=21, first_player="black", komi=7.0)
-    with KataGoEngine(fake("--max-board", "19")) as engine:
-        with pytest.raises(EngineUnsuitable, match=r"^KataGo plays boards up to 19×19, not 21×21; use --engine builtin$"):
-            run_all(engine, game)
+    with KataGoEngine(fake("--max-board", "19")) as engine, pytest.raises(EngineUnsuitable, match=r"^KataGo plays boards up to 19×19, not 21×21; use --engine builtin$"):
+        run_all(engine, game)

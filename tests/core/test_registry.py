@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
 import sys
+import threading
 
 import pytest
 

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import shutil
 import threading
-import time
 from pathlib import Path
 
 import chess
 import pytest
+from support import REPO_ROOT, fake_engine_command
 
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.base import Engine, EngineCrashed, EngineNotFound, EngineTimeout
 from reviewer.core.engines.uci import UciEngine, default_arrangement, parse_info_line
 from reviewer.core.formats.pgn import game_from_pgn_text
-from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 STOCKFISH = "/usr/games/stockfish"
@@ -121,10 +120,9 @@ def test_an_engine_that_keeps_dying_raises_after_yielding_what_it_finished(tmp_p
     game = opera_game()
     log = tmp_path / "log"
     seen = []
-    with fake("--crash-after-total", "8", "--log", str(log)) as engine:
-        with pytest.raises(EngineCrashed, match="crashed twice"):
-            for evaluation in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=10), threading.Event()):
-                seen.append(evaluation.ply)
+    with fake("--crash-after-total", "8", "--log", str(log)) as engine, pytest.raises(EngineCrashed, match="crashed twice"):
+        for evaluation in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=10), threading.Event()):
+            seen.append(evaluation.ply)
     # Every finished search reached the caller, plus the final mate, which needs none.
     assert len(logged_fens(log)) == 8
     assert sorted(seen) == sorted({*seen}) and len(seen) == 8 + 1 and game.ply_count in seen
@@ -132,9 +130,8 @@ def test_an_engine_that_keeps_dying_raises_after_yielding_what_it_finished(tmp_p
 
 def test_a_silent_engine_times_out(tmp_path):
     game = opera_game()
-    with fake("--hang-after", "2", processes=1, timeout_s=1.0) as engine:
-        with pytest.raises(EngineTimeout, match="stopped answering"):
-            list(engine.analyse(game, range(6), Limit(nodes=10), threading.Event()))
+    with fake("--hang-after", "2", processes=1, timeout_s=1.0) as engine, pytest.raises(EngineTimeout, match="stopped answering"):
+        list(engine.analyse(game, range(6), Limit(nodes=10), threading.Event()))
 
 
 def test_stop_ends_the_searches_under_way_and_drops_them(tmp_path):
@@ -225,9 +222,8 @@ def test_identity_has_name_and_options_that_change_results():
 
 
 def test_a_limit_is_required():
-    with fake(processes=1) as engine:
-        with pytest.raises(ValueError, match="limit"):
-            list(engine.analyse(opera_game(), [0], Limit(), threading.Event()))
+    with fake(processes=1) as engine, pytest.raises(ValueError, match="limit"):
+        list(engine.analyse(opera_game(), [0], Limit(), threading.Event()))
 
 
 @pytest.mark.engine
@@ -285,9 +281,8 @@ def test_chess960_without_uci_chess960_is_refused_before_any_search(tmp_path):
     game = game_from_pgn_text((REPO_ROOT / "tests" / "data" / "chess960_castling.pgn").read_text())
     assert game.chess960
     log = tmp_path / "searches.log"
-    with fake("--log", str(log), processes=1) as engine:
-        with pytest.raises(EngineUnsuitable, match=r"FakeFish 1.0 does not play Chess960 \(no UCI_Chess960 option\)"):
-            list(engine.analyse(game, range(game.ply_count + 1), Limit(depth=2), threading.Event()))
+    with fake("--log", str(log), processes=1) as engine, pytest.raises(EngineUnsuitable, match=r"FakeFish 1.0 does not play Chess960 \(no UCI_Chess960 option\)"):
+        list(engine.analyse(game, range(game.ply_count + 1), Limit(depth=2), threading.Event()))
     assert logged_fens(log) == []
     with fake("--log", str(log), "--chess960", processes=1) as engine:
         evaluations = list(engine.analyse(game, range(game.ply_count + 1), Limit(depth=2), threading.Event()))

@@ -63,7 +63,7 @@ parser.add_argument("--version", default="1.18.1")
 options, _katago_args = parser.parse_known_args()
 
 out_lock = threading.Lock()
-jobs: "queue.Queue[tuple[dict, int] | None]" = queue.Queue()
+jobs: queue.Queue[tuple[dict, int] | None] = queue.Queue()
 terminated: set[str] = set()
 finals_sent = 0
 
@@ -238,7 +238,7 @@ def main() -> None:
     sys.stderr.flush()
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
-    log = open(options.log, "a") if options.log else None
+    log = open(options.log, "a") if options.log else None  # noqa: SIM115 (open while stdin is read)
     first = True
     for line in sys.stdin:
         line = line.strip()

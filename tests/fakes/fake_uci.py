@@ -20,8 +20,8 @@ from __future__ import annotations
 import argparse
 import fcntl
 import os
-import signal
 import queue
+import signal
 import sys
 import threading
 import time

@@ -22,9 +22,10 @@ import re
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Callable, Generator, Iterator, Literal, Sequence
+from typing import IO, Any, Literal
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
@@ -214,8 +215,8 @@ def plan_queries(game: Game) -> QueryPlan:
     width, height = game.board_width, game.board_height
     if not (2 <= width <= 25 and 2 <= height <= 25):
         raise EngineError(f"KataGo cannot analyse a {width}x{height} board")
-    stones: dict[Point, Color] = {p: "black" for p in game.setup_black}
-    stones.update({p: "white" for p in game.setup_white})
+    stones: dict[Point, Color] = dict.fromkeys(game.setup_black, "black")
+    stones.update(dict.fromkeys(game.setup_white, "white"))
     for point in stones:
         if not (0 <= point[0] < height and 0 <= point[1] < width):
             raise EngineError(f"a setup stone lies off the {width}x{height} board")
@@ -392,7 +393,7 @@ class _Process:
             raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error.strerror or error}") from error
         except OSError as error:
             raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error}") from error
-        self.lines: "queue.Queue[object]" = queue.Queue()
+        self.lines: queue.Queue[object] = queue.Queue()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self.tuning = False
         self._on_stderr = on_stderr
@@ -595,7 +596,7 @@ class KataGoEngine:
             self._process.stop()
             self._process = None
 
-    def __enter__(self) -> "KataGoEngine":
+    def __enter__(self) -> KataGoEngine:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

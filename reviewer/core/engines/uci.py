@@ -31,9 +31,10 @@ import os
 import queue
 import threading
 import time
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generator, Iterator, Mapping, Sequence
+from typing import Any
 
 import chess
 import chess.engine
@@ -123,7 +124,7 @@ class _Run:
     jobs: collections.deque[tuple[int, chess.Board]]  # in game order, before they are shared out
     limit: chess.engine.Limit
     multipv: int
-    results: "queue.Queue[Any]"
+    results: queue.Queue[Any]
     token: object = field(default_factory=object)  # a new game for the engine: ucinewgame
     crashes: dict[int, int] = field(default_factory=dict)
     in_flight: set[chess.engine.AnalysisResult] = field(default_factory=set)
@@ -286,7 +287,7 @@ class UciEngine:
                             if self._closed:
                                 raise EngineError(f"{self._engine_name} was closed during the analysis") from None
                             future.result()  # surfaces an unexpected error in the pool
-                            raise EngineCrashed(f"{self._engine_name} stopped before finishing the game")
+                            raise EngineCrashed(f"{self._engine_name} stopped before finishing the game") from None
                         continue
                     if isinstance(item, BaseException):
                         raise item
@@ -296,7 +297,7 @@ class UciEngine:
                 self._running = None
                 self._stop_run(run, future)
 
-    def _stop_run(self, run: _Run, future: "concurrent.futures.Future[None]") -> None:
+    def _stop_run(self, run: _Run, future: concurrent.futures.Future[None]) -> None:
         """Stop a run's searches and wait (bounded: a process that ignores `stop` is killed) until
         its task has ended, so that no task is left pending when the loop closes."""
         if future.done():
@@ -328,7 +329,7 @@ class UciEngine:
         if not self._loop.is_running() and not self._loop.is_closed():
             self._loop.close()
 
-    def __enter__(self) -> "UciEngine":
+    def __enter__(self) -> UciEngine:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -369,7 +370,7 @@ class UciEngine:
             raise EngineNotFound(f"engine not found: {program}") from None
         except PermissionError:
             raise EngineNotFound(f"engine cannot be executed (permission denied): {program}") from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise EngineTimeout(
                 f"{program} did not finish the UCI handshake within {self.start_timeout_s:g} s — is it a UCI engine?"
             ) from None
@@ -400,7 +401,7 @@ class UciEngine:
         except chess.engine.EngineError as error:
             slot.kill()
             raise EngineError(f"{self._engine_name}: {error}") from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' after its options were set") from None
 
@@ -496,7 +497,7 @@ class UciEngine:
                 protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=chess.engine.INFO_NONE),
                 self.timeout_s,
             )
-        except asyncio.TimeoutError:
+        except TimeoutError:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
         run.in_flight.add(analysis)
@@ -685,7 +686,7 @@ def _kill(transport: asyncio.SubprocessTransport, protocol: _LeanUciProtocol) ->
         protocol.returncode.add_done_callback(lambda _: transport.close())
 
 
-def _retrieve(future: "asyncio.Future[Any]") -> None:
+def _retrieve(future: asyncio.Future[Any]) -> None:
     """Mark a future's outcome as seen, so that an error nobody waits for any more is not printed."""
     if not future.cancelled():
         future.exception()

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sgfmill import sgf_grammar
 
@@ -240,7 +240,7 @@ class RawNode:
 
     props: dict[str, list[str]] = field(default_factory=dict)
     order: list[tuple[str, int]] = field(default_factory=list)  # (ident, value index) of moves, file order
-    children: list["RawNode"] = field(default_factory=list)
+    children: list[RawNode] = field(default_factory=list)
     cut_off: str = ""  # why the game stops early (the file ends inside it), or "" when it is whole
 
 
