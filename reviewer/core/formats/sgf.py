@@ -5,6 +5,9 @@ Reading:
   is missing or lies, EUC-KR-as-Latin-1 mojibake undone), then tokenised by sgfmill as UTF-8.
 - The tree is built without recursion, so OGS files that open a variation for every move load.
   Redundant parentheses and empty variations are tolerated.
+- A game the file ends inside (a truncated download) is kept up to the cut, with a warning on the
+  game and on the collection; the games before it are whole. Text that is not SGF inside a game
+  ends the reading there, with a warning that says how much of the file was not read.
 - Every property of every node is kept, decoded, in `node.properties` (a repeated property in one
   node has its values merged), so writing the game back loses nothing.
 - Layout changes, each idempotent (reading what we wrote gives the same tree):
