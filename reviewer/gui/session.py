@@ -351,6 +351,11 @@ class ReviewSession(QObject):
             self.set_current_node(node)
         return True
 
+    def tree_edited_elsewhere(self) -> None:
+        """Moves were added to the open game by other code (saved lines grafted back)."""
+        if self._game is not None:
+            self._after_edit(mainline_changed=True)
+
     def _editor(self) -> TreeEditor:
         assert self._game is not None
         if self._tree_editor is None or self._tree_editor.game is not self._game:

@@ -167,3 +167,72 @@ def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot)
     assert entry.refusal() == "" and entry.toolTip() == ""
     entry.accept_move()
     assert entry.text() == ""
+
+
+def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
+    from reviewer.core.analysis import Candidate, Evaluation
+    from reviewer.core.services.live import LiveUpdate
+    from reviewer.gui.live_panel import LinesPanel
+
+    panel = LinesPanel()
+    qtbot.addWidget(panel)
+    panel.resize(420, 160)
+    panel.show()
+    qtbot.waitExposed(panel)
+    evaluation = Evaluation(
+        ply=0,
+        kind="chess",
+        score_cp_white=30,
+        depth=12,
+        candidates=(
+            Candidate(move="e4", order=0, score_cp_white=30, pv=("e4", "e5")),
+            Candidate(move="d4", order=1, mate_white=-3, pv=("d4", "d5")),
+        ),
+    )
+    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=2)
+    assert [row.score for row in panel.rows()] == ["+0.30", "#-3"]
+    assert panel.header_text().startswith("depth 12") and panel.line_label(1).isVisible()
+    second = panel.line_label(1)
+    with qtbot.waitSignal(panel.line_clicked) as clicked:
+        QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.rect().center())
+    assert clicked.args == [("d4", "d5")]
+    panel.clear_lines("Engine off")
+    assert panel.rows() == [] and not panel.line_label(0).isVisible()
+
+
+def test_the_eval_bar_fills_with_whites_share(qtbot):
+    from reviewer.core.analysis import Evaluation
+    from reviewer.gui.live_panel import EvalBar
+
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.resize(22, 300)
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", mate_white=2))
+    image = bar.grab().toImage()
+    assert bar.white_pct() == 100.0 and image.pixelColor(11, 150).lightness() > 200
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", score_cp_white=-400))
+    image = bar.grab().toImage()
+    assert bar.white_pct() < 20 and image.pixelColor(11, 100).lightness() < 100 and image.pixelColor(11, 295).lightness() > 200
+
+
+def test_ownership_tints_empty_points_by_owner_and_policy_marks_likely_moves(go_board):
+    empty_black, empty_white, untouched = (0, 0), (8, 8), (0, 8)
+    before = go_board.grab().toImage()
+    ownership = [0.0] * 81
+    ownership[0] = 1.0  # A1 Black's
+    ownership[80] = -1.0  # J9 White's
+    go_board.set_ownership(ownership)
+    after = go_board.grab().toImage()
+
+    def lightness(image, point) -> int:
+        return image.pixelColor(go_board.point_center(point).toPoint() + QPoint(5, 5)).lightness()
+
+    assert lightness(after, empty_black) < lightness(before, empty_black) - 40
+    assert lightness(after, empty_white) > lightness(before, empty_white) + 20
+    assert lightness(after, untouched) == lightness(before, untouched)
+    go_board.set_ownership(None)
+    policy = [0.0] * 81
+    policy[3 * 9 + 3] = 0.6  # D4
+    go_board.set_policy(policy)
+    marked = go_board.grab().toImage().pixelColor(go_board.point_center((3, 3)).toPoint())
+    assert marked.blue() > marked.red() + 40
