@@ -88,7 +88,7 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
         window.session.add_evaluation(
             Evaluation(ply=ply, kind="chess", score_cp_white=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
         )
-    qtbot.wait(150)  # the throttled refresh
+    qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=20_000)  # the throttled refresh ran
     graph = window.eval_graph
     target = 40
     position = graph.view.mapFromScene(graph.scene_pos_for(target))
