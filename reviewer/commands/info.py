@@ -40,7 +40,7 @@ def _game_record(collection: Any, index: int) -> dict[str, Any]:
         "white_rank": game.white_rank,
         "black_rank": game.black_rank,
         "result": game.result,
-        "moves": game.ply_count,
+        "moves": game.move_count,
         "board_size": [game.board_width, game.board_height],
         "komi": game.komi,
         "variant": game.variant or ("chess960" if game.chess960 else ""),

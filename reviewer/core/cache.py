@@ -11,6 +11,10 @@ its files, see `reviewer.core.engines.registry`), so that a rerun finds its eval
 starting the engine to ask its name.
 
 Every stored evaluation is committed at once (WAL), so a crash keeps what was finished.
+Several processes share one file (`reviewer analyze` runs and the app): WAL lets readers and one
+writer work together, SQLite's busy timeout waits for a writer to finish, and on top of it the
+schema creation and every write are retried a few times with growing pauses, since SQLite answers
+"database is locked" at once, without waiting, in some races (two processes creating a new file).
 A cache that cannot be opened, read or written (corrupt, read-only, disk full) turns itself off
 with a warning (`AnalysisCache.warning`); the analysis goes on without it.
 """
@@ -23,8 +27,9 @@ import logging
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import Game
@@ -33,6 +38,9 @@ __all__ = ["AnalysisCache", "position_key", "position_keys"]
 
 LOG = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
+RETRIES = 6  # tries after the first one of an operation SQLite says is locked
+FIRST_PAUSE_S = 0.05  # doubled after each try, up to the busy timeout
+_T = TypeVar("_T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,19 +85,38 @@ class AnalysisCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         connection = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False)
         try:
-            connection.execute("PRAGMA journal_mode=WAL")
+            connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
+            try:
+                self._retrying(lambda: self._use_wal(connection))
+            except sqlite3.OperationalError as error:  # a file system without WAL: slower, still correct
+                LOG.warning("analysis cache %s: %s; going on without WAL", self.path, error)
             connection.execute("PRAGMA synchronous=NORMAL")
-            connection.executescript(_SCHEMA)
-            row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
-            if row is None:
-                connection.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-            elif row[0] != str(SCHEMA_VERSION):
-                raise sqlite3.DatabaseError(f"unknown cache schema {row[0]}")
+            self._retrying(lambda: _create_schema(connection))
             connection.execute("SELECT count(*) FROM evaluations WHERE position_key = ''").fetchone()
         except BaseException:
             connection.close()
             raise
         return connection
+
+    def _use_wal(self, connection: sqlite3.Connection) -> None:
+        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
+        if mode is not None and str(mode[0]).lower() != "wal":
+            # Another connection held the file while the mode was to change: SQLite keeps the old
+            # mode without an error. Try again, like a lock.
+            raise sqlite3.OperationalError(f"database is locked (journal mode stayed {mode[0]})")
+
+    def _retrying(self, operation: Callable[[], _T]) -> _T:
+        """Run `operation`, trying again with growing pauses while SQLite says the file is locked."""
+        pause = FIRST_PAUSE_S
+        for _ in range(RETRIES):
+            try:
+                return operation()
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, max(self.busy_timeout_s, FIRST_PAUSE_S))
+        return operation()
 
     def _disable(self, message: str) -> None:
         if self.warning is None:
@@ -137,14 +164,17 @@ class AnalysisCache:
         with self._lock:
             if self._connection is None:
                 return
+            connection = self._connection
             try:
-                self._connection.execute(
-                    "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?)", (key, engine_id, text, time.time())
+                self._retrying(
+                    lambda: connection.execute(
+                        "INSERT OR REPLACE INTO evaluations VALUES (?, ?, ?, ?)", (key, engine_id, text, time.time())
+                    )
                 )
             except sqlite3.OperationalError as error:
-                if "locked" in str(error).lower():
-                    LOG.warning("analysis cache %s is busy; one evaluation not stored", self.path)
-                    return  # another program holds the file for a moment: keep the cache on
+                if _is_busy(error):
+                    LOG.warning("analysis cache %s stayed busy; one evaluation not stored", self.path)
+                    return  # another program holds the file for long: keep the cache on
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
             except sqlite3.Error as error:
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
@@ -167,12 +197,15 @@ class AnalysisCache:
         with self._lock:
             if self._connection is None:
                 return
+            connection = self._connection
             try:
-                self._connection.execute(
-                    "INSERT OR REPLACE INTO engines VALUES (?, ?, ?)", (fingerprint, identity, time.time())
+                self._retrying(
+                    lambda: connection.execute(
+                        "INSERT OR REPLACE INTO engines VALUES (?, ?, ?)", (fingerprint, identity, time.time())
+                    )
                 )
             except sqlite3.OperationalError as error:
-                if "locked" not in str(error).lower():
+                if not _is_busy(error):
                     self._disable(f"cannot write the analysis cache {self.path}: {error}")
             except sqlite3.Error as error:
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
@@ -190,11 +223,36 @@ class AnalysisCache:
         with self._lock:
             self._close_connection()
 
-    def __enter__(self) -> "AnalysisCache":
+    def __enter__(self) -> AnalysisCache:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    text = str(error).lower()
+    return "locked" in text or "busy" in text
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    """The tables and the schema version, in one write transaction (so that two processes
+    creating the file at once never see half of it)."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+        row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if row is None:
+            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise sqlite3.DatabaseError(f"unknown cache schema {row[0]}")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
 
 
 def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:

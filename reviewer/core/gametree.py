@@ -12,8 +12,9 @@ Move text is what players read: SAN for chess (`Nf3`, `O-O`, `e8=Q#`), GTP coord
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Iterator, Literal
+from typing import Literal
 
 GameKind = Literal["chess", "go"]
 Color = Literal["white", "black"]
@@ -71,10 +72,16 @@ class Node:
     setup_black: list[Point] = field(default_factory=list)
     setup_white: list[Point] = field(default_factory=list)
     setup_empty: list[Point] = field(default_factory=list)
-    children: list["Node"] = field(default_factory=list)
-    parent: "Node | None" = field(default=None, repr=False)
+    children: list[Node] = field(default_factory=list)
+    parent: Node | None = field(default=None, repr=False)
 
-    def add_child(self, child: "Node") -> "Node":
+    @property
+    def is_move(self) -> bool:
+        """Whether a move led here (a pass included); False at the root and for a Go node that only
+        sets up stones (AB/AW/AE): such a node is a position on the main line, not a move."""
+        return self.color is not None or self.uci is not None
+
+    def add_child(self, child: Node) -> Node:
         child.parent = self
         self.children.append(child)
         return child
@@ -96,14 +103,14 @@ class Node:
             node = node.parent
         return True
 
-    def mainline(self) -> Iterator["Node"]:
+    def mainline(self) -> Iterator[Node]:
         """This node's main continuation, not including itself."""
         node = self
         while node.children:
             node = node.children[0]
             yield node
 
-    def path_from_root(self) -> list["Node"]:
+    def path_from_root(self) -> list[Node]:
         """The nodes from the root's first move down to this one (empty for the root)."""
         path: list[Node] = []
         node: Node | None = self
@@ -165,7 +172,13 @@ class Game:
 
     @property
     def ply_count(self) -> int:
+        """Positions after the root on the main line (every node, setup-only Go nodes included)."""
         return sum(1 for _ in self.root.mainline())
+
+    @property
+    def move_count(self) -> int:
+        """Moves played on the main line: `ply_count` less the nodes that only set up stones."""
+        return sum(1 for node in self.root.mainline() if node.is_move)
 
     def node_at_ply(self, ply: int) -> Node:
         """The main-line node at `ply` (0 = the root)."""

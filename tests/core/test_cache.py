@@ -192,3 +192,99 @@ def test_a_cache_made_before_engines_were_remembered_gains_the_table(tmp_path):
         assert cache.warning is None
         cache.remember_engine("fp", "E")
         assert cache.engine_identity("fp") == "E"
+
+
+# A process that opens the cache the moment it reads "go" on stdin, writes its share, and says
+# what happened. Several start at once on a file that does not exist yet.
+HAMMER = r"""
+import json, sys
+from reviewer.core.analysis import Evaluation
+from reviewer.core.cache import AnalysisCache
+
+path, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+print("ready", flush=True)
+sys.stdin.readline()
+cache = AnalysisCache(path)
+evaluation = Evaluation(ply=0, kind="go", engine_id="E", score_lead_black=1.5, winrate_black=0.6)
+for index in range(first, first + count):
+    cache.put(f"k{index}", "E", evaluation.with_ply(index))
+    cache.remember_engine(f"fp{index % 3}", "E")
+seen = len(cache.get_many([f"k{index}" for index in range(first, first + count)], "E"))
+print(json.dumps({"warning": cache.warning, "enabled": cache.enabled, "seen": seen}), flush=True)
+cache.close()
+"""
+
+
+@pytest.mark.parametrize("round_", range(3))
+def test_processes_creating_one_new_cache_at_once_all_store_their_results(tmp_path, round_):
+    import json
+    import subprocess
+    import sys
+
+    path = tmp_path / "new" / "cache.sqlite"
+    processes, share = 6, 40
+    children = [
+        subprocess.Popen(
+            [sys.executable, "-c", HAMMER, str(path), str(index * share), str(share)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for index in range(processes)
+    ]
+    try:
+        for child in children:
+            assert child.stdout.readline().strip() == "ready"
+        for child in children:  # released together: all of them create the file at once
+            child.stdin.write("go\n")
+            child.stdin.flush()
+        outcomes = []
+        for child in children:
+            out, err = child.communicate()
+            assert child.returncode == 0, err
+            assert "locked" not in err, err
+            outcomes.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert outcomes == [{"warning": None, "enabled": True, "seen": share}] * processes
+    with AnalysisCache(path) as cache:
+        assert cache.count() == processes * share
+        assert cache.engine_identity("fp2") == "E"
+        journal = cache._connection.execute("PRAGMA journal_mode").fetchone()[0]
+    assert journal == "wal"
+
+
+def test_a_lock_that_sqlite_reports_at_once_is_tried_again(tmp_path, monkeypatch):
+    # SQLite answers some races ("database is locked" while another process creates the file)
+    # without waiting for its busy timeout: opening and writing try again instead of giving up.
+    from reviewer.core import cache as cache_module
+
+    real_create = cache_module._create_schema
+    failures = {"schema": 2}
+
+    def create_after_two_locks(connection):
+        if failures["schema"]:
+            failures["schema"] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        real_create(connection)
+
+    monkeypatch.setattr(cache_module, "_create_schema", create_after_two_locks)
+    with AnalysisCache(tmp_path / "c.sqlite") as cache:
+        assert failures["schema"] == 0 and cache.enabled and cache.warning is None
+        cache.put("k", "E", EVALUATION)
+        assert cache.get("k", "E") == EVALUATION
+
+
+def test_an_error_that_is_not_a_lock_is_not_tried_again(tmp_path, monkeypatch):
+    from reviewer.core import cache as cache_module
+
+    calls = []
+
+    def broken(connection):
+        calls.append(1)
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(cache_module, "_create_schema", broken)
+    cache = AnalysisCache(tmp_path / "c.sqlite")
+    assert calls == [1] and not cache.enabled and "disk I/O error" in cache.warning

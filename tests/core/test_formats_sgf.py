@@ -68,10 +68,74 @@ def test_moveless_nodes_fold_and_setup_nodes_stay():
     assert game.first_player == "white"
 
 
-def test_fox_file_is_marked_and_komi_kept_as_written():
-    game = game_from_sgf_text("(;GM[1]FF[4]SZ[19]KM[375]HA[0]AP[GNU Go:3.8]AP[foxwq]RE[W+12.75];B[pd])")
-    assert game.origin == "fox" and game.komi == 375.0
+def test_fox_file_is_marked_and_its_komi_read_in_points():
+    game = game_from_sgf_text("(;GM[1]FF[4]SZ[19]KM[375]HA[0]RU[Chinese]AP[GNU Go:3.8]AP[foxwq]RE[W+12.75];B[pd])")
+    assert game.origin == "fox" and game.komi == 7.5
     assert game.root.properties["AP"] == ["GNU Go:3.8", "foxwq"]
+    assert game.root.properties["KM"] == ["375"]  # as written, for writing back
+
+
+@pytest.mark.parametrize(
+    "root, komi",
+    [
+        ("KM[650]RU[Japanese]", 6.5),  # x100, in points
+        ("KM[375]RU[Chinese]", 7.5),  # x100, in stones of two points
+        ("KM[325]RU[Chinese]HA[2]", 6.5),
+        ("KM[0]RU[Chinese]HA[1]", 0.5),  # a no-komi game
+        ("KM[0]RU[Japanese]HA[3]", 0.5),
+        ("KM[0]RU[Chinese]", 0.0),  # an even game without komi
+        ("KM[6.5]RU[Japanese]", 6.5),  # already in points
+        ("RU[Chinese]", None),  # no komi written: the engine's default applies
+    ],
+)
+def test_fox_komi_rule(root, komi):
+    game = game_from_sgf_text(f"(;GM[1]SZ[19]AP[foxwq]{root};B[pd])")
+    assert game.komi == komi
+
+
+def test_the_same_komi_text_outside_fox_files_is_taken_as_written():
+    assert game_from_sgf_text("(;GM[1]SZ[19]KM[650]RU[Japanese];B[pd])").komi == 650.0
+    assert game_from_sgf_text("(;GM[1]SZ[19]KM[0]HA[2]AB[dd][pp];W[pd])").komi == 0.0
+
+
+# Every Fox file of the corpus (AP[foxwq]) and the komi Fox meant.
+FOX_FILES = {
+    "katago__foxlike.sgf": 6.5,  # KM[325] RU[Chinese] HA[2]
+    "katrain__fox_sgf_error.sgf": 0.5,  # KM[0] HA[1]
+    "sabaki-sgf__fox_go_server.sgf": 0.5,  # KM[0] HA[1]
+    "sabaki-sgf__fox_go_server_handicap.sgf": 0.5,  # KM[0] HA[2]
+    "sabaki-sgf__fox_go_server_komi.sgf": 7.5,  # KM[375] RU[Chinese]
+}
+
+
+def test_every_fox_file_of_the_corpus_is_listed(corpus_dir):
+    fox = sorted(p.name for p in (corpus_dir / "sgf").iterdir() if b"foxwq" in p.read_bytes().lower())
+    assert fox == sorted(FOX_FILES)
+
+
+@pytest.mark.parametrize("name", sorted(FOX_FILES))
+def test_fox_files_of_the_corpus_give_the_true_komi_everywhere(corpus_dir, name):
+    from reviewer.core.engines.builtin_go.engine import default_komi
+    from reviewer.core.engines.katago import katago_komi
+
+    collection = open_collection(corpus_dir / "sgf" / name)
+    game = collection.game(0)
+    assert game.origin == "fox"
+    assert game.komi == FOX_FILES[name]
+    assert collection.summary(0).komi == FOX_FILES[name]
+    assert katago_komi(game) == FOX_FILES[name]  # not divided a second time
+    assert default_komi(game) == FOX_FILES[name]  # the built-in engine
+    again = game_from_sgf_text(write_sgf(game))
+    assert again.komi == FOX_FILES[name]  # writing back keeps the meaning
+    assert again.root.properties.get("KM") == game.root.properties.get("KM")
+
+
+def test_a_changed_komi_of_a_fox_game_is_written_in_points():
+    game = game_from_sgf_text("(;GM[1]SZ[19]AP[foxwq]KM[375]RU[Chinese];B[pd])")
+    game.komi = 6.5
+    text = write_sgf(game)
+    assert "KM[6.5]" in text
+    assert game_from_sgf_text(text).komi == 6.5
 
 
 def test_white_first_without_pl_and_handicap_first_player():
@@ -207,3 +271,64 @@ def test_korean_results_in_the_corpus(corpus_dir, name, written, sgf_result):
     assert game.result == sgf_result
     assert game.headers["RE"] == written
     assert f"RE[{written}]" in write_sgf(game)
+
+
+def test_a_truncated_game_keeps_the_complete_games_and_says_which_one_is_cut(corpus_dir):
+    path = corpus_dir / "sgf" / "sgfmill__truncated_collection.sgf"  # ends inside its second game
+    collection = open_collection(path)
+    assert len(collection) == 2
+    assert collection.game(0).mainline_moves() == ["B17"] and collection.game(0).warnings == []
+    assert [w for w in collection.warnings if "game 2" in w and "truncated" in w]
+    cut = collection.game(1)
+    assert any("incomplete" in w and "truncated" in w for w in cut.warnings)
+
+
+def test_a_game_cut_at_the_end_of_the_file_is_read_up_to_the_cut():
+    text = "(;GM[1]SZ[9];B[ee];W[cc])\n(;GM[1]SZ[9]PB[x];B[ee];W[dc];B[cd]C[a comment that is cut"
+    collection = open_collection_of_text(text)
+    assert len(collection) == 2
+    assert collection.game(0).mainline_moves() == ["E5", "C7"] and not collection.game(0).warnings
+    cut = collection.game(1)
+    assert cut.black == "x" and cut.mainline_moves() == ["E5", "D7", "C6"]
+    assert any("read up to move 3" in w for w in cut.warnings)
+    assert any("game 2" in w and "truncated" in w for w in collection.warnings)
+
+
+def test_a_cut_inside_a_value_and_inside_a_variation():
+    assert game_from_sgf_text("(;GM[1]SZ[9];B[ee];W[").mainline_moves() == ["E5"]
+    game = game_from_sgf_text("(;GM[1]SZ[9];B[ee](;W[aa])(;W[bb];B[cc]")
+    assert [child.move for child in game.root.children[0].children] == ["A9", "B8"]
+    assert any("incomplete" in w for w in game.warnings)
+
+
+def test_text_that_is_not_sgf_inside_a_game_stops_the_reading_there_with_a_warning():
+    # Where that game ends cannot be told, so no later "game" is made up from its variations.
+    text = "(;GM[1]SZ[9];B[ee])(;GM[1]SZ[9];B[cc] %%% ;W[dd](;B[aa])(;B[bb]))"
+    collection = open_collection_of_text(text)
+    assert len(collection) == 2
+    assert collection.game(1).mainline_moves() == ["C7"]
+    assert any("not SGF" in w for w in collection.game(1).warnings)
+    assert any("was not read" in w for w in collection.warnings)
+
+
+def open_collection_of_text(text: str):
+    from reviewer.core.formats.sgf import SgfCollection
+
+    return SgfCollection("cut.sgf", text.encode("utf-8"))
+
+
+def test_setup_only_nodes_are_positions_not_moves():
+    from reviewer.core.analysis import Evaluation, EvaluationTable
+    from reviewer.core.scoring import assess_game
+
+    game = game_from_sgf_text("(;GM[1]SZ[9];B[ee];W[cc];AB[gg]AW[aa];B[dd];AE[ee];W[ff])")
+    nodes = game.mainline_nodes()
+    assert [n.is_move for n in nodes] == [True, True, False, True, False, True]
+    assert game.ply_count == 6 and game.move_count == 4
+    evaluations = EvaluationTable()
+    for ply in range(game.ply_count + 1):
+        evaluations.add(Evaluation(ply=ply, kind="go", engine_id="e", score_lead_black=float(ply), winrate_black=0.5))
+    assessment = assess_game(game, evaluations)
+    assert [m.ply for m in assessment.moves] == [1, 2, 4, 6]
+    assert [m.move for m in assessment.moves] == ["E5", "C7", "D6", "F4"]
+    assert assessment.black.moves + assessment.white.moves == 4

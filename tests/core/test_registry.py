@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
 import sys
+import threading
 
 import pytest
 
@@ -68,6 +68,36 @@ def test_a_command_string_is_split_like_a_shell():
 
 def test_builtin_by_name():
     assert isinstance(registry.open_engine("go", name="builtin"), BuiltinGoEngine)
+
+
+def test_builtin_by_name_starts_no_program(monkeypatch):
+    import subprocess
+
+    started: list[list[str]] = []
+    real_popen = subprocess.Popen
+
+    class RecordingPopen(real_popen):  # type: ignore[misc,valid-type]
+        def __init__(self, args, *rest, **options):
+            started.append(list(args) if not isinstance(args, str) else [args])
+            super().__init__(args, *rest, **options)
+
+    monkeypatch.setattr(subprocess, "Popen", RecordingPopen)
+    engine = registry.open_engine("go", name="builtin")
+    assert isinstance(engine, BuiltinGoEngine)
+    assert started == []  # not even `katago version`
+
+
+def test_a_builtin_named_in_engines_json_still_wins():
+    path = discovery.settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"engines": [
+        {"name": "builtin", "kind": "go", "protocol": "katago", "command": fake_engine_command("fake_katago.py")}
+    ]}))
+    engine = registry.open_engine("go", name="builtin")
+    try:
+        assert isinstance(engine, KataGoEngine)
+    finally:
+        engine.close()
 
 
 def test_a_name_from_engines_json(monkeypatch):

@@ -15,6 +15,9 @@ else --report-as). Switches make it misbehave the ways KataGo can:
   --delay S              seconds per position (a terminate cuts the rest short)
   --startup-delay S      seconds before reading stdin
   --exit-on-start        print a KataGo-like failure on stderr and exit 1
+  --killed-in-handshake  be killed (SIGKILL) on reading the first query, before answering it;
+                         with --killed-marker FILE only while FILE does not exist (it is made)
+  --started-log FILE     append a line to FILE each time the process starts
   --tuning-file PATH     unless PATH exists: say so the way KataGo does, "autotune", then hang
   --log FILE             append every line received to FILE
   --version V            what query_version answers (default 1.18.1)
@@ -29,6 +32,7 @@ import math
 import os
 import queue
 import random
+import signal
 import sys
 import threading
 import time
@@ -50,13 +54,16 @@ parser.add_argument("--report-as", default="BLACK")
 parser.add_argument("--delay", type=float, default=0.0)
 parser.add_argument("--startup-delay", type=float, default=0.0)
 parser.add_argument("--exit-on-start", action="store_true")
+parser.add_argument("--killed-in-handshake", action="store_true")
+parser.add_argument("--killed-marker", default="")
+parser.add_argument("--started-log", default="")
 parser.add_argument("--tuning-file", default="")
 parser.add_argument("--log", default="")
 parser.add_argument("--version", default="1.18.1")
 options, _katago_args = parser.parse_known_args()
 
 out_lock = threading.Lock()
-jobs: "queue.Queue[tuple[dict, int] | None]" = queue.Queue()
+jobs: queue.Queue[tuple[dict, int] | None] = queue.Queue()
 terminated: set[str] = set()
 finals_sent = 0
 
@@ -196,7 +203,22 @@ def handle(line: str) -> None:
         jobs.put((query, turn))
 
 
+def killed_in_handshake() -> bool:
+    if not options.killed_in_handshake:
+        return False
+    marker = options.killed_marker
+    if marker and os.path.exists(marker):
+        return False
+    if marker:
+        with open(marker, "w") as marker_file:
+            marker_file.write("killed\n")
+    return True
+
+
 def main() -> None:
+    if options.started_log:
+        with open(options.started_log, "a") as started_log:
+            started_log.write("started\n")
     sys.stderr.write(f"KataGo v{options.version} (fake)\n")
     if options.exit_on_start:
         sys.stderr.write("Uncaught exception: could not open model file\n")
@@ -216,11 +238,16 @@ def main() -> None:
     sys.stderr.flush()
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
-    log = open(options.log, "a") if options.log else None
+    log = open(options.log, "a") if options.log else None  # noqa: SIM115 (open while stdin is read)
+    first = True
     for line in sys.stdin:
         line = line.strip()
         if not line:
             continue
+        if first and killed_in_handshake():
+            sys.stderr.flush()
+            os.kill(os.getpid(), signal.SIGKILL)
+        first = False
         if log:
             log.write(line + "\n")
             log.flush()

@@ -9,14 +9,19 @@ Switches: --name NAME, --log FILE, --no-wdl, --garbage (junk lines around real o
 (exit once --log holds N searches, so restarts crash too), --hang-after N (go silent, ignore
 stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start (die at once),
 --started-log FILE (append a line to FILE each time the process starts), --chess960 (offer the
-UCI_Chess960 option and play Chess960 when it is set).
+UCI_Chess960 option and play Chess960 when it is set), --killed-on uci|isready (be killed with
+SIGKILL on reading that command, before answering it; with --killed-marker FILE only while FILE does
+not exist, which it then makes: the next process lives), --wait-for-stop-after-total N with
+--release FILE (once --log holds N searches, search until `stop` comes, unless FILE exists).
 """
 
 from __future__ import annotations
 
 import argparse
 import fcntl
+import os
 import queue
+import signal
 import sys
 import threading
 import time
@@ -65,17 +70,39 @@ def wdl_for(text: str) -> str:
     return f"{win} {1000 - win - loss} {loss}"
 
 
-def log_search(path: str, fen: str, crash_after_total: int | None) -> bool:
-    """Append the search to the shared log; False (crash now) once it holds `crash_after_total`.
-    Counting and writing happen under one lock, as several fake processes share the file."""
+def log_search(path: str, fen: str, crash_after_total: int | None) -> int | None:
+    """Append the search to the shared log and return its number (1 for the first); None (crash
+    now) once the log holds `crash_after_total`. Counting and writing happen under one lock, as
+    several fake processes share the file."""
     with open(path, "a+", encoding="utf-8") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         handle.seek(0)
         done = sum(1 for _ in handle)
         if crash_after_total is not None and done >= crash_after_total:
-            return False
+            return None
         handle.write(fen + "\n")
+        return done + 1
+
+
+def killed_now(marker: str | None) -> bool:
+    """Whether to die now: always without a marker file; with one, only the first time."""
+    if marker is None:
         return True
+    if os.path.exists(marker):
+        return False
+    with open(marker, "w", encoding="utf-8") as handle:
+        handle.write("killed\n")
+    return True
+
+
+def must_wait_for_stop(args: argparse.Namespace, search_number: int | None) -> bool:
+    """With --wait-for-stop-after-total N: this is search N+1 or later of the shared log, and the
+    --release file does not exist."""
+    if args.wait_for_stop_after_total is None or search_number is None:
+        return False
+    if args.release and os.path.exists(args.release):
+        return False
+    return search_number > args.wait_for_stop_after_total
 
 
 def parse_position(tokens: list[str], chess960: bool = False) -> chess.Board:
@@ -103,6 +130,10 @@ def main() -> int:
     parser.add_argument("--exit-on-start", action="store_true")
     parser.add_argument("--started-log")
     parser.add_argument("--chess960", action="store_true")
+    parser.add_argument("--killed-on", choices=("uci", "isready"))
+    parser.add_argument("--killed-marker")
+    parser.add_argument("--wait-for-stop-after-total", type=int)
+    parser.add_argument("--release")
     args = parser.parse_args()
     if args.started_log:
         with open(args.started_log, "a", encoding="utf-8") as handle:
@@ -127,6 +158,8 @@ def main() -> int:
         tokens = line.split()
         if not tokens:
             continue
+        if tokens[0] == args.killed_on and killed_now(args.killed_marker):
+            os.kill(os.getpid(), signal.SIGKILL)
         if tokens[0] == "uci":
             if args.garbage:
                 send("Welcome to FakeFish! ###")
@@ -160,9 +193,16 @@ def main() -> int:
                 while commands.get() not in (None, "quit"):
                     pass  # silent, even to `stop`
                 return 0
-            if args.log and not log_search(args.log, board.fen(), args.crash_after_total):
+            search_number = log_search(args.log, board.fen(), args.crash_after_total) if args.log else 0
+            if search_number is None:
                 return 3
             searches += 1
+            if must_wait_for_stop(args, search_number):
+                pending = commands.get()
+                while pending not in ("stop", None, "quit"):
+                    pending = commands.get()
+                if pending != "stop":
+                    return 0
             deadline = time.monotonic() + args.search_ms / 1000
             while time.monotonic() < deadline:
                 try:

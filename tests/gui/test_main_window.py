@@ -88,7 +88,7 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
         window.session.add_evaluation(
             Evaluation(ply=ply, kind="chess", score_cp_white=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
         )
-    qtbot.wait(150)  # the throttled refresh
+    qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=20_000)  # the throttled refresh ran
     graph = window.eval_graph
     target = 40
     position = graph.view.mapFromScene(graph.scene_pos_for(target))
@@ -136,19 +136,23 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
     assert "Best line" in window.comment_view.toPlainText()
 
 
-def test_the_analysis_can_be_cancelled_with_space(qtbot, window, corpus_dir) -> None:
+def test_the_analysis_can_be_cancelled_with_space(qtbot, window, corpus_dir, tmp_path) -> None:
+    from PySide6.QtCore import QCoreApplication
+
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    use_fake_engine(window, "--search-ms", "150")
-    with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
+    # The first search answers; the next one runs until it is stopped: the stop always lands mid-game.
+    use_fake_engine(window, "--log", str(tmp_path / "searches.log"), "--wait-for-stop-after-total", "1")
+    with qtbot.waitSignal(window.session.evaluation_added, timeout=60_000):
         window.start_analysis()
     assert window.analyse_action.text() == "Stop"
-    with qtbot.waitSignal(window.analysis_finished, timeout=3000) as finished:
+    with qtbot.waitSignal(window.analysis_finished, timeout=60_000) as finished:
         qtbot.keyClick(window, Qt.Key.Key_Space)
     assert finished.args == [False]
-    assert window.analysis.shutdown(timeout_s=5.0)  # the engine process has been closed
+    assert window.analysis.shutdown(timeout_s=60.0)  # the engine process has been closed
     done = len(window.session.evaluations)
     assert 0 < done < window.session.ply_count + 1
-    qtbot.wait(300)
+    QCoreApplication.sendPostedEvents()  # whatever the stopped analysis still sent arrives now
+    QCoreApplication.processEvents()
     assert len(window.session.evaluations) == done  # nothing arrives after the stop
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtCore import Qt
 
 from reviewer.gui import players_window
@@ -170,5 +171,6 @@ def test_the_window_shows_and_closes_cleanly(qtbot, window, club_file):
     window.close()
     assert not window.is_busy() and not window.busy.isVisible()
     rows_before = window.model.rowCount()
-    qtbot.wait(100)  # answers that were still queued change nothing
+    QCoreApplication.sendPostedEvents()  # answers that were still queued arrive now, and change nothing
+    QCoreApplication.processEvents()
     assert window.model.rowCount() == rows_before

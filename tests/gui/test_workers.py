@@ -27,6 +27,18 @@ from reviewer.gui.workers import (
 from support import fake_engine_command
 
 
+def deliver_posted_signals() -> None:
+    """Deliver every signal already queued for the GUI thread (instead of waiting a while for them)."""
+    from PySide6.QtCore import QCoreApplication
+
+    QCoreApplication.sendPostedEvents()
+    QCoreApplication.processEvents()
+
+
+def task_thread(task_id: int) -> threading.Thread:
+    return next(thread for thread in threading.enumerate() if thread.name == f"task-{task_id}")
+
+
 class ScriptedEngine:
     """An in-process engine: answers each position with a fixed score, optionally slowly."""
 
@@ -97,12 +109,12 @@ def test_stop_returns_at_once_and_the_engine_is_closed(qtbot, game) -> None:
     runner.evaluation_ready.connect(lambda ev: received.append(ev.ply))
     with qtbot.waitSignal(runner.evaluation_ready, timeout=5000):
         runner.start(job_for(game, range(5)))
-    with qtbot.waitSignal(runner.finished, timeout=1000) as finished:
+    with qtbot.waitSignal(runner.finished, timeout=20_000) as finished:
         runner.stop()
     assert finished.args == [False]
-    assert runner.shutdown(timeout_s=3.0)
+    assert runner.shutdown(timeout_s=20.0)
     assert engine.closed.is_set()
-    qtbot.wait(50)
+    deliver_posted_signals()  # anything the stopped analysis still sent arrives now
     assert received == [0]
 
 
@@ -147,7 +159,7 @@ def test_a_new_job_drops_the_late_results_of_the_old_one(qtbot, game) -> None:
     with qtbot.waitSignal(runner.finished, timeout=5000, check_params_cb=lambda done: done):
         runner.start(job_for(game, range(3)))
     assert received == ["scripted 1"] * 3
-    assert slow.closed.wait(3)
+    assert slow.closed.wait(60)
 
 
 def run_to_the_end(qtbot, runner: AnalysisRunner, job: AnalysisJob) -> tuple[bool, list[Evaluation]]:
@@ -230,10 +242,12 @@ def test_task_runner_says_nothing_after_shutdown(qtbot) -> None:
     release = threading.Event()
     results: list[object] = []
     tasks.succeeded.connect(lambda _task, result: results.append(result))
-    tasks.submit(lambda: release.wait(5) and "late")
+    task = tasks.submit(lambda: release.wait() and "late")
+    thread = task_thread(task)
     assert tasks.shutdown(0.1)  # nothing had to finish
     release.set()
-    qtbot.wait(200)
+    thread.join()
+    deliver_posted_signals()
     assert results == []
 
 
@@ -244,15 +258,16 @@ def test_a_task_that_outlives_its_runner_ends_quietly(qtbot) -> None:
     release, finished = threading.Event(), threading.Event()
 
     def slow() -> str:
-        release.wait(5)
+        release.wait()
         finished.set()
         return "late"
 
-    tasks.submit(slow)
+    thread = task_thread(tasks.submit(slow))
     Shiboken.delete(tasks)  # the window went away while the task still ran
     release.set()
-    assert finished.wait(5)
-    qtbot.wait(100)  # a signal of the deleted object would crash the process here
+    thread.join()
+    assert finished.is_set()
+    deliver_posted_signals()  # a signal of the deleted object would crash the process here
 
 
 def test_assessment_runner_scores_the_newest_request_and_skips_the_ones_between(qtbot) -> None:

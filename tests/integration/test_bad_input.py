@@ -11,7 +11,7 @@ def bad_files(tmp_path):
         "missing": (tmp_path / "nowhere.pgn", "no such file"),
         "empty": (tmp_path / "empty.pgn", "empty"),
         "binary": (tmp_path / "binary.pgn", "binary"),
-        "truncated sgf": (DATA_DIR / "go_truncated.sgf", "truncated"),
+        "no sgf node": (tmp_path / "no_node.sgf", "no SGF game"),
         "unknown extension": (tmp_path / "notes.txt", ".txt"),
         "folder": (tmp_path, ""),
         "too big a board": (tmp_path / "big.sgf", "52x52"),
@@ -21,11 +21,12 @@ def bad_files(tmp_path):
     files["binary"][0].write_bytes(bytes(range(256)) * 8)
     files["unknown extension"][0].write_text("1. e4 e5\n")
     files["too big a board"][0].write_text("(;GM[1]SZ[52];B[aa])")
+    files["no sgf node"][0].write_text("(((( ))")
     files["not go"][0].write_text("(;GM[2]SZ[8];B[dd])")
     return files
 
 
-CASES = ["missing", "empty", "binary", "truncated sgf", "unknown extension", "folder", "too big a board", "not go"]
+CASES = ["missing", "empty", "binary", "no sgf node", "unknown extension", "folder", "too big a board", "not go"]
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -79,6 +79,8 @@ def test_gui_screenshot(tmp_path, name, extra):
 
 def test_gui_refuses_a_bad_file(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    run = run_reviewer("gui", DATA_DIR / "go_truncated.sgf", "--screenshot", tmp_path / "s.png", env=env, timeout=120)
-    assert run.returncode == EXIT_BAD_INPUT and "truncated" in run.stderr
+    bad = tmp_path / "big.sgf"
+    bad.write_text("(;GM[1]SZ[52];B[aa])")
+    run = run_reviewer("gui", bad, "--screenshot", tmp_path / "s.png", env=env, timeout=120)
+    assert run.returncode == EXIT_BAD_INPUT and "52x52" in run.stderr
     assert not (tmp_path / "s.png").exists()

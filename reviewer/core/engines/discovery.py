@@ -20,15 +20,16 @@ import re
 import shlex
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Literal
 
 from reviewer.core import paths
 from reviewer.core.engines import install
 from reviewer.core.gametree import GameKind
 
-__all__ = ["EngineInfo", "find_engines", "find_engine", "settings_path", "INSTALL_HINT"]
+__all__ = ["INSTALL_HINT", "EngineInfo", "builtin_engine_info", "find_engine", "find_engines", "settings_path"]
 
 Protocol = Literal["uci", "katago", "builtin"]
 Status = Literal["ok", "missing", "broken", "needs-tuning"]
@@ -247,8 +248,21 @@ def find_engines(
     return found.engines
 
 
+def builtin_engine_info() -> EngineInfo | None:
+    """The built-in Go engine, found without running any program; None when engines.json gives
+    another engine that name (then the full listing decides)."""
+    settings, _ = _settings_engines(check=False)
+    if any(engine.name.lower() == "builtin" for engine in settings):
+        return None
+    return _builtin()
+
+
 def find_engine(name: str, kind: GameKind | None = None) -> EngineInfo | None:
     wanted = name.strip().lower()
+    if wanted == "builtin" and kind in (None, "go"):
+        builtin = builtin_engine_info()
+        if builtin is not None:
+            return builtin
     for engine in find_engines(kind=kind):
         if engine.name.lower() == wanted:
             return engine

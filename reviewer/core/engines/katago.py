@@ -22,9 +22,10 @@ import re
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterator, Literal, Sequence
+from typing import IO, Any, Literal
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
@@ -37,7 +38,6 @@ __all__ = [
     "Segment",
     "katago_komi",
     "katago_rules",
-    "is_fox_game",
     "plan_queries",
     "to_black_view",
 ]
@@ -85,36 +85,16 @@ def katago_rules(game: Game) -> str:
     return _RULES.get(text, DEFAULT_RULES)
 
 
-def is_fox_game(game: Game) -> bool:
-    """A game from the Fox server (AP[foxwq]), whose KM[] needs reading the way Fox means it."""
-    if getattr(game, "origin", "") == "fox":
-        return True
-    markers = [game.headers.get("AP", ""), *game.root.properties.get("AP", [])]
-    return any("foxwq" in str(marker).lower() for marker in markers)
-
-
 def katago_komi(game: Game, rules: str | None = None) -> float:
     """The komi to tell KataGo: a half-integer in [-150, 150].
 
+    `game.komi` is already the komi in points (the SGF reader undoes Fox's way of writing it).
     Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules).
-    Fox writes komi its own way:
-    - KM[0] (or none) with HA >= 1 (handicap, or HA[1] for a no-komi game) -> 0.5, as KaTrain does;
-    - komi x100, counted in stones under area rules (KM[375] = 7.5, KM[325] = 6.5, as KataGo reads
-      them) and in points under territory rules (KM[650] = 6.5);
-    - no KM -> 7.5 (area rules) or 6.5 (territory rules), as KaTrain does.
     """
     rules = rules or katago_rules(game)
-    territory = rules in _TERRITORY_RULES
     komi = game.komi
-    if komi is not None and not math.isfinite(komi):
-        komi = None
-    if is_fox_game(game):
-        if game.handicap >= 1 and not komi:
-            komi = 0.5
-        elif komi is not None and abs(komi) >= 100:
-            komi = komi / (100 if territory else 50)
-    if komi is None:
-        komi = 0.5 if game.handicap >= 2 else (6.5 if territory else 7.5)
+    if komi is None or not math.isfinite(komi):
+        komi = 0.5 if game.handicap >= 2 else (6.5 if rules in _TERRITORY_RULES else 7.5)
     return max(-150.0, min(150.0, round(komi * 2) / 2))
 
 
@@ -235,8 +215,8 @@ def plan_queries(game: Game) -> QueryPlan:
     width, height = game.board_width, game.board_height
     if not (2 <= width <= 25 and 2 <= height <= 25):
         raise EngineError(f"KataGo cannot analyse a {width}x{height} board")
-    stones: dict[Point, Color] = {p: "black" for p in game.setup_black}
-    stones.update({p: "white" for p in game.setup_white})
+    stones: dict[Point, Color] = dict.fromkeys(game.setup_black, "black")
+    stones.update(dict.fromkeys(game.setup_white, "white"))
     for point in stones:
         if not (0 <= point[0] < height and 0 <= point[1] < width):
             raise EngineError(f"a setup stone lies off the {width}x{height} board")
@@ -413,7 +393,7 @@ class _Process:
             raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error.strerror or error}") from error
         except OSError as error:
             raise EngineNotFound(f"cannot run KataGo ({command[0]}): {error}") from error
-        self.lines: "queue.Queue[object]" = queue.Queue()
+        self.lines: queue.Queue[object] = queue.Queue()
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=20)
         self.tuning = False
         self._on_stderr = on_stderr
@@ -427,13 +407,22 @@ class _Process:
 
     def _read_stdout(self) -> None:
         assert self.popen.stdout is not None
-        for raw in self.popen.stdout:
-            self.lines.put(raw.decode("utf-8", errors="replace").strip())
+        try:
+            for raw in self.popen.stdout:
+                self.lines.put(raw.decode("utf-8", errors="replace").strip())
+        except (OSError, ValueError):  # closed under the reader: a child of KataGo kept it open
+            pass
         self.lines.put(_EOF)
 
     def _read_stderr(self) -> None:
         assert self.popen.stderr is not None
-        for raw in self.popen.stderr:
+        try:
+            self._pass_stderr_on(self.popen.stderr)
+        except (OSError, ValueError):  # closed under the reader: a child of KataGo kept it open
+            pass
+
+    def _pass_stderr_on(self, stream: IO[bytes]) -> None:
+        for raw in stream:
             line = raw.decode("utf-8", errors="replace").rstrip()
             if not line:
                 continue
@@ -457,7 +446,18 @@ class _Process:
             except (BrokenPipeError, OSError, ValueError):
                 return False
 
-    def why_dead(self) -> str:
+    def why_dead(self, wait_s: float = 5.0) -> str:
+        """Why the process ended: its exit status and last stderr lines.
+
+        Its stdout has ended when this is asked; the exit status and the last stderr lines arrive
+        a moment later, so both are waited for (bounded) rather than read too early.
+        """
+        try:
+            self.popen.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
+            pass
+        if self.popen.poll() is not None:
+            self._threads[1].join(timeout=wait_s)  # stderr: read to its end
         code = self.popen.poll()
         tail = " | ".join(list(self.stderr_tail)[-3:])
         status = f"exit status {code}" if code is not None else "stopped answering"
@@ -479,14 +479,16 @@ class _Process:
                 except subprocess.TimeoutExpired:
                     self.popen.kill()
                     self.popen.wait()
+        # The process has ended: its pipes reach their end and the readers stop by themselves.
+        # Closing a pipe under a reader would break its read instead.
+        for thread in self._threads:
+            thread.join(timeout=5.0)
         for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
             try:
                 if stream is not None:
                     stream.close()
             except OSError:
                 pass
-        for thread in self._threads:
-            thread.join(timeout=1.0)
 
 
 def _board_size_message(error: str, plan: QueryPlan) -> str:
@@ -594,7 +596,7 @@ class KataGoEngine:
             self._process.stop()
             self._process = None
 
-    def __enter__(self) -> "KataGoEngine":
+    def __enter__(self) -> KataGoEngine:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -607,6 +609,17 @@ class KataGoEngine:
         return f"{prefix}{self._counter}"
 
     def _start(self) -> None:
+        """Start KataGo; one that dies before it answers is started once more, then given up."""
+        try:
+            self._start_once()
+        except EngineCrashed as error:
+            log.info("%s; starting it again", error)
+            try:
+                self._start_once()
+            except EngineCrashed as again:
+                raise EngineCrashed(f"{again}, twice") from None
+
+    def _start_once(self) -> None:
         """Start KataGo and wait (bounded) until it answers `query_version`."""
         process = _Process(self.command, self.env, self.on_stderr)
         self._process = process

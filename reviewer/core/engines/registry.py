@@ -8,10 +8,11 @@ import logging
 import os
 import shlex
 import shutil
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
-from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, find_engines
+from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, builtin_engine_info, find_engines
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import GameKind
 
@@ -96,6 +97,10 @@ def open_engine(
         return _open_uci(parts, threads) if kind == "chess" else _open_katago(parts, threads)
     if kind == "go" and name is None and not katago_plays(board_size):
         return _open_builtin()  # no need to look for KataGo
+    if kind == "go" and name is not None and name.strip().lower() == "builtin":
+        builtin = builtin_engine_info()  # asked for by name: no other engine is started to list it
+        if builtin is not None:
+            return _open_info(builtin, threads)
     engines = find_engines(kind=kind)
     if name is not None:
         wanted = name.strip().lower()

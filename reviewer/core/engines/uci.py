@@ -10,7 +10,8 @@ White's point of view and moves to SAN here, at the edge; nothing downstream con
 which leaves the CPU to the engines.
 
 A dead process is restarted and its position asked again; a position that kills the engine twice
-ends the analysis with `EngineCrashed`. An engine silent for `timeout_s` ends it with
+ends the analysis with `EngineCrashed`. A process that dies during its handshake (`uci`,
+`isready`) is started once more, then the start fails with `EngineCrashed`. An engine silent for `timeout_s` ends it with
 `EngineTimeout`. A Chess960 game for an engine without `UCI_Chess960` ends it at once with
 `EngineUnsuitable`. Setting `stop` returns within about a second; searches cut short are dropped,
 never reported.
@@ -30,9 +31,10 @@ import os
 import queue
 import threading
 import time
+from collections.abc import Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generator, Iterator, Mapping, Sequence
+from typing import Any
 
 import chess
 import chess.engine
@@ -122,7 +124,7 @@ class _Run:
     jobs: collections.deque[tuple[int, chess.Board]]  # in game order, before they are shared out
     limit: chess.engine.Limit
     multipv: int
-    results: "queue.Queue[Any]"
+    results: queue.Queue[Any]
     token: object = field(default_factory=object)  # a new game for the engine: ucinewgame
     crashes: dict[int, int] = field(default_factory=dict)
     in_flight: set[chess.engine.AnalysisResult] = field(default_factory=set)
@@ -166,6 +168,17 @@ class _Stopped(Exception):
     pass
 
 
+class _DiedStarting(EngineCrashed):
+    """The process ended during its handshake (killed, or crashed): worth one more start."""
+
+
+def _exit_text(started: list[_LeanUciProtocol]) -> str:
+    """' (exit code N)' of the process started last, when it is known."""
+    if started and started[-1].returncode.done() and not started[-1].returncode.cancelled():
+        return f" (exit code {started[-1].returncode.result()})"
+    return ""
+
+
 class UciEngine:
     """Any UCI engine command (a list of arguments), as a pool of `processes` engine processes."""
 
@@ -204,6 +217,7 @@ class UciEngine:
         self._started: list[_LeanUciProtocol] = []  # every process started, until it is seen to exit
         self._closed = False
         self._busy = threading.Lock()
+        self._running: tuple[_Run, concurrent.futures.Future[None]] | None = None
         self._loop = asyncio.new_event_loop()
         self._loop.set_exception_handler(_quiet_teardown_races)
         self._thread = threading.Thread(target=self._loop.run_forever, name="uci-engine-loop", daemon=True)
@@ -259,33 +273,51 @@ class UciEngine:
         with self._busy:
             pending = len(run.jobs)
             future = asyncio.run_coroutine_threadsafe(self._run(run), self._loop)
+            self._running = (run, future)
             try:
                 while pending:
                     if stop.is_set():
                         return
+                    if self._closed:
+                        raise EngineError(f"{self._engine_name} was closed during the analysis")
                     try:
                         item = run.results.get(timeout=_POLL_S)
                     except queue.Empty:
                         if future.done() and run.results.empty():
+                            if self._closed:
+                                raise EngineError(f"{self._engine_name} was closed during the analysis") from None
                             future.result()  # surfaces an unexpected error in the pool
-                            raise EngineCrashed(f"{self._engine_name} stopped before finishing the game")
+                            raise EngineCrashed(f"{self._engine_name} stopped before finishing the game") from None
                         continue
                     if isinstance(item, BaseException):
                         raise item
                     pending -= 1
                     yield self._evaluation(engine_id, *item)
             finally:
-                if not future.done():
-                    self._loop.call_soon_threadsafe(run.request_stop)
-                    try:
-                        future.result(timeout=_STOP_GRACE_S + 1.0)
-                    except (concurrent.futures.TimeoutError, Exception):
-                        pass
+                self._running = None
+                self._stop_run(run, future)
+
+    def _stop_run(self, run: _Run, future: concurrent.futures.Future[None]) -> None:
+        """Stop a run's searches and wait (bounded: a process that ignores `stop` is killed) until
+        its task has ended, so that no task is left pending when the loop closes."""
+        if future.done():
+            return
+        try:
+            self._loop.call_soon_threadsafe(run.request_stop)
+        except RuntimeError:  # the loop is closed already
+            return
+        try:
+            future.result(timeout=_STOP_GRACE_S + 2.0)
+        except (concurrent.futures.TimeoutError, concurrent.futures.CancelledError, Exception):
+            pass
 
     def close(self) -> None:
         if self._closed:
             return
         self._closed = True
+        running = self._running
+        if running is not None and self._loop.is_running():
+            self._stop_run(*running)  # an analysis still under way (in another thread, or abandoned)
         if self._loop.is_running():
             try:
                 asyncio.run_coroutine_threadsafe(self._shut_down(), self._loop).result(timeout=8.0)
@@ -297,7 +329,7 @@ class UciEngine:
         if not self._loop.is_running() and not self._loop.is_closed():
             self._loop.close()
 
-    def __enter__(self) -> "UciEngine":
+    def __enter__(self) -> UciEngine:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
@@ -317,6 +349,17 @@ class UciEngine:
                 raise outcome
 
     async def _start(self, slot: _Slot) -> None:
+        """Start the slot's process; one that dies during its handshake is started once more."""
+        try:
+            await self._start_once(slot)
+        except _DiedStarting as error:
+            _LOG.info("%s; starting it again", error)
+            try:
+                await self._start_once(slot)
+            except _DiedStarting as again:
+                raise EngineCrashed(f"{again} (twice)") from None
+
+    async def _start_once(self, slot: _Slot) -> None:
         slot.kill()
         program = self.command[0]
         try:
@@ -327,10 +370,12 @@ class UciEngine:
             raise EngineNotFound(f"engine not found: {program}") from None
         except PermissionError:
             raise EngineNotFound(f"engine cannot be executed (permission denied): {program}") from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise EngineTimeout(
                 f"{program} did not finish the UCI handshake within {self.start_timeout_s:g} s — is it a UCI engine?"
             ) from None
+        except chess.engine.EngineTerminatedError as error:
+            raise _DiedStarting(f"{program} died during the UCI handshake{_exit_text(self._started)}: {error}") from None
         except (chess.engine.EngineError, OSError) as error:
             raise EngineCrashed(f"{program} failed to start as a UCI engine: {error}") from None
         slot.transport, slot.protocol = transport, protocol
@@ -348,10 +393,15 @@ class UciEngine:
         try:
             await protocol.configure(settings)
             await asyncio.wait_for(protocol.ping(), self.start_timeout_s)
+        except chess.engine.EngineTerminatedError as error:
+            code = transport.get_returncode()
+            slot.kill()
+            exit_text = f" (exit code {code})" if code is not None else ""
+            raise _DiedStarting(f"{self._engine_name} died answering 'isready'{exit_text}: {error}") from None
         except chess.engine.EngineError as error:
             slot.kill()
             raise EngineError(f"{self._engine_name}: {error}") from None
-        except asyncio.TimeoutError:
+        except TimeoutError:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' after its options were set") from None
 
@@ -447,7 +497,7 @@ class UciEngine:
                 protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=chess.engine.INFO_NONE),
                 self.timeout_s,
             )
-        except asyncio.TimeoutError:
+        except TimeoutError:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
         run.in_flight.add(analysis)
@@ -636,7 +686,7 @@ def _kill(transport: asyncio.SubprocessTransport, protocol: _LeanUciProtocol) ->
         protocol.returncode.add_done_callback(lambda _: transport.close())
 
 
-def _retrieve(future: "asyncio.Future[Any]") -> None:
+def _retrieve(future: asyncio.Future[Any]) -> None:
     """Mark a future's outcome as seen, so that an error nobody waits for any more is not printed."""
     if not future.cancelled():
         future.exception()

@@ -8,9 +8,8 @@ INI line, placed where Tygem puts them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import re
+from collections.abc import Callable
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection

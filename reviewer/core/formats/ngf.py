@@ -10,9 +10,8 @@ komi, moves). Moves: `PM` + 2 letters of move number + colour + 4 letters of coo
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import re
+from collections.abc import Callable
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection
@@ -50,9 +49,9 @@ def _int(text: str, default: int) -> int:
 def _result(text: str) -> str:
     lowered = text.lower()
     winner = ""
-    if "white win" in lowered or "black lose" in lowered or "白" in text and "胜" in text:
+    if "white win" in lowered or "black lose" in lowered or ("白" in text and "胜" in text):
         winner = "W"
-    elif "black win" in lowered or "white lose" in lowered or "黑" in text and "胜" in text:
+    elif "black win" in lowered or "white lose" in lowered or ("黑" in text and "胜" in text):
         winner = "B"
     if not winner:
         return ""

@@ -5,6 +5,9 @@ Reading:
   is missing or lies, EUC-KR-as-Latin-1 mojibake undone), then tokenised by sgfmill as UTF-8.
 - The tree is built without recursion, so OGS files that open a variation for every move load.
   Redundant parentheses and empty variations are tolerated.
+- A game the file ends inside (a truncated download) is kept up to the cut, with a warning on the
+  game and on the collection; the games before it are whole. Text that is not SGF inside a game
+  ends the reading there, with a warning that says how much of the file was not read.
 - Every property of every node is kept, decoded, in `node.properties` (a repeated property in one
   node has its values merged), so writing the game back loses nothing.
 - Layout changes, each idempotent (reading what we wrote gives the same tree):
@@ -13,17 +16,19 @@ Reading:
   * move-less nodes before the first move (Fox puts handicap stones there) merge into the root;
   * other move-less nodes without setup stones (comment-only, empty `;;`) merge into the node above;
     move-less nodes with AB/AW/AE stay, with `move=None` and their setup lists filled.
-- Fox files (AP[foxwq]) are marked with `game.origin = "fox"`; their komi is kept as written
-  (KM[0] with HA[1], KM[375] for 3.75) for the engine layer to interpret.
+- Fox files (AP[foxwq]) are marked with `game.origin = "fox"`, and `game.komi` is the komi Fox
+  means (see `fox_komi`): every reader of the model (engines, report, GUI) takes it as it is. The
+  KM text stays as written in `root.properties`, so writing an unchanged game back keeps it.
 
 Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from sgfmill import sgf_grammar
 
@@ -238,33 +243,74 @@ class RawNode:
 
     props: dict[str, list[str]] = field(default_factory=dict)
     order: list[tuple[str, int]] = field(default_factory=list)  # (ident, value index) of moves, file order
-    children: list["RawNode"] = field(default_factory=list)
+    children: list[RawNode] = field(default_factory=list)
+    cut_off: str = ""  # why the game stops early (the file ends inside it), or "" when it is whole
 
 
 # "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
 _MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
 
 
-def _parse_collection(text: str, name: str) -> list[RawNode]:
+def _parse_collection(text: str, name: str) -> tuple[list[RawNode], list[str]]:
+    """Every game tree of the file, and warnings about games cut short.
+
+    A game whose closing parenthesis never comes is kept up to where it stops, marked `cut_off`:
+    at the end of the file (a truncated download) the games before it are whole; text that is
+    not SGF inside a game ends the reading there, since where that game ends cannot be told.
+    """
     if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
         text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
     data = text.encode("utf-8")
     roots: list[RawNode] = []
+    warnings: list[str] = []
     position = 0
     while True:
         tokens, end = sgf_grammar.tokenise(data, position)
         if not tokens:
             break
-        roots.extend(_build_raw_tree(tokens, name, len(roots)))
+        trees, still_open = _build_raw_tree(tokens)
+        roots.extend(trees)
+        if still_open:
+            number = len(roots)
+            rest = data[end:]
+            if _only_an_unfinished_value(rest):
+                reason = "the file ends inside it (truncated)"
+            else:
+                reason = f"text that is not SGF at byte {end} inside it"
+            if trees:
+                trees[-1].cut_off = reason
+                warnings.append(f"{name}: game {number} is incomplete: {reason}; its moves up to there are kept")
+            if rest.strip() and not _only_an_unfinished_value(rest):
+                warnings.append(f"{name}: the rest of the file (from byte {end}) was not read")
+            break
         if end <= position:
             break
         position = end
     if not roots:
         raise GameFileError(f"{name}: no SGF game in this file")
-    return roots
+    return roots, warnings
 
 
-def _build_raw_tree(tokens: list[tuple[str, bytes]], name: str, games_before: int) -> list[RawNode]:
+def _only_an_unfinished_value(rest: bytes) -> bool:
+    """Whether the bytes after a cut are nothing, or a property value the end of the file cut off."""
+    stripped = rest.strip()
+    if not stripped:
+        return True
+    if not stripped.startswith(b"["):
+        return False
+    escaped = False
+    for byte in stripped[1:]:
+        if escaped:
+            escaped = False
+        elif byte == 0x5C:  # backslash
+            escaped = True
+        elif byte == 0x5D:  # ]
+            return False
+    return True
+
+
+def _build_raw_tree(tokens: list[tuple[str, bytes]]) -> tuple[list[RawNode], bool]:
+    """The trees of one tokenised game; True with them when the game's parentheses are not all closed."""
     top = RawNode()
     current = top
     stack: list[RawNode] = []
@@ -300,9 +346,7 @@ def _build_raw_tree(tokens: list[tuple[str, bytes]], name: str, games_before: in
             existing.extend(values)
         else:  # a value with no identifier before it
             continue
-    if stack:
-        raise GameFileError(f"{name}: the file is truncated (it ends inside game {games_before + len(top.children) or 1})")
-    return top.children
+    return top.children, bool(stack)
 
 
 # ---------------------------------------------------------------- coordinates
@@ -381,6 +425,47 @@ def parse_komi(value: str) -> float | None:
     except ValueError:
         match = re.match(r"[-+]?\d+(?:\.\d+)?", value)
         return float(match.group(0)) if match else None
+
+
+def fox_komi(written: float | None, handicap: int, rules: str | None) -> float | None:
+    """The komi a Fox (AP[foxwq]) file means by its KM[] value, in points.
+
+    - KM[0] (or none) with HA >= 1 (a handicap game, or HA[1]: a no-komi game) -> 0.5, as KataGo
+      and KaTrain read it;
+    - komi x100, counted in stones (two points each) under Chinese rules (KM[375] = 7.5,
+      KM[325] = 6.5) and in points otherwise (KM[650] = 6.5);
+    - anything else (a komi already in points, such as KM[6.5]) as written.
+    """
+    if handicap >= 1 and not written:
+        return 0.5
+    if written is not None and abs(written) >= 100:
+        chinese = (rules or "").strip().lower() == "chinese"
+        return written / (50.0 if chinese else 100.0)
+    return written
+
+
+def _is_fox(props: dict[str, list[str]]) -> bool:
+    return any("foxwq" in value.lower() for value in props.get("AP", []))
+
+
+def _handicap_of(props: dict[str, list[str]]) -> int | None:
+    text = _first(props, "HA")
+    if not text:
+        return 0
+    try:
+        return int(float(text))
+    except ValueError:
+        return None
+
+
+def read_komi(props: dict[str, list[str]]) -> float | None:
+    """The komi in points of a root node's properties, Fox's way of writing it undone."""
+    komi = parse_komi(_first(props, "KM"))
+    if komi is not None and not math.isfinite(komi):
+        komi = None
+    if _is_fox(props):
+        komi = fox_komi(komi, _handicap_of(props) or 0, normalise_rules(_first(props, "RU")))
+    return komi
 
 
 def parse_board_size(value: str) -> tuple[int, int]:
@@ -493,14 +578,13 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     game.result = normalise_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
     game.date = _simple(_first(props, "DT"))
     game.event = _simple(_first(props, "EV") or _first(props, "GN"))
-    game.komi = parse_komi(_first(props, "KM"))
+    game.komi = read_komi(props)
     game.rules = normalise_rules(_first(props, "RU"))
-    handicap = _first(props, "HA")
-    try:
-        game.handicap = int(float(handicap)) if handicap else 0
-    except ValueError:
-        game.warnings.append(f"{label}: unreadable handicap HA[{handicap}]; ignored")
-    if any("foxwq" in value.lower() for value in props.get("AP", [])):
+    handicap = _handicap_of(props)
+    if handicap is None:
+        game.warnings.append(f"{label}: unreadable handicap HA[{_first(props, 'HA')}]; ignored")
+    game.handicap = handicap or 0
+    if _is_fox(props):
         game.origin = "fox"
     elif "online-go.com" in _first(props, "PC").lower() or "OGS" in _first(props, "PC"):
         game.origin = "ogs"
@@ -532,6 +616,9 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
             game.first_player = "white"
         else:
             game.first_player = "black"
+    if raw_root.cut_off:
+        moves = sum(1 for node in game.root.mainline() if node.color is not None)
+        game.warnings.append(f"{label}: incomplete: {raw_root.cut_off}; read up to move {moves}, the rest is missing")
     return game
 
 
@@ -566,10 +653,11 @@ class SgfCollection(BuiltCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
         name = str(path) if path is not None else "<sgf text>"
         decoded = decode_sgf_bytes(data, name)
-        roots = _parse_collection(decoded.text, name)
+        roots, parse_warnings = _parse_collection(decoded.text, name)
         builders = [_builder(root, number, name) for number, root in enumerate(roots, start=1)]
         super().__init__(path, decoded.encoding, "sgf", builders)
         self.warnings.extend(decoded.warnings)
+        self.warnings.extend(parse_warnings)
         # Building each game once validates it (board size, game type) at opening time.
         for index in range(len(builders)):
             self._summary(index)
@@ -583,7 +671,9 @@ def _builder(raw_root: RawNode, number: int, name: str) -> Callable[[], Game]:
 
 
 def copy_raw(raw_root: RawNode) -> RawNode:
-    new_root = RawNode(props={k: list(v) for k, v in raw_root.props.items()}, order=list(raw_root.order))
+    new_root = RawNode(
+        props={k: list(v) for k, v in raw_root.props.items()}, order=list(raw_root.order), cut_off=raw_root.cut_off
+    )
     stack = [(raw_root, new_root)]
     while stack:
         old, new = stack.pop()
@@ -626,7 +716,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
                 props[ident] = [value]
             else:
                 props.pop(ident, None)
-    if parse_komi(_first(props, "KM")) != game.komi:
+    if read_komi(props) != game.komi:
         if game.komi is None:
             props.pop("KM", None)
         else:

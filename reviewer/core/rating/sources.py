@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -37,15 +37,6 @@ def game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], lis
     return files, problems
 
 
-def _fix_fox_komi(record: GameRecord) -> GameRecord:
-    """Fox writes komi ×100, in stones ('zi', two points each) under Chinese rules: KM[375] = 7.5."""
-    if record.komi is None or abs(record.komi) < 50:
-        return record
-    chinese = (record.rules or "").strip().lower().startswith("chin")
-    points = record.komi / 50.0 if chinese else record.komi / 100.0
-    return replace(record, komi=points)
-
-
 def load_records(
     paths: Iterable[str | os.PathLike[str]],
     should_stop: Callable[[], bool] | None = None,
@@ -59,10 +50,8 @@ def load_records(
         try:
             collection = open_collection(path)
             for summary in collection.summaries():
-                record = record_from_summary(summary, source=f"{path}#{summary.index + 1}")
-                if record.kind == "go":
-                    record = _fix_fox_komi(record)
-                loaded.records.append(record)
+                # the komi is in points already: the SGF reader undoes Fox's way of writing it
+                loaded.records.append(record_from_summary(summary, source=f"{path}#{summary.index + 1}"))
         except GameFileError as error:
             loaded.problems.append(str(error).splitlines()[0])
             continue

@@ -143,6 +143,8 @@ def assess_go(
     moves: list[MoveAssessment] = []
     best_seen = False
     for ply, node in enumerate(nodes, start=1):
+        if not node.is_move:
+            continue  # stones set up (AB/AW/AE), nobody moved: a position, not a move to judge
         mover = node.color or game.mover_at_ply(ply)
         before, after = evaluations.get(ply - 1), evaluations.get(ply)
         lead_before = before.score_lead_black if before is not None else None
