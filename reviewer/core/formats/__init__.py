@@ -80,12 +80,20 @@ def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
     return reader
 
 
-def open_collection(path: str | os.PathLike[str]) -> GameCollection:
-    """Open a game file and list its games; moves are parsed only when a game is asked for."""
+def open_collection(path: str | os.PathLike[str], first_games: int | None = None) -> GameCollection:
+    """Open a game file and list its games; moves are parsed only when a game is asked for.
+
+    A PGN is memory-mapped; with `first_games`, only that many of its games are listed before this
+    returns (the rest with `index_more()`, `complete_index()` or `index_in_background()`).
+    """
     file_path = Path(path)
     reader = _reader_for(file_path)
-    data = read_game_file(file_path)
     try:
+        if reader is PgnCollection:
+            if not file_path.is_file():
+                read_game_file(file_path)  # the message for a missing file or a folder
+            return PgnCollection.open_file(file_path, first_games)
+        data = read_game_file(file_path)
         return reader(str(file_path), data)
     except GameFileError:
         raise
