@@ -111,9 +111,64 @@ def child_python_chess(path: str) -> dict[str, float]:
     return {"games": games, "seconds": time.perf_counter() - started, "rss_mb": _peak_rss_mb()}
 
 
-def run_child(which: str, path: Path) -> dict[str, float]:
+class _RepeatedColumns:
+    """The games of a real file, listed `times` over: what the game chooser gets from a huge PGN."""
+
+    index_complete = True
+
+    def __init__(self, columns: dict[str, list[str]], times: int) -> None:
+        self._columns = {name: values * times for name, values in columns.items()}
+
+    def __len__(self) -> int:
+        return len(self._columns["white"])
+
+    def columns(self) -> dict[str, list[str]]:
+        return self._columns
+
+    def summary(self, index: int) -> object:
+        raise NotImplementedError
+
+
+def child_chooser(path: str, rows: int) -> dict[str, float]:
+    """Seconds the game chooser's model takes to show, sort and filter `rows` games."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication
+
+    from reviewer.core.formats import open_collection
+    from reviewer.gui.dialogs.game_chooser import GameSummaryModel
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["REVIEWER_CACHE_DIR"] = cache
+        collection = open_collection(path)
+        columns = collection.columns()  # type: ignore[attr-defined]
+        collection.wait_until_cached()  # type: ignore[attr-defined]
+    source = _RepeatedColumns(columns, max(1, rows // len(columns["white"])))
+    name = columns["white"][len(columns["white"]) // 3].split(",")[0]
+    times: dict[str, float] = {"rows": len(source)}
+    started = time.perf_counter()
+    model = GameSummaryModel(source)  # type: ignore[arg-type]
+    times["show"] = time.perf_counter() - started
+    for label, action in (
+        ("sort_white", lambda: model.sort(1, Qt.SortOrder.AscendingOrder)),
+        ("sort_white_again", lambda: model.sort(1, Qt.SortOrder.DescendingOrder)),
+        ("sort_date", lambda: model.sort(4, Qt.SortOrder.DescendingOrder)),
+        ("filter_first", lambda: model.set_filter(name)),
+        ("filter_two_words", lambda: model.set_filter(f"{name} 1-0")),
+        ("filter_clear", lambda: model.set_filter("")),
+    ):
+        started = time.perf_counter()
+        action()
+        times[label] = time.perf_counter() - started
+    times["rss_mb"] = _peak_rss_mb()
+    del app
+    return times
+
+
+def run_child(which: str, path: Path, *extra: str) -> dict[str, float]:
     output = subprocess.run(
-        [sys.executable, __file__, "--child", which, str(path)], check=True, capture_output=True, text=True
+        [sys.executable, __file__, "--child", which, str(path), *extra], check=True, capture_output=True, text=True
     ).stdout
     return json.loads(output.strip().splitlines()[-1])
 
@@ -124,11 +179,17 @@ def main() -> None:
     parser.add_argument("--twic-mb", type=int, default=100)
     parser.add_argument("--annotated-mb", type=int, default=100)
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "reviewer-bench")
-    parser.add_argument("--child", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--chooser-rows", type=int, default=1_000_000)
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        which, path = args.child
-        result = child_reviewer(path) if which == "reviewer" else child_python_chess(path)
+        which, path, *extra = args.child
+        if which == "chooser":
+            result = child_chooser(path, int(extra[0]))
+        elif which == "reviewer":
+            result = child_reviewer(path)
+        else:
+            result = child_python_chess(path)
         print(json.dumps(result))
         return
     args.folder.mkdir(parents=True, exist_ok=True)
@@ -152,6 +213,14 @@ def main() -> None:
             flush=True,
         )
     print(f"ratio = python-chess time / Reviewer time; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    chooser = run_child("chooser", files[1][1], str(args.chooser_rows))
+    print(
+        f"game chooser, {chooser['rows']:,.0f} rows (the twic games repeated): show {chooser['show']:.2f} s, "
+        f"sort by White {chooser['sort_white']:.2f} s (again {chooser['sort_white_again']:.2f} s), "
+        f"by Date {chooser['sort_date']:.2f} s, filter one word {chooser['filter_first']:.2f} s "
+        f"(first, builds the search text), two words {chooser['filter_two_words']:.2f} s, "
+        f"clear {chooser['filter_clear']:.2f} s; peak RSS {chooser['rss_mb']:.0f} MB"
+    )
 
 
 if __name__ == "__main__":
