@@ -11,13 +11,20 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import chess
 
 from reviewer.core.gametree import Game
-from reviewer.core.scoring.common import Opening
+from reviewer.core.games.chess import recorded_move, start_board
 from reviewer.resources import resource_path
+
+@dataclass(frozen=True)
+class Opening:
+    eco: str
+    name: str
+    ply: int  # the deepest main-line ply whose position carries this name
+
 
 __all__ = ["Opening", "OpeningBook", "book", "book_flags", "book_flags_from_epds", "name_opening", "opening_from_epds"]
 
@@ -57,10 +64,14 @@ def _read_lines(folder: Path) -> list[tuple[str, str, list[str]]]:
     return lines
 
 
+# san -> subtree; the key None -> (eco, name) of the first line that ends at this node
+_PrefixTree = dict[str | None, Any]
+
+
 def load_book(folder: Path | None = None) -> OpeningBook:
     """Build the index from the table's files (a few tenths of a second: lines share a prefix tree)."""
     folder = folder or resource_path("openings")
-    tree: dict = {}
+    tree: _PrefixTree = {}
     for eco, name, sans in _read_lines(folder):
         node = tree
         for san in sans:
@@ -73,7 +84,7 @@ def load_book(folder: Path | None = None) -> OpeningBook:
     max_plies = 0
 
     # Depth-first over the prefix tree, pushing and popping moves on one board.
-    def walk(node: dict, depth: int) -> None:
+    def walk(node: _PrefixTree, depth: int) -> None:
         nonlocal max_plies
         epd = board.epd()
         positions.add(epd)
@@ -130,10 +141,24 @@ def opening_from_epds(epds: Sequence[str | None], table: OpeningBook | None = No
 
 
 def mainline_epds(game: Game) -> list[str | None]:
-    """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed."""
-    from reviewer.core.scoring.chess import replay_mainline
-
-    return replay_mainline(game)[1]
+    """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed
+    (or a null move)."""
+    try:
+        board: chess.Board | None = start_board(game)
+    except ValueError:
+        return [None] * (game.ply_count + 1)
+    epds: list[str | None] = [board.epd() if board is not None else None]
+    for node in game.mainline_nodes():
+        if board is not None:
+            try:
+                move = recorded_move(board, node)
+                if not move:
+                    raise ValueError("a null move")
+                board.push(move)
+            except ValueError:
+                board = None
+        epds.append(board.epd() if board is not None else None)
+    return epds
 
 
 def book_flags(game: Game) -> list[bool]:
