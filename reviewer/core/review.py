@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache, position_keys

@@ -12,8 +12,7 @@ import chess.pgn
 import pytest
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats import open_collection
-from reviewer.core.formats import pgn_index_cache
+from reviewer.core.formats import open_collection, pgn_index_cache
 from reviewer.core.formats.pgn import PgnCollection
 from reviewer.core.formats.pgn_index import build_index
 
@@ -76,7 +75,7 @@ def test_games_tags_and_moves_match_python_chess(corpus_dir, name):
         assert ours == {name: value for name, value in their_headers.items() if name in ours}, index
     for index in sorted({0, len(collection) // 2, len(collection) - 1}):
         their_game = theirs[index]
-        if their_game.errors or not their_game.headers.is_chess960() and their_game.headers.get("Variant", "Standard").lower() not in ("standard", "chess", "normal", "from position"):
+        if their_game.errors or (not their_game.headers.is_chess960() and their_game.headers.get("Variant", "Standard").lower() not in ("standard", "chess", "normal", "from position")):
             continue  # python-chess gave up on a move or reads another variant: not a reference
         if name in PYTHON_CHESS_MISREADS_TAGS and not their_game.variations:
             continue  # tags it cannot read left it without moves too
@@ -201,7 +200,7 @@ def test_crlf_bom_escape_lines_and_rest_of_line_comments(tmp_path):
 def test_each_game_is_decoded_on_its_own(tmp_path):
     path = tmp_path / "mixed.pgn"
     path.write_bytes(
-        '[White "Müller"]\n[Black "Ødegaard"]\n\n1. e4 {très bien} *\n\n'.encode("utf-8")
+        '[White "Müller"]\n[Black "Ødegaard"]\n\n1. e4 {très bien} *\n\n'.encode()
         + '[White "René"]\n[Black "Zoë"]\n\n1. d4 {déjà vu} *\n\n'.encode("cp1252")
     )
     collection = open_collection(path)
@@ -275,3 +274,19 @@ def test_the_index_grows_in_batches_and_ends_as_a_full_scan(corpus_dir, tmp_path
     background.index_in_background()
     background.complete_index()  # waits for the thread's batches, then finishes
     assert background.columns() == whole.columns()
+
+
+@pytest.mark.engine
+def test_analyze_stops_at_a_null_move_and_says_where(corpus_dir, tmp_path, capsys):
+    import json
+
+    from reviewer import cli
+
+    out = tmp_path / "z0.json"
+    code = cli.main(["analyze", str(corpus_dir / "pgn" / "chesslib__z0.pgn"), "--depth", "4", "--no-cache", "-q", "--json", str(out)])
+    err = capsys.readouterr().err
+    assert code == 0, err
+    assert "null move (--) at 29... --" in err and "stops after ply 57" in err
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["complete"] is False
+    assert report["evaluated_positions"] == 58  # plies 0..57: every position before the null move

@@ -26,7 +26,7 @@ PIECES = [
     "(", ")", "$1 ", "1-0", "0-1", "1/2-1/2", "*", "\n", "\n\n", "\r\n", "{", "}", "[", "]", '"', "O-O ",
     "e8=Q ", "\x00", "\ufeff", "é", "\xa0", "<br>", "[pgn]", "[/pgn]", "37.",
 ]  # fmt: skip
-NEVER = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+NEVER = {'deadline': None, 'suppress_health_check': [HealthCheck.too_slow]}
 
 
 def _open_bytes(data: bytes) -> PgnCollection | None:

@@ -12,8 +12,8 @@ inside a game that can still be shown become `game.warnings` (and `collection.wa
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.errors import GameFileError
@@ -24,19 +24,19 @@ from reviewer.core.formats.textio import read_game_file
 from reviewer.core.gametree import Game
 
 __all__ = [
-    "GameCollection",
-    "GameSummary",
-    "GameFileError",
     "READ_EXTENSIONS",
     "WRITE_EXTENSIONS",
-    "open_collection",
-    "load_game",
-    "load",
-    "write_pgn",
-    "write_sgf",
-    "save_game",
+    "GameCollection",
+    "GameFileError",
+    "GameSummary",
     "game_from_pgn_text",
     "game_from_sgf_text",
+    "load",
+    "load_game",
+    "open_collection",
+    "save_game",
+    "write_pgn",
+    "write_sgf",
 ]
 
 

@@ -369,7 +369,7 @@ class PgnCollection(GameCollection):
             self._index = self._indexer.index
             self._scan(first_games if first_games is not None else None)
         if not len(self._index):
-            if _NON_SPACE_AT_ALL.search(data, base) is None:  # type: ignore[call-overload]
+            if _NON_SPACE_AT_ALL.search(data, base) is None:
                 raise GameFileError(f"{name}: the file is empty")
             raise GameFileError(f"{name}: no chess game in this PGN file")
         if self._index.non_utf8 and not codec16:
@@ -651,7 +651,7 @@ def _movetext_with_board(game: Game, headers: dict[str, str], result: str) -> st
         node, pc_node, position = stack.pop()
         boards = [position] + [position.copy(stack=False) for _ in node.children[1:]]
         pending = []
-        for child, child_board in zip(node.children, boards):
+        for child, child_board in zip(node.children, boards, strict=False):
             move = _move_of(child, child_board)
             pc_child = pc_node.add_variation(
                 move, comment=child.comment, starting_comment=child.comment_before, nags=child.nags

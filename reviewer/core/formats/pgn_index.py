@@ -18,7 +18,6 @@ import mmap
 import re
 from array import array
 from dataclasses import dataclass, field
-from typing import Container, Protocol
 
 # A tag: `[Name "value"]`, also with spaces inside the brackets, several on one line, a missing
 # closing quote, or a value broken over two lines (group 4; read as one line, with a warning).
@@ -81,16 +80,9 @@ _FLUSH_GAMES = 4096
 _RELEASE_BYTES = 64 << 20
 
 
-class Buffer(Protocol):
-    """bytes or mmap: what the scan needs."""
-
-    def find(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
-
-    def rfind(self, sub: bytes, start: int = ..., end: int = ...) -> int: ...
-
-    def __getitem__(self, key: slice) -> bytes: ...
-
-    def __len__(self) -> int: ...
+Buffer = bytes | mmap.mmap  # what the scan reads: a file's bytes, or its memory map
+# A game's tags as read: all of them by name, or the shown ones in _PLAIN_BLOCK's group order.
+StagedTags = dict[bytes, bytes] | tuple[bytes | None, ...]
 
 
 def decode_value(raw: bytes) -> tuple[str, str]:
@@ -114,7 +106,7 @@ def tag_value(match: re.Match[bytes]) -> bytes:
     """The value of a TAG_BYTES match (a value broken over two lines is joined with a space)."""
     for group in (2, 3):
         if match.group(group) is not None:
-            return match.group(group)  # type: ignore[no-any-return]
+            return match.group(group)
     return b" ".join(part.strip() for part in match.group(4).splitlines())
 
 
@@ -158,7 +150,7 @@ def ends_in_comment(data: Buffer, start: int, end: int, in_comment: bool) -> boo
             in_comment = False
             position = close + 1
             continue
-        match = _COMMENT_OPENERS.search(data, position, end)  # type: ignore[call-overload]
+        match = _COMMENT_OPENERS.search(data, position, end)
         if match is None:
             return False
         if match.group() == b"{":
@@ -174,7 +166,7 @@ def ends_in_comment(data: Buffer, start: int, end: int, in_comment: bool) -> boo
 
 def _has_text(data: Buffer, start: int, end: int) -> bool:
     """Whether data[start:end] holds anything but white space and HTML tags."""
-    match = _NON_SPACE.search(data, start, end)  # type: ignore[call-overload]
+    match = _NON_SPACE.search(data, start, end)
     if match is None:
         return False
     if data[match.start() : match.start() + 1] != b"<":
@@ -186,8 +178,8 @@ def _has_text(data: Buffer, start: int, end: int) -> bool:
 class PgnIndex:
     """Games of one PGN: byte offsets and the shown tags, one list per column."""
 
-    starts: array = field(default_factory=lambda: array("q"))  # first byte of each game
-    movetexts: array = field(default_factory=lambda: array("q"))  # first byte after its tags
+    starts: array[int] = field(default_factory=lambda: array("q"))  # first byte of each game
+    movetexts: array[int] = field(default_factory=lambda: array("q"))  # first byte after its tags
     columns: dict[str, list[str]] = field(default_factory=lambda: {name: [] for name in COLUMNS})
     size: int = 0  # bytes in the scanned buffer
     non_utf8: str = ""  # the first 8-bit encoding a game needed ("" when all is UTF-8)
@@ -218,10 +210,10 @@ def _as_groups(tags: dict[bytes, bytes]) -> tuple[bytes | None, ...]:
     return (get(b"White"), get(b"Black"), get(b"WhiteElo"), get(b"BlackElo"), get(b"Result"), get(b"Date"), get(b"UTCDate"), get(b"Event"))
 
 
-def _names_in(names: Container[bytes]) -> set[bytes]:
+def _names_in(names: set[bytes] | dict[bytes, bytes] | _BlockNames) -> set[bytes]:
     if isinstance(names, _BlockNames):
         return names.names()
-    return set(names)  # type: ignore[call-overload]
+    return set(names)
 
 
 class PgnIndexer:
@@ -235,13 +227,13 @@ class PgnIndexer:
         self._position_in_comment = False
         self._has_game = False
         self._pending: list[int] | None = None  # [start, movetext] of the game still growing
-        self._pending_tags: dict[bytes, bytes] | None = None  # its tags when read by the fast path
-        self._current_names: Container[bytes] = set()
+        self._pending_tags: StagedTags | None = None  # its tags, when already read
+        self._current_names: set[bytes] | dict[bytes, bytes] | _BlockNames = set()
         self._current_block = b""  # the tag lines of the current game, when they were one block
-        first = _BLOCK_AT.match(data, base)  # type: ignore[call-overload]
+        first = _BLOCK_AT.match(data, base)
         self._first_block = None if first is None else (first.start(), first.end(), b"\n" + first.group())
-        self._matches = _GAME_BLOCK.finditer(data, base if first is None else first.end())  # type: ignore[call-overload]
-        self._staged_tags: list[dict[bytes, bytes] | tuple[bytes | None, ...]] = []
+        self._matches = _GAME_BLOCK.finditer(data, base if first is None else first.end())
+        self._staged_tags: list[StagedTags] = []
         self._staged_offsets: list[tuple[int, int, int]] = []
         self._released = 0  # mapped bytes before this offset were handed back to the kernel
         if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_SEQUENTIAL"):
@@ -283,9 +275,9 @@ class PgnIndexer:
                 fast = block.count(first_name) == 1
             if fast:
                 end = match.end()
-                pending = self._pending
-                assert pending is not None
-                staged_tags.append(self._pending_tags)
+                pending, pending_tags = self._pending, self._pending_tags
+                assert pending is not None and pending_tags is not None
+                staged_tags.append(pending_tags)
                 staged_offsets.append((pending[0], pending[1], start))
                 self._pending = [start, end]
                 self._pending_tags = groups
@@ -325,7 +317,7 @@ class PgnIndexer:
                 return
         line_after = self.data.find(b"\n", end + 1)  # a tag value may go on over one line break
         stop = len(self.data) if line_after < 0 else line_after
-        for match in TAG_BYTES.finditer(self.data, start, stop):  # type: ignore[call-overload]
+        for match in TAG_BYTES.finditer(self.data, start, stop):
             if match.start() >= end and match.group(4) is None:
                 break
             self._take_tag(match.start(), match.end(), match.group(1))
@@ -360,8 +352,8 @@ class PgnIndexer:
     def _headerless_game_before(self, first_tag: int) -> None:
         if not _has_text(self.data, self._base, first_tag):
             return
-        first = _NON_SPACE.search(self.data, self._base, first_tag)  # type: ignore[call-overload]
-        if first is not None and _MOVETEXT_START.match(self.data, first.start(), first_tag):  # type: ignore[call-overload]
+        first = _NON_SPACE.search(self.data, self._base, first_tag)
+        if first is not None and _MOVETEXT_START.match(self.data, first.start(), first_tag):
             self._pending = [first.start(), first.start()]
             self._pending_tags = {}
 
@@ -372,13 +364,13 @@ class PgnIndexer:
         tags = self._pending_tags
         if tags is None:
             tags = {}
-            for match in TAG_BYTES.finditer(self.data, start, movetext):  # type: ignore[call-overload]
+            for match in TAG_BYTES.finditer(self.data, start, movetext):
                 tags[match.group(1)] = tag_value(match)
         self._append(start, movetext, end, tags)
         self._pending = None
         self._pending_tags = None
 
-    def _append(self, start: int, movetext: int, end: int, tags: dict[bytes, bytes]) -> None:
+    def _append(self, start: int, movetext: int, end: int, tags: StagedTags) -> None:
         self._staged_tags.append(tags)
         self._staged_offsets.append((start, movetext, end))
         if len(self._staged_offsets) >= _FLUSH_GAMES:
@@ -389,7 +381,7 @@ class PgnIndexer:
         offsets = self._staged_offsets
         if not offsets:
             return
-        tags = [t if type(t) is tuple else _as_groups(t) for t in self._staged_tags]  # noqa: E721
+        tags = [t if isinstance(t, tuple) else _as_groups(t) for t in self._staged_tags]
         white = self._decoded([t[0] or b"" for t in tags])
         black = self._decoded([t[1] or b"" for t in tags])
         white_elo = self._decoded([t[2] or b"" for t in tags])
@@ -456,8 +448,8 @@ class PgnIndexer:
 
     def _finish(self) -> None:
         if not self._has_game:
-            first = _NON_SPACE.search(self.data, self._base)  # type: ignore[call-overload]
-            if first is not None and _MOVETEXT_START.match(self.data, first.start()):  # type: ignore[call-overload]
+            first = _NON_SPACE.search(self.data, self._base)
+            if first is not None and _MOVETEXT_START.match(self.data, first.start()):
                 self._pending = [first.start(), first.start()]
                 self._pending_tags = {}
         self._close_pending(len(self.data))

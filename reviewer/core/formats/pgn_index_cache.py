@@ -117,7 +117,7 @@ def _decode(blob: bytes, key: FileKey) -> PgnIndex | None:
     return PgnIndex(
         starts=starts,
         movetexts=movetexts,
-        columns=dict(zip(COLUMNS, columns)),
+        columns=dict(zip(COLUMNS, columns, strict=False)),
         size=key.size,
         non_utf8=str(meta["non_utf8"]),
         complete=True,
