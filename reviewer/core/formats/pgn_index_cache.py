@@ -20,7 +20,7 @@ from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.formats.pgn_index import COLUMNS, Buffer, PgnIndex
 from reviewer.core.paths import cache_dir
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MIN_CACHED_BYTES = 1 << 20
 _EDGE_BYTES = 1 << 16
 _MAGIC = b"RVWPGNIX"
@@ -70,13 +70,33 @@ def save(key: FileKey | None, index: PgnIndex) -> None:
     if key is None or not index.complete:
         return
     meta = json.dumps(_meta(key, index)).encode("utf-8")
-    columns = json.dumps([index.columns[name] for name in COLUMNS], ensure_ascii=False).encode("utf-8")
+    columns = b"\x01".join(_encode_column(index.columns[name]) for name in COLUMNS)
     parts = [_MAGIC, struct.pack("<QQ", len(meta), len(columns)), meta, columns]
     parts += [index.starts.tobytes(), index.movetexts.tobytes()]
     try:
         write_bytes_atomic(cache_path(key), b"".join(parts))
     except OSError:
         pass
+
+
+def _encode_column(values: list[str]) -> bytes:
+    """A column as its values joined by NUL (fast to split again), or as JSON when a value holds
+    a NUL or a \x01 (the column separator)."""
+    joined = "\x00".join(values)
+    if "\x01" in joined or joined.count("\x00") != max(0, len(values) - 1):
+        return b"J" + json.dumps(values).encode("ascii")
+    return b"N" + joined.encode("utf-8")
+
+
+def _decode_column(data: bytes) -> list[str]:
+    if data[:1] == b"J":
+        values = json.loads(data[1:])
+        if not isinstance(values, list):
+            raise ValueError("not a column")
+        return [str(value) for value in values]
+    if data[:1] != b"N":
+        raise ValueError("not a column")
+    return data[1:].decode("utf-8").split("\x00")
 
 
 def load(key: FileKey | None) -> PgnIndex | None:
@@ -105,7 +125,7 @@ def _decode(blob: bytes, key: FileKey) -> PgnIndex | None:
     if any(meta.get(name) != value for name, value in expected.items()):
         return None
     games = int(meta["games"])
-    columns = json.loads(blob[offset : offset + columns_size])
+    columns = [_decode_column(part) for part in blob[offset : offset + columns_size].split(b"\x01")]
     offset += columns_size
     starts = array("q")
     movetexts = array("q")
