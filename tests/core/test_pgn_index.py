@@ -290,3 +290,16 @@ def test_analyze_stops_at_a_null_move_and_says_where(corpus_dir, tmp_path, capsy
     report = json.loads(out.read_text(encoding="utf-8"))
     assert report["complete"] is False
     assert report["evaluated_positions"] == 58  # plies 0..57: every position before the null move
+
+
+def test_a_file_cut_short_while_open_is_refused_not_read(corpus_dir, tmp_path):
+    path = _big_file(corpus_dir, tmp_path, copies=2)
+    collection = open_collection(path, first_games=10)
+    first_game = collection.game(0).mainline_moves()
+    path.write_bytes(path.read_bytes()[:1000])  # rewritten in place, shorter
+    with pytest.raises(GameFileError, match="changed while open"):
+        collection.game(5)
+    collection.complete_index()
+    assert collection.index_complete and len(collection) == 10
+    assert any("changed while its games were listed" in warning for warning in collection.warnings)
+    assert first_game

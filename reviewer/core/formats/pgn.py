@@ -386,6 +386,11 @@ class PgnCollection(GameCollection):
         with self._lock:
             if self._indexer is None or self._index.complete:
                 return True
+            if isinstance(self._data, mmap.mmap) and self._data.size() < len(self._data):
+                self._indexer = None  # the file shrank under the map: keep what was listed
+                self._index.complete = True
+                self.warnings.append("the file was changed while its games were listed; open it again to list them all")
+                return True
             done = self._indexer.scan(max_games)
             if self._index.non_utf8 and self.encoding == "utf-8":
                 self.encoding = self._index.non_utf8
@@ -436,9 +441,21 @@ class PgnCollection(GameCollection):
     def _count(self) -> int:
         return len(self._index.starts)
 
+    def _bytes(self, start: int, end: int) -> bytes:
+        """data[start:end], refused when the mapped file has since shrunk (reading it would crash)."""
+        data = self._data
+        if isinstance(data, mmap.mmap):
+            try:
+                shrunk = data.size() < end
+            except OSError:
+                shrunk = False
+            if shrunk:
+                raise GameFileError(f"{self.path}: the file was changed while open; open it again")
+        return data[start:end]
+
     def _header_text(self, index: int) -> str:
         start, movetext = self._index.starts[index], self._index.movetexts[index]
-        return decode_value(self._data[start:movetext])[0]
+        return decode_value(self._bytes(start, movetext))[0]
 
     def headers(self, index: int) -> dict[str, str]:
         tags = self._tags_cache.get(index)
@@ -465,7 +482,7 @@ class PgnCollection(GameCollection):
 
     def _game(self, index: int) -> Game:
         start, end = self._index.movetexts[index], self._index.end(index)
-        movetext = decode_value(self._data[start:end])[0]
+        movetext = decode_value(self._bytes(start, end))[0]
         last = self._index.complete and index == len(self._index) - 1
         game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
         for name in split_tag_names(self._header_text(index)):
