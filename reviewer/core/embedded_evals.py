@@ -1,7 +1,10 @@
 """Evaluations a PGN already carries: lichess-style `[%eval ...]` commands in main-line comments.
 
-`[%eval 0.35]` is +0.35 pawns for White, `[%eval #-3]` Black mates in 3, `[%eval 1.2,23]` adds the
-search depth. The comment after move i evaluates the position after it (P_i); P0 has an evaluation
+`[%eval 0.35]` is +0.35 pawns for White, `[%eval #-3]` (or `-M3`) Black mates in 3, `[%eval 1.2,23]`
+adds the search depth. Some tools write centipawn integers (`[%eval -77,23]` is -0.77, not -77
+pawns): an integer beyond +-15, or every integer of a game whose evals have no decimal point, is
+read in centipawns. A value no engine gives (beyond +-200 pawns, mate in 0) is left out with a
+warning. The comment after move i evaluates the position after it (P_i); P0 has an evaluation
 only when the comment before the first move carries one. Files rarely evaluate a position where the
 game is over, so a main-line position that is checkmate or a drawn game-over position gets the
 verdict the rules give it (checkmate / stalemate / draw), which needs no engine.
