@@ -27,14 +27,16 @@ PYTHON_CHESS_DIFFERS = {
     "scalachess__FWWRC.pgn": "header-only games one after another: python-chess merges them all",
     "scalachess__uzchesscup.pgn": "the same",
 }
-# Files whose tags python-chess cannot read (an unclosed quote, HTML line breaks after the tags):
-# only the games and their moves are compared.
+# Files python-chess cannot read (an unclosed quote, HTML line breaks after the tags, a forum's
+# [pgn] wrapper): only the games, and the moves when it found any, are compared.
 PYTHON_CHESS_MISREADS_TAGS = {
     "scalachess_fx__unclosedQuote.pgn",
     "scalachess_fx__whiteResignsInMoves.pgn",
     "scalachess_fx__whiteResignsInTags.pgn",
     "scalachess_fx__whiteResignsInTagsAndMoves.pgn",
     "scalachess_fx__stackOverflow.pgn",
+    "scalachess_fx__withDelimiters.pgn",
+    "scalachess_fx__withDelimitersOnNewLines.pgn",
     *(f"pgn-read__Little_{n:02d}.pgn" for n in range(1, 18)),
 }
 NOT_A_GAME_FILE = {"pgn-read__crafty06_02.pgn", "pgn-read__crafty06_03.pgn"}  # HTML newsletters

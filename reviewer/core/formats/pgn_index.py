@@ -77,7 +77,7 @@ COLUMN_TAGS: dict[str, tuple[bytes, ...]] = {
 COLUMNS = tuple(COLUMN_TAGS)
 _RESULT_SET = frozenset(RESULTS)
 _FLUSH_GAMES = 4096
-_RELEASE_BYTES = 64 << 20
+_RELEASE_BYTES = 8 << 20
 
 
 Buffer = bytes | mmap.mmap  # what the scan reads: a file's bytes, or its memory map
@@ -235,6 +235,7 @@ class PgnIndexer:
         self._matches = _GAME_BLOCK.finditer(data, base if first is None else first.end())
         self._staged_tags: list[StagedTags] = []
         self._staged_offsets: list[tuple[int, int, int]] = []
+        self._distinct: dict[str, str] = {}
         self._released = 0  # mapped bytes before this offset were handed back to the kernel
         if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_SEQUENTIAL"):
             try:
@@ -285,6 +286,8 @@ class PgnIndexer:
                 self._current_names = _BlockNames(block)
                 self._position = end
                 self._position_in_comment = False
+                if end - self._released > _RELEASE_BYTES:
+                    self._release_scanned_pages()
                 if len(staged_offsets) >= _FLUSH_GAMES:
                     self._flush()
                     staged_tags = self._staged_tags
@@ -395,13 +398,19 @@ class PgnIndexer:
                 _start, movetext, end = offsets[number]
                 results[number] = normalise_result(result[number]) or self._trailing_result(movetext, end)
         columns = self.index.columns
-        columns["white"].extend([s if s.strip("?.") else "" for s in map(str.strip, white)])
-        columns["black"].extend([s if s.strip("?.") else "" for s in map(str.strip, black)])
-        columns["white_elo"].extend([s if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, white_elo)])
-        columns["black_elo"].extend([s if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, black_elo)])
-        columns["result"].extend(results)
-        columns["date"].extend([s if s.strip("?.") else "" for s in map(str.strip, date)])
-        columns["event"].extend([s if s.strip("?.") else "" for s in map(str.strip, event)])
+        # One string object per distinct value (names, events and dates repeat): less memory.
+        same = self._distinct.setdefault
+        columns["white"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, white)])
+        columns["black"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, black)])
+        columns["white_elo"].extend(
+            [same(s, s) if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, white_elo)]
+        )
+        columns["black_elo"].extend(
+            [same(s, s) if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, black_elo)]
+        )
+        columns["result"].extend([same(s, s) for s in results])
+        columns["date"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, date)])
+        columns["event"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, event)])
         # Offsets last: a reader on another thread trusts len(starts) rows of every column.
         self.index.movetexts.extend([movetext for _start, movetext, _end in offsets])
         self.index.starts.extend([start for start, _movetext, _end in offsets])
