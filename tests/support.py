@@ -6,6 +6,13 @@ import os
 import sys
 from pathlib import Path
 
+import chess
+
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.gametree import Game, Node
+from reviewer.core.scoring import assess_game
+from reviewer.core.services.trainer.cards import Card, cards_from_game
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
 CORPUS_DIR = SHARED_DIR / "corpus"
@@ -15,3 +22,81 @@ FAKES_DIR = Path(__file__).resolve().parent / "fakes"
 def fake_engine_command(script_name: str, *args: str) -> list[str]:
     """The command line that runs one of the fake engines in tests/fakes/."""
     return [sys.executable, str(FAKES_DIR / script_name), *args]
+
+
+# ------------------------------------------------------------------- analysed games with mistakes
+# (the trainer's tests, core and GUI)
+
+KATAGO_ID = "KataGo 1.18.1 test-model | visits=100,multipv=1"
+STOCKFISH_ID = "Stockfish 16 | nodes=1000000,multipv=3"
+
+
+def _chess_game(sans: list[str], white: str = "Alice", black: str = "Bob") -> Game:
+    game = Game(kind="chess", white=white, black=black, first_player="white")
+    board = chess.Board()
+    node = game.root
+    for san in sans:
+        move = board.parse_san(san)
+        color = "white" if board.turn == chess.WHITE else "black"
+        node = node.add_child(Node(move=board.san(move), color=color, uci=move.uci()))
+        board.push(move)
+    return game
+
+
+def scholars_mate() -> tuple[Game, EvaluationTable]:
+    """1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6?? 4.Qxf7#: Black's third move is a blunder; g6 and Qe7 hold."""
+    game = _chess_game(["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"])
+    table = EvaluationTable()
+    table.add(
+        Evaluation(
+            ply=5,
+            kind="chess",
+            engine_id=STOCKFISH_ID,
+            score_cp_white=50,
+            side_to_move="black",
+            best_move="g6",
+            candidates=(
+                Candidate(move="g6", order=0, score_cp_white=50),
+                Candidate(move="Qe7", order=1, score_cp_white=60),
+                Candidate(move="Nf6", order=2, mate_white=1),
+            ),
+        )
+    )
+    table.add(Evaluation(ply=6, kind="chess", engine_id=STOCKFISH_ID, mate_white=1, side_to_move="white", best_move="Qxf7#"))
+    table.add(Evaluation(ply=7, kind="chess", engine_id=STOCKFISH_ID, side_to_move="black", terminal="checkmate"))
+    return game, table
+
+
+def chess_card() -> Card:
+    game, table = scholars_mate()
+    cards = cards_from_game(game, table, assess_game(game, table))
+    assert len(cards) == 1
+    return cards[0]
+
+
+def go_game_with_a_blunder(engine_id: str = KATAGO_ID) -> tuple[Game, EvaluationTable]:
+    game = Game(kind="go", board_width=9, board_height=9, komi=7.0, rules="chinese", first_player="black",
+                white="Wei", black="Bai")
+    node = game.root
+    for color, move, point in (("black", "E5", (4, 4)), ("white", "C3", (2, 2)), ("black", "A1", (0, 0))):
+        node = node.add_child(Node(move=move, color=color, point=point))  # type: ignore[arg-type]
+    table = EvaluationTable()
+    table.add(
+        Evaluation(
+            ply=2,
+            kind="go",
+            engine_id=engine_id,
+            score_lead_black=7.0,
+            winrate_black=0.8,
+            best_move="G5",
+            candidates=(
+                Candidate(move="G5", order=0, prior=0.5, score_lead_black=7.0),
+                Candidate(move="C5", order=1, prior=0.3, score_lead_black=6.2),
+                Candidate(move="D7", order=2, prior=0.2, score_lead_black=3.0),
+            ),
+        )
+    )
+    table.add(Evaluation(ply=3, kind="go", engine_id=engine_id, score_lead_black=-6.0, winrate_black=0.2, best_move="G5"))
+    return game, table
+
+

@@ -25,6 +25,7 @@ from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.move_list import MoveListWidget
+from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
 
 EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
@@ -63,6 +64,7 @@ class AnalysisBoard(QObject):
         self._show_numbers = False
         self._latest: LiveUpdate | None = None
         self._saved_lines = saved_lines
+        self.retro: RetroController | None = None
         self._fingerprint = ""
         self._original_paths: set[tuple[str, ...]] = set()
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
@@ -120,6 +122,10 @@ class AnalysisBoard(QObject):
 
     @Slot(str)
     def play(self, move: str) -> Node | None:
+        """A move from the board: an answer while "Learn from your mistakes" asks, else a move of the game."""
+        if self.retro is not None and self.retro.active:
+            self.retro.offer_move(move)
+            return None
         return self.session.play_move(move)
 
     def pass_move(self) -> Node | None:

@@ -141,3 +141,43 @@ def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot,
         assert again.move_list.item_rect(variation).isValid()
     finally:
         again.analysis.close()
+
+
+def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
+    from reviewer.core.analysis import Candidate, Evaluation
+    from reviewer.gui.retro_panel import RetroController, RetroPanel
+
+    made = Harness(qtbot, fake_engine_command("fake_uci.py"))
+    try:
+        game = Game(kind="chess", first_player="white")
+        TreeEditor(game).play_line(game.root, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"])
+        made.session.load_game(
+            game,
+            evaluations=[
+                Evaluation(
+                    ply=5, kind="chess", engine_id="Stockfish | nodes=1", score_cp_white=50, side_to_move="black",
+                    best_move="g6",
+                    candidates=(Candidate(move="g6", order=0, score_cp_white=50), Candidate(move="Qe7", order=1, score_cp_white=60)),
+                ),
+                Evaluation(ply=6, kind="chess", engine_id="Stockfish | nodes=1", mate_white=1, side_to_move="white"),
+                Evaluation(ply=7, kind="chess", engine_id="Stockfish | nodes=1", side_to_move="black", terminal="checkmate"),
+            ],
+        )
+        panel = RetroPanel()
+        qtbot.addWidget(panel)
+        made.analysis.retro = RetroController(made.session, panel, lambda _card: None)
+        assert made.analysis.retro.start("black")
+        assert made.session.current_ply == 5 and "Nf6 was a blunder" in panel.prompt.text()
+        made.board.set_flipped(True)
+        made.click(chess.G8)
+        made.click(chess.F6)  # the game's move again
+        assert panel.feedback.text().startswith("Not this one") and made.session.current_ply == 5
+        assert len(game.node_at_ply(5).children) == 1  # an answer is not added to the game
+        made.click(chess.G7)
+        made.click(chess.G6)
+        assert panel.feedback.text() == "Good, that's the best move."
+        assert panel.prompt.text() == "Done. 1 of 1 found (0 at the first try), 0 shown, 0 skipped"
+        assert not made.analysis.retro.active
+        made.analysis.retro.close()
+    finally:
+        made.analysis.close()

@@ -213,3 +213,26 @@ def test_the_eval_bar_fills_with_whites_share(qtbot):
     bar.set_evaluation(Evaluation(ply=0, kind="chess", score_cp_white=-400))
     image = bar.grab().toImage()
     assert bar.white_pct() < 20 and image.pixelColor(11, 100).lightness() < 100 and image.pixelColor(11, 295).lightness() > 200
+
+
+def test_ownership_tints_empty_points_by_owner_and_policy_marks_likely_moves(go_board):
+    empty_black, empty_white, untouched = (0, 0), (8, 8), (0, 8)
+    before = go_board.grab().toImage()
+    ownership = [0.0] * 81
+    ownership[0] = 1.0  # A1 Black's
+    ownership[80] = -1.0  # J9 White's
+    go_board.set_ownership(ownership)
+    after = go_board.grab().toImage()
+
+    def lightness(image, point) -> int:
+        return image.pixelColor(go_board.point_center(point).toPoint() + QPoint(5, 5)).lightness()
+
+    assert lightness(after, empty_black) < lightness(before, empty_black) - 40
+    assert lightness(after, empty_white) > lightness(before, empty_white) + 20
+    assert lightness(after, untouched) == lightness(before, untouched)
+    go_board.set_ownership(None)
+    policy = [0.0] * 81
+    policy[3 * 9 + 3] = 0.6  # D4
+    go_board.set_policy(policy)
+    marked = go_board.grab().toImage().pixelColor(go_board.point_center((3, 3)).toPoint())
+    assert marked.blue() > marked.red() + 40

@@ -8,7 +8,7 @@ board widget (see docs/architecture.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
@@ -58,4 +58,15 @@ class GameRules(Protocol[PositionT]):
 
     def position_key(self, position: PositionT) -> str:
         """A text that is equal for equal positions (same stones or pieces, same side to move)."""
+        ...
+
+    def to_record(self, position: PositionT, game: Game) -> dict[str, Any]:
+        """The position as JSON-ready data (with what an engine needs from the game: komi, rules)."""
+        ...
+
+    def from_record(self, record: dict[str, Any]) -> PositionT:
+        ...
+
+    def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
+        """A game that starts at a recorded position, for an engine to search from there."""
         ...

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import chess
 
@@ -115,6 +116,16 @@ class ChessRules:
 
     def position_key(self, position: chess.Board) -> str:
         return position.epd()
+
+    def to_record(self, position: chess.Board, game: Game) -> dict[str, Any]:
+        return {"fen": position.fen(), "chess960": game.chess960}
+
+    def from_record(self, record: dict[str, Any]) -> chess.Board:
+        return chess.Board(record["fen"], chess960=bool(record.get("chess960", False)))
+
+    def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
+        board = self.from_record(record)
+        return Game(kind="chess", start_fen=board.fen(), chess960=board.chess960, first_player=first_player)
 
 
 RULES = ChessRules()

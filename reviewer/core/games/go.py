@@ -9,6 +9,7 @@ Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`)
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 from reviewer.core.games.base import IllegalMove, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
@@ -253,6 +254,52 @@ class GoRules:
 
     def side_to_move(self, position: GoPosition) -> Color:
         return position.to_move
+
+    def to_record(self, position: GoPosition, game: Game) -> dict[str, Any]:
+        def gtp(points: frozenset[Point]) -> list[str]:
+            return sorted(gtp_from_point(p, position.height) for p in points)
+
+        return {
+            "width": position.width,
+            "height": position.height,
+            "black": gtp(position.black),
+            "white": gtp(position.white),
+            "to_move": position.to_move,
+            "ko": None if position.ko_point is None else gtp_from_point(position.ko_point, position.height),
+            "komi": game.komi,
+            "rules": game.rules,
+            "suicide_allowed": position.suicide_allowed,
+        }
+
+    def from_record(self, record: dict[str, Any]) -> GoPosition:
+        height = int(record["height"])
+
+        def points(texts: list[str]) -> frozenset[Point]:
+            return frozenset(p for t in texts if (p := point_from_gtp(t, height)) is not None)
+
+        ko = record.get("ko")
+        return GoPosition(
+            width=int(record["width"]),
+            height=height,
+            black=points(record["black"]),
+            white=points(record["white"]),
+            to_move=record["to_move"],
+            ko_point=None if not ko else point_from_gtp(ko, height),
+            suicide_allowed=bool(record.get("suicide_allowed", False)),
+        )
+
+    def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
+        position = self.from_record(record)
+        return Game(
+            kind="go",
+            board_width=position.width,
+            board_height=position.height,
+            komi=record.get("komi"),
+            rules=record.get("rules"),
+            setup_black=sorted(position.black),
+            setup_white=sorted(position.white),
+            first_player=first_player,
+        )
 
     def position_key(self, position: GoPosition) -> str:
         rows = []

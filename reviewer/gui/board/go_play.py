@@ -7,8 +7,10 @@ refuse an occupied point, suicide and ko with a reason the window shows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from reviewer.core.games.go import GoPosition, refusal
@@ -30,6 +32,12 @@ class PlayableGoBoard(GoBoardWidget):
         self._hover: Point | None = None
         self._numbers: dict[Point, int] = {}
         self._ghosts: list[tuple[Point, str, int]] = []
+        self._ownership: Sequence[float] | None = None  # Black's view, -1..1, row 0 first
+        self._policy: Sequence[float] | None = None  # 0..1 per point, row 0 first
+        self._ownership_pixmap: QPixmap | None = None
+        self._ownership_key: tuple[int, ...] | None = None
+        self._policy_pixmap: QPixmap | None = None
+        self._policy_key: tuple[int, ...] | None = None
         self.setMouseTracking(True)
 
     def set_interactive(self, interactive: bool) -> None:
@@ -49,6 +57,17 @@ class PlayableGoBoard(GoBoardWidget):
     def set_ghost_stones(self, stones: list[tuple[Point, str, int]]) -> None:
         """A line shown as numbered translucent stones (point, colour, number); empty clears it."""
         self._ghosts = list(stones)
+        self.update()
+
+    def set_ownership(self, ownership_black: Sequence[float] | None) -> None:
+        """KataGo's ownership (Black's view, -1..1, one value per point, row 0 first) as a territory
+        heat map; None hides it."""
+        self._ownership = ownership_black
+        self.update()
+
+    def set_policy(self, policy: Sequence[float] | None) -> None:
+        """The network's move probabilities (0..1 per point, row 0 first) as shaded squares; None hides them."""
+        self._policy = policy
         self.update()
 
     def hover_point(self) -> Point | None:
@@ -83,7 +102,11 @@ class PlayableGoBoard(GoBoardWidget):
     # -------------------------------------------------------------------------- painting
 
     def _paint_marks(self, painter: QPainter, theme: style.Theme) -> None:
+        if self._ownership is not None:
+            self._paint_ownership(painter)
         super()._paint_marks(painter, theme)
+        if self._policy is not None:
+            self._paint_policy(painter)
         if self._numbers:
             self._paint_numbers(painter)
         if self._ghosts:
@@ -125,3 +148,59 @@ class PlayableGoBoard(GoBoardWidget):
             painter.setPen(QColor("#ffffff") if color == "black" else QColor("#1a1a1a"))
             box = center - QPointF(cell / 2, cell / 2)
             painter.drawText(int(box.x()), int(box.y()), int(cell), int(cell), int(Qt.AlignmentFlag.AlignCenter), str(number))
+
+    def _paint_ownership(self, painter: QPainter) -> None:
+        """One pixel per point in a small image, drawn scaled over the grid: a single blit per frame."""
+        position = self.position()
+        values = self._ownership
+        if values is None or len(values) != position.width * position.height:
+            return
+        cell = self.cell_size()
+        top_left = self.point_center((position.height - 1, 0)) - QPointF(cell / 2, cell / 2)
+        ratio = self.devicePixelRatioF()
+        width_px, height_px = round(cell * position.width * ratio), round(cell * position.height * ratio)
+        key = (id(values), position.width, position.height, width_px, height_px)
+        if self._ownership_pixmap is None or self._ownership_key != key:
+            image = QImage(position.width, position.height, QImage.Format.Format_ARGB32)
+            image.fill(QColor(0, 0, 0, 0))
+            for index, value in enumerate(values):
+                strength = min(1.0, abs(value))
+                if strength < 0.15:
+                    continue
+                row, col = divmod(index, position.width)
+                shade = 0 if value > 0 else 255
+                image.setPixelColor(col, position.height - 1 - row, QColor(shade, shade, shade, round(170 * strength)))
+            scaled = image.scaled(width_px, height_px, Qt.AspectRatioMode.IgnoreAspectRatio, Qt.TransformationMode.FastTransformation)
+            pixmap = QPixmap.fromImage(scaled.convertToFormat(QImage.Format.Format_ARGB32_Premultiplied))
+            pixmap.setDevicePixelRatio(ratio)
+            self._ownership_pixmap, self._ownership_key = pixmap, key
+        painter.drawPixmap(top_left, self._ownership_pixmap)
+
+    def _paint_policy(self, painter: QPainter) -> None:
+        """Drawn once per position and size into a layer, then blitted each frame."""
+        position = self.position()
+        values = self._policy
+        if values is None or len(values) != position.width * position.height:
+            return
+        ratio = self.devicePixelRatioF()
+        key = (id(values), id(position), self.width(), self.height(), round(ratio * 100))
+        if self._policy_pixmap is None or self._policy_key != key:
+            layer = QPixmap(round(self.width() * ratio), round(self.height() * ratio))
+            layer.setDevicePixelRatio(ratio)
+            layer.fill(QColor(0, 0, 0, 0))
+            layer_painter = QPainter(layer)
+            layer_painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            layer_painter.setPen(Qt.PenStyle.NoPen)
+            cell = self.cell_size()
+            for index, value in enumerate(values):
+                if value < 0.01:
+                    continue
+                row, col = divmod(index, position.width)
+                if position.stone_at((row, col)) is not None:
+                    continue
+                layer_painter.setBrush(QColor(34, 120, 220, round(60 + 160 * min(1.0, value * 3))))
+                radius = cell * (0.12 + 0.28 * min(1.0, value * 3))
+                layer_painter.drawEllipse(self.point_center((row, col)), radius, radius)
+            layer_painter.end()
+            self._policy_pixmap, self._policy_key = layer, key
+        painter.drawPixmap(0, 0, self._policy_pixmap)

@@ -18,12 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import chess
-
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.games import IllegalMove, rules_for
-from reviewer.core.games.go import GoPosition
-from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.gametree import Color, Game, GameKind, Node, other_color, point_from_gtp
 from reviewer.core.scoring import GameAssessment
 from reviewer.core.scoring.chess import normalised_cp_white, win_pct
 from reviewer.core.scoring.trust import judge_engine
@@ -88,43 +85,9 @@ def card_id_for(kind: GameKind, position_key: str) -> str:
 # ------------------------------------------------------------------------------ positions
 
 
-def _go_position_record(position: GoPosition, game: Game) -> dict[str, Any]:
-    def gtp(points: frozenset[Point]) -> list[str]:
-        return sorted(gtp_from_point(p, position.height) for p in points)
-
-    return {
-        "width": position.width,
-        "height": position.height,
-        "black": gtp(position.black),
-        "white": gtp(position.white),
-        "to_move": position.to_move,
-        "ko": None if position.ko_point is None else gtp_from_point(position.ko_point, position.height),
-        "komi": game.komi,
-        "rules": game.rules,
-        "suicide_allowed": position.suicide_allowed,
-    }
-
-
 def position_of(card: Card) -> Any:
     """The rules' position of a card (a python-chess board or a GoPosition)."""
-    record = card.position
-    if card.kind == "chess":
-        return chess.Board(record["fen"])
-    height = int(record["height"])
-
-    def points(texts: list[str]) -> frozenset[Point]:
-        return frozenset(p for t in texts if (p := point_from_gtp(t, height)) is not None)
-
-    ko = record.get("ko")
-    return GoPosition(
-        width=int(record["width"]),
-        height=height,
-        black=points(record["black"]),
-        white=points(record["white"]),
-        to_move=record["to_move"],
-        ko_point=None if not ko else point_from_gtp(ko, height),
-        suicide_allowed=bool(record.get("suicide_allowed", False)),
-    )
+    return rules_for(card.kind).from_record(card.position)
 
 
 # ------------------------------------------------------------------------------- values
@@ -196,12 +159,11 @@ def cards_from_game(
             continue  # a setup or a pass in between: the card would ask the wrong side
         if game.kind == "chess":
             baseline = _mover_value_chess(before, mover, mover)
-            record: dict[str, Any] = {"fen": position.fen()}
             loss = move.win_drop_mover
         else:
             baseline = _mover_value_go(before.score_lead_black, mover)
-            record = _go_position_record(position, game)
             loss = move.loss
+        record = rules.to_record(position, game)
         if baseline is None or loss is None:
             continue
         cards.append(
@@ -284,27 +246,15 @@ def _loss_text(card: Card, loss: float) -> str:
 
 def answer_game(card: Card, move: str) -> Game:
     """A one-move game from the card's position, for an engine to judge an answer."""
+    rules = rules_for(card.kind)
+    game = rules.record_game(card.position, card.side)
+    played = rules.play(rules.start(game), move)
+    node = Node(move=played.move, color=card.side)
     if card.kind == "chess":
-        board = chess.Board(card.position["fen"])
-        game = Game(kind="chess", start_fen=board.fen(), first_player=card.side)
-        san_board = board.copy()
-        parsed = san_board.parse_san(move)
-        game.root.add_child(Node(move=move, color=card.side, uci=parsed.uci()))
-        return game
-    record = card.position
-    height = int(record["height"])
-    position = position_of(card)
-    game = Game(
-        kind="go",
-        board_width=int(record["width"]),
-        board_height=height,
-        komi=record.get("komi"),
-        rules=record.get("rules"),
-        setup_black=sorted(position.black),
-        setup_white=sorted(position.white),
-        first_player=card.side,
-    )
-    game.root.add_child(Node(move=move, color=card.side, point=point_from_gtp(move, height)))
+        node.uci = played.machine
+    elif played.machine:
+        node.point = point_from_gtp(played.move, game.board_height)
+    game.root.add_child(node)
     return game
 
 

@@ -1,0 +1,222 @@
+"""The Train view: the cards due now, one at a time on a board you play on, with progress and
+streaks, and filters by game, colour, player and opening; chess and Go in one deck or apart.
+
+The deck is read and written off the GUI thread; a move a card does not know is judged by an engine
+there too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge_answer, position_of
+from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
+from reviewer.gui.board.chess_play import PlayableChessBoard
+from reviewer.gui.board.go_play import PlayableGoBoard
+
+
+class TrainWindow(QWidget):
+    loaded = Signal(object, object)  # list[DueCard], Progress (from the deck's thread)
+    judged = Signal(object, object)  # Card, Verdict
+    reviewed = Signal(str)  # "next due …"
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        deck_factory: Callable[[], Deck],
+        evaluator_for: Callable[[Card], Evaluator | None] = lambda _card: None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Train — Reviewer")
+        self._deck_factory = deck_factory
+        self._evaluator_for = evaluator_for
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trainer")
+        self._due: list[DueCard] = []
+        self._attempts = 0
+        self._asked_at = time.monotonic()
+        self._busy = False
+
+        self.progress_label = QLabel("Loading the deck…")
+        self.progress_label.setAccessibleName("Training progress")
+        self.kind_filter = QComboBox()
+        for text, value in (("Chess and Go", None), ("Chess", "chess"), ("Go", "go")):
+            self.kind_filter.addItem(text, value)
+        self.side_filter = QComboBox()
+        for text, value in (("Both colours", None), ("White", "white"), ("Black", "black")):
+            self.side_filter.addItem(text, value)
+        self.player_filter = QLineEdit()
+        self.player_filter.setPlaceholderText("Player")
+        self.opening_filter = QLineEdit()
+        self.opening_filter.setPlaceholderText("Opening")
+        filters = QHBoxLayout()
+        for widget in (self.kind_filter, self.side_filter, self.player_filter, self.opening_filter):
+            filters.addWidget(widget)
+        self.kind_filter.currentIndexChanged.connect(lambda _i: self.reload())
+        self.side_filter.currentIndexChanged.connect(lambda _i: self.reload())
+        self.player_filter.editingFinished.connect(self.reload)
+        self.opening_filter.editingFinished.connect(self.reload)
+
+        self.chess_board = PlayableChessBoard()
+        self.go_board = PlayableGoBoard()
+        self.boards = QStackedWidget()
+        self.empty_label = QLabel("No card is due. Analyse games to make cards from your mistakes.")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setWordWrap(True)
+        for widget in (self.empty_label, self.chess_board, self.go_board):
+            self.boards.addWidget(widget)
+        self.chess_board.move_played.connect(self.answer)
+        self.go_board.move_played.connect(self.answer)
+
+        self.card_label = QLabel()
+        self.card_label.setWordWrap(True)
+        self.feedback_label = QLabel()
+        self.feedback_label.setWordWrap(True)
+        self.feedback_label.setAccessibleName("Answer feedback")
+        self.show_button = QPushButton("Show me")
+        self.show_button.clicked.connect(self.show_answer)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.progress_label)
+        layout.addLayout(filters)
+        layout.addWidget(self.boards, 1)
+        layout.addWidget(self.card_label)
+        layout.addWidget(self.feedback_label)
+        layout.addWidget(self.show_button)
+
+        self.loaded.connect(self._on_loaded)
+        self.judged.connect(self._on_judged)
+        self.reviewed.connect(self._on_reviewed)
+        self.failed.connect(self.feedback_label.setText)
+        self.resize(560, 720)
+        self.reload()
+
+    # ------------------------------------------------------------------------------- API
+
+    def current(self) -> Card | None:
+        return self._due[0].card if self._due else None
+
+    def card_filter(self) -> CardFilter:
+        return CardFilter(
+            kind=self.kind_filter.currentData(),
+            side=self.side_filter.currentData(),
+            player=self.player_filter.text().strip() or None,
+            opening=self.opening_filter.text().strip() or None,
+        )
+
+    def reload(self) -> None:
+        self._worker.submit(self._load, self.card_filter())
+
+    def answer(self, move: str) -> None:
+        card = self.current()
+        if card is None or self._busy:
+            return
+        verdict = judge_answer(card, move)
+        if verdict.accepted is None:
+            evaluate = self._evaluator_for(card)
+            if evaluate is None:
+                self.feedback_label.setText(verdict.message)
+                return
+            self._busy = True
+            self.feedback_label.setText(f"{verdict.move}: asking the engine…")
+            self._worker.submit(lambda: self.judged.emit(card, judge_answer(card, move, evaluate)))
+            return
+        self._on_judged(card, verdict)
+
+    def show_answer(self) -> None:
+        card = self.current()
+        if card is None or self._busy:
+            return
+        self.feedback_label.setText(f"The best move was {card.best}.")
+        self._record(card, card.best, accepted=False)
+
+    def close_deck(self) -> None:
+        self._worker.shutdown(wait=True)
+
+    # ---------------------------------------------------------------------------- worker
+
+    def _load(self, where: CardFilter) -> None:
+        try:
+            with self._deck_factory() as deck:
+                self.loaded.emit(deck.due(where=where), deck.progress())
+        except Exception as error:  # an unreadable deck is said, never a crash
+            self.failed.emit(f"Cannot open the deck: {error}")
+
+    def _review(self, card: Card, move: str, accepted: bool, attempts: int, seconds: float, where: CardFilter) -> None:
+        try:
+            with self._deck_factory() as deck:
+                review = deck.review(card.card_id, move, accepted, attempts, seconds)
+                self.reviewed.emit(f"next time: {review.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}")
+                self.loaded.emit(deck.due(where=where), deck.progress())
+        except Exception as error:
+            self.failed.emit(f"Cannot save the answer: {error}")
+
+    # ----------------------------------------------------------------------------- slots
+
+    def _on_loaded(self, due: object, progress: object) -> None:
+        assert isinstance(due, list) and isinstance(progress, Progress)
+        previous = self.current()
+        self._due = due
+        self.progress_label.setText(
+            f"{len(due)} due · {progress.cards} card{'s' if progress.cards != 1 else ''} · {progress.reviews_today} reviewed today · "
+            f"streak {progress.streak_days} day{'s' if progress.streak_days != 1 else ''}"
+        )
+        card = self.current()
+        if card is not None and (previous is None or previous.card_id != card.card_id):
+            self._attempts = 0
+            self._asked_at = time.monotonic()
+        self._show(card)
+
+    def _on_judged(self, card: object, verdict: object) -> None:
+        self._busy = False
+        if not isinstance(card, Card) or not isinstance(verdict, Verdict) or card is not self.current():
+            return
+        self.feedback_label.setText(verdict.message)
+        if not verdict.move or verdict.accepted is None:
+            return
+        self._attempts += 1
+        if verdict.accepted:
+            self._record(card, verdict.move, accepted=True)
+
+    def _on_reviewed(self, text: str) -> None:
+        self.feedback_label.setText(f"{self.feedback_label.text()} ({text})")
+
+    def _record(self, card: Card, move: str, accepted: bool) -> None:
+        seconds = time.monotonic() - self._asked_at
+        attempts = max(1, self._attempts)
+        self._worker.submit(self._review, card, move, accepted, attempts, seconds, self.card_filter())
+
+    def _show(self, card: Card | None) -> None:
+        if card is None:
+            self.boards.setCurrentWidget(self.empty_label)
+            self.card_label.setText("")
+            self.show_button.setEnabled(False)
+            return
+        self.show_button.setEnabled(True)
+        position: Any = position_of(card)
+        if card.kind == "chess":
+            self.chess_board.set_position(position)
+            self.chess_board.set_flipped(card.side == "black")
+            self.boards.setCurrentWidget(self.chess_board)
+        else:
+            self.go_board.set_position(position)
+            self.boards.setCurrentWidget(self.go_board)
+        who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
+        self.card_label.setText(
+            f"{card.side.capitalize()} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
+            f"{card.judgement}. Find a better move."
+        )
