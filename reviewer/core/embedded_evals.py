@@ -1,7 +1,10 @@
 """Evaluations a PGN already carries: lichess-style `[%eval ...]` commands in main-line comments.
 
-`[%eval 0.35]` is +0.35 pawns for White, `[%eval #-3]` Black mates in 3, `[%eval 1.2,23]` adds the
-search depth. The comment after move i evaluates the position after it (P_i); P0 has an evaluation
+`[%eval 0.35]` is +0.35 pawns for White, `[%eval #-3]` (or `-M3`) Black mates in 3, `[%eval 1.2,23]`
+adds the search depth. Some tools write centipawn integers (`[%eval -77,23]` is -0.77, not -77
+pawns): an integer beyond +-15, or every integer of a game whose evals have no decimal point, is
+read in centipawns. A value no engine gives (beyond +-200 pawns, mate in 0) is left out with a
+warning. The comment after move i evaluates the position after it (P_i); P0 has an evaluation
 only when the comment before the first move carries one. Files rarely evaluate a position where the
 game is over, so a main-line position that is checkmate or a drawn game-over position gets the
 verdict the rules give it (checkmate / stalemate / draw), which needs no engine.
@@ -20,20 +23,80 @@ from reviewer.core.gametree import Color, Game, Node
 EMBEDDED_ENGINE_ID = "pgn-comments"
 
 EVAL_COMMAND = re.compile(
-    r"\[%eval\s+(?:#\s*(?P<mate>[+-]?\d+)|(?P<pawns>[+-]?(?:\d+(?:\.\d*)?|\.\d+)))(?:\s*,\s*(?P<depth>\d+))?\s*\]"
+    r"\[%eval\s+(?:(?:#\s*|(?P<m_sign>[+-]?)M)(?P<mate>[+-]?\d+)|(?P<pawns>[+-]?(?:\d+(?:\.\d*)?|\.\d+)))"
+    r"(?:\s*,\s*(?P<depth>\d+))?\s*\]"
 )
+# An integer without a decimal point above this is a centipawn value (lichess writes pawns with a
+# decimal point; some tools write centipawn integers: `[%eval -77,23]` is -0.77, not -77 pawns).
+CENTIPAWN_INTEGER_ABOVE = 15
+MAX_PLAUSIBLE_CP = 20_000  # engines cap their centipawn scores well below 200 pawns
+MAX_PLAUSIBLE_MATE = 250
+MAX_PLAUSIBLE_DEPTH = 255
 
 
-def parse_eval_command(comment: str, ply: int = 0) -> Evaluation | None:
-    """The first `[%eval ...]` of a comment as an Evaluation of White's view; None when there is none."""
+def parse_eval_command(comment: str, ply: int = 0, centipawn_integers: bool = False) -> Evaluation | None:
+    """The first `[%eval ...]` of a comment as an Evaluation of White's view; None when there is
+    none or when its value is not plausible (see `eval_command_problem`).
+
+    `[%eval 0.17]` and `[%eval 2]` are pawns, `[%eval -77,23]` (an integer beyond +-15) and, with
+    `centipawn_integers`, every integer are centipawns; `[%eval #-3]` / `[%eval -M3]` are mates.
+    """
     match = EVAL_COMMAND.search(comment or "")
-    if match is None:
+    if match is None or _problem(match, centipawn_integers):
         return None
+    return _evaluation(match, ply, centipawn_integers)
+
+
+def eval_command_problem(comment: str, centipawn_integers: bool = False) -> str:
+    """Why the comment's `[%eval ...]` cannot be used ("" when it can, or when there is none)."""
+    match = EVAL_COMMAND.search(comment or "")
+    return "" if match is None else _problem(match, centipawn_integers)
+
+
+def _score_cp(match: re.Match[str], centipawn_integers: bool) -> int:
+    text = match["pawns"]
+    value = float(text)
+    if "." not in text and (centipawn_integers or abs(value) > CENTIPAWN_INTEGER_ABOVE):
+        return int(value)
+    return round(value * 100)
+
+
+def _mate(match: re.Match[str]) -> int:
+    mate = int(match["mate"])
+    return -abs(mate) if match["m_sign"] == "-" else mate
+
+
+def _problem(match: re.Match[str], centipawn_integers: bool) -> str:
+    depth = int(match["depth"]) if match["depth"] else None
+    if depth is not None and depth > MAX_PLAUSIBLE_DEPTH:
+        return f"{match.group(0)}: depth {depth} is not plausible"
+    if match["mate"] is not None:
+        mate = _mate(match)
+        if mate == 0 or abs(mate) > MAX_PLAUSIBLE_MATE:
+            return f"{match.group(0)}: mate in {mate} is not plausible"
+        return ""
+    score = _score_cp(match, centipawn_integers)
+    if abs(score) > MAX_PLAUSIBLE_CP:
+        return f"{match.group(0)}: {score / 100:+.2f} pawns is not a plausible evaluation"
+    return ""
+
+
+def _evaluation(match: re.Match[str], ply: int, centipawn_integers: bool) -> Evaluation:
     depth = int(match["depth"]) if match["depth"] else None
     if match["mate"] is not None:
-        return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, mate_white=int(match["mate"]), depth=depth)
-    score_cp_white = round(float(match["pawns"]) * 100)
+        return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, mate_white=_mate(match), depth=depth)
+    score_cp_white = _score_cp(match, centipawn_integers)
     return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, score_cp_white=score_cp_white, depth=depth)
+
+
+def uses_centipawn_integers(comments: list[str]) -> bool:
+    """Whether a game's evals are centipawn integers: none has a decimal point, one is beyond +-15."""
+    values = [match["pawns"] for match in map(EVAL_COMMAND.search, comments) if match and match["pawns"]]
+    return (
+        bool(values)
+        and all("." not in value for value in values)
+        and any(abs(int(value)) > CENTIPAWN_INTEGER_ABOVE for value in values)
+    )
 
 
 def _terminal_verdict(board: chess.Board) -> Terminal | None:
@@ -59,24 +122,40 @@ def _push(board: chess.Board, node: Node) -> bool:
     return True
 
 
-def evaluations_from_pgn_comments(game: Game) -> EvaluationTable:
-    """The `[%eval]` of every main-line position (root comment = P0), plus game-over positions."""
+def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None) -> EvaluationTable:
+    """The `[%eval]` of every main-line position (root comment = P0), plus game-over positions.
+
+    An eval that is not plausible is left out, and `warnings` (when given) says which and why.
+    """
     table = EvaluationTable()
     if game.kind != "chess":
         return table
+    nodes = game.mainline_nodes()
+    centipawns = uses_centipawn_integers([game.root.comment or "", *(node.comment or "" for node in nodes)])
+
+    def parsed(comment: str, ply: int) -> Evaluation | None:
+        problem = eval_command_problem(comment, centipawns)
+        if problem:
+            if warnings is not None:
+                message = f"ply {ply}: {problem}; it is ignored"
+                if message not in warnings:
+                    warnings.append(message)
+            return None
+        return parse_eval_command(comment, ply, centipawns)
+
     try:
         board: chess.Board | None = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
     except ValueError:
         board = None
-    root_eval = parse_eval_command(game.root.comment, 0)
+    root_eval = parsed(game.root.comment, 0)
     if root_eval is not None:
         table.add(root_eval)
-    for ply, node in enumerate(game.mainline_nodes(), start=1):
+    for ply, node in enumerate(nodes, start=1):
         if board is not None and not _push(board, node):
             board = None
         side_to_move: Color | None = None if board is None else ("white" if board.turn == chess.WHITE else "black")
         terminal = None if board is None else _terminal_verdict(board)
-        evaluation = parse_eval_command(node.comment, ply)
+        evaluation = parsed(node.comment, ply)
         if terminal is not None:
             table.add(
                 Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, side_to_move=side_to_move, terminal=terminal)
@@ -103,8 +182,9 @@ def evaluations_from_game(game: Game) -> EvaluationTable:
     Per main-line position (the root is P0), the best source wins: Reviewer's own full record
     (SGF `RVW[...]`, PGN `[%rvw ...]`; see reviewer.core.export.codec), else Sabaki's
     `SBKV`/`SBKS` (Go), else lichess's `[%eval ...]` (chess, with game-over positions filled in).
+    An `[%eval]` that is not plausible is left out with a warning on `game.warnings`.
     """
-    table = evaluations_from_pgn_comments(game) if game.kind == "chess" else EvaluationTable()
+    table = evaluations_from_pgn_comments(game, game.warnings) if game.kind == "chess" else EvaluationTable()
     records = reviewer_records(game)
     for ply, node in enumerate([game.root, *game.mainline_nodes()]):
         record = records.get(ply)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache, position_keys
@@ -71,6 +71,16 @@ class EngineOnDemand:
             engine.close()
 
 
+def analysable_ply_count(game: Game) -> int:
+    """How many main-line plies an engine can be given: a chess game stops before its first null
+    move (`--`, `Z0`), which leaves no legal position to search after it (the reader warns)."""
+    if game.kind == "chess":
+        for ply, node in enumerate(game.mainline_nodes(), start=1):
+            if node.move == "--" or node.uci == "0000":
+                return ply - 1
+    return game.ply_count
+
+
 def analyse_game(
     game: Game,
     engine: Engine | None,
@@ -93,6 +103,8 @@ def analyse_game(
         raise TypeError("analyse_game needs an engine or an engine_factory")
     stop = stop if stop is not None else threading.Event()
     wanted = sorted(set(plies)) if plies is not None else list(range(game.ply_count + 1))
+    last_ply = analysable_ply_count(game)
+    wanted = [ply for ply in wanted if ply <= last_ply]  # nothing after a null move
     total = len(wanted)
     if not wanted:
         return

@@ -672,7 +672,7 @@ class MainWindow(QMainWindow):
         path = Path(path)
         self._pending_ply = ply
         self.statusBar().showMessage(f"Opening {path.name}…")
-        task = self.tasks.submit(_read_collection, path)
+        task = self.tasks.submit(_read_collection, path, game_index is None)
         self._pending_tasks[task] = ("collection", (path, game_index))
 
     def _on_collection_read(self, path: Path, game_index: int | None, collection: GameCollection) -> None:
@@ -1913,10 +1913,13 @@ def _import_shared_dependencies() -> None:
 
 
 # -------------------------------------------------------------- work done off the GUI thread
-def _read_collection(path: Path) -> GameCollection:
+def _read_collection(path: Path, first_games_only: bool = False) -> GameCollection:
+    """The file's games; with `first_games_only`, a big PGN lists its first games now and the rest
+    while the game chooser shows them."""
     from reviewer.core.formats import open_collection
+    from reviewer.core.formats.pgn import FIRST_BATCH
 
-    return open_collection(path)
+    return open_collection(path, first_games=FIRST_BATCH if first_games_only else None)
 
 
 def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...]]:

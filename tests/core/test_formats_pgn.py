@@ -6,7 +6,7 @@ import chess
 
 from reviewer.core.formats import game_from_pgn_text, open_collection, write_pgn
 from reviewer.core.formats.compare import game_differences
-from reviewer.core.formats.pgn import index_pgn
+from reviewer.core.formats.pgn_index import build_index
 
 ANNOTATED = """[Event "Club"]
 [White "Ann"]
@@ -96,8 +96,7 @@ def test_blank_lines_inside_movetext_and_comments_do_not_split_a_game():
 
 def test_tag_like_line_inside_a_comment_is_not_a_new_game():
     data = b'[Event "a"]\n\n1. e4 {see\n[Event "not a tag"]\n} e5 *\n\n[Event "b"]\n\n1. d4 *\n'
-    spans = index_pgn(data)
-    assert len(spans) == 2
+    assert len(build_index(data)) == 2
 
 
 def test_encodings_bom_and_latin1(tmp_path):

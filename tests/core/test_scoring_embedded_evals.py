@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_pgn_comments, has_embedded_evals, parse_eval_command
+from reviewer.core.embedded_evals import (
+    EMBEDDED_ENGINE_ID,
+    evaluations_from_game,
+    evaluations_from_pgn_comments,
+    has_embedded_evals,
+    parse_eval_command,
+)
 
 from test_scoring_games import chess_game, chess_game_from_pgn
 
@@ -57,3 +63,32 @@ def test_game_without_evals():
     game = chess_game("e4 e5", comments={1: "a fine move"})
     assert not has_embedded_evals(game)
     assert len(evaluations_from_pgn_comments(game)) == 0
+
+
+def test_eval_variants_seen_in_real_files():
+    centipawns = parse_eval_command("{ [%eval -77,23] }")  # a centipawn integer with a depth
+    assert (centipawns.score_cp_white, centipawns.depth) == (-77, 23)
+    assert parse_eval_command("[%eval 0.17,23]").score_cp_white == 17
+    assert parse_eval_command("[%eval 0.17]").score_cp_white == 17
+    assert parse_eval_command("[%eval -M3]").mate_white == -3
+    assert parse_eval_command("[%eval M5,30]").mate_white == 5
+    assert parse_eval_command("[%eval 12]").score_cp_white == 1200  # small integers stay pawns, as lichess reads them
+    assert parse_eval_command("[%eval 12]", centipawn_integers=True).score_cp_white == 12
+
+
+def test_a_game_of_centipawn_integers_is_read_in_centipawns():
+    game = chess_game("e4 e5 Nf3", comments={1: "[%eval 25,20]", 2: "[%eval 12,21]", 3: "[%eval -4,22]"})
+    table = evaluations_from_pgn_comments(game)
+    assert [table.get(ply).score_cp_white for ply in (1, 2, 3)] == [25, 12, -4]
+
+
+def test_implausible_evals_are_refused_with_a_warning():
+    game = chess_game("e4 e5 Nf3", comments={1: "[%eval 0.2]", 2: "[%eval 999.5]", 3: "[%eval #0]"})
+    table = evaluations_from_game(game)
+    assert table.get(1).score_cp_white == 20
+    assert 2 not in table and 3 not in table
+    assert [warning.split(":")[0] for warning in game.warnings] == ["ply 2", "ply 3"]
+    assert "+999.50 pawns is not a plausible evaluation" in game.warnings[0]
+    assert "mate in 0" in game.warnings[1]
+    evaluations_from_game(game)
+    assert len(game.warnings) == 2  # read again: not said twice

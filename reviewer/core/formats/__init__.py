@@ -12,8 +12,8 @@ inside a game that can still be shown become `game.warnings` (and `collection.wa
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.errors import GameFileError
@@ -24,19 +24,19 @@ from reviewer.core.formats.textio import read_game_file
 from reviewer.core.gametree import Game
 
 __all__ = [
-    "GameCollection",
-    "GameSummary",
-    "GameFileError",
     "READ_EXTENSIONS",
     "WRITE_EXTENSIONS",
-    "open_collection",
-    "load_game",
-    "load",
-    "write_pgn",
-    "write_sgf",
-    "save_game",
+    "GameCollection",
+    "GameFileError",
+    "GameSummary",
     "game_from_pgn_text",
     "game_from_sgf_text",
+    "load",
+    "load_game",
+    "open_collection",
+    "save_game",
+    "write_pgn",
+    "write_sgf",
 ]
 
 
@@ -80,12 +80,20 @@ def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
     return reader
 
 
-def open_collection(path: str | os.PathLike[str]) -> GameCollection:
-    """Open a game file and list its games; moves are parsed only when a game is asked for."""
+def open_collection(path: str | os.PathLike[str], first_games: int | None = None) -> GameCollection:
+    """Open a game file and list its games; moves are parsed only when a game is asked for.
+
+    A PGN is memory-mapped; with `first_games`, only that many of its games are listed before this
+    returns (the rest with `index_more()`, `complete_index()` or `index_in_background()`).
+    """
     file_path = Path(path)
     reader = _reader_for(file_path)
-    data = read_game_file(file_path)
     try:
+        if reader is PgnCollection:
+            if not file_path.is_file():
+                read_game_file(file_path)  # the message for a missing file or a folder
+            return PgnCollection.open_file(file_path, first_games)
+        data = read_game_file(file_path)
         return reader(str(file_path), data)
     except GameFileError:
         raise

@@ -14,155 +14,70 @@ analyse standard chess and Chess960 only.
 from __future__ import annotations
 
 import io
+import mmap
+import os
 import re
-from dataclasses import dataclass, replace
+import threading
+from pathlib import Path
 
 import chess
 import chess.pgn
 
 from reviewer.core.errors import GameFileError
+from reviewer.core.formats import pgn_index_cache
 from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
-from reviewer.core.formats.textio import looks_binary, strip_utf8_bom, utf16_codec
+from reviewer.core.formats.pgn_index import (
+    RESULTS,
+    TAG_PATTERN,
+    Buffer,
+    PgnIndex,
+    PgnIndexer,
+    blank_if_unknown,
+    decode_value,
+    normalise_result,
+    rating_text,
+)
+from reviewer.core.formats.textio import SNIFF_BYTES, looks_binary, utf16_codec
 from reviewer.core.gametree import Game, Node
 
-# A tag: `[Name "value"]`, also with spaces inside the brackets, several on one line, or a missing
-# closing quote. The value is kept raw, as python-chess does (escapes are not undone).
-_TAG_PATTERN = r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"(?:(.*?)"[ \t]*\]|([^"\]\n]*)\])'
-_TAG_BYTES = re.compile(_TAG_PATTERN.encode("ascii"))
-_TAG = re.compile(_TAG_PATTERN)
-_HTML_TAG_BYTES = re.compile(rb"</?[A-Za-z][A-Za-z0-9]*\s*/?>")
+__all__ = ["RESULTS", "normalise_result"]
+
+_TAG = re.compile(TAG_PATTERN)
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9]*\s*/?>")
-_COMMENT_TOKENS = re.compile(rb"[{}]|;[^\n]*")
-# How headerless movetext begins: a move number or a move, after optional comments and wrappers.
-_MOVETEXT_START = re.compile(
-    rb"(?:\s|\{[^}]*\}|;[^\n]*\n|%[^\n]*\n|\[/?pgn\])*(?:\d+\s*\.|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)",
-    re.IGNORECASE,
-)
 _CASTLING_DASHES = re.compile("([O0])[\u2010-\u2015\u2212]([O0])(?:[\u2010-\u2015\u2212]([O0]))?")
 _RESULT_DASHES = re.compile("(?<![\\w/])(1|0|1/2)[\u2010-\u2015\u2212](1|0|1/2)(?![\\w/])")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _FORUM_WRAPPER = re.compile(r"\[/?pgn\]", re.IGNORECASE)
-
-_TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
-RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
-_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+_DANGLING_MOVE_NUMBER = re.compile(r"(?:^|\s)\d+\.*\s*$")
 STANDARD_VARIANT_NAMES = {"", "standard", "chess", "normal", "classical", "from position", "fromposition"}
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int  # first byte of the game (its first tag line, or its movetext when it has no tags)
-    movetext: int  # first byte after its last tag line
-    end: int  # first byte of the next game, or the end of the file
-
-
-def decode_pgn_bytes(data: bytes) -> tuple[bytes, str]:
-    """(ASCII-compatible bytes, encoding name): UTF-16 becomes UTF-8, a UTF-8 BOM is dropped."""
-    codec16 = utf16_codec(data)
-    if codec16:
-        text = data.decode(codec16, errors="replace").lstrip("\ufeff")
-        return text.encode("utf-8"), codec16
-    data, _had_bom = strip_utf8_bom(data)
-    try:
-        data.decode("utf-8")
-        return data, "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        data.decode("cp1252")
-        return data, "cp1252"
-    except UnicodeDecodeError:
-        return data, "latin-1"
-
-
-def _comment_state(gap: bytes, in_comment: bool) -> bool:
-    """Whether we are inside a {comment} at the end of `gap`, given the state at its start."""
-    if not in_comment and b"{" not in gap:
-        return False
-    if in_comment and b"}" not in gap:
-        return True
-    for match in _COMMENT_TOKENS.finditer(gap):
-        token = match.group(0)
-        if in_comment:
-            if token == b"}":
-                in_comment = False
-        elif token == b"{":
-            in_comment = True
-    return in_comment
-
-
-def index_pgn(data: bytes) -> list[_Span]:
-    """Where each game of the PGN bytes starts, without parsing a single move."""
-    starts: list[list[int]] = []  # [start, movetext_start]
-    current_tags: set[bytes] = set()
-    position = 0
-    in_comment = False
-    has_game = False
-    for match in _TAG_BYTES.finditer(data):
-        gap = data[position : match.start()]
-        in_comment = _comment_state(gap, in_comment)
-        if in_comment:
-            continue  # a line inside a multi-line comment that looks like a tag
-        name = match.group(1)
-        has_text = bool(gap.strip()) and (b"<" not in gap or bool(_HTML_TAG_BYTES.sub(b"", gap).strip()))
-        if not has_game:
-            if has_text and _MOVETEXT_START.match(gap):
-                offset = position + (len(gap) - len(gap.lstrip()))
-                starts.append([offset, offset])
-            starts.append([match.start(), match.end()])
-            current_tags = {name}
-            has_game = True
-        elif has_text or name in current_tags:
-            starts.append([match.start(), match.end()])
-            current_tags = {name}
-        else:
-            current_tags.add(name)
-            starts[-1][1] = match.end()
-        position = match.end()
-    if not has_game:
-        stripped = data.lstrip()
-        if stripped and _MOVETEXT_START.match(stripped):
-            offset = len(data) - len(stripped)
-            starts.append([offset, offset])
-    spans = []
-    for number, (start, movetext) in enumerate(starts):
-        end = starts[number + 1][0] if number + 1 < len(starts) else len(data)
-        spans.append(_Span(start, movetext, end))
-    return spans
+FIRST_BATCH = 2000  # games indexed before a list can show its first rows
+BATCH = 20000  # games per later batch
 
 
 def parse_tags(header_text: str) -> dict[str, str]:
     """Tag lines -> {name: value} in file order (a repeated tag keeps its last value)."""
     tags: dict[str, str] = {}
     for match in _TAG.finditer(header_text):
-        value = match.group(2) if match.group(2) is not None else match.group(3)
-        tags[match.group(1)] = value
+        if match.group(4) is not None:
+            tags[match.group(1)] = " ".join(part.strip() for part in match.group(4).splitlines())
+        else:
+            tags[match.group(1)] = match.group(2) if match.group(2) is not None else match.group(3)
     return tags
 
 
-def _blank_if_unknown(value: str) -> str:
-    value = value.strip()
-    return "" if not value.strip("?.") else value
-
-
-def _rating(value: str) -> str:
-    value = _blank_if_unknown(value)
-    return "" if value in ("0", "-") else value
-
-
-def normalise_result(value: str) -> str:
-    value = value.strip().translate(_DASHES).replace("\u00bd", "1/2")
-    return value if value in RESULTS else ""
+def split_tag_names(header_text: str) -> list[str]:
+    """The tags whose value is broken over two lines."""
+    return [match.group(1) for match in _TAG.finditer(header_text) if match.group(4) is not None]
 
 
 def fill_fields_from_headers(game: Game, headers: dict[str, str]) -> None:
     game.headers = dict(headers)
-    game.white = _blank_if_unknown(headers.get("White", ""))
-    game.black = _blank_if_unknown(headers.get("Black", ""))
-    game.white_rank = _rating(headers.get("WhiteElo", ""))
-    game.black_rank = _rating(headers.get("BlackElo", ""))
-    game.event = _blank_if_unknown(headers.get("Event", ""))
-    game.date = _blank_if_unknown(headers.get("Date", "") or headers.get("UTCDate", ""))
+    game.white = blank_if_unknown(headers.get("White", ""))
+    game.black = blank_if_unknown(headers.get("Black", ""))
+    game.white_rank = rating_text(headers.get("WhiteElo", ""))
+    game.black_rank = rating_text(headers.get("BlackElo", ""))
+    game.event = blank_if_unknown(headers.get("Event", ""))
+    game.date = blank_if_unknown(headers.get("Date", "") or headers.get("UTCDate", ""))
     game.result = normalise_result(headers.get("Result", "")) or "*"
 
 
@@ -256,8 +171,12 @@ def _variant_name(headers: dict[str, str]) -> str:
     return variant
 
 
-def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1) -> Game:
-    """One game from its tags and its movetext. `number` (1-based) names the game in warnings."""
+def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1, last_in_file: bool = False) -> Game:
+    """One game from its tags and its movetext. `number` (1-based) names the game in warnings.
+
+    The last game of a file whose movetext stops without a result (`1-0`, `0-1`, `1/2-1/2`, `*`),
+    inside a comment or inside a variation is taken as cut off, and says so.
+    """
     game = Game(kind="chess", board_width=8, board_height=8)
     fill_fields_from_headers(game, headers)
     setup_lines = []
@@ -299,7 +218,68 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1)
         game.result = normalise_result(token) or game.result
     game.root.comment = pc_game.comment
     _copy_tree(pc_game, game.root)
+    _warn_about_null_move(game, number)
+    if last_in_file and game.root.children:
+        cut = _cut_off(movetext)
+        if cut:
+            game.warnings.append(
+                f"game {number}: the file ends {cut}; it may be cut off after move {_last_move_text(game)}"
+            )
     return game
+
+
+def _warn_about_null_move(game: Game, number: int) -> None:
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if node.move == "--":
+            game.warnings.append(
+                f"game {number}: a null move (--) at {_move_text(game, ply)} in the main line; "
+                f"no engine can analyse past it, so analysis stops after ply {ply - 1}"
+            )
+            return
+
+
+def _cut_off(movetext: str) -> str:
+    """How movetext ends that does not end a game ("" when it ends with a result)."""
+    depth = 0
+    in_comment = False
+    for line in movetext.split("\n"):
+        if not in_comment and line.startswith("%"):
+            continue
+        for char in line:
+            if in_comment:
+                in_comment = char != "}"
+            elif char == "{":
+                in_comment = True
+            elif char == ";":
+                break
+            elif char == "(":
+                depth += 1
+            elif char == ")":
+                depth = max(0, depth - 1)
+    if in_comment:
+        return "inside a comment"
+    if depth:
+        return "inside a variation"
+    if _DANGLING_MOVE_NUMBER.search(movetext):
+        return "after a move number"
+    return ""
+
+
+def _last_move_text(game: Game) -> str:
+    return _move_text(game, game.ply_count)
+
+
+def _move_text(game: Game, ply: int) -> str:
+    """`12. Nf3` / `12... Nf6` for main-line ply `ply` (1-based)."""
+    nodes = game.mainline_nodes()[:ply]
+    last = nodes[-1]
+    fields = (game.start_fen or "").split()
+    first_number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
+    if game.first_player == "white":
+        number = first_number + (len(nodes) - 1) // 2
+    else:
+        number = first_number + len(nodes) // 2
+    return f"{number}{'.' if last.color == 'white' else '...'} {last.move}"
 
 
 def _copy_tree(pc_root: chess.pgn.GameNode, root: Node) -> None:
@@ -321,55 +301,210 @@ def _copy_tree(pc_root: chess.pgn.GameNode, root: Node) -> None:
 
 
 class PgnCollection(GameCollection):
+    """The games of a PGN, listed by a byte scan (see pgn_index); a game's moves are read on demand.
+
+    `PgnCollection(path, data)` reads bytes already in memory; `PgnCollection.open_file(path)`
+    memory-maps the file, takes a cached index when the file has not changed, and otherwise indexes
+    the first `first_games` (all when None); `index_more()`/`complete_index()` or
+    `index_in_background()` read the rest. `len()` counts the games listed so far.
+    """
+
     format = "pgn"
 
-    def __init__(self, path: str | None, data: bytes) -> None:
-        if looks_binary(data) and not utf16_codec(data):
-            raise GameFileError(f"{path}: not a PGN file (binary data)")
-        data, encoding = decode_pgn_bytes(data)
-        super().__init__(path, encoding)
+    def __init__(self, path: str | None, data: bytes, *, first_games: int | None = None) -> None:
+        super().__init__(path, "utf-8")
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._cache_key: pgn_index_cache.FileKey | None = None
+        self._setup(data, first_games, cached=None)
+
+    @classmethod
+    def open_file(cls, path: str | os.PathLike[str], first_games: int | None = None) -> PgnCollection:
+        file_path = Path(path)
+        try:
+            with open(file_path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                if size == 0:
+                    raise GameFileError(f"{file_path}: the file is empty")
+                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        except FileNotFoundError as error:
+            raise GameFileError(f"{file_path}: no such file") from error
+        except IsADirectoryError as error:
+            raise GameFileError(f"{file_path}: not a file") from error
+        except (OSError, ValueError) as error:
+            detail = getattr(error, "strerror", None) or error
+            raise GameFileError(f"{file_path}: cannot be read ({detail})") from error
+        collection = cls.__new__(cls)
+        GameCollection.__init__(collection, str(file_path), "utf-8")
+        collection._lock = threading.Lock()
+        collection._thread = None
+        collection._cache_key = pgn_index_cache.file_key(file_path, mapped)
+        cached = pgn_index_cache.load(collection._cache_key)
+        collection._setup(mapped, first_games, cached)
+        return collection
+
+    def _setup(self, data: Buffer, first_games: int | None, cached: PgnIndex | None) -> None:
+        name = self.path or "the PGN text"
+        head = data[:SNIFF_BYTES]
+        codec16 = utf16_codec(head)
+        base = 0
+        if codec16:
+            text = data[:].decode(codec16, errors="replace").lstrip("\ufeff")
+            data = text.encode("utf-8")
+            self.encoding = codec16
+            self._cache_key = None
+            cached = None
+        else:
+            if head.startswith(b"\xef\xbb\xbf"):
+                base = 3
+            _check_text(name, head[base:])
         self._data = data
-        self._spans = index_pgn(data)
-        if not self._spans:
-            raise GameFileError(f"{path}: no chess game in this PGN file")
+        self._base = base
+        self.from_cache = cached is not None and cached.size == len(data)
+        if cached is not None and self.from_cache:
+            self._indexer: PgnIndexer | None = None
+            self._index = cached
+        else:
+            self._indexer = PgnIndexer(data, base)
+            self._index = self._indexer.index
+            self._scan(first_games if first_games is not None else None)
+        if not len(self._index):
+            if _NON_SPACE_AT_ALL.search(data, base) is None:
+                raise GameFileError(f"{name}: the file is empty")
+            raise GameFileError(f"{name}: no chess game in this PGN file")
+        if self._index.non_utf8 and not codec16:
+            self.encoding = self._index.non_utf8
         self._tags_cache: dict[int, dict[str, str]] = {}
 
-    def _decode(self, raw: bytes) -> str:
-        return raw.decode(self.encoding or "utf-8", errors="replace")
+    # ---------------------------------------------------------------- indexing in batches
+
+    @property
+    def index_complete(self) -> bool:
+        return self._index.complete
+
+    def _scan(self, max_games: int | None) -> bool:
+        with self._lock:
+            if self._indexer is None or self._index.complete:
+                return True
+            if isinstance(self._data, mmap.mmap) and self._data.size() < len(self._data):
+                self._indexer = None  # the file shrank under the map: keep what was listed
+                self._index.complete = True
+                self.warnings.append("the file was changed while its games were listed; open it again to list them all")
+                return True
+            done = self._indexer.scan(max_games)
+            if self._index.non_utf8 and self.encoding == "utf-8":
+                self.encoding = self._index.non_utf8
+            if done:
+                self._indexer = None
+                if self._cache_key is not None:
+                    # Written beside the work, not before it: the list is ready now.
+                    self._cache_writer = threading.Thread(
+                        target=pgn_index_cache.save, args=(self._cache_key, self._index), name="pgn-index-cache"
+                    )
+                    self._cache_writer.start()
+            return done
+
+    def wait_until_cached(self) -> None:
+        """Wait for the index to be written to the cache (if it is being written)."""
+        writer = getattr(self, "_cache_writer", None)
+        if writer is not None:
+            writer.join()
+
+    def index_more(self, max_games: int = BATCH) -> bool:
+        """List up to `max_games` more games; True once every game is listed."""
+        return self._scan(max_games)
+
+    def complete_index(self) -> None:
+        self._scan(None)
+
+    def index_in_background(self) -> None:
+        """List the rest of the games on a thread of its own (once); `len()` grows as it goes."""
+        with self._lock:
+            if self._index.complete or self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._scan_all_in_batches, name="pgn-index", daemon=True)
+            self._thread.start()
+
+    def _scan_all_in_batches(self) -> None:
+        while not self._scan(BATCH):
+            pass
+
+    def columns(self) -> dict[str, list[str]]:
+        """The listed columns (white, black, white_elo, black_elo, result, date, event), one list each.
+
+        The lists grow while the index is built; read `len(self)` first and use that many rows.
+        """
+        return self._index.columns
+
+    # ---------------------------------------------------------------- games
 
     def _count(self) -> int:
-        return len(self._spans)
+        return len(self._index.starts)
+
+    def _bytes(self, start: int, end: int) -> bytes:
+        """data[start:end], refused when the mapped file has since shrunk (reading it would crash)."""
+        data = self._data
+        if isinstance(data, mmap.mmap):
+            try:
+                shrunk = data.size() < end
+            except OSError:
+                shrunk = False
+            if shrunk:
+                raise GameFileError(f"{self.path}: the file was changed while open; open it again")
+        return data[start:end]
+
+    def _header_text(self, index: int) -> str:
+        start, movetext = self._index.starts[index], self._index.movetexts[index]
+        return decode_value(self._bytes(start, movetext))[0]
 
     def headers(self, index: int) -> dict[str, str]:
         tags = self._tags_cache.get(index)
         if tags is None:
-            span = self._spans[index]
-            tags = parse_tags(self._decode(self._data[span.start : span.movetext]))
+            tags = parse_tags(self._header_text(index))
             if len(self._tags_cache) < 4096:
                 self._tags_cache[index] = tags
         return tags
 
     def _summary(self, index: int) -> GameSummary:
-        headers = self.headers(index)
-        summary = summary_from_headers(index, headers)
-        if not normalise_result(headers.get("Result", "")):
-            span = self._spans[index]
-            tail = self._decode(self._data[max(span.movetext, span.end - 40) : span.end]).translate(_DASHES)
-            token = _TRAILING_RESULT.search(tail)
-            if token:
-                summary = replace(summary, result=token.group(1))
-        return summary
+        columns = self._index.columns
+        return GameSummary(
+            index=index,
+            kind="chess",
+            white=columns["white"][index],
+            black=columns["black"][index],
+            white_rank=columns["white_elo"][index],
+            black_rank=columns["black_elo"][index],
+            result=columns["result"][index],
+            date=columns["date"][index],
+            event=columns["event"][index],
+            headers=dict(self.headers(index)),
+        )
 
     def _game(self, index: int) -> Game:
-        span = self._spans[index]
-        movetext = self._decode(self._data[span.movetext : span.end])
-        return game_from_pgn_parts(self.headers(index), movetext, number=index + 1)
+        start, end = self._index.movetexts[index], self._index.end(index)
+        movetext = decode_value(self._bytes(start, end))[0]
+        last = self._index.complete and index == len(self._index) - 1
+        game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
+        for name in split_tag_names(self._header_text(index)):
+            game.warnings.insert(0, f"game {index + 1}: the {name} tag is broken over two lines; read as one line")
+        return game
+
+
+_NON_SPACE_AT_ALL = re.compile(rb"\S")
+
+
+def _check_text(name: str, head: bytes) -> None:
+    """GameFileError for bytes no PGN has (NULs, control characters)."""
+    if not looks_binary(head):
+        return
+    if not head.strip(b"\x00"):
+        raise GameFileError(f"{name}: only NUL bytes (binary data), not a PGN file")
+    raise GameFileError(f"{name}: not a PGN file (binary data)")
 
 
 def game_from_pgn_text(text: str) -> Game:
     """The first game of PGN text (handy in tests)."""
-    data = text.encode("utf-8")
-    collection = PgnCollection(None, data)
+    collection = PgnCollection(None, text.encode("utf-8"))
     return collection.game(0)
 
 
@@ -533,7 +668,7 @@ def _movetext_with_board(game: Game, headers: dict[str, str], result: str) -> st
         node, pc_node, position = stack.pop()
         boards = [position] + [position.copy(stack=False) for _ in node.children[1:]]
         pending = []
-        for child, child_board in zip(node.children, boards):
+        for child, child_board in zip(node.children, boards, strict=False):
             move = _move_of(child, child_board)
             pc_child = pc_node.add_variation(
                 move, comment=child.comment, starting_comment=child.comment_before, nags=child.nags

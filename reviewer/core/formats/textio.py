@@ -87,8 +87,10 @@ def read_game_file(path: str | os.PathLike[str]) -> bytes:
         data = file_path.read_bytes()
     except OSError as error:
         raise GameFileError(f"{file_path}: cannot be read ({error.strerror or error})") from error
-    if not data.strip(b" \t\r\n\x00\xef\xbb\xbf\xff\xfe"):
+    if not data.strip(b" \t\r\n\xef\xbb\xbf\xff\xfe"):
         raise GameFileError(f"{file_path}: the file is empty")
+    if not data.strip(b"\x00"):
+        raise GameFileError(f"{file_path}: only NUL bytes (binary data), not a game file")
     return data
 
 

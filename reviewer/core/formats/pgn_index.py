@@ -1,0 +1,472 @@
+"""Where each game of a PGN starts, and the tags a game list shows, found by scanning bytes.
+
+The scan runs over a memory map (or bytes) with regular expressions: a block of tag lines is one
+match, the movetext between blocks is never copied or decoded, only checked for a comment left open
+(`{` after the last `}`), for text, and in rare cases tokenised. Only the tags a list shows are
+decoded, each game on its own (UTF-8, else Windows-1252, else Latin-1), so a file mixing encodings
+lists every name right.
+
+A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
+current game already has (so header-only games that follow each other are told apart). A tag-like
+line inside a `{...}` comment is part of the comment. The index grows in batches (`scan`), so a
+list can show its first rows while the rest of a big file is read.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+from array import array
+from dataclasses import dataclass, field
+
+# A tag: `[Name "value"]`, also with spaces inside the brackets, several on one line, a missing
+# closing quote, or a value broken over two lines (group 4; read as one line, with a warning).
+# The value is kept raw, as python-chess does (escapes are not undone).
+TAG_PATTERN = (
+    r'\[[ \t]*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)[ \t]+"'
+    r'(?:(.*?)"[ \t]*\]|([^"\]\n]*)\]|([^"\]\n]*\r?\n[^"\]\n\[]*)"[ \t]*\])'
+)
+TAG_BYTES = re.compile(TAG_PATTERN.encode("ascii"))
+# Consecutive lines that begin with a tag (a game's tag section, or a tag-like line in a comment).
+_BLOCK = re.compile(rb"\n[ \t]*\[[ \t]*[A-Za-z0-9][^\n]*(?:\n[ \t]*\[[^\n]*)*")
+_BLOCK_AT = re.compile(rb"[ \t]*\[[ \t]*[A-Za-z0-9][^\n]*(?:\n[ \t]*\[[^\n]*)*")
+# One plain tag per line, as nearly every file writes them: the fast path.
+_PLAIN_TAG_LINE = re.compile(rb'\n\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*) "([^\n]*)"\]\r?(?=\n|\Z)')
+# A block of tag lines, with the shown tags of plain lines (`[Name "value"]`, nothing else on the
+# line) captured: a repeated group keeps its last value. Any other line that begins with `[` is
+# taken too and captured as `odd`, which sends the block to the careful path.
+_VALUE = rb'"([^"\n]*+)"\]'
+_GAME_BLOCK = re.compile(
+    rb"\n(?=[ \t]*\[[ \t]*[A-Za-z0-9])(?:(?:\[(?:"
+    rb"White " + _VALUE.replace(b"(", b"(?P<White>", 1)
+    + rb"|Black " + _VALUE.replace(b"(", b"(?P<Black>", 1)
+    + rb"|WhiteElo " + _VALUE.replace(b"(", b"(?P<WhiteElo>", 1)
+    + rb"|BlackElo " + _VALUE.replace(b"(", b"(?P<BlackElo>", 1)
+    + rb"|Result " + _VALUE.replace(b"(", b"(?P<Result>", 1)
+    + rb"|Date " + _VALUE.replace(b"(", b"(?P<Date>", 1)
+    + rb"|UTCDate " + _VALUE.replace(b"(", b"(?P<UTCDate>", 1)
+    + rb"|Event " + _VALUE.replace(b"(", b"(?P<Event>", 1)
+    + rb'|[A-Za-z0-9][A-Za-z0-9_+#=:-]*+ "[^"\n]*+"\]'
+    + rb")\r?|(?P<odd>[ \t]*\[[^\n]*))(?:\n|\Z))+"
+)
+_PLAIN_GROUPS = ("White", "Black", "WhiteElo", "BlackElo", "Result", "Date", "UTCDate", "Event")
+_KEPT_TAG_LINE = re.compile(rb'\n\[(White|Black|WhiteElo|BlackElo|Result|Date|UTCDate|Event) "([^\n]*)"\]')
+_BLOCK_NAME = re.compile(rb'\n\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*) "')
+_NON_SPACE = re.compile(rb"\S")
+_HTML_TAG = re.compile(rb"</?[A-Za-z][A-Za-z0-9]*\s*/?>")
+# Outside a comment: where a comment opens, a rest-of-line comment, or an escape line (`%` at column 0).
+_COMMENT_OPENERS = re.compile(rb"\{|;|^%", re.MULTILINE)
+# How headerless movetext begins: a move number or a move, after optional comments and wrappers.
+_MOVETEXT_START = re.compile(
+    rb"(?:\s|\{[^}]*\}|;[^\n]*\n|%[^\n]*\n|\[/?pgn\])*(?:\d+\s*\.|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)",
+    re.IGNORECASE,
+)
+_TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
+_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+COLUMN_TAGS: dict[str, tuple[bytes, ...]] = {
+    "white": (b"White",),
+    "black": (b"Black",),
+    "white_elo": (b"WhiteElo",),
+    "black_elo": (b"BlackElo",),
+    "result": (b"Result",),
+    "date": (b"Date", b"UTCDate"),
+    "event": (b"Event",),
+}
+COLUMNS = tuple(COLUMN_TAGS)
+_RESULT_SET = frozenset(RESULTS)
+_FLUSH_GAMES = 4096
+_RELEASE_BYTES = 8 << 20
+
+
+Buffer = bytes | mmap.mmap  # what the scan reads: a file's bytes, or its memory map
+# A game's tags as read: all of them by name, or the shown ones in _PLAIN_BLOCK's group order.
+StagedTags = dict[bytes, bytes] | tuple[bytes | None, ...]
+
+
+def decode_value(raw: bytes) -> tuple[str, str]:
+    """(text, encoding) of bytes from a game: UTF-8, else Windows-1252, else Latin-1."""
+    try:
+        return raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "latin-1"
+
+
+def normalise_result(value: str) -> str:
+    value = value.strip().translate(_DASHES).replace("\u00bd", "1/2")
+    return value if value in RESULTS else ""
+
+
+def tag_value(match: re.Match[bytes]) -> bytes:
+    """The value of a TAG_BYTES match (a value broken over two lines is joined with a space)."""
+    for group in (2, 3):
+        if match.group(group) is not None:
+            return match.group(group)
+    return b" ".join(part.strip() for part in match.group(4).splitlines())
+
+
+def blank_if_unknown(value: str) -> str:
+    value = value.strip()
+    return "" if not value.strip("?.") else value
+
+
+def rating_text(value: str) -> str:
+    value = blank_if_unknown(value)
+    return "" if value in ("0", "-") else value
+
+
+def _known(value: str) -> str:
+    if not value:
+        return value
+    stripped = value.strip()
+    return stripped if stripped.strip("?.") else ""
+
+
+def ends_in_comment(data: Buffer, start: int, end: int, in_comment: bool) -> bool:
+    """Whether data[start:end] ends inside a `{...}` comment, given whether it starts inside one.
+
+    Inside a comment only `}` counts (a `;` or `{` there is text); outside, `;` and a `%` at
+    column 0 hide the rest of their line.
+    """
+    last_open = data.rfind(b"{", start, end)
+    last_close = data.rfind(b"}", start, end)
+    if last_close > last_open and (last_close >= 0):
+        return False  # no comment can open after the last `}`
+    if not in_comment and last_open < 0:
+        return False
+    if in_comment and last_close < 0:
+        return True
+    position = start
+    while position < end:
+        if in_comment:
+            close = data.find(b"}", position, end)
+            if close < 0:
+                return True
+            in_comment = False
+            position = close + 1
+            continue
+        match = _COMMENT_OPENERS.search(data, position, end)
+        if match is None:
+            return False
+        if match.group() == b"{":
+            in_comment = True
+            position = match.end()
+        else:
+            line_end = data.find(b"\n", match.end(), end)
+            if line_end < 0:
+                return False
+            position = line_end + 1
+    return in_comment
+
+
+def _has_text(data: Buffer, start: int, end: int) -> bool:
+    """Whether data[start:end] holds anything but white space and HTML tags."""
+    match = _NON_SPACE.search(data, start, end)
+    if match is None:
+        return False
+    if data[match.start() : match.start() + 1] != b"<":
+        return True
+    return bool(_HTML_TAG.sub(b"", data[start:end]).strip())
+
+
+@dataclass
+class PgnIndex:
+    """Games of one PGN: byte offsets and the shown tags, one list per column."""
+
+    starts: array[int] = field(default_factory=lambda: array("q"))  # first byte of each game
+    movetexts: array[int] = field(default_factory=lambda: array("q"))  # first byte after its tags
+    columns: dict[str, list[str]] = field(default_factory=lambda: {name: [] for name in COLUMNS})
+    size: int = 0  # bytes in the scanned buffer
+    non_utf8: str = ""  # the first 8-bit encoding a game needed ("" when all is UTF-8)
+    complete: bool = False
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def end(self, index: int) -> int:
+        return self.starts[index + 1] if index + 1 < len(self.starts) else self.size
+
+
+class _BlockNames:
+    """The tag names of one block of plain tag lines, looked up in its bytes."""
+
+    def __init__(self, block: bytes) -> None:
+        self.block = block
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, bytes) and b"\n[" + name + b' "' in self.block
+
+    def names(self) -> set[bytes]:
+        return set(_BLOCK_NAME.findall(self.block))
+
+
+def _as_groups(tags: dict[bytes, bytes]) -> tuple[bytes | None, ...]:
+    get = tags.get
+    return (get(b"White"), get(b"Black"), get(b"WhiteElo"), get(b"BlackElo"), get(b"Result"), get(b"Date"), get(b"UTCDate"), get(b"Event"))
+
+
+def _names_in(names: set[bytes] | dict[bytes, bytes] | _BlockNames) -> set[bytes]:
+    if isinstance(names, _BlockNames):
+        return names.names()
+    return set(names)
+
+
+class PgnIndexer:
+    """Builds a PgnIndex over `data[base:]` in batches: `scan(max_games)` until it returns True."""
+
+    def __init__(self, data: Buffer, base: int = 0) -> None:
+        self.data = data
+        self.index = PgnIndex(size=len(data))
+        self._base = base
+        self._position = base  # end of the last tag taken; text after it is the current game's
+        self._position_in_comment = False
+        self._has_game = False
+        self._pending: list[int] | None = None  # [start, movetext] of the game still growing
+        self._pending_tags: StagedTags | None = None  # its tags, when already read
+        self._current_names: set[bytes] | dict[bytes, bytes] | _BlockNames = set()
+        self._current_block = b""  # the tag lines of the current game, when they were one block
+        first = _BLOCK_AT.match(data, base)
+        self._first_block = None if first is None else (first.start(), first.end(), b"\n" + first.group())
+        self._matches = _GAME_BLOCK.finditer(data, base if first is None else first.end())
+        self._staged_tags: list[StagedTags] = []
+        self._staged_offsets: list[tuple[int, int, int]] = []
+        self._distinct: dict[str, str] = {}
+        self._released = 0  # mapped bytes before this offset were handed back to the kernel
+        if isinstance(data, mmap.mmap) and hasattr(mmap, "MADV_SEQUENTIAL"):
+            try:
+                data.madvise(mmap.MADV_SEQUENTIAL)
+            except OSError:
+                pass
+
+    def scan(self, max_games: int | None = None) -> bool:
+        """Index up to `max_games` more games (all when None); True once the whole file is indexed."""
+        if self.index.complete:
+            return True
+        if self._first_block is not None:
+            start, end, block = self._first_block
+            self._first_block = None
+            self._take_block(start, end, block)
+        target = None if max_games is None else len(self.index) + max_games
+        data = self.data
+        staged_tags = self._staged_tags
+        staged_offsets = self._staged_offsets
+        non_space = _NON_SPACE.search
+        rfind = data.rfind
+        for match in self._matches:
+            # The common case inline: plain tag lines after movetext that closed its comments.
+            start = match.start() + 1
+            groups = match.groups()
+            position = self._position
+            fast = groups[8] is None and self._pending_tags is not None
+            if fast:
+                last_open = rfind(b"{", position, start)
+                if last_open >= 0 or self._position_in_comment:
+                    fast = rfind(b"}", position, start) > last_open
+            if fast:
+                text = non_space(data, position, start)
+                fast = text is not None and data[text.start()] != 60  # movetext before, not "<"
+            block = match.group()
+            if fast:
+                first_name = block[: block.find(b" ", 2) + 2]  # '\n[Name "'
+                fast = block.count(first_name) == 1
+            if fast:
+                end = match.end()
+                pending, pending_tags = self._pending, self._pending_tags
+                assert pending is not None and pending_tags is not None
+                staged_tags.append(pending_tags)
+                staged_offsets.append((pending[0], pending[1], start))
+                self._pending = [start, end]
+                self._pending_tags = groups
+                self._current_block = block
+                self._current_names = _BlockNames(block)
+                self._position = end
+                self._position_in_comment = False
+                if end - self._released > _RELEASE_BYTES:
+                    self._release_scanned_pages()
+                if len(staged_offsets) >= _FLUSH_GAMES:
+                    self._flush()
+                    staged_tags = self._staged_tags
+                    staged_offsets = self._staged_offsets
+            else:
+                self._take_block(start, match.end(), b"\n" + block[1:].rstrip(b"\n"))
+                staged_tags = self._staged_tags
+                staged_offsets = self._staged_offsets
+            if target is not None and len(self.index) + len(staged_offsets) >= target:
+                self._flush()
+                return False
+        self._finish()
+        return True
+
+    # ---------------------------------------------------------------- game boundaries
+
+    def _take_block(self, start: int, end: int, block: bytes) -> None:
+        if ends_in_comment(self.data, self._position, start, self._position_in_comment):
+            return  # tag-like lines inside a comment
+        lines = block.count(b"\n")
+        pairs = _PLAIN_TAG_LINE.findall(block)
+        if len(pairs) == lines and block.count(b"]") == lines:
+            tags = dict(pairs)
+            if len(tags) == lines and self._starts_game(start, pairs[0][0]):
+                self._open_game(start, end, tags)
+                self._current_names = tags
+                self._current_block = block
+                self._position = end
+                self._position_in_comment = False
+                return
+        line_after = self.data.find(b"\n", end + 1)  # a tag value may go on over one line break
+        stop = len(self.data) if line_after < 0 else line_after
+        for match in TAG_BYTES.finditer(self.data, start, stop):
+            if match.start() >= end and match.group(4) is None:
+                break
+            self._take_tag(match.start(), match.end(), match.group(1))
+
+    def _starts_game(self, tag_start: int, name: bytes) -> bool:
+        if not self._has_game:
+            return True
+        return name in self._current_names or _has_text(self.data, self._position, tag_start)
+
+    def _take_tag(self, tag_start: int, tag_end: int, name: bytes) -> None:
+        if self._starts_game(tag_start, name):
+            self._open_game(tag_start, tag_end, None)
+            self._current_names = {name}
+            self._current_block = b""
+        else:
+            assert self._pending is not None
+            self._pending[1] = tag_end
+            self._pending_tags = None
+            self._current_names = {*_names_in(self._current_names), name}
+            self._current_block = b""
+        self._position = tag_end
+        self._position_in_comment = False
+
+    def _open_game(self, start: int, movetext: int, tags: dict[bytes, bytes] | None) -> None:
+        if not self._has_game:
+            self._has_game = True
+            self._headerless_game_before(start)
+        self._close_pending(start)
+        self._pending = [start, movetext]
+        self._pending_tags = tags
+
+    def _headerless_game_before(self, first_tag: int) -> None:
+        if not _has_text(self.data, self._base, first_tag):
+            return
+        first = _NON_SPACE.search(self.data, self._base, first_tag)
+        if first is not None and _MOVETEXT_START.match(self.data, first.start(), first_tag):
+            self._pending = [first.start(), first.start()]
+            self._pending_tags = {}
+
+    def _close_pending(self, end: int) -> None:
+        if self._pending is None:
+            return
+        start, movetext = self._pending
+        tags = self._pending_tags
+        if tags is None:
+            tags = {}
+            for match in TAG_BYTES.finditer(self.data, start, movetext):
+                tags[match.group(1)] = tag_value(match)
+        self._append(start, movetext, end, tags)
+        self._pending = None
+        self._pending_tags = None
+
+    def _append(self, start: int, movetext: int, end: int, tags: StagedTags) -> None:
+        self._staged_tags.append(tags)
+        self._staged_offsets.append((start, movetext, end))
+        if len(self._staged_offsets) >= _FLUSH_GAMES:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Decode the staged games' shown tags, all at once, and publish them."""
+        offsets = self._staged_offsets
+        if not offsets:
+            return
+        tags = [t if isinstance(t, tuple) else _as_groups(t) for t in self._staged_tags]
+        white = self._decoded([t[0] or b"" for t in tags])
+        black = self._decoded([t[1] or b"" for t in tags])
+        white_elo = self._decoded([t[2] or b"" for t in tags])
+        black_elo = self._decoded([t[3] or b"" for t in tags])
+        result = self._decoded([t[4] or b"" for t in tags])
+        date = self._decoded([t[5] or t[6] or b"" for t in tags])
+        event = self._decoded([t[7] or b"" for t in tags])
+        results = [value if value in _RESULT_SET else "" for value in result]
+        for number, value in enumerate(results):
+            if not value:
+                _start, movetext, end = offsets[number]
+                results[number] = normalise_result(result[number]) or self._trailing_result(movetext, end)
+        columns = self.index.columns
+        # One string object per distinct value (names, events and dates repeat): less memory.
+        same = self._distinct.setdefault
+        columns["white"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, white)])
+        columns["black"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, black)])
+        columns["white_elo"].extend(
+            [same(s, s) if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, white_elo)]
+        )
+        columns["black_elo"].extend(
+            [same(s, s) if s.strip("?.") and s not in ("0", "-") else "" for s in map(str.strip, black_elo)]
+        )
+        columns["result"].extend([same(s, s) for s in results])
+        columns["date"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, date)])
+        columns["event"].extend([same(s, s) if s.strip("?.") else "" for s in map(str.strip, event)])
+        # Offsets last: a reader on another thread trusts len(starts) rows of every column.
+        self.index.movetexts.extend([movetext for _start, movetext, _end in offsets])
+        self.index.starts.extend([start for start, _movetext, _end in offsets])
+        self._staged_tags = []
+        self._staged_offsets = []
+        self._release_scanned_pages()
+
+    def _decoded(self, raws: list[bytes]) -> list[str]:
+        joined = b"\x00".join(raws)
+        try:
+            texts = joined.decode("utf-8").split("\x00")
+        except UnicodeDecodeError:
+            texts = []
+        if len(texts) == len(raws):
+            return texts
+        texts = []
+        for raw in raws:
+            text, encoding = decode_value(raw)
+            if encoding != "utf-8" and not self.index.non_utf8:
+                self.index.non_utf8 = encoding
+            texts.append(text)
+        return texts
+
+    def _release_scanned_pages(self) -> None:
+        """Let the kernel drop the mapped pages already scanned, so memory stays bounded."""
+        data = self.data
+        if not isinstance(data, mmap.mmap) or not hasattr(data, "madvise"):
+            return
+        behind = min(self._position, self._pending[0] if self._pending else self._position)
+        behind -= behind % mmap.PAGESIZE
+        if behind - self._released < _RELEASE_BYTES:
+            return
+        try:
+            data.madvise(mmap.MADV_DONTNEED, self._released, behind - self._released)
+        except (OSError, ValueError, AttributeError):
+            return
+        self._released = behind
+
+    def _trailing_result(self, movetext: int, end: int) -> str:
+        """The result token at the end of the movetext ("*" when there is none)."""
+        tail = decode_value(self.data[max(movetext, end - 40) : end])[0].translate(_DASHES)
+        token = _TRAILING_RESULT.search(tail)
+        return token.group(1) if token else "*"
+
+    def _finish(self) -> None:
+        if not self._has_game:
+            first = _NON_SPACE.search(self.data, self._base)
+            if first is not None and _MOVETEXT_START.match(self.data, first.start()):
+                self._pending = [first.start(), first.start()]
+                self._pending_tags = {}
+        self._close_pending(len(self.data))
+        self._flush()
+        self.index.complete = True
+
+
+def build_index(data: Buffer, base: int = 0) -> PgnIndex:
+    indexer = PgnIndexer(data, base)
+    indexer.scan()
+    return indexer.index
