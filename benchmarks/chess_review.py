@@ -141,12 +141,17 @@ def compare(labels: Labels, reference: Labels, plies: dict[str, list[int]]) -> t
     return same / total, recall, precision, true_flags, flagged
 
 
+RUNS_PATH = Path(__file__).resolve().parent / "data" / "chess_review_runs.json"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--uniform", default="30000,100000,300000,1000000", help="uniform node budgets")
     parser.add_argument("--passes", default=None, help="node budgets of the passes (default: the app's)")
     parser.add_argument("--repeat-passes", action="store_true", help="run the passes twice and count differing labels")
     parser.add_argument("--games", type=int, default=len(GAMES), help="use the first N reference games")
+    parser.add_argument("--compare-only", action="store_true",
+                        help=f"no engine: compare the labels of the last run ({RUNS_PATH.name}) with the reference now")
     args = parser.parse_args()
 
     records, source = reference_records()
@@ -178,13 +183,30 @@ def main() -> None:
         agree, recall, precision, _, flagged = compare(labels, reference_labels, plies)
         print(f"{name:<44} {wall:8.1f} {cpu:8.1f} {agree:7.1%} {recall:7.1%} {precision:7.1%} {flagged:4d}", flush=True)
 
+    if args.compare_only:
+        saved = json.loads(RUNS_PATH.read_text())
+        print(f"(labels and times of the run of {saved['when']}, games: {', '.join(saved['games'])})")
+        runs = saved["runs"]
+        for run in runs:
+            labels = Labels({key: {int(ply): label for ply, label in by_ply.items()} for key, by_ply in run["labels"].items()})
+            missing = [key for key in plies if key not in labels.by_game]
+            if missing:
+                raise SystemExit(f"the saved run has no labels for {missing}: run the benchmark again")
+            line(run["name"], labels, run["wall_s"], run["cpu_s"])
+            for note in run.get("notes", []):
+                print(note)
+        return
+
+    runs_out: list[dict[str, Any]] = []
     walls: dict[str, float] = {}
     cpus: dict[str, float] = {}
     for nodes in (int(n) for n in args.uniform.split(",") if n):
         labels, wall, cpu = review(games, lambda: UciEngine([STOCKFISH]), Limit(nodes=nodes), [])
         walls[f"uniform {nodes}"] = wall
         cpus[f"uniform {nodes}"] = cpu
-        line(f"uniform {nodes:,} nodes (1 engine x 2 threads)", labels, wall, cpu)
+        name = f"uniform {nodes:,} nodes (1 engine x 2 threads)"
+        line(name, labels, wall, cpu)
+        runs_out.append({"name": name, "labels": labels.by_game, "wall_s": wall, "cpu_s": cpu})
 
     scheme = default_chess_passes()
     if args.passes:
@@ -195,18 +217,28 @@ def main() -> None:
     name = "passes " + ">".join(f"{n // 1000}k" for n in scheme.nodes) + f" ({scheme.engines} x 1 thread)"
     line(name, labels, wall, cpu)
     positions = sum(game.ply_count + 1 for _, game in games)
+    notes = []
     for index in range(1, scheme.pass_count + 1):
         searched = sum(start.positions for start in sizes if start.index == index)
-        print(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {positions} positions")
+        notes.append(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {positions} positions")
     if "uniform 1000000" in walls:
-        print(f"\npasses / uniform 1M: wall time {wall / walls['uniform 1000000']:.2f}, "
-              f"engine CPU {cpu / cpus['uniform 1000000']:.2f}")
+        notes.append(f"  passes / uniform 1M: wall time {wall / walls['uniform 1000000']:.2f}, "
+                     f"engine CPU {cpu / cpus['uniform 1000000']:.2f}")
     if args.repeat_passes:
         again, _, _ = review(games, passes_engine, scheme.limit(), [])
         differing = sum(
             labels.by_game[key].get(ply) != again.by_game[key].get(ply) for key, wanted in plies.items() for ply in wanted
         )
-        print(f"passes run twice: {differing} of {moves} labels differ")
+        notes.append(f"  passes run twice: {differing} of {moves} labels differ")
+    for note in notes:
+        print(note)
+    runs_out.append({"name": name, "labels": labels.by_game, "wall_s": wall, "cpu_s": cpu, "notes": notes})
+    RUNS_PATH.write_text(json.dumps({
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "games": [key for key, _ in games],
+        "command": " ".join(sys.argv),
+        "runs": runs_out,
+    }, indent=1) + "\n")
 
 
 if __name__ == "__main__":

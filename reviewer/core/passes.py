@@ -42,6 +42,8 @@ from reviewer.core.scoring.go import assess_go
 
 __all__ = [
     "ChessPasses",
+    "pass_text",
+    "scheme_text",
     "GoPasses",
     "PassPlan",
     "PassStart",
@@ -435,3 +437,36 @@ def _move_plies_to_positions_ordered(moves: Sequence[int]) -> list[int]:
                 ordered.append(position)
     return ordered
 
+
+
+_SCHEME_IN_ID = re.compile(r"scheme=([^,|\s]+)")
+
+
+def _scheme_in(engine_id: str) -> Scheme | None:
+    match = _SCHEME_IN_ID.search(engine_id)
+    if match is None:
+        return None
+    try:
+        return scheme_from_id(match.group(1))
+    except ValueError:
+        return None
+
+
+def pass_text(engine_id: str, review_pass: int | None) -> str | None:
+    """Which pass a figure came from, for people: 'fast pass · 40k nodes', 'pass 2 of 3 · 250k nodes';
+    None when the figure is not from a review in passes."""
+    scheme = _scheme_in(engine_id) if review_pass is not None else None
+    if scheme is None or review_pass is None or not 1 <= review_pass <= scheme.pass_count:
+        return None
+    budget = scheme.describe_pass(review_pass)
+    if review_pass == 1:
+        return f"fast pass · {budget}"
+    return f"pass {review_pass} of {scheme.pass_count} · {budget}"
+
+
+def scheme_text(scheme_id: str) -> str:
+    """'passes · 40k → 250k → 1M nodes' / 'passes · 2 → 32 visits'."""
+    scheme = scheme_from_id(scheme_id)
+    if isinstance(scheme, ChessPasses):
+        return "passes · " + " → ".join(_compact(n) for n in scheme.nodes) + " nodes"
+    return f"passes · {scheme.visits[0]} → {scheme.visits[1]} visits"

@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from typing import Callable, Iterator, Sequence
+from dataclasses import replace
+from typing import Callable, Iterable, Iterator, Sequence
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache, position_keys
@@ -34,7 +35,7 @@ from reviewer.core.passes import (
     searcher_for,
 )
 
-__all__ = ["EngineOnDemand", "ProgressCallback", "analyse_game", "engine_key"]
+__all__ = ["EngineOnDemand", "ProgressCallback", "analyse_game", "cached_results", "engine_key"]
 
 # (positions done, positions in all, positions searched per second, seconds left); the last two
 # are None until the engine has finished a position.
@@ -176,6 +177,19 @@ def analyse_game(
                 on_progress(done, total, rate, left / rate if rate else None)
             if stop.is_set():
                 return
+
+
+def cached_results(cache: AnalysisCache, keys: Iterable[str], cache_id: str, limit: Limit) -> dict[str, Evaluation]:
+    """What the cache holds for these position keys under `cache_id` (`identity_key(identity, limit)`);
+    for a review in passes, each position's deepest pass, with `review_pass` set."""
+    keys = list(keys)
+    if limit.scheme is None:
+        return cache.get_many(keys, cache_id)
+    found: dict[str, Evaluation] = {}
+    for index in range(1, scheme_from_id(limit.scheme).pass_count + 1):
+        for key, evaluation in cache.get_many(keys, pass_cache_id(cache_id, index)).items():
+            found[key] = replace(evaluation, review_pass=index, engine_id=cache_id)
+    return found
 
 
 def _complete_id(cache_id: str, scheme: Scheme | None) -> str:
