@@ -32,15 +32,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Generator, Iterator, Mapping, Sequence
 
 import chess
 import chess.engine
 
-from reviewer.core.analysis import Candidate, Evaluation, Limit
+from reviewer.core.analysis import Candidate, Evaluation, Limit, Terminal
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.errors import GameFileError
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Color, Game, GameKind
 
 __all__ = ["InfoLine", "UciEngine", "boards_at_plies", "default_arrangement", "parse_info_line", "terminal_evaluation"]
 
@@ -176,7 +176,7 @@ class _Stopped(Exception):
 class UciEngine:
     """Any UCI engine command (a list of arguments), as a pool of `processes` engine processes."""
 
-    kind = "chess"
+    kind: GameKind = "chess"
 
     def __init__(
         self,
@@ -242,7 +242,7 @@ class UciEngine:
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
 
-    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Generator[Evaluation, None, None]:
         return self._analyse(game, plies, limit, stop, fixed_shares=False, backwards=False, options={})
 
     def analyse_reproducibly(
@@ -255,11 +255,11 @@ class UciEngine:
         processes: int,
         hash_mb: int,
         engine_id: str | None = None,
-    ) -> Iterator[Evaluation]:
+    ) -> Generator[Evaluation, None, None]:
         """Like `analyse`, but the same call gives the same results.
 
-        `processes` processes take part (the pool grows to that many when it is smaller). Each starts with `ucinewgame` (a cleared hash of `hash_mb`), searches with one
-        thread and takes one fixed run of consecutive positions (split by the number of processes),
+        `processes` processes take part (the pool grows to that many when it is smaller). Each starts
+        with `ucinewgame` (a cleared hash of `hash_mb`), searches with one thread and takes one fixed run of consecutive positions (split by the number of processes),
         from its last position back to its first, so the hash carries what later positions taught it.
         Nothing is taken from another process's run. With a node or depth limit (not a time limit)
         Stockfish then answers the same every time. `engine_id` replaces the one written on results.
@@ -281,7 +281,7 @@ class UciEngine:
         options: dict[str, int],
         engine_id: str | None = None,
         processes: int | None = None,
-    ) -> Iterator[Evaluation]:
+    ) -> Generator[Evaluation, None, None]:
         if game.kind != "chess":
             raise ValueError("a UCI engine analyses chess games only")
         if self._closed:
@@ -750,13 +750,13 @@ def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Ev
     outcome = board.outcome(claim_draw=False)
     if outcome is None:
         return None
-    side_to_move = "white" if board.turn == chess.WHITE else "black"
+    side_to_move: Color = "white" if board.turn == chess.WHITE else "black"
     if outcome.termination == chess.Termination.CHECKMATE:
         wdl = (1000, 0, 0) if outcome.winner == chess.WHITE else (0, 0, 1000)
         return Evaluation(
             ply=ply, kind="chess", engine_id=engine_id, wdl_white=wdl, side_to_move=side_to_move, terminal="checkmate"
         )
-    terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
+    terminal: Terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
     return Evaluation(
         ply=ply,
         kind="chess",
