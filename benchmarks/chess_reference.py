@@ -137,7 +137,7 @@ def finish(nodes: int) -> None:
         "engine": engine_name,
         "settings": {"nodes_per_position": nodes, "Threads": 1, "Hash_MB": HASH_MB,
                      "order": "each game backwards from its last position, one ucinewgame per game"},
-        "finished": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "finished": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "games": games,
     }
     JSON_PATH.write_text(json.dumps(document, indent=1) + "\n")

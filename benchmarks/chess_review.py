@@ -27,17 +27,18 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 import chess  # noqa: E402
-
 from chess_reference import CORPUS_PGN, GAMES, JSON_PATH, LINES_PATH, STOCKFISH, game_key  # noqa: E402
+
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit  # noqa: E402
 from reviewer.core.engines.uci import UciEngine, boards_at_plies, terminal_evaluation  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402

@@ -84,7 +84,7 @@ def time_passes(args: argparse.Namespace, game: object) -> None:
     total = time.monotonic() - started
     print(f"passes {scheme.scheme_id}, settings: {override or '(installed config)'}")
     ends = [at for _, at in marks[1:]] + [total]
-    for (start, at), end in zip(marks, ends):
+    for (start, at), end in zip(marks, ends, strict=True):
         print(f"  pass {start.index} ({start.budget}): {start.positions} positions, "
               f"done {end:6.1f} s after the start ({end - at:6.1f} s in this pass)")
     assessment = assess_go(game, table)  # type: ignore[arg-type]

@@ -30,8 +30,9 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Protocol, Sequence, Union
+from typing import Protocol
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import Engine
@@ -42,8 +43,6 @@ from reviewer.core.scoring.go import assess_go
 
 __all__ = [
     "ChessPasses",
-    "pass_text",
-    "scheme_text",
     "GoPasses",
     "PassPlan",
     "PassStart",
@@ -53,7 +52,9 @@ __all__ = [
     "default_go_passes",
     "go_moves_to_refine",
     "pass_cache_id",
+    "pass_text",
     "scheme_from_id",
+    "scheme_text",
 ]
 
 # Doubt is judged against the thresholds of every preset, so one review serves them all; labels
@@ -120,7 +121,7 @@ class GoPasses:
         return len(self.visits)
 
 
-Scheme = Union[ChessPasses, GoPasses]
+Scheme = ChessPasses | GoPasses
 
 
 def _compact(count: int) -> str:
@@ -226,7 +227,7 @@ def chess_moves_in_doubt(
     before_pass = dict(latest)
     before_pass.update(earlier or {})
     then = assess_chess(game, EvaluationTable(before_pass), preset=DOUBT_PRESET)
-    for move, old in zip(now.moves, then.moves):
+    for move, old in zip(now.moves, then.moves, strict=True):
         if move.book or not ({move.ply - 1, move.ply} & touched):
             continue
         if (

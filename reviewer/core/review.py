@@ -17,8 +17,8 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
-from typing import Callable, Iterable, Iterator, Sequence
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache, position_keys
@@ -27,9 +27,9 @@ from reviewer.core.gametree import Game
 from reviewer.core.passes import (
     FocusCallback,
     PassCallback,
+    PassStart,
     Scheme,
     pass_cache_id,
-    PassStart,
     run_passes,
     scheme_from_id,
     searcher_for,

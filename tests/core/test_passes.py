@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from support import CORPUS_DIR, REPO_ROOT, fake_engine_command
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.cache import AnalysisCache
@@ -20,7 +21,6 @@ from reviewer.core.passes import ChessPasses, GoPasses, PassStart, scheme_from_i
 from reviewer.core.review import analyse_game
 from reviewer.core.scoring.chess import assess_chess
 from reviewer.core.scoring.go import assess_go
-from support import CORPUS_DIR, REPO_ROOT, fake_engine_command
 
 pytestmark = pytest.mark.timeout(120)
 
