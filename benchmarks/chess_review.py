@@ -13,7 +13,10 @@ the shared corpus. In one run, each setting reviews the same games through
 
 Uniform budgets run as today's default does (UciEngine's default arrangement: on 2 cores one process,
 Threads=2); the passes run one single-thread engine per core. Only moves whose two positions the
-reference holds are compared (a game the reference has not finished counts from its end backwards).
+reference holds are compared (a game the reference has not finished counts from its end backwards),
+and by default only the positions the reference holds are reviewed (`--whole-games` for all).
+`--compare-only` compares the saved labels of the last run (benchmarks/data/chess_review_runs.json)
+with the reference as it is now, without running an engine.
 
     nice -n 10 .venv/bin/python benchmarks/chess_review.py [--uniform 30000,100000,300000,1000000]
         [--passes 50000,300000,1500000] [--repeat-passes]
@@ -106,7 +109,11 @@ def cpu_seconds_of_children() -> float:
 
 
 def review(
-    games: list[tuple[str, Game]], open_engine: Callable[[], UciEngine], limit: Limit, pass_sizes: list[PassStart]
+    games: list[tuple[str, Game]],
+    open_engine: Callable[[], UciEngine],
+    limit: Limit,
+    pass_sizes: list[PassStart],
+    positions: dict[str, list[int]] | None = None,
 ) -> tuple[Labels, float, float]:
     labels: dict[str, dict[int, str | None]] = {}
     wall = cpu = 0.0
@@ -116,7 +123,8 @@ def review(
         try:
             started = time.perf_counter()
             table = EvaluationTable()
-            for evaluation in analyse_game(game, engine, limit, threading.Event(), on_pass=pass_sizes.append):
+            wanted = positions.get(key) if positions is not None else None
+            for evaluation in analyse_game(game, engine, limit, threading.Event(), plies=wanted, on_pass=pass_sizes.append):
                 table.add(evaluation)
             wall += time.perf_counter() - started
         finally:
@@ -151,6 +159,8 @@ def main() -> None:
     parser.add_argument("--passes", default=None, help="node budgets of the passes (default: the app's)")
     parser.add_argument("--repeat-passes", action="store_true", help="run the passes twice and count differing labels")
     parser.add_argument("--games", type=int, default=len(GAMES), help="use the first N reference games")
+    parser.add_argument("--whole-games", action="store_true",
+                        help="review whole games (default: only the positions the reference holds)")
     parser.add_argument("--compare-only", action="store_true",
                         help=f"no engine: compare the labels of the last run ({RUNS_PATH.name}) with the reference now")
     args = parser.parse_args()
@@ -187,6 +197,11 @@ def main() -> None:
     if args.compare_only:
         saved = json.loads(RUNS_PATH.read_text())
         print(f"(labels and times of the run of {saved['when']}, games: {', '.join(saved['games'])})")
+        if saved.get("positions"):
+            for key in list(plies):
+                reviewed = set(saved["positions"].get(key, ()))
+                plies[key] = [ply for ply in plies[key] if ply - 1 in reviewed and ply in reviewed]
+            print(f"compared: {sum(len(p) for p in plies.values())} moves that run reviewed")
         runs = saved["runs"]
         for run in runs:
             labels = Labels({key: {int(ply): label for ply, label in by_ply.items()} for key, by_ply in run["labels"].items()})
@@ -198,11 +213,15 @@ def main() -> None:
                 print(note)
         return
 
+    # Each game's positions the reference holds (a suffix of the game: it is computed backwards).
+    positions = None if args.whole_games else {
+        key: sorted({ply - 1 for ply in wanted} | set(wanted)) for key, wanted in plies.items()
+    }
     runs_out: list[dict[str, Any]] = []
     walls: dict[str, float] = {}
     cpus: dict[str, float] = {}
     for nodes in (int(n) for n in args.uniform.split(",") if n):
-        labels, wall, cpu = review(games, lambda: UciEngine([STOCKFISH]), Limit(nodes=nodes), [])
+        labels, wall, cpu = review(games, lambda: UciEngine([STOCKFISH]), Limit(nodes=nodes), [], positions)
         walls[f"uniform {nodes}"] = wall
         cpus[f"uniform {nodes}"] = cpu
         name = f"uniform {nodes:,} nodes (1 engine x 2 threads)"
@@ -214,19 +233,19 @@ def main() -> None:
         scheme = ChessPasses(nodes=tuple(int(n) for n in args.passes.split(",")), engines=scheme.engines)
     passes_engine: Callable[[], UciEngine] = lambda: UciEngine([STOCKFISH])  # noqa: E731
     sizes: list[PassStart] = []
-    labels, wall, cpu = review(games, passes_engine, scheme.limit(), sizes)
+    labels, wall, cpu = review(games, passes_engine, scheme.limit(), sizes, positions)
     name = "passes " + ">".join(f"{n // 1000}k" for n in scheme.nodes) + f" ({scheme.engines} x 1 thread)"
     line(name, labels, wall, cpu)
-    positions = sum(game.ply_count + 1 for _, game in games)
+    reviewed = sum(len(p) for p in positions.values()) if positions else sum(g.ply_count + 1 for _, g in games)
     notes = []
     for index in range(1, scheme.pass_count + 1):
         searched = sum(start.positions for start in sizes if start.index == index)
-        notes.append(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {positions} positions")
+        notes.append(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {reviewed} positions")
     if "uniform 1000000" in walls:
         notes.append(f"  passes / uniform 1M: wall time {wall / walls['uniform 1000000']:.2f}, "
                      f"engine CPU {cpu / cpus['uniform 1000000']:.2f}")
     if args.repeat_passes:
-        again, _, _ = review(games, passes_engine, scheme.limit(), [])
+        again, _, _ = review(games, passes_engine, scheme.limit(), [], positions)
         differing = sum(
             labels.by_game[key].get(ply) != again.by_game[key].get(ply) for key, wanted in plies.items() for ply in wanted
         )
@@ -237,6 +256,7 @@ def main() -> None:
     RUNS_PATH.write_text(json.dumps({
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "games": [key for key, _ in games],
+        "positions": positions,
         "command": " ".join(sys.argv),
         "runs": runs_out,
     }, indent=1) + "\n")

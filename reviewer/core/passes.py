@@ -315,22 +315,17 @@ def run_passes(
 ) -> Iterator[Evaluation]:
     """Run every pass of `scheme` on `game`, yielding each evaluation as it becomes known.
 
-    `cached[k-1]` holds pass k's results found in the cache (by ply); they are yielded first and not
-    searched again. `search()` gives the function that searches positions (it opens the engine on
-    first need). `store(pass, evaluation)` keeps each new result. `on_searched(done, total)` counts
-    the current pass's positions. `plies` limits the review to those positions (all by default).
+    `cached[k-1]` holds pass k's results found in the cache (by ply). Each pass decides what it
+    searches from the figures the passes before it left, exactly as when nothing was cached, and
+    takes from the cache what it already holds (yielded at once, not searched again). `search()`
+    gives the function that searches positions (it opens the engine on first need).
+    `store(pass, evaluation)` keeps each new result; `on_searched(done, total)` counts the current
+    pass's positions. `plies` limits the review to those positions (all by default).
     """
     wanted = sorted(set(plies)) if plies is not None else list(range(game.ply_count + 1))
     wanted_set = set(wanted)
-    latest: dict[int, Evaluation] = {}
-    for index, found in enumerate(cached, start=1):
-        for ply, evaluation in found.items():
-            if ply in wanted_set:
-                latest[ply] = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
-    for ply in sorted(latest):
-        yield latest[ply]
-
-    previous_targets: set[int] = set()
+    state: dict[int, Evaluation] = {}  # each position's evaluation after the passes so far
+    touched: set[int] = set()
     earlier: dict[int, Evaluation] = {}
     for index in range(1, scheme.pass_count + 1):
         if stop.is_set():
@@ -338,27 +333,26 @@ def run_passes(
         if index == 1:
             targets = set(wanted)
         elif isinstance(scheme, ChessPasses):
-            moves = chess_moves_in_doubt(game, latest, scheme, index, earlier=earlier, touched=previous_targets)
+            moves = chess_moves_in_doubt(game, state, scheme, index, earlier=earlier, touched=touched)
             targets = _move_plies_to_positions(moves) & wanted_set
         else:
-            targets = _move_plies_to_positions(go_moves_to_refine(game, latest, scheme.refine_loss)) & wanted_set
-        already = {ply for ply in targets if ply in latest and (latest[ply].review_pass or 1) >= index}
-        to_search = sorted(targets - already)
-        earlier = {ply: latest[ply] for ply in targets if ply in latest}
-        if index > 1:
-            # the evaluations this pass replaces, as they were before it (cached ones included)
-            earlier = {ply: e for ply, e in earlier.items() if (e.review_pass or 1) < index}
-            if already:
-                earlier.update(_earlier_from_cache(cached, already, index, scheme_engine_id))
-        previous_targets = targets
+            targets = _move_plies_to_positions(go_moves_to_refine(game, state, scheme.refine_loss)) & wanted_set
+        earlier = {ply: state[ply] for ply in targets if ply in state}
+        touched = targets
+        from_cache = cached[index - 1] if index - 1 < len(cached) else {}
+        to_search = sorted(ply for ply in targets if ply not in from_cache)
         if on_pass is not None:
             on_pass(PassStart(index, scheme.pass_count, len(to_search), scheme.describe_pass(index)))
-        if not to_search and not (isinstance(scheme, GoPasses) and index > 1 and focus is not None):
+        for ply in sorted(targets & from_cache.keys()):
+            state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
+            yield state[ply]
+        focused = isinstance(scheme, GoPasses) and index > 1 and focus is not None
+        if not to_search and not focused:
             continue
         searcher: Searcher | None = None
         done = 0
         if isinstance(scheme, GoPasses) and index > 1:
-            batches = _focused_batches(to_search, game, latest, scheme, focus, wanted_set, index)
+            batches = _focused_batches(to_search, game, state, scheme, focus, wanted_set, index)
         else:
             batches = iter([to_search])
         for batch in batches:
@@ -371,7 +365,7 @@ def run_passes(
                     evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
                     if store is not None:
                         store(index, evaluation)
-                    latest[evaluation.ply] = evaluation
+                    state[evaluation.ply] = evaluation
                     done += 1
                     if on_searched is not None:
                         on_searched(done, max(done, len(to_search)))
@@ -384,20 +378,6 @@ def run_passes(
                     close()
             if stop.is_set():
                 return
-
-
-def _earlier_from_cache(
-    cached: Sequence[dict[int, Evaluation]], plies: set[int], index: int, engine_id: str
-) -> dict[int, Evaluation]:
-    """Positions already searched in pass `index` (from the cache): their evaluation before it."""
-    result: dict[int, Evaluation] = {}
-    for earlier_index in range(index - 1, 0, -1):
-        if earlier_index - 1 >= len(cached):
-            continue
-        for ply in plies:
-            if ply not in result and ply in cached[earlier_index - 1]:
-                result[ply] = replace(cached[earlier_index - 1][ply], review_pass=earlier_index, engine_id=engine_id)
-    return result
 
 
 def _focused_batches(

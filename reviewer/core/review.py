@@ -141,7 +141,8 @@ def analyse_game(
     cache_id = identity_key(identity, limit) if identity is not None else ""
     if scheme is not None:
         yield from _analyse_in_passes(
-            game, scheme, limit, engine, engine_factory, identity, cache, keys, wanted, stop, on_progress, on_pass, focus
+            game, scheme, limit, engine, engine_factory, identity, cache, keys, wanted, stop, on_progress, on_pass, focus,
+            engine_fingerprint,
         )
         return
 
@@ -211,6 +212,7 @@ def _analyse_in_passes(
     on_progress: ProgressCallback | None,
     on_pass: PassCallback | None,
     focus: FocusCallback | None,
+    engine_fingerprint: str | None,
 ) -> Iterator[Evaluation]:
     holder: list[Engine | None] = [engine]
 
@@ -229,6 +231,8 @@ def _analyse_in_passes(
         if opened is None:
             assert engine_factory is not None
             opened = holder[0] = engine_factory()
+            if cache is not None and engine_fingerprint is not None:
+                cache.remember_engine(engine_fingerprint, opened.identity)
         return opened
 
     cached = cached_passes(identity)
