@@ -10,7 +10,7 @@ With the installed KataGo (`reviewer engines install`) on a real 19x19 game of t
             position has its fast-pass score, then until every move that lost >= 2 points is
             refined; how many positions each pass searched
 
-    nice -n 10 .venv/bin/python benchmarks/katago_passes.py [--sgf FILE] [--plies 24] [--fast 2] [--deep 32]
+    nice -n 10 .venv/bin/python benchmarks/katago_passes.py [--sgf FILE] [--plies 24] [--fast 2] [--deep 32] [--moves N]
         [--settings "|numAnalysisThreads=8,nnMaxBatchSize=8"] [--passes-settings KEY=VALUE,...] [--skip-passes]
 """
 
@@ -73,16 +73,19 @@ def time_passes(args: argparse.Namespace, game: object) -> None:
     engine = KataGoEngine(katago_command(args.model, override), start_timeout_s=300)
     marks: list[tuple[PassStart, float]] = []
     table = EvaluationTable()
+    last = game.ply_count  # type: ignore[attr-defined]
+    plies = list(range(max(0, last - args.moves), last + 1)) if args.moves else None
     try:
         for evaluation in analyse_game(
-            game, engine, scheme.limit(), threading.Event(),  # type: ignore[arg-type]
+            game, engine, scheme.limit(), threading.Event(), plies=plies,  # type: ignore[arg-type]
             on_pass=lambda start: marks.append((start, time.monotonic() - started)),
         ):
             table.add(evaluation)
     finally:
         engine.close()
     total = time.monotonic() - started
-    print(f"passes {scheme.scheme_id}, settings: {override or '(installed config)'}")
+    reviewed = f"the last {args.moves} moves" if args.moves else "the whole game"
+    print(f"passes {scheme.scheme_id} over {reviewed}, settings: {override or '(installed config)'}")
     ends = [at for _, at in marks[1:]] + [total]
     for (start, at), end in zip(marks, ends, strict=True):
         print(f"  pass {start.index} ({start.budget}): {start.positions} positions, "
@@ -103,6 +106,8 @@ def main() -> int:
     parser.add_argument("--settings", default="|".join(DEFAULT_SETTINGS),
                         help="KataGo settings to compare, separated by |, each KEY=VALUE,KEY=VALUE")
     parser.add_argument("--passes-settings", default="numAnalysisThreads=8,nnMaxBatchSize=8")
+    parser.add_argument("--moves", type=int, default=0,
+                        help="review in passes only the last N moves (0: the whole game)")
     parser.add_argument("--skip-settings", action="store_true")
     parser.add_argument("--skip-passes", action="store_true")
     args = parser.parse_args()
