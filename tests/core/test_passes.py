@@ -238,3 +238,16 @@ def test_the_same_game_and_settings_give_the_same_labels_with_stockfish() -> Non
         (e.score_cp_white, e.mate_white, e.best_move, e.review_pass) for e in runs[1].ordered()
     ]
     assert {e.review_pass for e in runs[0].ordered()} >= {1, 2}
+
+
+def test_the_pass_of_a_figure_is_told_in_words() -> None:
+    from reviewer.core.passes import pass_text
+
+    chess_id = "Stockfish 15.1 | " + ChessPasses(nodes=(40_000, 250_000, 1_000_000)).limit().describe()
+    assert pass_text(chess_id, 1) == "fast pass · 40k nodes"
+    assert pass_text(chess_id, 3) == "pass 3 of 3 · 1M nodes"
+    assert pass_text(chess_id, None) is None
+    assert pass_text(chess_id, 4) is None
+    assert pass_text("Stockfish 15.1 | nodes=100000,multipv=1", 1) is None
+    go_id = "KataGo 1.18.1 | " + GoPasses(visits=(1, 24)).limit().describe()
+    assert pass_text(go_id, 2) == "pass 2 of 2 · 24 visits"
