@@ -43,6 +43,7 @@ from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.base import EngineError, EngineNotFound, EngineUnsuitable
 from reviewer.core.errors import GameFileError
 from reviewer.core.gametree import Game, GameKind
+from reviewer.core.passes import PassStart
 from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
@@ -63,7 +64,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run this engine command as given (UCI for chess, KataGo analysis JSON for Go)",
     )
     limits = parser.add_argument_group("search limit per position")
-    limits.add_argument("--nodes", type=_positive_int, metavar="N", help=f"chess nodes (default {DEFAULT_CHESS_NODES:,})")
+    limits.add_argument(
+        "--nodes", type=_positive_int, metavar="N", help="chess nodes, the same for every position (default: passes)"
+    )
+    limits.add_argument(
+        "--passes",
+        type=_budget_list,
+        metavar="LIST",
+        help="review in passes: chess nodes per pass (default 40000,250000,1000000: every position, then "
+        "deeper where a label is in doubt); Go visits of the fast and the refining pass (e.g. 2,32)",
+    )
     limits.add_argument("--depth", type=_positive_int, metavar="N", help="chess depth")
     limits.add_argument("--movetime", type=_positive_float, metavar="S", help="seconds per position")
     limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits (KataGo)")
@@ -90,6 +100,16 @@ def _positive_int(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be positive: {text}")
     return value
+
+
+def _budget_list(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of whole numbers: {text!r}") from None
+    if not values or any(value <= 0 for value in values):
+        raise argparse.ArgumentTypeError(f"every budget must be positive: {text!r}")
+    return values
 
 
 def _positive_float(text: str) -> float:
@@ -349,11 +369,19 @@ def _folder_problem(target: Path) -> str | None:
 
 
 def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
+    """A uniform limit when one is named; otherwise chess is reviewed in passes (Go only with --passes)."""
+    from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes
+
+    passes: tuple[int, ...] | None = getattr(args, "passes", None)
     if kind == "chess":
-        nodes = args.nodes
-        if nodes is None and args.depth is None and args.movetime is None:
-            nodes = DEFAULT_CHESS_NODES
-        return Limit(nodes=nodes, depth=args.depth, movetime_s=args.movetime, multipv=args.multipv)
+        if args.nodes is None and args.depth is None and args.movetime is None:
+            scheme = default_chess_passes()
+            if passes is not None:
+                scheme = ChessPasses(nodes=passes, engines=scheme.engines)
+            return scheme.limit(args.multipv)
+        return Limit(nodes=args.nodes, depth=args.depth, movetime_s=args.movetime, multipv=args.multipv)
+    if passes is not None and args.visits is None and args.movetime is None:
+        return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
     return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv)
 
 
@@ -403,6 +431,7 @@ def _analyse_one(
             on_progress=progress.update,
             engine_factory=engine.open,
             engine_fingerprint=engine.fingerprint,
+            on_pass=progress.pass_started,
         )
         for evaluation in evaluations:
             job.evaluations.add(evaluation)
@@ -416,6 +445,7 @@ class _Progress:
 
     def __init__(self, label: str, stream: TextIO, quiet: bool) -> None:
         self.label = label
+        self._game_label = label
         self.stream = stream
         self.quiet = quiet
         self._bar: Any = None
@@ -440,6 +470,15 @@ class _Progress:
                 self._task = self._bar.add_task(label, total=None, rate="")
             except ImportError:
                 self._bar = None
+
+    def pass_started(self, start: PassStart) -> None:
+        """A review in passes began pass `start.index`: the bar (or the lines) now count its positions."""
+        self.label = f"{self._game_label} · pass {start.index}/{start.count} ({start.budget})"
+        self._last_line = 0.0  # a plain line at once
+        if self._bar is not None:
+            self._bar.update(self._task, description=self.label, completed=0, total=start.positions)
+        elif not self.quiet and start.positions == 0:
+            print(f"{self.label}: nothing in doubt", file=self.stream, flush=True)
 
     def update(self, done: int, total: int, rate: float | None, eta_s: float | None) -> None:
         self._last = (done, total, rate, eta_s)

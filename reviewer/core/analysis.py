@@ -53,6 +53,7 @@ class Evaluation:
     depth: int | None = None
     nodes: int | None = None  # chess nodes / Go visits spent on this position
     seconds: float | None = None
+    review_pass: int | None = None  # which pass of a review in passes gave it (1 = the fast pass); None: one pass
 
     def with_ply(self, ply: int) -> "Evaluation":
         return replace(self, ply=ply)
@@ -79,6 +80,7 @@ class Limit:
     movetime_s: float | None = None
     visits: int | None = None  # Go
     multipv: int = 1
+    scheme: str | None = None  # a review in passes (reviewer.core.passes) instead of one uniform limit
 
     def describe(self) -> str:
         parts = [
@@ -88,6 +90,7 @@ class Limit:
                 ("depth", self.depth),
                 ("movetime", self.movetime_s),
                 ("visits", self.visits),
+                ("scheme", self.scheme),
             )
             if value is not None
         ]

@@ -126,6 +126,28 @@ def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTab
     return entry
 
 
+def _with_pass(entry: dict[str, Any], evaluations: EvaluationTable) -> dict[str, Any]:
+    """`pass`: the review pass that gave the deeper of the move's two evaluations (null: one pass)."""
+    ply = int(entry["ply"])
+    passes = [e.review_pass for e in (evaluations.get(ply - 1), evaluations.get(ply)) if e is not None]
+    known = [p for p in passes if p is not None]
+    entry["pass"] = max(known) if known else None
+    return entry
+
+
+def _passes_block(evaluations: EvaluationTable) -> dict[str, Any] | None:
+    """How many positions each pass of a review in passes searched last (null for a one-pass review)."""
+    by_pass: dict[str, int] = {}
+    for evaluation in evaluations.ordered():
+        if evaluation.review_pass is not None:
+            key = str(evaluation.review_pass)
+            by_pass[key] = by_pass.get(key, 0) + 1
+    if not by_pass:
+        return None
+    schemes = sorted({e.engine_id.split(" | ", 1)[-1] for e in evaluations.ordered() if e.review_pass is not None})
+    return {"scheme": schemes[0] if len(schemes) == 1 else schemes, "positions_by_pass": dict(sorted(by_pass.items()))}
+
+
 def _summary_block(summary: ChessSideSummary | GoSideSummary, labels: bool) -> dict[str, Any]:
     fields = CHESS_SUMMARY_FIELDS if isinstance(summary, ChessSideSummary) else GO_SUMMARY_FIELDS
     block: dict[str, Any] = {}
@@ -210,7 +232,8 @@ def build_report(
         "skip_book": assessment.skip_book,
         "best_rule_applied": assessment.best_rule_applied,
         "evaluated_positions": len(evaluations),
-        "moves": [_move_entry(move, game.kind, evaluations) for move in assessment.moves],
+        "moves": [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves],
+        "passes": _passes_block(evaluations),
         "summary": {color: _summary_block(assessment.summary[color], basis.trust.labels) for color in ("white", "black")},
         # Kept beside the summaries, which hold exactly the figures SCORING.md names.
         "scored_moves": {color: assessment.summary[color].moves for color in ("white", "black")},

@@ -17,14 +17,25 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import replace
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.cache import AnalysisCache, position_keys
 from reviewer.core.engines.base import Engine
 from reviewer.core.gametree import Game
+from reviewer.core.passes import (
+    FocusCallback,
+    PassCallback,
+    PassStart,
+    Scheme,
+    pass_cache_id,
+    run_passes,
+    scheme_from_id,
+    searcher_for,
+)
 
-__all__ = ["EngineOnDemand", "ProgressCallback", "analyse_game", "engine_key"]
+__all__ = ["EngineOnDemand", "ProgressCallback", "analyse_game", "cached_results", "engine_key"]
 
 # (positions done, positions in all, positions searched per second, seconds left); the last two
 # are None until the engine has finished a position.
@@ -92,12 +103,20 @@ def analyse_game(
     *,
     engine_factory: Callable[[], Engine] | None = None,
     engine_fingerprint: str | None = None,
+    on_pass: PassCallback | None = None,
+    focus: FocusCallback | None = None,
 ) -> Iterator[Evaluation]:
     """Evaluate main-line positions `plies` of `game` (all of them by default; 0 = the start).
 
     Give either an open `engine` or an `engine_factory`, called (once) only when a position is
     missing from the cache; with `engine_fingerprint` the cache is asked before it is called.
     The caller closes the engine either way.
+
+    A `limit` with a `scheme` (reviewer.core.passes) reviews in passes: a fast pass over every
+    position, then deeper passes where labels are in doubt. A position is then yielded once per pass
+    that searched it, the deeper result last; `on_pass` is told when each pass starts, `on_progress`
+    counts the positions of the current pass, and `focus` names the moves the player is looking at
+    (refined first by Go's second pass).
     """
     if engine is None and engine_factory is None:
         raise TypeError("analyse_game needs an engine or an engine_factory")
@@ -109,6 +128,9 @@ def analyse_game(
     if not wanted:
         return
     keys = position_keys(game, wanted)
+    scheme = scheme_from_id(limit.scheme) if limit.scheme is not None else None
+    if scheme is not None and scheme.kind != game.kind:
+        raise ValueError(f"the review scheme {limit.scheme} is for {scheme.kind} games, not {game.kind}")
     plies_by_key: dict[str, list[int]] = {}
     for ply in wanted:
         plies_by_key.setdefault(keys[ply], []).append(ply)
@@ -119,8 +141,8 @@ def analyse_game(
         identity = cache.engine_identity(engine_fingerprint)
     else:
         identity = None
-    found = cache.get_many(plies_by_key, identity_key(identity, limit)) if cache is not None and identity else {}
-    if engine is None and len(found) < len(plies_by_key) and not stop.is_set():
+    found = cache.get_many(plies_by_key, _complete_id(identity_key(identity, limit), scheme)) if cache is not None and identity else {}
+    if engine is None and len(found) < len(plies_by_key) and not stop.is_set() and scheme is None:
         assert engine_factory is not None
         engine = engine_factory()
         if engine.identity != identity:  # not what the cache remembered (or it knew nothing)
@@ -129,6 +151,12 @@ def analyse_game(
         if cache is not None and engine_fingerprint is not None:
             cache.remember_engine(engine_fingerprint, identity)
     cache_id = identity_key(identity, limit) if identity is not None else ""
+    if scheme is not None:
+        yield from _analyse_in_passes(
+            game, scheme, limit, engine, engine_factory, identity, cache, keys, wanted, stop, on_progress, on_pass, focus,
+            engine_fingerprint,
+        )
+        return
 
     done = 0
     for ply in wanted:
@@ -162,3 +190,109 @@ def analyse_game(
                 on_progress(done, total, rate, left / rate if rate else None)
             if stop.is_set():
                 return
+
+
+def cached_results(cache: AnalysisCache, keys: Iterable[str], cache_id: str, limit: Limit) -> dict[str, Evaluation]:
+    """What the cache holds for these position keys under `cache_id` (`identity_key(identity, limit)`);
+    for a review in passes, each position's deepest pass, with `review_pass` set."""
+    keys = list(keys)
+    if limit.scheme is None:
+        return cache.get_many(keys, cache_id)
+    found: dict[str, Evaluation] = {}
+    for index in range(1, scheme_from_id(limit.scheme).pass_count + 1):
+        for key, evaluation in cache.get_many(keys, pass_cache_id(cache_id, index)).items():
+            found[key] = replace(evaluation, review_pass=index, engine_id=cache_id)
+    return found
+
+
+def _complete_id(cache_id: str, scheme: Scheme | None) -> str:
+    """The key a position is first looked up under: a scheme's fast pass covers every position."""
+    return pass_cache_id(cache_id, 1) if scheme is not None else cache_id
+
+
+def _analyse_in_passes(
+    game: Game,
+    scheme: Scheme,
+    limit: Limit,
+    engine: Engine | None,
+    engine_factory: Callable[[], Engine] | None,
+    identity: str | None,
+    cache: AnalysisCache | None,
+    keys: dict[int, str],
+    wanted: list[int],
+    stop: threading.Event,
+    on_progress: ProgressCallback | None,
+    on_pass: PassCallback | None,
+    focus: FocusCallback | None,
+    engine_fingerprint: str | None,
+) -> Iterator[Evaluation]:
+    holder: list[Engine | None] = [engine]
+
+    def cached_passes(current_identity: str | None) -> list[dict[int, Evaluation]]:
+        if cache is None or current_identity is None:
+            return []
+        cache_id = identity_key(current_identity, limit)
+        result = []
+        for index in range(1, scheme.pass_count + 1):
+            by_key = cache.get_many({key: [ply] for ply, key in keys.items()}, pass_cache_id(cache_id, index))
+            result.append({ply: by_key[key].with_ply(ply) for ply, key in keys.items() if key in by_key})
+        return result
+
+    def open_engine() -> Engine:
+        opened = holder[0]
+        if opened is None:
+            assert engine_factory is not None
+            opened = holder[0] = engine_factory()
+            if cache is not None and engine_fingerprint is not None:
+                cache.remember_engine(engine_fingerprint, opened.identity)
+        return opened
+
+    cached = cached_passes(identity)
+    fast_pass_cached = bool(cached) and len(cached[0]) == len(wanted)
+    if identity is None or (engine is None and not fast_pass_cached and not stop.is_set()):
+        # the fast pass needs the engine: open it and make sure the cache was asked about it
+        opened = open_engine()
+        if opened.identity != identity:
+            identity = opened.identity
+            cached = cached_passes(identity)
+    assert identity is not None
+    scheme_engine_id = identity_key(identity, limit)
+
+    def searcher() -> Callable[[Game, Sequence[int], Limit, threading.Event], Iterator[Evaluation]]:
+        return searcher_for(open_engine(), scheme, scheme_engine_id)
+
+    def store(index: int, evaluation: Evaluation) -> None:
+        if cache is not None:
+            cache.put(keys[evaluation.ply], pass_cache_id(scheme_engine_id, index), evaluation)
+
+    started = time.monotonic()
+    pass_started = [started]
+
+    def pass_begins(start: PassStart) -> None:
+        pass_started[0] = time.monotonic()
+        if on_pass is not None:
+            on_pass(start)
+        if on_progress is not None:
+            on_progress(0, start.positions, None, None)
+
+    def searched(done: int, total: int) -> None:
+        if on_progress is None:
+            return
+        elapsed = time.monotonic() - pass_started[0]
+        rate = done / elapsed if elapsed > 0 else None
+        on_progress(done, total, rate, (total - done) / rate if rate else None)
+
+    yield from run_passes(
+        game,
+        scheme,
+        cached,
+        searcher,
+        stop,
+        scheme_engine_id,
+        store=store,
+        on_pass=pass_begins,
+        on_searched=searched,
+        focus=focus,
+        plies=wanted,
+        multipv=limit.multipv,
+    )

@@ -60,6 +60,7 @@ from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.export import save_annotated, save_text
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node, point_from_gtp
+from reviewer.core.passes import pass_text
 from reviewer.core.report import build_report
 from reviewer.core.score_text import score_text, value_text
 from reviewer.core.scoring.chess import normalised_cp_white
@@ -855,7 +856,8 @@ class MainWindow(QMainWindow):
         self.engine_label.setText(progress.engine_name)
         self.progress_bar.setMaximum(max(1, progress.total))
         self.progress_bar.setValue(progress.done)
-        self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions")
+        stage = f" · {progress.stage}" if progress.stage else ""
+        self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions{stage}")
         self.progress_bar.show()
         self.rate_label.setText(f"{progress.positions_per_s:.1f} pos/s" if progress.positions_per_s else "")
         self.eta_label.setText("")
@@ -1772,8 +1774,11 @@ def comment_html(session: ReviewSession, node: Node) -> str:
             sentence += f" <b>{_escape(said.best)}</b> was best."
         if said.detail:
             sentence += f" <span style='color:gray'>{_escape(said.detail)}</span>"
-        parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
         before = session.evaluations.get(ply - 1) if ply else None
+        judged_in = _pass_of_move(before, session.evaluations.get(ply) if ply else None)
+        if judged_in:
+            sentence += f" <span style='color:gray'>({_escape(judged_in)})</span>"
+        parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
         if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
             line = _numbered_line(game, ply - 1, before.pv[:8], move.color)
             parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {_escape(line)}</div>")
@@ -1802,6 +1807,15 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         parts.append("<div style='color:gray'>Start position. Press → to step through the game, "
                      "Space to analyse it.</div>")
     return "".join(parts)
+
+
+def _pass_of_move(before: Evaluation | None, after: Evaluation | None) -> str | None:
+    """Which pass of a review in passes the deeper of a move's two evaluations came from."""
+    known = [e for e in (before, after) if e is not None and e.review_pass is not None]
+    if not known:
+        return None
+    deepest = max(known, key=lambda e: e.review_pass or 0)
+    return pass_text(deepest.engine_id, deepest.review_pass)
 
 
 def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:

@@ -17,6 +17,7 @@ from reviewer.core import paths
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.gametree import GameKind
+from reviewer.core.passes import default_chess_passes, default_go_passes, scheme_text
 from reviewer.core.scoring import PRESETS
 
 MAX_RECENT_FILES = 10
@@ -58,6 +59,7 @@ class LimitChoice:
 
 
 CHESS_LIMITS: tuple[LimitChoice, ...] = (
+    LimitChoice("Passes · 40k → 1M nodes where in doubt", default_chess_passes().limit()),
     LimitChoice("Quick · 100k nodes", Limit(nodes=100_000)),
     LimitChoice("Standard · 1M nodes", Limit(nodes=1_000_000)),
     LimitChoice("Deep · depth 22", Limit(depth=22)),
@@ -67,6 +69,7 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Quick · 50 visits", Limit(visits=50)),
     LimitChoice("Standard · 200 visits", Limit(visits=200)),
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
+    LimitChoice("Passes · 2 visits, then 32 where ≥ 2 points lost", default_go_passes().limit()),
 )
 DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}
 
@@ -78,6 +81,11 @@ def limit_choices(kind: GameKind) -> tuple[LimitChoice, ...]:
 def describe_limit(limit: Limit) -> str:
     """'1M nodes', 'depth 22', '1 s/move', '200 visits' (+ ' · 3 lines' with multipv)."""
     parts: list[str] = []
+    if limit.scheme is not None:
+        try:
+            parts.append(scheme_text(limit.scheme))
+        except ValueError:
+            parts.append(limit.scheme)
     if limit.nodes is not None:
         parts.append(_count(limit.nodes) + " nodes")
     if limit.depth is not None:
@@ -157,6 +165,7 @@ class Settings:
             movetime_s=self._float_or_none(f"{group}/movetime_s"),
             visits=self._int_or_none(f"{group}/visits"),
             multipv=self._int_or_none(f"{group}/multipv") or 1,
+            scheme=self._text(f"{group}/scheme") or None,
         )
 
     def set_limit(self, kind: GameKind, limit: Limit) -> None:
@@ -168,6 +177,7 @@ class Settings:
             ("movetime_s", limit.movetime_s),
             ("visits", limit.visits),
             ("multipv", limit.multipv),
+            ("scheme", limit.scheme),
         ):
             self._qsettings.setValue(f"{group}/{key}", "" if value is None else value)
 

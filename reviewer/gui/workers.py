@@ -25,6 +25,7 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.gametree import Game
+from reviewer.core.passes import pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
 from reviewer.gui.settings import EngineChoice
 
@@ -81,6 +82,7 @@ class AnalysisProgress:
     positions_per_s: float | None
     eta_s: float | None
     engine_name: str
+    stage: str | None = None  # the pass of a review in passes now running ("pass 2 of 3 · 250k nodes")
 
 
 _engine_import_lock = threading.Lock()
@@ -179,6 +181,7 @@ class AnalysisRunner(QObject):
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._done_plies: set[int] = set()
+        self._stage: str | None = None
         self._arrivals: deque[float] = deque(maxlen=RATE_WINDOW)
         self._engine_name = ""
         self._gate = _Gate()
@@ -206,6 +209,7 @@ class AnalysisRunner(QObject):
         self._job = job
         self._stop = threading.Event()
         self._done_plies = set()
+        self._stage = None
         self._arrivals.clear()
         self._reported_speed = None
         self._engine_name = job.engine.describe()
@@ -302,6 +306,8 @@ class AnalysisRunner(QObject):
         if job_id != self._job_id or self._job is None:
             return
         self._done_plies.add(evaluation.ply)
+        if evaluation.review_pass is not None:
+            self._stage = pass_text(evaluation.engine_id, evaluation.review_pass)
         self._arrivals.append(time.monotonic())
         self.evaluation_ready.emit(evaluation)
         self._emit_progress()
@@ -333,7 +339,7 @@ class AnalysisRunner(QObject):
         else:
             rate = _rate(self._arrivals)
             eta = (total - done) / rate if rate else None
-        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name))
+        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage))
 
 
 def _rate(arrivals: deque[float]) -> float | None:
@@ -368,7 +374,7 @@ def cached_evaluations(
     (with `limit`) that it has anything for: (identity, evaluations); None when it has nothing.
     Reads the disk: call it off the GUI thread."""
     from reviewer.core.cache import AnalysisCache, position_keys
-    from reviewer.core.review import engine_key
+    from reviewer.core.review import cached_results, engine_key
 
     if not identities:
         return None
@@ -376,7 +382,7 @@ def cached_evaluations(
     keys = position_keys(game, plies)
     with AnalysisCache(cache_path) as cache:
         for identity in dict.fromkeys(identities):
-            found = cache.get_many(keys.values(), engine_key(_NamedEngine(identity), limit))  # type: ignore[arg-type]
+            found = cached_results(cache, keys.values(), engine_key(_NamedEngine(identity), limit), limit)  # type: ignore[arg-type]
             if found:
                 evaluations = tuple(found[keys[ply]].with_ply(ply) for ply in plies if keys[ply] in found)
                 return identity, evaluations

@@ -325,3 +325,35 @@ def test_a_go_board_too_big_for_katago_goes_to_the_builtin_engine(tmp_path):
     assert main(["analyze", str(sgf), "--visits", "16", "-q", "--json", str(report)]) == 0
     data = json.loads(report.read_text())
     assert data["engine"]["name"].startswith("builtin-go") and data["evaluated_positions"] == 4
+
+
+def test_chess_is_reviewed_in_passes_by_default_and_the_report_says_which_pass(tmp_path, capsys):
+    starts, report_path = tmp_path / "starts", tmp_path / "r.json"
+    args = ["analyze", str(OPERA), "--engine-cmd", fake_cmd(f"--started-log={starts}"), "--passes", "100,200,300"]
+    assert main([*args, "--json", str(report_path)]) == 0
+    err = capsys.readouterr().err
+    assert "pass 1/3 (100 nodes)" in err and "pass 2/3 (200 nodes)" in err
+    report = json.loads(report_path.read_text())
+    assert "scheme=chess-passes-v1:nodes100>200>300" in report["engine"]["id"]
+    assert report["evaluated_positions"] == OPERA_PLIES + 1 and report["complete"] is True
+    by_pass = report["passes"]["positions_by_pass"]
+    assert set(by_pass) <= {"1", "2", "3"} and sum(by_pass.values()) == OPERA_PLIES + 1 and by_pass["2"]
+    flagged = [m for m in report["moves"] if m["judgement"] in ("inaccuracy", "mistake", "blunder")]
+    assert flagged and all(m["pass"] >= 2 for m in flagged)  # every flagged move was searched again
+    assert {m["pass"] for m in report["moves"]} <= {1, 2, 3}
+    first_starts = started(starts)
+    again = tmp_path / "again.json"
+    assert main([*args, "-q", "--json", str(again)]) == 0
+    assert started(starts) == first_starts  # all from the cache, pass by pass
+    assert json.loads(again.read_text())["moves"] == report["moves"]
+    uniform = tmp_path / "uniform.json"
+    assert main(["analyze", str(OPERA), "--engine-cmd", fake_cmd(), "--nodes", "100", "-q", "--json", str(uniform)]) == 0
+    data = json.loads(uniform.read_text())
+    assert data["passes"] is None and {m["pass"] for m in data["moves"]} == {None}
+
+
+def test_passes_that_are_not_positive_numbers_are_bad_input(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["analyze", str(OPERA), "--passes", "100,0"])
+    assert exit_info.value.code == 2
+    assert "positive" in capsys.readouterr().err

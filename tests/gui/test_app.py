@@ -7,12 +7,13 @@ import shlex
 import pytest
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QImage
+from support import fake_engine_command
 
 from reviewer.cli import main
 from reviewer.core.analysis import Limit
+from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes
 from reviewer.gui.app import create_application
 from reviewer.gui.settings import EngineChoice, Settings, describe_limit
-from support import fake_engine_command
 
 
 def test_create_application_names_the_app_and_applies_the_theme(qapp) -> None:
@@ -29,7 +30,8 @@ def test_create_application_names_the_app_and_applies_the_theme(qapp) -> None:
 def test_settings_round_trip(qapp) -> None:
     settings = Settings()
     assert settings.preset == "lichess"
-    assert settings.limit("chess") == Limit(nodes=100_000)
+    assert settings.limit("chess") == default_chess_passes().limit()  # a review in passes by default
+    settings.set_limit("chess", ChessPasses(nodes=(1000, 9000), engines=3).limit())
     settings.set_engine_choice(EngineChoice(kind="go", command="katago analysis -model m.bin.gz"))
     settings.set_limit("go", Limit(visits=400, multipv=3))
     settings.preset = "seed"
@@ -41,6 +43,7 @@ def test_settings_round_trip(qapp) -> None:
     assert again.engine_choice("go") == EngineChoice(kind="go", command="katago analysis -model m.bin.gz")
     assert again.engine_choice("chess") == EngineChoice(kind="chess")
     assert again.limit("go") == Limit(visits=400, multipv=3)
+    assert again.limit("chess") == ChessPasses(nodes=(1000, 9000), engines=3).limit()
     assert again.preset == "seed"
     recent = again.recent_files()
     assert len(recent) == 10 and recent[0].endswith("11.pgn")
@@ -53,6 +56,8 @@ def test_limits_are_described_for_people() -> None:
     assert describe_limit(Limit(depth=22, multipv=3)) == "depth 22 · 3 lines"
     assert describe_limit(Limit(visits=250)) == "250 visits"
     assert describe_limit(Limit(movetime_s=0.5)) == "0.5 s/move"
+    assert describe_limit(ChessPasses(nodes=(40_000, 250_000, 1_000_000)).limit()) == "passes · 40k → 250k → 1M nodes"
+    assert describe_limit(GoPasses(visits=(2, 32)).limit()) == "passes · 2 → 32 visits"
 
 
 def test_screenshot_of_a_chess_game_through_the_cli(qapp, corpus_dir, tmp_path, capsys) -> None:

@@ -355,3 +355,23 @@ def test_scoring_runs_off_the_gui_thread_during_an_analysis(qtbot, window, corpu
     assert threads and threading.main_thread().name not in threads
     assert window.session.assessment_settled  # exact at the end, for what follows
     assert set(window.session.judgements()) == set(range(1, window.session.ply_count + 1))
+
+
+def test_a_review_in_passes_says_which_pass_each_judgement_came_from(qtbot, window, corpus_dir) -> None:
+    from reviewer.core.passes import ChessPasses
+
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    use_fake_engine(window)
+    window.set_limit("chess", ChessPasses(nodes=(1000, 2000, 3000), engines=2).limit(), remember=False)
+    formats = []
+    window.analysis.progress_changed.connect(lambda _progress: formats.append(window.progress_bar.format()))
+    analyse(qtbot, window)
+    session = window.session
+    flagged = session.flagged_plies()
+    assert flagged, "the fake engine's scores flag some moves of this game"
+    assert session.evaluations.get(flagged[0]).review_pass in (2, 3)  # a flagged move is always looked at again
+    qtbot.keyClick(window, Qt.Key.Key_N)
+    assert session.current_ply == flagged[0]
+    assert "of 3 · " in window.comment_view.toPlainText()
+    assert any(text.endswith(" · fast pass · 1k nodes") for text in formats)
+    assert any(" · pass 2 of 3 · 2k nodes" in text for text in formats)

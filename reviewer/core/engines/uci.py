@@ -130,6 +130,10 @@ class _Run:
     in_flight: set[chess.engine.AnalysisResult] = field(default_factory=set)
     stopping: bool = False
     silence_limit_s: float = 30.0  # an engine quiet for this long during a search has hung
+    fixed_shares: bool = False  # each process searches exactly its own run: no taking from others
+    backwards: bool = False  # each run is searched from its last position to its first
+    options: dict[str, int] = field(default_factory=dict)  # set before every search (UCI options)
+    processes: int | None = None  # how many of the pool's processes take part (None: all)
 
     shares: list[collections.deque[tuple[int, chess.Board]]] = field(default_factory=list)
 
@@ -142,7 +146,8 @@ class _Run:
         self.shares = []
         for index in range(workers):
             end = start + size + (1 if index < extra else 0)
-            self.shares.append(collections.deque(jobs[start:end]))
+            share = jobs[start:end]
+            self.shares.append(collections.deque(reversed(share) if self.backwards else share))
             start = end
 
     def next_job(self, worker: int) -> tuple[int, chess.Board] | None:
@@ -150,6 +155,8 @@ class _Run:
         own = self.shares[worker]
         if own:
             return own.popleft()
+        if self.fixed_shares:
+            return None
         longest = max(self.shares, key=len)
         return longest.pop() if longest else None
 
@@ -250,6 +257,45 @@ class UciEngine:
         return f"{self.identity} | {limit.describe()}"
 
     def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Generator[Evaluation, None, None]:
+        return self._analyse(game, plies, limit, stop, fixed_shares=False, backwards=False, options={})
+
+    def analyse_reproducibly(
+        self,
+        game: Game,
+        plies: Sequence[int],
+        limit: Limit,
+        stop: threading.Event,
+        *,
+        processes: int,
+        hash_mb: int,
+        engine_id: str | None = None,
+    ) -> Generator[Evaluation, None, None]:
+        """Like `analyse`, but the same call gives the same results.
+
+        `processes` processes take part (the pool grows to that many when it is smaller). Each starts
+        with `ucinewgame` (a cleared hash of `hash_mb`), searches with one thread and takes one fixed run of consecutive positions (split by the number of processes),
+        from its last position back to its first, so the hash carries what later positions taught it.
+        Nothing is taken from another process's run. With a node or depth limit (not a time limit)
+        Stockfish then answers the same every time. `engine_id` replaces the one written on results.
+        """
+        return self._analyse(
+            game, plies, limit, stop, fixed_shares=True, backwards=True,
+            options={"Threads": 1, "Hash": hash_mb}, engine_id=engine_id, processes=max(1, processes),
+        )
+
+    def _analyse(
+        self,
+        game: Game,
+        plies: Sequence[int],
+        limit: Limit,
+        stop: threading.Event,
+        *,
+        fixed_shares: bool,
+        backwards: bool,
+        options: dict[str, int],
+        engine_id: str | None = None,
+        processes: int | None = None,
+    ) -> Generator[Evaluation, None, None]:
         if game.kind != "chess":
             raise ValueError("a UCI engine analyses chess games only")
         if self._closed:
@@ -257,9 +303,12 @@ class UciEngine:
         if game.chess960 and not self.supports_chess960:
             raise EngineUnsuitable(f"{self._engine_name} does not play Chess960 (no UCI_Chess960 option)")
         chess_limit = _chess_limit(limit)
-        engine_id = self.engine_id(limit)
+        engine_id = engine_id if engine_id is not None else self.engine_id(limit)
         boards = boards_at_plies(game, plies)
         run = _Run(collections.deque(), chess_limit, max(1, limit.multipv), queue.Queue())
+        run.fixed_shares, run.backwards = fixed_shares, backwards
+        run.options = dict(options)
+        run.processes = processes
         run.silence_limit_s = self.timeout_s if limit.movetime_s is None else max(self.timeout_s, limit.movetime_s + 5.0)
         for ply in plies:
             board = boards[ply]
@@ -442,13 +491,18 @@ class UciEngine:
     # -- the pool -----------------------------------------------------------------------------------
 
     async def _run(self, run: _Run) -> None:
+        slots = self._slots
+        if run.processes is not None:
+            while len(self._slots) < run.processes:
+                self._slots.append(_Slot(len(self._slots)))
+            slots = self._slots[: run.processes]
         try:
             await self._start_missing()
         except EngineError as error:
             run.fail(error)
             return
-        run.share_out(len(self._slots))
-        await asyncio.gather(*(self._work(slot, run) for slot in self._slots))
+        run.share_out(len(slots))
+        await asyncio.gather(*(self._work(slot, run) for slot in slots))
 
     async def _work(self, slot: _Slot, run: _Run) -> None:
         retry: tuple[int, chess.Board] | None = None
@@ -494,7 +548,10 @@ class UciEngine:
         protocol.last_heard = time.monotonic()
         try:
             analysis = await asyncio.wait_for(
-                protocol.analysis(board, run.limit, multipv=run.multipv, game=run.token, info=chess.engine.INFO_NONE),
+                protocol.analysis(
+                    board, run.limit, multipv=run.multipv, game=run.token, info=chess.engine.INFO_NONE,
+                    options={name: value for name, value in run.options.items() if name in protocol.options},
+                ),
                 self.timeout_s,
             )
         except TimeoutError:

@@ -1,0 +1,453 @@
+"""Reviewing a game in passes: a fast pass over every position, then deeper passes where they matter.
+
+A uniform budget spends as much on an obvious recapture as on the move that decides the game. A
+review in passes first searches every position cheaply (the whole graph is there early), then
+searches again, deeper, only the positions whose label is in doubt, and stops when labels settle.
+
+Chess (`ChessPasses`): pass 1 searches every position at `nodes[0]`. Pass 2 deepens both positions
+of every move that is flagged (inaccuracy or worse), whose drop lies within `margins[0]` win points
+of a threshold of any preset, that involves a mate, or whose position is sharp (SCORING.md,
+Sharpness). Each later pass looks only at moves touched by the pass before and deepens them again
+when their label changed with depth, when a mistake's or blunder's best move changed, or when the
+drop is still within `margins[k]` of a threshold. Every pass runs each engine (one thread, a fixed hash cleared by
+`ucinewgame`) on a fixed run of consecutive positions, backwards from the last one, so the same
+game and settings give the same labels.
+
+Go (`GoPasses`): pass 1 searches every position at `visits[0]` (one or two visits: the network's
+own judgement); pass 2 searches again at `visits[1]` both positions of every move that lost at
+least `refine_loss` points, and first of all the moves the player is looking at (`focus`), in
+small batches so that a move the player turns to is searched next.
+
+The scheme is named in `Limit.scheme`, so it is part of every cache key and `engine_id`: results of
+different schemes are never mixed, and results of a uniform budget are never taken for them. Each
+pass's results are cached under the scheme's key and the pass number (`pass_cache_id`), so an
+interrupted review keeps every finished search and the decisions of later passes are made again
+from the same figures. Each `Evaluation` carries the pass that produced it in `review_pass`.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Protocol
+
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
+from reviewer.core.engines.base import Engine
+from reviewer.core.gametree import Game
+from reviewer.core.scoring.chess import DROP_THRESHOLDS, assess_chess, sharpness
+from reviewer.core.scoring.common import Preset
+from reviewer.core.scoring.go import assess_go
+
+__all__ = [
+    "ChessPasses",
+    "GoPasses",
+    "PassPlan",
+    "PassStart",
+    "Scheme",
+    "chess_moves_in_doubt",
+    "default_chess_passes",
+    "default_go_passes",
+    "go_moves_to_refine",
+    "pass_cache_id",
+    "pass_text",
+    "scheme_from_id",
+    "scheme_text",
+]
+
+# Doubt is judged against the thresholds of every preset, so one review serves them all; labels
+# are then given by the preset the player picks.
+THRESHOLDS = tuple(sorted({t for preset in DROP_THRESHOLDS.values() for t in preset}))
+DOUBT_PRESET: Preset = "lichess"  # the lowest thresholds: its flagged moves include every preset's
+SHARP = 1.0  # sharpness above which a position's figures are deepened (about W = L = 27%)
+
+
+@dataclass(frozen=True)
+class ChessPasses:
+    """Node budgets per pass and how doubt is decided; `engines` processes of one thread each."""
+
+    nodes: tuple[int, ...] = (40_000, 250_000, 1_000_000)
+    margins: tuple[float, ...] = (3.0, 1.0)  # win points around a threshold that count as doubt, pass 2, 3…
+    engines: int = 1
+    hash_mb: int = 64
+    kind: str = "chess"
+
+    @property
+    def scheme_id(self) -> str:
+        nodes = ">".join(str(n) for n in self.nodes)
+        margins = ">".join(f"{m:g}" for m in self.margins)
+        return f"chess-passes-v1:nodes{nodes}:margins{margins}:engines{self.engines}:hash{self.hash_mb}"
+
+    def limit(self, multipv: int = 1) -> Limit:
+        return Limit(scheme=self.scheme_id, multipv=multipv)
+
+    def pass_limit(self, index: int) -> Limit:
+        return Limit(nodes=self.nodes[index - 1])
+
+    def describe_pass(self, index: int) -> str:
+        return f"{_compact(self.nodes[index - 1])} nodes"
+
+    @property
+    def pass_count(self) -> int:
+        return len(self.nodes)
+
+
+@dataclass(frozen=True)
+class GoPasses:
+    """Visits of the fast pass and of the refining pass, and the loss (points) that is refined."""
+
+    visits: tuple[int, int] = (2, 32)
+    refine_loss: float = 2.0
+    batch: int = 4  # positions per query of the refining pass (the focus is looked at between them)
+    kind: str = "go"
+
+    @property
+    def scheme_id(self) -> str:
+        return f"go-passes-v1:visits{self.visits[0]}>{self.visits[1]}:refine{self.refine_loss:g}:batch{self.batch}"
+
+    def limit(self, multipv: int = 1) -> Limit:
+        return Limit(scheme=self.scheme_id, multipv=multipv)
+
+    def pass_limit(self, index: int) -> Limit:
+        return Limit(visits=self.visits[index - 1])
+
+    def describe_pass(self, index: int) -> str:
+        return f"{self.visits[index - 1]} visits"
+
+    @property
+    def pass_count(self) -> int:
+        return len(self.visits)
+
+
+Scheme = ChessPasses | GoPasses
+
+
+def _compact(count: int) -> str:
+    if count >= 1_000_000 and count % 100_000 == 0:
+        return f"{count / 1_000_000:g}M"
+    if count >= 1000 and count % 1000 == 0:
+        return f"{count // 1000}k"
+    return str(count)
+
+
+def default_chess_passes(cores: int | None = None) -> ChessPasses:
+    """The default chess review: one single-thread engine per core (at most 8)."""
+    return ChessPasses(engines=max(1, min(8, cores or os.cpu_count() or 1)))
+
+
+def default_go_passes() -> GoPasses:
+    return GoPasses()
+
+
+_CHESS_ID = re.compile(
+    r"^chess-passes-v1:nodes(?P<nodes>[\d>]+):margins(?P<margins>[\d.>]*):engines(?P<engines>\d+)"
+    r":hash(?P<hash>\d+)$"
+)
+_GO_ID = re.compile(r"^go-passes-v1:visits(?P<fast>\d+)>(?P<deep>\d+):refine(?P<loss>[\d.]+):batch(?P<batch>\d+)$")
+
+
+def scheme_from_id(scheme_id: str) -> Scheme:
+    """The scheme a `Limit.scheme` names; ValueError for one this version does not know."""
+    match = _CHESS_ID.match(scheme_id)
+    if match:
+        return ChessPasses(
+            nodes=tuple(int(n) for n in match["nodes"].split(">")),
+            margins=tuple(float(m) for m in match["margins"].split(">") if m),
+            engines=int(match["engines"]),
+            hash_mb=int(match["hash"]),
+        )
+    match = _GO_ID.match(scheme_id)
+    if match:
+        return GoPasses(
+            visits=(int(match["fast"]), int(match["deep"])), refine_loss=float(match["loss"]), batch=int(match["batch"])
+        )
+    raise ValueError(f"unknown review scheme {scheme_id!r}")
+
+
+def pass_cache_id(scheme_cache_id: str, index: int) -> str:
+    """Where pass `index`'s results of a scheme are cached (the scheme's own key, and the pass)."""
+    return f"{scheme_cache_id} | pass={index}"
+
+
+# -- which positions a pass searches ------------------------------------------------------------------
+
+
+def _move_plies_to_positions(moves: Iterable[int]) -> set[int]:
+    positions: set[int] = set()
+    for ply in moves:
+        positions.update((ply - 1, ply))
+    return positions
+
+
+def _near_threshold(drop: float | None, thresholds: Sequence[float], margin: float) -> bool:
+    return drop is not None and any(abs(drop - t) < margin for t in thresholds)
+
+
+def chess_moves_in_doubt(
+    game: Game,
+    latest: dict[int, Evaluation],
+    scheme: ChessPasses,
+    next_pass: int,
+    earlier: dict[int, Evaluation] | None = None,
+    touched: set[int] | None = None,
+) -> set[int]:
+    """The moves (plies) whose label is in doubt after the passes so far; their positions are searched
+    in `next_pass` (2, 3, …).
+
+    `latest` holds each position's deepest evaluation. For `next_pass` ≥ 3, `touched` is the set of
+    positions the previous pass searched and `earlier` their evaluations before it: only moves with
+    a touched position are looked at, and a move is in doubt when its label or its best move
+    changed, or its drop is still within the pass's margin of a threshold.
+    """
+    margin = scheme.margins[min(next_pass - 2, len(scheme.margins) - 1)] if scheme.margins else 0.0
+    now = assess_chess(game, EvaluationTable(dict(latest)), preset=DOUBT_PRESET)
+    doubtful: set[int] = set()
+    if next_pass <= 2:
+        for move in now.moves:
+            if move.book or move.judgement is None:
+                continue
+            before, after = latest.get(move.ply - 1), latest.get(move.ply)
+            mate_involved = any(
+                e is not None and (e.mate_white is not None or e.terminal == "checkmate") for e in (before, after)
+            )
+            sharp = any(
+                e is not None and (sharpness(e.wdl_white) or 0.0) > SHARP for e in (before, after)
+            )
+            if (
+                move.judgement in ("inaccuracy", "mistake", "blunder")
+                or _near_threshold(move.win_drop_mover, THRESHOLDS, margin)
+                or mate_involved
+                or (sharp and move.judgement != "best")
+            ):
+                doubtful.add(move.ply)
+        return doubtful
+    touched = touched or set()
+    before_pass = dict(latest)
+    before_pass.update(earlier or {})
+    then = assess_chess(game, EvaluationTable(before_pass), preset=DOUBT_PRESET)
+    for move, old in zip(now.moves, then.moves, strict=True):
+        if move.book or not ({move.ply - 1, move.ply} & touched):
+            continue
+        if (
+            move.judgement != old.judgement
+            or (move.best != old.best and move.judgement in ("mistake", "blunder"))
+            or _near_threshold(move.win_drop_mover, THRESHOLDS, margin)
+        ):
+            doubtful.add(move.ply)
+    return doubtful
+
+
+def go_moves_to_refine(game: Game, latest: dict[int, Evaluation], refine_loss: float) -> list[int]:
+    """The moves (plies) that lost at least `refine_loss` points, the biggest loss first."""
+    assessment = assess_go(game, EvaluationTable(dict(latest)))
+    lossy = [(move.loss, move.ply) for move in assessment.moves if move.loss is not None and move.loss >= refine_loss]
+    return [ply for _, ply in sorted(lossy, key=lambda item: (-item[0], item[1]))]
+
+
+# -- running the passes ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassStart:
+    """Told when a pass begins: which, of how many, how many positions it searches and at what budget."""
+
+    index: int
+    count: int
+    positions: int
+    budget: str
+
+
+PassCallback = Callable[[PassStart], None]
+FocusCallback = Callable[[], Sequence[int]]  # the plies the player is looking at now
+
+
+class _ReproducibleEngine(Protocol):
+    def analyse_reproducibly(
+        self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event, *, processes: int,
+        hash_mb: int, engine_id: str | None = None,
+    ) -> Iterator[Evaluation]: ...
+
+
+@dataclass
+class PassPlan:
+    """The state of a review in passes: each position's deepest evaluation and the pass it came from."""
+
+    scheme: Scheme
+    latest: dict[int, Evaluation]
+
+    def searched_in(self, index: int) -> set[int]:
+        return {ply for ply, e in self.latest.items() if (e.review_pass or 1) >= index}
+
+
+Searcher = Callable[[Game, Sequence[int], Limit, threading.Event], Iterator[Evaluation]]
+
+
+def searcher_for(engine: Engine, scheme: Scheme, scheme_engine_id: str) -> Searcher:
+    """How one pass's positions are searched: reproducibly when the engine can (UCI), else plainly."""
+
+    def search(game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+        if isinstance(scheme, ChessPasses) and hasattr(engine, "analyse_reproducibly"):
+            reproducible: _ReproducibleEngine = engine  # type: ignore[assignment]
+            return reproducible.analyse_reproducibly(
+                game, plies, limit, stop, processes=scheme.engines, hash_mb=scheme.hash_mb, engine_id=scheme_engine_id
+            )
+        return engine.analyse(game, plies, limit, stop)
+
+    return search
+
+
+def run_passes(
+    game: Game,
+    scheme: Scheme,
+    cached: Sequence[dict[int, Evaluation]],
+    search: Callable[[], Searcher],
+    stop: threading.Event,
+    scheme_engine_id: str,
+    *,
+    store: Callable[[int, Evaluation], None] | None = None,
+    on_pass: PassCallback | None = None,
+    on_searched: Callable[[int, int], None] | None = None,
+    focus: FocusCallback | None = None,
+    plies: Sequence[int] | None = None,
+    multipv: int = 1,
+) -> Iterator[Evaluation]:
+    """Run every pass of `scheme` on `game`, yielding each evaluation as it becomes known.
+
+    `cached[k-1]` holds pass k's results found in the cache (by ply). Each pass decides what it
+    searches from the figures the passes before it left, exactly as when nothing was cached, and
+    takes from the cache what it already holds (yielded at once, not searched again). `search()`
+    gives the function that searches positions (it opens the engine on first need).
+    `store(pass, evaluation)` keeps each new result; `on_searched(done, total)` counts the current
+    pass's positions. `plies` limits the review to those positions (all by default).
+    """
+    wanted = sorted(set(plies)) if plies is not None else list(range(game.ply_count + 1))
+    wanted_set = set(wanted)
+    state: dict[int, Evaluation] = {}  # each position's evaluation after the passes so far
+    touched: set[int] = set()
+    earlier: dict[int, Evaluation] = {}
+    for index in range(1, scheme.pass_count + 1):
+        if stop.is_set():
+            return
+        if index == 1:
+            targets = set(wanted)
+        elif isinstance(scheme, ChessPasses):
+            moves = chess_moves_in_doubt(game, state, scheme, index, earlier=earlier, touched=touched)
+            targets = _move_plies_to_positions(moves) & wanted_set
+        else:
+            targets = _move_plies_to_positions(go_moves_to_refine(game, state, scheme.refine_loss)) & wanted_set
+        earlier = {ply: state[ply] for ply in targets if ply in state}
+        touched = targets
+        from_cache = cached[index - 1] if index - 1 < len(cached) else {}
+        to_search = sorted(ply for ply in targets if ply not in from_cache)
+        if on_pass is not None:
+            on_pass(PassStart(index, scheme.pass_count, len(to_search), scheme.describe_pass(index)))
+        for ply in sorted(targets & from_cache.keys()):
+            state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
+            yield state[ply]
+        focused = isinstance(scheme, GoPasses) and index > 1 and focus is not None
+        if not to_search and not focused:
+            continue
+        searcher: Searcher | None = None
+        done = 0
+        if isinstance(scheme, GoPasses) and index > 1:
+            batches = _focused_batches(to_search, game, state, scheme, focus, wanted_set, index)
+        else:
+            batches = iter([to_search])
+        for batch in batches:
+            searcher = searcher or search()
+            with_results = searcher(game, batch, replace(scheme.pass_limit(index), multipv=multipv), stop)
+            try:
+                for evaluation in with_results:
+                    if evaluation.ply not in wanted_set:
+                        continue
+                    evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
+                    if store is not None:
+                        store(index, evaluation)
+                    state[evaluation.ply] = evaluation
+                    done += 1
+                    if on_searched is not None:
+                        on_searched(done, max(done, len(to_search)))
+                    yield evaluation
+                    if stop.is_set():
+                        return
+            finally:
+                close = getattr(with_results, "close", None)
+                if close is not None:
+                    close()
+            if stop.is_set():
+                return
+
+
+def _focused_batches(
+    to_search: list[int],
+    game: Game,
+    latest: dict[int, Evaluation],
+    scheme: GoPasses,
+    focus: FocusCallback | None,
+    wanted: set[int],
+    index: int,
+) -> Iterator[list[int]]:
+    """Go's refining pass in small batches: first the positions of the moves the player is looking
+    at (refined whatever they lost), then the biggest losses; the focus is asked before every batch."""
+    by_loss = _move_plies_to_positions_ordered(go_moves_to_refine(game, latest, scheme.refine_loss))
+    left = [ply for ply in by_loss if ply in to_search] + [ply for ply in to_search if ply not in by_loss]
+    pending = set(left)
+    while True:
+        looked_at: list[int] = []
+        if focus is not None:
+            for ply in focus():
+                for position in (ply - 1, ply):
+                    refined = position in latest and (latest[position].review_pass or 1) >= index
+                    if position in wanted and not refined and position not in looked_at:
+                        looked_at.append(position)
+        order = looked_at + [ply for ply in left if ply in pending and ply not in looked_at]
+        if not order:
+            return
+        batch = order[: max(1, scheme.batch)]
+        pending.difference_update(batch)
+        yield batch
+
+
+def _move_plies_to_positions_ordered(moves: Sequence[int]) -> list[int]:
+    ordered: list[int] = []
+    for ply in moves:
+        for position in (ply - 1, ply):
+            if position >= 0 and position not in ordered:
+                ordered.append(position)
+    return ordered
+
+
+
+_SCHEME_IN_ID = re.compile(r"scheme=([^,|\s]+)")
+
+
+def _scheme_in(engine_id: str) -> Scheme | None:
+    match = _SCHEME_IN_ID.search(engine_id)
+    if match is None:
+        return None
+    try:
+        return scheme_from_id(match.group(1))
+    except ValueError:
+        return None
+
+
+def pass_text(engine_id: str, review_pass: int | None) -> str | None:
+    """Which pass a figure came from, for people: 'fast pass · 40k nodes', 'pass 2 of 3 · 250k nodes';
+    None when the figure is not from a review in passes."""
+    scheme = _scheme_in(engine_id) if review_pass is not None else None
+    if scheme is None or review_pass is None or not 1 <= review_pass <= scheme.pass_count:
+        return None
+    budget = scheme.describe_pass(review_pass)
+    if review_pass == 1:
+        return f"fast pass · {budget}"
+    return f"pass {review_pass} of {scheme.pass_count} · {budget}"
+
+
+def scheme_text(scheme_id: str) -> str:
+    """'passes · 40k → 250k → 1M nodes' / 'passes · 2 → 32 visits'."""
+    scheme = scheme_from_id(scheme_id)
+    if isinstance(scheme, ChessPasses):
+        return "passes · " + " → ".join(_compact(n) for n in scheme.nodes) + " nodes"
+    return f"passes · {scheme.visits[0]} → {scheme.visits[1]} visits"
