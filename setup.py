@@ -3,12 +3,16 @@
 Everything else about the package is in pyproject.toml.
 """
 
-from setuptools import find_packages, setup
+from setuptools import find_namespace_packages, setup
 
 RESOURCE_GLOBS = ["*", "*/*", "*/*/*", "*/*/*/*"]
 
 setup(
-    packages=[*find_packages(include=["reviewer", "reviewer.*"]), "reviewer._resources"],
+    # namespace packages too: some folders of `reviewer` have no __init__.py
+    packages=[
+        *find_namespace_packages(include=["reviewer", "reviewer.*"], exclude=["*.__pycache__"]),
+        "reviewer._resources",
+    ],
     package_dir={"reviewer._resources": "resources"},
     package_data={"reviewer._resources": RESOURCE_GLOBS},
     include_package_data=False,
