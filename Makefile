@@ -63,7 +63,7 @@ dist: $(DIST_STAMP)
 
 # The bundle built, then started off screen on a sample game with Stockfish (CI runs it after `test`).
 dist-test: dist js-deps
-	REVIEWER_BUNDLE=dist/reviewer/reviewer $(BIN)/python -m pytest -q tests/packaging
+	REVIEWER_BUNDLE=dist/reviewer/reviewer $(BIN)/python -m pytest -q tests/packaging/test_bundle.py
 
 # The menu entry, icons and PGN/SGF file types for the current user (no root), running $(BIN)/reviewer
 # (or REVIEWER=/path/to/reviewer, e.g. dist/reviewer/reviewer or a pipx install).
