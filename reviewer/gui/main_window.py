@@ -289,6 +289,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addAction(self.choose_game_action)
         file_menu.addAction(self.export_action)
+        from reviewer.gui.exports import GameExports
+
+        self.exports = GameExports(self)
+        self.exports.add_to(file_menu)
         file_menu.addSeparator()
         file_menu.addAction(self.players_action)
         file_menu.addSeparator()
