@@ -24,7 +24,7 @@ setup: system-deps $(STAMP) engines
 run: setup
 	@bash packaging/run-gui.sh $(BIN)/reviewer gui $(SAMPLE)
 
-test: setup js-deps
+test: setup js-deps lint
 	@$(BIN)/python -m pytest -q; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
@@ -36,7 +36,10 @@ js-deps:
 	  echo "warning: npm ci failed; the outside-reader tests will be skipped" >&2; \
 	else echo "warning: npm not found; the outside-reader tests will be skipped" >&2; fi
 
+# ruff (rules in pyproject.toml), mypy --strict on the core, the import-linter contracts.
 lint: $(STAMP)
+	$(BIN)/ruff check reviewer tests benchmarks
+	$(BIN)/mypy
 	$(BIN)/lint-imports
 
 bench: setup
@@ -62,7 +65,7 @@ dist: $(DIST_STAMP)
 	@du -sh dist/reviewer
 
 # The bundle built, then started off screen on a sample game with Stockfish (CI runs it after `test`).
-dist-test: dist js-deps
+dist-test: dist
 	REVIEWER_BUNDLE=dist/reviewer/reviewer $(BIN)/python -m pytest -q tests/packaging/test_bundle.py
 
 # The menu entry, icons and PGN/SGF file types for the current user (no root), running $(BIN)/reviewer

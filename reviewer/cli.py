@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "analyze": "analyse a game with an engine and write a report",
     "engines": "list or install engines",
     "rate": "estimate players' strength from many games",
+    "train": "train on your own mistakes (cards brought back by spaced repetition)",
 }
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130

@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import chess
 
-from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.gametree import Game, Node
+from reviewer.core.analysis import Evaluation, EvaluationTable, Terminal
+from reviewer.core.gametree import Color, Game, Node
 
 EMBEDDED_ENGINE_ID = "pgn-comments"
 
@@ -36,7 +36,7 @@ def parse_eval_command(comment: str, ply: int = 0) -> Evaluation | None:
     return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, score_cp_white=score_cp_white, depth=depth)
 
 
-def _terminal_verdict(board: chess.Board) -> str | None:
+def _terminal_verdict(board: chess.Board) -> Terminal | None:
     if board.is_checkmate():
         return "checkmate"
     if board.is_stalemate():
@@ -74,12 +74,12 @@ def evaluations_from_pgn_comments(game: Game) -> EvaluationTable:
     for ply, node in enumerate(game.mainline_nodes(), start=1):
         if board is not None and not _push(board, node):
             board = None
-        side_to_move = None if board is None else ("white" if board.turn == chess.WHITE else "black")
+        side_to_move: Color | None = None if board is None else ("white" if board.turn == chess.WHITE else "black")
         terminal = None if board is None else _terminal_verdict(board)
         evaluation = parse_eval_command(node.comment, ply)
         if terminal is not None:
             table.add(
-                Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, side_to_move=side_to_move, terminal=terminal)  # type: ignore[arg-type]
+                Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, side_to_move=side_to_move, terminal=terminal)
             )
         elif evaluation is not None:
             if side_to_move is not None:

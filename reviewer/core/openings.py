@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 import chess
 
@@ -57,10 +57,14 @@ def _read_lines(folder: Path) -> list[tuple[str, str, list[str]]]:
     return lines
 
 
+# san -> subtree; the key None -> (eco, name) of the first line that ends at this node
+_PrefixTree = dict[str | None, Any]
+
+
 def load_book(folder: Path | None = None) -> OpeningBook:
     """Build the index from the table's files (a few tenths of a second: lines share a prefix tree)."""
     folder = folder or resource_path("openings")
-    tree: dict = {}
+    tree: _PrefixTree = {}
     for eco, name, sans in _read_lines(folder):
         node = tree
         for san in sans:
@@ -73,7 +77,7 @@ def load_book(folder: Path | None = None) -> OpeningBook:
     max_plies = 0
 
     # Depth-first over the prefix tree, pushing and popping moves on one board.
-    def walk(node: dict, depth: int) -> None:
+    def walk(node: _PrefixTree, depth: int) -> None:
         nonlocal max_plies
         epd = board.epd()
         positions.add(epd)

@@ -1066,7 +1066,7 @@ class MainWindow(QMainWindow):
         self.comment_view.setHtml(comment_html(self.session, node))
 
     def _show_chess(self, game: Game, node: Node, ply: int | None) -> None:
-        from reviewer.core.positions import chess_board_at
+        from reviewer.core.games.chess import board_after as chess_board_at
         from reviewer.gui.board.chess_board import Arrow
 
         board = chess_board_at(game, node)
@@ -1081,7 +1081,7 @@ class MainWindow(QMainWindow):
             self.chess_board.set_move_badge(None, None)
 
     def _show_go(self, game: Game, node: Node, ply: int | None) -> None:
-        from reviewer.core.positions import go_position_at
+        from reviewer.core.games.go import position_after as go_position_at
         from reviewer.gui.board.go_board import CandidateMark
 
         position = go_position_at(game, node)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
@@ -44,7 +45,7 @@ def test_report_annotated_copy_and_figures(tmp_path, capsys):
     assert report["complete"] is True
     assert report["moves"][0]["move"] == "e4"
     assert set(report["summary"]) == {"white", "black"}
-    annotated = chess.pgn.read_game(pgn_path.open())
+    annotated = chess.pgn.read_game(io.StringIO(pgn_path.read_text()))
     nodes = list(annotated.mainline())
     assert len(nodes) == OPERA_PLIES
     assert all(node.eval() is not None for node in nodes[:-1])  # the final mate carries no score

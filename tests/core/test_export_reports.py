@@ -111,7 +111,7 @@ def test_analyze_writes_annotated_html_and_csv(tmp_path):
     code = main(["analyze", str(OPERA), "--engine-cmd", fake_cmd(), "--nodes", "500", "-q",
                  "-o", str(out), "--html", str(page), "--csv", str(table)])
     assert code == 0
-    annotated = chess.pgn.read_game(out.open())
+    annotated = chess.pgn.read_game(io.StringIO(out.read_text()))
     assert annotated.headers["Annotator"].startswith("Reviewer") and annotated.next().eval() is not None
     assert "<svg" in page.read_text() and len(table.read_text().splitlines()) == 33 + 1
     # The annotated copy reopens with its analysis: no engine needed for the same figures.

@@ -8,7 +8,8 @@ from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from reviewer.core.gametree import point_from_gtp
-from reviewer.core.positions import GoPosition, go_position_at
+from reviewer.core.games.go import GoPosition
+from reviewer.core.games.go import position_after as go_position_at
 from reviewer.gui import style
 from reviewer.gui.board.go_board import CandidateMark, GoBoardWidget, star_points
 

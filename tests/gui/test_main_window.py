@@ -12,7 +12,7 @@ from PySide6.QtGui import QDropEvent
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
-from reviewer.core.positions import chess_board_at
+from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 from reviewer.gui.main_window import MainWindow, comment_html
 from reviewer.gui.settings import EngineChoice, Settings

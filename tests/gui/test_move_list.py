@@ -126,6 +126,7 @@ def test_stepping_down_a_long_list_paints_the_same_as_drawing_it_afresh(move_lis
     for ply in range(1, 90):  # scrolls a row at a time, moving what is drawn
         move_list.set_current_node(game.node_at_ply(ply))
         move_list.viewport().repaint()
+    assert move_list.verticalScrollBar().value() > 0  # the list did scroll under the steps
     stepped = move_list.viewport().grab().toImage()
     move_list.viewport().update()
     afresh = move_list.viewport().grab().toImage()

@@ -147,7 +147,7 @@ def test_go_game_from_the_corpus(session, corpus_dir) -> None:
         best_move=game.node_at_ply(11).move,
         candidates=(Candidate(move=game.node_at_ply(11).move or "pass", order=0, prior=0.5, score_lead_black=2.0),),
     )
-    after = Evaluation(ply=11, kind="go", score_lead_black=2.0 if game.mover_at_ply(11) == "black" else 2.0)
+    after = Evaluation(ply=11, kind="go", score_lead_black=2.0)  # the best move, and no points lost
     session.add_evaluation(before)
     session.add_evaluation(after)
     assert session.judgements()[11] == "best"

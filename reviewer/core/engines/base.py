@@ -8,7 +8,7 @@ raising, once `stop` is set. The caller owns the engine and closes it in a `fina
 from __future__ import annotations
 
 import threading
-from typing import Iterator, Protocol, Sequence, runtime_checkable
+from typing import Generator, Iterator, Protocol, Sequence, runtime_checkable
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.errors import EngineError
@@ -44,7 +44,7 @@ class Engine(Protocol):
         plies: Sequence[int],
         limit: Limit,
         stop: threading.Event,
-    ) -> Iterator[Evaluation]:
+    ) -> Generator[Evaluation, None, None]:
         """Evaluate main-line positions `plies` of `game` (0 = the start), yielding each when done."""
         ...
 

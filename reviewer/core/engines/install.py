@@ -449,6 +449,10 @@ def probe_katago(command: Sequence[str], timeout_s: float = PROBE_TIMEOUT_S, pro
         process.kill()
     process.wait()
     reader.join(timeout=2)
+    assert process.stdin is not None and process.stderr is not None
+    process.stdin.close()
+    if not reader.is_alive():  # else a child of KataGo still holds stderr open: the reader owns it
+        process.stderr.close()
     result.seconds = time.monotonic() - started_at
     if not result.started and not result.tuning_started:
         if process.returncode not in (None, 0, -9) or lines:

@@ -24,11 +24,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Literal, Sequence
+from typing import Any, Callable, Generator, Iterator, Literal, Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
-from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color
 
 __all__ = [
     "KataGoEngine",
@@ -252,12 +252,13 @@ def plan_queries(game: Game) -> QueryPlan:
         move = _node_move(game, node, ply)
         if node.setup_black or node.setup_white or node.setup_empty:
             board = _Board(width, height, segment.initial_stones)
-            for color, point in segment.moves:
-                board.play(color, point)
-            for points, color in ((node.setup_black, "black"), (node.setup_white, "white")):
+            for color, played in segment.moves:
+                board.play(color, played)
+            setup: tuple[tuple[list[Point], Color], ...] = ((node.setup_black, "black"), (node.setup_white, "white"))
+            for points, color in setup:
                 for point in points:
                     if 0 <= point[0] < height and 0 <= point[1] < width:
-                        board.stones[point] = color  # type: ignore[assignment]
+                        board.stones[point] = color
             for point in node.setup_empty:
                 board.stones.pop(point, None)
             to_move = _player_from_properties(node)
@@ -518,7 +519,7 @@ class KataGoEngine:
     Black's view. `idle_timeout_s` bounds the wait for the next result (default: from the visits).
     """
 
-    kind = "go"
+    kind: GameKind = "go"
 
     def __init__(
         self,
@@ -569,7 +570,7 @@ class KataGoEngine:
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
 
-    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Generator[Evaluation, None, None]:
         if self._closed:
             raise EngineError("KataGo has been closed")
         plan = plan_queries(game)
@@ -702,7 +703,7 @@ class KataGoEngine:
 
     def _analyse(
         self, plan: QueryPlan, wanted: dict[tuple[int, int], list[int]], limit: Limit, stop: threading.Event
-    ) -> Iterator[Evaluation]:
+    ) -> Generator[Evaluation, None, None]:
         if self._process is None:
             self._restart()
         pending = set(wanted)

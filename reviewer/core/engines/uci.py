@@ -32,15 +32,15 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Generator, Iterator, Mapping, Sequence
 
 import chess
 import chess.engine
 
-from reviewer.core.analysis import Candidate, Evaluation, Limit
+from reviewer.core.analysis import Candidate, Evaluation, Limit, Terminal
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.errors import GameFileError
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Color, Game, GameKind
 
 __all__ = ["InfoLine", "UciEngine", "boards_at_plies", "default_arrangement", "parse_info_line", "terminal_evaluation"]
 
@@ -169,7 +169,7 @@ class _Stopped(Exception):
 class UciEngine:
     """Any UCI engine command (a list of arguments), as a pool of `processes` engine processes."""
 
-    kind = "chess"
+    kind: GameKind = "chess"
 
     def __init__(
         self,
@@ -235,7 +235,7 @@ class UciEngine:
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
 
-    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Generator[Evaluation, None, None]:
         if game.kind != "chess":
             raise ValueError("a UCI engine analyses chess games only")
         if self._closed:
@@ -693,13 +693,13 @@ def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Ev
     outcome = board.outcome(claim_draw=False)
     if outcome is None:
         return None
-    side_to_move = "white" if board.turn == chess.WHITE else "black"
+    side_to_move: Color = "white" if board.turn == chess.WHITE else "black"
     if outcome.termination == chess.Termination.CHECKMATE:
         wdl = (1000, 0, 0) if outcome.winner == chess.WHITE else (0, 0, 1000)
         return Evaluation(
             ply=ply, kind="chess", engine_id=engine_id, wdl_white=wdl, side_to_move=side_to_move, terminal="checkmate"
         )
-    terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
+    terminal: Terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
     return Evaluation(
         ply=ply,
         kind="chess",

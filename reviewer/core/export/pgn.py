@@ -308,7 +308,7 @@ def _write_tags(
     if should_set_annotator(headers.get("Annotator", "")):
         headers["Annotator"] = annotator_text(engine_name(evaluations, engine_info))
     for color in ("white", "black"):
-        summary = assessment.summary[color]  # type: ignore[index]
+        summary = assessment.summary[color]
         accuracy_tag, acpl_tag = ACCURACY_TAGS[color]
         if isinstance(summary, ChessSideSummary):
             _set_tag(headers, accuracy_tag, None if summary.accuracy is None else f"{summary.accuracy:.1f}")

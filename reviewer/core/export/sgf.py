@@ -105,7 +105,7 @@ def _line_moves(before: Evaluation | None, best: str) -> list[str]:
 def summary_line(assessment: GameAssessment, engine: str) -> str | None:
     parts = []
     for color in ("black", "white"):
-        summary = assessment.summary[color]  # type: ignore[index]
+        summary = assessment.summary[color]
         if not isinstance(summary, GoSideSummary) or summary.accuracy is None:
             continue
         counts = summary.counts

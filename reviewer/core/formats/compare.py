@@ -7,7 +7,7 @@ from reviewer.core.gametree import Game, Node
 ROOT_KEYS_REWRITTEN = {"CA", "GM", "FF"}  # writing SGF always declares UTF-8 and the game type
 
 
-def _node_record(node: Node, is_root: bool) -> tuple:
+def _node_record(node: Node, is_root: bool) -> tuple[object, ...]:
     properties = {k: v for k, v in node.properties.items() if not (is_root and k in ROOT_KEYS_REWRITTEN)}
     return (
         node.move,
@@ -25,7 +25,7 @@ def _node_record(node: Node, is_root: bool) -> tuple:
     )
 
 
-def tree_records(game: Game) -> list[tuple]:
+def tree_records(game: Game) -> list[tuple[object, ...]]:
     """Every node in depth-first order, children in order (iterative: OGS trees are deep)."""
     records = []
     stack = [game.root]
@@ -36,7 +36,7 @@ def tree_records(game: Game) -> list[tuple]:
     return records
 
 
-def game_fields(game: Game) -> dict:
+def game_fields(game: Game) -> dict[str, object]:
     headers = {k: v for k, v in game.headers.items() if not (game.kind == "go" and k in ROOT_KEYS_REWRITTEN)}
     return {
         "kind": game.kind,

@@ -8,6 +8,8 @@ INI line, placed where Tygem puts them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re
 
 from reviewer.core.errors import GameFileError
@@ -94,11 +96,11 @@ def raw_tree_from_gib(text: str, name: str) -> tuple[RawNode, list[str]]:
         elif parts[0] == "STO" and len(parts) >= 6:
             seen_game = True
             try:
-                color, x, y = int(parts[3]), int(parts[4]), int(parts[5])
+                color_code, x, y = int(parts[3]), int(parts[4]), int(parts[5])
             except ValueError:
                 warnings.append(f"{name}: unreadable move line {line!r}; skipped")
                 continue
-            moves.append(("B" if color == 1 else "W", x, y))
+            moves.append(("B" if color_code == 1 else "W", x, y))
         elif parts[0] == "SKI" and len(parts) >= 4:
             seen_game = True
             moves.append(("B" if parts[3] == "1" else "W", -1, -1))
@@ -166,7 +168,7 @@ class GibCollection(BuiltCollection):
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str):
+def _builder(root: RawNode, name: str) -> Callable[[], Game]:
     from reviewer.core.formats.sgf import copy_raw
 
     def build() -> Game:

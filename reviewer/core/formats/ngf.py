@@ -10,6 +10,8 @@ komi, moves). Moves: `PM` + 2 letters of move number + colour + 4 letters of coo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import re
 
 from reviewer.core.errors import GameFileError
@@ -133,7 +135,7 @@ class NgfCollection(BuiltCollection):
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str):
+def _builder(root: RawNode, name: str) -> Callable[[], Game]:
     def build() -> Game:
         game = game_from_raw(copy_raw(root), 1, name)
         game.origin = "wbaduk"

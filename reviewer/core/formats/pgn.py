@@ -172,7 +172,7 @@ def summary_from_headers(index: int, headers: dict[str, str]) -> GameSummary:
     return summary_of_game(game, index)
 
 
-class _Builder(chess.pgn.GameBuilder):
+class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     """python-chess's builder that keeps errors with the move they happened at, instead of logging."""
 
     def begin_game(self) -> None:
@@ -180,6 +180,7 @@ class _Builder(chess.pgn.GameBuilder):
         self.problems: list[str] = []
         self.game.reviewer_problems = self.problems  # type: ignore[attr-defined]
         self._last_san: tuple[str, int, bool, bool] | None = None
+        self._awaiting_suffix: chess.pgn.GameNode | None = None
 
     def visit_move(self, board: chess.Board, move: chess.Move) -> None:
         super().visit_move(board, move)

@@ -357,8 +357,7 @@ def points_from_list(values: list[str], width: int, height: int, warnings: list[
                     points.append(point)
         except ValueError as error:
             warnings.append(f"{where}: {error}; ignored")
-    seen: set[Point] = set()
-    return [p for p in points if not (p in seen or seen.add(p))]
+    return list(dict.fromkeys(points))
 
 
 # ---------------------------------------------------------------- Game from the raw tree
@@ -714,7 +713,8 @@ def write_sgf(game: Game) -> str:
         }
 
     tree = sgf_grammar.make_coarse_game_tree(game.root, lambda node: node.children, properties_of)
-    return sgf_grammar.serialise_game_tree(tree, wrap=79).decode("utf-8")
+    serialised: bytes = sgf_grammar.serialise_game_tree(tree, wrap=79)
+    return serialised.decode("utf-8")
 
 
 __all__ = [

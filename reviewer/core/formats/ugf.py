@@ -7,6 +7,8 @@ move number. A point off the board is a pass. `[ReviewComment]` blocks `.Comment
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.sgf import RawNode, copy_raw, game_from_raw, sgf_from_point
@@ -118,7 +120,7 @@ class UgfCollection(BuiltCollection):
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str):
+def _builder(root: RawNode, name: str) -> Callable[[], Game]:
     def build() -> Game:
         game = game_from_raw(copy_raw(root), 1, name)
         game.origin = "pandanet"

@@ -118,7 +118,7 @@ class PlayerRating:
         text = scale.rating_text(self.kind, self.rating)
         return text + "?" if self.uncertain and self.rating is not None else text
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         def rounded(value: float | None) -> float | None:
             return None if value is None else round(value, 3 if self.kind == "go" else 1)
 
@@ -270,7 +270,7 @@ def _solve_kind(
     core, core_of_group = _determined_cores(n, white_all, black_all, score_all, group, n_groups)
     determined = core == core_of_group[group]
 
-    keys = sorted(index, key=index.get)
+    keys = sorted(index, key=index.__getitem__)
     declared = np.array([players[k].declared if players[k].declared is not None else np.nan for k in keys])
     has_value = ~np.isnan(declared)
     group_target = _mean_declared(group, n_groups, declared, has_value, options.reference(kind))
@@ -296,7 +296,7 @@ def _solve_kind(
     # starts at its target level and is shifted back onto it after every step.
     def anchor_offsets(rating: np.ndarray) -> np.ndarray:
         held_mean = np.bincount(core, weights=held * rating, minlength=n_cores) / held_count
-        return (target - held_mean)[core]
+        return np.asarray((target - held_mean)[core], dtype=float)
 
     solved = solve(
         games,
@@ -333,7 +333,7 @@ def _solve_kind(
     high = rating + z * sigma
     # Outside the core a player has only wins or only losses against it (a win and a loss, or a
     # draw, against the core would put them inside), so at most one of the two bounds is finite.
-    for i in np.flatnonzero(undetermined):
+    for i in map(int, np.flatnonzero(undetermined)):
         if np.isfinite(best_win[i]):
             placed[i], placed_by[i], low[i], high[i] = best_win[i], "best win", best_win[i], np.nan
         elif np.isfinite(worst_loss[i]):

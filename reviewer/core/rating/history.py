@@ -49,7 +49,7 @@ def rating_history(
     own = [i for i, r in enumerate(pool) if key in (r.white_key, r.black_key)]
     if not own:
         return []
-    dated = sorted({pool[i].date for i in own if pool[i].date is not None})
+    dated = sorted({day for i in own if (day := pool[i].date) is not None})
     points: list[HistoryPoint] = []
     if dated:
         for position in _thin(len(dated), max_points):
@@ -58,7 +58,7 @@ def rating_history(
             cutoff = dated[position]
             last = position == len(dated) - 1
             subset = [r for r in pool if (r.date is not None and r.date <= cutoff) or (last and r.date is None)]
-            played = sum(1 for i in own if (pool[i].date is not None and pool[i].date <= cutoff) or last)
+            played = sum(1 for i in own if last or ((day := pool[i].date) is not None and day <= cutoff))
             point = _point(subset, key, kind, replace(options, as_of=cutoff), cutoff, played)
             if point is not None:
                 points.append(point)

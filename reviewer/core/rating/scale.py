@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,7 @@ def chess_k(rating: np.ndarray | float) -> np.ndarray:
     return np.full(np.shape(rating), ELO_K, dtype=float)
 
 
-def default_k(kind: GameKind):
+def default_k(kind: GameKind) -> Callable[[np.ndarray | float], np.ndarray]:
     return go_k if kind == "go" else chess_k
 
 
@@ -165,11 +166,8 @@ def white_rank_shift(
     stones = handicap if handicap >= 2 else 0
     if komi is None:
         return float(stones)
-    if stones:
-        fair_komi = settings.handicap_komi
-    else:
-        fair_komi = even_komi(rules)
-        if fair_komi is None:
-            low, high = settings.unknown_rules_even_komi
-            fair_komi = min(max(komi, low), high)
+    fair_komi = settings.handicap_komi if stones else even_komi(rules)
+    if fair_komi is None:
+        low, high = settings.unknown_rules_even_komi
+        fair_komi = min(max(komi, low), high)
     return stones + (fair_komi - komi) / settings.points_per_rank

@@ -80,15 +80,15 @@ class SolverResult:
 
     @property
     def sigma(self) -> np.ndarray:
-        return 1.0 / np.sqrt(self.information)
+        return np.asarray(1.0 / np.sqrt(self.information), dtype=float)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:
-    return 0.5 * (1.0 + np.tanh(0.5 * x))
+    return np.asarray(0.5 * (1.0 + np.tanh(0.5 * x)), dtype=float)
 
 
 def _confidence(k_player: np.ndarray, information: np.ndarray) -> np.ndarray:
-    return 1.0 / np.sqrt(1.0 + (math.pi / 8.0) * k_player**2 / information)
+    return np.asarray(1.0 / np.sqrt(1.0 + (math.pi / 8.0) * k_player**2 / information), dtype=float)
 
 
 class _State:

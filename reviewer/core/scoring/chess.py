@@ -14,6 +14,7 @@ import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.gametree import Color, Game, Node, other_color
+from reviewer.core.games.chess import recorded_move, start_board
 from reviewer.core.scoring.common import (
     DEFAULT_PRESET,
     ChessSideSummary,
@@ -228,7 +229,7 @@ class ReplayedPly:
 def replay_mainline(game: Game) -> tuple[list[ReplayedPly], list[str | None]]:
     """Each main-line move with the board before it, and the EPD of P0..Pn (None past an illegal move)."""
     try:
-        board: chess.Board | None = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+        board: chess.Board | None = start_board(game)
     except ValueError:
         board = None
     plies: list[ReplayedPly] = []
@@ -247,11 +248,11 @@ def replay_mainline(game: Game) -> tuple[list[ReplayedPly], list[str | None]]:
 
 
 def _parse_played(board: chess.Board, node: Node) -> chess.Move:
-    if node.uci:
-        return board.parse_uci(node.uci)
-    if node.move:
-        return board.parse_san(node.move)
-    raise ValueError("no move")
+    """The recorded move; a null move ends what can be scored, as an illegal one does."""
+    move = recorded_move(board, node)
+    if not move:
+        raise ValueError("a null move")
+    return move
 
 
 def _strip_san(text: str) -> str:

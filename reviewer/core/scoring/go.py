@@ -44,8 +44,11 @@ def points_lost(lead_before_black: float, lead_after_black: float, mover: Color)
     return sign_of(mover) * (lead_before_black - lead_after_black)
 
 
-def _usable(candidates: Sequence[Candidate]) -> list[Candidate]:
-    return [c for c in candidates if c.prior is not None and c.score_lead_black is not None]
+def _usable(candidates: Sequence[Candidate]) -> list[tuple[float, float]]:
+    """(prior, score_lead_black) of every candidate that has both."""
+    return [
+        (c.prior, c.score_lead_black) for c in candidates if c.prior is not None and c.score_lead_black is not None
+    ]
 
 
 def difficulty(lead_before_black: float, candidates: Sequence[Candidate], mover: Color) -> float | None:
@@ -54,13 +57,13 @@ def difficulty(lead_before_black: float, candidates: Sequence[Candidate], mover:
     if not usable:
         return None
     s = sign_of(mover)
-    return sum(c.prior * max(0.0, s * (lead_before_black - c.score_lead_black)) for c in usable)  # type: ignore[operator]
+    return sum(prior * max(0.0, s * (lead_before_black - lead_black)) for prior, lead_black in usable)
 
 
 def raw_weight(lead_before_black: float, candidates: Sequence[Candidate], mover: Color) -> float | None:
     """min(1, difficulty / sum of priors); None without candidates or when the priors sum to 0."""
     hard = difficulty(lead_before_black, candidates, mover)
-    total_prior = sum(c.prior for c in _usable(candidates))  # type: ignore[misc]
+    total_prior = sum(prior for prior, _ in _usable(candidates))
     if hard is None or total_prior <= 0:
         return None
     return min(1.0, hard / total_prior)
@@ -213,17 +216,14 @@ def _share(flags: Sequence[bool | None]) -> float | None:
 
 def _go_side_summary(moves: Sequence[MoveAssessment], color: Color) -> GoSideSummary:
     own = [m for m in moves if m.color == color]
-    with_loss = [m for m in own if m.loss is not None]
-    weighted = [m for m in with_loss if m.weight is not None]
-    loss_w = weighted_loss(
-        [max(0.0, m.loss) for m in weighted],  # type: ignore[arg-type]
-        [m.weight for m in weighted],  # type: ignore[misc]
-    )
+    losses = [max(0.0, m.loss) for m in own if m.loss is not None]
+    weighted = [(max(0.0, m.loss), m.weight) for m in own if m.loss is not None and m.weight is not None]
+    loss_w = weighted_loss([loss for loss, _ in weighted], [weight for _, weight in weighted])
     return GoSideSummary(
-        moves=len(with_loss),
+        moves=len(losses),
         accuracy=accuracy_from_weighted_loss(loss_w),
         weighted_loss=loss_w,
-        mean_loss=mean([max(0.0, m.loss) for m in with_loss]),  # type: ignore[arg-type]
+        mean_loss=mean(losses),
         top_move_match=_share([m.is_best for m in own]),
         top5_match=_share([m.top5 for m in own]),
         counts=count_judgements(m.judgement for m in own),

@@ -27,7 +27,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QWidget
 
 from reviewer.core.gametree import GO_COLUMNS, Point
-from reviewer.core.positions import GoPosition
+from reviewer.core.games.go import GoPosition
 from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import Any, Generator, Iterator, Sequence
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from reviewer.core.engines.base import EngineError
 from reviewer.core.engines.builtin_go import board as bd
 from reviewer.core.engines.builtin_go import search as ms
 from reviewer.core.engines.builtin_go.position import MAX_BOARD, Position
-from reviewer.core.gametree import Color, Game, GameKind, other_color
+from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 
 VERSION = "1.0"
 DEFAULT_PLAYOUTS = 2000
@@ -149,7 +149,7 @@ class Searcher:
         return float(wins if mover_is_black else 1.0 - wins)
 
     def _pv(self, node: int) -> list[int]:
-        line = []
+        line: list[int] = []
         while True:
             first = int(self.links[ms.FIRST_CHILD, node])
             if first < 0 or len(line) >= PV_MAX:
@@ -206,7 +206,7 @@ def search_position(
     variant: str = "plain",
     stop: threading.Event | None = None,
     deadline: float | None = None,
-    **options: float,
+    **options: Any,
 ) -> SearchResult | None:
     """Search one position; None when the stop event interrupted it."""
     searcher = Searcher(position, seed=seed, variant=variant, max_playouts=playouts, **options)
@@ -246,13 +246,14 @@ def position_at_ply(game: Game, ply: int) -> Position:
             position.replay(node.point, node.color)
             to_move = other_color(node.color)
     # the colour of the next recorded move settles who is to move (handicap games, edits)
-    if ply < len(nodes) and nodes[ply].color is not None:
-        to_move = nodes[ply].color
+    next_color = nodes[ply].color if ply < len(nodes) else None
+    if next_color is not None:
+        to_move = next_color
     position.to_move = to_move
     return position
 
 
-def _player_property(node) -> Color | None:
+def _player_property(node: Node) -> Color | None:
     values = node.properties.get("PL") if node.properties else None
     if not values:
         return None
@@ -327,7 +328,7 @@ class BuiltinGoEngine:
             seconds=round(result.seconds, 4),
         )
 
-    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+    def analyse(self, game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Generator[Evaluation, None, None]:
         for ply in plies:
             if stop.is_set():
                 return

@@ -1,0 +1,61 @@
+"""The rules protocol every game implements: start, replay, play a move, read and write moves.
+
+Everything outside `reviewer.core.games` asks the game's rules (`rules_for(game.kind)`) instead of
+asking "is this chess?". A third game is one module here that implements `GameRules`, plus its
+board widget (see docs/architecture.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+from reviewer.core.gametree import Color, Game, GameKind, Node
+
+PositionT = TypeVar("PositionT")
+
+
+class IllegalMove(ValueError):
+    """A move the rules refuse in this position; the message says why ("the point is occupied")."""
+
+    def __init__(self, move: str, reason: str) -> None:
+        super().__init__(f"{move}: {reason}")
+        self.move = move
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class PlayedMove(Generic[PositionT]):
+    """A move the rules accepted: the position after it and the move in the game's notations."""
+
+    position: PositionT
+    move: str  # what players read: SAN (chess) / GTP coordinate or "pass" (Go)
+    machine: str  # UCI (chess) / SGF coordinate, "" for a pass (Go)
+    color: Color
+
+
+class GameRules(Protocol[PositionT]):
+    """One game's rules over its immutable-by-convention position type."""
+
+    kind: GameKind
+
+    def start(self, game: Game) -> PositionT:
+        """The position before the first move: start FEN, or setup stones, handicap and first player."""
+        ...
+
+    def after(self, game: Game, node: Node) -> PositionT:
+        """The position after `node` (the start position for the root), replaying the path as recorded."""
+        ...
+
+    def play(self, position: PositionT, text: str) -> PlayedMove[PositionT]:
+        """Play a move typed or clicked by a user (SAN or UCI; GTP coordinate or "pass"), by the rules.
+
+        Raises `IllegalMove` with the reason when the rules refuse it."""
+        ...
+
+    def side_to_move(self, position: PositionT) -> Color:
+        ...
+
+    def position_key(self, position: PositionT) -> str:
+        """A text that is equal for equal positions (same stones or pieces, same side to move)."""
+        ...

@@ -1,0 +1,120 @@
+"""Chess rules, by python-chess: start position, replaying recorded moves, playing a user's move."""
+
+from __future__ import annotations
+
+import re
+
+import chess
+
+from reviewer.core.games.base import IllegalMove, PlayedMove
+from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.gametree import Color, Game, GameKind, Node
+
+_CHECKPOINT_EVERY = 8  # plies between remembered boards
+_checkpoints: NodeMemo[chess.Board] = NodeMemo()
+
+
+def start_board(game: Game) -> chess.Board:
+    return chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+
+
+def recorded_move(board: chess.Board, node: Node) -> chess.Move:
+    """The move `node` records, read in `board`: its UCI when it has one, else its SAN; `--` is a null move.
+
+    Raises ValueError naming the move and the position when it is not legal there."""
+    try:
+        if node.uci:
+            move = board.parse_uci(node.uci)
+        elif node.move and node.move not in ("--", "Z0"):
+            move = board.parse_san(node.move)
+        else:
+            move = chess.Move.null()
+    except ValueError as error:
+        raise ValueError(f"move {node.uci or node.move!r} at ply {node.ply} is not legal in {board.fen()}: {error}") from None
+    return move
+
+
+def board_after(game: Game, node: Node) -> chess.Board:
+    """The board after `node`'s move (the start position for the root), replaying the recorded moves.
+
+    The caller owns the returned board and may change it freely. Its `move_stack` holds only the
+    move that led here (so `board.peek()` is the last move; empty at the root): earlier history
+    is not kept, which keeps stepping through very long games cheap in time and memory.
+    """
+    path = node.path_from_root()
+    before_last = len(path) - 1  # replay to the position before the last move, then play it
+    start_index, board = 0, None
+    with lock:
+        for index in range(before_last - 1, -1, -1):
+            cached = _checkpoints.get(path[index])
+            if cached is not None:
+                start_index, board = index + 1, cached.copy(stack=False)
+                break
+    if board is None:
+        board = start_board(game)
+    for index in range(start_index, len(path)):
+        if index == before_last:
+            board.clear_stack()
+        board.push(recorded_move(board, path[index]))
+        if (index + 1) % _CHECKPOINT_EVERY == 0:
+            with lock:
+                if _checkpoints.get(path[index]) is None:
+                    _checkpoints.put(path[index], board.copy(stack=False))
+    return board
+
+
+def color_of(board: chess.Board) -> Color:
+    return "white" if board.turn == chess.WHITE else "black"
+
+
+_UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
+
+
+def parse_user_move(board: chess.Board, text: str) -> chess.Move:
+    """A move as a user types it: SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`, `e7e8q`)."""
+    text = text.strip()
+    if not text:
+        raise IllegalMove(text, "no move given")
+    if _UCI.fullmatch(text.lower()):
+        move = chess.Move.from_uci(text.lower())
+        if move in board.legal_moves:
+            return move
+        if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in board.legal_moves:
+            raise IllegalMove(text, "a promotion: say the piece (e.g. e7e8q)")
+        raise IllegalMove(text, f"not legal in this position ({color_of(board)} to move)")
+    try:
+        return board.parse_san(text)
+    except chess.AmbiguousMoveError:
+        raise IllegalMove(text, "ambiguous: say which piece moves (e.g. Nbd2)") from None
+    except chess.IllegalMoveError as error:
+        if "promotion" in str(error):
+            raise IllegalMove(text, "a promotion: say the piece (e.g. e8=Q)") from None
+        raise IllegalMove(text, f"not legal in this position ({color_of(board)} to move)") from None
+    except ValueError:
+        raise IllegalMove(text, "not a move in SAN (Nf3) or UCI (g1f3)") from None
+
+
+class ChessRules:
+    kind: GameKind = "chess"
+
+    def start(self, game: Game) -> chess.Board:
+        return start_board(game)
+
+    def after(self, game: Game, node: Node) -> chess.Board:
+        return board_after(game, node)
+
+    def play(self, position: chess.Board, text: str) -> PlayedMove[chess.Board]:
+        move = parse_user_move(position, text)
+        san = position.san(move)
+        after = position.copy(stack=False)
+        after.push(move)
+        return PlayedMove(after, san, move.uci(), color_of(position))
+
+    def side_to_move(self, position: chess.Board) -> Color:
+        return color_of(position)
+
+    def position_key(self, position: chess.Board) -> str:
+        return position.epd()
+
+
+RULES = ChessRules()

@@ -1,0 +1,286 @@
+"""Go rules on one board: captures, suicide, simple ko, passes, setup stones, any width × height.
+
+Recorded games are replayed as the file has them (a file may hold a move the rules refuse: it is
+placed, with its captures, as other programs do); a user's move goes through `GoRules.play`, which
+refuses an occupied point, suicide (unless the rules allow it) and retaking a ko at once.
+Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from reviewer.core.games.base import IllegalMove, PlayedMove
+from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
+
+SUICIDE_ALLOWED_RULES = ("tromp-taylor", "nz", "new zealand")
+
+
+@dataclass(frozen=True)
+class GoPosition:
+    """The stones on a Go board after a node, with captures so far.
+
+    `captures_by_black` counts white stones that Black has taken off the board. `ko_point` is the
+    point the side to move may not play at once (it would retake a single stone in a ko)."""
+
+    width: int
+    height: int
+    black: frozenset[Point]
+    white: frozenset[Point]
+    captures_by_black: int = 0
+    captures_by_white: int = 0
+    last_move: Point | None = None  # the stone just played; None at the root, after a pass or setup
+    to_move: Color = "black"
+    ko_point: Point | None = None
+    suicide_allowed: bool = False
+
+    def stone_at(self, point: Point) -> Color | None:
+        if point in self.black:
+            return "black"
+        if point in self.white:
+            return "white"
+        return None
+
+    def on_board(self, point: Point) -> bool:
+        return 0 <= point[0] < self.height and 0 <= point[1] < self.width
+
+
+class GoBoard:
+    """A mutable board with the capture rule, for replaying and trying moves."""
+
+    def __init__(self, width: int, height: int, black: frozenset[Point], white: frozenset[Point]) -> None:
+        self.width, self.height = width, height
+        self.stones: dict[Point, Color] = dict.fromkeys(black, "black")
+        self.stones.update(dict.fromkeys(white, "white"))
+
+    @staticmethod
+    def of(position: GoPosition) -> GoBoard:
+        return GoBoard(position.width, position.height, position.black, position.white)
+
+    def on_board(self, point: Point) -> bool:
+        return 0 <= point[0] < self.height and 0 <= point[1] < self.width
+
+    def neighbours(self, point: Point) -> list[Point]:
+        row, col = point
+        candidates = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        return [p for p in candidates if self.on_board(p)]
+
+    def group_without_liberties(self, start: Point) -> set[Point] | None:
+        """The group at `start` when it has no liberty left, else None."""
+        color = self.stones[start]
+        group, frontier = {start}, [start]
+        while frontier:
+            for neighbour in self.neighbours(frontier.pop()):
+                occupant = self.stones.get(neighbour)
+                if occupant is None:
+                    return None
+                if occupant == color and neighbour not in group:
+                    group.add(neighbour)
+                    frontier.append(neighbour)
+        return group
+
+    def play(self, point: Point, color: Color) -> tuple[set[Point], set[Point]]:
+        """Place a stone and take off what it captures; returns (opponent stones captured, own
+        stones lost to suicide)."""
+        if not self.on_board(point):
+            raise ValueError(f"move {point} is off a {self.width}x{self.height} board")
+        self.stones[point] = color
+        captured: set[Point] = set()
+        for neighbour in self.neighbours(point):
+            if self.stones.get(neighbour) == other_color(color):
+                dead = self.group_without_liberties(neighbour)
+                if dead:
+                    captured |= dead
+                    for stone in dead:
+                        del self.stones[stone]
+        suicide = self.group_without_liberties(point) or set()
+        for stone in suicide:
+            del self.stones[stone]
+        return captured, suicide
+
+    def setup(self, black: list[Point], white: list[Point], empty: list[Point]) -> None:
+        for point in empty:
+            self.stones.pop(point, None)
+        for point in black:
+            if self.on_board(point):
+                self.stones[point] = "black"
+        for point in white:
+            if self.on_board(point):
+                self.stones[point] = "white"
+
+    def freeze(self) -> tuple[frozenset[Point], frozenset[Point]]:
+        black = frozenset(p for p, c in self.stones.items() if c == "black")
+        white = frozenset(p for p, c in self.stones.items() if c == "white")
+        return black, white
+
+
+def player_from_properties(node: Node) -> Color | None:
+    """The player to move that a node's `PL[]` names, if any."""
+    values = node.properties.get("PL")
+    if values:
+        letter = values[0].strip().upper()[:1]
+        if letter in ("B", "W"):
+            return "black" if letter == "B" else "white"
+    return None
+
+
+def start_position(game: Game) -> GoPosition:
+    """Setup stones (handicap included) of the game and its root, and the first player."""
+    root = game.root
+    board = GoBoard(game.board_width, game.board_height, frozenset(), frozenset())
+    board.setup(list(game.setup_black), list(game.setup_white), [])
+    board.setup(root.setup_black, root.setup_white, root.setup_empty)
+    black, white = board.freeze()
+    to_move = player_from_properties(root) or game.first_player
+    suicide_allowed = (game.rules or "").strip().lower() in SUICIDE_ALLOWED_RULES
+    return GoPosition(game.board_width, game.board_height, black, white, to_move=to_move, suicide_allowed=suicide_allowed)
+
+
+def _ko_point(board: GoBoard, played: Point, captured: set[Point]) -> Point | None:
+    """After a single stone captured a single stone, the captured point is a ko for the other side."""
+    if len(captured) != 1:
+        return None
+    group_size = 1 + sum(1 for n in board.neighbours(played) if board.stones.get(n) == board.stones[played])
+    liberties = [n for n in board.neighbours(played) if n not in board.stones]
+    if group_size == 1 and len(liberties) == 1:
+        return next(iter(captured))
+    return None
+
+
+def _after_stone(position: GoPosition, board: GoBoard, point: Point, color: Color) -> GoPosition:
+    captured, lost = board.play(point, color)
+    black, white = board.freeze()
+    by_black, by_white = position.captures_by_black, position.captures_by_white
+    if color == "black":
+        by_black, by_white = by_black + len(captured), by_white + len(lost)
+    else:
+        by_white, by_black = by_white + len(captured), by_black + len(lost)
+    return replace(
+        position,
+        black=black,
+        white=white,
+        captures_by_black=by_black,
+        captures_by_white=by_white,
+        last_move=None if lost else point,
+        to_move=other_color(color),
+        ko_point=None if lost else _ko_point(board, point, captured),
+    )
+
+
+def after_recorded(position: GoPosition, node: Node) -> GoPosition:
+    """The position after `node` as recorded: its setup first, then its move (captures included)."""
+    if node.setup_black or node.setup_white or node.setup_empty:
+        board = GoBoard.of(position)
+        board.setup(node.setup_black, node.setup_white, node.setup_empty)
+        black, white = board.freeze()
+        position = replace(position, black=black, white=white, ko_point=None, last_move=None)
+    if node.color is not None:
+        if node.point is not None:
+            position = _after_stone(position, GoBoard.of(position), node.point, node.color)
+        else:
+            position = replace(position, to_move=other_color(node.color), last_move=None, ko_point=None)
+    named = player_from_properties(node)
+    return replace(position, to_move=named) if named is not None else position
+
+
+def refusal(position: GoPosition, point: Point, color: Color) -> str | None:
+    """Why the rules refuse `color` at `point`, or None when the move is legal."""
+    if not position.on_board(point):
+        return f"off the {position.width}x{position.height} board"
+    if position.stone_at(point) is not None:
+        return "the point is occupied"
+    if point == position.ko_point and color == position.to_move:
+        return "ko: the stone cannot be retaken at once; play elsewhere first"
+    if not position.suicide_allowed:
+        board = GoBoard.of(position)
+        _captured, lost = board.play(point, color)
+        if lost:
+            return "suicide: the stone would have no liberty"
+    return None
+
+
+_positions: NodeMemo[GoPosition] = NodeMemo()
+
+
+def position_after(game: Game, node: Node) -> GoPosition:
+    """The stones after `node` (setup applied first, then its move, with captures), remembered per node."""
+    chain: list[Node] = [*reversed(node.path_from_root())]
+    chain.append(game.root)  # chain runs from `node` up to the root
+    position: GoPosition | None = None
+    known = len(chain)
+    with lock:
+        for index, step in enumerate(chain):
+            cached = _positions.get(step)
+            if cached is not None:
+                position, known = cached, index
+                break
+    if position is None:
+        position = start_position(game)
+        known = len(chain) - 1
+        with lock:
+            _positions.put(game.root, position)
+    for index in range(known - 1, -1, -1):
+        position = after_recorded(position, chain[index])
+        with lock:
+            _positions.put(chain[index], position)
+    return position
+
+
+class GoRules:
+    kind: GameKind = "go"
+
+    def start(self, game: Game) -> GoPosition:
+        return start_position(game)
+
+    def after(self, game: Game, node: Node) -> GoPosition:
+        return position_after(game, node)
+
+    def play(self, position: GoPosition, text: str) -> PlayedMove[GoPosition]:
+        color = position.to_move
+        try:
+            point = point_from_gtp(text, position.height)
+        except ValueError:
+            raise IllegalMove(text, "not a point on this board (say e.g. D4, or pass)") from None
+        if point is None:
+            after = replace(position, to_move=other_color(color), last_move=None, ko_point=None)
+            return PlayedMove(after, "pass", "", color)
+        reason = refusal(position, point, color)
+        if reason is not None:
+            raise IllegalMove(gtp_from_point(point, position.height), reason)
+        after = _after_stone(position, GoBoard.of(position), point, color)
+        return PlayedMove(after, gtp_from_point(point, position.height), sgf_coordinate(point, position.height), color)
+
+    def side_to_move(self, position: GoPosition) -> Color:
+        return position.to_move
+
+    def position_key(self, position: GoPosition) -> str:
+        rows = []
+        for row in range(position.height):
+            rows.append("".join(_STONE_CHAR[position.stone_at((row, col))] for col in range(position.width)))
+        ko = "" if position.ko_point is None else f" ko={gtp_from_point(position.ko_point, position.height)}"
+        return f"{position.width}x{position.height} {'/'.join(rows)} {position.to_move[0]}{ko}"
+
+
+_STONE_CHAR: dict[Color | None, str] = {"black": "X", "white": "O", None: "."}
+
+
+def sgf_coordinate(point: Point, height: int) -> str:
+    """(row, col) -> SGF `pd` (columns from the left, rows from the top)."""
+    row, col = point
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[col] + letters[height - 1 - row]
+
+
+RULES = GoRules()
+
+
+def move_numbers(game: Game, node: Node) -> dict[Point, int]:
+    """The move number of every stone on the board after `node` (the latest stone played on a point
+    wins; setup stones and captured stones carry none)."""
+    numbers: dict[Point, int] = {}
+    for number, step in enumerate(node.path_from_root(), start=1):
+        if step.point is not None and step.color is not None:
+            numbers[step.point] = number
+    position = position_after(game, node)
+    return {point: number for point, number in numbers.items() if position.stone_at(point) is not None}

@@ -1,0 +1,1 @@
+"""What a user asks for, Qt-free: the services the GUI and the commands call."""

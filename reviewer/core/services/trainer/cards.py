@@ -1,0 +1,331 @@
+"""Training cards: a position where a player went wrong, and which answers are good enough.
+
+A card is made from an analysed game's mistake or blunder (docs/SCORING.md, "Learn from your
+mistakes"): the position before the move, the side to move, the move that was played, the
+engine's best move and every candidate the engine saw that is good enough. An answer the card
+does not know is judged by an engine (`judge_answer`'s `evaluate`), as lichess's retro mode does.
+
+Acceptance, from the mover's view, relative to the engine's verdict on the position:
+- chess: the answer loses less than `CHESS_ACCEPT_WIN_DROP` win points (lichess: 0.04 winning chances);
+- Go: the answer loses less than `GO_ACCEPT_POINTS` points (KaTrain's "good" colour class).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import chess
+
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.games import IllegalMove, rules_for
+from reviewer.core.games.go import GoPosition
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.scoring import GameAssessment
+from reviewer.core.scoring.chess import normalised_cp_white, win_pct
+from reviewer.core.scoring.trust import judge_engine
+
+CHESS_ACCEPT_WIN_DROP = 2.0  # win points (0..100), the mover's view
+GO_ACCEPT_POINTS = 1.5  # points, the mover's view
+CARD_JUDGEMENTS = ("mistake", "blunder")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A move the card knows, with what it costs the mover (win points for chess, points for Go)."""
+
+    move: str
+    loss: float
+
+
+@dataclass(frozen=True)
+class Card:
+    card_id: str
+    kind: GameKind
+    position: dict[str, Any]  # chess: {"fen"}; Go: {"width", "height", "black", "white", "to_move", "ko", "komi", "rules"}
+    side: Color
+    played: str  # the move that was played in the game
+    best: str  # the engine's best move
+    judgement: str  # "mistake" | "blunder"
+    loss: float  # what the played move cost: win points (chess) or points (Go)
+    baseline: float  # the engine's verdict on the position, the mover's view: win % (chess) or points (Go)
+    answers: tuple[Answer, ...]  # every move the engine saw, with its loss against the best
+    engine_id: str
+    source_path: str = ""
+    source_index: int = 0
+    ply: int = 0  # the played move's ply in its game
+    white: str = ""
+    black: str = ""
+    date: str = ""
+    opening: str = ""
+
+    @property
+    def player(self) -> str:
+        return self.white if self.side == "white" else self.black
+
+    @property
+    def acceptable(self) -> tuple[str, ...]:
+        limit = CHESS_ACCEPT_WIN_DROP if self.kind == "chess" else GO_ACCEPT_POINTS
+        return tuple(a.move for a in self.answers if a.loss < limit)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @staticmethod
+    def from_json(text: str) -> Card:
+        data = json.loads(text)
+        data["answers"] = tuple(Answer(**a) for a in data.get("answers", ()))
+        return Card(**data)
+
+
+def card_id_for(kind: GameKind, position_key: str) -> str:
+    return hashlib.sha1(f"{kind}|{position_key}".encode()).hexdigest()[:12]
+
+
+# ------------------------------------------------------------------------------ positions
+
+
+def _go_position_record(position: GoPosition, game: Game) -> dict[str, Any]:
+    def gtp(points: frozenset[Point]) -> list[str]:
+        return sorted(gtp_from_point(p, position.height) for p in points)
+
+    return {
+        "width": position.width,
+        "height": position.height,
+        "black": gtp(position.black),
+        "white": gtp(position.white),
+        "to_move": position.to_move,
+        "ko": None if position.ko_point is None else gtp_from_point(position.ko_point, position.height),
+        "komi": game.komi,
+        "rules": game.rules,
+        "suicide_allowed": position.suicide_allowed,
+    }
+
+
+def position_of(card: Card) -> Any:
+    """The rules' position of a card (a python-chess board or a GoPosition)."""
+    record = card.position
+    if card.kind == "chess":
+        return chess.Board(record["fen"])
+    height = int(record["height"])
+
+    def points(texts: list[str]) -> frozenset[Point]:
+        return frozenset(p for t in texts if (p := point_from_gtp(t, height)) is not None)
+
+    ko = record.get("ko")
+    return GoPosition(
+        width=int(record["width"]),
+        height=height,
+        black=points(record["black"]),
+        white=points(record["white"]),
+        to_move=record["to_move"],
+        ko_point=None if not ko else point_from_gtp(ko, height),
+        suicide_allowed=bool(record.get("suicide_allowed", False)),
+    )
+
+
+# ------------------------------------------------------------------------------- values
+
+
+def _mover_value_chess(evaluation: Evaluation | None, mover: Color, to_move: Color) -> float | None:
+    cp = normalised_cp_white(evaluation, to_move)
+    if cp is None:
+        return None
+    return win_pct(cp if mover == "white" else -cp)
+
+
+def _candidate_value_chess(candidate: Candidate, mover: Color) -> float | None:
+    probe = Evaluation(ply=0, kind="chess", score_cp_white=candidate.score_cp_white, mate_white=candidate.mate_white)
+    return _mover_value_chess(probe, mover, other_color(mover))
+
+
+def _mover_value_go(lead_black: float | None, mover: Color) -> float | None:
+    if lead_black is None:
+        return None
+    return lead_black if mover == "black" else -lead_black
+
+
+def _answers(kind: GameKind, before: Evaluation, mover: Color, baseline: float) -> tuple[Answer, ...]:
+    answers: dict[str, float] = {}
+    for candidate in sorted(before.candidates, key=lambda c: c.order):
+        if kind == "chess":
+            value = _candidate_value_chess(candidate, mover)
+        else:
+            value = _mover_value_go(candidate.score_lead_black, mover)
+        if value is None or candidate.move in answers:
+            continue
+        answers[candidate.move] = max(0.0, baseline - value)
+    best = before.best_move
+    if best and best not in answers:
+        answers[best] = 0.0
+    return tuple(Answer(move, round(loss, 3)) for move, loss in answers.items())
+
+
+# ------------------------------------------------------------------------------ harvest
+
+
+def cards_from_game(
+    game: Game,
+    evaluations: EvaluationTable,
+    assessment: GameAssessment,
+    player: str | None = None,
+) -> list[Card]:
+    """A card for every mistake and blunder (book moves never) whose position the engine judged,
+    made only from evaluations an engine that may label moves gave (scoring.trust)."""
+    rules = rules_for(game.kind)
+    cards: list[Card] = []
+    board_size = max(game.board_width, game.board_height)
+    opening = assessment.opening.name if assessment.opening is not None else ""
+    for move in assessment.moves:
+        if move.judgement not in CARD_JUDGEMENTS or move.book or move.loss is None:
+            continue
+        before = evaluations.get(move.ply - 1)
+        if before is None or not before.best_move or not judge_engine(before.engine_id, game.kind, board_size).labels:
+            continue
+        mover = move.color
+        name = game.white if mover == "white" else game.black
+        if player is not None and name.strip().lower() != player.strip().lower():
+            continue
+        node = game.node_at_ply(move.ply)
+        parent = node.parent if node.parent is not None else game.root
+        position = rules.after(game, parent)
+        if rules.side_to_move(position) != mover:
+            continue  # a setup or a pass in between: the card would ask the wrong side
+        if game.kind == "chess":
+            baseline = _mover_value_chess(before, mover, mover)
+            record: dict[str, Any] = {"fen": position.fen()}
+            loss = move.win_drop_mover
+        else:
+            baseline = _mover_value_go(before.score_lead_black, mover)
+            record = _go_position_record(position, game)
+            loss = move.loss
+        if baseline is None or loss is None:
+            continue
+        cards.append(
+            Card(
+                card_id=card_id_for(game.kind, rules.position_key(position)),
+                kind=game.kind,
+                position=record,
+                side=mover,
+                played=move.move,
+                best=before.best_move,
+                judgement=move.judgement or "",
+                loss=round(float(loss), 3),
+                baseline=round(baseline, 3),
+                answers=_answers(game.kind, before, mover, baseline),
+                engine_id=before.engine_id,
+                source_path=game.source.path or "",
+                source_index=game.source.index,
+                ply=move.ply,
+                white=game.white,
+                black=game.black,
+                date=game.date,
+                opening=opening,
+            )
+        )
+    return cards
+
+
+# ------------------------------------------------------------------------------- answers
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of one answer. `accepted` is None when it could not be judged (no engine)."""
+
+    accepted: bool | None
+    move: str  # the answer in the game's notation ("" when it could not be read)
+    message: str
+    loss: float | None = None
+    best: bool = False
+
+
+Evaluator = Callable[[Card, str], float | None]  # the loss of an answer the card does not know
+
+
+def judge_answer(card: Card, text: str, evaluate: Evaluator | None = None) -> Verdict:
+    """Judge an answer to a card by the card's answers, else by `evaluate` (an engine)."""
+    rules = rules_for(card.kind)
+    try:
+        played = rules.play(position_of(card), text)
+    except IllegalMove as illegal:
+        return Verdict(False, "", f"Illegal move: {illegal}")
+    move = played.move
+    limit = CHESS_ACCEPT_WIN_DROP if card.kind == "chess" else GO_ACCEPT_POINTS
+    known = {_canonical(card, a.move): a.loss for a in card.answers}
+    loss = known.get(move)
+    if loss is None and move == _canonical(card, card.played):
+        loss = card.loss
+    if loss is None and evaluate is not None:
+        loss = evaluate(card, move)
+    if loss is None:
+        return Verdict(None, move, f"{move}: no engine verdict on this move; cannot judge it")
+    if move == _canonical(card, card.best) or loss <= 0.0:
+        return Verdict(True, move, "Good, that's the best move.", loss, best=True)
+    if loss < limit:
+        return Verdict(True, move, f"Good move ({_loss_text(card, loss)}); {card.best} was best.", loss)
+    return Verdict(False, move, f"Not this one, try again ({_loss_text(card, loss)}).", loss)
+
+
+def _canonical(card: Card, move: str) -> str:
+    """A move of the card in the notation `rules.play` gives back (SAN with suffixes; GTP upper case)."""
+    try:
+        return str(rules_for(card.kind).play(position_of(card), move).move)
+    except IllegalMove:
+        return move
+
+
+def _loss_text(card: Card, loss: float) -> str:
+    return f"−{loss:.1f} win %" if card.kind == "chess" else f"−{loss:.1f} points"
+
+
+def answer_game(card: Card, move: str) -> Game:
+    """A one-move game from the card's position, for an engine to judge an answer."""
+    if card.kind == "chess":
+        board = chess.Board(card.position["fen"])
+        game = Game(kind="chess", start_fen=board.fen(), first_player=card.side)
+        san_board = board.copy()
+        parsed = san_board.parse_san(move)
+        game.root.add_child(Node(move=move, color=card.side, uci=parsed.uci()))
+        return game
+    record = card.position
+    height = int(record["height"])
+    position = position_of(card)
+    game = Game(
+        kind="go",
+        board_width=int(record["width"]),
+        board_height=height,
+        komi=record.get("komi"),
+        rules=record.get("rules"),
+        setup_black=sorted(position.black),
+        setup_white=sorted(position.white),
+        first_player=card.side,
+    )
+    game.root.add_child(Node(move=move, color=card.side, point=point_from_gtp(move, height)))
+    return game
+
+
+def loss_from_evaluation(card: Card, after: Evaluation) -> float | None:
+    """What an answer costs against the card's baseline, from the engine's verdict after it."""
+    if card.kind == "chess":
+        value = _mover_value_chess(after, card.side, other_color(card.side))
+    else:
+        value = _mover_value_go(after.score_lead_black, card.side)
+    return None if value is None else max(0.0, card.baseline - value)
+
+
+__all__: Sequence[str] = [
+    "CHESS_ACCEPT_WIN_DROP",
+    "GO_ACCEPT_POINTS",
+    "Answer",
+    "Card",
+    "Verdict",
+    "answer_game",
+    "cards_from_game",
+    "judge_answer",
+    "loss_from_evaluation",
+    "position_of",
+]

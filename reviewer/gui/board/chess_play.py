@@ -1,0 +1,256 @@
+"""A chess board you can play on, as on lichess: click-click or drag a piece, dots on the squares it
+may go to, a chooser for promotions, and arrows and circles drawn with the right button.
+
+The widget only proposes moves (`move_played`, in UCI); the session asks the rules and adds the move
+to the game, and the board is then given the new position.
+"""
+
+from __future__ import annotations
+
+import chess
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
+from PySide6.QtWidgets import QWidget
+
+from reviewer.gui import style
+from reviewer.gui.board.chess_board import Arrow, ChessBoardWidget
+
+PROMOTION_CHOICES = (chess.QUEEN, chess.KNIGHT, chess.ROOK, chess.BISHOP)
+USER_MARK_COLOR = "#15781b"  # lichess's green
+DRAG_THRESHOLD_PX = 4
+
+
+class PlayableChessBoard(ChessBoardWidget):
+    """Signals:
+    move_played(str): a legal move the user made on the board, in UCI (`e2e4`, `e7e8q`).
+    marks_changed(): the user's own arrows or circles changed.
+    """
+
+    move_played = Signal(str)
+    marks_changed = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._interactive = True
+        self._selected: int | None = None
+        self._press_at: QPointF | None = None
+        self._drag_at: QPointF | None = None  # the cursor while a piece is dragged
+        self._promotion: tuple[int, int] | None = None  # (from, to) while the chooser is open
+        self._right_from: int | None = None
+        self._user_arrows: set[tuple[int, int]] = set()
+        self._user_circles: set[int] = set()
+        self.setMouseTracking(False)
+
+    # ------------------------------------------------------------------------------- API
+
+    def set_interactive(self, interactive: bool) -> None:
+        self._interactive = interactive
+        self._reset_input()
+
+    def set_position(self, board: chess.Board, last_move: chess.Move | None = None) -> None:
+        self._reset_input()
+        self._user_arrows.clear()
+        self._user_circles.clear()
+        super().set_position(board, last_move)
+
+    def selected_square(self) -> int | None:
+        return self._selected
+
+    def promotion_open(self) -> bool:
+        return self._promotion is not None
+
+    def user_arrows(self) -> set[tuple[int, int]]:
+        return set(self._user_arrows)
+
+    def user_circles(self) -> set[int]:
+        return set(self._user_circles)
+
+    def targets(self, square: int) -> set[int]:
+        """The squares the piece on `square` may move to."""
+        return {move.to_square for move in self._board.legal_moves if move.from_square == square}
+
+    def promotion_choice_rect(self, index: int) -> QRectF:
+        """Where choice `index` (queen, knight, rook, bishop) of the open chooser is drawn."""
+        if self._promotion is None:
+            return QRectF()
+        to_square = self._promotion[1]
+        step = -1 if chess.square_rank(to_square) == 7 else 1
+        rank = chess.square_rank(to_square) + step * index
+        return self.square_rect(chess.square(chess.square_file(to_square), rank))
+
+    # ---------------------------------------------------------------------------- mouse
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        position = event.position()
+        square = self.square_at(position)
+        if event.button() == Qt.MouseButton.RightButton:
+            self._right_from = square
+            event.accept()
+            return
+        if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
+            super().mousePressEvent(event)
+            return
+        event.accept()
+        if self._promotion is not None:
+            self._choose_promotion(position)
+            return
+        if self._user_arrows or self._user_circles:
+            self._user_arrows.clear()
+            self._user_circles.clear()
+            self.marks_changed.emit()
+        if square is None:
+            self._reset_input()
+            return
+        if self._selected is not None and square in self.targets(self._selected):
+            self._try_move(self._selected, square)
+            return
+        piece = self._board.piece_at(square)
+        if piece is not None and piece.color == self._board.turn and self.targets(square):
+            self._selected, self._press_at = square, position
+        else:
+            self._selected = None
+        self.update()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._press_at is not None and event.buttons() & Qt.MouseButton.LeftButton:
+            moved = event.position() - self._press_at
+            if self._drag_at is not None or abs(moved.x()) + abs(moved.y()) >= DRAG_THRESHOLD_PX:
+                self._drag_at = event.position()
+                self.update()
+        event.accept()
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        square = self.square_at(event.position())
+        if event.button() == Qt.MouseButton.RightButton:
+            self._toggle_user_mark(self._right_from, square)
+            self._right_from = None
+            event.accept()
+            return
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        dragged = self._drag_at is not None
+        origin = self._selected
+        self._press_at = self._drag_at = None
+        if dragged and origin is not None:
+            if square is not None and square in self.targets(origin):
+                self._try_move(origin, square)
+            elif square != origin:
+                self._selected = None
+        self.update()
+        event.accept()
+
+    # ----------------------------------------------------------------------------- moves
+
+    def _try_move(self, from_square: int, to_square: int) -> None:
+        candidates = [m for m in self._board.legal_moves if m.from_square == from_square and m.to_square == to_square]
+        if not candidates:
+            return
+        if any(m.promotion for m in candidates):
+            self._promotion = (from_square, to_square)
+            self._press_at = self._drag_at = None
+            self.update()
+            return
+        self._selected = None
+        self.update()
+        self.move_played.emit(candidates[0].uci())
+
+    def _choose_promotion(self, position: QPointF) -> None:
+        assert self._promotion is not None
+        from_square, to_square = self._promotion
+        for index, piece in enumerate(PROMOTION_CHOICES):
+            if self.promotion_choice_rect(index).contains(position):
+                self._reset_input()
+                self.update()
+                self.move_played.emit(chess.Move(from_square, to_square, promotion=piece).uci())
+                return
+        self._reset_input()  # a click elsewhere closes the chooser
+        self.update()
+
+    def _toggle_user_mark(self, start: int | None, end: int | None) -> None:
+        if start is None or end is None:
+            return
+        if start == end:
+            self._user_circles ^= {start}
+        else:
+            self._user_arrows ^= {(start, end)}
+        self.marks_changed.emit()
+        self.update()
+
+    def _reset_input(self) -> None:
+        self._selected = None
+        self._press_at = self._drag_at = None
+        self._promotion = None
+
+    # -------------------------------------------------------------------------- painting
+
+    def _paint_marks(self, painter: QPainter, theme: style.Theme) -> None:
+        dragged_piece = None
+        if self._drag_at is not None and self._selected is not None:
+            dragged_piece = self._board.remove_piece_at(self._selected)
+        try:
+            if self._selected is not None:
+                painter.fillRect(self.square_rect(self._selected), style.color(theme.last_move))
+            super()._paint_marks(painter, theme)
+        finally:
+            if dragged_piece is not None and self._selected is not None:
+                self._board.set_piece_at(self._selected, dragged_piece)
+        if self._selected is not None:
+            self._paint_targets(painter)
+        self._paint_user_marks(painter)
+        if dragged_piece is not None and self._drag_at is not None:
+            size = self.board_rect().width() / 8
+            pixmap = self._piece_pixmap(dragged_piece.symbol(), round(size * self.devicePixelRatioF()))
+            painter.drawPixmap(self._drag_at - QPointF(size / 2, size / 2), pixmap)
+        if self._promotion is not None:
+            self._paint_promotion(painter)
+
+    def _paint_targets(self, painter: QPainter) -> None:
+        assert self._selected is not None
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        hint = QColor(20, 85, 30, 110)
+        for square in self.targets(self._selected):
+            rect = self.square_rect(square)
+            if self._board.piece_at(square) is None:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(hint)
+                radius = rect.width() * 0.14
+                painter.drawEllipse(rect.center(), radius, radius)
+            else:
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(hint, rect.width() * 0.08))
+                inset = rect.width() * 0.06
+                painter.drawEllipse(rect.adjusted(inset, inset, -inset, -inset))
+
+    def _paint_user_marks(self, painter: QPainter) -> None:
+        if self._user_arrows:
+            saved = self._arrows
+            self._arrows = [Arrow(a, b, color=USER_MARK_COLOR, width_frac=0.15) for a, b in sorted(self._user_arrows)]
+            try:
+                self._paint_arrows(painter)
+            finally:
+                self._arrows = saved
+        if self._user_circles:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            color = QColor(USER_MARK_COLOR)
+            color.setAlpha(204)
+            for square in self._user_circles:
+                rect = self.square_rect(square)
+                painter.setBrush(Qt.BrushStyle.NoBrush)
+                painter.setPen(QPen(color, rect.width() * 0.07))
+                inset = rect.width() * 0.06
+                painter.drawEllipse(rect.adjusted(inset, inset, -inset, -inset))
+
+    def _paint_promotion(self, painter: QPainter) -> None:
+        assert self._promotion is not None
+        painter.fillRect(self.board_rect(), QColor(0, 0, 0, 90))
+        color = self._board.turn
+        size = self.board_rect().width() / 8
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        for index, piece_type in enumerate(PROMOTION_CHOICES):
+            rect = self.promotion_choice_rect(index)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(235, 235, 235))
+            painter.drawEllipse(rect.adjusted(2, 2, -2, -2))
+            symbol = chess.Piece(piece_type, color).symbol()
+            pixmap = self._piece_pixmap(symbol, round(size * self.devicePixelRatioF()))
+            painter.drawPixmap(rect.topLeft(), pixmap)

@@ -1,0 +1,151 @@
+"""Playing on the boards with real mouse events: click-click, drag, promotion, the right button, Go clicks."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtTest import QTest
+
+from reviewer.gui.board.chess_play import PlayableChessBoard
+
+
+@pytest.fixture
+def board(qtbot) -> PlayableChessBoard:
+    widget = PlayableChessBoard()
+    qtbot.addWidget(widget)
+    widget.resize(400, 400)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.set_position(chess.Board())
+    return widget
+
+
+def at(widget: PlayableChessBoard, square: int) -> QPoint:
+    return widget.square_center(square).toPoint()
+
+
+def click(widget, point: QPoint, button=Qt.MouseButton.LeftButton) -> None:
+    QTest.mouseClick(widget, button, Qt.KeyboardModifier.NoModifier, point)
+
+
+def test_click_click_plays_a_move(board, qtbot):
+    click(board, at(board, chess.E2))
+    assert board.selected_square() == chess.E2 and board.targets(chess.E2) == {chess.E3, chess.E4}
+    with qtbot.waitSignal(board.move_played) as played:
+        click(board, at(board, chess.E4))
+    assert played.args == ["e2e4"] and board.selected_square() is None
+
+
+def test_a_click_on_a_square_the_piece_cannot_reach_plays_nothing(board, qtbot):
+    click(board, at(board, chess.E2))
+    with qtbot.assertNotEmitted(board.move_played):
+        click(board, at(board, chess.E5))
+    assert board.selected_square() is None
+    with qtbot.assertNotEmitted(board.move_played):
+        click(board, at(board, chess.E7))  # not the side to move
+    assert board.selected_square() is None
+
+
+def test_drag_and_drop_plays_a_move_and_a_drop_off_target_cancels(board, qtbot):
+    start, end = at(board, chess.G1), at(board, chess.F3)
+    with qtbot.waitSignal(board.move_played) as played:
+        QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+        QTest.mouseMove(board, start + QPoint(10, -10))
+        QTest.mouseMove(board, end)
+        QTest.mouseRelease(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    assert played.args == ["g1f3"]
+    with qtbot.assertNotEmitted(board.move_played):
+        QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+        QTest.mouseMove(board, start + QPoint(10, -10))
+        QTest.mouseMove(board, at(board, chess.G4))
+        QTest.mouseRelease(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, at(board, chess.G4))
+    assert board.selected_square() is None
+
+
+def test_a_promotion_opens_the_chooser_and_takes_the_piece_clicked(board, qtbot):
+    board.set_position(chess.Board("4k3/P7/8/8/8/8/8/4K3 w - - 0 1"))
+    click(board, at(board, chess.A7))
+    with qtbot.assertNotEmitted(board.move_played):
+        click(board, at(board, chess.A8))
+    assert board.promotion_open()
+    knight = board.promotion_choice_rect(1).center().toPoint()
+    with qtbot.waitSignal(board.move_played) as played:
+        click(board, knight)
+    assert played.args == ["a7a8n"] and not board.promotion_open()
+    click(board, at(board, chess.A7))
+    click(board, at(board, chess.A8))
+    with qtbot.assertNotEmitted(board.move_played):
+        click(board, at(board, chess.H1))  # elsewhere: the chooser closes, nothing is played
+    assert not board.promotion_open()
+
+
+def test_the_right_button_draws_arrows_and_circles_and_a_left_click_clears_them(board, qtbot):
+    e2, e4 = at(board, chess.E2), at(board, chess.E4)
+    QTest.mousePress(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e2)
+    QTest.mouseRelease(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e4)
+    click(board, at(board, chess.D5), Qt.MouseButton.RightButton)
+    assert board.user_arrows() == {(chess.E2, chess.E4)} and board.user_circles() == {chess.D5}
+    image = board.grab().toImage()
+    middle = QPointF(board.square_center(chess.E3))
+    assert image.pixelColor(middle.toPoint()).green() > image.pixelColor(middle.toPoint()).red() + 30
+    with qtbot.waitSignal(board.marks_changed):
+        click(board, at(board, chess.A3))
+    assert board.user_arrows() == set() and board.user_circles() == set()
+
+
+def test_a_flipped_board_plays_the_same_squares(board, qtbot):
+    board.set_flipped(True)
+    click(board, at(board, chess.D2))
+    with qtbot.waitSignal(board.move_played) as played:
+        click(board, at(board, chess.D4))
+    assert played.args == ["d2d4"]
+    assert at(board, chess.D2).y() < at(board, chess.D7).y()  # White at the top
+
+
+# --------------------------------------------------------------------------------------- Go
+
+
+@pytest.fixture
+def go_board(qtbot):
+    from reviewer.core.games.go import GoPosition
+    from reviewer.gui.board.go_play import PlayableGoBoard
+
+    widget = PlayableGoBoard()
+    qtbot.addWidget(widget)
+    widget.resize(400, 400)
+    widget.show()
+    qtbot.waitExposed(widget)
+    widget.set_position(GoPosition(9, 9, frozenset({(4, 4)}), frozenset({(2, 2)}), to_move="black"))
+    return widget
+
+
+def test_a_click_on_the_go_board_proposes_that_point(go_board, qtbot):
+    with qtbot.waitSignal(go_board.move_played) as played:
+        click(go_board, go_board.point_center((3, 3)).toPoint())
+    assert played.args == ["D4"]
+    with qtbot.waitSignal(go_board.move_played) as played:  # occupied: proposed, the rules refuse it
+        click(go_board, go_board.point_center((4, 4)).toPoint())
+    assert played.args == ["E5"]
+
+
+def test_the_ghost_stone_follows_the_mouse_over_legal_points_only(go_board):
+    QTest.mouseMove(go_board, go_board.point_center((6, 6)).toPoint())
+    assert go_board.hover_point() == (6, 6)
+    QTest.mouseMove(go_board, go_board.point_center((4, 4)).toPoint())
+    assert go_board.hover_point() is None  # occupied
+
+
+def test_move_numbers_are_painted_on_the_stones(go_board):
+    center = go_board.point_center((4, 4)).toPoint()
+    def light_pixels() -> int:
+        image = go_board.grab().toImage()
+        return sum(
+            1
+            for dx in range(-8, 9)
+            for dy in range(-8, 9)
+            if image.pixelColor(center.x() + dx, center.y() + dy).lightness() > 200
+        )
+    before = light_pixels()
+    go_board.set_move_numbers({(4, 4): 7})
+    assert light_pixels() > before + 5  # the white "7" on the black stone
