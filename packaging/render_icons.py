@@ -22,10 +22,11 @@ SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 def render(out_dir: Path) -> list[Path]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import Qt
-    from PySide6.QtGui import QGuiApplication, QImage, QPainter
+    from PySide6.QtGui import QImage, QPainter
     from PySide6.QtSvg import QSvgRenderer
+    from PySide6.QtWidgets import QApplication
 
-    app = QGuiApplication.instance() or QGuiApplication([])  # noqa: F841 - fonts and painting need one
+    app = QApplication.instance() or QApplication([])  # noqa: F841 - painting needs one
     renderer = QSvgRenderer(str(SVG))
     if not renderer.isValid():
         raise SystemExit(f"cannot read {SVG}")

@@ -33,9 +33,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic

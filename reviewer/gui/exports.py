@@ -15,12 +15,23 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QMarginsF, QObject, QUrl, Signal
-from PySide6.QtGui import QAction, QGuiApplication, QImage, QKeySequence, QPageLayout, QPageSize, QPainter, QPdfWriter, QTextDocument
+from PySide6.QtGui import (
+    QAction,
+    QGuiApplication,
+    QImage,
+    QKeySequence,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QTextDocument,
+)
 from PySide6.QtWidgets import QFileDialog, QMenu
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
@@ -153,9 +164,9 @@ def game_text(snapshot: ReviewSnapshot) -> str:
 
 
 def fen_at(game: Game, node: Node) -> str:
-    from reviewer.core.positions import chess_board_at
+    from reviewer.core.games.chess import board_after
 
-    return chess_board_at(game, node).fen()
+    return board_after(game, node).fen()
 
 
 # ------------------------------------------------------------------------------------ the menus

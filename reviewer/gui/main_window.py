@@ -12,8 +12,9 @@ import json
 import math
 import re
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import chess
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
@@ -40,7 +41,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressBar,
     QSizePolicy,
     QSplitter,
@@ -53,7 +53,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer import __version__
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.engines.discovery import EngineInfo, find_engines
@@ -63,13 +62,6 @@ from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.session import ReviewSession, assess_safely
-from reviewer.gui.style import (
-    FLAGGED_JUDGEMENTS,
-    JUDGEMENT_TITLES,
-    is_dark_palette,
-    judgement_color,
-    paint_stone_icon,
-)
 from reviewer.gui.settings import (
     PRESETS,
     EngineChoice,
@@ -77,6 +69,13 @@ from reviewer.gui.settings import (
     describe_limit,
     engine_label,
     limit_choices,
+)
+from reviewer.gui.style import (
+    FLAGGED_JUDGEMENTS,
+    JUDGEMENT_TITLES,
+    is_dark_palette,
+    judgement_color,
+    paint_stone_icon,
 )
 from reviewer.gui.workers import (
     AnalysisJob,

@@ -11,21 +11,20 @@ import io
 import json
 import re
 import shutil
-from dataclasses import replace
-
-import chess.pgn
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
+import chess.pgn
 import pytest
+from support import REPO_ROOT, fake_engine_command
+from test_export_helpers import analyse, go_evaluations
 
 from reviewer.core.analysis import Limit
 from reviewer.core.export import evaluations_from_game, export_game_text
 from reviewer.core.export.pgn import GENERATED_JUDGEMENT
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.scoring import assess_game
-from support import REPO_ROOT, fake_engine_command
-from test_export_helpers import analyse, go_evaluations
 
 JS_DIR = REPO_ROOT / "tests" / "js"
 NEEDED = (JS_DIR / "node_modules" / "@mliebelt" / "pgn-parser", JS_DIR / "node_modules" / "@sabaki" / "sgf")
@@ -125,8 +124,9 @@ def test_a_lichess_style_reader_sees_only_the_words(node, opera_export, tmp_path
 
 
 def test_pgn_parser_keeps_clocks_next_to_evals(node, tmp_path):
-    from reviewer.core.formats import game_from_pgn_text
     from test_export_helpers import chess_evaluations
+
+    from reviewer.core.formats import game_from_pgn_text
 
     game = game_from_pgn_text('[White "A"]\n[Black "B"]\n\n1. e4 { [%clk 0:03:00] } e5 { [%clk 0:02:59] note } 2. Nf3 *')
     path = tmp_path / "clocks.pgn"

@@ -7,14 +7,14 @@ import re
 
 import chess.pgn
 import pytest
+from support import REPO_ROOT, fake_engine_command
+from test_export_helpers import analyse, chess_evaluations
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.export import annotate_game, evaluations_from_game, export_game_text
 from reviewer.core.export.pgn import GENERATED_JUDGEMENT
 from reviewer.core.formats import game_from_pgn_text, load_game, open_collection, write_pgn
 from reviewer.core.scoring import assess_game
-from support import REPO_ROOT, fake_engine_command
-from test_export_helpers import analyse, chess_evaluations
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 SYMBOL_NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}

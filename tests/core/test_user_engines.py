@@ -8,6 +8,7 @@ import stat
 import sys
 
 import pytest
+from support import fake_engine_command
 
 from reviewer.core.engines.discovery import find_engines, settings_path
 from reviewer.core.engines.registry import open_engine
@@ -20,7 +21,6 @@ from reviewer.core.engines.user_engines import (
     set_options,
     user_engines,
 )
-from support import fake_engine_command
 
 
 def _script(tmp_path, name: str, body: str):

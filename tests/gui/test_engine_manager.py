@@ -7,10 +7,10 @@ import shlex
 import sys
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
+from support import fake_engine_command
 
 from reviewer import __version__
 from reviewer.core.engines.discovery import EngineInfo, find_engines, settings_path
@@ -18,7 +18,6 @@ from reviewer.core.engines.user_engines import EngineOptions, user_engines
 from reviewer.gui.dialogs.about import AboutDialog
 from reviewer.gui.dialogs.engine_manager import EngineManagerDialog, install_command
 from reviewer.gui.settings import EngineChoice, Settings
-from support import fake_engine_command
 
 CHESS = EngineInfo("stockfish", "chess", "uci", ("/usr/games/stockfish",), "Stockfish 16", "ok", "/usr/games/stockfish", "path")
 KATAGO = EngineInfo("katago", "go", "katago", (), None, "missing", "not installed; run `reviewer engines install`", "installed")

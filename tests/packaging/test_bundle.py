@@ -13,11 +13,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from pkgsupport import SAMPLE, isolated_env, png_size, run
+from support import REPO_ROOT
+
 from reviewer import __version__
 from reviewer.core.engines.install import stockfish_path
-from support import REPO_ROOT
 
 DEFAULT_BUNDLE = REPO_ROOT / "dist" / "reviewer" / "reviewer"
 

@@ -14,7 +14,6 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-
 from pkgsupport import png_size
 from support import REPO_ROOT
 
@@ -69,10 +68,10 @@ def test_entry_metainfo_mime_and_icons_agree():
         assert png_size(PACKAGING / "icons" / "hicolor" / f"{size}x{size}" / "apps" / f"{APP_ID}.png") == (size, size)
 
 
-def test_the_png_icons_are_the_svg_drawn_again(tmp_path):
-    from PySide6.QtGui import QImage
-
+def test_the_png_icons_are_the_svg_drawn_again(qapp, tmp_path):
     import importlib.util
+
+    from PySide6.QtGui import QImage
 
     spec = importlib.util.spec_from_file_location("render_icons", PACKAGING / "render_icons.py")
     assert spec is not None and spec.loader is not None
@@ -118,7 +117,7 @@ def test_install_and_uninstall_for_the_user(tmp_path):
 
     done = _install(data_home, "uninstall")
     assert done.returncode == 0, done.stderr
-    left = [p for p in data_home.rglob(f"{APP_ID}*")]
+    left = list(data_home.rglob(f"{APP_ID}*"))
     assert left == []
     if shutil.which("update-desktop-database"):
         assert DESKTOP.name not in (data_home / "applications" / "mimeinfo.cache").read_text()

@@ -16,11 +16,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
 from pkgsupport import isolated_env, png_size, run
+from support import REPO_ROOT
+
 from reviewer import __version__
 from reviewer.core.engines.install import stockfish_path
-from support import REPO_ROOT
 
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "reviewer", "resources")
 RESOURCE_FILES = ("openings/a.tsv", "openings/e.tsv", "samples/opera-game.pgn", "icons/reviewer.svg",

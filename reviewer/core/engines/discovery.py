@@ -20,15 +20,16 @@ import re
 import shlex
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Literal
 
 from reviewer.core import paths
 from reviewer.core.engines import install
 from reviewer.core.gametree import GameKind
 
-__all__ = ["EngineInfo", "find_engines", "find_engine", "settings_path", "INSTALL_HINT"]
+__all__ = ["INSTALL_HINT", "EngineInfo", "find_engine", "find_engines", "settings_path"]
 
 Protocol = Literal["uci", "katago", "builtin"]
 Status = Literal["ok", "missing", "broken", "needs-tuning"]

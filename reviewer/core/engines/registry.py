@@ -8,7 +8,8 @@ import logging
 import os
 import shlex
 import shutil
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
 from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, find_engines

@@ -21,9 +21,10 @@ import shutil
 import subprocess
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Literal
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.engines import install
@@ -139,6 +140,9 @@ def _converse(command: Sequence[str], send: str, finished: Callable[[list[str]],
                 break
     finally:
         _stop(process)
+        reader.join(timeout=5.0)  # the program is gone: its output ends
+        if process.stdout is not None:
+            process.stdout.close()
     return lines
 
 
@@ -317,7 +321,7 @@ def user_engines(path: Path | None = None) -> list[UserEngine]:
             continue
         command = entry["command"]
         parts = shlex.split(command) if isinstance(command, str) else [str(part) for part in command]
-        protocol = "katago" if str(entry.get("protocol", "uci")).lower() == "katago" else "uci"
+        protocol: UserProtocol = "katago" if str(entry.get("protocol", "uci")).lower() == "katago" else "uci"
         kind: GameKind = "go" if str(entry.get("kind", "go" if protocol == "katago" else "chess")) == "go" else "chess"
         engines.append(UserEngine(str(entry["name"]), kind, protocol, tuple(parts), EngineOptions.from_json(entry.get("options"))))
     return engines

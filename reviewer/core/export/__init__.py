@@ -21,8 +21,8 @@ described in docs/file-formats.md.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.atomic import write_text_atomic
@@ -46,10 +46,10 @@ __all__ = [
     "encode_evaluation",
     "eval_graph_svg",
     "evaluations_from_game",
-    "has_embedded_evaluations",
     "export_game_text",
     "export_pgn",
     "export_sgf",
+    "has_embedded_evaluations",
     "mistakes_by_size",
     "moves_csv",
     "report_html",

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import quote, unquote
 
 from reviewer.core.analysis import Candidate, Evaluation

@@ -27,7 +27,7 @@ starts with the move generated text named as best and holds no comment, NAG or s
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 import chess
 

@@ -18,7 +18,8 @@ import csv
 import html
 import io
 import math
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 CSV_COLUMNS = (
     "game",

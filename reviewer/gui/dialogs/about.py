@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import platform
 import sys
+from collections.abc import Callable, Sequence
 from importlib import metadata
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, QTimer, qVersion
