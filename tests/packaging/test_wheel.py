@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import zipfile
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from support import REPO_ROOT
 from reviewer import __version__
 from reviewer.core.engines.install import stockfish_path
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "reviewer", "resources")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "Makefile", "reviewer", "resources", "packaging", "docs")
 RESOURCE_FILES = ("openings/a.tsv", "openings/e.tsv", "samples/opera-game.pgn", "icons/reviewer.svg",
                   "katago/opencltuning/README.md")
 
@@ -32,7 +33,7 @@ def _copy_sources(target: Path) -> Path:
     for name in SOURCES:
         source = REPO_ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_resources"))
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_resources", "build", "dist"))
         else:
             shutil.copy2(source, target / name)
     return target
@@ -78,6 +79,28 @@ def test_the_wheel_carries_the_resources(wheel):
     for name in RESOURCE_FILES:
         assert f"reviewer/_resources/{name}" in names, name
     assert "reviewer/cli.py" in names and not any(name.startswith(("tests/", "resources/")) for name in names)
+
+
+def test_the_sdist_carries_everything_and_builds_the_same_wheel(wheel, tmp_path_factory):
+    tree = _copy_sources(tmp_path_factory.mktemp("sdist-src"))
+    out = tmp_path_factory.mktemp("sdist")
+    done = subprocess.run([sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", str(out), str(tree)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    (sdist,) = out.glob("reviewer-*.tar.gz")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for name in RESOURCE_FILES:
+        assert f"resources/{name}" in names, name
+    for name in ("setup.py", "Makefile", "packaging/desktop/io.github.reviewer.Reviewer.desktop",
+                 "packaging/icons/hicolor/256x256/apps/io.github.reviewer.Reviewer.png", "packaging/desktop-integration.sh"):
+        assert name in names, name
+    # A wheel built from the sdist alone holds the same files as the one built from the sources.
+    rebuilt = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-q",
+                              "-w", str(out), str(sdist)], capture_output=True, text=True, timeout=600)
+    assert rebuilt.returncode == 0, rebuilt.stderr[-3000:]
+    (from_sdist,) = out.glob("reviewer-*.whl")
+    assert set(zipfile.ZipFile(from_sdist).namelist()) == set(zipfile.ZipFile(wheel).namelist())
 
 
 def test_the_installed_app_uses_its_own_files(venv, home, tmp_path):
