@@ -16,8 +16,15 @@ from typing import Any, Sequence
 import chess
 
 from reviewer.core.gametree import Game
-from reviewer.core.scoring.common import Opening
+from reviewer.core.games.chess import recorded_move, start_board
 from reviewer.resources import resource_path
+
+@dataclass(frozen=True)
+class Opening:
+    eco: str
+    name: str
+    ply: int  # the deepest main-line ply whose position carries this name
+
 
 __all__ = ["Opening", "OpeningBook", "book", "book_flags", "book_flags_from_epds", "name_opening", "opening_from_epds"]
 
@@ -134,10 +141,24 @@ def opening_from_epds(epds: Sequence[str | None], table: OpeningBook | None = No
 
 
 def mainline_epds(game: Game) -> list[str | None]:
-    """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed."""
-    from reviewer.core.scoring.chess import replay_mainline
-
-    return replay_mainline(game)[1]
+    """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed
+    (or a null move)."""
+    try:
+        board: chess.Board | None = start_board(game)
+    except ValueError:
+        return [None] * (game.ply_count + 1)
+    epds: list[str | None] = [board.epd() if board is not None else None]
+    for node in game.mainline_nodes():
+        if board is not None:
+            try:
+                move = recorded_move(board, node)
+                if not move:
+                    raise ValueError("a null move")
+                board.push(move)
+            except ValueError:
+                board = None
+        epds.append(board.epd() if board is not None else None)
+    return epds
 
 
 def book_flags(game: Game) -> list[bool]:

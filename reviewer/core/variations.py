@@ -151,3 +151,35 @@ def _restore_order(parent: Node, child: Node, index: int) -> Callable[[], Node |
         return child
 
     return undo
+
+
+def line_game(game: Game, node: Node) -> tuple[Game, int]:
+    """A game whose main line is the path to `node` (same players, setup, rules and komi), and the
+    ply of `node` in it: what an engine is shown to judge a position reached in a variation with
+    its whole history (repetitions, ko)."""
+    from dataclasses import replace
+
+    path = node.path_from_root()
+    root = Node(
+        comment=game.root.comment,
+        properties=dict(game.root.properties),
+        setup_black=list(game.root.setup_black),
+        setup_white=list(game.root.setup_white),
+        setup_empty=list(game.root.setup_empty),
+    )
+    copy = replace(game, root=root, warnings=[])
+    parent = root
+    for step in path:
+        parent = parent.add_child(
+            Node(
+                move=step.move,
+                color=step.color,
+                uci=step.uci,
+                point=step.point,
+                properties=dict(step.properties),
+                setup_black=list(step.setup_black),
+                setup_white=list(step.setup_white),
+                setup_empty=list(step.setup_empty),
+            )
+        )
+    return copy, len(path)

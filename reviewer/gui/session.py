@@ -13,14 +13,16 @@ once (the end of an analysis, an export). Without an assessor it is computed on 
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.formats.collection import GameCollection
+from reviewer.core.games import IllegalMove
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment, assess_game
+from reviewer.core.variations import TreeEditor
 from reviewer.gui.style import FLAGGED_JUDGEMENTS
 
 # (generation, game, a snapshot of the evaluations, preset): score it and hand it to
@@ -35,6 +37,8 @@ class ReviewSession(QObject):
     evaluation_added = Signal(int)  # ply
     assessment_changed = Signal()
     current_changed = Signal(object)  # Node
+    tree_changed = Signal(bool)  # moves were added, removed or reordered; True when the main line changed
+    move_refused = Signal(str)  # a move the rules refused, with the reason
 
     def __init__(self, preset: str = "lichess", parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -55,6 +59,7 @@ class ReviewSession(QObject):
         self._floor_generation = 0
         self._pending_generation: int | None = None
         self._background_assessor: BackgroundAssessor | None = None
+        self._tree_editor: TreeEditor | None = None
 
     # -- the game ------------------------------------------------------------------------------
     @property
@@ -283,6 +288,97 @@ class ReviewSession(QObject):
         while node is not None and not node.is_mainline:
             node = node.parent
         return node.ply if node is not None else 0
+
+    # -- exploring: moves played on the board, variations ----------------------------------------
+    def play_move(self, text: str) -> Node | None:
+        """Play `text` (SAN/UCI, a Go coordinate or "pass") after the current node, by the game's
+        rules: an existing continuation is followed, another move starts a variation. A refused
+        move changes nothing and is announced by `move_refused` with the reason."""
+        if self._game is None or self._current is None:
+            return None
+        try:
+            result = self._editor().play(self._current, text)
+        except IllegalMove as illegal:
+            self.move_refused.emit(f"Illegal move {illegal}")
+            return None
+        if result.created:
+            self._after_edit(mainline_changed=result.node.is_mainline)
+        self.set_current_node(result.node)
+        return result.node
+
+    def play_line(self, moves: Sequence[str]) -> Node | None:
+        """Play several moves from the current node, all or nothing."""
+        if self._game is None or self._current is None:
+            return None
+        try:
+            node = self._editor().play_line(self._current, list(moves))
+        except IllegalMove as illegal:
+            self.move_refused.emit(f"Illegal move {illegal}")
+            return None
+        self._after_edit(mainline_changed=node.is_mainline)
+        self.set_current_node(node)
+        return node
+
+    def delete_from(self, node: Node) -> None:
+        """Delete `node` and what follows it (the start position stays)."""
+        if self._game is None or node.parent is None:
+            return
+        was_mainline = node.is_mainline
+        current_inside = self._current is not None and node in self._current.path_from_root()
+        parent = self._editor().delete(node)
+        self._after_edit(mainline_changed=was_mainline)
+        if current_inside:
+            self.set_current_node(parent)
+
+    def promote(self, node: Node) -> None:
+        if self._game is None or node.is_mainline:
+            return
+        self._editor().promote(node)
+        self._after_edit(mainline_changed=node.is_mainline)
+
+    def make_mainline(self, node: Node) -> None:
+        if self._game is None or node.is_mainline:
+            return
+        self._editor().make_mainline(node)
+        self._after_edit(mainline_changed=True)
+
+    def undo_edit(self) -> bool:
+        if self._game is None or self._tree_editor is None or not self._tree_editor.can_undo:
+            return False
+        node = self._tree_editor.undo()
+        self._after_edit(mainline_changed=True)
+        if node is not None:
+            self.set_current_node(node)
+        return True
+
+    def tree_edited_elsewhere(self) -> None:
+        """Moves were added to the open game by other code (saved lines grafted back)."""
+        if self._game is not None:
+            self._after_edit(mainline_changed=True)
+
+    def _editor(self) -> TreeEditor:
+        assert self._game is not None
+        if self._tree_editor is None or self._tree_editor.game is not self._game:
+            self._tree_editor = TreeEditor(self._game)
+        return self._tree_editor
+
+    def _after_edit(self, mainline_changed: bool) -> None:
+        """The tree changed. When the main line did, evaluations keyed by its plies are void."""
+        assert self._game is not None
+        if mainline_changed:
+            old_mainline = self._mainline
+            self._mainline = [self._game.root, *self._game.root.mainline()]
+            keep = 0
+            while keep < min(len(old_mainline), len(self._mainline)) and old_mainline[keep] is self._mainline[keep]:
+                keep += 1
+            stale = [ply for ply in self._evaluations.by_ply if ply >= keep]
+            for ply in stale:
+                del self._evaluations.by_ply[ply]
+            self._invalidate_assessment(reset=True)
+            if self._background_assessor is not None and len(self._evaluations) > 0:
+                self._request_background_assessment()
+            self.assessment_changed.emit()
+        self.tree_changed.emit(mainline_changed)
 
 
 def assess_safely(

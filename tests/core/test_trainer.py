@@ -255,3 +255,36 @@ def test_an_unknown_answer_is_judged_by_real_stockfish(tmp_path, capsys):
     assert main(["train", "--deck", deck, "--answer", card.card_id, "a6", "--engine-cmd", stockfish_path, "--nodes", "20000"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("not accepted: Not this one, try again")  # 4.Qxf7# follows
+
+
+# ------------------------------------------------------------------------- retro (one game)
+
+
+def test_learn_from_your_mistakes_walks_one_sides_mistakes_and_sums_up():
+    from reviewer.core.services.trainer.retro import Retro
+
+    game, table = scholars_mate()
+    white = Retro.for_game(game, table, assess_game(game, table), "white")
+    assert white.done and white.prompt().startswith("Done. 0 of 0")
+    retro = Retro.for_game(game, table, assess_game(game, table), "black")
+    assert len(retro.items) == 1 and retro.prompt().startswith("Mistake 1 of 1 (move 3): Nf6 was a blunder.")
+    wrong = retro.answer("Nf6")
+    assert wrong.accepted is False and retro.current is not None and retro.current.attempts == 1
+    illegal = retro.answer("Kd7")
+    assert illegal.accepted is False and retro.current.attempts == 1  # an illegal move is no attempt
+    right = retro.answer("Qe7")
+    assert right.accepted is True and retro.done
+    summary = retro.summary()
+    assert (summary.total, summary.solved_first_try, summary.solved_later, summary.shown) == (1, 0, 1, 0)
+    assert summary.text == "1 of 1 found (0 at the first try), 0 shown, 0 skipped"
+
+
+def test_show_me_and_skip_move_on():
+    from reviewer.core.services.trainer.retro import Retro
+
+    game, table = scholars_mate()
+    retro = Retro.for_game(game, table, assess_game(game, table), "black")
+    assert retro.show_me() == "g6" and retro.done and retro.summary().shown == 1
+    retro = Retro.for_game(game, table, assess_game(game, table), "black")
+    retro.skip()
+    assert retro.summary().skipped == 1 and retro.answer("g6").message == "No mistake left to answer."

@@ -149,3 +149,67 @@ def test_move_numbers_are_painted_on_the_stones(go_board):
     before = light_pixels()
     go_board.set_move_numbers({(4, 4): 7})
     assert light_pixels() > before + 5  # the white "7" on the black stone
+
+
+def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot):
+    from reviewer.gui.move_entry import MoveEntry
+
+    entry = MoveEntry()
+    qtbot.addWidget(entry)
+    entry.show()
+    qtbot.keyClicks(entry, "Nf3")
+    with qtbot.waitSignal(entry.move_entered) as entered:
+        QTest.keyClick(entry, Qt.Key.Key_Return)
+    assert entered.args == ["Nf3"]
+    entry.refuse("Illegal move Nf3: not legal in this position (black to move)")
+    assert entry.text() == "Nf3" and "not legal" in entry.toolTip()
+    qtbot.keyClicks(entry, "x")
+    assert entry.refusal() == "" and entry.toolTip() == ""
+    entry.accept_move()
+    assert entry.text() == ""
+
+
+def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
+    from reviewer.core.analysis import Candidate, Evaluation
+    from reviewer.core.services.live import LiveUpdate
+    from reviewer.gui.live_panel import LinesPanel
+
+    panel = LinesPanel()
+    qtbot.addWidget(panel)
+    panel.resize(420, 160)
+    panel.show()
+    qtbot.waitExposed(panel)
+    evaluation = Evaluation(
+        ply=0,
+        kind="chess",
+        score_cp_white=30,
+        depth=12,
+        candidates=(
+            Candidate(move="e4", order=0, score_cp_white=30, pv=("e4", "e5")),
+            Candidate(move="d4", order=1, mate_white=-3, pv=("d4", "d5")),
+        ),
+    )
+    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=2)
+    assert [row.score for row in panel.rows()] == ["+0.30", "#-3"]
+    assert panel.header_text().startswith("depth 12") and panel.line_label(1).isVisible()
+    second = panel.line_label(1)
+    with qtbot.waitSignal(panel.line_clicked) as clicked:
+        QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.rect().center())
+    assert clicked.args == [("d4", "d5")]
+    panel.clear_lines("Engine off")
+    assert panel.rows() == [] and not panel.line_label(0).isVisible()
+
+
+def test_the_eval_bar_fills_with_whites_share(qtbot):
+    from reviewer.core.analysis import Evaluation
+    from reviewer.gui.live_panel import EvalBar
+
+    bar = EvalBar()
+    qtbot.addWidget(bar)
+    bar.resize(22, 300)
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", mate_white=2))
+    image = bar.grab().toImage()
+    assert bar.white_pct() == 100.0 and image.pixelColor(11, 150).lightness() > 200
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", score_cp_white=-400))
+    image = bar.grab().toImage()
+    assert bar.white_pct() < 20 and image.pixelColor(11, 100).lightness() < 100 and image.pixelColor(11, 295).lightness() > 200

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.gametree import Game
+from reviewer.core.openings import Opening
 from reviewer.core.scoring.common import (
     DEFAULT_PRESET,
     JUDGEMENTS,
@@ -18,7 +19,6 @@ from reviewer.core.scoring.common import (
     GoSideSummary,
     Judgement,
     MoveAssessment,
-    Opening,
     Preset,
     SideSummary,
 )

@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, Iterable, Literal, Sequence
 
 from reviewer.core.gametree import Color, GameKind
+from reviewer.core.openings import Opening
 
 Judgement = Literal["book", "best", "good", "inaccuracy", "mistake", "blunder"]
 JUDGEMENTS: tuple[Judgement, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
@@ -138,13 +139,6 @@ class GoSideSummary:
 
 
 SideSummary = ChessSideSummary | GoSideSummary
-
-
-@dataclass(frozen=True)
-class Opening:
-    eco: str
-    name: str
-    ply: int  # the deepest main-line ply whose position carries this name
 
 
 @dataclass(frozen=True)

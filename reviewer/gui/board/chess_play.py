@@ -39,6 +39,7 @@ class PlayableChessBoard(ChessBoardWidget):
         self._right_from: int | None = None
         self._user_arrows: set[tuple[int, int]] = set()
         self._user_circles: set[int] = set()
+        self._preview: list[Arrow] = []
         self.setMouseTracking(False)
 
     # ------------------------------------------------------------------------------- API
@@ -52,6 +53,11 @@ class PlayableChessBoard(ChessBoardWidget):
         self._user_arrows.clear()
         self._user_circles.clear()
         super().set_position(board, last_move)
+
+    def set_preview_arrows(self, arrows: list[tuple[int, int]]) -> None:
+        """A line shown over everything else while the mouse is on it (empty: none)."""
+        self._preview = [Arrow(a, b, color="#003088cc", width_frac=0.13) for a, b in arrows]
+        self.update()
 
     def selected_square(self) -> int | None:
         return self._selected
@@ -222,9 +228,10 @@ class PlayableChessBoard(ChessBoardWidget):
                 painter.drawEllipse(rect.adjusted(inset, inset, -inset, -inset))
 
     def _paint_user_marks(self, painter: QPainter) -> None:
-        if self._user_arrows:
+        if self._user_arrows or self._preview:
             saved = self._arrows
-            self._arrows = [Arrow(a, b, color=USER_MARK_COLOR, width_frac=0.15) for a, b in sorted(self._user_arrows)]
+            mine = [Arrow(a, b, color=USER_MARK_COLOR, width_frac=0.15) for a, b in sorted(self._user_arrows)]
+            self._arrows = mine + self._preview
             try:
                 self._paint_arrows(painter)
             finally:

@@ -29,6 +29,7 @@ class PlayableGoBoard(GoBoardWidget):
         self._interactive = True
         self._hover: Point | None = None
         self._numbers: dict[Point, int] = {}
+        self._ghosts: list[tuple[Point, str, int]] = []
         self.setMouseTracking(True)
 
     def set_interactive(self, interactive: bool) -> None:
@@ -43,6 +44,11 @@ class PlayableGoBoard(GoBoardWidget):
     def set_move_numbers(self, numbers: dict[Point, int]) -> None:
         """Numbers drawn on the stones (empty: none)."""
         self._numbers = dict(numbers)
+        self.update()
+
+    def set_ghost_stones(self, stones: list[tuple[Point, str, int]]) -> None:
+        """A line shown as numbered translucent stones (point, colour, number); empty clears it."""
+        self._ghosts = list(stones)
         self.update()
 
     def hover_point(self) -> Point | None:
@@ -80,6 +86,8 @@ class PlayableGoBoard(GoBoardWidget):
         super()._paint_marks(painter, theme)
         if self._numbers:
             self._paint_numbers(painter)
+        if self._ghosts:
+            self._paint_ghosts(painter)
         if self._hover is not None:
             cell = self.cell_size()
             ghost = QColor("#101010") if self.position().to_move == "black" else QColor("#f4f4f4")
@@ -101,3 +109,19 @@ class PlayableGoBoard(GoBoardWidget):
             center = self.point_center(point)
             box = center - QPointF(cell / 2, cell / 2)
             painter.drawText(int(box.x()), int(box.y()), int(cell), int(cell), int(Qt.AlignmentFlag.AlignCenter), text)
+
+    def _paint_ghosts(self, painter: QPainter) -> None:
+        cell = self.cell_size()
+        for point, color, number in self._ghosts:
+            if self.position().stone_at(point) is not None:
+                continue
+            center = self.point_center(point)
+            fill = QColor("#101010") if color == "black" else QColor("#f4f4f4")
+            fill.setAlpha(150)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(fill)
+            painter.drawEllipse(center, cell * 0.45, cell * 0.45)
+            painter.setFont(style.pixel_font(cell * 0.42, bold=True))
+            painter.setPen(QColor("#ffffff") if color == "black" else QColor("#1a1a1a"))
+            box = center - QPointF(cell / 2, cell / 2)
+            painter.drawText(int(box.x()), int(box.y()), int(cell), int(cell), int(Qt.AlignmentFlag.AlignCenter), str(number))

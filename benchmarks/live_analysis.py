@@ -1,0 +1,143 @@
+"""Click-to-first-line latency of live analysis, against the engine driven directly, in one run.
+
+For each position of a real corpus game (chess) or the first moves of a real 19x19 game (Go), the
+position changes as a click on the board would change it, and the clock runs until the first line
+arrives (p50 / p95 over the positions). The same first budget, asked of the engine directly
+(python-chess `SimpleEngine.analyse` for Stockfish; one KataGo analysis query), is the floor:
+the ratio says what the live analysis adds on top of the engine.
+
+    .venv/bin/python benchmarks/live_analysis.py [--positions 40] [--go-positions 8] [--no-katago]
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import shutil
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+import chess  # noqa: E402
+import chess.engine  # noqa: E402
+
+from reviewer.core.engines.uci import UciEngine  # noqa: E402
+from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.games.chess import board_after  # noqa: E402
+from reviewer.core.services.live import CHESS_NODES, GO_VISITS, LiveAnalysis, LiveUpdate  # noqa: E402
+
+CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+CHESS_GAME = CORPUS / "pgn" / "chesslib__Morphy_UTF8.pgn"
+GO_GAME = CORPUS / "sgf"
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def live_latencies(factory, game, plies: list[int]) -> list[float]:  # type: ignore[no-untyped-def]
+    updates: queue.Queue[LiveUpdate | str] = queue.Queue()
+    live = LiveAnalysis(factory, updates.put, updates.put, multipv=3)
+    latencies: list[float] = []
+    try:
+        live.set_position(game, plies[0], "warm-up")  # the engine starts here, as when the toggle is switched on
+        first = updates.get(timeout=300)
+        assert isinstance(first, LiveUpdate), first
+        for ply in plies:
+            started = time.perf_counter()
+            live.set_position(game, ply, ply)
+            while True:
+                item = updates.get(timeout=300)
+                if isinstance(item, str):
+                    raise RuntimeError(item)
+                if item.token == ply:
+                    latencies.append(time.perf_counter() - started)
+                    break
+    finally:
+        live.close()
+    return latencies
+
+
+def raw_stockfish_latencies(boards: list[chess.Board]) -> list[float]:
+    latencies = []
+    with chess.engine.SimpleEngine.popen_uci(STOCKFISH) as engine:
+        engine.analyse(boards[0], chess.engine.Limit(nodes=CHESS_NODES[0]), multipv=3)
+        for board in boards:
+            started = time.perf_counter()
+            engine.analyse(board, chess.engine.Limit(nodes=CHESS_NODES[0]), multipv=3)
+            latencies.append(time.perf_counter() - started)
+    return latencies
+
+
+def report(name: str, live: list[float], raw: list[float]) -> None:
+    p50, p95 = statistics.median(live), percentile(live, 0.95)
+    r50, r95 = statistics.median(raw), percentile(raw, 0.95)
+    print(f"{name}: {len(live)} positions")
+    print(f"  live analysis, click to first line: p50 {p50 * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms")
+    print(f"  engine alone, same first budget:     p50 {r50 * 1000:7.1f} ms   p95 {r95 * 1000:7.1f} ms")
+    print(f"  ratio live / engine alone (p50):     {p50 / r50:.2f}")
+
+
+def chess_benchmark(count: int) -> None:
+    game = load_game(CHESS_GAME, 0)
+    nodes = [game.root, *game.mainline_nodes()]
+    plies = [ply for ply in range(len(nodes)) if board_after(game, nodes[ply]).outcome() is None][:count]
+    live = live_latencies(lambda: UciEngine([STOCKFISH], threads=1), game, plies)
+    raw = raw_stockfish_latencies([board_after(game, nodes[ply]) for ply in plies])
+    report(f"Stockfish ({CHESS_GAME.name}, {CHESS_NODES[0]} nodes, MultiPV 3, 1 thread)", live, raw)
+
+
+def go_benchmark(count: int) -> None:
+    from reviewer.core.engines.registry import open_engine
+
+    games = sorted(path for path in GO_GAME.glob("*.sgf") if "19" in path.name or "ogs" in path.name)
+    game = None
+    for path in games:
+        try:
+            candidate = load_game(path, 0)
+        except Exception:
+            continue
+        if candidate.board_width == 19 and candidate.ply_count >= count + 10:
+            game = candidate
+            break
+    if game is None:
+        print("Go: no 19x19 corpus game found")
+        return
+    plies = list(range(10, 10 + count))
+    size = (19, 19)
+    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size), game, plies)
+    from reviewer.core.analysis import Limit
+
+    engine = open_engine("go", name="katago", board_size=size)
+    raw = []
+    try:
+        list(engine.analyse(game, [plies[0]], Limit(visits=GO_VISITS[0]), threading.Event()))
+        for ply in plies:
+            started = time.perf_counter()
+            list(engine.analyse(game, [ply], Limit(visits=GO_VISITS[0], multipv=3), threading.Event()))
+            raw.append(time.perf_counter() - started)
+    finally:
+        engine.close()
+    report(f"KataGo ({game.source.path and Path(game.source.path).name}, {GO_VISITS[0]} visits)", live, raw)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--positions", type=int, default=40)
+    parser.add_argument("--go-positions", type=int, default=8)
+    parser.add_argument("--no-katago", action="store_true")
+    args = parser.parse_args()
+    chess_benchmark(args.positions)
+    if not args.no_katago:
+        go_benchmark(args.go_positions)
+
+
+if __name__ == "__main__":
+    main()

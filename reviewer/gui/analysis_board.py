@@ -1,0 +1,258 @@
+"""The analysis board's wiring: moves from the boards and the move box go to the session (which asks
+the rules), the move list follows the tree, and live analysis follows the position on show.
+
+The main window creates the widgets and hands them here; this object owns no widget and keeps no
+game state of its own (the session does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from reviewer.core.engines.base import Engine
+from reviewer.core.games.chess import board_after
+from reviewer.core.games.go import move_numbers, position_after
+from reviewer.core.gametree import Game, Node
+from reviewer.core.services.live import LiveUpdate
+from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
+from reviewer.core.variations import line_game
+from reviewer.gui.board.chess_play import PlayableChessBoard
+from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
+from reviewer.gui.live_text import ghost_stones, line_arrows
+from reviewer.gui.move_entry import MoveEntry
+from reviewer.gui.move_list import MoveListWidget
+from reviewer.gui.retro_panel import RetroController
+from reviewer.gui.session import ReviewSession
+
+EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
+
+
+class AnalysisBoard(QObject):
+    lines_loaded = Signal(str, object)  # fingerprint, saved lines (from the store's thread)
+    store_failed = Signal(str)
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        move_list: MoveListWidget,
+        lines: LinesPanel,
+        eval_bar: EvalBar,
+        entry: MoveEntry,
+        engine_factory_for: EngineFactoryFor,
+        show_message: Callable[[str], None],
+        saved_lines: SavedLines | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.move_list = move_list
+        self.lines = lines
+        self.eval_bar = eval_bar
+        self.entry = entry
+        self._engine_factory_for = engine_factory_for
+        self._show_message = show_message
+        self._chess_board: PlayableChessBoard | None = None
+        self._go_board: PlayableGoBoard | None = None
+        self._bridge: LiveBridge | None = None
+        self._bridge_kind: tuple[str, tuple[int, int] | None] | None = None
+        self._live = False
+        self._multipv = 3
+        self._show_numbers = False
+        self._latest: LiveUpdate | None = None
+        self._saved_lines = saved_lines
+        self.retro: RetroController | None = None
+        self._fingerprint = ""
+        self._original_paths: set[tuple[str, ...]] = set()
+        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
+        self.lines_loaded.connect(self._graft_saved_lines)
+        self.store_failed.connect(show_message)
+        session.move_refused.connect(self._on_refused)
+        session.tree_changed.connect(self._on_tree_changed)
+        session.current_changed.connect(self._on_current_changed)
+        session.game_loaded.connect(self._on_game_loaded)
+        entry.move_entered.connect(self._on_entry)
+        lines.line_clicked.connect(self._on_line_clicked)
+        lines.line_hovered.connect(self._on_line_hovered)
+
+    # ------------------------------------------------------------------------------ boards
+
+    def attach_chess_board(self, board: PlayableChessBoard) -> None:
+        self._chess_board = board
+        board.move_played.connect(self.play)
+
+    def attach_go_board(self, board: PlayableGoBoard) -> None:
+        self._go_board = board
+        board.move_played.connect(self.play)
+
+    # -------------------------------------------------------------------------------- API
+
+    @property
+    def live(self) -> bool:
+        return self._live
+
+    def set_live(self, enabled: bool) -> None:
+        """The engine toggle (lichess's L): analyse the position on show until switched off."""
+        self._live = enabled
+        if not enabled:
+            if self._bridge is not None:
+                self._bridge.stop()
+            self._latest = None
+            self.lines.clear_lines("Engine off")
+            self.eval_bar.set_evaluation(None)
+            return
+        self._follow(self.session.current_node)
+
+    def set_multipv(self, lines: int) -> None:
+        self._multipv = max(1, min(LinesPanel.MAX_LINES, lines))
+        if self._bridge is not None:
+            self._bridge.set_multipv(self._multipv)
+        if self._live:
+            self._follow(self.session.current_node)
+
+    def set_move_numbers(self, shown: bool) -> None:
+        self._show_numbers = shown
+        self._refresh_numbers()
+
+    def latest_update(self) -> LiveUpdate | None:
+        return self._latest
+
+    @Slot(str)
+    def play(self, move: str) -> Node | None:
+        """A move from the board: an answer while "Learn from your mistakes" asks, else a move of the game."""
+        if self.retro is not None and self.retro.active:
+            self.retro.offer_move(move)
+            return None
+        return self.session.play_move(move)
+
+    def pass_move(self) -> Node | None:
+        game = self.session.game
+        return self.session.play_move("pass") if game is not None and game.kind == "go" else None
+
+    def close(self) -> None:
+        self._store_thread.shutdown(wait=True)
+        if self._bridge is not None:
+            self._bridge.close()
+            self._bridge = None
+
+    # ---------------------------------------------------------------------------- slots
+
+    def _on_entry(self, text: str) -> None:
+        before = self.session.current_node
+        node = self.session.play_move(text)
+        if node is not None and node is not before:
+            self.entry.accept_move()
+
+    def _on_refused(self, reason: str) -> None:
+        self.entry.refuse(reason)
+        self._show_message(reason)
+
+    def _on_game_loaded(self) -> None:
+        self._latest = None
+        game = self.session.game
+        if game is not None and self._saved_lines is not None:
+            self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
+            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, game)
+        if self._live:
+            self._follow(self.session.current_node)
+
+    def _on_tree_changed(self, _mainline_changed: bool) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        self.move_list.set_game(game)
+        if self.session.current_node is not None:
+            self.move_list.set_current_node(self.session.current_node)
+        if self._saved_lines is not None and self._fingerprint:
+            lines = added_lines(game, self._original_paths)
+            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, lines)
+
+    def _load_lines(self, store: SavedLines, fingerprint: str, game: Game) -> None:
+        try:
+            lines = store.load(game)
+        except Exception as error:  # an unreadable store hides saved lines, never the game
+            self.store_failed.emit(f"Could not read the lines you added before: {error}")
+            return
+        self.lines_loaded.emit(fingerprint, lines)
+
+    def _save_lines(self, store: SavedLines, fingerprint: str, lines: list[list[str]]) -> None:
+        try:
+            store.save(fingerprint, lines)
+        except Exception as error:
+            self.store_failed.emit(f"Could not keep the lines you added: {error}")
+
+    def _graft_saved_lines(self, fingerprint: str, lines: object) -> None:
+        game = self.session.game
+        if game is None or fingerprint != self._fingerprint or not isinstance(lines, list) or not lines:
+            return
+        added, problems = graft(game, lines)
+        for problem in problems:
+            self._show_message(problem)
+        if added:
+            self.session.tree_edited_elsewhere()
+
+    def _on_current_changed(self, node: Node) -> None:
+        self._refresh_numbers()
+        if self._live:
+            self._follow(node)
+
+    def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
+        self.session.play_line(list(moves))
+
+    def _on_line_hovered(self, moves: object) -> None:
+        game, node = self.session.game, self.session.current_node
+        if game is None or node is None:
+            return
+        sequence = list(moves) if isinstance(moves, tuple) else []
+        if game.kind == "chess" and self._chess_board is not None:
+            self._chess_board.set_preview_arrows(line_arrows(board_after(game, node), sequence) if sequence else [])
+        elif game.kind == "go" and self._go_board is not None:
+            position = position_after(game, node)
+            self._go_board.set_ghost_stones(ghost_stones(sequence, position.to_move, position.height) if sequence else [])
+
+    def _on_update(self, update: LiveUpdate) -> None:
+        game, node = self.session.game, self.session.current_node
+        if not self._live or game is None or update.token is not node:
+            return  # an answer about a position that is no longer on show
+        self._latest = update
+        board = board_after(game, node) if game.kind == "chess" else None
+        self.lines.show_update(update, board, self._multipv)
+        if game.kind == "chess":
+            self.eval_bar.set_evaluation(update.evaluation)
+
+    def _on_failed(self, message: str) -> None:
+        self.lines.clear_lines(message)
+        self._show_message(message)
+
+    # -------------------------------------------------------------------------- helpers
+
+    def _follow(self, node: Node | None) -> None:
+        game = self.session.game
+        if game is None or node is None:
+            return
+        board_size = (game.board_width, game.board_height) if game.kind == "go" else None
+        wanted = (game.kind, board_size)
+        if self._bridge is None or self._bridge_kind != wanted:
+            if self._bridge is not None:
+                self._bridge.close()
+            self._bridge = LiveBridge(self._engine_factory_for(game.kind, board_size), self._multipv, self)
+            self._bridge.updated.connect(self._on_update)
+            self._bridge.failed.connect(self._on_failed)
+            self._bridge_kind = wanted
+        if game.kind == "chess" and board_after(game, node).is_game_over():
+            self.lines.clear_lines("Game over: nothing to analyse")
+            self._bridge.stop()
+            return
+        shown, ply = line_game(game, node)
+        self.lines.show_status("thinking…")
+        self._bridge.set_position(shown, ply, node)
+
+    def _refresh_numbers(self) -> None:
+        game, node = self.session.game, self.session.current_node
+        if self._go_board is None or game is None or node is None or game.kind != "go":
+            return
+        self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})
+

@@ -1,0 +1,145 @@
+"""What the engine-lines panel says about a live evaluation (Qt-free, tested alone).
+
+Chess scores are White's view, as lichess shows them: `+0.41`, `-1.20`, `#3` (White mates in 3),
+`#-3` (Black mates in 3), with the WDL percentages when the engine gives them. Go: the score lead
+and winrate of the player ahead (`B+3.5 · 62%`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import chess
+
+from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.gametree import Point, point_from_gtp
+
+
+@dataclass(frozen=True)
+class LineRow:
+    score: str  # "+0.41", "#-3", "B+3.5"
+    detail: str  # "W 31% · D 60% · L 9%" / "62% · 1.2k visits"
+    moves: tuple[str, ...]  # SAN or GTP, first move first
+    moves_text: str  # "12. Nf3 Nc6 13. Bb5" / "D4 Q16 C3"
+
+
+def chess_score_text(score_cp_white: int | None, mate_white: int | None) -> str:
+    if mate_white is not None:
+        return f"#{mate_white}"
+    if score_cp_white is None:
+        return "–"
+    return f"{score_cp_white / 100:+.2f}"
+
+
+def go_score_text(score_lead_black: float | None) -> str:
+    if score_lead_black is None:
+        return "–"
+    leader = "B" if score_lead_black >= 0 else "W"
+    return f"{leader}+{abs(score_lead_black):.1f}"
+
+
+def numbered_sans(board: chess.Board, sans: Sequence[str]) -> str:
+    """`12. Nf3 Nc6 13. Bb5`, or `12... Nc6 13. Bb5` when Black moves first."""
+    parts: list[str] = []
+    number, white_to_move = board.fullmove_number, board.turn == chess.WHITE
+    for index, san in enumerate(sans):
+        if white_to_move:
+            parts.append(f"{number}. {san}")
+        elif index == 0:
+            parts.append(f"{number}... {san}")
+        else:
+            parts.append(san)
+        if not white_to_move:
+            number += 1
+        white_to_move = not white_to_move
+    return " ".join(parts)
+
+
+def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
+    if evaluation.kind == "chess":
+        return f"depth {evaluation.depth}" if evaluation.depth else ""
+    visits = candidate.visits or 0
+    return f"{visits / 1000:.1f}k visits" if visits >= 1000 else f"{visits} visits"
+
+
+def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: int = 5) -> list[LineRow]:
+    """The panel's rows, best line first (at most `limit`)."""
+    rows: list[LineRow] = []
+    candidates = sorted(evaluation.candidates, key=lambda c: c.order)[:limit]
+    for candidate in candidates:
+        moves = candidate.pv or (candidate.move,)
+        if evaluation.kind == "chess":
+            score = chess_score_text(candidate.score_cp_white, candidate.mate_white)
+            detail = _work_text(candidate, evaluation)
+            if candidate.order == 0 and evaluation.wdl_white is not None:
+                win, draw, loss = evaluation.wdl_white
+                detail = f"W {win / 10:.0f}% · D {draw / 10:.0f}% · L {loss / 10:.0f}%" + (f" · {detail}" if detail else "")
+            text = numbered_sans(board, moves) if board is not None else " ".join(moves)
+        else:
+            score = go_score_text(candidate.score_lead_black)
+            winrate = candidate.winrate_black
+            detail = " · ".join(
+                part
+                for part in (
+                    f"B {winrate * 100:.0f}%" if winrate is not None else "",
+                    _work_text(candidate, evaluation),
+                )
+                if part
+            )
+            text = " ".join(moves)
+        rows.append(LineRow(score, detail, tuple(moves), text))
+    return rows
+
+
+def speed_text(evaluation: Evaluation) -> str:
+    """`1.2M nodes/s` or `35 visits/s` from what the search spent; "" when unknown."""
+    if not evaluation.nodes or not evaluation.seconds:
+        return ""
+    rate = evaluation.nodes / evaluation.seconds
+    unit = "nodes/s" if evaluation.kind == "chess" else "visits/s"
+    if rate >= 1_000_000:
+        return f"{rate / 1_000_000:.1f}M {unit}"
+    if rate >= 1000:
+        return f"{rate / 1000:.0f}k {unit}"
+    return f"{rate:.0f} {unit}"
+
+
+def line_arrows(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
+    """(from, to) squares of the first `limit` moves of a SAN line; stops at a move that does not parse."""
+    arrows: list[tuple[int, int]] = []
+    board = board.copy(stack=False)
+    for san in list(sans)[:limit]:
+        try:
+            move = board.parse_san(san)
+        except ValueError:
+            break
+        arrows.append((move.from_square, move.to_square))
+        board.push(move)
+    return arrows
+
+
+def ghost_stones(moves: Sequence[str], first_color: str, height: int, limit: int = 10) -> list[tuple[Point, str, int]]:
+    """(point, colour, number) of the first `limit` moves of a GTP line (passes are skipped, numbered)."""
+    stones: list[tuple[Point, str, int]] = []
+    color = first_color
+    for number, move in enumerate(list(moves)[:limit], start=1):
+        try:
+            point = point_from_gtp(move, height)
+        except ValueError:
+            break
+        if point is not None:
+            stones.append((point, color, number))
+        color = "white" if color == "black" else "black"
+    return stones
+
+
+def win_pct_white(evaluation: Evaluation) -> float | None:
+    """White's win chance in percent for the evaluation bar (lichess's curve; mates are 0 or 100)."""
+    from reviewer.core.scoring.chess import win_pct
+
+    if evaluation.mate_white is not None:
+        return 100.0 if evaluation.mate_white > 0 else 0.0
+    if evaluation.score_cp_white is None:
+        return None
+    return win_pct(evaluation.score_cp_white)

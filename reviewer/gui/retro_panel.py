@@ -1,0 +1,174 @@
+"""Learn from your mistakes in the window: the panel that asks, and the controller that takes the
+moves played on the board while it asks (instead of adding them to the game).
+
+A move the card does not know is judged by an engine in a worker thread (the GUI never waits on it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+from reviewer.core.gametree import Color
+from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict
+from reviewer.core.services.trainer.retro import Retro
+from reviewer.gui.session import ReviewSession
+
+
+class RetroPanel(QFrame):
+    show_me_clicked = Signal()
+    skip_clicked = Signal()
+    stop_clicked = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.prompt = QLabel()
+        self.prompt.setWordWrap(True)
+        self.feedback = QLabel()
+        self.feedback.setWordWrap(True)
+        self.feedback.setAccessibleName("Answer feedback")
+        self.show_me = QPushButton("Show me")
+        self.skip = QPushButton("Skip")
+        self.stop = QPushButton("Stop")
+        buttons = QHBoxLayout()
+        for button in (self.show_me, self.skip, self.stop):
+            buttons.addWidget(button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("<b>Learn from your mistakes</b>"))
+        layout.addWidget(self.prompt)
+        layout.addWidget(self.feedback)
+        layout.addLayout(buttons)
+        self.show_me.clicked.connect(self.show_me_clicked)
+        self.skip.clicked.connect(self.skip_clicked)
+        self.stop.clicked.connect(self.stop_clicked)
+
+    def set_finished(self, finished: bool) -> None:
+        self.show_me.setEnabled(not finished)
+        self.skip.setEnabled(not finished)
+        self.stop.setText("Close" if finished else "Stop")
+
+
+class RetroController(QObject):
+    """Runs one `Retro` on the open game. `active` while it asks; the analysis board hands it the
+    moves played on the board (`offer_move`)."""
+
+    judged = Signal(object, object)  # (the card, the Verdict) from the engine's thread
+    best_move_shown = Signal(str)  # the move "show me" revealed
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        panel: RetroPanel,
+        evaluator_for: Callable[[Card], Evaluator | None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.panel = panel
+        self._evaluator_for = evaluator_for
+        self._retro: Retro | None = None
+        self._engine_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="retro-engine")
+        self._waiting = False
+        panel.show_me_clicked.connect(self.show_me)
+        panel.skip_clicked.connect(self.skip)
+        panel.stop_clicked.connect(self.stop)
+        self.judged.connect(self._on_judged)
+        panel.hide()
+
+    @property
+    def active(self) -> bool:
+        return self._retro is not None and not self._retro.done
+
+    @property
+    def retro(self) -> Retro | None:
+        return self._retro
+
+    def start(self, color: Color) -> bool:
+        game, assessment = self.session.game, self.session.assessment
+        if game is None or assessment is None:
+            return False
+        self.session.settle_assessment()
+        assessment = self.session.assessment
+        if assessment is None:
+            return False
+        self._retro = Retro.for_game(game, self.session.evaluations, assessment, color)
+        self.panel.feedback.setText("")
+        self.panel.show()
+        self._ask()
+        return True
+
+    def offer_move(self, move: str) -> None:
+        retro = self._retro
+        if retro is None or retro.current is None or self._waiting:
+            return
+        card = retro.current.card
+        verdict = retro.answer(move)
+        if verdict.accepted is None:
+            evaluate = self._evaluator_for(card)
+            if evaluate is None:
+                self.panel.feedback.setText(verdict.message)
+                return
+            self._waiting = True
+            self.panel.feedback.setText(f"{verdict.move}: asking the engine…")
+            self._engine_thread.submit(self._judge_with_engine, card, move, evaluate)
+            return
+        self._show_verdict(verdict)
+
+    def show_me(self) -> None:
+        retro = self._retro
+        if retro is None or retro.current is None:
+            return
+        best = retro.show_me()
+        self.panel.feedback.setText(f"The best move was {best}.")
+        self.best_move_shown.emit(best)
+        self._ask()
+
+    def skip(self) -> None:
+        if self._retro is not None:
+            self._retro.skip()
+            self.panel.feedback.setText("")
+            self._ask()
+
+    def stop(self) -> None:
+        self._retro = None
+        self.panel.hide()
+
+    def close(self) -> None:
+        self._engine_thread.shutdown(wait=True)
+
+    # ---------------------------------------------------------------------------- helpers
+
+    def _judge_with_engine(self, card: Card, move: str, evaluate: Evaluator) -> None:
+        from reviewer.core.services.trainer.cards import judge_answer
+
+        self.judged.emit(card, judge_answer(card, move, evaluate))
+
+    def _on_judged(self, card: object, verdict: object) -> None:
+        self._waiting = False
+        retro = self._retro
+        if retro is None or retro.current is None or retro.current.card is not card or not isinstance(verdict, Verdict):
+            return
+        if verdict.accepted is not None and verdict.move:
+            retro.answer(verdict.move, evaluate=lambda _card, _move: verdict.loss)
+            self._show_verdict(verdict)
+        else:
+            self.panel.feedback.setText(verdict.message)
+
+    def _show_verdict(self, verdict: Verdict) -> None:
+        self.panel.feedback.setText(verdict.message)
+        if verdict.accepted:
+            self._ask()
+
+    def _ask(self) -> None:
+        retro = self._retro
+        if retro is None:
+            return
+        self.panel.prompt.setText(retro.prompt())
+        self.panel.set_finished(retro.done)
+        item = retro.current
+        if item is not None:
+            self.session.set_current_ply(item.card.ply - 1)

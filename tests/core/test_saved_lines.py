@@ -1,0 +1,47 @@
+"""Lines a player adds on the board come back when the same game is opened again."""
+
+from __future__ import annotations
+
+from reviewer.core.gametree import Game
+from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
+from reviewer.core.variations import TreeEditor
+
+
+def opened_game() -> Game:
+    game = Game(kind="chess", first_player="white")
+    editor = TreeEditor(game)
+    editor.play_line(game.root, ["e4", "e5", "Nf3", "Nc6"])
+    editor.play(game.node_at_ply(1), "c5")  # a variation the file already has
+    return game
+
+
+def test_only_the_lines_added_since_opening_are_saved_and_they_come_back(tmp_path):
+    game = opened_game()
+    fingerprint, original = game_fingerprint(game), leaf_paths(game)
+    editor = TreeEditor(game)
+    editor.play_line(game.node_at_ply(2), ["Bc4", "Bc5"])
+    editor.play(game.node_at_ply(4), "Bb5")  # extends the main line
+    lines = added_lines(game, original)
+    assert lines == [["e4", "e5", "Bc4", "Bc5"], ["e4", "e5", "Nf3", "Nc6", "Bb5"]]
+    store = SavedLines(tmp_path / "lines.sqlite")
+    store.save(fingerprint, lines)
+
+    reopened = opened_game()
+    assert game_fingerprint(reopened) == fingerprint
+    added, problems = graft(reopened, store.load(reopened))
+    assert (added, problems) == (2, [])
+    assert leaf_paths(reopened) == leaf_paths(game)
+    assert reopened.mainline_moves() == ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+
+
+def test_another_game_gets_nothing_and_an_unplayable_line_is_reported(tmp_path):
+    store = SavedLines(tmp_path / "lines.sqlite")
+    game = opened_game()
+    store.save(game_fingerprint(game), [["e4", "e5", "Qh5"], ["e4", "e5", "Ke3"]])
+    other = Game(kind="chess", first_player="white")
+    TreeEditor(other).play_line(other.root, ["d4"])
+    assert store.load(other) == []
+    added, problems = graft(game, store.load(game))
+    assert added == 1 and len(problems) == 1 and "Ke3" in problems[0]
+    store.save(game_fingerprint(opened_game()), [])
+    assert store.load(opened_game()) == []

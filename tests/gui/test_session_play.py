@@ -1,0 +1,79 @@
+"""The session plays moves through the game's rules and keeps the tree, the main line and the
+evaluations consistent."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.gametree import Game, Node
+from reviewer.gui.session import ReviewSession
+
+
+def chess_game(sans: list[str]) -> Game:
+    game = Game(kind="chess", first_player="white")
+    board = chess.Board()
+    node = game.root
+    for san in sans:
+        move = board.parse_san(san)
+        node = node.add_child(Node(move=san, color="white" if board.turn else "black", uci=move.uci()))
+        board.push(move)
+    return game
+
+
+@pytest.fixture
+def session(qtbot) -> ReviewSession:
+    session = ReviewSession()
+    session.load_game(chess_game(["e4", "e5", "Nf3", "Nc6"]))
+    for ply in range(5):
+        session.add_evaluation(Evaluation(ply=ply, kind="chess", engine_id="t", score_cp_white=20))
+    return session
+
+
+def test_a_move_off_the_main_line_starts_a_variation_and_keeps_the_evaluations(session, qtbot):
+    session.set_current_ply(2)
+    with qtbot.waitSignal(session.tree_changed) as changed:
+        node = session.play_move("Bc4")
+    assert changed.args == [False] and node is session.current_node
+    assert not node.is_mainline and node.move == "Bc4"
+    assert len(session.evaluations) == 5 and session.ply_count == 4
+
+
+def test_the_game_move_is_followed_not_duplicated(session, qtbot):
+    session.set_current_ply(2)
+    with qtbot.assertNotEmitted(session.tree_changed):
+        node = session.play_move("g1f3")
+    assert node is session.mainline_node(3)
+
+
+def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(session, qtbot):
+    session.set_current_ply(4)
+    with qtbot.waitSignal(session.move_refused) as refused, qtbot.assertNotEmitted(session.tree_changed):
+        assert session.play_move("Qxf7") is None
+    assert refused.args[0].startswith("Illegal move Qxf7: not legal") and session.current_ply == 4
+
+
+def test_extending_the_main_line_and_promoting_a_variation(session, qtbot):
+    session.go_to_end()
+    session.play_move("Bb5")
+    assert session.ply_count == 5 and session.current_is_mainline
+    session.set_current_ply(2)
+    variation = session.play_line(["Bc4", "Bc5"])
+    assert variation is not None and not variation.is_mainline
+    with qtbot.waitSignal(session.tree_changed) as changed:
+        session.promote(variation)
+    assert changed.args == [True] and session.ply_count == 4
+    assert [session.mainline_node(p).move for p in (3, 4)] == ["Bc4", "Bc5"]
+    assert sorted(session.evaluations.by_ply) == [0, 1, 2]  # the plies after the change are void
+    assert session.undo_edit() and session.mainline_node(3).move == "Nf3"
+
+
+def test_deleting_the_line_under_the_current_move_moves_back_to_its_parent(session):
+    session.set_current_ply(2)
+    branch = session.play_line(["Bc4", "Bc5", "c3"])
+    assert branch is not None
+    first = branch.parent.parent
+    session.delete_from(first)
+    assert session.current_node is session.mainline_node(2)
+    assert len(session.mainline_node(2).children) == 1
