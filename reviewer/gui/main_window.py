@@ -12,9 +12,8 @@ import json
 import math
 import re
 import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 import chess
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, QTimer, Signal, Slot
@@ -62,6 +61,13 @@ from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.core.report import build_report
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.session import ReviewSession, assess_safely
+from reviewer.gui.style import (
+    FLAGGED_JUDGEMENTS,
+    JUDGEMENT_TITLES,
+    is_dark_palette,
+    judgement_color,
+    paint_stone_icon,
+)
 from reviewer.gui.settings import (
     PRESETS,
     EngineChoice,
@@ -69,13 +75,6 @@ from reviewer.gui.settings import (
     describe_limit,
     engine_label,
     limit_choices,
-)
-from reviewer.gui.style import (
-    FLAGGED_JUDGEMENTS,
-    JUDGEMENT_TITLES,
-    is_dark_palette,
-    judgement_color,
-    paint_stone_icon,
 )
 from reviewer.gui.workers import (
     AnalysisJob,

@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import quote, unquote
 
 from reviewer.core.analysis import Candidate, Evaluation

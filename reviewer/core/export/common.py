@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from typing import Mapping
 
 from reviewer import __version__
 from reviewer.core.analysis import EvaluationTable

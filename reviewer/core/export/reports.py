@@ -18,8 +18,7 @@ import csv
 import html
 import io
 import math
-from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 CSV_COLUMNS = (
     "game",

@@ -22,7 +22,7 @@ replaces them, the SBKV/SBKS/RVW values, the move annotations next to them and t
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from typing import Mapping
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.export.codec import encode_evaluation
