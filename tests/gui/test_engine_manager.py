@@ -200,3 +200,32 @@ def test_about_from_the_help_menu(qtbot, monkeypatch):
     qtbot.addWidget(window)
     window.about_action.trigger()
     assert shown == ["About Reviewer"]
+
+
+def test_a_katago_without_a_model_asks_for_one_then_is_added(qtbot, tmp_path, monkeypatch):
+    from reviewer.core.engines import install
+    from reviewer.gui.dialogs import engine_manager
+
+    fake = fake_engine_command("fake_katago.py")
+    binary = tmp_path / "katago"  # answers `katago version` as KataGo does, else is the fake analysis engine
+    binary.write_text(
+        "#!/bin/sh\n"
+        'if [ "$1" = version ]; then echo "KataGo v1.18.1"; exit 0; fi\n'
+        f"exec {shlex.join(fake)} \"$@\"\n"
+    )
+    binary.chmod(0o755)
+    model = tmp_path / "net.bin.gz"
+    model.write_bytes(b"not a real network; the fake engine does not read it")
+    monkeypatch.setattr(install, "installed_katago", lambda home=None: None)
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))  # where its config is written
+    asked = []
+    monkeypatch.setattr(engine_manager, "choose_model_file", lambda parent: asked.append(1) or str(model))
+    dialog = _dialog(qtbot, find=lambda: list(find_engines(check=False)))
+    dialog.add_program(str(binary))
+    qtbot.waitUntil(lambda: dialog.status_label.text().startswith("Added"), timeout=60_000)
+    assert asked == [1]
+    (added,) = user_engines()
+    assert added.protocol == "katago" and added.options.model == str(model)
+    assert added.command[:4] == (str(binary), "analysis", "-model", str(model))
+    config = Path(added.command[added.command.index("-config") + 1])
+    assert config.is_relative_to(tmp_path / "engines") and "reportAnalysisWinratesAs = BLACK" in config.read_text()

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from reviewer.core import paths
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.engines import install
 from reviewer.core.engines.discovery import katago_binary_version, settings_path
@@ -48,6 +49,8 @@ UCI_TIMEOUT_S = 10.0
 KATAGO_TIMEOUT_S = 180.0  # KataGo on a CPU loads its model for a while before it answers
 GTP_TIMEOUT_S = 10.0
 UserProtocol = Literal["uci", "katago"]
+MODEL_NEEDED = "needs a model file"  # in the message of a KataGo added without one (the GUI asks for it)
+USER_KATAGO_CONFIG = ("user-katago", "analysis.cfg")
 
 
 class ProbeError(ValueError):
@@ -220,19 +223,21 @@ def _gtp_name(command: Sequence[str]) -> str | None:
 
 
 def _katago_analysis_command(binary: str, model: str | None) -> list[str]:
-    """`katago analysis` for a bare KataGo binary, with the given model or the installed one and config."""
+    """`katago analysis` for a bare KataGo binary: the given model (else the installed one) and the
+    installed analysis config (else one written for it beside the installed engines)."""
     installed = install.installed_katago()
     chosen_model = model or (str(installed.model_path()) if installed is not None else None)
     if not chosen_model:
-        raise ProbeError(f"{binary} is KataGo, which needs a model file (a .bin.gz network): choose one in the options")
+        raise ProbeError(f"{Path(binary).name} is KataGo, which {MODEL_NEEDED} (a .bin.gz network): choose one")
     if not Path(chosen_model).is_file():
         raise ProbeError(f"the KataGo model {chosen_model} does not exist")
-    command = [binary, "analysis", "-model", chosen_model]
     if installed is not None and installed.config.is_file():
-        command += ["-config", str(installed.config)]
+        config = installed.config
     else:
-        raise ProbeError(f"{binary} is KataGo, but no analysis config was found: run `reviewer engines install` first")
-    return command
+        config = paths.engines_dir().joinpath(*USER_KATAGO_CONFIG)
+        if not config.is_file():
+            write_text_atomic(config, install.analysis_config(config.parent))
+    return [binary, "analysis", "-model", chosen_model, "-config", str(config)]
 
 
 def engine_command(text: str) -> list[str]:

@@ -44,7 +44,14 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.engines.discovery import EngineInfo, find_engines
-from reviewer.core.engines.user_engines import EngineOptions, add_engine, probe_engine, remove_engine, set_options
+from reviewer.core.engines.user_engines import (
+    MODEL_NEEDED,
+    EngineOptions,
+    add_engine,
+    probe_engine,
+    remove_engine,
+    set_options,
+)
 from reviewer.core.gametree import GameKind
 from reviewer.gui.settings import EngineChoice, Settings
 from reviewer.gui.workers import TaskRunner, import_go_engine_modules
@@ -67,9 +74,10 @@ def _find_all() -> list[EngineInfo]:
     return list(find_engines())
 
 
-def _probe_and_add(command_text: str) -> str:
-    probed = probe_engine(command_text)
-    return add_engine(probed).name
+def _probe_and_add(command_text: str, model: str | None = None) -> str:
+    probed = probe_engine(command_text, model=model)
+    options = EngineOptions(model=model) if model and probed.protocol == "katago" else None
+    return add_engine(probed, options=options).name
 
 
 class EngineManagerDialog(QDialog):
@@ -255,11 +263,12 @@ class EngineManagerDialog(QDialog):
         if path:
             self.add_program(shlex.quote(path))
 
-    def add_program(self, command_text: str) -> None:
-        """Ask the program (a path, or a command line) what it speaks, then add it; off the GUI thread."""
+    def add_program(self, command_text: str, model: str | None = None) -> None:
+        """Ask the program (a path, or a command line) what it speaks, then add it; off the GUI thread.
+        A KataGo without a model to use gets one chosen by the user, then is asked again."""
         self._say(f"Asking {command_text} which protocol it speaks…")
         self.add_button.setEnabled(False)
-        self._submit("add", command_text, _probe_and_add, command_text)
+        self._submit("add", command_text, _probe_and_add, command_text, model)
 
     def remove_selected(self) -> None:
         engine = self.selected_engine()
@@ -412,6 +421,10 @@ class EngineManagerDialog(QDialog):
         elif what == "add":
             self.add_button.setEnabled(True)
             self._say(f"Not added: {message}", problem=True)
+            if MODEL_NEEDED in message:
+                model = choose_model_file(self)
+                if model:
+                    self.add_program(str(payload), model)
         elif what == "remove":
             self._say(f"Could not remove {payload}: {message}", problem=True)
         elif what == "options":
@@ -460,7 +473,7 @@ class EngineOptionsDialog(QDialog):
         layout.addWidget(buttons)
 
     def _choose_model(self) -> None:
-        path, _filter = QFileDialog.getOpenFileName(self, "Choose a KataGo model", "", "KataGo models (*.bin.gz *.bin *.txt.gz)")
+        path = choose_model_file(self)
         if path:
             self.model.setText(path)
 
@@ -471,6 +484,11 @@ class EngineOptionsDialog(QDialog):
         if self._engine.protocol == "uci":
             return EngineOptions(threads=value(self.threads), hash_mb=value(self.hash_mb))
         return EngineOptions(threads=value(self.threads), visits=value(self.visits), model=self.model.text().strip() or None)
+
+
+def choose_model_file(parent: QWidget) -> str:
+    path, _filter = QFileDialog.getOpenFileName(parent, "Choose a KataGo model", "", "KataGo models (*.bin.gz *.bin *.txt.gz)")
+    return path
 
 
 def _spin(low: int, high: int, value: int | None, default_text: str, suffix: str = "") -> QSpinBox:
