@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SAMPLE ?= resources/samples/opera-game.pgn
 
-.PHONY: run test setup system-deps engines js-deps lint bench clean
+.PHONY: run test setup system-deps engines js-deps lint bench clean wheel dist dist-test install-desktop uninstall-desktop icons
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -47,5 +47,40 @@ bench: setup
 	$(BIN)/python benchmarks/builtin_go.py
 	$(BIN)/python benchmarks/gui.py
 
+# -- packages and the desktop -----------------------------------------------------------------
+DIST_STAMP := $(VENV)/.dist-tools
+
+$(DIST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[test,dist]'
+	touch $@
+
+# The wheel and the sdist, in dist/.
+wheel: $(DIST_STAMP)
+	$(BIN)/python -m build --no-isolation --outdir dist .
+
+# A one-folder bundle with Python and every library inside: dist/reviewer/reviewer.
+dist: $(DIST_STAMP)
+	$(BIN)/pyinstaller --noconfirm --log-level WARN --distpath dist --workpath build/pyinstaller \
+	  packaging/pyinstaller/reviewer.spec
+	@du -sh dist/reviewer
+
+# The bundle built, then started off screen on a sample game with Stockfish (CI runs it after `test`).
+dist-test: dist
+	REVIEWER_BUNDLE=dist/reviewer/reviewer $(BIN)/python -m pytest -q tests/packaging/test_bundle.py
+
+# The menu entry, icons and PGN/SGF file types for the current user (no root), running $(BIN)/reviewer
+# (or REVIEWER=/path/to/reviewer, e.g. dist/reviewer/reviewer or a pipx install).
+REVIEWER ?= $(BIN)/reviewer
+install-desktop:
+	@[ -x "$(REVIEWER)" ] || $(MAKE) --no-print-directory $(STAMP)
+	@bash packaging/desktop-integration.sh install "$(REVIEWER)"
+
+uninstall-desktop:
+	@bash packaging/desktop-integration.sh uninstall
+
+# The PNG icons, drawn again from resources/icons/reviewer.svg.
+icons: $(STAMP)
+	QT_QPA_PLATFORM=offscreen $(BIN)/python packaging/render_icons.py
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build dist *.egg-info

@@ -33,9 +33,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence, TextIO
+from typing import Any, TextIO
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
@@ -85,6 +86,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write an annotated copy: .pgn for chess ([%%eval]), .sgf for Go"
+    )
+    parser.add_argument(
+        "--with-analysis",
+        action="store_true",
+        help="-o: keep Reviewer's full analysis in the PGN ([%%rvw] commands, which some programs show as text)",
     )
     parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move; - = stdout)")
     parser.add_argument(
@@ -576,7 +582,7 @@ def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[st
             failures.append(f"cannot write {'standard output' if target == _STANDARD_OUTPUT else target}: {_reason(error)}")
     if args.output:
         try:
-            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book)
+            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book, args.with_analysis)
         except (OSError, ValueError) as error:
             failures.append(f"cannot write {args.output}: {_reason(error)}")
     return failures
@@ -624,9 +630,15 @@ def _fmt(value: float | None, unit: str = "") -> str:
 
 
 def _write_annotated(
-    path: Path, jobs: Sequence[GameJob], overwrite: bool = False, preset: str = "lichess", skip_book: bool = False
+    path: Path,
+    jobs: Sequence[GameJob],
+    overwrite: bool = False,
+    preset: str = "lichess",
+    skip_book: bool = False,
+    with_analysis: bool = False,
 ) -> None:
     from reviewer.core.export import save_annotated
 
     reviews = [(job.game, job.evaluations, job.engine_info or None) for job in jobs]
-    save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite, preset=preset, skip_book=skip_book)
+    save_annotated(path, reviews, sources=[job.path for job in jobs], overwrite=overwrite, preset=preset, skip_book=skip_book,
+                   with_analysis=with_analysis)

@@ -2,7 +2,8 @@
 
   reviewer engines            a table: name, kind, protocol, version, status, where / what to do
   reviewer engines --json     the same as JSON
-  reviewer engines install    Stockfish (Debian package, as root), KataGo with its models from
+  reviewer engines install [--only stockfish|katago]
+                              Stockfish (Debian package, as root), KataGo with its models from
                               KaTrain's wheels (pip download), an analysis config, OpenCL tuning
                               files and, without a GPU, PoCL (OpenCL on the CPU). Quick when
                               everything is there already; never asks anything.
@@ -25,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list (default) or install")
     parser.add_argument("--json", action="store_true", help="list as JSON")
     parser.add_argument("--force", action="store_true", help="install: unpack KataGo again even if installed")
+    parser.add_argument("--only", choices=["stockfish", "katago"], help="install: only this engine")
 
 
 def _progress(message: str) -> None:
@@ -59,16 +61,23 @@ def list_engines(as_json: bool) -> int:
     return 0
 
 
-def install_engines(force: bool) -> int:
-    from reviewer.core.engines.install import install_all
+def install_engines(force: bool, only: str | None = None) -> int:
+    from reviewer.core.engines import install
 
-    results = install_all(_progress, force=force)
+    if only == "stockfish":
+        results = [install.install_stockfish(_progress)]
+    elif only == "katago":
+        results = [install.install_opencl_runtime(_progress), install.install_katago(_progress, force=force)]
+    else:
+        results = install.install_all(_progress, force=force)
     for result in results:
         mark = "ok" if result.ok else ("warning" if result.name in ("katago", "opencl") else "error")
         print(f"{mark}: {result.message}", file=sys.stderr if not result.ok else sys.stdout)
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
     usable = {result.name for result in results if result.ok}
+    if only is not None and only not in usable:
+        return 1
     if not usable & {"stockfish", "katago"}:
         print("error: no engine could be installed (the built-in Go engine still works)", file=sys.stderr)
         return 1
@@ -77,5 +86,5 @@ def install_engines(force: bool) -> int:
 
 def run(args: argparse.Namespace) -> int:
     if args.action == "install":
-        return install_engines(args.force)
+        return install_engines(args.force, args.only)
     return list_engines(args.json)

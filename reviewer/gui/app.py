@@ -31,7 +31,10 @@ def create_application(argv: list[str] | None = None, dark: bool | None = None) 
     QCoreApplication.setApplicationName(APP_NAME)
     QCoreApplication.setOrganizationName(ORGANIZATION)
     QCoreApplication.setApplicationVersion(__version__)
-    QGuiApplication.setDesktopFileName("reviewer")
+    QGuiApplication.setDesktopFileName("io.github.reviewer.Reviewer")  # packaging/desktop/, as installed
+    from reviewer.gui.icons import app_icon
+
+    app.setWindowIcon(app_icon())
     # Worker threads (scoring, engine I/O) hand the interpreter back to the GUI thread within a
     # millisecond instead of Python's default five, so that steps stay smooth while they work.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))

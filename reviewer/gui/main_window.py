@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMenu,
-    QMessageBox,
     QProgressBar,
     QSizePolicy,
     QSplitter,
@@ -53,7 +52,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer import __version__
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.engines.discovery import EngineInfo, find_engines
@@ -279,6 +277,12 @@ class MainWindow(QMainWindow):
         self.dark_action.setChecked(is_dark_palette(QApplication.palette()))
         self.shortcuts_action = self._action("&Keyboard shortcuts", self.show_shortcuts, ["F1"], "Keyboard shortcuts")
         self.about_action = self._action("&About Reviewer", self.show_about)
+        self.engine_manager_action = self._action(
+            "&Engine manager…", lambda: self.show_engine_manager(), [QKeySequence("Ctrl+E")],
+            "Engines found, the default per game, your own engines, installs",
+        )
+        self.install_stockfish_action = self._action("Install &Stockfish…", lambda: self.show_engine_manager("stockfish"))
+        self.install_katago_action = self._action("Install &KataGo…", lambda: self.show_engine_manager("katago"))
 
         self._build_board_actions()
 
@@ -393,6 +397,10 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         file_menu.addAction(self.choose_game_action)
         file_menu.addAction(self.export_action)
+        from reviewer.gui.exports import GameExports
+
+        self.exports = GameExports(self)
+        self.exports.add_to(file_menu)
         file_menu.addSeparator()
         file_menu.addAction(self.players_action)
         file_menu.addSeparator()
@@ -429,6 +437,12 @@ class MainWindow(QMainWindow):
             self.preset_menu.addAction(action)
         analysis_menu.addSeparator()
         analysis_menu.addAction(self.settings_action)
+
+        engines_menu = bar.addMenu("&Engines")
+        engines_menu.addAction(self.engine_manager_action)
+        engines_menu.addSeparator()
+        engines_menu.addAction(self.install_stockfish_action)
+        engines_menu.addAction(self.install_katago_action)
 
         view_menu = bar.addMenu("&View")
         view_menu.addAction(self.flip_action)
@@ -1058,6 +1072,7 @@ class MainWindow(QMainWindow):
             action.setCheckable(True)
             action.setChecked(True)
         self.engine_menu.addSeparator()
+        self.engine_menu.addAction(self.engine_manager_action)
         self.engine_menu.addAction(self.settings_action)
 
     def _engine_text(self, choice: EngineChoice) -> str:
@@ -1188,6 +1203,20 @@ class MainWindow(QMainWindow):
             self.set_limit(kind, dialog.limit())
             self.set_preset(dialog.preset())
 
+    def show_engine_manager(self, install: str | None = None) -> Any:
+        """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
+        from reviewer.gui.dialogs.engine_manager import open_engine_manager
+
+        dialog = open_engine_manager(self, self.settings, self._current_kind(), install)  # type: ignore[arg-type]
+        dialog.engines_changed.connect(self.refresh_engines)
+        dialog.default_chosen.connect(self.set_engine_choice)
+        return dialog
+
+    def refresh_engines(self) -> None:
+        """Look for engines again (one was added, removed or installed)."""
+        self._discovery_wanted, self._discovery_started, self._engines_pending = True, False, True
+        self._discover_engines()
+
     @Slot()
     def show_shortcuts(self) -> None:
         from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
@@ -1196,15 +1225,9 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About Reviewer",
-            f"<h3>Reviewer {__version__}</h3>"
-            "<p>Review your own chess and Go games with a real engine, offline: "
-            "Stockfish, KataGo or the built-in Go engine.</p>"
-            "<p>Accuracy and move labels follow lichess (chess) and KaTrain (Go).</p>"
-            "<p>Built with Qt for Python, pyqtgraph, python-chess and sgfmill.</p>",
-        )
+        from reviewer.gui.dialogs.about import AboutDialog
+
+        AboutDialog(self).exec()
 
     @Slot()
     def show_players(self) -> None:

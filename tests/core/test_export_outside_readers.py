@@ -7,18 +7,22 @@ tests/js/node_modules (git-ignored) with `npm ci`; without node/npm, or when the
 
 from __future__ import annotations
 
+import io
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
 
+import chess.pgn
 import pytest
 from support import REPO_ROOT, fake_engine_command
 from test_export_helpers import analyse, go_evaluations
 
 from reviewer.core.analysis import Limit
-from reviewer.core.export import export_game_text
+from reviewer.core.export import evaluations_from_game, export_game_text
+from reviewer.core.export.pgn import GENERATED_JUDGEMENT
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.scoring import assess_game
 
@@ -80,7 +84,8 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
             assert seen["eval"] == f"#{evaluation.mate_white}"
         else:
             assert seen["eval"] == pytest.approx(evaluation.score_cp_white / 100)
-        assert seen["diag"]["rvw"].startswith("1;")
+        assert "rvw" not in (seen["diag"] or {})  # no private record in a plain export
+        assert "[%" not in (seen["comment"] or "")
         if move.judgement in NAG_TEXT:
             lines += 1
             assert seen["nags"] == [NAG_TEXT[move.judgement]]
@@ -98,6 +103,26 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
     ours = {"WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "ReviewerCoverage", "ReviewerEngine", "ReviewerLimit"}
     assert {m["key"] for m in read["messages"]} <= ours
     assert tags["ReviewerCoverage"] == f"all {game.ply_count} moves analysed"
+
+
+# The commands lichess reads and hides from a comment (scalachess's Comment parsing).
+LICHESS_HIDDEN = re.compile(r"\[%(?:eval|clk|emt|csl|cal)\s[^\]]*\]")
+
+
+def test_a_lichess_style_reader_sees_only_the_words(node, opera_export, tmp_path):
+    game, table, path = opera_export
+    raw = chess.pgn.read_game(io.StringIO(path.read_text(encoding="utf-8")))
+    shown = [LICHESS_HIDDEN.sub("", n.comment).strip() for n in [raw, *raw.mainline()]]
+    assert not [text for text in shown if "[%" in text]
+    words = [text for text in shown if text]
+    assert words and all(GENERATED_JUDGEMENT.search(t) or re.fullmatch(r"[A-E]\d\d .+", t) for t in words)
+    # Saved with analysis, the records are there for Reviewer; pgn-parser still reads the file.
+    full = tmp_path / "full.pgn"
+    full.write_text(export_game_text(game, table, with_analysis=True), encoding="utf-8")
+    (read,) = read_with(node, "read_pgn.js", full)
+    assert all(seen["diag"]["rvw"].startswith("1;") for seen in read["moves"])
+    assert all("[%" not in (seen["comment"] or "") for seen in read["moves"])
+    assert evaluations_from_game(load_game(full)).by_ply == table.by_ply
 
 
 def test_pgn_parser_keeps_clocks_next_to_evals(node, tmp_path):

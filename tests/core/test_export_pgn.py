@@ -7,14 +7,14 @@ import re
 
 import chess.pgn
 import pytest
+from support import REPO_ROOT, fake_engine_command
+from test_export_helpers import analyse, chess_evaluations
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.export import annotate_game, evaluations_from_game, export_game_text
 from reviewer.core.export.pgn import GENERATED_JUDGEMENT
 from reviewer.core.formats import game_from_pgn_text, load_game, open_collection, write_pgn
 from reviewer.core.scoring import assess_game
-from support import REPO_ROOT, fake_engine_command
-from test_export_helpers import analyse, chess_evaluations
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 SYMBOL_NAGS = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
@@ -75,18 +75,38 @@ def test_python_chess_reads_every_eval_symbol_and_line(opera_review):
 
 def test_reviewer_reads_back_the_same_review(opera_review):
     game, table = opera_review
-    text = export_game_text(game, table)
+    text = export_game_text(game, table, with_analysis=True)
     reopened = game_from_pgn_text(text)
     table_back = evaluations_from_game(reopened)
     assert table_back.by_ply == table.by_ply  # full fidelity: candidates, depth, WDL, engine id
     assert judgements_and_graph(reopened, table_back) == judgements_and_graph(game, table)
     # Exporting the reopened game again changes nothing: Reviewer's words are replaced, not added.
-    assert export_game_text(reopened, table_back) == text
+    assert export_game_text(reopened, table_back, with_analysis=True) == text
+
+
+def test_a_plain_export_carries_no_private_record_and_drops_an_old_one(opera_review):
+    game, table = opera_review
+    with_analysis = export_game_text(game, table, with_analysis=True)
+    plain = export_game_text(game, table)
+    assert with_analysis.count("[%rvw ") == len(table) and "[%rvw" not in plain
+    # Only the private records differ: the same evals, words, symbols and lines.
+    def without_records(text):
+        stripped = re.sub(r" ?\[%rvw [^\]]*\]", "", text)
+        return write_pgn(game_from_pgn_text(stripped))
+
+    assert without_records(with_analysis) == write_pgn(game_from_pgn_text(plain))
+    # A file saved with analysis, exported plainly, loses its records (even where this review has none).
+    reopened = game_from_pgn_text(with_analysis)
+    partial = EvaluationTable()
+    partial.add(table.get(3))
+    assert "[%rvw" not in export_game_text(reopened, partial)
+    assert export_game_text(reopened, partial, with_analysis=True).count("[%rvw ") == len(table)
 
 
 def test_lichess_evals_alone_give_the_same_graph(opera_review):
     game, table = opera_review
-    text = re.sub(r" ?\[%rvw [^\]]*\]", "", export_game_text(game, table))
+    text = export_game_text(game, table)
+    assert "[%rvw" not in text
     reopened = game_from_pgn_text(text)
     table_back = evaluations_from_game(reopened)
     original = assess_game(game, table)
@@ -232,11 +252,11 @@ def test_corpus_game_with_comments_and_variations_keeps_them_all(corpus_dir):
 
 def test_a_partial_review_keeps_the_files_evaluations_elsewhere(opera_review):
     game, table = opera_review
-    reopened = game_from_pgn_text(export_game_text(game, table))
+    reopened = game_from_pgn_text(export_game_text(game, table, with_analysis=True))
     newer = EvaluationTable()
     for ply in range(10, 20):
         newer.add(Evaluation(ply=ply, kind="chess", engine_id="Other 2 | depth=3", score_cp_white=ply, best_move="h3"))
-    twice = game_from_pgn_text(export_game_text(reopened, newer))
+    twice = game_from_pgn_text(export_game_text(reopened, newer, with_analysis=True))
     back = evaluations_from_game(twice)
     assert sorted(back.by_ply) == sorted(table.by_ply)
     for ply, evaluation in table.by_ply.items():

@@ -145,7 +145,7 @@ def test_the_command_line_adds_lists_and_answers_cards(tmp_path, capsys):
 
     game, table = scholars_mate()
     pgn = tmp_path / "analysed.pgn"
-    pgn.write_text(export_game_text(game, table))
+    pgn.write_text(export_game_text(game, table, with_analysis=True))
     deck = str(tmp_path / "deck.sqlite")
 
     assert main(["train", "--deck", deck, "--add", str(pgn)]) == 0

@@ -21,7 +21,7 @@ import shlex
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -48,6 +48,8 @@ class EngineInfo:
     status: Status
     detail: str = ""  # where it was found, or why it is not usable and what to do
     source: str = ""  # "installed", "path", "settings", "builtin"
+    # the user's options from engines.json: threads, hash_mb, visits (ints), model (a path)
+    options: tuple[tuple[str, int | str], ...] = ()
 
     @property
     def usable(self) -> bool:
@@ -75,7 +77,24 @@ class _Found:
 
 
 def _renamed(info: EngineInfo, name: str) -> EngineInfo:
-    return EngineInfo(name, info.kind, info.protocol, info.command, info.version, info.status, info.detail, info.source)
+    return replace(info, name=name)
+
+
+OPTION_NUMBERS = ("threads", "hash_mb", "visits")
+
+
+def _options(data: object) -> tuple[tuple[str, int | str], ...]:
+    """The usable options of an engines.json entry; anything else is left out."""
+    if not isinstance(data, dict):
+        return ()
+    found: list[tuple[str, int | str]] = []
+    for key in OPTION_NUMBERS:
+        value = data.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            found.append((key, value))
+    if isinstance(data.get("model"), str) and data["model"].strip():
+        found.append(("model", data["model"].strip()))
+    return tuple(found)
 
 
 def settings_path() -> Path:
@@ -201,10 +220,11 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
         except (TypeError, ValueError, AttributeError) as error:
             problems.append(f"{path}: engine {index + 1} ignored: {error}")
             continue
+        options = _options(entry.get("options"))
         executable = shutil.which(command[0]) or (command[0] if Path(command[0]).is_file() else None)
         if executable is None:
             engines.append(EngineInfo(name, kind, protocol, tuple(command), None, "missing",  # type: ignore[arg-type]
-                                      f"{command[0]} not found", "settings"))
+                                      f"{command[0]} not found", "settings", options))
             continue
         version, status = None, "ok"
         if check and protocol == "uci":
@@ -214,7 +234,7 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
             version = katago_binary_version(executable)  # KataGo itself; a wrapper is taken on trust
             status = "ok" if version is not None else "broken"
         engines.append(EngineInfo(name, kind, protocol, tuple(command), version, status,  # type: ignore[arg-type]
-                                  str(path), "settings"))
+                                  str(path), "settings", options))
     return engines, problems
 
 

@@ -37,19 +37,36 @@ def _command_list(command: Sequence[str] | str) -> list[str]:
     return parts
 
 
-def _open_uci(command: Sequence[str], threads: int | None) -> Engine:
+def _open_uci(command: Sequence[str], threads: int | None, hash_mb: int | None = None) -> Engine:
     from reviewer.core.engines.uci import UciEngine
 
-    return UciEngine(list(command), threads=threads)
+    return UciEngine(list(command), threads=threads, hash_mb=hash_mb)
 
 
-def _open_katago(command: Sequence[str], threads: int | None, name: str = "KataGo") -> Engine:
+def _open_katago(
+    command: Sequence[str], threads: int | None, name: str = "KataGo", visits: int | None = None, model: str | None = None
+) -> Engine:
     from reviewer.core.engines.katago import KataGoEngine
 
     command = list(command)
-    if threads and "-override-config" not in command:
-        command += ["-override-config", f"numSearchThreadsPerAnalysisThread={int(threads)}"]
+    if model:
+        if "-model" in command[:-1]:
+            command[command.index("-model") + 1] = model
+        else:
+            command += ["-model", model]
+    overrides = []
+    if threads:
+        overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
+    if visits:
+        overrides.append(f"maxVisits={int(visits)}")
+    if overrides and "-override-config" not in command:
+        command += ["-override-config", ",".join(overrides)]
     return KataGoEngine(command, name=name)
+
+
+def _option(info: EngineInfo, key: str) -> int | None:
+    value = dict(info.options).get(key)
+    return value if isinstance(value, int) else None
 
 
 def _open_builtin() -> Engine:
@@ -67,9 +84,11 @@ def _open_info(info: EngineInfo, threads: int | None) -> Engine:
         raise EngineNotFound(f"{info.name} would first tune OpenCL for a long time: {INSTALL_HINT}")
     if info.protocol == "builtin":
         return _open_builtin()
+    threads = threads or _option(info, "threads")
     if info.protocol == "uci":
-        return _open_uci(info.command, threads)
-    return _open_katago(info.command, threads, name=info.name)
+        return _open_uci(info.command, threads, _option(info, "hash_mb"))
+    model = dict(info.options).get("model")
+    return _open_katago(info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None)
 
 
 def open_engine(

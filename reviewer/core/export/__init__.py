@@ -1,12 +1,17 @@
 """Exporting a review: annotated PGN/SGF that other programs show and Reviewer reopens, and report files.
 
     annotate_game(game, evaluations, assessment=None, engine_info=None) -> Game   (a copy)
-    export_game_text(game, evaluations, ...) -> str            PGN for chess, SGF for Go
-    save_annotated(path, [(game, evaluations, engine_info)], sources=(), overwrite=False)
+    export_game_text(game, evaluations, ..., with_analysis=False) -> str   PGN for chess, SGF for Go
+    save_annotated(path, [(game, evaluations, engine_info)], sources=(), overwrite=False, with_analysis=False)
     evaluations_from_game(game) -> EvaluationTable             reads an exported file's analysis back
     has_embedded_evaluations(game) -> bool                      whether the file carries any
     moves_csv(reports) -> str, report_html(reports) -> str     from reviewer.report/1 objects
     save_text(path, text, sources=(), overwrite=False)          atomic, never over a source file
+
+A plain export is clean: a PGN carries lichess's `[%eval]`, the symbols, the words and the best
+lines, which other programs show; `with_analysis=True` ("Save with analysis") adds Reviewer's own
+record of each evaluation (`[%rvw ...]`), which other programs may show as text. An SGF always
+carries its record in the private property `RVW[]`, which other programs do not show.
 
 Every file is written atomically (reviewer.core.atomic); a path that is one of the game files the
 review came from is refused with `ExportError` unless `overwrite` is set. The file formats are
@@ -65,10 +70,11 @@ def annotate_game(
     evaluations: EvaluationTable,
     assessment: GameAssessment | None = None,
     engine_info: EngineInfo = None,
+    with_analysis: bool = False,
 ) -> Game:
     """A copy of the game carrying its review; the game itself is not changed."""
     if game.kind == "chess":
-        return annotate_chess_game(game, evaluations, assessment, engine_info)
+        return annotate_chess_game(game, evaluations, assessment, engine_info, with_analysis)
     return annotate_go_game(game, evaluations, assessment, engine_info)
 
 
@@ -77,10 +83,11 @@ def export_game_text(
     evaluations: EvaluationTable,
     assessment: GameAssessment | None = None,
     engine_info: EngineInfo = None,
+    with_analysis: bool = False,
 ) -> str:
-    """The reviewed game as PGN (chess) or SGF (Go) text."""
+    """The reviewed game as PGN (chess) or SGF (Go) text (see the module's docstring for `with_analysis`)."""
     if game.kind == "chess":
-        return export_pgn(game, evaluations, assessment, engine_info)
+        return export_pgn(game, evaluations, assessment, engine_info, with_analysis)
     return export_sgf(game, evaluations, assessment, engine_info)
 
 
@@ -120,10 +127,12 @@ def save_annotated(
     overwrite: bool = False,
     preset: Preset = DEFAULT_PRESET,
     skip_book: bool = False,
+    with_analysis: bool = False,
 ) -> None:
     """Write one or more reviewed games of one kind to one PGN or SGF file (by the games' kind).
 
-    `preset` and `skip_book` are those of SCORING.md, as for the report."""
+    `preset` and `skip_book` are those of SCORING.md, as for the report; `with_analysis` as in
+    `export_game_text`."""
     if not reviews:
         raise ExportError("no game to export")
     kinds = {game.kind for game, _, _ in reviews}
@@ -135,7 +144,7 @@ def save_annotated(
         raise ExportError(f"{kind} games are exported to {EXTENSION_BY_KIND[kind]} files, not {suffix or 'a name without one'}")
     all_sources = [*sources, *(game.source.path for game, _, _ in reviews)]
     texts = [
-        export_game_text(game, evaluations, assess_game(game, evaluations, preset, skip_book), engine_info)
+        export_game_text(game, evaluations, assess_game(game, evaluations, preset, skip_book), engine_info, with_analysis)
         for game, evaluations, engine_info in reviews
     ]
     save_text(path, "\n".join(texts), all_sources, overwrite)

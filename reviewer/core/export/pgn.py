@@ -3,14 +3,17 @@
 Per main-line move, in the comment after it (one comment; other `[%...]` commands such as
 `[%clk]` stay in it):
 - `[%eval 0.35]` / `[%eval #-3]`: the position after the move, White's view, pawns, 2 decimals;
-- `[%rvw ...]`: Reviewer's full evaluation of that position (see `codec`), which viewers hide;
+- `[%rvw ...]`, only when saved with analysis (`with_analysis=True`): Reviewer's full evaluation
+  of that position (see `codec`), so that Reviewer reopens the file with nothing to recompute. A
+  plain export leaves it out: readers that do not know the command (lichess's study import,
+  ChessBase, SCID) would show it as text. `[%eval]` alone still gives Reviewer the graph and labels;
 - for an inaccuracy, mistake or blunder: the NAG `$6` (?!), `$2` (?) or `$4` (??) in place of any
   other move-quality NAG ($1-$6; other NAGs stay), the text
   `(0.41 → -0.62) Mistake. Nf3 was best.` (mate rules say "Checkmate is now unavoidable." or
   "Lost forced checkmate sequence." instead), and the engine's best line from the position
   before as a variation of up to 12 plies;
 - at the ply where the opening is named: `C41 Philidor Defense`.
-The comment before the first move carries the start position's `[%eval]`/`[%rvw]`.
+The comment before the first move carries the start position's `[%eval]` (and `[%rvw]`).
 Tags: `Opening`/`ECO` (only where missing or empty), `Annotator` (unless a person is named
 there), `WhiteAccuracy`/`BlackAccuracy` (percent, 1 decimal; the harmonic-mean accuracy of
 SCORING.md) and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns), and the
@@ -237,8 +240,12 @@ def annotate_chess_game(
     evaluations: EvaluationTable,
     assessment: GameAssessment | None = None,
     engine_info: Mapping[str, object] | str | None = None,
+    with_analysis: bool = False,
 ) -> Game:
-    """A copy of the chess game carrying the review (see the module's docstring). The game is not changed."""
+    """A copy of the chess game carrying the review (see the module's docstring). The game is not changed.
+
+    `with_analysis`: also Reviewer's own record of every evaluation (`[%rvw ...]`); without it, any
+    such record the game carried is dropped too."""
     if game.kind != "chess":
         raise ValueError("annotate_chess_game takes chess games")
     basis, assessment = review_basis(game, evaluations, assessment)
@@ -254,6 +261,8 @@ def annotate_chess_game(
     for ply, node in enumerate(nodes):
         evaluation = evaluations.get(ply) or kept.get(ply)
         commands, text = split_comment(node.comment, keep_own=evaluation is None)
+        if not with_analysis:
+            commands = [command for command in commands if not RVW_COMMAND.fullmatch(command)]
         text, old_best, had_generated = _strip_generated(text, book_names[ply] if ply < len(book_names) else None)
         if had_generated:
             node.nags = [nag for nag in node.nags if nag not in (2, 4, 6)]
@@ -265,7 +274,7 @@ def annotate_chess_game(
         if eval_text:
             own.append(eval_text)
         own.extend(commands)
-        if evaluation is not None:
+        if evaluation is not None and with_analysis:
             own.append(f"[%rvw {encode_evaluation(evaluation, previous_engine_id)}]")
             previous_engine_id = evaluation.engine_id or previous_engine_id
 
@@ -327,11 +336,12 @@ def export_pgn(
     evaluations: EvaluationTable,
     assessment: GameAssessment | None = None,
     engine_info: Mapping[str, object] | str | None = None,
+    with_analysis: bool = False,
 ) -> str:
-    """The annotated game as PGN text."""
+    """The annotated game as PGN text; `with_analysis` adds Reviewer's own records (`[%rvw ...]`)."""
     from reviewer.core.formats import write_pgn
 
-    return write_pgn(annotate_chess_game(game, evaluations, assessment, engine_info))
+    return write_pgn(annotate_chess_game(game, evaluations, assessment, engine_info, with_analysis))
 
 
 __all__ = [

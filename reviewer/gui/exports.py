@@ -1,0 +1,346 @@
+"""Exports from the window: the annotated game, the reports, a PDF, the board as an image, the clipboard.
+
+Every file is written in a worker thread of the window's task runner (closing the window waits for
+it) and atomically (`reviewer.core.atomic`); the text for the clipboard is made there too and put on
+the clipboard when it is ready. A game file being reviewed is never written over.
+
+    File ▸ Export annotated PGN/SGF…   clean: other programs show only evals, symbols, words, lines
+    File ▸ Save with analysis…         the same plus Reviewer's own records (reopens with no engine)
+    File ▸ Export report ▸ JSON / CSV / HTML / PDF…
+    File ▸ Export board image (PNG)…
+    Edit ▸ Copy PGN / Copy FEN / Copy SGF
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QMarginsF, QObject, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QGuiApplication,
+    QImage,
+    QKeySequence,
+    QPageLayout,
+    QPageSize,
+    QPainter,
+    QPdfWriter,
+    QTextDocument,
+)
+from PySide6.QtWidgets import QFileDialog, QMenu
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.atomic import write_bytes_atomic
+from reviewer.core.export import check_target, export_game_text, moves_csv, report_html, save_annotated, save_text
+from reviewer.core.gametree import Game, Node
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+ReportFormat = Literal["json", "csv", "html", "pdf"]
+REPORT_FILTERS: dict[str, str] = {
+    "json": "JSON report (*.json)",
+    "csv": "CSV, one row per move (*.csv)",
+    "html": "HTML report (*.html)",
+    "pdf": "PDF report (*.pdf)",
+}
+PDF_RESOLUTION_DPI = 150
+GRAPH_WIDTH_PX = 900
+
+
+@dataclass(frozen=True)
+class ReviewSnapshot:
+    """What an export needs, taken on the GUI thread: immutable, so a worker may read it."""
+
+    game: Game
+    evaluations: tuple[Evaluation, ...]
+    assessment: Any
+    preset: str
+    engine: str
+
+    def table(self) -> EvaluationTable:
+        table = EvaluationTable()
+        for evaluation in self.evaluations:
+            table.add(evaluation)
+        return table
+
+    def report(self) -> dict[str, Any]:
+        from reviewer.core.report import build_report
+
+        options = self.assessment if self.assessment is not None else {"preset": self.preset}
+        return build_report(self.game, self.table(), options, self.engine or None)
+
+
+# -------------------------------------------------------------------------- work off the GUI thread
+
+
+def write_annotated(path: Path, snapshot: ReviewSnapshot, with_analysis: bool) -> Path:
+    save_annotated(path, [(snapshot.game, snapshot.table(), snapshot.engine or None)], [snapshot.game.source.path],
+                   preset=snapshot.preset, with_analysis=with_analysis)
+    return path
+
+
+def write_report(path: Path, snapshot: ReviewSnapshot, form: ReportFormat) -> Path:
+    sources = [snapshot.game.source.path]
+    report = snapshot.report()
+    if form == "json":
+        save_text(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n", sources)
+    elif form == "csv":
+        save_text(path, moves_csv([report]), sources)
+    elif form == "html":
+        save_text(path, report_html([report]), sources)
+    else:
+        write_bytes_atomic(check_target(path, sources), pdf_from_html(report_html([report])))
+    return path
+
+
+def report_document(html: str) -> QTextDocument:
+    """The HTML report as a QTextDocument, its SVG graphs drawn as images (Qt's rich text has no SVG)."""
+    document = QTextDocument()
+    graphs = re.findall(r"<svg\b.*?</svg>", html, flags=re.DOTALL)
+    for index, svg in enumerate(graphs):
+        name = f"graph-{index}.png"
+        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), _svg_image(svg))
+        html = html.replace(svg, f'<img src="{name}" width="{GRAPH_WIDTH_PX // 2}">', 1)
+    document.setHtml(html)
+    return document
+
+
+def pdf_from_html(html: str) -> bytes:
+    """The HTML report laid out on A4 pages by Qt's text engine (in any thread)."""
+    loop = QEventLoop()  # gives a plain worker thread the event dispatcher that the layout's timers need
+    document = report_document(html)
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QPdfWriter(buffer)
+    writer.setResolution(PDF_RESOLUTION_DPI)
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize.PageSizeId.A4), QPageLayout.Orientation.Portrait,
+                                     QMarginsF(15, 15, 15, 15), QPageLayout.Unit.Millimeter))
+    writer.setTitle("Reviewer report")
+    writer.setCreator("Reviewer")
+    document.print_(writer)
+    del writer  # the PDF is finished when its writer goes
+    buffer.close()
+    del document, loop
+    return bytes(data.data())
+
+
+def _svg_image(svg: str) -> QImage:
+    from PySide6.QtCore import Qt
+    from PySide6.QtSvg import QSvgRenderer
+
+    renderer = QSvgRenderer(QByteArray(svg.encode("utf-8")))
+    size = renderer.defaultSize()
+    width = GRAPH_WIDTH_PX
+    height = max(1, round(width * size.height() / max(1, size.width())))
+    image = QImage(width, height, QImage.Format.Format_ARGB32_Premultiplied)
+    image.fill(Qt.GlobalColor.white)
+    painter = QPainter(image)
+    renderer.render(painter)
+    painter.end()
+    return image
+
+
+def write_png(path: Path, image: QImage, sources: list[str | None]) -> Path:
+    data = QByteArray()
+    buffer = QBuffer(data)
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buffer, "PNG"):
+        raise OSError(f"could not encode the image for {path}")
+    buffer.close()
+    write_bytes_atomic(check_target(path, sources), bytes(data.data()))
+    return path
+
+
+def game_text(snapshot: ReviewSnapshot) -> str:
+    """The annotated game (clean PGN for chess, SGF for Go) for the clipboard."""
+    return export_game_text(snapshot.game, snapshot.table(), snapshot.assessment, snapshot.engine or None)
+
+
+def fen_at(game: Game, node: Node) -> str:
+    from reviewer.core.games.chess import board_after
+
+    return board_after(game, node).fen()
+
+
+# ------------------------------------------------------------------------------------ the menus
+
+
+class GameExports(QObject):
+    """The export and copy actions of one main window, and the tasks they start."""
+
+    finished = Signal(str)  # what was done: a path written, or "clipboard"
+    failed = Signal(str)  # one line for the user
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self._tasks: dict[int, tuple[str, Any]] = {}
+        window.tasks.succeeded.connect(self._on_done)
+        window.tasks.failed.connect(self._on_failed)
+
+        def action(text: str, slot: Callable[[], None], tip: str, keys: str | None = None) -> QAction:
+            made = QAction(text, window)
+            made.setStatusTip(tip)
+            made.triggered.connect(slot)
+            if keys:
+                made.setShortcut(QKeySequence(keys))
+                window.addAction(made)
+            return made
+
+        self.annotated_action = action("Export annotated &game…", lambda: self.choose_annotated(False),
+                                       "PGN/SGF with evals, symbols, words and best lines, as other programs show them")
+        self.with_analysis_action = action("Save with &analysis…", lambda: self.choose_annotated(True),
+                                           "PGN/SGF that also keeps Reviewer's full analysis, to reopen it without an engine")
+        self.report_actions = {
+            form: action(label, lambda _checked=False, f=form: self.choose_report(f), f"Write a {form.upper()} report")
+            for form, label in (("json", "&JSON…"), ("csv", "&CSV…"), ("html", "&HTML…"), ("pdf", "&PDF…"))
+        }
+        self.image_action = action("Export board &image (PNG)…", self.choose_image, "The board as it is shown, as a PNG image")
+        self.copy_pgn_action = action("Copy &PGN", lambda: self.copy("pgn"), "The annotated game as PGN", "Ctrl+Shift+C")
+        self.copy_fen_action = action("Copy &FEN", lambda: self.copy("fen"), "The position on the board as FEN")
+        self.copy_sgf_action = action("Copy &SGF", lambda: self.copy("sgf"), "The annotated game as SGF")
+
+    def add_to(self, file_menu: QMenu, before: QAction | None = None) -> QMenu:
+        """Put the export items into the File menu (before `before`), and return the Copy submenu's menu."""
+        items: list[QAction | QMenu] = [self.annotated_action, self.with_analysis_action]
+        report_menu = QMenu("Export &report", file_menu)
+        for form in ("json", "csv", "html", "pdf"):
+            report_menu.addAction(self.report_actions[form])  # type: ignore[index]
+        copy_menu = QMenu("&Copy", file_menu)
+        for copy_action in (self.copy_pgn_action, self.copy_fen_action, self.copy_sgf_action):
+            copy_menu.addAction(copy_action)
+        items += [report_menu, self.image_action, copy_menu]
+        for item in items:
+            if isinstance(item, QMenu):
+                file_menu.insertMenu(before, item) if before is not None else file_menu.addMenu(item)  # type: ignore[func-returns-value]
+            else:
+                file_menu.insertAction(before, item) if before is not None else file_menu.addAction(item)  # type: ignore[func-returns-value]
+        self._window.session.game_loaded.connect(self.update_enabled)
+        self.update_enabled()
+        return copy_menu
+
+    def update_enabled(self) -> None:
+        game = self._window.session.game
+        for item in (self.annotated_action, self.with_analysis_action, self.image_action, *self.report_actions.values()):
+            item.setEnabled(game is not None)
+        self.copy_pgn_action.setEnabled(game is not None and game.kind == "chess")
+        self.copy_fen_action.setEnabled(game is not None and game.kind == "chess")
+        self.copy_sgf_action.setEnabled(game is not None and game.kind == "go")
+        self.annotated_action.setText(f"Export annotated {_game_format(game).upper()}…")
+
+    # ------------------------------------------------------------------------------ choosing
+    def _suggest(self, suffix: str, words: str = "reviewed") -> str:
+        game = self._window.session.game
+        source = Path(game.source.path) if game is not None and game.source.path else Path.home() / "game"
+        return str(source.with_name(f"{source.stem}-{words}.{suffix}"))
+
+    def _ask(self, title: str, suffix: str, filters: str, words: str = "reviewed") -> Path | None:
+        path, _chosen = QFileDialog.getSaveFileName(self._window, title, self._suggest(suffix, words), filters)
+        if not path:
+            return None
+        target = Path(path)
+        return target if target.suffix.lower() == f".{suffix}" else target.with_name(target.name + f".{suffix}")
+
+    def choose_annotated(self, with_analysis: bool) -> None:
+        game = self._window.session.game
+        if game is None:
+            return
+        suffix = _game_format(game)
+        title = "Save with analysis" if with_analysis else "Export the annotated game"
+        path = self._ask(title, suffix, f"{suffix.upper()} (*.{suffix})", "analysed" if with_analysis else "reviewed")
+        if path is not None:
+            self.export_annotated(path, with_analysis)
+
+    def choose_report(self, form: ReportFormat) -> None:
+        if self._window.session.game is None:
+            return
+        path = self._ask(f"Export a {form.upper()} report", form, REPORT_FILTERS[form], "report")
+        if path is not None:
+            self.export_report(path, form)
+
+    def choose_image(self) -> None:
+        if self._window.session.game is None:
+            return
+        path = self._ask("Export the board as an image", "png", "PNG image (*.png)", "board")
+        if path is not None:
+            self.export_board_image(path)
+
+    # ------------------------------------------------------------------------------ doing
+    def snapshot(self) -> ReviewSnapshot | None:
+        session = self._window.session
+        if session.game is None:
+            return None
+        session.settle_assessment()  # the export covers every evaluation so far
+        return ReviewSnapshot(session.game, tuple(session.evaluations.ordered()), session.assessment, session.preset,
+                              self._window.engine_label.text())
+
+    def export_annotated(self, path: Path, with_analysis: bool = False) -> None:
+        snapshot = self.snapshot()
+        if snapshot is not None:
+            self._submit("file", path, write_annotated, path, snapshot, with_analysis)
+
+    def export_report(self, path: Path, form: ReportFormat) -> None:
+        snapshot = self.snapshot()
+        if snapshot is not None:
+            self._submit("file", path, write_report, path, snapshot, form)
+
+    def export_board_image(self, path: Path) -> None:
+        game = self._window.session.game
+        board = self._window.board_stack.currentWidget()
+        if game is None or board is None:
+            return
+        image = board.grab().toImage()  # drawn here, encoded and written in the worker
+        self._submit("file", path, write_png, path, image, [game.source.path])
+
+    def copy(self, what: Literal["pgn", "fen", "sgf"]) -> None:
+        session = self._window.session
+        game, node = session.game, session.current_node
+        if game is None:
+            return
+        if what == "fen":
+            if game.kind != "chess" or node is None:
+                return
+            self._submit("copy", "FEN", fen_at, game, node)
+            return
+        if _game_format(game) != what:
+            return
+        snapshot = self.snapshot()
+        if snapshot is not None:
+            self._submit("copy", what.upper(), game_text, snapshot)
+
+    def _submit(self, what: str, payload: Any, function: Callable[..., Any], *args: Any) -> None:
+        task = self._window.tasks.submit(function, *args, must_finish=what == "file")
+        self._tasks[task] = (what, payload)
+        if what == "file":
+            self._window.statusBar().showMessage(f"Writing {Path(payload).name}…")
+
+    def _on_done(self, task_id: int, result: Any) -> None:
+        if task_id not in self._tasks:
+            return
+        what, payload = self._tasks.pop(task_id)
+        if what == "copy":
+            QGuiApplication.clipboard().setText(str(result))
+            self._window.statusBar().showMessage(f"Copied the {payload} to the clipboard", 4000)
+            self.finished.emit("clipboard")
+        else:
+            self._window.statusBar().showMessage(f"Wrote {payload}", 6000)
+            self.finished.emit(str(payload))
+
+    def _on_failed(self, task_id: int, message: str) -> None:
+        if task_id not in self._tasks:
+            return
+        what, payload = self._tasks.pop(task_id)
+        text = f"Could not write {payload}: {message}" if what == "file" else f"Could not copy the {payload}: {message}"
+        self._window.statusBar().showMessage(text, 15000)
+        self.failed.emit(text)
+
+
+def _game_format(game: Game | None) -> str:
+    return "sgf" if game is not None and game.kind == "go" else "pgn"

@@ -1,0 +1,19 @@
+"""The package list, with the top-level `resources/` folder shipped inside as `reviewer._resources`.
+
+Everything else about the package is in pyproject.toml.
+"""
+
+from setuptools import find_namespace_packages, setup
+
+RESOURCE_GLOBS = ["*", "*/*", "*/*/*", "*/*/*/*"]
+
+setup(
+    # namespace packages too: some folders of `reviewer` have no __init__.py
+    packages=[
+        *find_namespace_packages(include=["reviewer", "reviewer.*"], exclude=["*.__pycache__"]),
+        "reviewer._resources",
+    ],
+    package_dir={"reviewer._resources": "resources"},
+    package_data={"reviewer._resources": RESOURCE_GLOBS},
+    include_package_data=False,
+)
