@@ -91,28 +91,44 @@ def evaluate(engine, piece: Slice, limit: Limit) -> dict[int, Evaluation]:
     return {e.ply: e for e in engine.analyse(piece.game, piece.plies, limit, threading.Event())}
 
 
-def make_reference(visits_by_board: dict[int, int], command: str) -> None:
-    """KataGo's evaluations of every slice, written after each slice (a stopped run keeps them)."""
+def make_reference(
+    visits_by_board: dict[int, int], command: str, spec: tuple[tuple[str, int, int], ...], append: bool, out: Path
+) -> None:
+    """KataGo's evaluations of every slice, written after each slice (a stopped run keeps them);
+    with `append`, slices already stored (of other files) are kept."""
     katago = open_katago()
     stored: list[dict] = []
+    if append and out.exists():
+        names = {name for name, _, _ in spec}
+        stored = [x for x in json.loads(out.read_text())["slices"] if x["file"] not in names]
     started = time.perf_counter()
     try:
-        for piece in load_slices():
+        for piece in load_slices(spec):
             visits = visits_by_board.get(piece.board, max(visits_by_board.values()))
             t = time.perf_counter()
             evaluations = evaluate(katago, piece, Limit(visits=visits))
             print(f"{piece.file}: {len(evaluations)} positions at {visits} visits in {time.perf_counter() - t:.0f} s", flush=True)
             stored.append({"file": piece.file, "board": piece.board, "visits": visits, "plies": piece.plies,
+                           "command": command, "engine": katago.identity, "date": datetime.date.today().isoformat(),
                            "evaluations": [evaluations[p].to_json() for p in sorted(evaluations)]})
             DATA.mkdir(parents=True, exist_ok=True)
-            REFERENCE.write_text(json.dumps({
+            out.write_text(json.dumps({
                 "engine": katago.identity, "produced_by": command,
                 "date": datetime.date.today().isoformat(), "seconds": round(time.perf_counter() - started),
                 "slices": stored,
             }, separators=(",", ":")) + "\n")
     finally:
         katago.close()
-    print(f"wrote {REFERENCE.relative_to(REPO)}")
+    print(f"wrote {out}")
+
+
+def parse_slices(items: list[str]) -> tuple[tuple[str, int, int], ...]:
+    """`FILE:FIRST:LAST` items (files in the corpus's sgf/)."""
+    out = []
+    for item in items:
+        name, first, last = item.rsplit(":", 2)
+        out.append((name, int(first), int(last)))
+    return tuple(out)
 
 
 def labels_and_losses(game: Game, evaluations: dict[int, Evaluation], plies: list[int]) -> dict[int, tuple[str, float]]:
@@ -159,10 +175,11 @@ def ratios(total: dict) -> dict:
     }
 
 
-def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Path | None) -> None:
+def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Path | None, boards: set[int] | None) -> None:
     from reviewer.core.engines.builtin_go import BuiltinGoEngine
 
     stored = json.loads(REFERENCE.read_text())
+    stored["slices"] = [x for x in stored["slices"] if boards is None or x["board"] in boards]
     slices = {s.file: s for s in load_slices(tuple((x["file"], x["plies"][0], x["plies"][-1]) for x in stored["slices"]))}
     references = {}
     for item in stored["slices"]:
@@ -187,8 +204,9 @@ def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Pat
     finally:
         if katago is not None:
             katago.close()
-    visits = ", ".join(sorted({f"{x['board']}x{x['board']}: {x['visits']} visits" for x in stored["slices"]}))
-    print(f"reference: {stored['engine']} ({visits}; {stored['date']})")
+    described = "; ".join(f"{x['file']} positions {x['plies'][0]}-{x['plies'][-1]} at {x['visits']} visits"
+                          for x in stored["slices"])
+    print(f"reference: {stored['engine']}: {described}")
     boards = sorted({board for row in rows.values() for board in row})
     for board in boards:
         print(f"\n{board}x{board}")
@@ -202,9 +220,16 @@ def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Pat
             print(f"| {name} | {r['moves']} | {pct(r['agreement'])} | {pct(r['recall_serious'])} | "
                   f"{pct(r['precision_serious'])} | {r['flagged_serious']}/{r['reference_serious']} | {r['loss_mae']:.1f} |")
     if json_out is not None:
-        json_out.write_text(json.dumps({"reference": {k: stored[k] for k in ("engine", "produced_by", "date")},
-                                        "rows": {name: {str(b): r for b, r in row.items()} for name, row in rows.items()}},
-                                       indent=1) + "\n")
+        table = json.loads(json_out.read_text()) if json_out.exists() else {"rows": {}}
+        reference = table.setdefault("reference", {"engine": stored["engine"], "slices": []})
+        used = [{k: x[k] for k in ("file", "board", "visits")} | {"first": x["plies"][0], "last": x["plies"][-1]}
+                for x in stored["slices"]]
+        names = {x["file"] for x in used}
+        reference["slices"] = [x for x in reference["slices"] if x["file"] not in names] + used
+        for name, row in rows.items():
+            for board, r in row.items():
+                table["rows"].setdefault(name, {})[str(board)] = r
+        json_out.write_text(json.dumps(table, indent=1) + "\n")
 
 
 def main() -> int:
@@ -212,18 +237,26 @@ def main() -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     ref = sub.add_parser("reference", help="compute and store the KataGo reference")
     ref.add_argument("--visits", default="9:64,19:32", help="visits per board size, e.g. 9:64,19:32")
+    ref.add_argument("--slice", action="append", default=[], metavar="FILE:FIRST:LAST",
+                     help="positions to evaluate instead of the built-in list (repeatable)")
+    ref.add_argument("--append", action="store_true", help="keep the stored slices of other files")
+    ref.add_argument("--out", type=Path, default=REFERENCE, help="where to store it")
     cmp_ = sub.add_parser("compare", help="compare settings against the stored reference")
     cmp_.add_argument("--builtin-playouts", default=",".join(map(str, BUILTIN_PLAYOUTS)))
     cmp_.add_argument("--katago-visits", default=",".join(map(str, KATAGO_VISITS)))
-    cmp_.add_argument("--json", type=Path, default=None, help=f"write the table here (e.g. {RESULTS.relative_to(REPO)})")
+    cmp_.add_argument("--json", type=Path, default=None,
+                      help=f"write (merge) the table here (e.g. {RESULTS.relative_to(REPO)})")
+    cmp_.add_argument("--boards", default="", help="only these board sizes, e.g. 9 or 9,19")
     args = parser.parse_args()
     if args.command == "reference":
         visits_by_board = {int(b): int(v) for b, v in (item.split(":") for item in args.visits.split(","))}
-        make_reference(visits_by_board, "benchmarks/engine_agreement.py " + " ".join(sys.argv[1:]))
+        spec = parse_slices(args.slice) if args.slice else REFERENCE_SLICES
+        make_reference(visits_by_board, "benchmarks/engine_agreement.py " + " ".join(sys.argv[1:]), spec, args.append, args.out)
     else:
         playouts = [int(x) for x in args.builtin_playouts.split(",") if x]
         visits = [int(x) for x in args.katago_visits.split(",") if x]
-        compare(playouts, visits, args.json)
+        boards = {int(b) for b in args.boards.split(",") if b} or None
+        compare(playouts, visits, args.json, boards)
     return 0
 
 
