@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Debian packages the app needs beyond Python: Qt's xcb window plugin libraries, a virtual
-# screen for headless runs, Stockfish and a CPU OpenCL runtime for KataGo; and the validators of
-# the desktop entry and the AppStream metainfo, which the packaging tests run.
+# screen for headless runs, Stockfish, a CPU OpenCL runtime for KataGo, GNU Go (the opponent of
+# benchmarks/gnugo_match.py and its test), and the validators of the desktop entry and the AppStream
+# metainfo, which the packaging tests run.
 set -u
 PACKAGES=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1
-          libfontconfig1 libdbus-1-3 xvfb xauth stockfish pocl-opencl-icd
+          libfontconfig1 libdbus-1-3 xvfb xauth stockfish pocl-opencl-icd gnugo
           desktop-file-utils appstream shared-mime-info)
 missing=()
 # Node.js runs the outside readers (pgn-parser, @sabaki/sgf) in the export tests.

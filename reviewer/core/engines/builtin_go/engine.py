@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generator, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,7 @@ from reviewer.core.engines.builtin_go import search as ms
 from reviewer.core.engines.builtin_go.position import MAX_BOARD, Position
 from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 
-VERSION = "1.0"
+VERSION = "1.1"
 DEFAULT_PLAYOUTS = 2000
 DEFAULT_RAVE_K = 1000.0  # the equivalence parameter of beta = sqrt(k / (3n + k))
 DEFAULT_C_UCT = 0.0  # no UCB term: RAVE supplies the exploration
@@ -88,6 +89,7 @@ class Searcher:
         rave_k: float = DEFAULT_RAVE_K,
         c_uct: float = DEFAULT_C_UCT,
         expand_visits: int = DEFAULT_EXPAND_VISITS,
+        priors: bool = True,
     ):
         self.position = position.copy()
         points = position.width * position.height
@@ -106,6 +108,7 @@ class Searcher:
             raise ValueError(f"unknown RAVE variant {variant!r}; known: {', '.join(VARIANTS)}")
         self.params[ms.P_WEIGHTED] = VARIANTS[variant]
         self.params[ms.P_KOMI] = position.komi
+        self.params[ms.P_PRIORS] = 1.0 if priors else 0.0
         self.rng = np.array([_mix_seed(seed, 0)], np.int64)
         self.work_b = np.empty_like(self.position.b)
         self.work_meta = np.empty_like(self.position.meta)

@@ -1,12 +1,15 @@
-"""Light playouts: random moves with two tactical patterns, compiled with numba.
+"""Playouts with local knowledge (Mogo-style), compiled with numba.
 
 Policy, in order, for the side to move:
 1. capture: the group of the opponent's last move is in atari -> take its liberty;
 2. escape: an own group next to the opponent's last move is in atari -> capture an enemy group
    in atari that touches it, else extend at its liberty when that leaves at least two liberties;
-3. otherwise a uniformly placed scan of the empty points from a random start, taking the first
-   point that is legal, not a suicide and not one of the mover's own eyes;
-4. pass when nothing is left. Two passes in a row (or the move cap) end the playout.
+3. shape: a random one of the empty points around the last move (its eight neighbours) that
+   match a 3x3 pattern of `patterns.py` and are not a self-atari;
+4. otherwise a uniformly placed scan of the empty points from a random start, taking the first
+   point that is legal, not a suicide, not one of the mover's own eyes and not a self-atari of
+   two or more stones (so that playouts keep sekis and do not throw groups away);
+5. pass when nothing is left. Two passes in a row (or the move cap) end the playout.
 
 The random generator is a 64-bit linear congruential generator kept in a one-element int64
 array, so that every search is reproducible from its seed and independent of numba's global state.
@@ -14,6 +17,7 @@ array, so that every search is reproducible from its seed and independent of num
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from reviewer.core.engines.builtin_go.board import (
@@ -35,6 +39,11 @@ from reviewer.core.engines.builtin_go.board import (
     is_playable,
     play,
     play_pass,
+)
+from reviewer.core.engines.builtin_go.patterns import (
+    is_bad_self_atari,
+    liberties_after,
+    matches_pattern,
 )
 
 _LCG_MUL = 6364136223846793005
@@ -104,6 +113,27 @@ def tactical_move(b, meta, cfg, color):
 
 
 @njit(cache=True)
+def pattern_move(b, meta, cfg, color, rng):
+    """A random 3x3-pattern move among the last move's eight neighbours, or PASS."""
+    last = meta[LAST]
+    if last < 0:
+        return PASS
+    stride = cfg[CFG_STRIDE]
+    found = np.empty(8, np.int64)
+    k = 0
+    for d in (-stride - 1, -stride, -stride + 1, -1, 1, stride - 1, stride, stride + 1):
+        p = last + d
+        if b[COLOR, p] != EMPTY or not matches_pattern(b, cfg, p):
+            continue
+        if is_playable(b, meta, cfg, p, color) and liberties_after(b, cfg, p, color) >= 2:
+            found[k] = p
+            k += 1
+    if k == 0:
+        return PASS
+    return found[rand_below(rng, k)]
+
+
+@njit(cache=True)
 def random_move(b, meta, cfg, color, rng):
     n = meta[N_EMPTY]
     if n == 0:
@@ -114,7 +144,7 @@ def random_move(b, meta, cfg, color, rng):
         if j >= n:
             j -= n
         p = b[EMPTIES, j]
-        if is_playable(b, meta, cfg, p, color):
+        if is_playable(b, meta, cfg, p, color) and not is_bad_self_atari(b, cfg, p, color):
             return p
     return PASS
 
@@ -123,6 +153,9 @@ def random_move(b, meta, cfg, color, rng):
 def policy_move(b, meta, cfg, rng):
     color = meta[TO_MOVE]
     p = tactical_move(b, meta, cfg, color)
+    if p != PASS:
+        return p
+    p = pattern_move(b, meta, cfg, color, rng)
     if p != PASS:
         return p
     return random_move(b, meta, cfg, color, rng)
@@ -146,4 +179,4 @@ def run_playout(b, meta, cfg, rng, seq, seq_len):
     return seq_len
 
 
-__all__ = ["policy_move", "rand_below", "run_playout", "tactical_move"]
+__all__ = ["pattern_move", "policy_move", "rand_below", "random_move", "run_playout", "tactical_move"]

@@ -1,0 +1,90 @@
+"""Playing a whole game with the built-in engine: when to pass, when to resign.
+
+`GamePlayer` keeps the game's position and answers `genmove` the way a GTP engine does. Under
+area scoring (Chinese rules) a move inside one's own area costs nothing, so the player never
+passes to save points: it passes only when the search has no playable move left, or when the
+opponent has just passed and the search prefers passing to every move (the search considers a
+pass only then, and judges the ended game by playing it out from there, so that stones which
+would die come off before counting). It
+resigns only when its search gives it less than `resign_below` to win after `resign_after`
+moves; `resign_below=0` never resigns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewer.core.engines.builtin_go.engine import _mix_seed, search_position
+from reviewer.core.engines.builtin_go.position import Position
+from reviewer.core.gametree import Color, point_from_gtp
+
+PASS_MOVE = "pass"
+RESIGN_MOVE = "resign"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One move chosen by the player, with the search's view of it."""
+
+    move: str  # GTP vertex, "pass" or "resign"
+    mover_winrate: float  # the search's chance for the side to move
+    playouts: int
+
+
+class GamePlayer:
+    """The built-in engine playing one game, move after move (seeded: the same game replays)."""
+
+    def __init__(
+        self,
+        size: int = 9,
+        *,
+        komi: float = 7.0,
+        rules: str = "chinese",
+        playouts: int = 20_000,
+        seed: int = 0,
+        variant: str = "plain",
+        resign_below: float = 0.0,
+        resign_after: int = 40,
+    ):
+        self.size = size
+        self.komi = komi
+        self.rules = rules
+        self.playouts = playouts
+        self.seed = seed
+        self.variant = variant
+        self.resign_below = resign_below
+        self.resign_after = resign_after
+        self.position = Position(size, rules=rules, komi=komi)
+        self.moves = 0
+
+    def clear(self) -> None:
+        self.position = Position(self.size, rules=self.rules, komi=self.komi)
+        self.moves = 0
+
+    def play(self, color: Color, vertex: str) -> None:
+        """Record a move of either side (GTP vertex or "pass")."""
+        point = None if vertex.strip().lower() == PASS_MOVE else point_from_gtp(vertex, self.size)
+        self.position.play(point, color)
+        self.moves += 1
+
+    def board_margin(self, color: Color) -> float:
+        """`color`'s area margin on the board as it stands (every stone alive), komi included."""
+        lead_black = self.position.score_lead_black()
+        return lead_black if color == "black" else -lead_black
+
+    def genmove(self, color: Color) -> Decision:
+        """Choose and play a move for `color`."""
+        self.position.to_move = color
+        result = search_position(
+            self.position, self.playouts, seed=_mix_seed(self.seed, self.moves), variant=self.variant
+        )
+        mover_winrate = result.winrate_black if color == "black" else 1.0 - result.winrate_black
+        best = result.best
+        if best is None or best.index < 0:
+            move = PASS_MOVE
+        elif self.resign_below > 0 and self.moves >= self.resign_after and mover_winrate < self.resign_below:
+            return Decision(RESIGN_MOVE, mover_winrate, result.playouts)
+        else:
+            move = best.move
+        self.play(color, move)
+        return Decision(move, mover_winrate, result.playouts)
