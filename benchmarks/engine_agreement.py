@@ -33,10 +33,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
-from reviewer.core.formats import load_game
-from reviewer.core.gametree import Game
-from reviewer.core.scoring import assess_game
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit  # noqa: E402
+from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.gametree import Game  # noqa: E402
+from reviewer.core.scoring import assess_game  # noqa: E402
 
 CORPUS = REPO.parent / "shared" / "corpus" / "sgf"
 if not CORPUS.exists():
@@ -216,7 +216,9 @@ def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Pat
             r = row.get(board)
             if r is None:
                 continue
-            pct = lambda x: "—" if x is None else f"{x:.0%}"
+            def pct(x: float | None) -> str:
+                return "—" if x is None else f"{x:.0%}"
+
             print(f"| {name} | {r['moves']} | {pct(r['agreement'])} | {pct(r['recall_serious'])} | "
                   f"{pct(r['precision_serious'])} | {r['flagged_serious']}/{r['reference_serious']} | {r['loss_mae']:.1f} |")
     if json_out is not None:

@@ -30,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from reviewer.core.engines.builtin_go.engine import _mix_seed
-from reviewer.core.engines.builtin_go.player import PASS_MOVE, RESIGN_MOVE, GamePlayer
+from reviewer.core.engines.builtin_go.engine import _mix_seed  # noqa: E402
+from reviewer.core.engines.builtin_go.player import PASS_MOVE, RESIGN_MOVE, GamePlayer  # noqa: E402
 
 BOARD = 9
 KOMI = 7.0

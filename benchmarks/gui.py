@@ -165,9 +165,9 @@ def step_latency(kind: str, steps: int) -> list[float]:
     game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
     evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
     window.session.load_game(game, evaluations=evaluations)
-    window._on_game_loaded()  # noqa: SLF001 - the window loads through its file task otherwise
+    window._on_game_loaded()
     window.session.settle_assessment()
-    window._warm_up()  # noqa: SLF001 - its background loading would otherwise overlap the steps
+    window._warm_up()
     deadline = time.monotonic() + 10
     while (window.tasks.busy() or window.assessor.busy()) and time.monotonic() < deadline:
         app.processEvents()
@@ -216,13 +216,13 @@ def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[l
     game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
     evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
     window.session.load_game(game)
-    window._on_game_loaded()  # noqa: SLF001
+    window._on_game_loaded()
     window.session.set_current_ply(PLIES // 2)
     window.analysis.is_running = lambda: True  # type: ignore[method-assign]  # refreshes are throttled
     for _ in range(5):
         app.processEvents()
     refreshes = 0
-    original = window._redraw_assessment  # noqa: SLF001
+    original = window._redraw_assessment
 
     def counted() -> None:
         nonlocal refreshes

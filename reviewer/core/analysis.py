@@ -55,14 +55,14 @@ class Evaluation:
     seconds: float | None = None
     review_pass: int | None = None  # which pass of a review in passes gave it (1 = the fast pass); None: one pass
 
-    def with_ply(self, ply: int) -> "Evaluation":
+    def with_ply(self, ply: int) -> Evaluation:
         return replace(self, ply=ply)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @staticmethod
-    def from_json(data: dict[str, Any]) -> "Evaluation":
+    def from_json(data: dict[str, Any]) -> Evaluation:
         data = dict(data)
         data["candidates"] = tuple(Candidate(**{**c, "pv": tuple(c.get("pv", ()))}) for c in data.get("candidates", ()))
         data["pv"] = tuple(data.get("pv", ()))

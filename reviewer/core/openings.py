@@ -9,15 +9,17 @@ once, on first use, and kept in memory.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import chess
 
-from reviewer.core.gametree import Game
 from reviewer.core.games.chess import recorded_move, start_board
+from reviewer.core.gametree import Game
 from reviewer.resources import resource_path
+
 
 @dataclass(frozen=True)
 class Opening:

@@ -13,8 +13,9 @@ import datetime as dt
 import itertools
 import math
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import (
@@ -45,7 +46,8 @@ from PySide6.QtWidgets import (
 
 from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.history import rating_history
-from reviewer.core.rating.scale import go_rank_text, interval_text as rating_interval_text
+from reviewer.core.rating.scale import go_rank_text
+from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -125,13 +127,13 @@ class PlayersModel(QAbstractTableModel):
     def player(self, row: int) -> PlayerRating:
         return self._players[row]
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802 (Qt's name)
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self._players)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return COLUMNS[section]
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
@@ -183,7 +185,7 @@ class PlayersModel(QAbstractTableModel):
 
 
 class _PlayerFilter(QSortFilterProxyModel):
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:  # noqa: N802
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
         text = self.filterRegularExpression().pattern()
         if not text:
             return True
@@ -202,7 +204,7 @@ class _RankAxis(pg.AxisItem):
         super().__init__("left")
         self.go = False
 
-    def tickValues(self, minVal: float, maxVal: float, size: float):  # noqa: N802,N803
+    def tickValues(self, minVal: float, maxVal: float, size: float):
         if not self.go:
             return super().tickValues(minVal, maxVal, size)
         span = max(maxVal - minVal, 1.0)
@@ -210,7 +212,7 @@ class _RankAxis(pg.AxisItem):
         first = int(math.ceil(minVal / step) * step)
         return [(step, [float(v) for v in range(first, int(math.floor(maxVal)) + 1, step)])]
 
-    def tickStrings(self, values, scale, spacing):  # noqa: N802
+    def tickStrings(self, values, scale, spacing):
         if not self.go:
             return [f"{v:.0f}" for v in values]
         return [go_rank_text(v) if -29 <= v <= 9 else "" for v in values]
@@ -247,7 +249,7 @@ class HistoryChart(pg.PlotWidget):
             self.curve_x, self.curve_y = [], []
             return
         if dated:
-            xs = [dt.datetime(p.date.year, p.date.month, p.date.day, 12, tzinfo=dt.timezone.utc).timestamp() for p in points]  # type: ignore[union-attr]
+            xs = [dt.datetime(p.date.year, p.date.month, p.date.day, 12, tzinfo=dt.UTC).timestamp() for p in points]  # type: ignore[union-attr]
         else:
             xs = [float(p.game_number) for p in points]
         ys = [p.rating for p in points]
@@ -515,7 +517,7 @@ class PlayersWindow(QWidget):
 
     # -- closing
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.shutdown()
         super().closeEvent(event)
 

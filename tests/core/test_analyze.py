@@ -15,9 +15,9 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
+from support import REPO_ROOT, fake_engine_command
 
 from reviewer.cli import main
-from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 OPERA_PLIES = 33

@@ -12,14 +12,14 @@ from html.parser import HTMLParser
 
 import chess.pgn
 import pytest
+from support import REPO_ROOT, fake_engine_command
+from test_export_helpers import analyse, go_evaluations
 
 from reviewer.cli import main
 from reviewer.core.export import evaluations_from_game, moves_csv, report_html
 from reviewer.core.export.reports import CSV_COLUMNS, mistakes_by_size
 from reviewer.core.formats import game_from_sgf_text, load_game
 from reviewer.core.report import build_report
-from support import REPO_ROOT, fake_engine_command
-from test_export_helpers import analyse, go_evaluations
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 

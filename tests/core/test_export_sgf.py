@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from sgfmill import sgf
+from support import fake_engine_command
+from test_export_helpers import analyse, go_evaluations
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.export import annotate_game, evaluations_from_game, export_game_text
@@ -12,17 +14,15 @@ from reviewer.core.export.sgf import COMMENT_PREFIX
 from reviewer.core.formats import game_from_sgf_text, load_game, write_sgf
 from reviewer.core.gametree import point_from_gtp
 from reviewer.core.scoring import assess_game
-from support import fake_engine_command
-from test_export_helpers import analyse, go_evaluations
 
 ANNOTATION = {"inaccuracy": ("DO", b""), "mistake": ("BM", b"1"), "blunder": ("BM", b"2"), "best": ("TE", b"1")}
 
 
 @pytest.fixture(scope="module")
 def go_review():
-    from reviewer.core.engines.katago import KataGoEngine
-
     from support import CORPUS_DIR
+
+    from reviewer.core.engines.katago import KataGoEngine
 
     path = CORPUS_DIR / "sgf" / "sabaki__endgame-9.sgf"
     if not path.exists():

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import chess
+from test_scoring_games import chess_game
 
 from reviewer.core import openings
 from reviewer.resources import resource_path
-
-from test_scoring_games import chess_game
 
 
 def epds(sans: str, fen: str | None = None) -> list[str]:

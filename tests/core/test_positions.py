@@ -5,11 +5,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from reviewer.core.gametree import Game, Node, Point, point_from_gtp
 from reviewer.core.games import forget_positions
 from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.core.games.go import GoPosition
 from reviewer.core.games.go import position_after as go_position_at
+from reviewer.core.gametree import Game, Node, Point, point_from_gtp
 
 
 def chess_game(sans: list[str], fen: str | None = None, chess960: bool = False) -> Game:

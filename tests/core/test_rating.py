@@ -80,7 +80,7 @@ def test_k_grows_with_strength_from_kgs_weak_to_strong_value():
     assert go_k(2) == pytest.approx(1.30)
     assert go_k(7) == pytest.approx(1.30)
     assert 0.85 < go_k(-1) < go_k(0) < 1.30
-    assert ELO_K == pytest.approx(math.log(10) / 400)
+    assert pytest.approx(math.log(10) / 400) == ELO_K
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support import REPO_ROOT, fake_engine_command
 
 from reviewer.core.analysis import Limit
 from reviewer.core.cache import AnalysisCache
@@ -14,7 +15,6 @@ from reviewer.core.engines.base import EngineCrashed
 from reviewer.core.engines.uci import UciEngine
 from reviewer.core.formats.pgn import game_from_pgn_text
 from reviewer.core.review import analyse_game, engine_key
-from support import REPO_ROOT, fake_engine_command
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 LIMIT = Limit(nodes=1000)
@@ -62,10 +62,9 @@ def test_a_crash_keeps_what_was_done_and_a_rerun_finishes_the_rest(tmp_path):
     log = tmp_path / "log"
     cache = AnalysisCache()
     seen = []
-    with fake("--crash-after-total", "10", "--log", str(log)) as engine:
-        with pytest.raises(EngineCrashed):
-            for evaluation in analyse_game(game, engine, LIMIT, threading.Event(), cache=cache):
-                seen.append(evaluation.ply)
+    with fake("--crash-after-total", "10", "--log", str(log)) as engine, pytest.raises(EngineCrashed):
+        for evaluation in analyse_game(game, engine, LIMIT, threading.Event(), cache=cache):
+            seen.append(evaluation.ply)
     assert len(searches(log)) == 10
     assert cache.count() == 11  # ten searched positions and the final mate
     rerun_log = tmp_path / "rerun.log"

@@ -9,10 +9,12 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_scoring_games import chess_game, cp_table
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.scoring import assess_game
 from reviewer.core.scoring.chess import (
+    MoverScore,
     elo_estimate,
     judgement_by_drop,
     lichess_side_accuracy,
@@ -21,14 +23,11 @@ from reviewer.core.scoring.chess import (
     lichess_windows,
     mate_judgement,
     move_accuracy,
-    MoverScore,
     normalised_cp_white,
     sharpness,
     win_pct,
 )
 from reviewer.core.scoring.common import harmonic_mean_floored, population_stdev, sample_stdev
-
-from test_scoring_games import chess_game, cp_table
 
 APPROX = dict(rel=1e-9, abs=1e-9)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from test_scoring_games import chess_game, chess_game_from_pgn
+
 from reviewer.core.embedded_evals import (
     EMBEDDED_ENGINE_ID,
     evaluations_from_game,
@@ -9,8 +11,6 @@ from reviewer.core.embedded_evals import (
     has_embedded_evals,
     parse_eval_command,
 )
-
-from test_scoring_games import chess_game, chess_game_from_pgn
 
 
 def test_parse_pawns_mates_and_depth():

@@ -55,7 +55,7 @@ def go_game(moves: list[str], first: str = "black") -> Game:
     return game
 
 
-def cp_table(scores_cp_white: list[int | None | str], best: dict[int, str] | None = None) -> EvaluationTable:
+def cp_table(scores_cp_white: list[int | str | None], best: dict[int, str] | None = None) -> EvaluationTable:
     """Evaluations of P0..Pn: an int is centipawns for White, "#3"/"#-2" a mate, None no evaluation."""
     best = best or {}
     table = EvaluationTable()

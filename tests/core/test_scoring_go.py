@@ -6,6 +6,7 @@ All leads are Black's view; s = +1 when Black moves, -1 when White moves.
 from __future__ import annotations
 
 import pytest
+from test_scoring_games import go_eval, go_game
 
 from reviewer.core.analysis import Candidate, EvaluationTable
 from reviewer.core.scoring import assess_game
@@ -19,8 +20,6 @@ from reviewer.core.scoring.go import (
     raw_weight,
     weighted_loss,
 )
-
-from test_scoring_games import go_eval, go_game
 
 APPROX = dict(rel=1e-9, abs=1e-9)
 

@@ -13,11 +13,10 @@ import math
 
 import chess.pgn
 import pytest
+from test_scoring_games import chess_game_from_pgn
 
 from reviewer.core.embedded_evals import evaluations_from_pgn_comments
 from reviewer.core.scoring import assess_game
-
-from test_scoring_games import chess_game_from_pgn
 
 FILE = "scalachess__FWWRC_full_eval_clk.pgn"
 NAG_JUDGEMENTS = {6: "inaccuracy", 2: "mistake", 4: "blunder"}

@@ -7,9 +7,9 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from reviewer.core.gametree import point_from_gtp
 from reviewer.core.games.go import GoPosition
 from reviewer.core.games.go import position_after as go_position_at
+from reviewer.core.gametree import point_from_gtp
 from reviewer.gui import style
 from reviewer.gui.board.go_board import CandidateMark, GoBoardWidget, star_points
 

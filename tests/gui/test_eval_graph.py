@@ -8,7 +8,7 @@ from PySide6.QtTest import QTest
 
 from reviewer.gui.eval_graph import EvalGraphWidget, win_percent_white
 
-EVALS_CP = {ply: (ply % 7 - 3) * 60.0 for ply in range(0, 41)}
+EVALS_CP = {ply: (ply % 7 - 3) * 60.0 for ply in range(41)}
 LOSSES = {ply: float(ply % 5) * 30 for ply in range(1, 41)}
 JUDGEMENTS = {ply: ("mistake" if ply % 10 == 0 else "good") for ply in range(1, 41)}
 
@@ -129,7 +129,7 @@ def test_chess_pawns_never_leave_the_plot(graph):
 def test_updates_reuse_the_plot_items(graph):
     items_before = list(graph.eval_plot.items)
     for ply in range(41, 80):
-        evals = {**EVALS_CP, **{p: 10.0 for p in range(41, ply + 1)}}
+        evals = {**EVALS_CP, **dict.fromkeys(range(41, ply + 1), 10.0)}
         graph.set_series("chess", evals, LOSSES, JUDGEMENTS, "win", ply_count=80)
     assert graph.eval_plot.items == items_before
     assert graph.eval_plot.vb.viewRange()[0][1] >= 79

@@ -122,7 +122,7 @@ def test_the_scroll_range_follows_the_height(move_list):
 def test_stepping_down_a_long_list_paints_the_same_as_drawing_it_afresh(move_list):
     game = long_chess_game(200)
     move_list.set_game(game)
-    move_list.set_judgements({ply: "mistake" for ply in range(3, 200, 7)})
+    move_list.set_judgements(dict.fromkeys(range(3, 200, 7), "mistake"))
     for ply in range(1, 90):  # scrolls a row at a time, moving what is drawn
         move_list.set_current_node(game.node_at_ply(ply))
         move_list.viewport().repaint()

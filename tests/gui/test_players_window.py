@@ -5,8 +5,7 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtCore import QCoreApplication
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt
 
 from reviewer.gui import players_window
 from reviewer.gui.players_window import COLUMNS, PlayersWindow

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import shlex
 import threading
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Iterator, Sequence
 
 import pytest
+from support import fake_engine_command
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineNotFound
@@ -24,7 +25,6 @@ from reviewer.gui.workers import (
     analyse_with_review,
     cached_evaluations,
 )
-from support import fake_engine_command
 
 
 def deliver_posted_signals() -> None:

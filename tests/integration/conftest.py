@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from report_contract import load_strict_json
 
 HERE = Path(__file__).resolve().parent

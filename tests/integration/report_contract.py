@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import chess
 
@@ -95,7 +96,7 @@ def lichess_weights(e_white: Sequence[float]) -> list[float]:
     w = [win(e) for e in e_white]
     n = len(w) - 1
     k = min(8, max(2, n // 10))
-    windows = [w[:k]] * (k - 2) + [w[i : i + k] for i in range(0, len(w) - k + 1)]
+    windows = [w[:k]] * (k - 2) + [w[i : i + k] for i in range(len(w) - k + 1)]
     windows = windows[:n]
     assert len(windows) == n, f"{len(windows)} windows for {n} moves"
     return [min(12.0, max(0.5, population_sd(window))) for window in windows]
@@ -262,7 +263,7 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
     for key in ("game", "engine", "moves", "summary"):
         assert key in report, f"{key} missing"
     game = report["game"]
-    assert GAME_KEYS <= set(game), f"game lacks {GAME_KEYS - set(game)}"
+    assert set(game) >= GAME_KEYS, f"game lacks {GAME_KEYS - set(game)}"
     assert game["kind"] in ("chess", "go"), f"game.kind {game['kind']!r}"
     if kind is not None:
         assert game["kind"] == kind
@@ -282,7 +283,7 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert 0 <= coverage["moves_analysed"] <= coverage["moves_total"]
         assert coverage["complete"] == (coverage["missing_plies"] == [] and coverage["positions_analysed"] > 0)
     for index, move in enumerate(report["moves"], start=1):
-        assert MOVE_KEYS <= set(move), f"move {index} lacks {sorted(MOVE_KEYS - set(move))}"
+        assert set(move) >= MOVE_KEYS, f"move {index} lacks {sorted(MOVE_KEYS - set(move))}"
         assert move["ply"] == index and isinstance(move["ply"], int), f"move {index} has ply {move['ply']!r}"
         assert move["color"] in ("white", "black"), f"ply {index}: color {move['color']!r}"
         assert isinstance(move["move"], str) and move["move"], f"ply {index}: move {move['move']!r}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import EXIT_BAD_INPUT, DATA_DIR, assert_one_line_error, run_reviewer
+from conftest import DATA_DIR, EXIT_BAD_INPUT, assert_one_line_error, run_reviewer
 
 
 def bad_files(tmp_path):

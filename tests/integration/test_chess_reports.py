@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import EXIT_BAD_INPUT, EXIT_OK, DATA_DIR, reports_of, run_reviewer
+from conftest import DATA_DIR, EXIT_BAD_INPUT, EXIT_OK, reports_of, run_reviewer
 from report_contract import check_report
 
 SHAPES = {
@@ -36,7 +36,7 @@ def test_every_shape_keeps_the_contract(tmp_path, fake_uci, name):
 
 
 def test_chess960_needs_an_engine_that_plays_it(tmp_path, fake_uci):
-    run, out = analyse(tmp_path, fake_uci, DATA_DIR / "chess960_castling.pgn")
+    run, _ = analyse(tmp_path, fake_uci, DATA_DIR / "chess960_castling.pgn")
     assert run.returncode == 1
     assert "Traceback" not in run.stderr and "chess960" in run.stderr.lower()
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import EXIT_FAILED, EXIT_OK, DATA_DIR, assert_one_line_error, fake_cmd, reports_of, run_reviewer
+from conftest import DATA_DIR, EXIT_FAILED, EXIT_OK, assert_one_line_error, fake_cmd, reports_of, run_reviewer
 from report_contract import check_report
 
 CHESS_GAME = DATA_DIR / "chess_three_games.pgn"  # game 3: 8 plies, 9 positions
@@ -42,7 +42,7 @@ def test_a_uci_engine_that_keeps_crashing_keeps_what_was_done(tmp_path):
 
 
 def test_a_uci_engine_that_dies_at_once(tmp_path):
-    run, out = analyse(tmp_path, fake_cmd("fake_uci.py", "--exit-on-start"), CHESS_GAME)
+    run, _ = analyse(tmp_path, fake_cmd("fake_uci.py", "--exit-on-start"), CHESS_GAME)
     assert run.returncode == EXIT_FAILED
     assert "failed to start" in run.stderr or "died" in run.stderr
 

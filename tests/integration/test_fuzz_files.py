@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from report_contract import check_report, load_strict_json
 
 from reviewer import cli
-from report_contract import check_report, load_strict_json
 
 PGN_PIECES = ['[Event "x"]\n', '[FEN "8/8/8/8/8/8/8/K6k w - - 0 1"]\n', '[SetUp "1"]\n', "1. e4 ", "e5 ", "2. Nf3 ",
               "{ [%eval 0.3] } ", "{ [%eval #-2] } ", "( 1... c5 ) ", "$1 ", "1-0", "*", "\n", "{", "}", "[", "]", '"', "O-O ",

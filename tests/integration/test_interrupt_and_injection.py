@@ -9,7 +9,17 @@ import subprocess
 import time
 
 import chess
-from conftest import EXIT_INTERRUPTED, EXIT_OK, DATA_DIR, REPO_ROOT, fake_cmd, recorded_cmd, reports_of, reviewer_command, run_reviewer
+from conftest import (
+    DATA_DIR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    REPO_ROOT,
+    fake_cmd,
+    recorded_cmd,
+    reports_of,
+    reviewer_command,
+    run_reviewer,
+)
 from report_contract import check_report
 
 

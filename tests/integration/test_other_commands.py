@@ -6,7 +6,7 @@ import json
 import os
 
 import pytest
-from conftest import EXIT_BAD_INPUT, EXIT_OK, DATA_DIR, run_reviewer
+from conftest import DATA_DIR, EXIT_BAD_INPUT, EXIT_OK, run_reviewer
 
 
 def test_version_and_help():

@@ -9,7 +9,7 @@ import stat
 import threading
 
 import pytest
-from conftest import EXIT_FAILED, EXIT_OK, DATA_DIR, read_json, run_reviewer
+from conftest import DATA_DIR, EXIT_FAILED, EXIT_OK, read_json, run_reviewer
 from report_contract import check_report
 
 GAME = DATA_DIR / "chess_fools_mate.pgn"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import EXIT_OK, DATA_DIR, recorded_cmd, reports_of, run_reviewer
+from conftest import DATA_DIR, EXIT_OK, recorded_cmd, reports_of, run_reviewer
 from report_contract import check_report
 
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"

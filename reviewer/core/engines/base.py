@@ -8,13 +8,14 @@ raising, once `stop` is set. The caller owns the engine and closes it in a `fina
 from __future__ import annotations
 
 import threading
-from typing import Generator, Iterator, Protocol, Sequence, runtime_checkable
+from collections.abc import Generator, Sequence
+from typing import Protocol, runtime_checkable
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import Game, GameKind
 
-__all__ = ["Engine", "EngineError", "EngineCrashed", "EngineTimeout", "EngineNotFound", "EngineUnsuitable"]
+__all__ = ["Engine", "EngineCrashed", "EngineError", "EngineNotFound", "EngineTimeout", "EngineUnsuitable"]
 
 
 class EngineNotFound(EngineError):

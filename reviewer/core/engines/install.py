@@ -26,9 +26,9 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from reviewer.core import paths
 from reviewer.core.atomic import write_text_atomic
@@ -41,8 +41,8 @@ __all__ = [
     "install_katago",
     "install_opencl_runtime",
     "install_stockfish",
-    "installed_katago",
     "install_tuning_files",
+    "installed_katago",
     "katago_home",
     "probe_katago",
     "stockfish_path",

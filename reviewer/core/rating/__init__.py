@@ -6,7 +6,6 @@ from reviewer.core.rating.records import GameRecord, parse_date, parse_result, p
 from reviewer.core.rating.scale import go_rank_text, interval_text, parse_go_rank, rating_text, white_rank_shift
 
 __all__ = [
-    "interval_text",
     "GameRecord",
     "HistoryPoint",
     "PlayerRating",
@@ -14,6 +13,7 @@ __all__ = [
     "RatingResult",
     "age_weights",
     "go_rank_text",
+    "interval_text",
     "parse_date",
     "parse_go_rank",
     "parse_result",

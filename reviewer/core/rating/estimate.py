@@ -43,8 +43,8 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import numpy as np
 from scipy.sparse import coo_matrix
@@ -64,7 +64,7 @@ class RatingOptions:
     as_of: dt.date | None = None  # the date ages count back from; None: the newest game
     k_go: KFunction = scale.go_k
     k_chess: KFunction = scale.chess_k
-    handicap_rules: scale.GoHandicapRules = scale.GoHandicapRules()
+    handicap_rules: scale.GoHandicapRules = scale.GoHandicapRules()  # noqa: RUF009 (frozen, shared safely)
     opponent_confidence: bool = True
     interval_z: float = 1.96
     max_half_width_go: float = 2.0  # ranks

@@ -10,8 +10,8 @@ games in file order instead (game 1, 2, …) and each solve uses the games read 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Callable, Sequence
 
 import numpy as np
 
@@ -40,7 +40,7 @@ def rating_history(
     records: Sequence[GameRecord],
     name: str,
     kind: GameKind,
-    options: RatingOptions = RatingOptions(),
+    options: RatingOptions = RatingOptions(),  # noqa: B008 (frozen, shared safely)
     max_points: int = 24,
     should_stop: Callable[[], bool] | None = None,
 ) -> list[HistoryPoint]:

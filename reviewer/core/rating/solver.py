@@ -39,8 +39,8 @@ counts fully (c → 1), one known only to a couple of ranks counts about half.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import scipy.sparse as sparse
@@ -190,7 +190,7 @@ def solve(
     converged = False
     iterations = 0
     state = _State(games, k_of, rating, conf, prior_mean, prior_precision)
-    for iterations in range(1, max_iterations + 1):
+    for iterations in range(1, max_iterations + 1):  # noqa: B007 (read after the loop)
         if opponent_confidence:
             new_conf = _confidence(k_of(rating), state.information)
             conf_moved = float(np.max(np.abs(new_conf - conf)))

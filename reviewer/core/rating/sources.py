@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import READ_EXTENSIONS, open_collection

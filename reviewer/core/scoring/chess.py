@@ -7,14 +7,14 @@ Per-move values are taken from the mover's view: b = s*E(P(i-1)), a = s*E(Pi), s
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.gametree import Color, Game, Node, other_color
 from reviewer.core.games.chess import recorded_move, start_board
+from reviewer.core.gametree import Color, Game, Node, other_color
 from reviewer.core.scoring.common import (
     DEFAULT_PRESET,
     ChessSideSummary,
@@ -166,10 +166,10 @@ def sharpness(wdl: Sequence[int] | None) -> float | None:
     """(2 / (ln(1/w - 1) + ln(1/l - 1)))^2 from a WDL triple in permille; None where undefined."""
     if wdl is None or len(wdl) != 3:
         return None
-    w, l = wdl[0] / 1000.0, wdl[2] / 1000.0
-    if w <= 0.0 or w >= 1.0 or l <= 0.0 or l >= 1.0:
+    win, loss = wdl[0] / 1000.0, wdl[2] / 1000.0
+    if win <= 0.0 or win >= 1.0 or loss <= 0.0 or loss >= 1.0:
         return None
-    denominator = math.log(1.0 / w - 1.0) + math.log(1.0 / l - 1.0)
+    denominator = math.log(1.0 / win - 1.0) + math.log(1.0 / loss - 1.0)
     if denominator == 0.0:
         return None
     return (2.0 / denominator) ** 2

@@ -7,8 +7,9 @@ Every figure follows `docs/SCORING.md`. A figure that needs an evaluation nobody
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Literal
 
 from reviewer.core.gametree import Color, GameKind
 from reviewer.core.openings import Opening
@@ -55,7 +56,7 @@ def harmonic_mean_floored(values: Sequence[float], floor: float = 1.0) -> float 
 
 
 def empty_counts() -> dict[str, int]:
-    return {name: 0 for name in JUDGEMENTS}
+    return dict.fromkeys(JUDGEMENTS, 0)
 
 
 def count_judgements(judgements: Iterable[str | None]) -> dict[str, int]:

@@ -6,17 +6,17 @@ sign is s = +1 for Black, -1 for White; the points lost are s*(S(P(i-1)) - S(Pi)
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.gametree import Color, Game
 from reviewer.core.scoring.common import (
+    DEFAULT_PRESET,
     GameAssessment,
     GoSideSummary,
     Judgement,
     MoveAssessment,
     Preset,
-    DEFAULT_PRESET,
     clamp,
     count_judgements,
     mean,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,

@@ -2,4 +2,4 @@
 
 from reviewer.core.engines.builtin_go.engine import DEFAULT_PLAYOUTS, VERSION, BuiltinGoEngine
 
-__all__ = ["BuiltinGoEngine", "DEFAULT_PLAYOUTS", "VERSION"]
+__all__ = ["DEFAULT_PLAYOUTS", "VERSION", "BuiltinGoEngine"]

@@ -266,7 +266,7 @@ def is_suicide(b, cfg, p, color):
             g = b[GROUP, n]
             if not (in_atari(b, g) and atari_liberty(b, g) == p):
                 return False
-        elif c == 3 - color:
+        elif c == 3 - color:  # noqa: SIM102 (numba kernel: plain control flow)
             if in_atari(b, b[GROUP, n]):
                 return False
     return True

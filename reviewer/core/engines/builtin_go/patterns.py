@@ -145,7 +145,7 @@ def liberties_after(b, cfg, p, color):
 @njit(cache=True)
 def joins_own_stones(b, cfg, p, color):
     stride = cfg[CFG_STRIDE]
-    for n in (p - 1, p + 1, p - stride, p + stride):
+    for n in (p - 1, p + 1, p - stride, p + stride):  # noqa: SIM110 (numba kernel: no generators)
         if b[COLOR, n] == color:
             return True
     return False

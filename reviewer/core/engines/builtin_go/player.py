@@ -78,6 +78,8 @@ class GamePlayer:
         result = search_position(
             self.position, self.playouts, seed=_mix_seed(self.seed, self.moves), variant=self.variant
         )
+        if result is None:  # only a stop event interrupts a search, and the player gives none
+            raise RuntimeError("the search of the built-in engine was interrupted")
         mover_winrate = result.winrate_black if color == "black" else 1.0 - result.winrate_black
         best = result.best
         if best is None or best.index < 0:

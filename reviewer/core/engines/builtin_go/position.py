@@ -7,7 +7,7 @@ tromp-taylor and new-zealand rules (or a KataGo rule string with `sui1`), area s
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -111,7 +111,7 @@ class Position:
                     libs.add(int(n))
         return len(libs)
 
-    def copy(self) -> "Position":
+    def copy(self) -> Position:
         other = Position.__new__(Position)
         other.width, other.height, other.rules, other.komi = self.width, self.height, self.rules, self.komi
         other.b, other.meta, other.cfg = self.b.copy(), self.meta.copy(), self.cfg.copy()
