@@ -167,7 +167,7 @@ def step_latency(kind: str, steps: int) -> list[float]:
     window.session.load_game(game, evaluations=evaluations)
     window._on_game_loaded()
     window.session.settle_assessment()
-    window._warm_up()
+    window.analysis_controller.warm_up()
     deadline = time.monotonic() + 10
     while (window.tasks.busy() or window.assessor.busy()) and time.monotonic() < deadline:
         app.processEvents()

@@ -16,35 +16,13 @@ from PySide6.QtCore import QPointF
 from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QRadialGradient
 from PySide6.QtWidgets import QApplication, QWidget
 
-JUDGEMENTS: tuple[str, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
-FLAGGED_JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
-
-JUDGEMENT_COLORS: dict[str, str] = {
-    "book": "#a8875f",
-    "best": "#3c9b4b",
-    "good": "#8d9aa6",
-    "inaccuracy": "#56b4e9",
-    "mistake": "#e69f00",
-    "blunder": "#df5353",
-}
-
-JUDGEMENT_SYMBOLS: dict[str, str] = {
-    "inaccuracy": "?!",
-    "mistake": "?",
-    "blunder": "??",
-    "best": "!",
-    "good": "",
-    "book": "",
-}
-
-JUDGEMENT_TITLES: dict[str, str] = {
-    "book": "Book move",
-    "best": "Best move",
-    "good": "Good move",
-    "inaccuracy": "Inaccuracy",
-    "mistake": "Mistake",
-    "blunder": "Blunder",
-}
+# The judgement data is plain Python (presenters use it without Qt); widgets read it here as `style.X`.
+from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS as FLAGGED_JUDGEMENTS
+from reviewer.gui.presenters.judgements import JUDGEMENT_COLORS as JUDGEMENT_COLORS
+from reviewer.gui.presenters.judgements import JUDGEMENT_SYMBOLS as JUDGEMENT_SYMBOLS
+from reviewer.gui.presenters.judgements import JUDGEMENT_TITLES as JUDGEMENT_TITLES
+from reviewer.gui.presenters.judgements import JUDGEMENTS as JUDGEMENTS
+from reviewer.gui.presenters.judgements import judgement_hex
 
 # KaTrain's colour classes for Go: a move that lost at least `threshold` points takes the colour.
 KATRAIN_LOSS_THRESHOLDS: tuple[float, ...] = (12.0, 6.0, 3.0, 1.5, 0.5, 0.0)
@@ -60,7 +38,7 @@ KATRAIN_LOSS_COLORS: tuple[str, ...] = (
 
 def judgement_color(judgement: str | None) -> QColor:
     """The colour of a judgement; a neutral grey for None or an unknown name."""
-    return QColor(JUDGEMENT_COLORS.get(judgement or "", "#8d9aa6"))
+    return QColor(judgement_hex(judgement))
 
 
 def judgement_symbol(judgement: str | None, show_best: bool = False) -> str:

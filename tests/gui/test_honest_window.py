@@ -23,7 +23,8 @@ from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.registry import open_engine
 from reviewer.core.formats import load_game
 from reviewer.core.review import analyse_game
-from reviewer.gui.main_window import MainWindow, comment_html
+from reviewer.gui.main_window import MainWindow
+from reviewer.gui.presenters.comment import comment_html
 from reviewer.gui.settings import EngineChoice
 
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies

@@ -15,7 +15,8 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
 from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
-from reviewer.gui.main_window import MainWindow, comment_html
+from reviewer.gui.main_window import MainWindow
+from reviewer.gui.presenters.comment import comment_html
 from reviewer.gui.settings import EngineChoice, Settings
 
 FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
@@ -286,7 +287,7 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
 
 def test_recent_files_menu_and_players_window(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
-    window._fill_recent_menu()
+    window.files.fill_recent_menu()
     names = [action.text() for action in window.recent_menu.actions()]
     assert names[0] == GO_GAME[1]
     window.show_players()

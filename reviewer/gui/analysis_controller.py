@@ -1,0 +1,387 @@
+"""The analysis run and the engine it uses: choice and limit (remembered or for this run only), start,
+stop, progress, failures (with the ways out: locate or install an engine), engine discovery and the
+analysis cache. It talks to the workers; the window shows what it reports."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtWidgets import QFileDialog
+
+from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.gametree import Game
+from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
+from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.messages import Message
+from reviewer.gui.presenters.text import engine_missing
+from reviewer.gui.settings import EngineChoice, describe_limit, engine_label, limit_choices
+from reviewer.gui.workers import (
+    AnalysisJob,
+    AnalysisProgress,
+    builtin_go_identity,
+    cached_evaluations,
+    engine_display_name,
+    import_go_engine_modules,
+    remembered_identity,
+)
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+
+class AnalysisController(QObject):
+    """The whole-game analysis of `window`'s session, and the engine controls of its toolbar."""
+
+    def __init__(self, window: MainWindow, discover_engines: bool) -> None:
+        super().__init__(window)
+        self.window = window
+        self._pending_tasks: dict[int, tuple[str, Any]] = {}
+        self._engine_overrides: dict[str, EngineChoice] = {}
+        self._limit_overrides: dict[str, Limit] = {}
+        self._known_engines: list[EngineInfo] = []
+        self._engines_pending = discover_engines
+        self._analysis_state = AnalysisState()
+        self._warmed_up = False
+        self._discovery_wanted, self._discovery_started = discover_engines, False
+
+    def connect_workers(self) -> None:
+        """Listen to the analysis runner and the task runner (once both exist)."""
+        analysis = self.window.analysis
+        analysis.evaluation_ready.connect(self.window.session.add_evaluation)
+        analysis.progress_changed.connect(self._on_progress)
+        analysis.failed.connect(self._on_analysis_failed)
+        analysis.warned.connect(self._on_engine_warning)
+        analysis.finished.connect(self._on_analysis_finished)
+        analysis.started.connect(lambda _job: self.window._update_enabled())
+        analysis.engine_identified.connect(self._remember_engine_identity)
+        self.window.tasks.succeeded.connect(self._on_task_done)
+        self.window.tasks.failed.connect(self._on_task_failed)
+
+    def known_engines(self) -> list[EngineInfo]:
+        return self._known_engines
+
+    def new_game(self) -> None:
+        self._analysis_state = AnalysisState()
+
+    def engine_choice(self, kind: str) -> EngineChoice:
+        return self._engine_overrides.get(kind) or self.window.settings.engine_choice(kind)  # type: ignore[arg-type]
+
+    def set_engine_choice(self, choice: EngineChoice, remember: bool = True) -> None:
+        if remember:
+            self.window.settings.set_engine_choice(choice)
+            self._engine_overrides.pop(choice.kind, None)
+        else:
+            self._engine_overrides[choice.kind] = choice
+        self.update_engine_controls()
+
+    def limit(self, kind: str) -> Limit:
+        return self._limit_overrides.get(kind) or self.window.settings.limit(kind)  # type: ignore[arg-type]
+
+    def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
+        if remember:
+            self.window.settings.set_limit(kind, limit)  # type: ignore[arg-type]
+            self._limit_overrides.pop(kind, None)
+        else:
+            self._limit_overrides[kind] = limit
+        self.update_engine_controls()
+
+    def current_kind(self) -> str:
+        return self.window.session.game.kind if self.window.session.game is not None else "chess"
+
+    @Slot()
+    def toggle_analysis(self) -> None:
+        if self.window.analysis.is_running():
+            self.stop_analysis()
+        else:
+            self.start_analysis()
+
+    def start_analysis(self) -> None:
+        game = self.window.session.game
+        if game is None:
+            return
+        plies = tuple(range(self.window.session.ply_count + 1))
+        kind = game.kind
+        job = AnalysisJob(game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies)
+        self.window.message_bar.remove("analysis-failed")
+        self._analysis_state = AnalysisState().running(0, len(plies), None)
+        self.window.analysis.start(job)
+        self.window._update_enabled()
+        self.show_analysis_state()
+
+    def stop_analysis(self) -> None:
+        self.window.analysis.stop()
+        self.window._update_enabled()
+
+    def _on_progress(self, progress: AnalysisProgress) -> None:
+        self.window.status_area.show_progress(progress)
+        self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s)
+        self.show_analysis_state()
+
+    def _on_analysis_failed(self, message: str) -> None:
+        self._analysis_state = self._analysis_state.failed(message)
+        actions: tuple[str, ...] = ()
+        if presentation(self.current_kind()).offers_engine_setup and engine_missing(message):
+            actions = ("locate-engine", "install-stockfish")
+        self.window.message_bar.replace(
+            Message(key="analysis-failed", level="error", text=f"The analysis failed: {message}", actions=actions, scope="app")
+        )
+        self.show_analysis_state()
+
+    def _on_analysis_finished(self, completed: bool) -> None:
+        self.window._update_enabled()
+        self.window.status_area.analysis_ended()
+        self._analysis_state = self._analysis_state.finished(completed)
+        self.show_analysis_state()
+        try:
+            if self.window.session.assessment_settled:
+                self.window._refresh_views()
+            else:  # the last evaluations are still being scored: score them now, once
+                self.window.session.settle_assessment()  # the views follow on assessment_changed
+        finally:
+            self.window.analysis_finished.emit(completed)
+
+    def _on_engine_warning(self, text: str) -> None:
+        self.window.message_bar.add(Message(key=f"game:engine:{text}", level="warning", text=text))
+
+    def show_analysis_state(self) -> None:
+        """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
+        coverage = self.window.session.basis.coverage if self.window.session.game is not None else None
+        text = state_text(self._analysis_state, coverage)
+        self.window.state_label.setText(text)
+        self.window.summary_panel.set_state(text, self._analysis_state.phase, coverage, self.window.session.basis.trust)
+
+    def on_message_action(self, key: str, action: str) -> None:
+        if action == "locate-engine":
+            self.locate_engine()
+        elif action == "install-stockfish":
+            self.install_stockfish()
+
+    def locate_engine(self, path: str | None = None) -> None:
+        """Ask for a chess engine program; it is used once it answers `uci` (checked off the GUI thread)."""
+        if path is None:
+            path, _filter = QFileDialog.getOpenFileName(self.window, "Locate a UCI chess engine", "/usr/games", "All files (*)")
+        if not path:
+            return
+        from reviewer.gui.engine_actions import check_uci_engine
+
+        task = self.window.tasks.submit(check_uci_engine, path)
+        self._pending_tasks[task] = ("locate", path)
+        self.window.statusBar().showMessage(f"Checking {Path(path).name}…")
+
+    def install_stockfish(self) -> None:
+        """Run Reviewer's Stockfish installer off the GUI thread."""
+        from reviewer.gui.engine_actions import install_stockfish_now
+
+        task = self.window.tasks.submit(install_stockfish_now)
+        self._pending_tasks[task] = ("install-stockfish", None)
+        self.window.message_bar.replace(Message(key="install-stockfish", level="info", text="Installing Stockfish…", scope="app"))
+
+    def _on_engine_located(self, path: str, name: str) -> None:
+        self.set_engine_choice(EngineChoice(kind="chess", command=shlex.quote(path)))
+        self.window.message_bar.remove("analysis-failed")
+        self.window.message_bar.replace(
+            Message(key="engine-located", level="info", text=f"Chess engine set: {name} ({path}). Press Analyse.", scope="app")
+        )
+
+    def _on_stockfish_installed(self, result: tuple[bool, str]) -> None:
+        ok, message = result
+        self.window.message_bar.remove("install-stockfish")
+        if ok:
+            self.window.message_bar.remove("analysis-failed")
+            self._known_engines = []
+            self._discovery_started = False
+            self._discover_engines()
+        self.window.message_bar.replace(
+            Message(key="stockfish-installed", level="info" if ok else "error", text=message, scope="app")
+        )
+
+    def _remember_engine_identity(self, choice: EngineChoice, identity: str) -> None:
+        self.window.settings.set_engine_identity(choice, identity)
+        self.update_engine_controls()
+
+    def look_up_cached_analysis(self, game: Game) -> None:
+        """Show at once what the cache already holds for this game from the chosen engine and
+        limit (looked up off the GUI thread); `cache_checked` tells how much it found."""
+        choice, limit = self.engine_choice(game.kind), self.limit(game.kind)
+        identities = [self.window.settings.engine_identity(choice), *likely_identities(choice, self._known_engines)]
+        known = tuple(identity for identity in identities if identity)
+        with_builtin = resolves_to_builtin(choice, self._known_engines)
+        task = self.window.tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
+        self._pending_tasks[task] = ("cache", (game, choice, limit))
+
+    def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
+        count = 0
+        if found is not None and self.window.session.game is game and not self.window.analysis.is_running():
+            identity, evaluations = found
+            self.window.session.add_evaluations(evaluations)
+            count = len(evaluations)
+            self.window.settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
+            self.window.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+            self.update_engine_controls()
+            total = self.window.session.ply_count + 1
+            self.window.statusBar().showMessage(
+                f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
+            )
+        self.window.cache_checked.emit(count)
+
+    def warm_up(self) -> None:
+        """Load the opening table off the GUI thread before the first scoring needs it.
+
+        Not at once: it competes with opening the first game for the interpreter.
+        """
+        if not self._warmed_up:
+            self._warmed_up = True
+            self.window.tasks.submit(_load_opening_book)
+        self._discover_engines()
+
+    def _discover_engines(self) -> None:
+        """Look for engines once (in the warm-up, or when the engine menu opens first): asking
+        each engine its version costs processes and imports that opening a game should not wait for."""
+        if not self._discovery_wanted or self._discovery_started:
+            return
+        self._discovery_started = True
+        task = self.window.tasks.submit(_find_engines)
+        self._pending_tasks[task] = ("engines", None)
+
+    def fill_engine_menu(self) -> None:
+        self._discover_engines()
+        self.window.engine_menu.clear()
+        kind = self.current_kind()
+        current = self.engine_choice(kind)
+        found = [engine for engine in self._known_engines if engine.kind == kind]
+        for engine in found:
+            action = self.window.engine_menu.addAction(engine_label(engine))
+            action.setCheckable(True)
+            action.setChecked(not current.command and current.name == engine.name)
+            action.setEnabled(engine.usable)
+            action.setToolTip(engine.detail)
+            action.setStatusTip(engine.detail)
+            action.triggered.connect(
+                lambda _checked=False, n=engine.name: self.set_engine_choice(EngineChoice(kind=kind, name=n))  # type: ignore[arg-type]
+            )
+        if not found:
+            self.window.engine_menu.addAction("Looking for engines…" if self._engines_pending else "No engine found").setEnabled(
+                False
+            )
+        if current.command:
+            action = self.window.engine_menu.addAction(f"Custom: {current.command}")
+            action.setCheckable(True)
+            action.setChecked(True)
+        self.window.engine_menu.addSeparator()
+        self.window.engine_menu.addAction(self.window.engine_manager_action)
+        self.window.engine_menu.addAction(self.window.settings_action)
+
+    def _engine_text(self, choice: EngineChoice) -> str:
+        """What the engine button says: the engine that will run, as discovery names it (or as
+        it named itself when it last ran, while discovery is under way)."""
+        if choice.command:
+            return choice.describe()
+        usable = [engine for engine in self._known_engines if engine.kind == choice.kind and engine.usable]
+        if choice.name is not None:
+            usable = [engine for engine in usable if engine.name.lower() == choice.name.lower()]
+        if usable:
+            return engine_label(usable[0])
+        identity = self.window.settings.engine_identity(choice)
+        if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
+            words = engine_display_name(identity).split()[:2]
+            return " ".join(["Built-in" if words[0] == "builtin-go" else words[0], *words[1:]])
+        return choice.describe()
+
+    def update_engine_controls(self) -> None:
+        kind = self.current_kind()
+        choice = self.engine_choice(kind)
+        self.window.engine_button.setText(f"{self._engine_text(choice)} ▾")
+        limit = self.limit(kind)
+        self.window.limit_combo.blockSignals(True)
+        self.window.limit_combo.clear()
+        current_index = -1
+        for index, option in enumerate(limit_choices(kind)):  # type: ignore[arg-type]
+            self.window.limit_combo.addItem(option.label, option.limit)
+            if option.limit == limit:
+                current_index = index
+        if current_index < 0:
+            self.window.limit_combo.addItem(f"Custom · {describe_limit(limit)}", limit)
+            current_index = self.window.limit_combo.count() - 1
+        self.window.limit_combo.addItem("Custom…", None)
+        self.window.limit_combo.setCurrentIndex(current_index)
+        self.window.limit_combo.blockSignals(False)
+
+    def on_limit_chosen(self, index: int) -> None:
+        limit = self.window.limit_combo.itemData(index)
+        if limit is None:
+            self.update_engine_controls()
+            self.window.show_settings()
+            return
+        self.set_limit(self.current_kind(), limit)
+
+    def refresh_engines(self) -> None:
+        """Look for engines again (one was added, removed or installed)."""
+        self._discovery_wanted, self._discovery_started, self._engines_pending = True, False, True
+        self._discover_engines()
+
+
+    def _on_task_done(self, task_id: int, result: Any) -> None:
+        if task_id not in self._pending_tasks:
+            return
+        what, payload = self._pending_tasks.pop(task_id)
+        if what == "locate":
+            self._on_engine_located(payload, result)
+        elif what == "install-stockfish":
+            self._on_stockfish_installed(result)
+        elif what == "engines":
+            self._known_engines = list(result or [])
+            self._engines_pending = False
+            self.update_engine_controls()
+            session = self.window.session
+            if session.game is not None and len(session.evaluations) == 0 and not self.window.analysis.is_running():
+                self.look_up_cached_analysis(session.game)  # now the engine's name is known
+        elif what == "cache":
+            game, choice, limit = payload
+            self._on_cached_analysis(game, choice, limit, result)
+
+    def _on_task_failed(self, task_id: int, message: str) -> None:
+        if task_id not in self._pending_tasks:
+            return
+        what, _payload = self._pending_tasks.pop(task_id)
+        if what == "locate":
+            self.window.message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
+        elif what == "install-stockfish":
+            self._on_stockfish_installed((False, message))
+        elif what == "engines":
+            self._known_engines = []
+            self._engines_pending = False
+        elif what == "cache":  # an unreadable cache only means analysing again
+            self.window.message_bar.add(
+                Message(key=f"game:cache:{message}", level="warning",
+                        text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
+            )
+            self.window.cache_checked.emit(0)
+
+
+# -------------------------------------------------------------- work done off the GUI thread
+def _cached_analysis(
+    game: Game, choice: EngineChoice, identities: tuple[str, ...], with_builtin: bool, limit: Limit
+) -> tuple[str, tuple[Evaluation, ...]] | None:
+    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have."""
+    remembered = remembered_identity(choice)
+    if remembered:
+        identities = (remembered, *identities)
+    if with_builtin:
+        identities = (*identities, builtin_go_identity())
+    return cached_evaluations(game, identities, limit)
+
+
+def _load_opening_book() -> None:
+    from reviewer.core.openings import book
+
+    book()
+
+
+def _find_engines() -> list[EngineInfo]:
+    import_go_engine_modules()  # discovery asks the built-in engine its version
+    return list(find_engines())

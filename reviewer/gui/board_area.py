@@ -1,0 +1,253 @@
+"""The board column: the board (chess or Go, made when first needed) or the welcome page, with a
+player strip above and below and the evaluation bar beside it; the board stays square."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRect, QSize, Qt
+from PySide6.QtGui import QPainter, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QWidget
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.gametree import Game, Node
+from reviewer.gui.live_panel import EvalBar
+from reviewer.gui.presenters.board_marks import chess_arrows, go_candidate_marks
+from reviewer.gui.presenters.figures import side_accuracy
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.text import player_html, welcome_html
+from reviewer.gui.style import is_dark_palette, paint_stone_icon, themed_html
+
+
+class PlayerStrip(QWidget):
+    """One player above or below the board: a stone/colour chip, the name, rank and accuracy."""
+
+    CHIP = 14
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._color = "white"
+        self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.RichText)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(self.CHIP + 10, 2, 2, 2)
+        layout.addWidget(self.label)
+        self.setFixedHeight(28)
+
+    def set_player(self, color: str, name: str, rank: str, accuracy: float | None, partial: bool = False) -> None:
+        self._color = color
+        self.label.setText(themed_html(player_html(name, rank, accuracy, partial)))
+        self.update()
+
+    def paintEvent(self, event: Any) -> None:
+        painter = QPainter(self)
+        center = QPointF(4 + self.CHIP / 2, self.height() / 2)
+        paint_stone_icon(painter, center, self.CHIP / 2 - 0.5, self._color, is_dark_palette(self.palette()))
+        painter.end()
+
+
+class BoardColumn(QWidget):
+    """The board with a player strip above and below; the board stays square."""
+
+    BAR_GAP = 6
+
+    def __init__(
+        self, top: QWidget, board: QWidget, bottom: QWidget, parent: QWidget | None = None, bar: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        for child in (top, board, bottom, bar):
+            if child is not None:
+                child.setParent(self)
+        self._top, self._board, self._bottom, self._bar = top, board, bottom, bar
+
+    def side_for_height(self, height: int) -> int:
+        """The column's width for `height`: the square board, and the evaluation bar when shown."""
+        strips = sum(widget.height() for widget in (self._top, self._bottom) if not widget.isHidden())
+        bar = self._bar.width() + self.BAR_GAP if self._bar is not None and not self._bar.isHidden() else 0
+        return max(120, height - strips) + bar
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.relayout()
+        super().resizeEvent(event)
+
+    def showEvent(self, event: Any) -> None:
+        self.relayout()
+        super().showEvent(event)
+
+    def relayout(self) -> None:
+        width, height = self.width(), self.height()
+        top_h = self._top.height() if not self._top.isHidden() else 0
+        bottom_h = self._bottom.height() if not self._bottom.isHidden() else 0
+        bar = self._bar if self._bar is not None and not self._bar.isHidden() else None
+        left = bar.width() + self.BAR_GAP if bar is not None else 0
+        side = max(50, min(width - left, height - top_h - bottom_h))
+        self._top.setGeometry(QRect(left, 0, side, top_h))
+        self._board.setGeometry(QRect(left, top_h, side, side))
+        self._bottom.setGeometry(QRect(left, top_h + side, side, bottom_h))
+        if bar is not None:
+            bar.setGeometry(QRect(0, top_h, bar.width(), side))
+
+
+class BoardAndPanel(QWidget):
+    """Gives the board column a square's width of the height and the right panel the rest."""
+
+    RIGHT_MIN = 380
+    GAP = 14
+
+    def __init__(self, board_column: BoardColumn, panel: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        board_column.setParent(self)
+        panel.setParent(self)
+        self._column, self._panel = board_column, panel
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        self.relayout()
+        super().resizeEvent(event)
+
+    def relayout(self) -> None:
+        """Place both again: after a resize, and when the player strips appear or go."""
+        width, height = self.width(), self.height()
+        side = self._column.side_for_height(height)
+        column_width = max(200, min(side, width - self.RIGHT_MIN - self.GAP))
+        self._column.setGeometry(QRect(0, 0, column_width, height))
+        self._column.relayout()
+        self._panel.setGeometry(QRect(column_width + self.GAP, 0, max(0, width - column_width - self.GAP), height))
+
+    def sizeHint(self) -> QSize:
+        return QSize(1200, 700)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(600, 300)
+
+
+
+class BoardArea:
+    """The board column's widgets and what they show; the window places `column` and feeds it."""
+
+    def __init__(self, parent: QWidget, open_recent: Callable[[str], None]) -> None:
+        self.board_stack = QStackedWidget(parent)
+        self.chess_board: Any = None
+        self.go_board: Any = None
+        self.analysis_board: Any = None  # attaches each board when it is made
+        self.flipped = False
+        self._wheel_steps: Callable[[int], None] | None = None
+        self.welcome_label = QLabel(parent)
+        self.welcome_label.setObjectName("welcome")
+        self.welcome_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.welcome_label.setWordWrap(True)
+        self.welcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.LinksAccessibleByMouse)
+        self.welcome_label.linkActivated.connect(lambda index: open_recent(self._welcome_files[int(index)]))
+        self._welcome_files: list[str] = []
+        self.board_stack.addWidget(self.welcome_label)
+
+        self.top_player = PlayerStrip(parent)
+        self.bottom_player = PlayerStrip(parent)
+        self.eval_bar = EvalBar(parent)
+        self.eval_bar.hide()
+        self.column = BoardColumn(self.top_player, self.board_stack, self.bottom_player, parent, bar=self.eval_bar)
+
+    def step_with_wheel(self, step: Callable[[int], None]) -> None:
+        self._wheel_steps = step
+
+    def ensure_board(self, kind: str) -> Any:
+        """The board for `kind`, made the first time, on show."""
+        if kind == "chess":
+            if self.chess_board is None:
+                from reviewer.gui.board.chess_play import PlayableChessBoard
+
+                self.chess_board = PlayableChessBoard(self.board_stack)
+                self._connect_wheel(self.chess_board)
+                self.analysis_board.attach_chess_board(self.chess_board)
+                self.board_stack.addWidget(self.chess_board)
+            board = self.chess_board
+        else:
+            if self.go_board is None:
+                from reviewer.gui.board.go_play import PlayableGoBoard
+
+                self.go_board = PlayableGoBoard(self.board_stack)
+                self._connect_wheel(self.go_board)
+                self.analysis_board.attach_go_board(self.go_board)
+                self.board_stack.addWidget(self.go_board)
+            board = self.go_board
+        board.set_flipped(self.flipped) if hasattr(board, "set_flipped") else None
+        self.board_stack.setCurrentWidget(board)
+        return board
+
+    def _connect_wheel(self, board: Any) -> None:
+        if self._wheel_steps is not None:
+            board.wheel_steps.connect(self._wheel_steps)
+
+    def boards(self) -> tuple[Any, ...]:
+        return tuple(board for board in (self.chess_board, self.go_board) if board is not None)
+
+    def show_node(
+        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, rough: Callable[[], bool]
+    ) -> None:
+        """The position after `node` on its game's board, with the engine's view of it and the
+        judgement of the move that led there; `rough`: the engine's values are estimates only."""
+        if game.kind == "chess":
+            self.show_chess(game, node, evaluation, judgement)
+        elif game.kind == "go":
+            self.show_go(game, node, evaluation, judgement, rough())
+
+    def show_chess(
+        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None
+    ) -> None:
+        from reviewer.core.games.chess import board_after as chess_board_at
+        from reviewer.gui.board.chess_board import Arrow
+
+        if self.chess_board is None:
+            return
+        board = chess_board_at(game, node)
+        last_move = board.peek() if board.move_stack else None
+        self.chess_board.set_position(board, last_move)
+        self.chess_board.set_arrows(chess_arrows(board, evaluation, Arrow))
+        if last_move is not None:
+            self.chess_board.set_move_badge(last_move.to_square, judgement)
+        else:
+            self.chess_board.set_move_badge(None, None)
+
+    def show_go(
+        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, rough: bool
+    ) -> None:
+        from reviewer.core.games.go import position_after as go_position_at
+        from reviewer.gui.board.go_board import CandidateMark
+
+        if self.go_board is None:
+            return
+        position = go_position_at(game, node)
+        self.go_board.set_position(position)
+        marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
+        self.go_board.set_candidates(marks, rough=rough)
+        self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
+        self.go_board.set_move_badge(node.point, judgement)
+
+    def set_flipped(self, flipped: bool) -> None:
+        self.flipped = flipped
+        for board in self.boards():
+            if hasattr(board, "set_flipped"):
+                board.set_flipped(flipped)
+        self.eval_bar.set_flipped(flipped)
+
+    def show_players(self, game: Game | None, assessment: Any, partial: bool) -> None:
+        """The player strips: names, ranks and accuracies, or none before a game is open."""
+        if game is None:
+            self.top_player.hide()
+            self.bottom_player.hide()
+            return
+        white = (game.white or "White", game.white_rank, side_accuracy(assessment, "white"), partial)
+        black = (game.black or "Black", game.black_rank, side_accuracy(assessment, "black"), partial)
+        # Chess shows White at the bottom, Go (KaTrain-style) Black at the bottom; flipping swaps.
+        bottom_is_white = (presentation(game.kind).bottom_player == "white") != self.flipped
+        top, bottom = (black, white) if bottom_is_white else (white, black)
+        self.top_player.set_player("black" if bottom_is_white else "white", *top)
+        self.bottom_player.set_player("white" if bottom_is_white else "black", *bottom)
+        self.top_player.show()
+        self.bottom_player.show()
+
+    def show_welcome(self, recent_paths: list[str]) -> None:
+        self._welcome_files = recent_paths
+        self.welcome_label.setText(themed_html(welcome_html(recent_paths)))
+        self.top_player.hide()
+        self.bottom_player.hide()

@@ -1,0 +1,236 @@
+"""Game files: open (off the GUI thread; a file of many games asks which one), recent files, drops,
+and the window's own export of the annotated game or the JSON report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QFileDialog
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.embedded_evals import evaluations_from_game
+from reviewer.core.export import save_annotated, save_text
+from reviewer.core.formats.collection import GameCollection
+from reviewer.core.gametree import Game
+from reviewer.core.report import build_report
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.messages import Message
+from reviewer.gui.presenters.text import GAME_FILE_FILTER, window_title
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+WARM_UP_AFTER_OPEN_MS = 300  # once the game is on screen
+
+
+class GameFiles(QObject):
+    """Opens and exports for `window`, through its task runner; tells it by the window's signals."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self._pending_tasks: dict[int, tuple[str, Any]] = {}
+        self._pending_ply: int | None = None
+        window.tasks.succeeded.connect(self._on_task_done)
+        window.tasks.failed.connect(self._on_task_failed)
+
+    @Slot()
+    def choose_file(self) -> None:
+        folder = self.window.settings.last_directory or str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(self.window, "Open a game", folder, GAME_FILE_FILTER)
+        if path:
+            self.open_file(Path(path))
+
+    def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:
+        """Read `path` off the GUI thread; a file of many games asks which one (unless given)."""
+        path = Path(path)
+        self._pending_ply = ply
+        self.window.statusBar().showMessage(f"Opening {path.name}…")
+        task = self.window.tasks.submit(_read_collection, path, game_index is None)
+        self._pending_tasks[task] = ("collection", (path, game_index))
+
+    def _on_collection_read(self, path: Path, game_index: int | None, collection: GameCollection) -> None:
+        count = len(collection)
+        if count == 0:
+            self._open_failed(f"{path.name}: the file holds no game")
+            return
+        if game_index is None:
+            if count == 1:
+                game_index = 0
+            else:
+                from reviewer.gui.dialogs.game_chooser import GameChooserDialog
+
+                dialog = GameChooserDialog(collection, path.name, self.window)
+                if dialog.exec() != GameChooserDialog.DialogCode.Accepted or dialog.chosen_index() is None:
+                    self.window.statusBar().showMessage("No game opened", 3000)
+                    return
+                game_index = dialog.chosen_index()
+        if not 0 <= game_index < count:
+            self._open_failed(f"{path.name}: there is no game {game_index + 1} (the file has {count})")
+            return
+        task = self.window.tasks.submit(_read_game, collection, game_index)
+        self._pending_tasks[task] = ("game", (path, collection, game_index))
+
+    def _on_game_read(
+        self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...]
+    ) -> None:
+        self.window.analysis.stop()
+        try:
+            self.window.session.load_game(game, collection, index, embedded)
+        finally:
+            self._finish_opening(path, collection, index, game)
+
+    def _finish_opening(self, path: Path, collection: GameCollection, index: int, game: Game) -> None:
+        if self._pending_ply is not None:
+            self.window.session.set_current_ply(self._pending_ply)
+            self._pending_ply = None
+        self.window.settings.add_recent_file(path)
+        self.window.settings.last_directory = str(path.parent)
+        self.window.setWindowTitle(window_title(game, path, index, len(collection)))
+        self.window.statusBar().showMessage(f"Opened {path.name}", 3000)
+        self.window.analysis_controller.look_up_cached_analysis(game)
+        self.window.file_opened.emit(str(path))
+        QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self.window.analysis_controller.warm_up)
+
+    @Slot()
+    def choose_game(self) -> None:
+        collection = self.window.session.collection
+        game = self.window.session.game
+        if collection is None or game is None or len(collection) < 2:
+            return
+        from reviewer.gui.dialogs.game_chooser import GameChooserDialog
+
+        path = Path(game.source.path or "")
+        dialog = GameChooserDialog(collection, path.name, self.window)
+        dialog.select_game(self.window.session.game_index)
+        if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
+            task = self.window.tasks.submit(_read_game, collection, dialog.chosen_index())
+            self._pending_tasks[task] = ("game", (path, collection, dialog.chosen_index()))
+
+    def _open_failed(self, message: str) -> None:
+        self.window.statusBar().clearMessage()  # "Opening …" is over
+        self.window.message_bar.add(Message(key=f"open:{message}", level="error", text=message, scope="app"))
+        self.window.open_failed.emit(message)
+
+    def fill_recent_menu(self) -> None:
+        self.window.recent_menu.clear()
+        files = self.window.settings.recent_files()
+        for path in files:
+            action = self.window.recent_menu.addAction(Path(path).name)
+            action.setToolTip(path)
+            action.setStatusTip(path)
+            action.triggered.connect(lambda _checked=False, p=path: self.open_file(Path(p)))
+        if not files:
+            self.window.recent_menu.addAction("No recent files").setEnabled(False)
+        else:
+            self.window.recent_menu.addSeparator()
+            self.window.recent_menu.addAction("Clear the list", self.window.settings.clear_recent_files)
+
+    @Slot()
+    def choose_export(self) -> None:
+        game = self.window.session.game
+        if game is None:
+            return
+        source = Path(game.source.path) if game.source.path else Path.home() / "game"
+        extension = presentation(game.kind).export_extension
+        suggestion = source.with_name(f"{source.stem}-reviewed.{extension}")
+        annotated = f"Annotated {extension.upper()} (*.{extension})"
+        report = "JSON report (*.json)"
+        path, chosen = QFileDialog.getSaveFileName(self.window, "Export the review", str(suggestion), f"{annotated};;{report}")
+        if not path:
+            return
+        target = Path(path)
+        if chosen == report and target.suffix.lower() != ".json":
+            target = target.with_suffix(".json")
+        self.export(target)
+
+    def export(self, path: str | Path) -> None:
+        """Write the annotated game (.pgn/.sgf) or the JSON report (.json) to `path`, off the GUI thread."""
+        game = self.window.session.game
+        if game is None:
+            return
+        target = Path(path)
+        self.window.session.settle_assessment()  # the export covers every evaluation so far
+        evaluations = tuple(self.window.session.evaluations.ordered())
+        assessment = self.window.session.assessment
+        engine_name = self.window.engine_label.text()
+        task = self.window.tasks.submit(
+            _write_export, target, game, evaluations, assessment, self.window.session.preset, engine_name, must_finish=True
+        )
+        self._pending_tasks[task] = ("export", target)
+        self.window.statusBar().showMessage(f"Writing {target.name}…")
+
+
+    def accept_drag(self, event: QDragEnterEvent) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def drop(self, event: QDropEvent) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                event.acceptProposedAction()
+                self.open_file(Path(url.toLocalFile()))
+                return
+
+    def _on_task_done(self, task_id: int, result: Any) -> None:
+        if task_id not in self._pending_tasks:
+            return
+        what, payload = self._pending_tasks.pop(task_id)
+        if what == "collection":
+            path, game_index = payload
+            self._on_collection_read(path, game_index, result)
+        elif what == "game":
+            path, collection, index = payload
+            game, embedded = result
+            self._on_game_read(path, collection, index, game, embedded)
+        elif what == "export":
+            self.window.statusBar().showMessage(f"Wrote {payload}", 6000)
+            self.window.export_finished.emit(str(payload))
+
+    def _on_task_failed(self, task_id: int, message: str) -> None:
+        if task_id not in self._pending_tasks:
+            return
+        what, payload = self._pending_tasks.pop(task_id)
+        if what in ("collection", "game"):
+            self._open_failed(message)
+        elif what == "export":
+            self.window.message_bar.add(Message(key=f"export:{payload}:{message}", level="error", text=f"Could not write {payload}: {message}", scope="app"))
+
+
+# -------------------------------------------------------------- work done off the GUI thread
+def _read_collection(path: Path, first_games_only: bool = False) -> GameCollection:
+    """The file's games; with `first_games_only`, a big PGN lists its first games now and the rest
+    while the game chooser shows them."""
+    from reviewer.core.formats import open_collection
+    from reviewer.core.formats.pgn import FIRST_BATCH
+
+    return open_collection(path, first_games=FIRST_BATCH if first_games_only else None)
+
+
+def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
+    """Game `index` of the collection, with the analysis the file itself carries (if any)."""
+    game = collection.game(index)
+    carried = evaluations_from_game(game).ordered()
+    if all(evaluation.terminal is not None for evaluation in carried):
+        carried = []  # only game-over verdicts: nothing was analysed
+    return game, tuple(carried)
+
+
+def _write_export(
+    path: Path, game: Game, evaluations: tuple[Evaluation, ...], assessment: Any, preset: str, engine: str
+) -> Path:
+    """The annotated game (.pgn / .sgf, by the game's kind) or the JSON report (.json)."""
+    table = EvaluationTable()
+    for evaluation in evaluations:
+        table.add(evaluation)
+    sources = [game.source.path]
+    if path.suffix.lower() == ".json":
+        report = build_report(game, table, assessment if assessment is not None else {"preset": preset}, engine or None)
+        save_text(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n", sources)
+    else:
+        save_annotated(path, [(game, table, engine or None)], sources, preset=preset)  # type: ignore[arg-type]
+    return path

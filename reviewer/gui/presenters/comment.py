@@ -1,0 +1,171 @@
+"""What the comment pane and the header above the moves say: HTML built from the game and its analysis."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.gametree import Game, Node
+from reviewer.core.passes import pass_text
+from reviewer.core.score_text import score_text
+from reviewer.gui.presenters.figures import position_value
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
+from reviewer.gui.presenters.text import escape_html
+from reviewer.gui.presenters.verdict import verdict
+
+if TYPE_CHECKING:
+    from reviewer.gui.session import ReviewSession
+
+
+def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover: str | None) -> str:
+    """'12. Nf3 Nc6 13. Bb5' for chess; 'Q16 D4 R4' for Go."""
+    if not presentation(game.kind).numbered_moves:
+        return " ".join(moves)
+    parts: list[str] = []
+    move_number = from_ply // 2 + 1 if game.first_player == "white" else (from_ply + 1) // 2 + 1
+    white_to_move = first_mover == "white"
+    for index, san in enumerate(moves):
+        if white_to_move:
+            parts.append(f"{move_number}. {san}")
+        elif index == 0:
+            parts.append(f"{move_number}… {san}")
+        else:
+            parts.append(san)
+        if not white_to_move:
+            move_number += 1
+        white_to_move = not white_to_move
+    return " ".join(parts)
+
+
+def comment_html(session: ReviewSession, node: Node) -> str:
+    """What the comment pane says about the move that led to `node` and the position after it."""
+    game = session.game
+    if game is None:
+        return ""
+    parts: list[str] = []
+    ply = node.ply if node.is_mainline else None
+    move = session.move_assessment(ply) if ply else None
+    if node.move:
+        mover = node.color or ""
+        number = _move_number_text(game, node)
+        parts.append(f"<div style='font-size:12pt'><b>{number}{escape_html(node.move)}</b>"
+                     f"<span style='color:gray'> · {mover}</span></div>")
+    elif node.parent is None and session.evaluations.get(0) is not None:
+        parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
+    said = verdict(game.kind, move, session.evaluations.get(ply - 1), session.evaluations.get(ply)) if move and ply else None
+    if move is not None and said is not None:
+        colour = judgement_hex(move.judgement)
+        sentence = f"{escape_html(said.change)} <b style='color:{colour}'>{escape_html(said.title)}.</b>"
+        if said.best:
+            sentence += f" <b>{escape_html(said.best)}</b> was best."
+        if said.detail:
+            sentence += f" <span style='color:gray'>{escape_html(said.detail)}</span>"
+        before = session.evaluations.get(ply - 1) if ply else None
+        judged_in = _pass_of_move(before, session.evaluations.get(ply) if ply else None)
+        if judged_in:
+            sentence += f" <span style='color:gray'>({escape_html(judged_in)})</span>"
+        parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
+        if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
+            line = _numbered_line(game, ply - 1, before.pv[:8], move.color)
+            parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {escape_html(line)}</div>")
+    elif move is not None and ply and not session.basis.trust.labels and move.eval_after is not None:
+        before, after = session.evaluations.get(ply - 1), session.evaluations.get(ply)
+        change = f"({score_text(game.kind, before, move.eval_before)} → {score_text(game.kind, after, move.eval_after)})"
+        parts.append(f"<div style='margin-top:4px'>{escape_html(change)} <span style='color:gray'>rough estimate, "
+                     "no label</span></div>")
+    here = session.evaluations.get(ply) if ply is not None else None
+    if here is not None and here.best_move:
+        value = position_value(game, here)
+        mover = _to_move_at(game, node)
+        line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), mover)
+        rough = " (rough estimate)" if not session.basis.trust.labels else ""
+        parts.append(
+            f"<div style='margin-top:4px; color:gray'>Engine{rough} {escape_html(score_text(game.kind, here, value))}"
+            f" · {escape_html(line)}</div>"
+        )
+        others = _candidate_losses(game, here, mover)
+        if others:
+            parts.append(f"<div style='color:gray'>Also: {escape_html(others)}</div>")
+    own_comment = _readable_comment(node.comment)
+    if own_comment:
+        parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
+    if not parts and node.parent is None:
+        parts.append("<div style='color:gray'>Start position. Press → to step through the game, "
+                     "Space to analyse it.</div>")
+    return "".join(parts)
+
+
+def _pass_of_move(before: Evaluation | None, after: Evaluation | None) -> str | None:
+    """Which pass of a review in passes the deeper of a move's two evaluations came from."""
+    known = [e for e in (before, after) if e is not None and e.review_pass is not None]
+    if not known:
+        return None
+    deepest = max(known, key=lambda e: e.review_pass or 0)
+    return pass_text(deepest.engine_id, deepest.review_pass)
+
+
+def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
+    """'Nf3 −0.35 · c4 −0.60': the engine's other candidates and what each gives away."""
+    best = evaluation.candidates[0] if evaluation.candidates else None
+    texts: list[str] = []
+    shown_as = presentation(game.kind)
+    for candidate in evaluation.candidates[1:4]:
+        loss = _candidate_loss(game, best, candidate, to_move)
+        if loss is None:
+            continue
+        shown = f"{loss / shown_as.loss_per_unit:.{shown_as.loss_decimals}f}"
+        texts.append(f"{candidate.move} −{shown}" if float(shown) > 0 else f"{candidate.move} ±0")
+    return " · ".join(texts)
+
+
+def _candidate_loss(game: Game, best: Any, candidate: Any, to_move: str) -> float | None:
+    """How much worse than the engine's choice `candidate` is, from the side to move (cp / points)."""
+    shown_as = presentation(game.kind)
+    sign = 1 if to_move == shown_as.score_view else -1
+    best_value = getattr(best, shown_as.candidate_score)
+    candidate_value = getattr(candidate, shown_as.candidate_score)
+    if best_value is None or candidate_value is None:
+        return None
+    return max(0.0, sign * (best_value - candidate_value))
+
+
+_COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
+
+
+def _readable_comment(comment: str) -> str:
+    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds."""
+    return " ".join(_COMMENT_COMMAND.sub(" ", comment).split())
+
+
+def header_html(game: Game, assessment: Any) -> str:
+    players = f"<b>{escape_html(game.white or 'White')}</b> – <b>{escape_html(game.black or 'Black')}</b>"
+    board_header = presentation(game.kind).board_header
+    if board_header:
+        players = f"<b>{escape_html(game.black or 'Black')}</b> (B) – <b>{escape_html(game.white or 'White')}</b> (W)"
+    details = [text for text in (game.result, game.event, game.date) if text and text not in ("?", "????.??.??")]
+    if board_header:
+        details.append(f"{game.board_width}×{game.board_height}")
+        if game.komi is not None:
+            details.append(f"komi {game.komi:g}")
+    opening = getattr(assessment, "opening", None)
+    if opening is not None:
+        details.append(f"{opening.eco} {opening.name}")
+    return f"{players}<br><span style='color:gray'>{escape_html(' · '.join(details))}</span>"
+
+
+def _move_number_text(game: Game, node: Node) -> str:
+    if not presentation(game.kind).numbered_moves:
+        return f"{node.ply}. "
+    ply = node.ply
+    offset = 0 if game.first_player == "white" else 1
+    number = (ply + offset + 1) // 2
+    return f"{number}. " if node.color == "white" else f"{number}… "
+
+
+def _to_move_at(game: Game, node: Node) -> str:
+    if node.color is not None:
+        return "black" if node.color == "white" else "white"
+    return game.first_player

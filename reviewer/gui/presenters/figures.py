@@ -1,0 +1,82 @@
+"""The figures the graph, the summary and the player strips show, in the units SCORING.md defines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.gametree import Game
+from reviewer.core.score_text import score_text
+from reviewer.core.scoring.chess import normalised_cp_white
+from reviewer.gui.presenters.game_kinds import presentation
+
+
+def _graph_loss(game: Game, move: Any) -> float | None:
+    """Chess: the mover's drop in win % (what the judgements read); Go: points lost."""
+    if game.kind == "go":
+        return None if move.loss is None else float(move.loss)
+    if move.win_pct_before is None or move.win_pct_after is None:
+        return None
+    sign_mover = 1.0 if move.color == "white" else -1.0
+    return max(0.0, sign_mover * (move.win_pct_before - move.win_pct_after))
+
+
+def graph_series(
+    game: Game, evaluations: dict[int, Evaluation], assessment: Any, mode: str
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Position values by ply in the graph's unit, and each move's loss by ply (see _graph_loss).
+
+    Chess: E(P) (normalised centipawns, White's view) in every mode; Go: S(P) (lead, Black's
+    view) in "lead" mode, W(P) (winrate, Black's view) in "winrate" mode.
+    """
+    losses = {
+        move.ply: loss for move in getattr(assessment, "moves", ()) or () if (loss := _graph_loss(game, move)) is not None
+    }
+    evals: dict[int, float] = {}
+    for ply, evaluation in evaluations.items():
+        if game.kind == "go" and mode == "winrate":
+            value = evaluation.winrate_black
+        else:
+            value = position_value(game, evaluation)
+        if value is not None:
+            evals[ply] = float(value)
+    return evals, losses
+
+
+def position_value(game: Game, evaluation: Evaluation) -> float | None:
+    """E(P) for chess (normalised centipawns, White's view), S(P) for Go (lead, Black's view)."""
+    if game.kind == "go":
+        return evaluation.score_lead_black
+    return normalised_cp_white(evaluation)
+
+
+def summary_dicts(assessment: Any) -> tuple[dict | None, dict | None]:
+    if assessment is None:
+        return None, None
+    summary = getattr(assessment, "summary", {}) or {}
+    white, black = summary.get("white"), summary.get("black")
+    return (white.to_json() if white is not None else None, black.to_json() if black is not None else None)
+
+
+def side_accuracy(assessment: Any, color: str) -> float | None:
+    summary = (getattr(assessment, "summary", {}) or {}).get(color) if assessment is not None else None
+    return getattr(summary, "accuracy", None)
+
+
+def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:
+    """The graph's tooltip at each ply: the move and the score after it, mates with their distance."""
+    texts: dict[int, str] = {}
+    offset = 0 if game.first_player == "white" else 1
+    numbered = presentation(game.kind).numbered_moves
+    for ply in range(ply_count + 1):
+        node = node_at(ply)
+        if ply == 0:
+            where = "Start"
+        elif numbered:
+            dots = ". " if node.color == "white" else "… "
+            where = f"{(ply + offset + 1) // 2}{dots}{node.move or ''}"
+        else:
+            where = f"{ply}. {node.move or ''}"
+        evaluation = evaluations.get(ply)
+        texts[ply] = f"{where}  {score_text(game.kind, evaluation) if evaluation is not None else 'not analysed'}"
+    return texts

@@ -1,0 +1,79 @@
+"""The window's own words: titles, the welcome page, player lines, file filters and shortcuts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewer.core.gametree import Game
+
+GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
+
+
+SHORTCUTS: tuple[tuple[str, str], ...] = (
+    ("← / →", "previous / next move (also the mouse wheel over the board)"),
+    ("↑ / Home", "start of the game"),
+    ("↓ / End", "end of the line"),
+    ("N  or  Ctrl+→", "next inaccuracy, mistake or blunder"),
+    ("P  or  Ctrl+←", "previous inaccuracy, mistake or blunder"),
+    ("Space", "analyse the game / stop the analysis"),
+    ("F", "flip the board"),
+    ("Ctrl+O", "open a game file (or drop one on the window)"),
+    ("Ctrl+G", "another game of the open file"),
+    ("Ctrl+P", "players' strength from many games"),
+    ("Ctrl+S", "export annotated PGN/SGF or a JSON report"),
+    ("Ctrl+,", "engine and analysis settings"),
+    ("F11", "full screen"),
+    ("Ctrl+Q", "quit"),
+)
+
+
+def engine_missing(message: str) -> bool:
+    """The analysis failed because no usable chess engine was found (the registry's words)."""
+    lowered = message.lower()
+    return any(words in lowered for words in ("no chess engine", "is not installed", "does not work", "not found"))
+
+
+def player_line(game: Game) -> str:
+    return f"{game.white or 'White'} – {game.black or 'Black'}"
+
+
+def preset_label(preset: str) -> str:
+    return {"lichess": "lichess thresholds", "seed": "Strict thresholds"}.get(preset, preset)
+
+
+def escape_html(text: str) -> str:
+    """`text` safe inside Qt rich text (quotes need no escaping there: attributes are ours)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+
+def window_title(game: Game, path: Path, index: int, game_count: int) -> str:
+    """'Carlsen – Caruana — game.pgn [2/14] — Reviewer'."""
+    title = f"{player_line(game)} — {path.name}"
+    if game_count > 1:
+        title += f" [{index + 1}/{game_count}]"
+    return f"{title} — Reviewer"
+
+
+def welcome_html(recent_paths: list[str]) -> str:
+    """The page on show before a game is open; link `i` opens `recent_paths[i]`."""
+    links = "".join(
+        f"<div style='margin-top:4px'><a href='{index}'>{escape_html(Path(path).name)}</a></div>"
+        for index, path in enumerate(recent_paths)
+    )
+    return (
+        "<div style='font-size:15pt; font-weight:600'>Open a game to review</div>"
+        "<div style='margin-top:8px'>Ctrl+O, or drop a PGN or SGF file here</div>"
+        + (f"<div style='margin-top:22px; color:gray'>Recent files</div>{links}" if links else "")
+    )
+
+
+def player_html(name: str, rank: str, accuracy: float | None, partial: bool = False) -> str:
+    """A player strip: 'Name (2700)  accuracy 87.3%', with '(partial analysis)' while moves are missing."""
+    rank_text = f" <span style='color:gray'>({escape_html(rank)})</span>" if rank else ""
+    accuracy_text = (
+        f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
+    )
+    if accuracy is not None and partial:
+        accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
+    return f"<b>{escape_html(name)}</b>{rank_text}{accuracy_text}"

@@ -1,0 +1,46 @@
+"""The status bar's permanent part: the analysis state, the engine, progress, speed and ETA."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
+
+from reviewer.gui.workers import AnalysisProgress
+
+
+class StatusArea:
+    """The widgets it adds to `status`; the window keeps them reachable by their old names."""
+
+    def __init__(self, status: QStatusBar, parent: QWidget) -> None:
+        status.setSizeGripEnabled(True)
+        self.engine_label = QLabel(parent)
+        self.engine_label.setObjectName("status-engine")
+        self.progress_bar = QProgressBar(parent)
+        self.progress_bar.setFixedWidth(190)
+        self.progress_bar.setMaximumHeight(16)
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.hide()
+        self.rate_label = QLabel(parent)
+        self.eta_label = QLabel(parent)
+        self.state_label = QLabel(parent)
+        self.state_label.setObjectName("status-state")
+        for widget in (self.state_label, self.engine_label, self.progress_bar, self.rate_label, self.eta_label):
+            status.addPermanentWidget(widget)
+
+    def show_progress(self, progress: AnalysisProgress) -> None:
+        self.engine_label.setText(progress.engine_name)
+        self.progress_bar.setMaximum(max(1, progress.total))
+        self.progress_bar.setValue(progress.done)
+        stage = f" · {progress.stage}" if progress.stage else ""
+        self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions{stage}")
+        self.progress_bar.show()
+        self.rate_label.setText(f"{progress.positions_per_s:.1f} pos/s" if progress.positions_per_s else "")
+        self.eta_label.setText("")
+
+    def analysis_ended(self) -> None:
+        self.rate_label.setText("")
+        self.eta_label.setText("")
+        self.progress_bar.hide()
+
+    def new_game(self) -> None:
+        self.progress_bar.hide()
+        self.engine_label.setText("")  # no engine has analysed this game yet
