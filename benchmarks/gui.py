@@ -222,14 +222,14 @@ def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[l
     for _ in range(5):
         app.processEvents()
     refreshes = 0
-    original = window._redraw_assessment
+    original = window.views.redraw_assessment
 
     def counted() -> None:
         nonlocal refreshes
         refreshes += 1
         original()
 
-    window._redraw_assessment = counted  # type: ignore[method-assign]
+    window.views.redraw_assessment = counted  # type: ignore[method-assign]
     pending = list(evaluations)
     stalls: list[float] = []
     clock = QElapsedTimer()

@@ -139,7 +139,7 @@ class AnalysisController(QObject):
         self.show_analysis_state()
         try:
             if self.window.session.assessment_settled:
-                self.window._refresh_views()
+                self.window.views.refresh()
             else:  # the last evaluations are still being scored: score them now, once
                 self.window.session.settle_assessment()  # the views follow on assessment_changed
         finally:
@@ -315,7 +315,7 @@ class AnalysisController(QObject):
         limit = self.window.limit_combo.itemData(index)
         if limit is None:
             self.update_engine_controls()
-            self.window.show_settings()
+            self.window.dialogs.show_settings()
             return
         self.set_limit(self.current_kind(), limit)
 

@@ -1,56 +1,47 @@
 """The main window: board on the left, summary / moves / comment on the right, graph below.
 
 The window creates the widgets and wires them to the one `ReviewSession`; it keeps no review state
-of its own. What the views say comes from `gui.presenters`; the actions and menus are made by
-`window_actions`, files opened and exported by `GameFiles`, the analysis run by `AnalysisController`,
-the board column by `BoardArea`. Views that are costly to redraw (graph, summary, move labels)
-refresh on a timer while evaluations stream in, at most `REFRESH_HZ` times a second.
+of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions and
+menus (`window_actions`), the board column (`BoardArea`), the panel beside it (`ReviewPanel`), the
+status area, files opened and exported (`GameFiles`), the analysis run (`AnalysisController`), the
+dialogs (`WindowDialogs`) and the views kept in step with the session (`ReviewViews`).
 """
 
 from __future__ import annotations
 
 import gc
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent, QGuiApplication
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QFrame,
-    QLabel,
     QMainWindow,
-    QSizePolicy,
     QSplitter,
-    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewer.core.analysis import Limit
-from reviewer.core.gametree import Node
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.analysis_controller import AnalysisController
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
 from reviewer.gui.game_files import GameFiles
-from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.message_bar import MessageBar
-from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.presenters.action_states import action_states
-from reviewer.gui.presenters.board_marks import mainline_anchor
-from reviewer.gui.presenters.comment import comment_html, header_html
-from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
-from reviewer.gui.presenters.text import SHORTCUTS, preset_label
-from reviewer.gui.retro_panel import RetroController, RetroPanel
+from reviewer.gui.presenters.text import preset_label
+from reviewer.gui.retro_panel import RetroController
+from reviewer.gui.review_panel import ReviewPanel
+from reviewer.gui.review_views import ReviewViews
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
-from reviewer.gui.style import themed_html
 from reviewer.gui.window_actions import apply_action_states, build_actions, build_menus, build_toolbar
+from reviewer.gui.window_dialogs import WindowDialogs
 from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
 
 if TYPE_CHECKING:
@@ -58,8 +49,6 @@ if TYPE_CHECKING:
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
-REFRESH_HZ = 10  # at most, while an analysis runs
-MAX_REFRESH_MS = 1000
 
 
 class MainWindow(QMainWindow):
@@ -92,8 +81,6 @@ class MainWindow(QMainWindow):
         self.assessor = AssessmentRunner(assess_safely, self)
         self.session.set_background_assessor(self.assessor.request)
         self.assessor.ready.connect(self.session.accept_assessment)
-        self._players_window: QWidget | None = None
-        self._train_window: Any = None
 
         self.setWindowTitle("Reviewer")
         self.setAcceptDrops(True)
@@ -102,6 +89,7 @@ class MainWindow(QMainWindow):
         _import_shared_dependencies()
         self.files = GameFiles(self)
         self.analysis_controller = AnalysisController(self, discover_engines)
+        self.dialogs = WindowDialogs(self)
         build_actions(self)
         build_menus(self)
         build_toolbar(self)
@@ -110,14 +98,10 @@ class MainWindow(QMainWindow):
         status = self.status_area
         self.engine_label, self.progress_bar, self.state_label = status.engine_label, status.progress_bar, status.state_label
         self.rate_label, self.eta_label = status.rate_label, status.eta_label
+        self.views = ReviewViews(self)
         self._connect()
         self._build_analysis_board()
-
-        self._refresh_timer = QTimer(self)
-        self._refresh_timer.setSingleShot(True)
-        self._refresh_timer.setInterval(1000 // REFRESH_HZ)
-        self._refresh_timer.timeout.connect(self._refresh_views)
-
+        self._refresh_timer = self.views.refresh_timer  # tests wait on it
         self._restore_geometry()
         self._update_enabled()
         self._show_welcome()
@@ -147,7 +131,7 @@ class MainWindow(QMainWindow):
             SavedLines(),
             self,
         )
-        self.retro = RetroController(self.session, self.retro_panel, self._answer_evaluator, self)
+        self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
         self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
@@ -158,7 +142,7 @@ class MainWindow(QMainWindow):
         choice = self.engine_choice(kind)
         return lambda: open_engine_from_registry(choice)
 
-    def _answer_evaluator(self, card: Any) -> Any:
+    def answer_evaluator(self, card: Any) -> Any:
         from reviewer.core.services.trainer.judge import engine_evaluator
 
         choice = self.engine_choice(card.kind)
@@ -173,7 +157,7 @@ class MainWindow(QMainWindow):
         self.live_action.setChecked(enabled)
         game = self.session.game
         self.lines_panel.setVisible(enabled)
-        self.eval_bar.setVisible(enabled and game is not None and game.kind == "chess")
+        self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
         self.board_column.relayout()
         self.analysis_board.set_live(enabled)
 
@@ -183,65 +167,20 @@ class MainWindow(QMainWindow):
         elif self.retro.retro is not None and not self.retro.retro.items:
             self._show_board_message(f"No mistake or blunder by {color} to learn from in this game.")
 
-    def show_trainer(self) -> None:
-        from reviewer.core.services.trainer.deck import Deck
-        from reviewer.gui.train_window import TrainWindow
-
-        if self._train_window is None:
-            self._train_window = TrainWindow(Deck, self._answer_evaluator)
-        self._train_window.show()
-        self._train_window.raise_()
-        self._train_window.reload()
-
     def _build_central(self) -> None:
-        from reviewer.gui.move_list import MoveListWidget
-        from reviewer.gui.summary_panel import SummaryPanel
-
         self.board_area = BoardArea(self, lambda path: self.open_file(Path(path)))
         self.board_area.step_with_wheel(self.session.step)
         area = self.board_area
         self.board_stack, self.welcome_label, self.eval_bar = area.board_stack, area.welcome_label, area.eval_bar
         self.top_player, self.bottom_player, self.board_column = area.top_player, area.bottom_player, area.column
 
-        self.header_label = QLabel(self)
-        self.header_label.setObjectName("game-header")
-        self.header_label.setWordWrap(True)
-        self.header_label.setTextFormat(Qt.TextFormat.RichText)
-        self.summary_panel = SummaryPanel(self)
-        self.move_list = MoveListWidget(self)
-        self.comment_view = QTextBrowser(self)
-        self.comment_view.setObjectName("comment")
-        self.comment_view.setOpenLinks(False)
-        self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
-        # the move's title, the verdict, the best line, the engine's line and its alternatives
-        lines = self.comment_view.fontMetrics().lineSpacing()
-        self.comment_view.setMinimumHeight(round(lines * 6.2) + 8)
-        self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+        self.review_panel = ReviewPanel(self)
+        panel = self.review_panel
+        self.header_label, self.summary_panel, self.move_list = panel.header_label, panel.summary_panel, panel.move_list
+        self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
+        self.move_entry, self.right_splitter = panel.move_entry, panel.splitter
 
-        right = QWidget(self)
-        right_layout = QVBoxLayout(right)
-        right_layout.setContentsMargins(0, 0, 0, 0)
-        right_layout.setSpacing(6)
-        right_layout.addWidget(self.header_label)
-        right_layout.addWidget(self.summary_panel)
-        self.lines_panel = LinesPanel(self)
-        self.lines_panel.hide()
-        self.retro_panel = RetroPanel(self)
-        right_layout.addWidget(self.retro_panel)
-        right_layout.addWidget(self.lines_panel)
-        right_splitter = QSplitter(Qt.Orientation.Vertical, right)
-        right_splitter.setChildrenCollapsible(False)
-        right_splitter.addWidget(self.move_list)
-        right_splitter.addWidget(self.comment_view)
-        right_splitter.setStretchFactor(0, 3)
-        right_splitter.setStretchFactor(1, 1)
-        right_splitter.setSizes([330, 140])
-        right_layout.addWidget(right_splitter, 1)
-        self.move_entry = MoveEntry(self)
-        right_layout.addWidget(self.move_entry)
-        self.right_splitter = right_splitter
-
-        top = BoardAndPanel(self.board_column, right, self)
+        top = BoardAndPanel(self.board_column, self.review_panel, self)
         self.board_and_panel = top
 
         # The graph (pyqtgraph: a second of imports) is made after the first paint: see _ensure_graph.
@@ -284,10 +223,10 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         session = self.session
         session.game_loaded.connect(self._on_game_loaded)
-        session.current_changed.connect(self._on_current_changed)
-        session.assessment_changed.connect(self._schedule_refresh)
+        session.current_changed.connect(self.views.show_current)
+        session.assessment_changed.connect(self.views.schedule_refresh)
         self.move_list.node_selected.connect(session.set_current_node)
-        self.summary_panel.judgement_clicked.connect(self._jump_to_judgement)
+        self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
 
     # ----------------------------------------------------------- driven from code and tests
@@ -330,26 +269,12 @@ class MainWindow(QMainWindow):
         for action in self.preset_group.actions():
             action.setChecked(action.text() == preset_label(preset))
 
-    # --------------------------------------------------------------------------- navigation
-    def jump_flagged(self, direction: int) -> None:
-        if not self.session.go_to_next_flagged(direction):
-            word = "next" if direction > 0 else "previous"
-            self.statusBar().showMessage(f"No {word} inaccuracy, mistake or blunder", 2000)
-
-    def _jump_to_judgement(self, color: str, judgement: str) -> None:
-        """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""
-        plies = self.session.flagged_plies((judgement,), color)
-        if not plies:
-            return
-        here = self.session.current_ply if self.session.current_is_mainline else -1
-        later = [ply for ply in plies if ply > here]
-        self.session.set_current_ply(later[0] if later else plies[0])
 
     @Slot()
     def toggle_flip(self) -> None:
         self.board_area.set_flipped(not self.board_area.flipped)
         self.flip_action.setChecked(self.board_area.flipped)
-        self._update_player_strips()
+        self.views.update_player_strips()
 
     @Slot()
     def toggle_fullscreen(self) -> None:
@@ -371,75 +296,7 @@ class MainWindow(QMainWindow):
         for widget in (self.eval_graph, self.summary_panel, self.move_list, self.chess_board, self.go_board):
             if widget is not None and hasattr(widget, "set_dark"):
                 widget.set_dark(dark)
-        self._refresh_views()
-
-    def set_graph_mode(self, mode: str) -> None:
-        """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
-        kind = self.analysis_controller.current_kind()
-        win_mode, value_mode = presentation(kind).graph_modes
-        setattr(self.settings, f"graph_mode_{kind}", win_mode if mode == "win" else value_mode)
-        self._refresh_views()
-
-    def _graph_mode(self, kind: str) -> str:
-        return str(getattr(self.settings, f"graph_mode_{kind}"))
-
-    # ------------------------------------------------------------------------------- dialogs
-    @Slot()
-    def show_settings(self) -> None:
-        from reviewer.gui.dialogs.settings_dialog import SettingsDialog
-
-        kind = self.analysis_controller.current_kind()
-        dialog = SettingsDialog(
-            kind=kind,  # type: ignore[arg-type]
-            engines=self.analysis_controller.known_engines(),
-            engine=self.engine_choice(kind),
-            limit=self.limit(kind),
-            preset=self.session.preset,
-            parent=self,
-        )
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            self.set_engine_choice(dialog.engine_choice())
-            self.set_limit(kind, dialog.limit())
-            self.set_preset(dialog.preset())
-
-    def refresh_engines(self) -> None:
-        """Look for engines again (one was added, removed or installed)."""
-        self.analysis_controller.refresh_engines()
-
-    def show_engine_manager(self, install: str | None = None) -> Any:
-        """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
-        from reviewer.gui.dialogs.engine_manager import open_engine_manager
-
-        dialog = open_engine_manager(self, self.settings, self.analysis_controller.current_kind(), install)  # type: ignore[arg-type]
-        dialog.engines_changed.connect(self.refresh_engines)
-        dialog.default_chosen.connect(self.set_engine_choice)
-        return dialog
-
-    @Slot()
-    def show_shortcuts(self) -> None:
-        from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
-
-        ShortcutsDialog(SHORTCUTS, self).exec()
-
-    @Slot()
-    def show_about(self) -> None:
-        from reviewer.gui.dialogs.about import AboutDialog
-
-        AboutDialog(self).exec()
-
-    @Slot()
-    def show_players(self) -> None:
-        try:
-            from reviewer.gui.players_window import PlayersWindow
-        except ImportError:
-            self.statusBar().showMessage("The players window is not available in this build", 5000)
-            return
-        if self._players_window is None:
-            self._players_window = PlayersWindow()  # a window of its own; closed with this one
-        self._players_window.show()
-        if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
-            self._players_window.raise_()
-            self._players_window.activateWindow()
+        self.views.refresh()
 
     # ------------------------------------------------------------------------------- updates
     def _on_game_loaded(self) -> None:
@@ -450,7 +307,7 @@ class MainWindow(QMainWindow):
         self.summary_panel.show()
         self._ensure_graph().show()
         self.analysis_controller.update_engine_controls()
-        shows_win = self._graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
+        shows_win = self.views.graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
         self.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
         self.status_area.new_game()
         self.message_bar.new_game()
@@ -459,79 +316,6 @@ class MainWindow(QMainWindow):
         self.move_list.set_problems(problem_plies(game))
         self.analysis_controller.new_game()
         self._update_enabled()  # the views follow on the session's assessment_changed
-
-    def _on_current_changed(self, node: Node) -> None:
-        self._show_current(node)
-
-    def _show_current(self, node: Node) -> None:
-        game = self.session.game
-        if game is None:
-            return
-        ply = node.ply if node.is_mainline else None
-        evaluation = self.session.evaluations.get(ply) if ply is not None else None
-        rough = lambda: not self.session.basis.trust.labels  # noqa: E731
-        self.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
-        self.move_list.set_current_node(node)
-        if self.eval_graph is not None:
-            self.eval_graph.set_current_ply(mainline_anchor(node))
-        self.comment_view.setHtml(themed_html(comment_html(self.session, node)))
-
-    def _judgement_at(self, ply: int | None) -> str | None:
-        if ply is None or ply == 0:
-            return None
-        move = self.session.move_assessment(ply)
-        return move.judgement if move is not None else None
-
-    def _schedule_refresh(self) -> None:
-        """Refresh now, or - while evaluations stream in - at most every `_refresh_timer` interval."""
-        if self.analysis.is_running():
-            if not self._refresh_timer.isActive():
-                self._refresh_timer.start()
-        else:
-            self._refresh_views()
-
-    def _refresh_views(self) -> None:
-        """Redraw everything derived from the assessment: graph, summary, move labels, board, comment."""
-        self._refresh_timer.stop()
-        if self.session.game is None:
-            return
-        started = time.perf_counter()
-        self._redraw_assessment()
-        # A long game costs more to score and draw; keep the GUI thread mostly free meanwhile.
-        spent_ms = (time.perf_counter() - started) * 1000
-        self._refresh_timer.setInterval(int(min(MAX_REFRESH_MS, max(1000 // REFRESH_HZ, 4 * spent_ms))))
-
-    def _redraw_assessment(self) -> None:
-        game = self.session.game
-        assert game is not None
-        assessment = self.session.assessment
-        if self.session.assessment_error:
-            self.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
-        judgements = self.session.judgements()
-        self.move_list.set_judgements(judgements)
-        mode = self._graph_mode(game.kind)
-        basis = self.session.basis
-        evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
-        graph = self._ensure_graph()
-        graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
-        graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
-        graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
-        white, black = summary_dicts(assessment)
-        self.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
-        self.analysis_controller.show_analysis_state()
-        self.header_label.setText(themed_html(header_html(game, assessment)))
-        self._update_player_strips()
-        node = self.session.current_node
-        if node is not None:
-            self._show_current(node)
-
-    def _update_player_strips(self) -> None:
-        game = self.session.game
-        coverage = self.session.basis.coverage if game is not None else None
-        partial = coverage is not None and coverage.analysed and not coverage.complete
-        self.board_area.show_players(game, self.session.assessment, partial)
-        if game is not None:
-            self.board_and_panel.relayout()
 
     def _update_enabled(self) -> None:
         collection = self.session.collection
@@ -568,20 +352,15 @@ class MainWindow(QMainWindow):
         self.analysis.shutdown(timeout_s=3.0)
         self.analysis_board.close()
         self.retro.close()
-        if self._train_window is not None:
-            self._train_window.close_deck()
-            self._train_window.close()
+        self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)
         self.tasks.shutdown(timeout_s=5.0)
-        if self._players_window is not None:
-            self._players_window.close()
         super().closeEvent(event)
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.WindowStateChange:
             self.fullscreen_action.setChecked(self.isFullScreen())
         super().changeEvent(event)
-
 
 
 _startup_frozen = False

@@ -68,7 +68,7 @@ def build_actions(window: MainWindow) -> None:
     )
     window.quit_action = make_action(window, "&Quit", window.close, [QKeySequence("Ctrl+Q")], "Quit Reviewer")
     window.players_action = make_action(window,
-        "&Players…", window.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
+        "&Players…", window.dialogs.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
     )
     window.analyse_action = make_action(window,
         "Analyse", window.analysis_controller.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine"
@@ -76,7 +76,7 @@ def build_actions(window: MainWindow) -> None:
     window.analyse_action.setIcon(media_icon(running=False))
     window.settings_action = make_action(window,
         "Engine && &settings…",
-        window.show_settings,
+        window.dialogs.show_settings,
         [QKeySequence("Ctrl+,")],
         "Choose the engine, the search limit and the thresholds",
         sp.SP_FileDialogDetailedView,
@@ -86,11 +86,11 @@ def build_actions(window: MainWindow) -> None:
     window.start_action = make_action(window, "&Start", window.session.go_to_start, ["Home", "Up"], "Start of the game")
     window.end_action = make_action(window, "&End", window.session.go_to_end, ["End", "Down"], "End of the line")
     window.next_mistake_action = make_action(window,
-        "Next &mistake", lambda: window.jump_flagged(1), ["N", "Ctrl+Right"], "Next inaccuracy, mistake or blunder"
+        "Next &mistake", lambda: window.views.jump_flagged(1), ["N", "Ctrl+Right"], "Next inaccuracy, mistake or blunder"
     )
     window.previous_mistake_action = make_action(window,
         "Previous m&istake",
-        lambda: window.jump_flagged(-1),
+        lambda: window.views.jump_flagged(-1),
         ["P", "Ctrl+Left"],
         "Previous inaccuracy, mistake or blunder",
     )
@@ -100,14 +100,14 @@ def build_actions(window: MainWindow) -> None:
     )
     window.dark_action = make_action(window, "&Dark theme", window.toggle_dark, [], "Dark theme", checkable=True)
     window.dark_action.setChecked(is_dark_palette(QApplication.palette()))
-    window.shortcuts_action = make_action(window, "&Keyboard shortcuts", window.show_shortcuts, ["F1"], "Keyboard shortcuts")
-    window.about_action = make_action(window, "&About Reviewer", window.show_about)
+    window.shortcuts_action = make_action(window, "&Keyboard shortcuts", window.dialogs.show_shortcuts, ["F1"], "Keyboard shortcuts")
+    window.about_action = make_action(window, "&About Reviewer", window.dialogs.show_about)
     window.engine_manager_action = make_action(window,
-        "&Engine manager…", lambda: window.show_engine_manager(), [QKeySequence("Ctrl+E")],
+        "&Engine manager…", lambda: window.dialogs.show_engine_manager(), [QKeySequence("Ctrl+E")],
         "Engines found, the default per game, your own engines, installs",
     )
-    window.install_stockfish_action = make_action(window, "Install &Stockfish…", lambda: window.show_engine_manager("stockfish"))
-    window.install_katago_action = make_action(window, "Install &KataGo…", lambda: window.show_engine_manager("katago"))
+    window.install_stockfish_action = make_action(window, "Install &Stockfish…", lambda: window.dialogs.show_engine_manager("stockfish"))
+    window.install_katago_action = make_action(window, "Install &KataGo…", lambda: window.dialogs.show_engine_manager("katago"))
 
     build_board_actions(window)
 
@@ -116,7 +116,7 @@ def build_actions(window: MainWindow) -> None:
     for mode, text in (("win", "Win chance"), ("cp", "Centipawns / points")):
         action = QAction(text, window, checkable=True)
         action.setData(mode)
-        action.triggered.connect(lambda _checked=False, m=mode: window.set_graph_mode(m))
+        action.triggered.connect(lambda _checked=False, m=mode: window.views.set_graph_mode(m))
         window.graph_mode_group.addAction(action)
         window.graph_mode_actions[mode] = action
 
@@ -154,7 +154,7 @@ def build_board_actions(window: MainWindow) -> None:
     window.retro_black_action = make_action(window,
         "Learn from your mistakes: &Black", lambda: window.learn_from_mistakes("black"), [], "Find better moves"
     )
-    window.train_action = make_action(window, "&Train…", window.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
+    window.train_action = make_action(window, "&Train…", window.dialogs.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
 
 
 def build_menus(window: MainWindow) -> None:

@@ -164,7 +164,7 @@ def test_a_go_review_with_its_notice_is_readable(qtbot, window, corpus_dir, dark
         from_analysis=True,
     )
     window.session.settle_assessment()
-    window._refresh_views()
+    window.views.refresh()
     window.session.set_current_ply(5)
     assert window.summary_panel.notice_text()
     assert contrast_problems(window) == []

@@ -152,7 +152,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     for evaluation in evaluations:
         window.analysis.evaluation_ready.emit(evaluation)  # as the analysis delivers them
     window.session.settle_assessment()
-    window._refresh_views()
+    window.views.refresh()
     assert window.session.judgements() == {} or set(window.session.judgements().values()) == {None}
     for color in ("white", "black"):
         assert window.summary_panel.accuracy_text(color) == "—"
@@ -266,7 +266,7 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
     text = comment_html(window.session, window.session.mainline_node(5))
     assert "#3 → #-2" in text and "+M" not in text and "−M" not in text
     assert "Engine #-2" in text
-    window._refresh_views()
+    window.views.refresh()
     game = window.session.game
     assert window.eval_graph.tooltip_at(4) == f"2… {game.node_at_ply(4).move}  #3"
     assert window.eval_graph.tooltip_at(5) == f"3. {game.node_at_ply(5).move}  #-2"

@@ -290,8 +290,8 @@ def test_recent_files_menu_and_players_window(qtbot, window, corpus_dir) -> None
     window.files.fill_recent_menu()
     names = [action.text() for action in window.recent_menu.actions()]
     assert names[0] == GO_GAME[1]
-    window.show_players()
-    assert window._players_window is not None and window._players_window.isVisible()
+    window.dialogs.show_players()
+    assert window.dialogs.players_window is not None and window.dialogs.players_window.isVisible()
 
 
 def test_settings_dialog_reads_back_the_choices(qtbot) -> None:

@@ -1,0 +1,57 @@
+"""The column right of the board: game header, summary, learn-from-mistakes and engine lines panels,
+the move list over the comment, and the move box."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QSplitter, QTextBrowser, QVBoxLayout, QWidget
+
+from reviewer.gui.live_panel import LinesPanel
+from reviewer.gui.move_entry import MoveEntry
+from reviewer.gui.retro_panel import RetroPanel
+
+
+class ReviewPanel(QWidget):
+    """Its widgets are attributes; the window fills them."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        from reviewer.gui.move_list import MoveListWidget
+        from reviewer.gui.summary_panel import SummaryPanel
+
+        super().__init__(parent)
+        self.header_label = QLabel(self)
+        self.header_label.setObjectName("game-header")
+        self.header_label.setWordWrap(True)
+        self.header_label.setTextFormat(Qt.TextFormat.RichText)
+        self.summary_panel = SummaryPanel(self)
+        self.move_list = MoveListWidget(self)
+        self.comment_view = QTextBrowser(self)
+        self.comment_view.setObjectName("comment")
+        self.comment_view.setOpenLinks(False)
+        self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
+        # the move's title, the verdict, the best line, the engine's line and its alternatives
+        lines = self.comment_view.fontMetrics().lineSpacing()
+        self.comment_view.setMinimumHeight(round(lines * 6.2) + 8)
+        self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
+
+        right_layout = QVBoxLayout(self)
+        right_layout.setContentsMargins(0, 0, 0, 0)
+        right_layout.setSpacing(6)
+        right_layout.addWidget(self.header_label)
+        right_layout.addWidget(self.summary_panel)
+        self.lines_panel = LinesPanel(self)
+        self.lines_panel.hide()
+        self.retro_panel = RetroPanel(self)
+        right_layout.addWidget(self.retro_panel)
+        right_layout.addWidget(self.lines_panel)
+        right_splitter = QSplitter(Qt.Orientation.Vertical, self)
+        right_splitter.setChildrenCollapsible(False)
+        right_splitter.addWidget(self.move_list)
+        right_splitter.addWidget(self.comment_view)
+        right_splitter.setStretchFactor(0, 3)
+        right_splitter.setStretchFactor(1, 1)
+        right_splitter.setSizes([330, 140])
+        right_layout.addWidget(right_splitter, 1)
+        self.move_entry = MoveEntry(self)
+        right_layout.addWidget(self.move_entry)
+        self.splitter = right_splitter

@@ -1,0 +1,131 @@
+"""Keeping the views in step with the session: the board, move list, graph, summary, header, player
+strips and comment for the current move, redrawn when the assessment changes (throttled while an
+analysis streams evaluations in)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, QTimer
+
+from reviewer.core.gametree import Node
+from reviewer.gui.presenters.board_marks import mainline_anchor
+from reviewer.gui.presenters.comment import comment_html, header_html
+from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.messages import Message
+from reviewer.gui.style import themed_html
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+REFRESH_HZ = 10  # at most, while an analysis runs
+MAX_REFRESH_MS = 1000
+
+
+class ReviewViews(QObject):
+    """Redraws `window`'s views from its session; the window calls `show_current` and `refresh`."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.session = window.session
+        self.refresh_timer = QTimer(self)
+        self.refresh_timer.setSingleShot(True)
+        self.refresh_timer.setInterval(1000 // REFRESH_HZ)
+        self.refresh_timer.timeout.connect(self.refresh)
+
+    def set_graph_mode(self, mode: str) -> None:
+        """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
+        kind = self.window.analysis_controller.current_kind()
+        win_mode, value_mode = presentation(kind).graph_modes
+        setattr(self.window.settings, f"graph_mode_{kind}", win_mode if mode == "win" else value_mode)
+        self.refresh()
+
+    def graph_mode(self, kind: str) -> str:
+        return str(getattr(self.window.settings, f"graph_mode_{kind}"))
+
+    def show_current(self, node: Node) -> None:
+        game = self.session.game
+        if game is None:
+            return
+        ply = node.ply if node.is_mainline else None
+        evaluation = self.session.evaluations.get(ply) if ply is not None else None
+        rough = lambda: not self.session.basis.trust.labels  # noqa: E731
+        self.window.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
+        self.window.move_list.set_current_node(node)
+        if self.window.eval_graph is not None:
+            self.window.eval_graph.set_current_ply(mainline_anchor(node))
+        self.window.comment_view.setHtml(themed_html(comment_html(self.session, node)))
+
+    def _judgement_at(self, ply: int | None) -> str | None:
+        if ply is None or ply == 0:
+            return None
+        move = self.session.move_assessment(ply)
+        return move.judgement if move is not None else None
+
+    def schedule_refresh(self) -> None:
+        """Refresh now, or - while evaluations stream in - at most every `refresh_timer` interval."""
+        if self.window.analysis.is_running():
+            if not self.refresh_timer.isActive():
+                self.refresh_timer.start()
+        else:
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw everything derived from the assessment: graph, summary, move labels, board, comment."""
+        self.refresh_timer.stop()
+        if self.session.game is None:
+            return
+        started = time.perf_counter()
+        self.redraw_assessment()
+        # A long game costs more to score and draw; keep the GUI thread mostly free meanwhile.
+        spent_ms = (time.perf_counter() - started) * 1000
+        self.refresh_timer.setInterval(int(min(MAX_REFRESH_MS, max(1000 // REFRESH_HZ, 4 * spent_ms))))
+
+    def redraw_assessment(self) -> None:
+        game = self.session.game
+        assert game is not None
+        assessment = self.session.assessment
+        if self.session.assessment_error:
+            self.window.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
+        judgements = self.session.judgements()
+        self.window.move_list.set_judgements(judgements)
+        mode = self.graph_mode(game.kind)
+        basis = self.session.basis
+        evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
+        graph = self.window._ensure_graph()
+        graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
+        graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
+        white, black = summary_dicts(assessment)
+        self.window.summary_panel.set_summary(game.kind, white, black, (game.white or "White", game.black or "Black"))
+        self.window.analysis_controller.show_analysis_state()
+        self.window.header_label.setText(themed_html(header_html(game, assessment)))
+        self.update_player_strips()
+        node = self.session.current_node
+        if node is not None:
+            self.show_current(node)
+
+    def update_player_strips(self) -> None:
+        game = self.session.game
+        coverage = self.session.basis.coverage if game is not None else None
+        partial = coverage is not None and coverage.analysed and not coverage.complete
+        self.window.board_area.show_players(game, self.session.assessment, partial)
+        if game is not None:
+            self.window.board_and_panel.relayout()
+
+    def jump_flagged(self, direction: int) -> None:
+        if not self.session.go_to_next_flagged(direction):
+            word = "next" if direction > 0 else "previous"
+            self.window.statusBar().showMessage(f"No {word} inaccuracy, mistake or blunder", 2000)
+
+    def jump_to_judgement(self, color: str, judgement: str) -> None:
+        """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""
+        plies = self.session.flagged_plies((judgement,), color)
+        if not plies:
+            return
+        here = self.session.current_ply if self.session.current_is_mainline else -1
+        later = [ply for ply in plies if ply > here]
+        self.session.set_current_ply(later[0] if later else plies[0])

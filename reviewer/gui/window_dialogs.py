@@ -1,0 +1,100 @@
+"""The window's dialogs and side windows: settings, engine manager, shortcuts, about, players, trainer."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QObject, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QWidget
+
+from reviewer.gui.presenters.text import SHORTCUTS
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+
+class WindowDialogs(QObject):
+    """Opens each dialog over `window`; the players and trainer windows are made once and kept."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.players_window: QWidget | None = None
+        self.train_window: Any = None
+
+    def show_trainer(self) -> None:
+        from reviewer.core.services.trainer.deck import Deck
+        from reviewer.gui.train_window import TrainWindow
+
+        if self.train_window is None:
+            self.train_window = TrainWindow(Deck, self.window.answer_evaluator)
+        self.train_window.show()
+        self.train_window.raise_()
+        self.train_window.reload()
+
+    @Slot()
+    def show_settings(self) -> None:
+        from reviewer.gui.dialogs.settings_dialog import SettingsDialog
+
+        kind = self.window.analysis_controller.current_kind()
+        dialog = SettingsDialog(
+            kind=kind,  # type: ignore[arg-type]
+            engines=self.window.analysis_controller.known_engines(),
+            engine=self.window.engine_choice(kind),
+            limit=self.window.limit(kind),
+            preset=self.window.session.preset,
+            parent=self.window,
+        )
+        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+            self.window.set_engine_choice(dialog.engine_choice())
+            self.window.set_limit(kind, dialog.limit())
+            self.window.set_preset(dialog.preset())
+
+    def refresh_engines(self) -> None:
+        """Look for engines again (one was added, removed or installed)."""
+        self.window.analysis_controller.refresh_engines()
+
+    def show_engine_manager(self, install: str | None = None) -> Any:
+        """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
+        from reviewer.gui.dialogs.engine_manager import open_engine_manager
+
+        dialog = open_engine_manager(self.window, self.window.settings, self.window.analysis_controller.current_kind(), install)  # type: ignore[arg-type]
+        dialog.engines_changed.connect(self.refresh_engines)
+        dialog.default_chosen.connect(self.window.set_engine_choice)
+        return dialog
+
+    @Slot()
+    def show_shortcuts(self) -> None:
+        from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
+
+        ShortcutsDialog(SHORTCUTS, self.window).exec()
+
+    @Slot()
+    def show_about(self) -> None:
+        from reviewer.gui.dialogs.about import AboutDialog
+
+        AboutDialog(self.window).exec()
+
+    @Slot()
+    def show_players(self) -> None:
+        try:
+            from reviewer.gui.players_window import PlayersWindow
+        except ImportError:
+            self.window.statusBar().showMessage("The players window is not available in this build", 5000)
+            return
+        if self.players_window is None:
+            self.players_window = PlayersWindow()  # a window of its own; closed with this one
+        self.players_window.show()
+        if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
+            self.players_window.raise_()
+            self.players_window.activateWindow()
+
+
+    def close(self) -> None:
+        """With the main window: the side windows go too."""
+        if self.train_window is not None:
+            self.train_window.close_deck()
+            self.train_window.close()
+        if self.players_window is not None:
+            self.players_window.close()
