@@ -38,6 +38,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.export import check_target, export_game_text, moves_csv, report_html, save_annotated, save_text
 from reviewer.core.gametree import Game, Node
+from reviewer.gui.presenters.game_kinds import presentation
 
 if TYPE_CHECKING:
     from reviewer.gui.main_window import MainWindow
@@ -343,4 +344,4 @@ class GameExports(QObject):
 
 
 def _game_format(game: Game | None) -> str:
-    return "sgf" if game is not None and game.kind == "go" else "pgn"
+    return presentation(game.kind).export_extension if game is not None else "pgn"

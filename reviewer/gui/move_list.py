@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
+from reviewer.gui.presenters.game_kinds import presentation
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
@@ -283,8 +284,8 @@ class MoveListWidget(QAbstractScrollArea):
     def _build(self, game: Game) -> None:
         width = max(120.0, float(self.viewport().width()))
         row_height = self._row_height()
-        chess_kind = game.kind == "chess"
-        number_width = self._number_width() if chess_kind else 0.0
+        numbered = presentation(game.kind).numbered_moves  # chess: "12." before White's move, two per row
+        number_width = self._number_width() if numbered else 0.0
         cell_width = (width - number_width) / 2
         layout = self._layout
         y = 0.0
@@ -292,12 +293,12 @@ class MoveListWidget(QAbstractScrollArea):
         row_open = False
         # Chess rows hold White then Black; Go rows start with whoever moved first (White after handicap).
         first = next(iter(game.root.mainline()), None)
-        left_color = "white" if chess_kind else (first.color if first is not None and first.color else "black")
+        left_color = "white" if numbered else (first.color if first is not None and first.color else "black")
 
         def open_row(first_move_ply: int) -> None:
             nonlocal row_open, column
             row_open, column = True, 0
-            if chess_kind:
+            if numbered:
                 number_rect = QRectF(0, y, number_width, row_height)
                 layout.number_column.append(number_rect)
                 text = f"{self._fullmove_before(first_move_ply)}."
@@ -384,7 +385,7 @@ class MoveListWidget(QAbstractScrollArea):
 
     def _move_tokens(self, node: Node, force_number: bool) -> list[tuple[str, Node | None, str]]:
         ply = node.ply
-        if self._game is not None and self._game.kind == "chess":
+        if self._game is not None and presentation(self._game.kind).numbered_moves:
             color = node.color or self._color_of_ply(ply)
             number = self._fullmove_before(ply)
             if color == "white":

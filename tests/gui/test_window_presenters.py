@@ -1,0 +1,149 @@
+"""The main window's Qt-free presenters: what the header, graph tooltips, board marks, player strips,
+menus and engine look-ups say, from real games and evaluations, without a QApplication."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import chess
+import pytest
+
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.formats import load_game
+from reviewer.core.formats.pgn import game_from_pgn_text
+from reviewer.core.formats.sgf import game_from_sgf_text
+from reviewer.core.gametree import Node
+from reviewer.gui.presenters.action_states import action_states
+from reviewer.gui.presenters.board_marks import BEST_ARROW, CANDIDATE_ARROW, chess_arrows, go_candidate_marks, mainline_anchor
+from reviewer.gui.presenters.comment import header_html
+from reviewer.gui.presenters.engine_choice import chosen_engine_info, likely_identities, resolves_to_builtin
+from reviewer.gui.presenters.figures import graph_point_texts, graph_series
+from reviewer.gui.presenters.game_kinds import PRESENTATIONS, presentation
+from reviewer.gui.presenters.judgements import judgement_hex
+from reviewer.gui.presenters.text import escape_html, player_html, welcome_html, window_title
+from reviewer.gui.settings import EngineChoice
+from tests.support import CORPUS_DIR
+
+CHESS = game_from_pgn_text('[White "Anna <A>"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n')
+GO = game_from_sgf_text("(;GM[1]SZ[19]KM[6.5]PB[Kim]PW[Lee];B[pd];W[dp])")
+
+
+def test_the_presenters_import_no_qt():
+    modules = "action_states board_marks comment engine_choice figures game_kinds judgements text".split()
+    code = "import sys\n" + "".join(f"import reviewer.gui.presenters.{m}\n" for m in modules)
+    code += "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph', 'superqt'))))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_every_game_kind_has_a_presentation_and_an_unknown_one_is_refused():
+    assert set(PRESENTATIONS) == {"chess", "go"}
+    assert presentation("chess").export_extension == "pgn" and presentation("go").export_extension == "sgf"
+    with pytest.raises(ValueError, match="shogi"):
+        presentation("shogi")
+
+
+def test_header_names_players_safely_and_the_board_for_go():
+    assert header_html(CHESS, None) == "<b>Anna &lt;A&gt;</b> – <b>Bob</b><br><span style='color:gray'>1-0</span>"
+    go_header = header_html(GO, None)
+    assert go_header.startswith("<b>Kim</b> (B) – <b>Lee</b> (W)")
+    assert "19×19 · komi 6.5" in go_header
+
+
+def test_graph_tooltips_number_chess_moves_in_pairs_and_go_moves_one_by_one():
+    table = EvaluationTable()
+    table.add(Evaluation(ply=2, kind="chess", score_cp_white=35, best_move="Nf3"))
+    texts = graph_point_texts(CHESS, CHESS.node_at_ply, table, CHESS.ply_count)
+    assert texts[0] == "Start  not analysed"
+    assert texts[1] == "1. e4  not analysed"
+    assert texts[2] == "1… e5  +0.35"
+    assert graph_point_texts(GO, GO.node_at_ply, EvaluationTable(), 2)[2] == "2. D4  not analysed"
+
+
+def test_graph_series_shows_go_winrate_or_lead_by_mode():
+    evaluation = Evaluation(ply=1, kind="go", score_lead_black=3.5, winrate_black=0.71)
+    assert graph_series(GO, {1: evaluation}, None, "winrate") == ({1: 0.71}, {})
+    assert graph_series(GO, {1: evaluation}, None, "lead") == ({1: 3.5}, {})
+
+
+def test_chess_arrows_best_on_top_and_unreadable_moves_left_out():
+    evaluation = Evaluation(
+        ply=0, kind="chess", best_move="e4",
+        candidates=(Candidate("e4", 0, score_cp_white=30), Candidate("d4", 1, score_cp_white=20), Candidate("Zz9", 2)),
+    )
+    arrows = chess_arrows(chess.Board(), evaluation, lambda *fields: fields)
+    assert arrows == [
+        (chess.D2, chess.D4, CANDIDATE_ARROW, 0.11),
+        (chess.E2, chess.E4, BEST_ARROW, 0.2),  # drawn last, on top
+    ]
+    assert chess_arrows(chess.Board(), None, tuple) == []
+
+
+def test_go_marks_leave_out_passes_and_moves_with_too_few_visits():
+    evaluation = Evaluation(
+        ply=0, kind="go", score_lead_black=2.0,
+        candidates=(
+            Candidate("Q16", 0, visits=500, score_lead_black=2.0),
+            Candidate("D4", 1, visits=100, score_lead_black=1.0),
+            Candidate("C3", 2, visits=3, score_lead_black=-5.0),
+            Candidate("pass", 3, visits=200),
+        ),
+    )
+    marks = go_candidate_marks(GO, "black", evaluation, lambda *fields: fields)
+    assert [(loss, visits, is_best) for _point, loss, visits, is_best, _order in marks] == [(0.0, 500, True), (1.0, 100, False)]
+    as_white = go_candidate_marks(GO, "white", evaluation, lambda *fields: fields)
+    assert [mark[1] for mark in as_white] == [0.0, 0.0]  # Black's lead falling is no loss for White
+
+
+def test_a_variation_is_anchored_at_the_main_line_position_it_leaves():
+    game = load_game(CORPUS_DIR / "pgn" / "chesslib__3_events.pgn")
+    branch = game.node_at_ply(3).add_child(Node(move="a6", color="black"))
+    assert not branch.is_mainline
+    assert mainline_anchor(branch) == 3
+    assert mainline_anchor(game.node_at_ply(5)) == 5
+
+
+def test_window_texts():
+    assert escape_html("<b>&") == "&lt;b&gt;&amp;"
+    assert window_title(CHESS, CORPUS_DIR / "x.pgn", 1, 14) == "Anna <A> – Bob — x.pgn [2/14] — Reviewer"
+    assert window_title(CHESS, CORPUS_DIR / "x.pgn", 0, 1) == "Anna <A> – Bob — x.pgn — Reviewer"
+    assert "Recent files" not in welcome_html([])
+    assert "<a href='1'>b&lt;.pgn</a>" in welcome_html(["/games/a.pgn", "/games/b<.pgn"])
+    strip = player_html("Kim", "9d", 87.26, partial=True)
+    assert "(9d)" in strip and "<b>87.3%</b>" in strip and "(partial analysis)" in strip
+    assert "accuracy" not in player_html("Kim", "", None)
+    assert judgement_hex("blunder") == "#df5353" and judgement_hex(None) == judgement_hex("unknown")
+
+
+def test_menu_rules():
+    idle = action_states(has_game=False, running=False, games_in_file=0, kind="chess")
+    assert not idle.analyse_enabled and not idle.export_enabled and not idle.navigation_enabled
+    assert idle.analyse_text == "Analyse" and idle.thresholds_enabled
+    running = action_states(has_game=True, running=True, games_in_file=3, kind="go")
+    assert running.analyse_text == "Stop" and running.analyse_tip.startswith("Stop")
+    assert running.choose_game_enabled and not running.thresholds_enabled  # the presets are chess's
+    assert not action_states(True, False, 1, "chess").choose_game_enabled
+
+
+def _engine(name: str, kind: str, protocol: str, version: str, detail: str = "", status: str = "ok") -> EngineInfo:
+    return EngineInfo(name, kind, protocol, (name,), version, status, detail)  # type: ignore[arg-type]
+
+
+def test_the_chosen_engine_and_what_it_will_call_itself():
+    found = [
+        _engine("builtin", "go", "builtin", "1.0"),
+        _engine("katago", "go", "katago", "1.18.1", "/opt/katago (model b18c384)"),
+        _engine("stockfish", "chess", "uci", "Stockfish 16.1"),
+        _engine("broken", "chess", "uci", "X 1", status="missing"),
+    ]
+    go_default = EngineChoice(kind="go")
+    assert chosen_engine_info(go_default, found).name == "katago"  # KataGo before the built-in engine
+    assert likely_identities(go_default, found) == ["KataGo 1.18.1 b18c384"]
+    assert not resolves_to_builtin(go_default, found)
+    assert resolves_to_builtin(EngineChoice(kind="go", name="builtin"), found)
+    assert resolves_to_builtin(go_default, [])  # nothing found: the built-in engine runs
+    assert likely_identities(EngineChoice(kind="chess"), found) == ["Stockfish 16.1"]
+    assert chosen_engine_info(EngineChoice(kind="chess", name="broken"), found) is None  # not usable
+    assert not resolves_to_builtin(EngineChoice(kind="chess"), found)
