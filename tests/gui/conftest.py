@@ -1,3 +1,4 @@
+import gc
 import os
 import threading
 
@@ -17,3 +18,7 @@ def no_worker_outlives_its_test():
         thread.join(timeout=60.0)  # ends on its own once stopped; the bound only catches a hang
     left = [t.name for t in workers if t.is_alive()]
     assert not left, f"worker threads still running after the test: {left}"
+    # The test's closed windows are garbage now: collect them here, on the GUI thread. Left to the
+    # collector's own timing, a later test's worker thread may collect them, and Qt objects
+    # destroyed off the GUI thread crash the process.
+    gc.collect()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import chess
 import pytest
@@ -24,7 +25,6 @@ from reviewer.gui.presenters.game_kinds import PRESENTATIONS, presentation
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.text import escape_html, player_html, welcome_html, window_title
 from reviewer.gui.settings import EngineChoice
-from tests.support import CORPUS_DIR
 
 CHESS = game_from_pgn_text('[White "Anna <A>"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n')
 GO = game_from_sgf_text("(;GM[1]SZ[19]KM[6.5]PB[Kim]PW[Lee];B[pd];W[dp])")
@@ -97,8 +97,8 @@ def test_go_marks_leave_out_passes_and_moves_with_too_few_visits():
     assert [mark[1] for mark in as_white] == [0.0, 0.0]  # Black's lead falling is no loss for White
 
 
-def test_a_variation_is_anchored_at_the_main_line_position_it_leaves():
-    game = load_game(CORPUS_DIR / "pgn" / "chesslib__3_events.pgn")
+def test_a_variation_is_anchored_at_the_main_line_position_it_leaves(corpus_dir):
+    game = load_game(corpus_dir / "pgn" / "chesslib__3_events.pgn")
     branch = game.node_at_ply(3).add_child(Node(move="a6", color="black"))
     assert not branch.is_mainline
     assert mainline_anchor(branch) == 3
@@ -107,8 +107,8 @@ def test_a_variation_is_anchored_at_the_main_line_position_it_leaves():
 
 def test_window_texts():
     assert escape_html("<b>&") == "&lt;b&gt;&amp;"
-    assert window_title(CHESS, CORPUS_DIR / "x.pgn", 1, 14) == "Anna <A> – Bob — x.pgn [2/14] — Reviewer"
-    assert window_title(CHESS, CORPUS_DIR / "x.pgn", 0, 1) == "Anna <A> – Bob — x.pgn — Reviewer"
+    assert window_title(CHESS, Path("/games/x.pgn"), 1, 14) == "Anna <A> – Bob — x.pgn [2/14] — Reviewer"
+    assert window_title(CHESS, Path("/games/x.pgn"), 0, 1) == "Anna <A> – Bob — x.pgn — Reviewer"
     assert "Recent files" not in welcome_html([])
     assert "<a href='1'>b&lt;.pgn</a>" in welcome_html(["/games/a.pgn", "/games/b<.pgn"])
     strip = player_html("Kim", "9d", 87.26, partial=True)
