@@ -17,7 +17,13 @@ from reviewer.core.formats.pgn import game_from_pgn_text
 from reviewer.core.formats.sgf import game_from_sgf_text
 from reviewer.core.gametree import Node
 from reviewer.gui.presenters.action_states import action_states
-from reviewer.gui.presenters.board_marks import BEST_ARROW, CANDIDATE_ARROW, chess_arrows, go_candidate_marks, mainline_anchor
+from reviewer.gui.presenters.board_marks import (
+    BEST_ARROW,
+    CANDIDATE_ARROW,
+    chess_arrows,
+    go_candidate_marks,
+    mainline_anchor,
+)
 from reviewer.gui.presenters.comment import header_html
 from reviewer.gui.presenters.engine_choice import chosen_engine_info, likely_identities, resolves_to_builtin
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series
@@ -31,7 +37,7 @@ GO = game_from_sgf_text("(;GM[1]SZ[19]KM[6.5]PB[Kim]PW[Lee];B[pd];W[dp])")
 
 
 def test_the_presenters_import_no_qt():
-    modules = "action_states board_marks comment engine_choice figures game_kinds judgements text".split()
+    modules = ["action_states", "board_marks", "comment", "engine_choice", "figures", "game_kinds", "judgements", "text"]
     code = "import sys\n" + "".join(f"import reviewer.gui.presenters.{m}\n" for m in modules)
     code += "print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph', 'superqt'))))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
