@@ -31,7 +31,7 @@ from reviewer.gui.game_files import GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import Message, game_warning
+from reviewer.gui.presenters.messages import board_message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -149,8 +149,7 @@ class MainWindow(QMainWindow):
         return engine_evaluator(choice.command, choice.name)
 
     def _show_board_message(self, text: str) -> None:
-        level = "error" if text.startswith(("live analysis stopped", "Could not")) else "warning"
-        self.message_bar.replace(Message(key="board", level=level, text=text, scope="game"))
+        self.message_bar.replace(board_message(text))
 
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""

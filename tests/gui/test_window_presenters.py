@@ -31,6 +31,7 @@ from reviewer.gui.presenters.engine_choice import chosen_engine_info, likely_ide
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series
 from reviewer.gui.presenters.game_kinds import PRESENTATIONS, presentation
 from reviewer.gui.presenters.judgements import judgement_hex
+from reviewer.gui.presenters.messages import board_message
 from reviewer.gui.presenters.text import escape_html, player_html, welcome_html, window_title
 from reviewer.gui.settings import EngineChoice
 
@@ -124,6 +125,9 @@ def test_window_texts():
     assert "(9d)" in strip and "<b>87.3%</b>" in strip and "(partial analysis)" in strip
     assert "accuracy" not in player_html("Kim", "", None)
     assert judgement_hex("blunder") == "#df5353" and judgement_hex(None) == judgement_hex("unknown")
+    assert board_message("Could not start the engine").level == "error"
+    assert board_message("Illegal move: Ke9").level == "warning"
+    assert board_message("Illegal move: Ke9").key == board_message("Ko: retake later").key  # one board message at a time
 
 
 def test_menu_rules():

@@ -56,3 +56,9 @@ class MessageLog:
 
 def game_warning(index: int, text: str) -> Message:
     return Message(key=f"game:warning:{index}:{text}", level="warning", text=text)
+
+
+def board_message(text: str) -> Message:
+    """What the board reports (a refused move, live analysis in trouble): failures are errors."""
+    level: Level = "error" if text.startswith(("live analysis stopped", "Could not")) else "warning"
+    return Message(key="board", level=level, text=text, scope="game")
