@@ -69,7 +69,7 @@ def comment_html(session: ReviewSession, node: Node) -> str:
             sentence += f" <span style='color:gray'>({escape_html(judged_in)})</span>"
         parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
         if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
-            line = _numbered_line(game, ply - 1, before.pv[:8], move.color)
+            line = _numbered_line(game, before.ply, before.pv[:8], move.color)
             parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {escape_html(line)}</div>")
     elif move is not None and ply and not session.basis.trust.labels and move.eval_after is not None:
         before, after = session.evaluations.get(ply - 1), session.evaluations.get(ply)
@@ -79,14 +79,14 @@ def comment_html(session: ReviewSession, node: Node) -> str:
     here = session.evaluations.get(ply) if ply is not None else None
     if here is not None and here.best_move:
         value = position_value(game, here)
-        mover = _to_move_at(game, node)
-        line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), mover)
+        to_move = _to_move_at(game, node)
+        line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), to_move)
         rough = " (rough estimate)" if not session.basis.trust.labels else ""
         parts.append(
             f"<div style='margin-top:4px; color:gray'>Engine{rough} {escape_html(score_text(game.kind, here, value))}"
             f" · {escape_html(line)}</div>"
         )
-        others = _candidate_losses(game, here, mover)
+        others = _candidate_losses(game, here, to_move)
         if others:
             parts.append(f"<div style='color:gray'>Also: {escape_html(others)}</div>")
     own_comment = _readable_comment(node.comment)
@@ -129,7 +129,7 @@ def _candidate_loss(game: Game, best: Any, candidate: Any, to_move: str) -> floa
     candidate_value = getattr(candidate, shown_as.candidate_score)
     if best_value is None or candidate_value is None:
         return None
-    return max(0.0, sign * (best_value - candidate_value))
+    return max(0.0, sign * float(best_value - candidate_value))
 
 
 _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")

@@ -18,7 +18,7 @@ def _graph_loss(game: Game, move: Any) -> float | None:
     if move.win_pct_before is None or move.win_pct_after is None:
         return None
     sign_mover = 1.0 if move.color == "white" else -1.0
-    return max(0.0, sign_mover * (move.win_pct_before - move.win_pct_after))
+    return max(0.0, sign_mover * float(move.win_pct_before - move.win_pct_after))
 
 
 def graph_series(
@@ -50,7 +50,7 @@ def position_value(game: Game, evaluation: Evaluation) -> float | None:
     return normalised_cp_white(evaluation)
 
 
-def summary_dicts(assessment: Any) -> tuple[dict | None, dict | None]:
+def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     if assessment is None:
         return None, None
     summary = getattr(assessment, "summary", {}) or {}
