@@ -322,6 +322,14 @@ class MainWindow(QMainWindow):
             "Move &numbers (Go)", lambda checked=False: self.analysis_board.set_move_numbers(checked), [], "Move numbers",
             checkable=True,
         )
+        self.ownership_action = self._action(
+            "&Territory (Go, KataGo)", lambda checked=False: self.analysis_board.set_maps(ownership=checked), ["O"],
+            "Who owns each point, from the live engine lines", checkable=True,
+        )
+        self.policy_action = self._action(
+            "&Policy (Go, KataGo)", lambda checked=False: self.analysis_board.set_maps(policy=checked), [],
+            "The network's first instinct for the side to move, from the live engine lines", checkable=True,
+        )
         self.retro_white_action = self._action(
             "Learn from your mistakes: &White", lambda: self.learn_from_mistakes("white"), [], "Find better moves"
         )
@@ -447,6 +455,8 @@ class MainWindow(QMainWindow):
         view_menu = bar.addMenu("&View")
         view_menu.addAction(self.flip_action)
         view_menu.addAction(self.move_numbers_action)
+        view_menu.addAction(self.ownership_action)
+        view_menu.addAction(self.policy_action)
         graph_menu = view_menu.addMenu("&Graph shows")
         for action in self.graph_mode_actions.values():
             graph_menu.addAction(action)

@@ -262,6 +262,21 @@ def to_black_view(
     return score_lead, winrate
 
 
+def map_from_response(
+    values: Any, width: int, height: int, flip: bool = False
+) -> tuple[float, ...] | None:
+    """A KataGo map (rows from the top, maybe a pass entry last) -> rows from the bottom; None if malformed.
+    `flip` negates every value (ownership reported from White's point of view); negative policy = illegal = 0."""
+    if not isinstance(values, list) or len(values) < width * height:
+        return None
+    numbers = [_number(v) for v in values[: width * height]]
+    if any(n is None for n in numbers):
+        return None
+    rows_from_top = [numbers[r * width : (r + 1) * width] for r in range(height)]
+    sign = -1.0 if flip else 1.0
+    return tuple(sign * float(n) for row in reversed(rows_from_top) for n in row if n is not None)
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
@@ -275,7 +290,12 @@ def _gtp_list(value: Any) -> tuple[str, ...]:
 
 
 def evaluation_from_response(
-    response: dict[str, Any], ply: int, side_to_move: Color, report_as: ReportAs, engine_id: str
+    response: dict[str, Any],
+    ply: int,
+    side_to_move: Color,
+    report_as: ReportAs,
+    engine_id: str,
+    size: tuple[int, int] | None = None,
 ) -> Evaluation | None:
     """A final KataGo response -> an Evaluation from Black's point of view (None without results)."""
     root = response.get("rootInfo")
@@ -313,6 +333,12 @@ def evaluation_from_response(
     candidates.sort(key=lambda c: c.order)
     best = candidates[0] if candidates else None
     visits = root.get("visits")
+    white_view = report_as == "WHITE" or (report_as == "SIDETOMOVE" and side_to_move == "white")
+    ownership = policy = None
+    if size is not None:
+        ownership = map_from_response(response.get("ownership"), size[0], size[1], flip=white_view)
+        raw_policy = map_from_response(response.get("policy"), size[0], size[1])
+        policy = tuple(max(0.0, p) for p in raw_policy) if raw_policy is not None else None
     return Evaluation(
         ply=ply,
         kind="go",
@@ -324,6 +350,8 @@ def evaluation_from_response(
         pv=best.pv if best else (),
         candidates=tuple(candidates),
         nodes=visits if isinstance(visits, int) else None,
+        ownership_black=ownership,
+        policy=policy,
     )
 
 
@@ -683,6 +711,9 @@ class KataGoEngine:
             settings["maxTime"] = float(limit.movetime_s)
         if settings:
             extra["overrideSettings"] = settings
+        if limit.maps:
+            extra["includeOwnership"] = True
+            extra["includePolicy"] = True
         return extra
 
     def _idle_timeout(self, limit: Limit) -> float:
@@ -775,7 +806,8 @@ class KataGoEngine:
                     continue
                 plies = wanted[key]
                 side = plan.segments[key[0]].side_to_move(turn)
-                evaluation = evaluation_from_response(message, plies[0], side, self.report_as, engine_id)
+                size = (plan.width, plan.height) if limit.maps else None
+                evaluation = evaluation_from_response(message, plies[0], side, self.report_as, engine_id, size)
                 if evaluation is None:
                     continue
                 pending.discard(key)
