@@ -1,3 +1,4 @@
+import gc
 import os
 import threading
 
@@ -6,6 +7,16 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 _WORKER_PREFIXES = ("analysis-", "assessment")  # threads that must end with their window
+
+
+@pytest.fixture(autouse=True)
+def garbage_is_collected_on_the_gui_thread(qapp):
+    """As in the app (reviewer.gui.gc_guard): Qt objects in garbage never die in a worker thread."""
+    from reviewer.gui import gc_guard
+
+    gc_guard.install(qapp)
+    yield
+    gc.collect()
 
 
 @pytest.fixture(autouse=True)
