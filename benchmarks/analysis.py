@@ -38,8 +38,9 @@ import chess  # noqa: E402
 import chess.engine  # noqa: E402
 
 from reviewer.core.analysis import Limit  # noqa: E402
-from reviewer.core.engines.uci import UciEngine, boards_at_plies  # noqa: E402
+from reviewer.core.engines.uci import UciEngine  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.games.chess import boards_at_plies  # noqa: E402
 from reviewer.core.gametree import Game  # noqa: E402
 from reviewer.core.review import analyse_game  # noqa: E402
 

@@ -30,8 +30,8 @@ sys.path.insert(0, str(REPO_ROOT))
 import chess  # noqa: E402
 import chess.engine  # noqa: E402
 
-from reviewer.core.engines.uci import boards_at_plies  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.games.chess import boards_at_plies  # noqa: E402
 
 CORPUS_PGN = Path(os.environ.get("REVIEWER_CORPUS", "/work/shared/corpus")) / "pgn"
 DATA_DIR = REPO_ROOT / "benchmarks" / "data"

@@ -43,8 +43,9 @@ import chess  # noqa: E402
 from chess_reference import CORPUS_PGN, GAMES, JSON_PATH, LINES_PATH, STOCKFISH, game_key  # noqa: E402
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit  # noqa: E402
-from reviewer.core.engines.uci import UciEngine, boards_at_plies, terminal_evaluation  # noqa: E402
+from reviewer.core.engines.uci import UciEngine, terminal_evaluation  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.games.chess import boards_at_plies  # noqa: E402
 from reviewer.core.gametree import Game  # noqa: E402
 from reviewer.core.passes import ChessPasses, PassStart, default_chess_passes  # noqa: E402
 from reviewer.core.review import analyse_game  # noqa: E402

@@ -54,6 +54,10 @@ class Evaluation:
     nodes: int | None = None  # chess nodes / Go visits spent on this position
     seconds: float | None = None
     review_pass: int | None = None  # which pass of a review in passes gave it (1 = the fast pass); None: one pass
+    # Go maps, asked for with Limit(maps=True): one value per point, rows from the bottom (row 0 = line 1),
+    # each row left to right, as gametree points count them.
+    ownership_black: tuple[float, ...] | None = None  # -1 (White's) .. 1 (Black's)
+    policy: tuple[float, ...] | None = None  # the network's prior for the side to move, 0..1; 0 where illegal
 
     def with_ply(self, ply: int) -> Evaluation:
         return replace(self, ply=ply)
@@ -66,8 +70,9 @@ class Evaluation:
         data = dict(data)
         data["candidates"] = tuple(Candidate(**{**c, "pv": tuple(c.get("pv", ()))}) for c in data.get("candidates", ()))
         data["pv"] = tuple(data.get("pv", ()))
-        if data.get("wdl_white") is not None:
-            data["wdl_white"] = tuple(data["wdl_white"])
+        for name in ("wdl_white", "ownership_black", "policy"):
+            if data.get(name) is not None:
+                data[name] = tuple(data[name])
         return Evaluation(**data)
 
 
@@ -81,6 +86,7 @@ class Limit:
     visits: int | None = None  # Go
     multipv: int = 1
     scheme: str | None = None  # a review in passes (reviewer.core.passes) instead of one uniform limit
+    maps: bool = False  # Go: ask for the ownership and policy maps too
 
     def describe(self) -> str:
         parts = [
@@ -95,6 +101,8 @@ class Limit:
             if value is not None
         ]
         parts.append(f"multipv={self.multipv}")
+        if self.maps:
+            parts.append("maps")
         return ",".join(parts)
 
 

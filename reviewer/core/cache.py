@@ -258,7 +258,7 @@ def _create_schema(connection: sqlite3.Connection) -> None:
 def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
     """The cache key of each main-line position `plies` of `game`."""
     if game.kind == "chess":
-        from reviewer.core.engines.uci import boards_at_plies
+        from reviewer.core.games.chess import boards_at_plies
 
         prefix = "chess960:" if game.chess960 else "chess:"
         return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}

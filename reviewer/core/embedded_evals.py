@@ -18,6 +18,7 @@ from dataclasses import replace
 import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Terminal
+from reviewer.core.games.chess import recorded_move, start_board
 from reviewer.core.gametree import Color, Game, Node
 
 EMBEDDED_ENGINE_ID = "pgn-comments"
@@ -110,15 +111,14 @@ def _terminal_verdict(board: chess.Board) -> Terminal | None:
 
 
 def _push(board: chess.Board, node: Node) -> bool:
+    """Play the move `node` records; False when it is not legal there (or is a null move)."""
     try:
-        if node.uci:
-            board.push(board.parse_uci(node.uci))
-        elif node.move:
-            board.push_san(node.move)
-        else:
-            return False
+        move = recorded_move(board, node)
     except ValueError:
         return False
+    if not move:
+        return False
+    board.push(move)
     return True
 
 
@@ -144,7 +144,7 @@ def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None)
         return parse_eval_command(comment, ply, centipawns)
 
     try:
-        board: chess.Board | None = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+        board: chess.Board | None = start_board(game)
     except ValueError:
         board = None
     root_eval = parsed(game.root.comment, 0)

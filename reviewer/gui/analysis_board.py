@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal, Slot
 
+from reviewer.core.analysis import Evaluation
 from reviewer.core.engines.base import Engine
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import move_numbers, position_after
@@ -61,6 +62,9 @@ class AnalysisBoard(QObject):
         self._bridge: LiveBridge | None = None
         self._bridge_kind: tuple[str, tuple[int, int] | None] | None = None
         self._live = False
+        self._show_ownership = False
+        self._show_policy = False
+        self._told_no_maps = False
         self._multipv = 3
         self._show_numbers = False
         self._latest: LiveUpdate | None = None
@@ -102,6 +106,7 @@ class AnalysisBoard(QObject):
             if self._bridge is not None:
                 self._bridge.stop()
             self._latest = None
+            self._paint_maps(None)
             self.lines.clear_lines("Engine off")
             self.eval_bar.set_evaluation(None)
             return
@@ -113,6 +118,17 @@ class AnalysisBoard(QObject):
             self._bridge.set_multipv(self._multipv)
         if self._live:
             self._follow(self.session.current_node)
+
+    def set_maps(self, ownership: bool | None = None, policy: bool | None = None) -> None:
+        """Go overlays from the live lines: territory (ownership) and the policy's favourite points."""
+        if ownership is not None:
+            self._show_ownership = ownership
+        if policy is not None:
+            self._show_policy = policy
+        self._told_no_maps = False
+        if (self._show_ownership or self._show_policy) and not self._live:
+            self._show_message("Territory and policy come with the engine lines: press L to switch them on.")
+        self._paint_maps(self._latest.evaluation if self._latest is not None else None)
 
     def set_move_numbers(self, shown: bool) -> None:
         self._show_numbers = shown
@@ -197,6 +213,7 @@ class AnalysisBoard(QObject):
 
     def _on_current_changed(self, node: Node) -> None:
         self._refresh_numbers()
+        self._paint_maps(None)  # the maps on show were of the position before
         if self._live:
             self._follow(node)
 
@@ -223,6 +240,7 @@ class AnalysisBoard(QObject):
         self.lines.show_update(update, board, self._multipv)
         if game.kind == "chess":
             self.eval_bar.set_evaluation(update.evaluation)
+        self._paint_maps(update.evaluation)
         self.lines_shown.emit(update)
 
     def _on_failed(self, message: str) -> None:
@@ -251,6 +269,18 @@ class AnalysisBoard(QObject):
         shown, ply = line_game(game, node)
         self.lines.show_status("thinking…")
         self._bridge.set_position(shown, ply, node)
+
+    def _paint_maps(self, evaluation: Evaluation | None) -> None:
+        if self._go_board is None:
+            return
+        ownership = evaluation.ownership_black if evaluation is not None and self._live else None
+        policy = evaluation.policy if evaluation is not None and self._live else None
+        self._go_board.set_ownership(ownership if self._show_ownership else None)
+        self._go_board.set_policy(policy if self._show_policy else None)
+        wanted = self._show_ownership or self._show_policy
+        if wanted and evaluation is not None and ownership is None and policy is None and not self._told_no_maps:
+            self._told_no_maps = True
+            self._show_message("This engine gives no territory or policy map: KataGo does (Engines ▸ Install KataGo).")
 
     def _refresh_numbers(self) -> None:
         game, node = self.session.game, self.session.current_node

@@ -38,6 +38,9 @@ def create_application(argv: list[str] | None = None, dark: bool | None = None) 
     # Worker threads (scoring, engine I/O) hand the interpreter back to the GUI thread within a
     # millisecond instead of Python's default five, so that steps stay smooth while they work.
     sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL_S))
+    from reviewer.gui import gc_guard
+
+    gc_guard.install(app)
     apply_theme(app, Settings().dark_theme if dark is None else dark)
     return app
 

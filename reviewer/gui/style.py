@@ -309,7 +309,9 @@ def refresh_style_sheets(app: QApplication) -> None:
     """Widgets with a style sheet keep the palette they had when it was applied: after the
     application's palette changes, apply each sheet again so that its text takes the new colours
     (else a dark theme leaves dark text on a dark toolbar)."""
-    for widget in app.allWidgets():
+    # Only widgets of windows that exist now: allWidgets() also lists ones whose deletion is pending.
+    widgets = [w for top in app.topLevelWidgets() for w in (top, *top.findChildren(QWidget))]
+    for widget in widgets:
         sheet = widget.styleSheet()
         if sheet:
             widget.setStyleSheet("")

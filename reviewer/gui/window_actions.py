@@ -148,6 +148,14 @@ def build_board_actions(window: MainWindow) -> None:
         "Move &numbers (Go)", lambda checked=False: window.analysis_board.set_move_numbers(checked), [], "Move numbers",
         checkable=True,
     )
+    window.ownership_action = make_action(window,
+        "&Territory (Go, KataGo)", lambda checked=False: window.analysis_board.set_maps(ownership=checked), ["O"],
+        "Who owns each point, from the live engine lines", checkable=True,
+    )
+    window.policy_action = make_action(window,
+        "&Policy (Go, KataGo)", lambda checked=False: window.analysis_board.set_maps(policy=checked), [],
+        "The network's first instinct for the side to move, from the live engine lines", checkable=True,
+    )
     window.retro_white_action = make_action(window,
         "Learn from your mistakes: &White", lambda: window.learn_from_mistakes("white"), [], "Find better moves"
     )
@@ -215,6 +223,8 @@ def build_menus(window: MainWindow) -> None:
     view_menu = bar.addMenu("&View")
     view_menu.addAction(window.flip_action)
     view_menu.addAction(window.move_numbers_action)
+    view_menu.addAction(window.ownership_action)
+    view_menu.addAction(window.policy_action)
     graph_menu = view_menu.addMenu("&Graph shows")
     for action in window.graph_mode_actions.values():
         graph_menu.addAction(action)

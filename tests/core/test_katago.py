@@ -17,6 +17,7 @@ from reviewer.core.engines.katago import (
     config_report_as,
     katago_komi,
     katago_rules,
+    map_from_response,
     plan_queries,
     to_black_view,
 )
@@ -475,3 +476,39 @@ def test_a_board_katago_is_not_built_for_is_said_in_the_users_terms():
     game = Game(kind="go", board_width=21, board_height=21, first_player="black", komi=7.0)
     with KataGoEngine(fake("--max-board", "19")) as engine, pytest.raises(EngineUnsuitable, match=r"^KataGo plays boards up to 19×19, not 21×21; use --engine builtin$"):
         run_all(engine, game)
+
+
+# -- ownership and policy maps ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("report_as", ["BLACK", "WHITE", "SIDETOMOVE"])
+def test_maps_come_in_black_view_with_rows_from_the_bottom(report_as):
+    game = go_game(MOVES_9[:3])
+    with KataGoEngine(fake(), report_as=report_as) as engine:
+        results = {e.ply: e for e in run_all(engine, game, plies=[2, 3], limit=Limit(visits=4, maps=True))}
+    for evaluation in results.values():
+        ownership, policy = evaluation.ownership_black, evaluation.policy
+        assert ownership is not None and policy is not None and len(ownership) == len(policy) == 81
+        # The fake gives Black the left half whoever moves and however it reports.
+        for row in range(9):
+            assert ownership[row * 9] == pytest.approx(0.9) and ownership[row * 9 + 8] == pytest.approx(-0.9)
+        # Its favourite is the top-left point (A9 = row 8, column 0); the illegal bottom-right one is 0.
+        assert policy[8 * 9 + 0] == pytest.approx(0.5) and policy[0 * 9 + 8] == 0.0
+        assert evaluation.engine_id.endswith("maps")
+
+
+def test_no_maps_unless_asked(tmp_path):
+    log = tmp_path / "queries.log"
+    with KataGoEngine(fake("--log", str(log))) as engine:
+        (evaluation,) = run_all(engine, go_game(MOVES_9), plies=[1])
+    assert evaluation.ownership_black is None and evaluation.policy is None
+    assert '"includeOwnership"' not in log.read_text()
+
+
+def test_a_malformed_map_is_left_out():
+    assert map_from_response([0.5] * 80, 9, 9) is None
+    assert map_from_response([0.5] * 80 + ["x"], 9, 9) is None
+    assert map_from_response("no", 9, 9) is None
+    rows_from_top = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
+    assert map_from_response([v for row in rows_from_top for v in row], 2, 3) == (5.0, 6.0, 3.0, 4.0, 1.0, 2.0)
+    assert map_from_response([1.0, -1.0], 2, 1, flip=True) == (-1.0, 1.0)

@@ -11,6 +11,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.install import installed_katago
 from reviewer.core.engines.katago import KataGoEngine
 from reviewer.core.formats import load_game
+from reviewer.core.games.go import position_after
 from reviewer.core.gametree import point_from_gtp
 
 pytestmark = [pytest.mark.engine, pytest.mark.timeout(300)]
@@ -55,3 +56,20 @@ def test_real_katago_side_to_move_reports_are_turned_to_black(katago, corpus_dir
         katago.forced_report_as = katago.report_as = "BLACK"
     assert white_to_move.side_to_move == "white"
     assert white_to_move.score_lead_black > 0 and white_to_move.winrate_black > 0.5
+
+
+def test_real_katago_gives_ownership_and_policy_maps_when_asked(katago, corpus_dir):
+    game = load_game(corpus_dir / "sgf" / "sabaki__endgame-9.sgf")
+    ply = game.ply_count
+    (evaluation,) = katago.analyse(game, [ply], Limit(visits=2, maps=True), threading.Event())
+    ownership, policy = evaluation.ownership_black, evaluation.policy
+    assert ownership is not None and policy is not None
+    assert len(ownership) == len(policy) == game.board_width * game.board_height
+    assert all(-1.0 <= v <= 1.0 for v in ownership) and all(0.0 <= p <= 1.0 for p in policy)
+    # In an endgame most stones are their owners' points (a few may be dead), and none can be played on:
+    # the same map upside down or from White's side would disagree with most of them.
+    position = position_after(game, game.node_at_ply(ply))
+    stones = [(point, "black") for point in position.black] + [(point, "white") for point in position.white]
+    agreeing = sum((ownership[row * game.board_width + col] > 0) == (color == "black") for (row, col), color in stones)
+    assert len(stones) > 20 and agreeing >= 0.8 * len(stones)
+    assert all(policy[row * game.board_width + col] == 0.0 for (row, col), _ in stones)

@@ -116,11 +116,23 @@ def result(query: dict, turn: int, during_search: bool) -> dict:
              "utility": 0.0, "pv": [move, "pass"]}
         )
     lead, winrate = reported(lead_black, report_as, side)
-    return {
+    answer = {
         "id": query["id"], "isDuringSearch": during_search, "turnNumber": turn, "moveInfos": infos,
         "rootInfo": {"currentPlayer": side, "scoreLead": lead, "winrate": winrate, "visits": visits,
                      "utility": 0.0, "thisHash": "0", "symHash": "0"},
     }
+    height = query["boardYSize"]
+    flip = report_as == "WHITE" or (report_as == "SIDETOMOVE" and side == "W")
+    if query.get("includeOwnership"):
+        # Rows from the top, as KataGo sends them: Black owns the left half, White the right.
+        black_view = [0.9 if col < width // 2 else -0.9 for _row in range(height) for col in range(width)]
+        answer["ownership"] = [-v if flip else v for v in black_view]
+    if query.get("includePolicy"):
+        # The top-left point is the network's favourite; the bottom-right one is illegal; pass last.
+        policy = [0.01] * (width * height) + [0.02]
+        policy[0], policy[width * height - 1] = 0.5, -1.0
+        answer["policy"] = policy
+    return answer
 
 
 def work() -> None:

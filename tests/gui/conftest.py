@@ -10,6 +10,16 @@ _WORKER_PREFIXES = ("analysis-", "assessment")  # threads that must end with the
 
 
 @pytest.fixture(autouse=True)
+def garbage_is_collected_on_the_gui_thread(qapp):
+    """As in the app (reviewer.gui.gc_guard): Qt objects in garbage never die in a worker thread."""
+    from reviewer.gui import gc_guard
+
+    gc_guard.install(qapp)
+    yield
+    gc.collect()
+
+
+@pytest.fixture(autouse=True)
 def no_worker_outlives_its_test():
     """An engine or scoring thread left running would keep signalling into later tests."""
     yield
@@ -18,7 +28,3 @@ def no_worker_outlives_its_test():
         thread.join(timeout=60.0)  # ends on its own once stopped; the bound only catches a hang
     left = [t.name for t in workers if t.is_alive()]
     assert not left, f"worker threads still running after the test: {left}"
-    # The test's closed windows are garbage now: collect them here, on the GUI thread. Left to the
-    # collector's own timing, a later test's worker thread may collect them, and Qt objects
-    # destroyed off the GUI thread crash the process.
-    gc.collect()

@@ -181,3 +181,54 @@ def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
         made.analysis.retro.close()
     finally:
         made.analysis.close()
+
+
+def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
+    from PySide6.QtGui import QColor
+
+    from reviewer.core.engines.katago import KataGoEngine
+    from reviewer.core.games.go import position_after
+    from reviewer.core.gametree import point_from_gtp
+    from reviewer.gui.board.go_play import PlayableGoBoard
+
+    messages: list[str] = []
+    session = ReviewSession()
+    window = QWidget()
+    layout = QVBoxLayout(window)
+    board, move_list, lines, bar, entry = PlayableGoBoard(), MoveListWidget(), LinesPanel(), EvalBar(), MoveEntry()
+    for widget in (board, move_list, lines, entry):
+        layout.addWidget(widget)
+    qtbot.addWidget(window)
+    window.resize(500, 900)
+    window.show()
+    qtbot.waitExposed(window)
+    command = fake_engine_command("fake_katago.py")
+    analysis = AnalysisBoard(
+        session, move_list, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
+    )
+    analysis.attach_go_board(board)
+    session.current_changed.connect(lambda node: board.set_position(position_after(session.game, node)))
+    game = Game(kind="go", board_width=9, board_height=9, first_player="black", komi=7.0)
+    TreeEditor(game).play_line(game.root, ["E5", "C3"])
+    session.load_game(game)
+    try:
+        session.set_current_ply(2)
+        left, right = board.point_center(point_from_gtp("A5", 9)), board.point_center(point_from_gtp("J5", 9))
+        quarter = board.cell_size() / 4
+
+        def shade(center) -> int:
+            return QColor(board.grab().toImage().pixel(int(center.x() + quarter), int(center.y() + quarter))).lightness()
+
+        plain_left, plain_right = shade(left), shade(right)
+        analysis.set_maps(ownership=True)
+        assert any("press L" in m for m in messages)
+        analysis.set_live(True)
+        qtbot.waitUntil(lambda: analysis.latest_update() is not None, timeout=WAIT_MS)
+        evaluation = analysis.latest_update().evaluation
+        assert evaluation.ownership_black is not None and evaluation.policy is not None
+        # The fake gives Black the left half: darker there, lighter on White's side.
+        qtbot.waitUntil(lambda: shade(left) < plain_left and shade(right) > plain_right, timeout=WAIT_MS)
+        analysis.set_maps(ownership=False)
+        qtbot.waitUntil(lambda: shade(left) == plain_left and shade(right) == plain_right, timeout=WAIT_MS)
+    finally:
+        analysis.close()

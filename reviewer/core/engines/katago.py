@@ -22,13 +22,14 @@ import re
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Literal
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
+from reviewer.core.games.go import GoBoard, player_from_properties, position_after
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color
 
 __all__ = [
@@ -106,44 +107,6 @@ def _color(letter: str) -> Color:
     return "black" if letter.upper().startswith("B") else "white"
 
 
-class _Board:
-    """Just enough Go to know the stones after moves and captures (for setup inside a game)."""
-
-    def __init__(self, width: int, height: int, stones: dict[Point, Color]) -> None:
-        self.width, self.height = width, height
-        self.stones = dict(stones)
-
-    def _neighbours(self, point: Point) -> Iterator[Point]:
-        row, col = point
-        for r, c in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
-            if 0 <= r < self.height and 0 <= c < self.width:
-                yield (r, c)
-
-    def _group_without_liberties(self, start: Point) -> set[Point]:
-        color = self.stones[start]
-        group, frontier = {start}, [start]
-        while frontier:
-            for near in self._neighbours(frontier.pop()):
-                owner = self.stones.get(near)
-                if owner is None:
-                    return set()
-                if owner == color and near not in group:
-                    group.add(near)
-                    frontier.append(near)
-        return group
-
-    def play(self, color: Color, point: Point | None) -> None:
-        if point is None:
-            return
-        self.stones[point] = color
-        for near in self._neighbours(point):
-            if self.stones.get(near) == other_color(color):
-                for dead in self._group_without_liberties(near):
-                    del self.stones[dead]
-        for dead in self._group_without_liberties(point):  # suicide, where the rules allow it
-            del self.stones[dead]
-
-
 @dataclass
 class Segment:
     """One KataGo query: a start position and the moves played from it."""
@@ -201,13 +164,6 @@ def _node_move(game: Game, node: Node, ply: int) -> tuple[Color, Point | None] |
     return color, point
 
 
-def _player_from_properties(node: Node) -> Color | None:
-    values = node.properties.get("PL") or []
-    if values and values[0].strip().upper()[:1] in ("B", "W"):
-        return _color(values[0].strip())
-    return None
-
-
 def plan_queries(game: Game) -> QueryPlan:
     """Split the main line into KataGo queries: one, unless stones are set up inside the game."""
     if game.kind != "go":
@@ -222,7 +178,7 @@ def plan_queries(game: Game) -> QueryPlan:
             raise EngineError(f"a setup stone lies off the {width}x{height} board")
     nodes = game.mainline_nodes()
     first_move = next((_node_move(game, n, i) for i, n in enumerate(nodes, 1) if n.move is not None), None)
-    first_player = _player_from_properties(game.root)
+    first_player = player_from_properties(game.root)
     if first_player is None:
         first_player = first_move[0] if first_move else game.first_player
     segments = [Segment(stones, first_player)]
@@ -231,17 +187,9 @@ def plan_queries(game: Game) -> QueryPlan:
         segment = segments[-1]
         move = _node_move(game, node, ply)
         if node.setup_black or node.setup_white or node.setup_empty:
-            board = _Board(width, height, segment.initial_stones)
-            for color, played in segment.moves:
-                board.play(color, played)
-            setup: tuple[tuple[list[Point], Color], ...] = ((node.setup_black, "black"), (node.setup_white, "white"))
-            for points, color in setup:
-                for point in points:
-                    if 0 <= point[0] < height and 0 <= point[1] < width:
-                        board.stones[point] = color
-            for point in node.setup_empty:
-                board.stones.pop(point, None)
-            to_move = _player_from_properties(node)
+            board = GoBoard.of(position_after(game, node.parent or game.root))
+            board.setup(node.setup_black, node.setup_white, node.setup_empty)
+            to_move = player_from_properties(node)
             if to_move is None:
                 to_move = move[0] if move else segment.side_to_move(len(segment.moves))
             segment = Segment(board.stones, to_move)
@@ -262,6 +210,21 @@ def to_black_view(
     return score_lead, winrate
 
 
+def map_from_response(
+    values: Any, width: int, height: int, flip: bool = False
+) -> tuple[float, ...] | None:
+    """A KataGo map (rows from the top, maybe a pass entry last) -> rows from the bottom; None if malformed.
+    `flip` negates every value (ownership reported from White's point of view); negative policy = illegal = 0."""
+    if not isinstance(values, list) or len(values) < width * height:
+        return None
+    numbers = [_number(v) for v in values[: width * height]]
+    if any(n is None for n in numbers):
+        return None
+    rows_from_top = [numbers[r * width : (r + 1) * width] for r in range(height)]
+    sign = -1.0 if flip else 1.0
+    return tuple(sign * float(n) for row in reversed(rows_from_top) for n in row if n is not None)
+
+
 def _number(value: Any) -> float | None:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
@@ -275,7 +238,12 @@ def _gtp_list(value: Any) -> tuple[str, ...]:
 
 
 def evaluation_from_response(
-    response: dict[str, Any], ply: int, side_to_move: Color, report_as: ReportAs, engine_id: str
+    response: dict[str, Any],
+    ply: int,
+    side_to_move: Color,
+    report_as: ReportAs,
+    engine_id: str,
+    size: tuple[int, int] | None = None,
 ) -> Evaluation | None:
     """A final KataGo response -> an Evaluation from Black's point of view (None without results)."""
     root = response.get("rootInfo")
@@ -313,6 +281,12 @@ def evaluation_from_response(
     candidates.sort(key=lambda c: c.order)
     best = candidates[0] if candidates else None
     visits = root.get("visits")
+    white_view = report_as == "WHITE" or (report_as == "SIDETOMOVE" and side_to_move == "white")
+    ownership = policy = None
+    if size is not None:
+        ownership = map_from_response(response.get("ownership"), size[0], size[1], flip=white_view)
+        raw_policy = map_from_response(response.get("policy"), size[0], size[1])
+        policy = tuple(max(0.0, p) for p in raw_policy) if raw_policy is not None else None
     return Evaluation(
         ply=ply,
         kind="go",
@@ -324,6 +298,8 @@ def evaluation_from_response(
         pv=best.pv if best else (),
         candidates=tuple(candidates),
         nodes=visits if isinstance(visits, int) else None,
+        ownership_black=ownership,
+        policy=policy,
     )
 
 
@@ -683,6 +659,9 @@ class KataGoEngine:
             settings["maxTime"] = float(limit.movetime_s)
         if settings:
             extra["overrideSettings"] = settings
+        if limit.maps:
+            extra["includeOwnership"] = True
+            extra["includePolicy"] = True
         return extra
 
     def _idle_timeout(self, limit: Limit) -> float:
@@ -775,7 +754,8 @@ class KataGoEngine:
                     continue
                 plies = wanted[key]
                 side = plan.segments[key[0]].side_to_move(turn)
-                evaluation = evaluation_from_response(message, plies[0], side, self.report_as, engine_id)
+                size = (plan.width, plan.height) if limit.maps else None
+                evaluation = evaluation_from_response(message, plies[0], side, self.report_as, engine_id, size)
                 if evaluation is None:
                     continue
                 pending.discard(key)

@@ -41,10 +41,10 @@ import chess.engine
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit, Terminal
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
-from reviewer.core.errors import GameFileError
+from reviewer.core.games.chess import boards_at_plies
 from reviewer.core.gametree import Color, Game, GameKind
 
-__all__ = ["InfoLine", "UciEngine", "boards_at_plies", "default_arrangement", "parse_info_line", "terminal_evaluation"]
+__all__ = ["InfoLine", "UciEngine", "default_arrangement", "parse_info_line", "terminal_evaluation"]
 
 # Options that change speed or bookkeeping but not what the engine says about a position.
 _NEUTRAL_OPTIONS = frozenset(
@@ -816,35 +816,3 @@ def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Ev
         side_to_move=side_to_move,
         terminal=terminal,
     )
-
-
-def boards_at_plies(game: Game, plies: Sequence[int]) -> dict[int, chess.Board]:
-    """Main-line positions of a chess game by ply, each with its move stack (for repetitions)."""
-    wanted = set(plies)
-    variant = getattr(game, "variant", "")
-    if variant and variant.lower() not in ("chess", "standard", "chess960", "fischerandom"):
-        raise GameFileError(f"chess variant {variant!r} is not supported for analysis")
-    try:
-        board = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
-    except ValueError as error:
-        raise GameFileError(f"the game's start position is not valid: {error}") from None
-    boards: dict[int, chess.Board] = {}
-    if 0 in wanted:
-        boards[0] = board.copy()
-    last = max(wanted, default=0)
-    for ply, node in enumerate(game.mainline_nodes(), start=1):
-        if ply > last:
-            break
-        try:
-            move = chess.Move.from_uci(node.uci) if node.uci else board.parse_san(node.move or "")
-        except ValueError:
-            move = None
-        if move is None or move not in board.legal_moves:
-            raise GameFileError(f"move {ply} ({node.move or node.uci}) is not legal in {board.fen()}")
-        board.push(move)
-        if ply in wanted:
-            boards[ply] = board.copy()
-    missing = wanted - boards.keys()
-    if missing:
-        raise ValueError(f"the main line has no position {min(missing)}")
-    return boards

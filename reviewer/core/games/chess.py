@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import chess
 
+from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.gametree import Color, Game, GameKind, Node
@@ -62,6 +64,40 @@ def board_after(game: Game, node: Node) -> chess.Board:
                 if _checkpoints.get(path[index]) is None:
                     _checkpoints.put(path[index], board.copy(stack=False))
     return board
+
+
+def boards_at_plies(game: Game, plies: Sequence[int]) -> dict[int, chess.Board]:
+    """Main-line positions of a chess game by ply, each with its whole move stack (for repetitions).
+
+    Raises GameFileError for an unsupported variant, a bad start position or an illegal move."""
+    wanted = set(plies)
+    variant = game.variant or ""
+    if variant and variant.lower() not in ("chess", "standard", "chess960", "fischerandom"):
+        raise GameFileError(f"chess variant {variant!r} is not supported for analysis")
+    try:
+        board = start_board(game)
+    except ValueError as error:
+        raise GameFileError(f"the game's start position is not valid: {error}") from None
+    boards: dict[int, chess.Board] = {}
+    if 0 in wanted:
+        boards[0] = board.copy()
+    last = max(wanted, default=0)
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if ply > last:
+            break
+        try:
+            move = recorded_move(board, node)
+        except ValueError:
+            move = None
+        if move is None or not move or move not in board.legal_moves:
+            raise GameFileError(f"move {ply} ({node.move or node.uci}) is not legal in {board.fen()}")
+        board.push(move)
+        if ply in wanted:
+            boards[ply] = board.copy()
+    missing = wanted - boards.keys()
+    if missing:
+        raise ValueError(f"the main line has no position {min(missing)}")
+    return boards
 
 
 def color_of(board: chess.Board) -> Color:

@@ -34,7 +34,7 @@ class LiveUpdate:
 
 
 def budgets_for(kind: str) -> Sequence[Limit]:
-    return [Limit(nodes=n) for n in CHESS_NODES] if kind == "chess" else [Limit(visits=v) for v in GO_VISITS]
+    return [Limit(nodes=n) for n in CHESS_NODES] if kind == "chess" else [Limit(visits=v, maps=True) for v in GO_VISITS]
 
 
 class LiveAnalysis:
@@ -120,7 +120,7 @@ class LiveAnalysis:
         for step, budget in enumerate(budgets):
             if stop.is_set():
                 return
-            limit = Limit(nodes=budget.nodes, visits=budget.visits, multipv=multipv)
+            limit = Limit(nodes=budget.nodes, visits=budget.visits, multipv=multipv, maps=budget.maps)
             try:
                 if self._engine is None:
                     self._engine = self._engine_factory()
