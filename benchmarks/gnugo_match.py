@@ -96,6 +96,9 @@ class Gtp:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        for stream in (self.process.stdin, self.process.stdout):
+            if stream is not None:
+                stream.close()
 
 
 def parse_final_score(text: str) -> float:

@@ -1,4 +1,4 @@
-"""`reviewer analyze --engine builtin` on a real 9x9 game: a full report without KataGo."""
+"""`reviewer analyze --engine builtin` on a real 9x9 game: the scores without KataGo, labels withheld."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ def test_analyze_a_9x9_game_with_the_builtin_engine(corpus_dir, tmp_path):
     moves = report["moves"]
     assert len(moves) == 40
     assert all(m["best"] and m["eval_before"] is not None and m["eval_after"] is not None for m in moves)
-    assert all(m["judgement"] in {"best", "good", "inaccuracy", "mistake", "blunder"} for m in moves)
+    # The built-in engine gives the score graph only: its labels would not agree with a strong
+    # engine's (docs/SCORING.md, "Which engines may label moves"), so they are withheld, with why.
+    assert report["trust"]["labels"] is False
+    assert "KataGo" in report["trust"]["remedy"] and report["trust"]["reason"]
+    assert all(m["judgement"] is None for m in moves)
     for side in ("black", "white"):
-        summary = report["summary"][side]
-        assert 0 <= summary["accuracy"] <= 100
-        assert sum(summary["counts"].values()) == 20
+        assert report["summary"][side]["accuracy"] is None

@@ -29,7 +29,7 @@ def go_review():
         pytest.skip(f"the shared corpus is not at {CORPUS_DIR}")
     game = load_game(path)
     with KataGoEngine(fake_engine_command("fake_katago.py")) as engine:
-        table = analyse(game, engine, Limit(visits=10, multipv=3))
+        table = analyse(game, engine, Limit(visits=16, multipv=3))  # enough for labels (scoring/trust.py)
     return game, table
 
 

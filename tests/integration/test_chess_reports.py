@@ -164,13 +164,14 @@ def test_report_refuses_what_it_cannot_score(tmp_path):
     [("chess_three_games.pgn", "fake_uci.py", ".pgn"), ("go_9x9_passes.sgf", "fake_katago.py", ".sgf")],
 )
 def test_an_annotated_copy_scores_the_same_without_an_engine(tmp_path, name, engine, suffix):
-    """analyze -o writes the review into the copy; `reviewer report` on the copy gives the same report."""
+    """analyze -o --with-analysis writes the review into the copy; `reviewer report` on the copy gives the
+    same report. (A clean export keeps only what other programs show, so it cannot.)"""
     from conftest import fake_cmd
 
     first, annotated, again = tmp_path / "first.json", tmp_path / f"annotated{suffix}", tmp_path / "again.json"
     run = run_reviewer(
         "analyze", DATA_DIR / name, "--engine-cmd", fake_cmd(engine), "--depth", "2", "--visits", "5", "-q",
-        "--json", first, "-o", annotated,
+        "--json", first, "-o", annotated, "--with-analysis",
     )  # fmt: skip
     assert run.returncode == EXIT_OK, run.stderr
     run = run_reviewer("report", annotated, "--json", again)

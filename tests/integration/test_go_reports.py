@@ -42,7 +42,7 @@ def test_fake_katago_reports_keep_the_contract(tmp_path, fake_katago, name):
 
 def test_losses_keep_their_sign(tmp_path, fake_katago):
     """points_lost is signed (a move may gain); judgements and figures use max(0, loss)."""
-    _, out = analyse(tmp_path, ["--engine-cmd", fake_katago, "--visits", "5"], DATA_DIR / "go_9x9_passes.sgf")
+    _, out = analyse(tmp_path, ["--engine-cmd", fake_katago, "--visits", "16"], DATA_DIR / "go_9x9_passes.sgf")
     (report,) = reports_of(out)
     losses = [m["loss"] for m in report["moves"]]
     assert any(loss < 0 for loss in losses) and any(loss > 0 for loss in losses), losses

@@ -15,6 +15,7 @@ reopens an exported file with every figure the engine gave, and nothing to recom
 - `c` holds the candidates separated by `|`, each one the positional fields
   `move,order,visits,prior,cp,mate,lead,winrate,pv` (an empty field is unknown);
 - an unknown value is left out; the ply and the game kind come from where the text sits;
+- `p` is the pass of a review in passes that gave the evaluation (absent for a one-pass review);
 - `e` (the engine id) is left out when it equals the one of the previous evaluated position of
   the main line; a reader carries it forward.
 """
@@ -42,8 +43,9 @@ _EVAL_KEYS: dict[str, str] = {
     "d": "depth",
     "n": "nodes",
     "t": "seconds",
+    "p": "review_pass",
 }
-_INT_FIELDS = {"score_cp_white", "mate_white", "depth", "nodes"}
+_INT_FIELDS = {"score_cp_white", "mate_white", "depth", "nodes", "review_pass"}
 _SIDES = {"w": "white", "b": "black"}
 _TERMINALS = ("checkmate", "stalemate", "draw")
 _CANDIDATE_FIELDS = ("move", "order", "visits", "prior", "score_cp_white", "mate_white", "score_lead_black", "winrate_black", "pv")

@@ -2,10 +2,9 @@
 
 `GamePlayer` keeps the game's position and answers `genmove` the way a GTP engine does. Under
 area scoring (Chinese rules) a move inside one's own area costs nothing, so the player never
-passes to save points: it passes only when the search has no playable move left, or when the
-opponent has just passed and the search prefers passing to every move (the search considers a
-pass only then, and judges the ended game by playing it out from there, so that stones which
-would die come off before counting). It
+passes to save points: it passes only when the search has no playable move left, when it prefers
+passing to every move, or when the opponent has just passed and the game is settled (playing the
+ended game out, so that stones which would die come off, counts the same as the board). It
 resigns only when its search gives it less than `resign_below` to win after `resign_after`
 moves; `resign_below=0` never resigns.
 """
@@ -14,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from reviewer.core.engines.builtin_go import board as bd
 from reviewer.core.engines.builtin_go.engine import _mix_seed, search_position
 from reviewer.core.engines.builtin_go.position import Position
 from reviewer.core.gametree import Color, point_from_gtp
@@ -67,6 +67,9 @@ class GamePlayer:
         self.position.play(point, color)
         self.moves += 1
 
+    def _opponent_just_passed(self) -> bool:
+        return int(self.position.meta[bd.PASSES]) > 0
+
     def board_margin(self, color: Color) -> float:
         """`color`'s area margin on the board as it stands (every stone alive), komi included."""
         lead_black = self.position.score_lead_black()
@@ -82,6 +85,19 @@ class GamePlayer:
             raise RuntimeError("the search of the built-in engine was interrupted")
         mover_winrate = result.winrate_black if color == "black" else 1.0 - result.winrate_black
         best = result.best
+        if self._opponent_just_passed():
+            # The game is settled when ending it now leaves every stone where it is: the
+            # playouts' count of the ended game equals the count of the board as it stands.
+            # Under area scoring another stone then changes nothing: pass back.
+            ended = self.position.copy()
+            ended.play(None, color)
+            judged = search_position(ended, max(100, self.playouts // 10), seed=_mix_seed(self.seed, -self.moves))
+            if judged is not None:
+                sign = 1.0 if color == "black" else -1.0
+                pass_winrate = judged.winrate_black if color == "black" else 1.0 - judged.winrate_black
+                if abs(sign * judged.score_lead_black - self.board_margin(color)) < 0.5:
+                    self.play(color, PASS_MOVE)
+                    return Decision(PASS_MOVE, pass_winrate, result.playouts + judged.playouts)
         if best is None or best.index < 0:
             move = PASS_MOVE
         elif self.resign_below > 0 and self.moves >= self.resign_after and mover_winrate < self.resign_below:
