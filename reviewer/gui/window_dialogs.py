@@ -51,16 +51,12 @@ class WindowDialogs(QObject):
             self.window.set_limit(kind, dialog.limit())
             self.window.set_preset(dialog.preset())
 
-    def refresh_engines(self) -> None:
-        """Look for engines again (one was added, removed or installed)."""
-        self.window.analysis_controller.refresh_engines()
-
     def show_engine_manager(self, install: str | None = None) -> Any:
         """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
         from reviewer.gui.dialogs.engine_manager import open_engine_manager
 
         dialog = open_engine_manager(self.window, self.window.settings, self.window.analysis_controller.current_kind(), install)  # type: ignore[arg-type]
-        dialog.engines_changed.connect(self.refresh_engines)
+        dialog.engines_changed.connect(self.window.analysis_controller.refresh_engines)
         dialog.default_chosen.connect(self.window.set_engine_choice)
         return dialog
 
@@ -89,7 +85,6 @@ class WindowDialogs(QObject):
         if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
             self.players_window.raise_()
             self.players_window.activateWindow()
-
 
     def close(self) -> None:
         """With the main window: the side windows go too."""
