@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QProgressBar, QStatusBar, QWidget
 
+from reviewer.gui.presenters.analysis_state import progress_format, rate_text
 from reviewer.gui.workers import AnalysisProgress
 
 
@@ -30,10 +31,9 @@ class StatusArea:
         self.engine_label.setText(progress.engine_name)
         self.progress_bar.setMaximum(max(1, progress.total))
         self.progress_bar.setValue(progress.done)
-        stage = f" · {progress.stage}" if progress.stage else ""
-        self.progress_bar.setFormat(f"{progress.done}/{progress.total} positions{stage}")
+        self.progress_bar.setFormat(progress_format(progress.done, progress.total, progress.stage))
         self.progress_bar.show()
-        self.rate_label.setText(f"{progress.positions_per_s:.1f} pos/s" if progress.positions_per_s else "")
+        self.rate_label.setText(rate_text(progress.positions_per_s))
         self.eta_label.setText("")
 
     def analysis_ended(self) -> None:

@@ -19,6 +19,7 @@ from reviewer.core.formats.sgf import game_from_sgf_text
 from reviewer.core.gametree import Node
 from reviewer.gui import presenters
 from reviewer.gui.presenters.action_states import action_states
+from reviewer.gui.presenters.analysis_state import progress_format, rate_text
 from reviewer.gui.presenters.board_marks import (
     BEST_ARROW,
     CANDIDATE_ARROW,
@@ -128,6 +129,13 @@ def test_window_texts():
     assert board_message("Could not start the engine").level == "error"
     assert board_message("Illegal move: Ke9").level == "warning"
     assert board_message("Illegal move: Ke9").key == board_message("Ko: retake later").key  # one board message at a time
+
+
+def test_status_bar_progress_texts():
+    assert progress_format(34, 80) == "34/80 positions"
+    assert progress_format(34, 80, "pass 2") == "34/80 positions · pass 2"
+    assert rate_text(2.14) == "2.1 pos/s"
+    assert rate_text(None) == "" and rate_text(0.0) == ""
 
 
 def test_menu_rules():

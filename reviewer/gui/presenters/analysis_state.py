@@ -60,3 +60,13 @@ def state_text(state: AnalysisState, coverage: Coverage | None) -> str:
     if coverage is None or not coverage.analysed:
         return "Not analysed"
     return moves[0].upper() + moves[1:]
+
+
+def progress_format(done: int, total: int, stage: str | None = None) -> str:
+    """The progress bar's text: '34/80 positions', '34/80 positions · pass 2 of 3'."""
+    return f"{done}/{total} positions" + (f" · {stage}" if stage else "")
+
+
+def rate_text(positions_per_s: float | None) -> str:
+    """'2.1 pos/s' beside the progress bar; nothing until the speed is known."""
+    return f"{positions_per_s:.1f} pos/s" if positions_per_s else ""
