@@ -43,6 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dark", action="store_true", help="use the dark theme for this run")
     parser.add_argument("--play", metavar="MOVES", help="moves to play from --ply as a variation (space separated)")
     parser.add_argument("--lines", type=int, metavar="K", help="show K live engine lines (1-5) before the screenshot")
+    parser.add_argument("--territory", action="store_true", help="Go: show KataGo's territory map with the --lines")
+    parser.add_argument("--policy", action="store_true", help="Go: show KataGo's policy map with the --lines")
     parser.add_argument("--export", type=Path, metavar="OUT", help="write the annotated game (.pgn/.sgf) and exit")
     engine = parser.add_argument_group("engine (as in `reviewer analyze`)")
     engine.add_argument("--engine", metavar="NAME", help="engine name: stockfish, katago, builtin, …")
@@ -111,6 +113,9 @@ def run(args: argparse.Namespace) -> int:
     if scripted and (args.file is None or (args.screenshot is None and args.export is None)):
         print("reviewer gui: --play, --lines and --export need a game file and --screenshot or --export", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if (args.territory or args.policy) and args.lines is None:
+        print("reviewer gui: --territory and --policy come with the live lines: add --lines K", file=sys.stderr)
+        return EXIT_BAD_INPUT
     if args.lines is not None and not 1 <= args.lines <= 5:
         print("reviewer gui: --lines is 1 to 5", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -137,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
         game_index = 0 if args.game is None else args.game - 1
         return take_screenshot(
             app, window, args.file, game_index, args.ply, args.analyse, args.screenshot, size,
-            play=moves, lines=args.lines, export=args.export,
+            play=moves, lines=args.lines, export=args.export, maps=(args.territory, args.policy),
         )
 
     window.show()

@@ -64,6 +64,7 @@ def take_screenshot(
     play: list[str] | None = None,
     lines: int | None = None,
     export: Path | None = None,
+    maps: tuple[bool, bool] = (False, False),
 ) -> int:
     """Open game `game_index` of `path` at `ply` (analysed first when asked), play the moves `play`
     from there as a variation, show `lines` live engine lines, save the window as PNG (`target`) once
@@ -122,11 +123,21 @@ def take_screenshot(
         window.analysis_board.lines_shown.connect(lambda update: lines_ready(update))
         window.analysis_board.set_multipv(lines)
         window.set_live(True)
+        for wanted, action in zip(maps, (window.ownership_action, window.policy_action), strict=True):
+            if wanted and not action.isChecked():
+                action.trigger()
 
     def lines_ready(update: object) -> None:
         shown = window.lines_panel.rows()
-        candidates = getattr(getattr(update, "evaluation", None), "candidates", ())
-        if len(shown) >= min(lines or 1, max(1, len(candidates))):
+        evaluation = getattr(update, "evaluation", None)
+        candidates = getattr(evaluation, "candidates", ())
+        maps_missing = (maps[0] and getattr(evaluation, "ownership_black", None) is None) or (
+            maps[1] and getattr(evaluation, "policy", None) is None
+        )
+        if maps_missing and not getattr(update, "last", False):
+            return  # the first, quickest answers may come before the maps
+        enough = len(candidates) >= (lines or 1) or getattr(update, "last", False)
+        if enough and len(shown) >= min(lines or 1, max(1, len(candidates))):
             shoot_once()
 
     def play_moves() -> None:

@@ -47,3 +47,18 @@ def test_go_coordinates_and_pass(tmp_path):
     exported = load_game(sgf)
     assert len(exported.root.children) == len(game.root.children) + 1
     assert exported.root.children[-1].move == "pass"
+
+
+def test_go_lines_with_territory_and_policy_maps(tmp_path):
+    png = tmp_path / "go.png"
+    run = run_reviewer(
+        "gui", GO_GAME, "--ply", "10", "--lines", "2", "--territory", "--policy", "--screenshot", png,
+        "--engine-cmd", fake_cmd("fake_katago.py"), timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_maps_need_the_live_lines(tmp_path):
+    run = run_reviewer("gui", GO_GAME, "--territory", "--screenshot", tmp_path / "x.png")
+    assert run.returncode == 2 and "--lines" in run.stderr
