@@ -17,15 +17,18 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import move_numbers, position_after
 from reviewer.core.gametree import Game, Node
+from reviewer.core.scoring.trust import judge_engine
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
 from reviewer.core.variations import line_game
 from reviewer.gui.board.chess_play import PlayableChessBoard
+from reviewer.gui.board.go_board import CandidateMark
 from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.move_list import MoveListWidget
+from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
 
@@ -241,6 +244,7 @@ class AnalysisBoard(QObject):
         if game.kind == "chess":
             self.eval_bar.set_evaluation(update.evaluation)
         self._paint_maps(update.evaluation)
+        self._mark_candidates(game, node, update.evaluation)
         self.lines_shown.emit(update)
 
     def _on_failed(self, message: str) -> None:
@@ -269,6 +273,17 @@ class AnalysisBoard(QObject):
         shown, ply = line_game(game, node)
         self.lines.show_status("thinking…")
         self._bridge.set_position(shown, ply, node)
+
+    def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
+        """Go: the live search's candidates on the board, KaTrain style (grey when the engine is too weak
+        for its numbers to be more than a rough estimate)."""
+        if self._go_board is None or game.kind != "go":
+            return
+        position = position_after(game, node)
+        marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
+        trust = judge_engine(evaluation.engine_id, "go", max(game.board_width, game.board_height))
+        self._go_board.set_candidates(marks, rough=not trust.labels)
+        self._go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
 
     def _paint_maps(self, evaluation: Evaluation | None) -> None:
         if self._go_board is None:

@@ -159,6 +159,8 @@ class MainWindow(QMainWindow):
         self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
         self.board_column.relayout()
         self.analysis_board.set_live(enabled)
+        if not enabled:
+            self.views.refresh()  # the review's own marks come back where the live ones were
 
     def learn_from_mistakes(self, color: str) -> None:
         if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]

@@ -226,6 +226,9 @@ def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
         qtbot.waitUntil(lambda: analysis.latest_update() is not None, timeout=WAIT_MS)
         evaluation = analysis.latest_update().evaluation
         assert evaluation.ownership_black is not None and evaluation.policy is not None
+        # The live candidates are marked on the board, the engine's choice first.
+        marks = board.candidates
+        assert [m.point for m in marks][:1] == [point_from_gtp("C3", 9)] and marks[0].is_best
         # The fake gives Black the left half: darker there, lighter on White's side.
         qtbot.waitUntil(lambda: shade(left) < plain_left and shade(right) > plain_right, timeout=WAIT_MS)
         analysis.set_maps(ownership=False)

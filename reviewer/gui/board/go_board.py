@@ -121,6 +121,10 @@ class GoBoardWidget(BoardWidget):
         self.update()
 
     @property
+    def candidates(self) -> list[CandidateMark]:
+        return list(self._candidates)
+
+    @property
     def candidates_rough(self) -> bool:
         """Whether the candidates are drawn as a rough estimate (neutral grey)."""
         return self._rough_candidates
