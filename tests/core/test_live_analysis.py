@@ -69,6 +69,30 @@ def test_lines_arrive_for_the_position_and_follow_it_when_it_changes():
         live.close()
 
 
+def test_the_engine_keeps_its_hash_from_one_position_to_the_next(tmp_path):
+    """No `ucinewgame` between positions: clearing the hash would delay every first line."""
+    import sys
+
+    from support import REPO_ROOT
+
+    sent = tmp_path / "sent.log"
+    recorder = [sys.executable, str(REPO_ROOT / "tests" / "integration" / "record_engine.py"), str(sent)]
+    command = recorder + fake_engine_command("fake_uci.py")
+    collector = Collector()
+    live = LiveAnalysis(lambda: UciEngine(command), collector.update, collector.error, multipv=2)
+    try:
+        game = chess_game(["e4", "e5", "Nf3", "Nc6"])
+        for ply in (1, 2, 3, 4):
+            live.set_position(game, ply, ply)
+            while collector.next_update().token != ply:
+                pass
+    finally:
+        live.close()
+    commands = sent.read_text().splitlines()
+    assert sum(line.startswith("go") for line in commands) >= 4
+    assert sum(line.strip() == "ucinewgame" for line in commands) <= 1
+
+
 def test_stop_ends_the_search_and_close_ends_the_thread():
     collector = Collector()
     live = LiveAnalysis(lambda: UciEngine(fake_engine_command("fake_uci.py")), collector.update, collector.error)

@@ -54,7 +54,7 @@ _NEUTRAL_OPTIONS = frozenset(
 )
 _LOG = logging.getLogger(__name__)
 _STOP_GRACE_S = 0.8  # how long a stopped search may take to answer before its process is killed
-_POLL_S = 0.05
+_POLL_S = 0.01  # how soon a waiting analysis notices its stop event
 _EXIT_WAIT_S = 2.0  # how long closing waits for killed processes to be reaped
 
 
@@ -221,6 +221,11 @@ class UciEngine:
         self._engine_name = Path(self.command[0]).name
         self.supports_wdl = False
         self.supports_chess960 = False
+        # True: every `analyse` call is a new game for the engine (`ucinewgame`, a cleared hash), as
+        # reproducible reviews want. Live analysis sets it False: the hash carries over between
+        # positions, and no clearing delays the first line.
+        self.new_game_each_call = True
+        self._session_token = object()
         self._started: list[_LeanUciProtocol] = []  # every process started, until it is seen to exit
         self._closed = False
         self._busy = threading.Lock()
@@ -306,6 +311,8 @@ class UciEngine:
         engine_id = engine_id if engine_id is not None else self.engine_id(limit)
         boards = boards_at_plies(game, plies)
         run = _Run(collections.deque(), chess_limit, max(1, limit.multipv), queue.Queue())
+        if not self.new_game_each_call:
+            run.token = self._session_token
         run.fixed_shares, run.backwards = fixed_shares, backwards
         run.options = dict(options)
         run.processes = processes
@@ -558,6 +565,8 @@ class UciEngine:
             slot.kill()
             raise EngineTimeout(f"{self._engine_name} did not answer 'isready' within {self.timeout_s:g} s") from None
         run.in_flight.add(analysis)
+        if run.stopping:  # the stop came while the search was being started: it missed this one
+            analysis.stop()
         # Never cancelled: that would cancel the analysis's own future, which python-chess still
         # completes (with an error) when the process dies later. Its outcome is always retrieved.
         finished = asyncio.ensure_future(analysis.wait())

@@ -124,6 +124,8 @@ class LiveAnalysis:
             try:
                 if self._engine is None:
                     self._engine = self._engine_factory()
+                    if hasattr(self._engine, "new_game_each_call"):
+                        self._engine.new_game_each_call = False  # one continuing session, hash kept
                 results = self._engine.analyse(game, [ply], limit, stop)
                 try:
                     evaluation = next(results, None)
