@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from support import CORPUS_DIR, REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.cache import AnalysisCache
@@ -224,8 +224,8 @@ def test_go_refines_the_moves_that_lost_two_points_and_the_ones_looked_at_first(
 
 @pytest.mark.engine
 @pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason="Stockfish is not installed")
-def test_the_same_game_and_settings_give_the_same_labels_with_stockfish() -> None:
-    game = load_game(CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", 3)
+def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_dir: Path) -> None:
+    game = load_game(corpus_dir / "pgn" / "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", 3)
     scheme = ChessPasses(nodes=(2000, 8000, 20000), engines=2)
     runs = []
     for _ in range(2):

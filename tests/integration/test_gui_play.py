@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess.pgn
+import pytest
 from conftest import fake_cmd, run_reviewer
 from support import CORPUS_DIR
 
@@ -10,6 +11,7 @@ from reviewer.core.formats import load_game
 
 GAME = CORPUS_DIR / "pgn" / "chesslib__promoting.pgn"
 GO_GAME = CORPUS_DIR / "sgf" / "sabaki__endgame-9.sgf"
+pytestmark = pytest.mark.skipif(not CORPUS_DIR.is_dir(), reason=f"the shared corpus is not at {CORPUS_DIR}")
 
 
 def test_moves_lines_screenshot_and_export(tmp_path):
