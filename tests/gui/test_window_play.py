@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 
 import chess
+import chess.pgn
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -112,3 +113,67 @@ def test_the_engine_toggle_shows_live_lines_and_the_eval_bar(qtbot, window, corp
     assert window.eval_bar.white_pct() is not None
     QTest.keyClick(window, Qt.Key.Key_L)
     assert not window.lines_panel.isVisible() and not window.eval_bar.isVisible()
+
+
+KO_SHAPE = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PL[B]AB[ce][dd][df]AW[ed][ef][fe][de])"
+
+
+def click_point(window: MainWindow, gtp: str) -> None:
+    from reviewer.core.gametree import point_from_gtp
+
+    board = window.go_board
+    point = point_from_gtp(gtp, 9)
+    QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.point_center(point).toPoint())
+
+
+def test_go_clicks_capture_and_the_ko_recapture_is_refused_with_its_reason(qtbot, window, tmp_path):
+    from reviewer.core.gametree import point_from_gtp
+
+    path = tmp_path / "ko.sgf"
+    path.write_text(KO_SHAPE)
+    open_game(qtbot, window, path)
+    with qtbot.waitSignal(window.session.tree_changed):
+        click_point(window, "E5")  # Black takes the white stone on D5
+    assert window.session.current_node.move == "E5"
+    assert point_from_gtp("D5", 9) not in window.go_board.position().white
+    assert point_from_gtp("E5", 9) in window.go_board.position().black
+    click_point(window, "D5")  # White's immediate recapture: the ko
+    assert window.session.current_node.move == "E5"  # nothing played, nothing lost
+    assert any("ko" in message.text.lower() for message in window.message_bar.messages())
+
+
+def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot, window, corpus_dir, tmp_path):
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.session.set_current_ply(6)
+    move = other_move(window)
+    board = window.chess_board
+    start, end = board.square_center(move.from_square).toPoint(), board.square_center(move.to_square).toPoint()
+    with qtbot.waitSignal(window.session.tree_changed):
+        QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+        QTest.mouseMove(board, (start + end) / 2)
+        QTest.mouseMove(board, end)
+        QTest.mouseRelease(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+    variation = window.session.current_node
+    assert variation.uci == move.uci() and not variation.is_mainline
+    game_move = window.session.mainline_node(7).uci
+
+    make_main_line = next(action for action in window.variation_actions if "main line" in action.text().lower())
+    make_main_line.trigger()
+    assert window.session.mainline_node(7).uci == move.uci()
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo
+    assert window.session.mainline_node(7).uci == game_move
+
+    out = tmp_path / "with-variation.pgn"
+    with qtbot.waitSignal(window.exports.finished, timeout=30_000):
+        window.exports.export_annotated(out)
+    with out.open() as handle:
+        exported = chess.pgn.read_game(handle)
+    node = exported
+    for _ in range(6):
+        node = node.variations[0]
+    assert [v.move.uci() for v in node.variations] == [game_move, move.uci()]
+
+    window.session.set_current_node(variation)
+    QTest.keyClick(window, Qt.Key.Key_Delete, Qt.KeyboardModifier.ControlModifier)
+    assert [child.uci for child in window.session.mainline_node(6).children] == [game_move]
+    assert window.session.current_node is window.session.mainline_node(6)
