@@ -5,6 +5,10 @@ preset and book setting, how many moves of each side entered the summary
 (`scored_moves`), per-move details (win %, book flag, colour class, weights) and `notes`
 that say which rules could not apply.
 
+Each move also says its game phase (`phase`, docs/SCORING.md "Game phases"), and each side
+carries a strength estimate with its prediction interval (`strength`, docs/strength.md) or null
+where the analysis cannot carry one.
+
 The figures stand on one engine setting's evaluations (`reviewer.core.coverage.select_analysis`):
 `coverage` says how much of the game they cover and by which engine and limit, `trust` whether
 that setting may give labels and accuracy at all (when it may not, every label and figure is
@@ -21,10 +25,12 @@ from typing import Any
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
-from reviewer.core.gametree import Game, GameKind
+from reviewer.core.games import Phase, rules_for
+from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
-from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary
+from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
+from reviewer.core.scoring.strength import load_model, strength_or_reason
 
 SCHEMA = "reviewer.report/1"
 
@@ -126,6 +132,38 @@ def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTab
     return entry
 
 
+def _phases(game: Game, moves: int) -> list[Phase | None]:
+    """Each move's phase by the game's rules, one per reported move."""
+    phases = rules_for(game.kind).phases(game)
+    return (phases + [None] * moves)[:moves]
+
+
+def _strength_block(
+    game: Game, assessment: GameAssessment, basis: AnalysisBasis
+) -> tuple[dict[Color, dict[str, Any] | None], list[str]]:
+    """Each side's strength estimate (null where there is none) and notes that say why one is null."""
+    sides: dict[Color, dict[str, Any] | None] = {"white": None, "black": None}
+    if not basis.coverage.analysed:
+        return sides, []
+    if not basis.trust.labels:
+        return sides, ["no strength estimate: the scores are a rough estimate"]
+    if not basis.coverage.complete:
+        return sides, ["no strength estimate: it needs every move analysed"]
+    model = load_model(game.kind)
+    reasons: dict[str, list[Color]] = {}
+    for color in COLORS:
+        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height))
+        if isinstance(result, str):
+            reasons.setdefault(result, []).append(color)
+        else:
+            sides[color] = result.to_json()
+    notes = [
+        f"no strength estimate{'' if len(colors) == 2 else ' for ' + colors[0]}: {reason}"
+        for reason, colors in reasons.items()
+    ]
+    return sides, notes
+
+
 def _with_pass(entry: dict[str, Any], evaluations: EvaluationTable) -> dict[str, Any]:
     """`pass`: the review pass that gave the deeper of the move's two evaluations (null: one pass)."""
     ply = int(entry["ply"])
@@ -221,6 +259,12 @@ def build_report(
         notes.append(f"other analyses of this game: {coverage.left_out_text()}")
     if not basis.trust.labels:
         notes.append(f"rough estimate: {basis.trust.reason}. {basis.trust.remedy}")
+    strength, strength_notes = _strength_block(game, assessment, basis)
+    notes.extend(strength_notes)
+    phases = _phases(game, len(assessment.moves))
+    moves = [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves]
+    for entry, phase in zip(moves, phases):
+        entry["phase"] = phase
 
     return {
         "schema": SCHEMA,
@@ -232,11 +276,12 @@ def build_report(
         "skip_book": assessment.skip_book,
         "best_rule_applied": assessment.best_rule_applied,
         "evaluated_positions": len(evaluations),
-        "moves": [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves],
+        "moves": moves,
         "passes": _passes_block(evaluations),
         "summary": {color: _summary_block(assessment.summary[color], basis.trust.labels) for color in ("white", "black")},
         # Kept beside the summaries, which hold exactly the figures SCORING.md names.
         "scored_moves": {color: assessment.summary[color].moves for color in ("white", "black")},
+        "strength": strength,
         "notes": notes,
     }
 

@@ -22,6 +22,7 @@ CHESS_SUMMARY_KEYS = {"accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "
 GO_SUMMARY_KEYS = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts"}
 MOVE_KEYS = {"ply", "color", "move", "best", "judgement", "loss", "accuracy", "weight", "eval_before", "eval_after"}
 GAME_KEYS = {"kind", "white", "black", "result"}
+PHASES = ("opening", "middlegame", "endgame")
 GTP = re.compile(r"^(?:pass|[A-HJ-Z](?:[1-9]|1[0-9]|2[0-5]))$")
 TOLERANCE = 1e-6
 
@@ -254,6 +255,44 @@ def check_go_figures(report: Mapping[str, Any]) -> None:
         check_counts(summary["counts"], own, color)
 
 
+# ------------------------------------------------------------------------ phases and strength
+
+
+def check_phases(report: Mapping[str, Any]) -> None:
+    """SCORING.md, "Game phases": chess phases never go back; Go phases follow the board-area bands."""
+    moves = report["moves"]
+    for move in moves:
+        assert "phase" in move, f"ply {move['ply']}: phase missing"
+        assert move["phase"] is None or move["phase"] in PHASES, f"ply {move['ply']}: phase {move['phase']!r}"
+    if report["game"]["kind"] == "chess":
+        order = [PHASES.index(m["phase"]) for m in moves if m["phase"] is not None]
+        assert order == sorted(order), f"chess phases go back: {[m['phase'] for m in moves]}"
+        return
+    width, height = report["game"].get("board_size") or (19, 19)
+    middlegame_from, endgame_from = math.ceil(0.14 * width * height), math.ceil(0.40 * width * height)
+    for move in moves:
+        ply = move["ply"]
+        expected = "endgame" if ply >= endgame_from else "middlegame" if ply >= middlegame_from else "opening"
+        assert move["phase"] == expected, f"ply {ply}: phase {move['phase']} on {width}x{height}, expected {expected}"
+
+
+def check_strength(report: Mapping[str, Any], withheld: bool) -> None:
+    """Each side's strength: null, or an estimate inside its interval; null without a complete, labelled analysis."""
+    strength = report.get("strength")
+    assert isinstance(strength, dict) and set(strength) == {"white", "black"}, f"strength {strength!r}"
+    unit = "elo" if report["game"]["kind"] == "chess" else "rank"
+    coverage = report.get("coverage") or {}
+    for color, side in strength.items():
+        if side is None:
+            continue
+        assert not withheld and coverage.get("complete", True), f"{color} strength without a complete, labelled analysis"
+        assert set(side) == {unit, "low", "high", "level", "basis"}, f"{color} strength keys {sorted(side)}"
+        for key in (unit, "low", "high"):
+            assert is_number(side[key]), f"{color} strength {key} {side[key]!r}"
+        assert side["low"] <= side[unit] <= side["high"], f"{color} strength outside its interval: {side}"
+        assert 0 < side["level"] < 1 and isinstance(side["basis"], str) and side["basis"]
+
+
 # ------------------------------------------------------------------------------------- the shape
 
 
@@ -301,6 +340,8 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert set(side) == keys, f"{color} summary keys: extra {sorted(set(side) - keys)}, missing {sorted(keys - set(side))}"
         for key in keys - {"counts"}:
             number_or_null(side[key], f"{color} {key}")
+    check_phases(report)
+    check_strength(report, withheld)
     if withheld:
         for move in report["moves"]:
             assert move["judgement"] is None and move["accuracy"] is None and move["weight"] is None, f"ply {move['ply']} labelled"

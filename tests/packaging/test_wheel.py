@@ -25,7 +25,7 @@ from reviewer.core.engines.install import stockfish_path
 
 SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "Makefile", "reviewer", "resources", "packaging", "docs")
 RESOURCE_FILES = ("openings/a.tsv", "openings/e.tsv", "samples/opera-game.pgn", "icons/reviewer.svg",
-                  "katago/opencltuning/README.md")
+                  "katago/opencltuning/README.md", "strength/chess.json", "strength/go.json")
 
 
 def _copy_sources(target: Path) -> Path:

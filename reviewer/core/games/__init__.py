@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from reviewer.core.games.base import GameRules, IllegalMove, PlayedMove
+from reviewer.core.games.base import PHASES, GameRules, IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import forget_positions
 from reviewer.core.gametree import GameKind
 
-__all__ = ["GameRules", "IllegalMove", "PlayedMove", "forget_positions", "rules_for"]
+__all__ = ["PHASES", "GameRules", "IllegalMove", "Phase", "PlayedMove", "forget_positions", "rules_for"]
 
 
 def rules_for(kind: GameKind) -> GameRules[Any]:

@@ -8,11 +8,14 @@ board widget (see docs/architecture.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 PositionT = TypeVar("PositionT")
+
+Phase = Literal["opening", "middlegame", "endgame"]
+PHASES: tuple[Phase, ...] = ("opening", "middlegame", "endgame")
 
 
 class IllegalMove(ValueError):
@@ -69,4 +72,9 @@ class GameRules(Protocol[PositionT]):
 
     def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
         """A game that starts at a recorded position, for an engine to search from there."""
+        ...
+
+    def phases(self, game: Game) -> list[Phase | None]:
+        """The phase of each main-line move, ply 1..n (docs/SCORING.md, "Game phases"); None where
+        the position after the move cannot be built (a move the rules refuse)."""
         ...

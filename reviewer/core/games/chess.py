@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import chess
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.games.base import IllegalMove, PlayedMove
+from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
@@ -131,6 +132,138 @@ def parse_user_move(board: chess.Board, text: str) -> chess.Move:
         raise IllegalMove(text, "not a move in SAN (Nf3) or UCI (g1f3)") from None
 
 
+# ------------------------------------------------------------------ game phases (lichess's Divider)
+
+# The middlegame starts at the first position with at most this many queens, rooks, bishops and
+# knights together (both sides), or a sparse back rank, or a mixedness above MIXEDNESS_MIDDLEGAME.
+MAJORS_MINORS_MIDDLEGAME = 10
+MAJORS_MINORS_ENDGAME = 6  # the endgame starts at the first position with at most this many
+BACK_RANK_SPARSE_BELOW = 4  # fewer own pieces than this on a side's back rank: it has developed
+MIXEDNESS_MIDDLEGAME = 150
+
+
+def majors_and_minors(board: chess.Board) -> int:
+    return chess.popcount(board.occupied & ~(board.kings | board.pawns))
+
+
+def back_rank_sparse(board: chess.Board) -> bool:
+    white_home = chess.popcount(board.occupied_co[chess.WHITE] & chess.BB_RANK_1)
+    black_home = chess.popcount(board.occupied_co[chess.BLACK] & chess.BB_RANK_8)
+    return white_home < BACK_RANK_SPARSE_BELOW or black_home < BACK_RANK_SPARSE_BELOW
+
+
+def _region_score(y: int, white: int, black: int) -> int:
+    """Lichess's score of one 2x2 square whose lower rank is `y` (1..7), holding `white` and `black` pieces."""
+    match (white, black):
+        case (1, 0):
+            return 1 + (8 - y)
+        case (2, 0):
+            return 2 + (y - 2) if y > 2 else 0
+        case (3, 0) | (4, 0):
+            return 3 + (y - 1) if y > 1 else 0  # four on the home rank: 0
+        case (0, 1):
+            return 1 + y
+        case (1, 1):
+            return 5 + abs(3 - y)
+        case (2, 1):
+            return 4 + y
+        case (3, 1):
+            return 5 + y
+        case (0, 2):
+            return 2 + (6 - y) if y < 6 else 0
+        case (1, 2):
+            return 4 + (6 - y)
+        case (2, 2):
+            return 7
+        case (0, 3) | (0, 4):
+            return 3 + (7 - y) if y < 7 else 0
+        case (1, 3):
+            return 5 + (6 - y)
+    return 0
+
+
+_SMALL_SQUARE = chess.BB_A1 | chess.BB_B1 | chess.BB_A2 | chess.BB_B2
+
+
+def mixedness(board: chess.Board) -> int:
+    """How far the two armies have run into each other: lichess's sum over the 49 2x2 regions."""
+    total = 0
+    for row in range(7):
+        for file in range(7):
+            region = _SMALL_SQUARE << (file + 8 * row)
+            white = chess.popcount(board.occupied_co[chess.WHITE] & region)
+            black = chess.popcount(board.occupied_co[chess.BLACK] & region)
+            total += _region_score(row + 1, white, black)
+    return total
+
+
+@dataclass(frozen=True)
+class Division:
+    """Where the middlegame and the endgame start, as main-line position indices (0 = the start).
+
+    `middlegame` is None when the game never reaches one, or goes from the opening straight into the
+    endgame (lichess's rule); `endgame` is None when the game never reaches one. `positions` counts
+    the positions divided (P0 included)."""
+
+    middlegame: int | None
+    endgame: int | None
+    positions: int
+
+    def phase_of_move(self, ply: int) -> Phase:
+        """The phase of move `ply`, which leads to position `ply` (lichess's `Phase.of`)."""
+        if self.endgame is not None and ply >= self.endgame:
+            return "endgame"
+        if self.middlegame is not None and ply >= self.middlegame:
+            return "middlegame"
+        return "opening"
+
+
+def divide(boards: Iterable[chess.Board]) -> Division:
+    """Lichess's Divider over the positions P0, P1, … of a game."""
+    middlegame = endgame = None
+    positions = 0
+    for index, board in enumerate(boards):
+        positions += 1
+        if endgame is not None:
+            continue
+        pieces = majors_and_minors(board)
+        if middlegame is None and (
+            pieces <= MAJORS_MINORS_MIDDLEGAME or back_rank_sparse(board) or mixedness(board) > MIXEDNESS_MIDDLEGAME
+        ):
+            middlegame = index
+        if pieces <= MAJORS_MINORS_ENDGAME:
+            endgame = index
+    if middlegame is not None and endgame is not None and middlegame >= endgame:
+        middlegame = None
+    return Division(middlegame, endgame, positions)
+
+
+def mainline_boards(game: Game) -> Iterator[chess.Board]:
+    """P0, P1, … of the main line (one board, changed in place: read it before taking the next);
+    stops before a move the rules refuse."""
+    board = start_board(game)
+    yield board
+    for node in game.mainline_nodes():
+        try:
+            move = recorded_move(board, node)
+        except ValueError:
+            return
+        if move and move not in board.legal_moves:
+            return
+        board.push(move)
+        yield board
+
+
+def game_phases(game: Game) -> list[Phase | None]:
+    """Each main-line move's phase by lichess's Divider; None from a move the rules refuse on."""
+    try:
+        division = divide(mainline_boards(game))
+    except ValueError:  # a start position python-chess refuses
+        return [None] * game.ply_count
+    built = division.positions - 1  # moves whose position after could be built
+    return [division.phase_of_move(ply) if ply <= built else None for ply in range(1, game.ply_count + 1)]
+
+
 class ChessRules:
     kind: GameKind = "chess"
 
@@ -162,6 +295,9 @@ class ChessRules:
     def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
         board = self.from_record(record)
         return Game(kind="chess", start_fen=board.fen(), chess960=board.chess960, first_player=first_player)
+
+    def phases(self, game: Game) -> list[Phase | None]:
+        return game_phases(game)
 
 
 RULES = ChessRules()

@@ -8,10 +8,11 @@ Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from reviewer.core.games.base import IllegalMove, PlayedMove
+from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 
@@ -228,6 +229,26 @@ def position_after(game: Game, node: Node) -> GoPosition:
     return position
 
 
+# KaTrain's game report: the opening is the first 14% of the board's points in moves, the
+# middlegame runs to 40%, the endgame is the rest (19x19: moves 1-50, 51-144, 145-).
+OPENING_SHARE_OF_POINTS = 0.14
+MIDDLEGAME_SHARE_OF_POINTS = 0.40
+
+
+def phase_bands(width: int, height: int) -> tuple[int, int]:
+    """The first move number of the middlegame and of the endgame on a width × height board."""
+    points = width * height
+    return math.ceil(OPENING_SHARE_OF_POINTS * points), math.ceil(MIDDLEGAME_SHARE_OF_POINTS * points)
+
+
+def phase_of_move(number: int, width: int, height: int) -> Phase:
+    """The phase of the main line's node `number` (1 = the first after the root), as KaTrain counts depth."""
+    middlegame_from, endgame_from = phase_bands(width, height)
+    if number >= endgame_from:
+        return "endgame"
+    return "middlegame" if number >= middlegame_from else "opening"
+
+
 class GoRules:
     kind: GameKind = "go"
 
@@ -300,6 +321,9 @@ class GoRules:
             setup_white=sorted(position.white),
             first_player=first_player,
         )
+
+    def phases(self, game: Game) -> list[Phase | None]:
+        return [phase_of_move(ply, game.board_width, game.board_height) for ply in range(1, game.ply_count + 1)]
 
     def position_key(self, position: GoPosition) -> str:
         rows = []

@@ -1,0 +1,172 @@
+"""One game's strength from its moves (reviewer.core.scoring.strength, docs/strength.md)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import pytest
+from test_scoring_games import chess_game, cp_table, go_eval, go_game
+
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.gametree import Color
+from reviewer.core.report import build_report
+from reviewer.core.scoring import GameAssessment, MoveAssessment
+from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary
+from reviewer.core.scoring.strength import (
+    MODEL_SCHEMA,
+    StrengthModel,
+    estimate_strength,
+    load_model,
+    side_features,
+    strength_or_reason,
+)
+
+CHESS_MODEL = StrengthModel.from_json(
+    {
+        "schema": MODEL_SCHEMA,
+        "kind": "chess",
+        "unit": "elo",
+        "intercept": 2500.0,
+        "terms": [{"feature": "log_loss", "coefficient": -100.0, "low": 0.0, "high": 6.0}],
+        "interval": {"level": 0.8, "below": 200.0, "above": 150.0},
+        "min_moves": 10,
+        "board_sizes": [],
+        "basis": "a test line",
+        "beats_guessing": True,
+    }
+)
+GO_MODEL = StrengthModel.from_json(
+    {
+        "schema": MODEL_SCHEMA,
+        "kind": "go",
+        "unit": "rank",
+        "intercept": 2.0,
+        "terms": [{"feature": "log_loss", "coefficient": -5.0, "low": -2.0, "high": 3.0}],
+        "interval": {"level": 0.8, "below": 4.0, "above": 4.0},
+        "min_moves": 20,
+        "board_sizes": [[19, 19]],
+        "basis": "a test line",
+        "beats_guessing": True,
+    }
+)
+NO_SKILL = replace(CHESS_MODEL, beats_guessing=False, basis="3 games; held-out error 9, against 7 for guessing")
+
+
+def chess_assessment(white_losses: list[float], black_losses: list[float]) -> GameAssessment:
+    moves = []
+    for index in range(max(len(white_losses), len(black_losses))):
+        for color, losses in (("white", white_losses), ("black", black_losses)):
+            if index < len(losses):
+                moves.append(MoveAssessment(ply=len(moves) + 1, color=color, move="", loss=losses[index], accuracy=50.0))  # type: ignore[arg-type]
+    empty = ChessSideSummary(0, None, None, None, None, None, None)
+    return GameAssessment("chess", "lichess", False, tuple(moves), {"white": empty, "black": empty})
+
+
+def go_assessment(black_losses: list[float], weight: float = 1.0) -> GameAssessment:
+    moves = [MoveAssessment(ply=i + 1, color="black", move="", loss=loss, weight=weight) for i, loss in enumerate(black_losses)]
+    empty = GoSideSummary(0, None, None, None, None, None)
+    return GameAssessment("go", "lichess", False, tuple(moves), {"white": empty, "black": empty})
+
+
+def test_features_are_the_sides_mean_loss_and_its_logarithm():
+    features = side_features(chess_assessment([0, 10, 20] * 4, [30] * 12), "white")
+    assert features is not None
+    assert features["moves"] == 12 and features["loss"] == 10.0
+    assert math.isclose(features["log_loss"], math.log(11.0))
+    assert math.isclose(features["log_opponent_loss"], math.log(31.0))
+
+
+def test_chess_estimate_falls_as_the_loss_grows_with_the_models_interval():
+    estimates = [estimate_strength(chess_assessment([loss] * 20, [20] * 20), "white", CHESS_MODEL) for loss in (2, 10, 40, 150)]
+    assert all(e is not None for e in estimates)
+    values = [e.value for e in estimates if e is not None]
+    assert values == sorted(values, reverse=True) and len(set(values)) == 4
+    first = estimates[0]
+    assert first is not None
+    assert math.isclose(first.value, 2500.0 - 100.0 * math.log(3.0))
+    assert (first.low, first.high) == (first.value - 200.0, first.value + 150.0)
+    assert first.to_json() == {"elo": round(first.value), "low": round(first.low), "high": round(first.high), "level": 0.8, "basis": "a test line"}
+
+
+def test_go_estimate_falls_as_the_points_lost_grow():
+    values = []
+    for loss in (0.2, 1.0, 3.0):
+        estimate = estimate_strength(go_assessment([loss] * 30), "black", GO_MODEL, (19, 19))
+        assert estimate is not None and estimate.unit == "rank" and estimate.low < estimate.value < estimate.high
+        values.append(estimate.value)
+    assert values[0] > values[1] > values[2]
+
+
+@pytest.mark.parametrize(
+    ("assessment", "color", "model", "board", "reason"),
+    [
+        (chess_assessment([10] * 9, [10] * 9), "white", CHESS_MODEL, None, "fewer than 10 scored moves"),
+        (chess_assessment([500] * 20, [10] * 20), "white", CHESS_MODEL, None, "outside the range"),  # log(501) > 6
+        (chess_assessment([10] * 20, [10] * 20), "white", None, None, "no chess strength model"),
+        (chess_assessment([10] * 20, [10] * 20), "white", GO_MODEL, None, "no chess strength model"),
+        (go_assessment([1.0] * 30), "black", GO_MODEL, (9, 9), "fitted on 19×19 boards only"),
+        (go_assessment([1.0] * 30), "white", GO_MODEL, (19, 19), "fewer than 20 scored moves"),
+        (chess_assessment([10] * 20, [10] * 20), "white", NO_SKILL, None, "no better than guessing on held-out games (3 games"),
+    ],
+)
+def test_no_estimate_where_the_model_cannot_apply(assessment, color: Color, model, board, reason):
+    result = strength_or_reason(assessment, color, model, board)
+    assert isinstance(result, str) and reason in result
+    assert estimate_strength(assessment, color, model, board) is None
+
+
+def test_the_bundled_models_load_and_say_what_they_stand_on():
+    for kind in ("chess", "go"):
+        model = load_model(kind)  # type: ignore[arg-type]
+        assert model is not None, f"resources/strength/{kind}.json is missing or unreadable"
+        assert model.kind == kind and 0 < model.level < 1 and model.below > 0 and model.above > 0
+        assert "held-out error" in model.basis
+    chess_model = load_model("chess")
+    assert chess_model is not None and chess_model.terms[0].coefficient < 0  # more loss, lower Elo
+    assert chess_model.beats_guessing
+
+
+# ------------------------------------------------------------------------------------ in the report
+
+
+def long_chess_game():
+    sans = "Nf3 Nf6 Ng1 Ng8 " * 6  # 24 plies, every position evaluated
+    return chess_game(sans.split())
+
+
+def test_report_carries_both_sides_strength_for_a_complete_analysis():
+    game = long_chess_game()
+    table = cp_table([20, -10] * 12 + [20])  # every move loses 30 centipawns
+    report = build_report(game, table)
+    for color in ("white", "black"):
+        strength = report["strength"][color]
+        assert strength is not None, report["notes"]
+        assert set(strength) == {"elo", "low", "high", "level", "basis"}
+        assert strength["low"] < strength["elo"] < strength["high"]
+
+
+def test_report_strength_is_null_for_a_partial_analysis():
+    game = long_chess_game()
+    table = cp_table([20, -10] * 12 + [None])
+    report = build_report(game, table)
+    assert report["strength"] == {"white": None, "black": None}
+    assert any("no strength estimate: it needs every move analysed" in note for note in report["notes"])
+
+
+def test_report_strength_is_null_where_labels_are_withheld():
+    game = go_game(["D4", "Q16", "Q4", "D16"] * 8)
+    table = EvaluationTable()
+    for ply in range(33):
+        table.add(replace(go_eval(ply, 0.5), engine_id="KataGo 1.18.1 m | visits=4,multipv=1"))
+    report = build_report(game, table)
+    assert report["trust"]["labels"] is False
+    assert report["strength"] == {"white": None, "black": None}
+    assert any("no strength estimate: the scores are a rough estimate" in note for note in report["notes"])
+
+
+def test_report_strength_is_null_for_a_side_with_too_few_moves():
+    game = chess_game("e4 e5 Nf3 Nc6")
+    report = build_report(game, cp_table([20, 30, 20, 30, 20]))
+    assert report["strength"] == {"white": None, "black": None}
+    assert any("fewer than 10 scored moves" in note for note in report["notes"])
