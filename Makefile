@@ -10,7 +10,7 @@ SAMPLE ?= resources/samples/opera-game.pgn
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,cluster]'
 	touch $@
 
 system-deps:

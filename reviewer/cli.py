@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "info": "list the games in a PGN/SGF file",
     "report": "score a game from the evaluations it already carries",
     "analyze": "analyse a game with an engine and write a report",
+    "batch": "review many games (files, folders, collections), resumable, optionally on a Ray cluster",
     "engines": "list or install engines",
     "rate": "estimate players' strength from many games",
     "train": "train on your own mistakes (cards brought back by spaced repetition)",

@@ -46,6 +46,7 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.passes import PassStart
 from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
+from reviewer.core.services.batch.plan import unreadable_start, without_game_number
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CHESS_NODES = 1_000_000
@@ -57,30 +58,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group()
     which.add_argument("--game", type=int, metavar="N", help="analyse game N of the file (1 = the first, the default)")
     which.add_argument("--all-games", action="store_true", help="analyse every game of every file")
-    engine = parser.add_mutually_exclusive_group()
-    engine.add_argument("--engine", metavar="NAME", help="an engine by name (see `reviewer engines`)")
-    engine.add_argument(
-        "--engine-cmd",
-        metavar="COMMAND",
-        help="run this engine command as given (UCI for chess, KataGo analysis JSON for Go)",
-    )
-    limits = parser.add_argument_group("search limit per position")
-    limits.add_argument(
-        "--nodes", type=_positive_int, metavar="N", help="chess nodes, the same for every position (default: passes)"
-    )
-    limits.add_argument(
-        "--passes",
-        type=_budget_list,
-        metavar="LIST",
-        help="review in passes: chess nodes per pass (default 40000,250000,1000000: every position, then "
-        "deeper where a label is in doubt); Go visits of the fast and the refining pass (e.g. 2,32)",
-    )
-    limits.add_argument("--depth", type=_positive_int, metavar="N", help="chess depth")
-    limits.add_argument("--movetime", type=_positive_float, metavar="S", help="seconds per position")
-    limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits (KataGo)")
-    limits.add_argument("--multipv", type=_positive_int, default=1, metavar="K", help="candidate lines per position")
-    parser.add_argument("--preset", choices=("lichess", "seed"), default="lichess", help="judgement thresholds (chess)")
-    parser.add_argument("--skip-book", action="store_true", help="leave opening-book moves out of the figures")
+    add_engine_arguments(parser)
+    add_limit_arguments(parser)
+    add_scoring_arguments(parser)
     parser.add_argument(
         "--json", metavar="OUT", help="write the reviewer.report/1 JSON here (a list for several games; - = stdout)"
     )
@@ -99,6 +79,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    """--engine NAME | --engine-cmd COMMAND (shared with `reviewer batch`)."""
+    engine = parser.add_mutually_exclusive_group()
+    engine.add_argument("--engine", metavar="NAME", help="an engine by name (see `reviewer engines`)")
+    engine.add_argument(
+        "--engine-cmd",
+        metavar="COMMAND",
+        help="run this engine command as given (UCI for chess, KataGo analysis JSON for Go)",
+    )
+
+
+def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
+    """The search limit per position: --nodes, --passes, --depth, --movetime, --visits, --multipv."""
+    limits = parser.add_argument_group("search limit per position")
+    limits.add_argument(
+        "--nodes", type=_positive_int, metavar="N", help="chess nodes, the same for every position (default: passes)"
+    )
+    limits.add_argument(
+        "--passes",
+        type=_budget_list,
+        metavar="LIST",
+        help="review in passes: chess nodes per pass (default 40000,250000,1000000: every position, then "
+        "deeper where a label is in doubt); Go visits of the fast and the refining pass (e.g. 2,32)",
+    )
+    limits.add_argument("--depth", type=_positive_int, metavar="N", help="chess depth")
+    limits.add_argument("--movetime", type=_positive_float, metavar="S", help="seconds per position")
+    limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits (KataGo)")
+    limits.add_argument("--multipv", type=_positive_int, default=1, metavar="K", help="candidate lines per position")
+
+
+def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--preset", choices=("lichess", "seed"), default="lichess", help="judgement thresholds (chess)")
+    parser.add_argument("--skip-book", action="store_true", help="leave opening-book moves out of the figures")
 
 
 def _positive_int(text: str) -> int:
@@ -143,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
     logging.getLogger("chess.engine").setLevel(logging.CRITICAL)  # engine chatter; failures raise
     err = sys.stderr
     try:
-        command = _engine_command(args)
+        command = engine_command(args)
         jobs, skipped = _load_jobs(args, err)
         _check_engine_fits(args, jobs)
         _check_outputs(args, jobs)
@@ -159,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"reviewer analyze: warning: {cache.warning}", file=err)
     engines: dict[tuple[GameKind, tuple[int, int] | None], EngineOnDemand] = {}
     status = EXIT_BAD_INPUT if skipped else EXIT_OK
-    restore = _install_interrupt_handler(stop, err)
+    restore = install_interrupt_handler(stop, err)
     try:
         for number, job in enumerate(jobs, start=1):
             if stop.is_set():
@@ -169,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
             engine = engines.get((kind, board)) or engines.setdefault(
                 (kind, board), _engine_on_demand(kind, args, command, board)
             )
-            limit = _limit_for(kind, args)
+            limit = limit_for(kind, args)
             label = f"{job.path.name}#{job.index + 1}" + (f" ({number}/{len(jobs)})" if len(jobs) > 1 else "")
             try:
                 _analyse_one(job, engine, limit, stop, cache, label, quiet=args.quiet, stream=err)
@@ -221,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
 # -- input ------------------------------------------------------------------------------------------
 
 
-def _engine_command(args: argparse.Namespace) -> list[str] | None:
+def engine_command(args: argparse.Namespace) -> list[str] | None:
     """--engine-cmd as a list of arguments (a shell-like line: quotes group, nothing is expanded)."""
     if args.engine_cmd is None:
         return None
@@ -261,43 +276,17 @@ def _load_jobs(args: argparse.Namespace, err: TextIO) -> tuple[list[GameJob], in
         for index in indices:
             game = collection.game(index)
             where = f"{path}#{index + 1}"
-            problem = _unreadable_start(game)
+            problem = unreadable_start(game)
             if problem is not None:
                 print(f"reviewer analyze: {where}: {problem}; not analysed", file=err)
                 skipped += 1
                 continue
             for warning in game.warnings:
-                print(f"reviewer analyze: {where}: warning: {_without_game_number(warning)}", file=err)
+                print(f"reviewer analyze: {where}: warning: {without_game_number(warning)}", file=err)
             jobs.append(GameJob(path, index, game))
     if not jobs and not skipped:
         raise BadInput("no games to analyse")
     return jobs, skipped
-
-
-def _without_game_number(warning: str) -> str:
-    """A reader's warning without its "game N: " prefix (the line already names the game)."""
-    head, sep, rest = warning.partition(": ")
-    words = head.split()
-    if sep and len(words) == 2 and words[0] == "game" and words[1].isdigit():
-        return rest
-    return warning
-
-
-def _unreadable_start(game: Game) -> str | None:
-    """Why a chess game's start position could not be read (its [FEN] tag is not a position), if so."""
-    if game.kind != "chess" or game.start_fen is not None:
-        return None
-    fen = (game.headers.get("FEN") or "").strip()
-    if not fen:
-        return None
-    import chess
-
-    try:
-        chess.Board(fen, chess960=game.chess960)
-    except ValueError as error:
-        shown = fen if len(fen) <= 90 else fen[:87] + "..."
-        return f"its start position [FEN \"{shown}\"] cannot be read ({error})"
-    return None
 
 
 def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
@@ -307,14 +296,14 @@ def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> Non
         raise BadInput(f"{flag} names one engine, for chess or for Go: analyse the chess and the Go games separately")
 
 
-_STANDARD_OUTPUT = "-"
+STANDARD_OUTPUT = "-"
 
 
 def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
     """Everything about the outputs that can be known before analysing: bad names, folders that
     cannot be made or written, two outputs on standard output, the game file itself."""
     if args.output:
-        if args.output == _STANDARD_OUTPUT:
+        if args.output == STANDARD_OUTPUT:
             raise BadInput("-o needs a file name (--json, --csv and --html take - for standard output)")
         suffix = Path(args.output).suffix.lower()
         kinds = {job.game.kind for job in jobs}
@@ -324,24 +313,24 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
         (kind,) = kinds
         if suffix != wanted[kind]:
             raise BadInput(f"-o for {kind} games must end in {wanted[kind]}, not {suffix or 'nothing'}")
-    to_stdout = [flag for flag, target in _report_targets(args) if target == _STANDARD_OUTPUT]
+    to_stdout = [flag for flag, target in report_targets(args) if target == STANDARD_OUTPUT]
     if len(to_stdout) > 1:
         raise BadInput(f"only one output can go to standard output, not {' and '.join(to_stdout)}")
-    files = [target for _, target in _report_targets(args) if target != _STANDARD_OUTPUT]
+    files = [target for _, target in report_targets(args) if target != STANDARD_OUTPUT]
     if args.output:
         files.append(args.output)
     for target in files:
         if Path(target).is_dir():
             raise BadInput(f"{target} is a folder, not a file")
-        problem = _folder_problem(Path(target))
+        problem = folder_problem(Path(target))
         if problem is not None:
             raise BadInput(f"cannot write {target}: {problem}")
     sources = [job.path for job in jobs]
     from reviewer.core.export import ExportError, check_target
 
     try:
-        for _, target in _report_targets(args):
-            if target != _STANDARD_OUTPUT:
+        for _, target in report_targets(args):
+            if target != STANDARD_OUTPUT:
                 check_target(target, sources)
     except ExportError as error:
         raise BadInput(str(error)) from None
@@ -352,11 +341,11 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
         raise BadInput(f"{error} (or add --overwrite)") from None
 
 
-def _report_targets(args: argparse.Namespace) -> list[tuple[str, str]]:
+def report_targets(args: argparse.Namespace) -> list[tuple[str, str]]:
     return [(flag, target) for flag, target in (("--json", args.json), ("--csv", args.csv), ("--html", args.html)) if target]
 
 
-def _folder_problem(target: Path) -> str | None:
+def folder_problem(target: Path) -> str | None:
     """Why a file could not be written at `target` (its folder exists or can be made and takes
     new files), or None. Tried with a nameless temporary file in the nearest existing folder."""
     folder = target.absolute().parent
@@ -374,14 +363,15 @@ def _folder_problem(target: Path) -> str | None:
     return None
 
 
-def _limit_for(kind: GameKind, args: argparse.Namespace) -> Limit:
-    """A uniform limit when one is named; otherwise chess is reviewed in passes (Go only with --passes)."""
+def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None) -> Limit:
+    """A uniform limit when one is named; otherwise chess is reviewed in passes (Go only with --passes),
+    with one single-thread engine per core (`cores`: this machine's by default)."""
     from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes
 
     passes: tuple[int, ...] | None = getattr(args, "passes", None)
     if kind == "chess":
         if args.nodes is None and args.depth is None and args.movetime is None:
-            scheme = default_chess_passes()
+            scheme = default_chess_passes(cores)
             if passes is not None:
                 scheme = ChessPasses(nodes=passes, engines=scheme.engines)
             return scheme.limit(args.multipv)
@@ -458,7 +448,7 @@ class _Progress:
         self._task: Any = None
         self._last_line = time.monotonic()  # the first plain line after a while, or at the end
         self._last: tuple[int, int, float | None, float | None] | None = None
-        if not quiet and _is_tty(stream):
+        if not quiet and is_tty(stream):
             try:
                 from rich.console import Console
                 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -496,7 +486,7 @@ class _Progress:
         now = time.monotonic()
         if now - self._last_line >= PROGRESS_LINE_EVERY_S or done == total:
             self._last_line = now
-            print(_progress_text(self.label, done, total, rate, eta_s), file=self.stream, flush=True)
+            print(progress_text(self.label, done, total, rate, eta_s), file=self.stream, flush=True)
 
     def close(self) -> None:
         if self._bar is not None:
@@ -504,7 +494,7 @@ class _Progress:
             self._bar = None
 
 
-def _progress_text(label: str, done: int, total: int, rate: float | None, eta_s: float | None) -> str:
+def progress_text(label: str, done: int, total: int, rate: float | None, eta_s: float | None) -> str:
     parts = [f"{label}: {done}/{total} positions"]
     if rate:
         parts.append(f"{rate:.1f} pos/s")
@@ -514,14 +504,14 @@ def _progress_text(label: str, done: int, total: int, rate: float | None, eta_s:
     return " · ".join(parts)
 
 
-def _is_tty(stream: TextIO) -> bool:
+def is_tty(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
 
 
-def _install_interrupt_handler(stop: threading.Event, stream: TextIO) -> Callable[[], None]:
+def install_interrupt_handler(stop: threading.Event, stream: TextIO, program: str = "reviewer analyze") -> Callable[[], None]:
     """First Ctrl-C: stop after the searches in flight; the second one quits at once."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
@@ -531,7 +521,7 @@ def _install_interrupt_handler(stop: threading.Event, stream: TextIO) -> Callabl
         if stop.is_set():
             raise KeyboardInterrupt
         stop.set()
-        print("\nreviewer analyze: stopping (Ctrl-C again to quit at once)", file=stream, flush=True)
+        print(f"\n{program}: stopping (Ctrl-C again to quit at once)", file=stream, flush=True)
 
     signal.signal(signal.SIGINT, on_interrupt)
     return lambda: signal.signal(signal.SIGINT, previous)
@@ -555,9 +545,9 @@ def _reports(jobs: Sequence[GameJob], args: argparse.Namespace) -> list[dict[str
 def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[str]:
     """Print the figures and write every output asked for; one line for each that failed."""
     failures: list[str] = []
-    stdout_taken = any(target == _STANDARD_OUTPUT for _, target in _report_targets(args))
+    stdout_taken = any(target == STANDARD_OUTPUT for _, target in report_targets(args))
     reports: list[dict[str, Any]] = []
-    if _report_targets(args) or not args.quiet:
+    if report_targets(args) or not args.quiet:
         try:
             reports = _reports(jobs, args)
         except (ValueError, KeyError) as error:
@@ -573,13 +563,13 @@ def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[st
         writers.append((args.html, lambda: _export("report_html")(reports)))
     for target, text in writers:
         try:
-            if target == _STANDARD_OUTPUT:
+            if target == STANDARD_OUTPUT:
                 sys.stdout.write(text())
                 sys.stdout.flush()
             else:
                 write_text_atomic(Path(target), text())
         except (OSError, ValueError) as error:
-            failures.append(f"cannot write {'standard output' if target == _STANDARD_OUTPUT else target}: {_reason(error)}")
+            failures.append(f"cannot write {'standard output' if target == STANDARD_OUTPUT else target}: {_reason(error)}")
     if args.output:
         try:
             _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book, args.with_analysis)
