@@ -70,6 +70,10 @@ def build_actions(window: MainWindow) -> None:
     window.players_action = make_action(window,
         "&Players…", window.dialogs.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
     )
+    window.collection_action = make_action(window,
+        "Review a &collection…", window.dialogs.show_collection, [],
+        "Review many games in the background and see what they say about a player",
+    )
     window.analyse_action = make_action(window,
         "Analyse", window.analysis_controller.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine"
     )
@@ -179,6 +183,7 @@ def build_menus(window: MainWindow) -> None:
     window.exports.add_to(file_menu)
     file_menu.addSeparator()
     file_menu.addAction(window.players_action)
+    file_menu.addAction(window.collection_action)
     file_menu.addSeparator()
     file_menu.addAction(window.quit_action)
 

@@ -1,4 +1,4 @@
-"""The window's dialogs and side windows: settings, engine manager, shortcuts, about, players, trainer."""
+"""The window's dialogs and side windows: settings, engine manager, shortcuts, about, players, trainer, collection."""
 
 from __future__ import annotations
 
@@ -15,13 +15,14 @@ if TYPE_CHECKING:
 
 
 class WindowDialogs(QObject):
-    """Opens each dialog over `window`; the players and trainer windows are made once and kept."""
+    """Opens each dialog over `window`; the players, trainer and collection windows are made once and kept."""
 
     def __init__(self, window: MainWindow) -> None:
         super().__init__(window)
         self.window = window
         self.players_window: QWidget | None = None
         self.train_window: Any = None
+        self.collection_window: Any = None
 
     def show_trainer(self) -> None:
         from reviewer.core.services.trainer.deck import Deck
@@ -86,8 +87,35 @@ class WindowDialogs(QObject):
             self.players_window.raise_()
             self.players_window.activateWindow()
 
+    @Slot()
+    def show_collection(self) -> None:
+        """The Collection window: a batch review of many games and what they say about a player."""
+        from reviewer.gui.collection_window import CollectionWindow, batch_settings_from
+
+        if self.collection_window is None:
+            window = self.window
+            collection = CollectionWindow(lambda: batch_settings_from(window.engine_choice, window.limit, window.session.preset))
+            collection.game_requested.connect(self._open_collection_game)
+            collection.install_requested.connect(
+                lambda kind: self.show_engine_manager("katago" if kind == "go" else "stockfish")
+            )
+            self.collection_window = collection  # a window of its own; closed with this one
+        self.collection_window.show()
+        if QGuiApplication.platformName() != "offscreen":
+            self.collection_window.raise_()
+            self.collection_window.activateWindow()
+
+    def _open_collection_game(self, path: str, index: int, ply: int) -> None:
+        self.window.open_file(path, game_index=index, ply=ply)
+        if QGuiApplication.platformName() != "offscreen":
+            self.window.raise_()
+            self.window.activateWindow()
+
     def close(self) -> None:
-        """With the main window: the side windows go too."""
+        """With the main window: the side windows go too (a collection review stops, keeping what it finished)."""
+        if self.collection_window is not None:
+            self.collection_window.shutdown()
+            self.collection_window.close()
         if self.train_window is not None:
             self.train_window.close_deck()
             self.train_window.close()
