@@ -33,13 +33,12 @@ from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import Game
+from reviewer.core.shared_sqlite import is_busy, open_shared, retrying
 
 __all__ = ["AnalysisCache", "position_key", "position_keys"]
 
 LOG = logging.getLogger(__name__)
 SCHEMA_VERSION = 1
-RETRIES = 6  # tries after the first one of an operation SQLite says is locked
-FIRST_PAUSE_S = 0.05  # doubled after each try, up to the busy timeout
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -82,41 +81,19 @@ class AnalysisCache:
         return self._connection is not None
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False)
+        def no_wal(error: sqlite3.OperationalError) -> None:
+            LOG.warning("analysis cache %s: %s; going on without WAL", self.path, error)
+
+        connection = open_shared(self.path, self.busy_timeout_s, _create_schema, on_no_wal=no_wal)
         try:
-            connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
-            try:
-                self._retrying(lambda: self._use_wal(connection))
-            except sqlite3.OperationalError as error:  # a file system without WAL: slower, still correct
-                LOG.warning("analysis cache %s: %s; going on without WAL", self.path, error)
-            connection.execute("PRAGMA synchronous=NORMAL")
-            self._retrying(lambda: _create_schema(connection))
             connection.execute("SELECT count(*) FROM evaluations WHERE position_key = ''").fetchone()
         except BaseException:
             connection.close()
             raise
         return connection
 
-    def _use_wal(self, connection: sqlite3.Connection) -> None:
-        mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-        if mode is not None and str(mode[0]).lower() != "wal":
-            # Another connection held the file while the mode was to change: SQLite keeps the old
-            # mode without an error. Try again, like a lock.
-            raise sqlite3.OperationalError(f"database is locked (journal mode stayed {mode[0]})")
-
     def _retrying(self, operation: Callable[[], _T]) -> _T:
-        """Run `operation`, trying again with growing pauses while SQLite says the file is locked."""
-        pause = FIRST_PAUSE_S
-        for _ in range(RETRIES):
-            try:
-                return operation()
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
-                    raise
-            time.sleep(pause)
-            pause = min(pause * 2, max(self.busy_timeout_s, FIRST_PAUSE_S))
-        return operation()
+        return retrying(operation, self.busy_timeout_s)
 
     def _disable(self, message: str) -> None:
         if self.warning is None:
@@ -172,7 +149,7 @@ class AnalysisCache:
                     )
                 )
             except sqlite3.OperationalError as error:
-                if _is_busy(error):
+                if is_busy(error):
                     LOG.warning("analysis cache %s stayed busy; one evaluation not stored", self.path)
                     return  # another program holds the file for long: keep the cache on
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
@@ -205,7 +182,7 @@ class AnalysisCache:
                     )
                 )
             except sqlite3.OperationalError as error:
-                if not _is_busy(error):
+                if not is_busy(error):
                     self._disable(f"cannot write the analysis cache {self.path}: {error}")
             except sqlite3.Error as error:
                 self._disable(f"cannot write the analysis cache {self.path}: {error}")
@@ -229,10 +206,6 @@ class AnalysisCache:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
 
 
 def _create_schema(connection: sqlite3.Connection) -> None:

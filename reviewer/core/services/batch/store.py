@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from reviewer.core.errors import ReviewerError
+from reviewer.core.shared_sqlite import open_shared, retrying
 
 __all__ = ["BatchStore", "FinishedGame", "StoreError", "default_store_path"]
 
 SCHEMA_VERSION = 1
-RETRIES = 6
-FIRST_PAUSE_S = 0.05
 _T = TypeVar("_T")
 
 _SCHEMA = """
@@ -83,33 +82,10 @@ class BatchStore:
             raise StoreError(f"cannot open the batch store {self.path}: {_reason(error)}") from error
 
     def _open(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(self.path, timeout=self.busy_timeout_s, isolation_level=None, check_same_thread=False)
-        try:
-            connection.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout_s * 1000)}")
-            try:
-                self._retrying(lambda: _use_wal(connection))
-            except sqlite3.OperationalError:
-                pass  # a file system without WAL: slower, still correct
-            connection.execute("PRAGMA synchronous=NORMAL")
-            self._retrying(lambda: _create_schema(connection))
-        except BaseException:
-            connection.close()
-            raise
-        return connection
+        return open_shared(self.path, self.busy_timeout_s, _create_schema)
 
     def _retrying(self, operation: Callable[[], _T]) -> _T:
-        """Run `operation`, again with growing pauses while SQLite says the file is locked."""
-        pause = FIRST_PAUSE_S
-        for _ in range(RETRIES):
-            try:
-                return operation()
-            except sqlite3.OperationalError as error:
-                if not _is_busy(error):
-                    raise
-            time.sleep(pause)
-            pause = min(pause * 2, max(self.busy_timeout_s, FIRST_PAUSE_S))
-        return operation()
+        return retrying(operation, self.busy_timeout_s)
 
     def finished(self, keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], FinishedGame]:
         """The finished games among (game key, setting id) pairs."""
@@ -197,12 +173,6 @@ def _finished_game(row: tuple[Any, ...]) -> FinishedGame | None:
     return FinishedGame(str(game_key), str(setting_id), str(path), int(index), bool(imported), report, float(finished_at))
 
 
-def _use_wal(connection: sqlite3.Connection) -> None:
-    mode = connection.execute("PRAGMA journal_mode=WAL").fetchone()
-    if mode is not None and str(mode[0]).lower() != "wal":
-        raise sqlite3.OperationalError(f"database is locked (journal mode stayed {mode[0]})")
-
-
 def _create_schema(connection: sqlite3.Connection) -> None:
     """The tables and the schema version, in one write transaction."""
     connection.execute("BEGIN IMMEDIATE")
@@ -219,11 +189,6 @@ def _create_schema(connection: sqlite3.Connection) -> None:
     except BaseException:
         connection.execute("ROLLBACK")
         raise
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    text = str(error).lower()
-    return "locked" in text or "busy" in text
 
 
 def _reason(error: BaseException) -> str:
