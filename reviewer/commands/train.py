@@ -73,7 +73,7 @@ def _add(deck: Any, paths: list[str], player: str | None) -> int:
     from reviewer.core.scoring import assess_game
     from reviewer.core.services.trainer.cards import cards_from_game
 
-    total_new = total_games = 0
+    total_new = total_games = unanalysed = 0
     problems = 0
     for path in paths:
         try:
@@ -82,6 +82,8 @@ def _add(deck: Any, paths: list[str], player: str | None) -> int:
             print(f"reviewer train: {error}", file=sys.stderr)
             problems += 1
             continue
+        for warning in getattr(collection, "warnings", ()):
+            print(f"reviewer train: {path}: warning: {warning}", file=sys.stderr)
         for index in range(len(collection)):
             try:
                 game = collection.game(index)
@@ -91,11 +93,18 @@ def _add(deck: Any, paths: list[str], player: str | None) -> int:
                 continue
             evaluations = evaluations_from_game(game)
             if len(evaluations) == 0:
+                unanalysed += 1
                 continue
             cards = cards_from_game(game, evaluations, assess_game(game, evaluations), player=player)
             total_new += deck.add(cards)
             total_games += 1
     print(f"{total_new} new card(s) from {total_games} analysed game(s)")
+    if unanalysed:
+        print(
+            f"reviewer train: {unanalysed} game(s) carry no analysis and made no card; "
+            "analyse them first (reviewer analyze FILE -o OUT --with-analysis, or Save with analysis in the app)",
+            file=sys.stderr,
+        )
     return EXIT_BAD_INPUT if problems and not total_games else EXIT_OK
 
 

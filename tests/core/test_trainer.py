@@ -170,6 +170,25 @@ def test_the_command_line_adds_lists_and_answers_cards(tmp_path, capsys):
     assert stats["cards"] == 1 and stats["reviews_today"] == 2
 
 
+def test_a_card_whose_game_file_vanished_is_still_trained_and_a_corrupt_file_stops_nothing(tmp_path, capsys):
+    from reviewer.core.export import export_game_text
+
+    game, table = scholars_mate()
+    pgn = tmp_path / "analysed.pgn"
+    pgn.write_text(export_game_text(game, table, with_analysis=True))
+    broken = tmp_path / "broken.sgf"
+    broken.write_bytes(b"(;GM[1]SZ[19];B[")
+    deck = str(tmp_path / "deck.sqlite")
+    assert main(["train", "--deck", deck, "--add", str(broken), str(pgn)]) == 0  # the rest is added
+    captured = capsys.readouterr()
+    assert "broken.sgf" in captured.err and "1 new card(s)" in captured.out
+    pgn.unlink()  # the game file is gone: the card carries its position and answers
+    assert main(["train", "--deck", deck, "--due", "--json", "-"]) == 0
+    card_id = json.loads(capsys.readouterr().out)["cards"][0]["card"]
+    assert main(["train", "--deck", deck, "--answer", card_id, "g6"]) == 0
+    assert capsys.readouterr().out.startswith("accepted")
+
+
 @pytest.mark.engine
 def test_an_unknown_answer_is_judged_by_real_stockfish(tmp_path, capsys):
     stockfish_path = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
