@@ -33,7 +33,7 @@ from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import Game
-from reviewer.core.shared_sqlite import is_busy, open_shared, retrying
+from reviewer.core.shared_sqlite import create_versioned_schema, is_busy, open_shared, retrying
 
 __all__ = ["AnalysisCache", "position_key", "position_keys"]
 
@@ -207,25 +207,8 @@ class AnalysisCache:
         self.close()
 
 
-
 def _create_schema(connection: sqlite3.Connection) -> None:
-    """The tables and the schema version, in one write transaction (so that two processes
-    creating the file at once never see half of it)."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                connection.execute(statement)
-        row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
-        if row is None:
-            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise sqlite3.DatabaseError(f"unknown cache schema {row[0]}")
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
+    create_versioned_schema(connection, _SCHEMA, SCHEMA_VERSION, "cache")
 
 
 def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-__all__ = ["FIRST_PAUSE_S", "RETRIES", "is_busy", "open_shared", "retrying"]
+__all__ = ["FIRST_PAUSE_S", "RETRIES", "create_versioned_schema", "is_busy", "open_shared", "retrying"]
 
 RETRIES = 6  # tries after the first one of an operation SQLite says is locked
 FIRST_PAUSE_S = 0.05  # doubled after each try, up to the busy timeout
@@ -67,3 +67,24 @@ def open_shared(
         connection.close()
         raise
     return connection
+
+
+def create_versioned_schema(connection: sqlite3.Connection, script: str, version: int, name: str) -> None:
+    """The tables of `script` and the schema version in table `meta`, in one write transaction (so
+    that two processes creating the file at once never see half of it); a file of another
+    version is refused, named as `name`."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        for statement in script.split(";"):
+            if statement.strip():
+                connection.execute(statement)
+        row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
+        if row is None:
+            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(version),))
+        elif row[0] != str(version):
+            raise sqlite3.DatabaseError(f"unknown {name} schema {row[0]}")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from reviewer.core.errors import ReviewerError
-from reviewer.core.shared_sqlite import open_shared, retrying
+from reviewer.core.shared_sqlite import create_versioned_schema, open_shared, retrying
 
 __all__ = ["BatchStore", "FinishedGame", "StoreError", "default_store_path"]
 
@@ -174,21 +174,7 @@ def _finished_game(row: tuple[Any, ...]) -> FinishedGame | None:
 
 
 def _create_schema(connection: sqlite3.Connection) -> None:
-    """The tables and the schema version, in one write transaction."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in _SCHEMA.split(";"):
-            if statement.strip():
-                connection.execute(statement)
-        row = connection.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()
-        if row is None:
-            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] != str(SCHEMA_VERSION):
-            raise sqlite3.DatabaseError(f"unknown batch store schema {row[0]}")
-        connection.execute("COMMIT")
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
+    create_versioned_schema(connection, _SCHEMA, SCHEMA_VERSION, "batch store")
 
 
 def _reason(error: BaseException) -> str:
