@@ -138,7 +138,7 @@ def _phases(game: Game, moves: int) -> list[Phase | None]:
     return (phases + [None] * moves)[:moves]
 
 
-def _strength_block(
+def strength_block(
     game: Game, assessment: GameAssessment, basis: AnalysisBasis
 ) -> tuple[dict[Color, dict[str, Any] | None], list[str]]:
     """Each side's strength estimate (null where there is none) and notes that say why one is null."""
@@ -259,7 +259,7 @@ def build_report(
         notes.append(f"other analyses of this game: {coverage.left_out_text()}")
     if not basis.trust.labels:
         notes.append(f"rough estimate: {basis.trust.reason}. {basis.trust.remedy}")
-    strength, strength_notes = _strength_block(game, assessment, basis)
+    strength, strength_notes = strength_block(game, assessment, basis)
     notes.extend(strength_notes)
     phases = _phases(game, len(assessment.moves))
     moves = [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves]

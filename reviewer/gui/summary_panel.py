@@ -1,9 +1,11 @@
 """Per-side figures of a reviewed game, with clickable counts of inaccuracies, mistakes and blunders.
 
     ● Magnus Carlsen                      87.3%   4 ?!   1 ?   0 ??
-      ACPL 21 · STDCPL 35 · Elo≈2400 · lichess 85.1%
+      ACPL 21 · STDCPL 35 · lichess 85.1% · Elo 2254 (2037 – 2422, 80%)
 
-Input is the "summary" of a reviewer.report/1 report: one dict per side (see SCORING.md).
+Input is the "summary" of a reviewer.report/1 report: one dict per side (see SCORING.md), and
+the report's `strength` block: the strength estimate from the moves, shown only with its interval
+(docs/strength.md); where there is none, the tooltip says why.
 Below the rows, one line says what the figures stand on and where the analysis is
 ("Stopped · analysed 23 of 68 moves"), and where the engine may not label moves, why and how
 to get labels (the figures are then withheld: "—").
@@ -18,6 +20,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.gui import style
+from reviewer.gui.presenters.collection import estimate_text
 
 if TYPE_CHECKING:
     from reviewer.core.coverage import Coverage
@@ -42,20 +45,31 @@ def _share(value: Any) -> str:
     return f"{float(value) * 100:.0f}%"
 
 
-def chess_details(summary: dict[str, Any]) -> str:
+def strength_text(kind: str, strength: dict[str, Any] | None) -> str:
+    """'Elo 2254 (2037 – 2422, 80%)' or 'rank 3k (7k – 1d, 80%)'; empty without an estimate."""
+    text = estimate_text(kind, strength)
+    if text == "–":
+        return ""
+    return f"{'rank' if kind == 'go' else 'Elo'} {text}"
+
+
+def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
     parts = [f"ACPL {_number(summary.get('acpl'))}", f"STDCPL {_number(summary.get('stdcpl'))}"]
-    parts.append(f"Elo≈{_number(summary.get('elo_estimate'))}")
     parts.append(f"lichess {_number(summary.get('accuracy_lichess'), 1, '%')}")
+    if estimate := strength_text("chess", strength):
+        parts.append(estimate)
     return " · ".join(parts)
 
 
-def go_details(summary: dict[str, Any]) -> str:
+def go_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
     parts = [
         f"weighted loss {_number(summary.get('weighted_loss'), 2)}",
         f"mean loss {_number(summary.get('mean_loss'), 2)}",
         f"top move {_share(summary.get('top_move_match'))}",
         f"top 5 {_share(summary.get('top5_match'))}",
     ]
+    if estimate := strength_text("go", strength):
+        parts.append(estimate)
     return " · ".join(parts)
 
 
@@ -126,6 +140,8 @@ class SummaryPanel(QWidget):
         self._kind = "chess"
         self._summaries: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
         self._names = ("", "")
+        self._strengths: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
+        self._strength_notes: tuple[str, ...] = ()
         self._rows = {color: _SideRow(self, color) for color in _SIDES}
         self.state_label = QLabel(self)
         self.state_label.setObjectName("analysis-state")
@@ -153,12 +169,18 @@ class SummaryPanel(QWidget):
         white: dict[str, Any] | None,
         black: dict[str, Any] | None,
         names: tuple[str, str],
+        strengths: dict[str, dict[str, Any] | None] | None = None,
+        strength_notes: tuple[str, ...] = (),
     ) -> None:
-        """Show both sides' figures (None: not analysed yet). names = (White's, Black's)."""
+        """Show both sides' figures (None: not analysed yet). names = (White's, Black's);
+        strengths: each side's estimate from the report's `strength` block, with the notes that say
+        why a side has none."""
         order_changed = kind != self._kind
         self._kind = kind
         self._summaries = {"white": white, "black": black}
         self._names = names
+        self._strengths = dict(strengths) if strengths else {"white": None, "black": None}
+        self._strength_notes = strength_notes
         if order_changed:
             self._place_rows()
         for color in _SIDES:
@@ -243,8 +265,9 @@ class SummaryPanel(QWidget):
         elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):
             row.details.setText("rough estimate: no labels or accuracy")
         else:
-            row.details.setText(chess_details(summary) if self._kind == "chess" else go_details(summary))
-        row.details.setToolTip(self._details_tooltip(summary))
+            strength = self._strengths.get(row.color)
+            row.details.setText(chess_details(summary, strength) if self._kind == "chess" else go_details(summary, strength))
+        row.details.setToolTip(self._details_tooltip(summary, row.color))
         _set_style_sheet(row.details, f"color: {theme.text_muted};")
         counts = (summary or {}).get("counts") or {}
         for judgement, chip in row.chips.items():
@@ -256,25 +279,35 @@ class SummaryPanel(QWidget):
             chip.setToolTip(f"{count or 0} × {title}: click to go through them")
             _set_style_sheet(chip, self._chip_style(judgement, theme))
 
-    def _details_tooltip(self, summary: dict[str, Any] | None) -> str:
+    def _details_tooltip(self, summary: dict[str, Any] | None, color: str) -> str:
         if summary is None:
             return ""
         if self._kind == "chess":
-            return (
+            figures = (
                 f"Accuracy (harmonic mean): {_number(summary.get('accuracy'), 1, '%')}\n"
                 f"Accuracy (lichess): {_number(summary.get('accuracy_lichess'), 1, '%')}\n"
                 f"Accuracy (mean): {_number(summary.get('accuracy_mean'), 1, '%')}\n"
                 f"Average centipawn loss: {_number(summary.get('acpl'), 1)}\n"
-                f"Its standard deviation: {_number(summary.get('stdcpl'), 1)}\n"
-                f"Elo estimate: {_number(summary.get('elo_estimate'))}"
+                f"Its standard deviation: {_number(summary.get('stdcpl'), 1)}"
             )
-        return (
-            f"Accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
-            f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
-            f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
-            f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"
-            f"One of the engine's top 5: {_share(summary.get('top5_match'))}"
-        )
+        else:
+            figures = (
+                f"Accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
+                f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
+                f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
+                f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"
+                f"One of the engine's top 5: {_share(summary.get('top5_match'))}"
+            )
+        return f"{figures}\n{self._strength_tooltip(color)}"
+
+    def _strength_tooltip(self, color: str) -> str:
+        strength = self._strengths.get(color)
+        if text := strength_text(self._kind, strength):
+            assert strength is not None
+            return f"Strength from the moves: {text}\n{strength.get('basis') or ''}".strip()
+        own = [n for n in self._strength_notes if f" for {'white' if color == 'black' else 'black'}:" not in n]
+        reason = own[0].split(": ", 1)[-1] if own else "no model applies"
+        return f"Strength from the moves: none ({reason})"
 
     @staticmethod
     def _chip_style(judgement: str, theme: style.Theme) -> str:

@@ -41,11 +41,28 @@ def test_chess_figures_are_shown_per_side(panel):
     panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
     assert panel.accuracy_text("white") == "87.3%"
     assert panel.accuracy_text("black") == "71.0%"
-    assert "ACPL 21" in panel.details_text("white") and "Elo≈2500" in panel.details_text("white")
+    assert "ACPL 21" in panel.details_text("white")
+    assert "Elo" not in panel.details_text("white")  # no strength estimate without its interval
     assert "lichess 85.1%" in panel.details_text("white")
     assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
     assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
     assert panel.count_button("black", "blunder").text() == "1 ??"
+
+
+def test_the_strength_estimate_is_shown_with_its_interval_or_the_reason_there_is_none(panel):
+    estimate = {"elo": 2254, "low": 2037, "high": 2422, "level": 0.8, "basis": "fitted on 900 rated games"}
+    notes = ("no strength estimate for black: fewer than 20 scored moves",)
+    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"), {"white": estimate, "black": None}, notes)
+    assert "Elo 2254 (2037 – 2422, 80%)" in panel.details_text("white")
+    assert "fitted on 900 rated games" in panel._rows["white"].details.toolTip()
+    assert "Elo" not in panel.details_text("black")
+    assert "none (fewer than 20 scored moves)" in panel._rows["black"].details.toolTip()
+
+
+def test_a_go_rank_estimate_reads_as_ranks(panel):
+    estimate = {"rank": -2.0, "low": -6.0, "high": 1.0, "level": 0.8, "basis": "b"}
+    panel.set_summary("go", None, {"accuracy": 60.0, "counts": {}}, ("W", "B"), {"white": None, "black": estimate})
+    assert "rank 3k (7k – 1d, 80%)" in panel.details_text("black")
 
 
 def test_clicking_a_count_emits_side_and_judgement(panel, qtbot):
