@@ -3,16 +3,23 @@
     nice -n 10 .venv/bin/python benchmarks/gnugo_match.py --games 100 --playouts 20000 --workers 2 \
         --log benchmarks/data/gnugo_match.jsonl
 
-GNU Go runs as `gnugo --mode gtp --level 10 --chinese-rules --komi 7` (with its own seed per game);
-the built-in engine plays in this process (reviewer/core/engines/builtin_go/player.py: it passes
-only when the game is settled and resigns below `--resign-below` to win). Even-numbered games give
-the built-in engine Black. A game ends after two passes, a resignation, or at
-`--max-moves`. Finished games are scored by GNU Go's `final_score` (dead stones removed) and
-cross-checked with the built-in area count of the final board; the summary says how often the two
-disagree on the winner. Each finished game is appended to `--log` as one JSON line, and
-`--summary-only` prints the summary of a log (of a run that was stopped, say) without playing.
+GNU Go runs as `gnugo --mode gtp --level 10 --chinese-rules --capture-all-dead --komi 7` (with its
+own seed per game); the built-in engine plays in this process
+(reviewer/core/engines/builtin_go/player.py: it passes only when the game is settled and resigns
+below `--resign-below` to win). Even-numbered games give the built-in engine Black. A game ends
+after two passes, a resignation, or at `--max-moves`.
 
-Prints the engine's wins/games with a 95% Wilson interval, wins by colour, and mean margins.
+Scoring is Tromp-Taylor, as GNU Go's manual describes its `--capture-all-dead --chinese-rules`
+combination: the game is played out until the dead stones are off the board, then the board is
+counted by area (stones plus empty regions that touch one colour only), komi included. Neither
+player judges the other's stones dead: where the two disagree, they play it out. GNU Go's own
+`final_score` (its estimate of the dead stones) is recorded beside the count, and the summary says
+in how many games the two name different winners. Each finished game is appended to `--log` as
+one JSON line, and `--summary-only` prints the summary of a log (of a run that was stopped, say)
+without playing.
+
+Prints the engine's points/games (a jigo counts one half) with a 95% Wilson interval, wins by
+colour, and mean margins.
 """
 
 from __future__ import annotations
@@ -41,7 +48,7 @@ RESIGN_AFTER = 30
 
 def gnugo_command(level: int) -> list[str]:
     binary = shutil.which("gnugo") or "/usr/games/gnugo"
-    return [binary, "--mode", "gtp", "--level", str(level), "--chinese-rules", "--komi", f"{KOMI:g}"]
+    return [binary, "--mode", "gtp", "--level", str(level), "--chinese-rules", "--capture-all-dead", "--komi", f"{KOMI:g}"]
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -147,18 +154,29 @@ def play_game(task: tuple[int, int, int, int, int, float]) -> dict:
         board_margin_black = player.position.score_lead_black()
         if resigned is not None:
             winner = "white" if resigned == "black" else "black"
-            margin_black = None
+            margin_black = gnugo_margin_black = None
         else:
-            margin_black = parse_final_score(gnugo.send("final_score"))
+            margin_black = board_margin_black  # Tromp-Taylor: the played-out board, counted by area
+            gnugo_margin_black = parse_final_score(gnugo.send("final_score"))
             winner = "black" if margin_black > 0 else "white" if margin_black < 0 else "jigo"
         return {
             "index": index, "ours": ours, "winner": winner, "resigned": resigned, "moves": len(moves),
             "ended": "resign" if resigned else "passes" if passes >= 2 else "move cap",
-            "gnugo_margin_black": margin_black, "board_margin_black": board_margin_black,
+            "margin_black": margin_black, "gnugo_margin_black": gnugo_margin_black,
+            "board_margin_black": board_margin_black,
             "seconds": round(time.perf_counter() - started, 1), "record": " ".join(moves),
         }
     finally:
         gnugo.close()
+
+
+def _margin(result: dict) -> float | None:
+    """Black's margin by the match's count (logs of the earlier GNU Go-judged runs: final_score)."""
+    return result.get("margin_black", result["gnugo_margin_black"])
+
+
+def _sign(value: float) -> int:
+    return (value > 0) - (value < 0)
 
 
 def summarise(results: list[dict]) -> list[str]:
@@ -172,15 +190,18 @@ def summarise(results: list[dict]) -> list[str]:
         lines.append(f"  as {colour.capitalize()}: {won}/{len(ours)}")
     for label, selected in (("won", [r for r in results if r["winner"] == r["ours"]]),
                             ("lost", [r for r in results if r["winner"] not in (r["ours"], "jigo")])):
-        scored = [r for r in selected if r["gnugo_margin_black"] is not None]
-        margins = [abs(r["gnugo_margin_black"]) for r in scored]
+        scored = [r for r in selected if _margin(r) is not None]
+        margins = [abs(_margin(r)) for r in scored]
         resigned = len(selected) - len(scored)
         mean = f"mean margin {sum(margins) / len(margins):.1f} points over {len(margins)} counted" if margins else "none counted"
         lines.append(f"  games {label}: {len(selected)} ({mean}, {resigned} by resignation)")
     counted = [r for r in results if r["gnugo_margin_black"] is not None]
-    disagree = sum((r["gnugo_margin_black"] > 0) != (r["board_margin_black"] > 0) for r in counted)
-    lines.append(f"  winner by GNU Go's final_score vs the built-in area count of the final board: "
+    disagree = sum(_sign(r["gnugo_margin_black"]) != _sign(r["board_margin_black"]) for r in counted)
+    lines.append(f"  winner by GNU Go's final_score (its guess of the dead stones) vs the Tromp-Taylor count: "
                  f"{len(counted) - disagree}/{len(counted)} agree")
+    capped = sum(r["ended"] == "move cap" for r in results)
+    if capped:
+        lines.append(f"  {capped} games reached the move cap and were counted as they stood")
     if results:
         lines.append(f"  mean length {sum(r['moves'] for r in results) / games:.0f} moves, "
                      f"mean {sum(r['seconds'] for r in results) / games:.0f} s per game")
@@ -227,8 +248,9 @@ def main() -> int:
         if args.log is not None:
             with args.log.open("a") as log:
                 log.write(json.dumps(result) + "\n")
-        margin = result["gnugo_margin_black"]
-        how = f"by resignation of {result['resigned']}" if margin is None else f"final_score B{margin:+g}"
+        margin = result["margin_black"]
+        how = (f"by resignation of {result['resigned']}" if margin is None
+               else f"counted B{margin:+g}, GNU Go's final_score B{result['gnugo_margin_black']:+g}")
         print(f"game {result['index']}: ours {result['ours']}, winner {result['winner']} ({how}, "
               f"{result['moves']} moves, {result['seconds']:.0f} s)", flush=True)
 

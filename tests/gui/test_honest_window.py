@@ -99,6 +99,9 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     expected = f"Stopped · analysed {coverage.moves_analysed} of {coverage.moves_total} moves"
     assert window.state_label.text() == expected
     assert window.summary_panel.state_text() == expected
+    for color in ("white", "black"):  # no strength estimate from part of a game
+        assert "Elo" not in window.summary_panel.details_text(color)
+        assert "it needs every move analysed" in window.summary_panel._rows[color].details.toolTip()
     assert not window.progress_bar.isVisible()
     assert window.eval_graph.missing_plies() == coverage.missing_plies
     report = tmp_path / "partial.json"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -125,6 +126,13 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
     assert set(judgements) == set(range(1, session.ply_count + 1))
     assert progress[-1].done == progress[-1].total == session.ply_count + 1
     assert window.summary_panel.accuracy_text("white").strip() not in ("", "–", "—")
+    for color in ("white", "black"):  # a strength estimate is shown with its interval, or not at all
+        details = window.summary_panel.details_text(color)
+        assert "Elo≈" not in details
+        if "Elo" in details:
+            assert re.search(r"Elo \d+ \(\d+ – \d+, 80%\)", details), details
+        else:
+            assert "Strength from the moves: none (" in window.summary_panel._rows[color].details.toolTip()
     assert window.analyse_action.text() == "Analyse"
     flagged = session.flagged_plies()
     assert flagged, "the fake engine's scores flag some moves of this game"
