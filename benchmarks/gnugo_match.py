@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import shutil
 import subprocess
 import sys
@@ -36,6 +35,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from intervals import wilson  # noqa: E402
 
 from reviewer.core.engines.builtin_go.engine import _mix_seed  # noqa: E402
 from reviewer.core.engines.builtin_go.player import PASS_MOVE, RESIGN_MOVE, GamePlayer  # noqa: E402
@@ -49,16 +51,6 @@ RESIGN_AFTER = 30
 def gnugo_command(level: int) -> list[str]:
     binary = shutil.which("gnugo") or "/usr/games/gnugo"
     return [binary, "--mode", "gtp", "--level", str(level), "--chinese-rules", "--capture-all-dead", "--komi", f"{KOMI:g}"]
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 class GtpError(RuntimeError):
@@ -199,9 +191,9 @@ def summarise(results: list[dict]) -> list[str]:
     disagree = sum(_sign(r["gnugo_margin_black"]) != _sign(r["board_margin_black"]) for r in counted)
     lines.append(f"  winner by GNU Go's final_score (its guess of the dead stones) vs the Tromp-Taylor count: "
                  f"{len(counted) - disagree}/{len(counted)} agree")
-    capped = sum(r["ended"] == "move cap" for r in results)
+    capped = sum(r.get("ended") == "move cap" for r in results)
     if capped:
-        lines.append(f"  {capped} games reached the move cap and were counted as they stood")
+        lines.append(f"  {capped} game{'s' if capped != 1 else ''} reached the move cap, counted as it stood")
     if results:
         lines.append(f"  mean length {sum(r['moves'] for r in results) / games:.0f} moves, "
                      f"mean {sum(r['seconds'] for r in results) / games:.0f} s per game")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -25,6 +24,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+from intervals import wilson  # noqa: E402
 
 from reviewer.core.engines.builtin_go.engine import _mix_seed, search_position  # noqa: E402
 from reviewer.core.engines.builtin_go.position import Position  # noqa: E402
@@ -33,16 +35,6 @@ from reviewer.core.engines.builtin_go.problems import PROBLEMS  # noqa: E402
 MAX_MOVES = 200
 RESIGN_BELOW = 0.03
 RESIGN_AFTER = 30
-
-
-def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def play_game(task: tuple[int, str, str, int, int]) -> dict:

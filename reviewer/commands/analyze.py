@@ -448,24 +448,8 @@ class _Progress:
         self._task: Any = None
         self._last_line = time.monotonic()  # the first plain line after a while, or at the end
         self._last: tuple[int, int, float | None, float | None] | None = None
-        if not quiet and is_tty(stream):
-            try:
-                from rich.console import Console
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-                self._bar = Progress(
-                    TextColumn("{task.description}"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("{task.fields[rate]}"),
-                    TimeRemainingColumn(),
-                    console=Console(file=stream),
-                    transient=False,
-                )
-                self._bar.start()
-                self._task = self._bar.add_task(label, total=None, rate="")
-            except ImportError:
-                self._bar = None
+        if not quiet:
+            self._bar, self._task = terminal_bar(stream, label, "rate", with_eta=True)
 
     def pass_started(self, start: PassStart) -> None:
         """A review in passes began pass `start.index`: the bar (or the lines) now count its positions."""
@@ -492,6 +476,36 @@ class _Progress:
         if self._bar is not None:
             self._bar.stop()
             self._bar = None
+
+
+def terminal_bar(stream: TextIO, description: str, field: str, *, with_eta: bool = False) -> tuple[Any, Any]:
+    """A started rich progress bar on `stream` and its task: description, bar, done/total, the
+    task's text field `field` (and the time left); (None, None) when `stream` is not a terminal."""
+    if not is_tty(stream):
+        return None, None
+    try:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            ProgressColumn,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+    except ImportError:
+        return None, None
+    columns: list[ProgressColumn] = [
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(f"{{task.fields[{field}]}}"),
+    ]
+    if with_eta:
+        columns.append(TimeRemainingColumn())
+    bar = Progress(*columns, console=Console(file=stream), transient=False)
+    bar.start()
+    return bar, bar.add_task(description, total=None, **{field: ""})
 
 
 def progress_text(label: str, done: int, total: int, rate: float | None, eta_s: float | None) -> str:

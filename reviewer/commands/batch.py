@@ -53,8 +53,8 @@ from reviewer.commands.analyze import (
     engine_command,
     folder_problem,
     install_interrupt_handler,
-    is_tty,
     limit_for,
+    terminal_bar,
 )
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.services.batch import (
@@ -437,23 +437,8 @@ class _Display:
         self._task: Any = None
         self._last_line = 0.0
         self._last_text = ""
-        if not quiet and is_tty(stream):
-            try:
-                from rich.console import Console
-                from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-                self._bar = Progress(
-                    TextColumn("games"),
-                    BarColumn(),
-                    MofNCompleteColumn(),
-                    TextColumn("{task.fields[detail]}"),
-                    console=Console(file=stream),
-                    transient=False,
-                )
-                self._bar.start()
-                self._task = self._bar.add_task("games", total=None, detail="")
-            except ImportError:
-                self._bar = None
+        if not quiet:
+            self._bar, self._task = terminal_bar(stream, "games", "detail")
 
     def progress(self, progress: BatchProgress) -> None:
         if self.quiet:

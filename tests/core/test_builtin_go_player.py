@@ -86,16 +86,24 @@ def test_match_summary_counts_wins_by_colour_with_an_interval():
     assert match.parse_final_score("B+3.0") == 3.0
     assert match.parse_final_score("W+12.5") == -12.5
     assert match.parse_final_score("0") == 0.0
+    def game(ours, winner, counted, gnugo, ended="passes"):
+        return {"ours": ours, "winner": winner, "margin_black": counted, "gnugo_margin_black": gnugo,
+                "board_margin_black": 9.0 if counted is None else counted, "moves": 60, "seconds": 1, "ended": ended}
+
     results = [
-        {"ours": "black", "winner": "black", "gnugo_margin_black": 4.0, "board_margin_black": 4.0, "moves": 60, "seconds": 1},
-        {"ours": "white", "winner": "black", "gnugo_margin_black": None, "board_margin_black": 9.0, "moves": 50, "seconds": 1},
-        {"ours": "white", "winner": "white", "gnugo_margin_black": -2.0, "board_margin_black": 3.0, "moves": 70, "seconds": 1},
+        game("black", "black", 4.0, 4.0),
+        game("white", "black", None, None, "resign"),
+        # the played-out board is White's; GNU Go's guess of the dead stones says Black's
+        game("white", "white", -2.0, 3.0),
+        game("black", "jigo", 0.0, 0.0, "move cap"),
     ]
     lines = match.summarise(results)
-    assert lines[0].startswith("built-in engine vs GNU Go: 2/3 = 66.7%, 95% Wilson [")
-    assert "as Black: 1/1" in lines[1] and "as White: 1/2" in lines[2]
+    assert lines[0].startswith("built-in engine vs GNU Go: 2.5/4 = 62.5%, 95% Wilson [")
+    assert "as Black: 1/2" in lines[1] and "as White: 1/2" in lines[2]
+    assert "games won: 2 (mean margin 3.0 points over 2 counted, 0 by resignation)" in lines[3]
     assert "1 by resignation" in lines[4]
-    assert "1/2 agree" in lines[5]  # the last game: GNU Go says White, the bare board says Black
+    assert "2/3 agree" in lines[5]
+    assert "1 game reached the move cap" in lines[6]
     low, high = match.wilson(75, 100)
     assert low == pytest.approx(0.657, abs=0.001) and high == pytest.approx(0.825, abs=0.001)
 
