@@ -6,6 +6,8 @@ the shared corpus. In one run, each setting reviews the same games through
 `reviewer.core.review.analyse_game` (no cache), and the benchmark prints, against the reference:
 
   agree     the share of moves given the same label (book, best, good, inaccuracy, mistake, blunder)
+  agree*    the same with best and good as one label: `best` means the move is the engine's first
+            choice (SCORING.md), so between near-equal moves it follows which one a search ranks first
   recall    of the reference's mistakes and blunders, the share the setting flags as mistake or blunder
   precision of the setting's mistakes and blunders, the share the reference flags so
   wall s    wall-clock seconds for all games (engines started before the clock)
@@ -135,20 +137,35 @@ def review(
     return Labels(labels), wall, cpu
 
 
-def compare(labels: Labels, reference: Labels, plies: dict[str, list[int]]) -> tuple[float, float, float, int, int]:
-    same = total = true_flags = found = flagged = correct = 0
+@dataclass(frozen=True)
+class Agreement:
+    agree: float
+    agree_best_as_good: float
+    recall: float
+    precision: float
+    reference_flags: int
+    flagged: int
+
+
+def _best_as_good(label: str | None) -> str | None:
+    return "good" if label == "best" else label
+
+
+def compare(labels: Labels, reference: Labels, plies: dict[str, list[int]]) -> Agreement:
+    same = same_merged = total = true_flags = found = flagged = correct = 0
     for key, wanted in plies.items():
         for ply in wanted:
             ours, theirs = labels.by_game[key].get(ply), reference.by_game[key].get(ply)
             total += 1
             same += ours == theirs
+            same_merged += _best_as_good(ours) == _best_as_good(theirs)
             true_flags += theirs in FLAGGED
             flagged += ours in FLAGGED
             found += theirs in FLAGGED and ours in FLAGGED
             correct += ours in FLAGGED and theirs in FLAGGED
     recall = found / true_flags if true_flags else float("nan")
     precision = correct / flagged if flagged else float("nan")
-    return same / total, recall, precision, true_flags, flagged
+    return Agreement(same / total, same_merged / total, recall, precision, true_flags, flagged)
 
 
 RUNS_PATH = Path(__file__).resolve().parent / "data" / "chess_review_runs.json"
@@ -189,11 +206,12 @@ def main() -> None:
               f"{len(plies[key])} moves compared")
     print(f"{moves} moves compared, {ref_flags} mistakes+blunders in the reference; cores: {os.cpu_count()}")
     print()
-    print(f"{'setting':<44} {'wall s':>8} {'cpu s':>8} {'agree':>7} {'recall':>7} {'prec.':>7} {'M+B':>4}")
+    print(f"{'setting':<44} {'wall s':>8} {'cpu s':>8} {'agree':>7} {'agree*':>7} {'recall':>7} {'prec.':>7} {'M+B':>4}")
 
     def line(name: str, labels: Labels, wall: float, cpu: float) -> None:
-        agree, recall, precision, _, flagged = compare(labels, reference_labels, plies)
-        print(f"{name:<44} {wall:8.1f} {cpu:8.1f} {agree:7.1%} {recall:7.1%} {precision:7.1%} {flagged:4d}", flush=True)
+        a = compare(labels, reference_labels, plies)
+        print(f"{name:<44} {wall:8.1f} {cpu:8.1f} {a.agree:7.1%} {a.agree_best_as_good:7.1%} {a.recall:7.1%} "
+              f"{a.precision:7.1%} {a.flagged:4d}", flush=True)
 
     if args.compare_only:
         saved = json.loads(RUNS_PATH.read_text())
