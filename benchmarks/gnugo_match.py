@@ -111,12 +111,13 @@ def parse_final_score(text: str) -> float:
     return sign * float(text[2:])
 
 
-def play_game(task: tuple[int, int, int, int, int, float]) -> dict:
-    """One game. task = (index, playouts, seed, gnugo level, max moves, resign threshold)."""
-    index, playouts, seed, level, max_moves, resign_below = task
+def play_game(task: tuple[int, int, int, int, int, float] | tuple[int, int, int, int, int, float, dict[str, bool]]) -> dict:
+    """One game. task = (index, playouts, seed, gnugo level, max moves, resign threshold[, search options])."""
+    index, playouts, seed, level, max_moves, resign_below = task[:6]
+    search_options = task[6] if len(task) > 6 else {}  # type: ignore[misc]
     ours = "black" if index % 2 == 0 else "white"
     player = GamePlayer(BOARD, komi=KOMI, rules="chinese", playouts=playouts, seed=_mix_seed(seed, index),
-                        resign_below=resign_below, resign_after=RESIGN_AFTER)
+                        resign_below=resign_below, resign_after=RESIGN_AFTER, **search_options)
     gnugo = Gtp([*gnugo_command(level), "--seed", str(1 + index)])
     started = time.perf_counter()
     try:
@@ -217,6 +218,8 @@ def main() -> int:
     parser.add_argument("--resign-below", type=float, default=0.05,
                         help=f"the built-in engine resigns below this chance to win, after move {RESIGN_AFTER} (0: never)")
     parser.add_argument("--first-game", type=int, default=0, help="index of the first game (colours by parity)")
+    parser.add_argument("--search", action="append", default=[], metavar="NAME=0|1",
+                        help="a search option of the built-in engine (engine.Searcher), e.g. ladders=1")
     parser.add_argument("--log", type=Path, help="append each finished game here as a JSON line")
     parser.add_argument("--summary-only", action="store_true", help="print the summary of --log and stop")
     args = parser.parse_args()
@@ -229,9 +232,12 @@ def main() -> int:
     if shutil.which("gnugo") is None and not Path("/usr/games/gnugo").exists():
         print("gnugo not found: install it (packaging/install-system-deps.sh, or apt-get install gnugo)", file=sys.stderr)
         return 2
+    options = {name: value.strip() not in ("0", "false", "no") for name, _, value in (o.partition("=") for o in args.search)}
+    if options:
+        print(f"built-in engine search options: {options}")
     print(f"{args.games} games, 9x9, komi {KOMI:g}, Chinese rules; built-in engine at {args.playouts} playouts/move "
           f"vs {' '.join(gnugo_command(args.level)[1:])}", flush=True)
-    tasks = [(i, args.playouts, args.seed, args.level, args.max_moves, args.resign_below)
+    tasks = [(i, args.playouts, args.seed, args.level, args.max_moves, args.resign_below, options)
              for i in range(args.first_game, args.first_game + args.games)]
     results: list[dict] = []
 

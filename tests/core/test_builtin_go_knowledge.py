@@ -199,3 +199,61 @@ def test_priors_favour_captures_and_shapes_and_punish_empty_edges_and_self_atari
     assert value("A1") < 0.3  # empty first line
     assert value("C7") == pytest.approx(0.5)  # nothing known
     assert value("F4") > value("E4") > value("C7")  # shape near the last move beats nothing
+
+
+LADDER = [
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+    ". . . X . . . . .",
+    ". . X O . . . . .",
+    ". . . . X . . . .",
+    ". . . . . . . . .",
+    ". . . . . . . . .",
+]
+
+
+def _with_stone(rows: list[str], gtp: str, stone: str) -> list[str]:
+    col = "ABCDEFGHJ".index(gtp[0])
+    row = len(rows) - int(gtp[1:])
+    cells = rows[row].split()
+    cells[col] = stone
+    return [*rows[:row], " ".join(cells), *rows[row + 1 :]]
+
+
+def _ladder_after(rows: list[str], chase: str) -> bool:
+    """Black ataris the white stone on D4 at `chase`: does the ladder that follows capture it?"""
+    position = position_from_rows(rows, to_move="black", komi=7.0)
+    b, meta = position.b.copy(), position.meta.copy()
+    bd.play(b, meta, position.cfg, _at(position, chase), bd.BLACK)
+    stone = _at(position, "D4")
+    assert bd.in_atari(b, b[bd.GROUP, stone])
+    before = b.copy()
+    captured = pt.ladder_captures(b, meta, position.cfg, stone)
+    assert np.array_equal(b, before)  # read on copies
+    return bool(captured)
+
+
+def test_a_ladder_captures_unless_a_stone_on_its_path_breaks_it():
+    assert _ladder_after(LADDER, "D3")  # runs up and right to the edge
+    assert not _ladder_after(_with_stone(LADDER, "H8", "O"), "D3")  # a white stone on the way
+    assert _ladder_after(_with_stone(LADDER, "H8", "O"), "E4")  # the other way still works
+    assert not _ladder_after(_with_stone(LADDER, "F6", "O"), "D3")
+
+
+def test_priors_know_ladders_when_asked():
+    position = _after(position_from_rows(LADDER, komi=7.0), "E3", "black")
+    b, meta, cfg = position.b, position.meta, position.cfg
+
+    def value(gtp: str, ladders: bool) -> float:
+        n, w = prior_knowledge(b, meta, cfg, _at(position, gtp), bd.BLACK, False, ladders)
+        return w / n
+
+    assert value("D3", True) > value("D3", False)  # the atari that starts a working ladder
+    chased = position_from_rows(LADDER, komi=7.0)
+    eb, emeta, ecfg = chased.b.copy(), chased.meta.copy(), chased.cfg
+    bd.play(eb, emeta, ecfg, _at(chased, "D3"), bd.BLACK)  # White to move, D4 in atari
+    n_read, w_read = prior_knowledge(eb, emeta, ecfg, _at(chased, "E4"), bd.WHITE, False, True)
+    n_plain, w_plain = prior_knowledge(eb, emeta, ecfg, _at(chased, "E4"), bd.WHITE, False, False)
+    assert w_read / n_read < 0.5 < w_plain / n_plain  # running into a working ladder is no escape

@@ -29,7 +29,7 @@ from reviewer.core.engines.builtin_go import search as ms
 from reviewer.core.engines.builtin_go.position import MAX_BOARD, Position
 from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 
-VERSION = "1.1"
+VERSION = "1.2"
 DEFAULT_PLAYOUTS = 2000
 DEFAULT_RAVE_K = 1000.0  # the equivalence parameter of beta = sqrt(k / (3n + k))
 DEFAULT_C_UCT = 0.0  # no UCB term: RAVE supplies the exploration
@@ -90,6 +90,8 @@ class Searcher:
         c_uct: float = DEFAULT_C_UCT,
         expand_visits: int = DEFAULT_EXPAND_VISITS,
         priors: bool = True,
+        opening_lines: bool = True,
+        ladders: bool = False,
     ):
         self.position = position.copy()
         points = position.width * position.height
@@ -109,6 +111,8 @@ class Searcher:
         self.params[ms.P_WEIGHTED] = VARIANTS[variant]
         self.params[ms.P_KOMI] = position.komi
         self.params[ms.P_PRIORS] = 1.0 if priors else 0.0
+        self.params[ms.P_OPENING_LINES] = 1.0 if opening_lines else 0.0
+        self.params[ms.P_LADDERS] = 1.0 if ladders else 0.0
         self.rng = np.array([_mix_seed(seed, 0)], np.int64)
         self.work_b = np.empty_like(self.position.b)
         self.work_meta = np.empty_like(self.position.meta)

@@ -28,8 +28,12 @@ from reviewer.core.engines.builtin_go.board import (
     GROUP,
     NEXT,
     SIZE,
+    TO_MOVE,
     WHITE,
+    atari_liberty,
     in_atari,
+    is_legal,
+    play,
 )
 
 PATTERNS_3X3 = (
@@ -182,3 +186,113 @@ def captures(b, cfg, p, color):
                 seen2 = g
     return total
 
+
+@njit(cache=True)
+def two_liberties(b, cfg, g):
+    """The two liberties of a group that has exactly two, else (-1, -1)."""
+    stride = cfg[CFG_STRIDE]
+    first = -1
+    second = -1
+    s = g
+    while True:
+        for m in (s - 1, s + 1, s - stride, s + stride):
+            if b[COLOR, m] == EMPTY and m != first and m != second:
+                if first < 0:
+                    first = m
+                elif second < 0:
+                    second = m
+                else:
+                    return -1, -1
+        s = b[NEXT, s]
+        if s == g:
+            break
+    if second < 0:
+        return -1, -1
+    return first, second
+
+
+LADDER_DEPTH = 40  # chases a ladder is read to; a longer one counts as escaping
+_CAPTURED, _ESCAPED, _CHASED = 0, 1, 2
+
+
+@njit(cache=True)
+def _captures_a_neighbour(b, cfg, g):
+    """The owner of group g can capture an enemy group next to it that is in atari."""
+    stride = cfg[CFG_STRIDE]
+    enemy = 3 - b[COLOR, g]
+    s = g
+    while True:
+        for m in (s - 1, s + 1, s - stride, s + stride):
+            if b[COLOR, m] == enemy and in_atari(b, b[GROUP, m]):
+                return True
+        s = b[NEXT, s]
+        if s == g:
+            return False
+
+
+@njit(cache=True)
+def _extend(b, meta, cfg, stone, out_b, out_meta, chases):
+    """The owner of the group on `stone`, in atari, extends at its liberty (into out_b/out_meta):
+    captured, escaped (a capture or three liberties), or chased again with its two liberties
+    written to `chases`."""
+    g = b[GROUP, stone]
+    color = b[COLOR, stone]
+    if _captures_a_neighbour(b, cfg, g):
+        return _ESCAPED
+    lib = atari_liberty(b, g)
+    if not is_legal(b, meta, cfg, lib, color):
+        return _CAPTURED
+    out_b[:, :] = b
+    out_meta[:] = meta
+    out_meta[TO_MOVE] = color
+    play(out_b, out_meta, cfg, lib, color)
+    if out_b[COLOR, lib] != color or in_atari(out_b, out_b[GROUP, lib]):
+        return _CAPTURED
+    first, second = two_liberties(out_b, cfg, out_b[GROUP, lib])
+    if first < 0:
+        return _ESCAPED
+    chases[0] = first
+    chases[1] = second
+    return _CHASED
+
+
+@njit(cache=True)
+def ladder_captures(b, meta, cfg, stone):
+    """Whether the group on `stone`, in atari with its owner to move, dies in a ladder: the owner
+    extends at its liberty and the attacker ataris again on one of the two liberties left, until
+    the group has three liberties or captures a neighbour (escaped) or one liberty after
+    extending (captured). Read depth first, both chases at every step; the board is not changed."""
+    boards = np.empty((LADDER_DEPTH + 1, b.shape[0], b.shape[1]), b.dtype)
+    metas = np.empty((LADDER_DEPTH + 1, meta.shape[0]), meta.dtype)
+    chases = np.empty((LADDER_DEPTH + 1, 2), np.int64)
+    tried = np.zeros(LADDER_DEPTH + 1, np.int64)
+    attacker = 3 - b[COLOR, stone]
+    status = _extend(b, meta, cfg, stone, boards[0], metas[0], chases[0])
+    if status != _CHASED:
+        return status == _CAPTURED
+    work_b = np.empty_like(b)
+    work_meta = np.empty_like(meta)
+    level = 0
+    while level >= 0:
+        if tried[level] >= 2 or level >= LADDER_DEPTH:
+            level -= 1
+            continue
+        chase = chases[level, tried[level]]
+        tried[level] += 1
+        if not is_legal(boards[level], metas[level], cfg, chase, attacker):
+            continue
+        work_b[:, :] = boards[level]
+        work_meta[:] = metas[level]
+        work_meta[TO_MOVE] = attacker
+        play(work_b, work_meta, cfg, chase, attacker)
+        if work_b[COLOR, chase] != attacker or in_atari(work_b, work_b[GROUP, chase]):
+            continue
+        if not in_atari(work_b, work_b[GROUP, stone]):
+            continue
+        status = _extend(work_b, work_meta, cfg, stone, boards[level + 1], metas[level + 1], chases[level + 1])
+        if status == _CAPTURED:
+            return True
+        if status == _CHASED:
+            level += 1
+            tried[level] = 0
+    return False

@@ -12,6 +12,7 @@ moves; `resign_below=0` never resigns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from reviewer.core.engines.builtin_go import board as bd
 from reviewer.core.engines.builtin_go.engine import _mix_seed, search_position
@@ -45,6 +46,7 @@ class GamePlayer:
         variant: str = "plain",
         resign_below: float = 0.0,
         resign_after: int = 40,
+        **search_options: Any,
     ):
         self.size = size
         self.komi = komi
@@ -54,6 +56,7 @@ class GamePlayer:
         self.variant = variant
         self.resign_below = resign_below
         self.resign_after = resign_after
+        self.search_options: dict[str, Any] = search_options  # engine.Searcher's options
         self.position = Position(size, rules=rules, komi=komi)
         self.moves = 0
 
@@ -79,7 +82,8 @@ class GamePlayer:
         """Choose and play a move for `color`."""
         self.position.to_move = color
         result = search_position(
-            self.position, self.playouts, seed=_mix_seed(self.seed, self.moves), variant=self.variant
+            self.position, self.playouts, seed=_mix_seed(self.seed, self.moves), variant=self.variant,
+            **self.search_options,
         )
         if result is None:  # only a stop event interrupts a search, and the player gives none
             raise RuntimeError("the search of the built-in engine was interrupted")
@@ -91,7 +95,9 @@ class GamePlayer:
             # Under area scoring another stone then changes nothing: pass back.
             ended = self.position.copy()
             ended.play(None, color)
-            judged = search_position(ended, max(100, self.playouts // 10), seed=_mix_seed(self.seed, -self.moves))
+            judged = search_position(
+                ended, max(100, self.playouts // 10), seed=_mix_seed(self.seed, -self.moves), **self.search_options
+            )
             if judged is not None:
                 sign = 1.0 if color == "black" else -1.0
                 pass_winrate = judged.winrate_black if color == "black" else 1.0 - judged.winrate_black
