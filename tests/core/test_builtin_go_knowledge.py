@@ -257,3 +257,21 @@ def test_priors_know_ladders_when_asked():
     n_read, w_read = prior_knowledge(eb, emeta, ecfg, _at(chased, "E4"), bd.WHITE, False, True)
     n_plain, w_plain = prior_knowledge(eb, emeta, ecfg, _at(chased, "E4"), bd.WHITE, False, False)
     assert w_read / n_read < 0.5 < w_plain / n_plain  # running into a working ladder is no escape
+
+
+def test_the_opening_prior_keeps_first_moves_off_the_first_two_lines():
+    empty = Position(9, komi=7.0)
+    b, meta, cfg = empty.b, empty.meta, empty.cfg
+
+    def value(gtp: str, opening_lines: bool) -> float:
+        n, w = prior_knowledge(b, meta, cfg, _at(empty, gtp), bd.BLACK, opening_lines)
+        return w / n
+
+    assert value("B5", True) < 0.2 < value("C5", True) == value("E5", True) == pytest.approx(0.5)
+    assert value("B5", False) == pytest.approx(0.5)  # without it, the second line is like any point
+    # ten stones on a 9x9 board end the opening
+    rows = [". . . . . . . . .", ". X O X O X . . .", *[". . . . . . . . ."] * 5, ". X O X O X . . .", ". . . . . . . . ."]
+    later = position_from_rows(rows, komi=7.0)
+    n, w = prior_knowledge(later.b, later.meta, later.cfg, _at(later, "E5"), bd.BLACK, True)
+    n2, w2 = prior_knowledge(later.b, later.meta, later.cfg, _at(later, "H5"), bd.BLACK, True)
+    assert w / n == pytest.approx(w2 / n2)
