@@ -91,7 +91,7 @@ class Searcher:
         expand_visits: int = DEFAULT_EXPAND_VISITS,
         priors: bool = True,
         opening_lines: bool = True,
-        ladders: bool = False,
+        ladders: bool = True,
     ):
         self.position = position.copy()
         points = position.width * position.height
