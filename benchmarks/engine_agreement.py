@@ -46,11 +46,13 @@ REFERENCE = DATA / "katago_reference.json"
 RESULTS = DATA / "engine_agreement.json"
 
 # (file in the corpus's sgf/, first ply, last ply): positions first..last are evaluated. The
-# corpus has no 13x13 game; 19x19 gets a slice of an amateur game's opening and middle game.
+# corpus has no 13x13 game; 19x19 gets slices of an amateur game and of a professional one.
 REFERENCE_SLICES: tuple[tuple[str, int, int], ...] = (
     ("katago__sampletest9x9.sgf", 0, 38),
     ("katrain__xmgt97.sgf", 0, 40),
+    ("sabaki__endgame-9.sgf", 0, 40),
     ("sabaki__shodan_game.sgf", 12, 36),
+    ("katrain__LS_vs_AG_G4_English.sgf", 40, 64),
 )
 BUILTIN_PLAYOUTS = (50, 400, 2000, 10000)
 KATAGO_VISITS = (1, 4, 16)
