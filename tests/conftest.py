@@ -1,11 +1,22 @@
-"""Shared fixtures: where the shared corpus is, and a private data/cache/config per test."""
+"""Shared fixtures: where the shared corpus is, and a private data/cache/config per test.
+
+Hypothesis draws the same examples on every run (profile "ci"), so that no test fails by chance
+on one machine and passes on the next; `HYPOTHESIS_PROFILE=explore make test` (or pytest) draws
+new ones, many more of them, to look for what the fixed set misses.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from support import CORPUS_DIR, FAKES_DIR, REPO_ROOT, SHARED_DIR, fake_engine_command  # noqa: F401
+
+settings.register_profile("ci", derandomize=True, database=None)
+settings.register_profile("explore", max_examples=1000)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture

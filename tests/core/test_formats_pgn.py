@@ -128,3 +128,13 @@ def test_a_game_built_in_code_writes_its_fields_as_tags():
     text = write_pgn(game)
     assert '[White "Me"]' in text and '[Black "You"]' in text
     assert "1. e4 e5 0-1" in text
+
+
+def test_web_wrappers_go_but_comments_keep_what_looks_like_them():
+    text = '[Event "x"]\n\n[pgn] 1. Nh3 {<A> and [pgn]} e5 <br> 2. Nf4 {</b>} [/pgn] *\n'
+    game = game_from_pgn_text(text)
+    assert not game.warnings
+    assert game.mainline_moves() == ["Nh3", "e5", "Nf4"]
+    nodes = game.mainline_nodes()
+    assert nodes[0].comment == "<A> and [pgn]" and nodes[2].comment == "</b>"
+    assert game_from_pgn_text(write_pgn(game)).mainline_nodes()[0].comment == "<A> and [pgn]"

@@ -18,6 +18,7 @@ import mmap
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
@@ -132,13 +133,30 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         self._last_san = None
 
 
+# A `{...}` comment (to the end of the text when it is never closed) or a `;` rest-of-line comment.
+_COMMENT = re.compile(r"(\{[^}]*\}?|;[^\n]*)")
+
+
+def _outside_comments(movetext: str, change: Callable[[str], str]) -> str:
+    """The movetext with `change` applied to everything but its comments, which stay as written."""
+    pieces = _COMMENT.split(movetext)
+    return "".join(piece if index % 2 else change(piece) for index, piece in enumerate(pieces))
+
+
+def _without_wrappers(text: str) -> str:
+    """Forum wrappers (`[pgn]`) and HTML tags (`<br>`) of movetext pasted from the web, as spaces."""
+    if "[" in text:
+        text = _FORUM_WRAPPER.sub(" ", text)
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", text)
+    return text
+
+
 def _clean_movetext(movetext: str) -> str:
     """Movetext python-chess reads whole: CRLF -> LF, no forum wrappers, no blank lines outside comments."""
     movetext = movetext.replace("\r\n", "\n").replace("\r", "\n")
-    if "[" in movetext:
-        movetext = _FORUM_WRAPPER.sub(" ", movetext)
-    if "<" in movetext:
-        movetext = _HTML_TAG.sub(" ", movetext)
+    if "[" in movetext or "<" in movetext:
+        movetext = _outside_comments(movetext, _without_wrappers)
     movetext = movetext.replace("\u200b", "").replace("\ufeff", "").replace("\u2060", "")
     if not movetext.isascii():
         movetext = _CASTLING_DASHES.sub(lambda m: "-".join(g for g in m.groups() if g), movetext)
