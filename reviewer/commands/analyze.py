@@ -575,6 +575,19 @@ def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[st
         writers.append((args.csv, lambda: _export("moves_csv")(reports)))
     if args.html:
         writers.append((args.html, lambda: _export("report_html")(reports)))
+    failures.extend(write_texts(writers))
+    if args.output:
+        try:
+            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book, args.with_analysis)
+        except (OSError, ValueError) as error:
+            failures.append(f"cannot write {args.output}: {_reason(error)}")
+    return failures
+
+
+def write_texts(writers: Sequence[tuple[str, Callable[[], str]]]) -> list[str]:
+    """Write each (target, text) — a file, atomically, or standard output for "-"; one line for
+    each that failed."""
+    failures = []
     for target, text in writers:
         try:
             if target == STANDARD_OUTPUT:
@@ -584,11 +597,6 @@ def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[st
                 write_text_atomic(Path(target), text())
         except (OSError, ValueError) as error:
             failures.append(f"cannot write {'standard output' if target == STANDARD_OUTPUT else target}: {_reason(error)}")
-    if args.output:
-        try:
-            _write_annotated(Path(args.output), jobs, args.overwrite, args.preset, args.skip_book, args.with_analysis)
-        except (OSError, ValueError) as error:
-            failures.append(f"cannot write {args.output}: {_reason(error)}")
     return failures
 
 

@@ -55,8 +55,8 @@ from reviewer.commands.analyze import (
     install_interrupt_handler,
     limit_for,
     terminal_bar,
+    write_texts,
 )
-from reviewer.core.atomic import write_text_atomic
 from reviewer.core.services.batch import (
     BatchOutcome,
     BatchPlan,
@@ -293,18 +293,7 @@ def _write_outputs(args: argparse.Namespace, plan: BatchPlan, outcome: BatchOutc
         writers.append((args.csv, lambda: _insights_export("insights_csv")(insights)))
     if args.html:
         writers.append((args.html, lambda: _insights_export("insights_html")(insights)))
-    failures = []
-    for target, text in writers:
-        try:
-            if target == STANDARD_OUTPUT:
-                sys.stdout.write(text())
-                sys.stdout.flush()
-            else:
-                write_text_atomic(Path(target), text())
-        except (OSError, ValueError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-            failures.append(f"cannot write {'standard output' if target == STANDARD_OUTPUT else target}: {reason}")
-    return failures
+    return write_texts(writers)
 
 
 def _insights_export(name: str) -> Callable[[Mapping[str, Any]], str]:

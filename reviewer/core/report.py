@@ -138,25 +138,42 @@ def _phases(game: Game, moves: int) -> list[Phase | None]:
     return (phases + [None] * moves)[:moves]
 
 
+def strength_by_side(
+    game: Game, assessment: GameAssessment, basis: AnalysisBasis
+) -> dict[Color, dict[str, Any] | str | None]:
+    """Each side's strength estimate (`Strength.to_json`), or why it has none; None for both sides
+    before anything is analysed."""
+    if not basis.coverage.analysed:
+        return {"white": None, "black": None}
+    if not basis.trust.labels:
+        return {"white": ROUGH_ESTIMATE, "black": ROUGH_ESTIMATE}
+    if not basis.coverage.complete:
+        return {"white": NEEDS_EVERY_MOVE, "black": NEEDS_EVERY_MOVE}
+    model = load_model(game.kind)
+    sides: dict[Color, dict[str, Any] | str | None] = {}
+    for color in COLORS:
+        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height))
+        sides[color] = result if isinstance(result, str) else result.to_json()
+    return sides
+
+
+ROUGH_ESTIMATE = "the scores are a rough estimate"
+NEEDS_EVERY_MOVE = "it needs every move analysed"
+
+
 def strength_block(
     game: Game, assessment: GameAssessment, basis: AnalysisBasis
 ) -> tuple[dict[Color, dict[str, Any] | None], list[str]]:
     """Each side's strength estimate (null where there is none) and notes that say why one is null."""
-    sides: dict[Color, dict[str, Any] | None] = {"white": None, "black": None}
-    if not basis.coverage.analysed:
-        return sides, []
-    if not basis.trust.labels:
-        return sides, ["no strength estimate: the scores are a rough estimate"]
-    if not basis.coverage.complete:
-        return sides, ["no strength estimate: it needs every move analysed"]
-    model = load_model(game.kind)
+    by_side = strength_by_side(game, assessment, basis)
+    sides: dict[Color, dict[str, Any] | None] = {
+        color: value if isinstance(value, dict) else None for color, value in by_side.items()
+    }
     reasons: dict[str, list[Color]] = {}
     for color in COLORS:
-        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height))
-        if isinstance(result, str):
-            reasons.setdefault(result, []).append(color)
-        else:
-            sides[color] = result.to_json()
+        value = by_side[color]
+        if isinstance(value, str):
+            reasons.setdefault(value, []).append(color)
     notes = [
         f"no strength estimate{'' if len(colors) == 2 else ' for ' + colors[0]}: {reason}"
         for reason, colors in reasons.items()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, QTimer
 
 from reviewer.core.gametree import Node
-from reviewer.core.report import strength_block
+from reviewer.core.report import strength_by_side
 from reviewer.gui.presenters.board_marks import mainline_anchor
 from reviewer.gui.presenters.comment import comment_html, header_html
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
@@ -101,12 +101,9 @@ class ReviewViews(QObject):
         graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
         graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
         white, black = summary_dicts(assessment)
-        strengths, strength_notes = (
-            strength_block(game, assessment, basis) if assessment is not None else ({"white": None, "black": None}, [])
-        )
+        strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
         self.window.summary_panel.set_summary(
-            game.kind, white, black, (game.white or "White", game.black or "Black"),
-            dict(strengths), tuple(strength_notes),
+            game.kind, white, black, (game.white or "White", game.black or "Black"), dict(strengths or {})
         )
         self.window.analysis_controller.show_analysis_state()
         self.window.header_label.setText(themed_html(header_html(game, assessment)))

@@ -4,8 +4,8 @@
       ACPL 21 · STDCPL 35 · lichess 85.1% · Elo 2254 (2037 – 2422, 80%)
 
 Input is the "summary" of a reviewer.report/1 report: one dict per side (see SCORING.md), and
-the report's `strength` block: the strength estimate from the moves, shown only with its interval
-(docs/strength.md); where there is none, the tooltip says why.
+each side's strength estimate from the moves (`report.strength_by_side`), shown only with its
+interval (docs/strength.md); where there is none, the tooltip says why.
 Below the rows, one line says what the figures stand on and where the analysis is
 ("Stopped · analysed 23 of 68 moves"), and where the engine may not label moves, why and how
 to get labels (the figures are then withheld: "—").
@@ -140,8 +140,7 @@ class SummaryPanel(QWidget):
         self._kind = "chess"
         self._summaries: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
         self._names = ("", "")
-        self._strengths: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
-        self._strength_notes: tuple[str, ...] = ()
+        self._strengths: dict[str, dict[str, Any] | str | None] = {}
         self._rows = {color: _SideRow(self, color) for color in _SIDES}
         self.state_label = QLabel(self)
         self.state_label.setObjectName("analysis-state")
@@ -169,18 +168,16 @@ class SummaryPanel(QWidget):
         white: dict[str, Any] | None,
         black: dict[str, Any] | None,
         names: tuple[str, str],
-        strengths: dict[str, dict[str, Any] | None] | None = None,
-        strength_notes: tuple[str, ...] = (),
+        strengths: dict[str, dict[str, Any] | str | None] | None = None,
     ) -> None:
         """Show both sides' figures (None: not analysed yet). names = (White's, Black's);
-        strengths: each side's estimate from the report's `strength` block, with the notes that say
-        why a side has none."""
+        strengths: each side's strength estimate from the moves (`report.strength_by_side`), or
+        why it has none."""
         order_changed = kind != self._kind
         self._kind = kind
         self._summaries = {"white": white, "black": black}
         self._names = names
-        self._strengths = dict(strengths) if strengths else {"white": None, "black": None}
-        self._strength_notes = strength_notes
+        self._strengths = dict(strengths or {})
         if order_changed:
             self._place_rows()
         for color in _SIDES:
@@ -265,7 +262,7 @@ class SummaryPanel(QWidget):
         elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):
             row.details.setText("rough estimate: no labels or accuracy")
         else:
-            strength = self._strengths.get(row.color)
+            strength = self._estimate(row.color)
             row.details.setText(chess_details(summary, strength) if self._kind == "chess" else go_details(summary, strength))
         row.details.setToolTip(self._details_tooltip(summary, row.color))
         _set_style_sheet(row.details, f"color: {theme.text_muted};")
@@ -300,14 +297,17 @@ class SummaryPanel(QWidget):
             )
         return f"{figures}\n{self._strength_tooltip(color)}"
 
+    def _estimate(self, color: str) -> dict[str, Any] | None:
+        value = self._strengths.get(color)
+        return value if isinstance(value, dict) else None
+
     def _strength_tooltip(self, color: str) -> str:
-        strength = self._strengths.get(color)
+        strength = self._estimate(color)
         if text := strength_text(self._kind, strength):
             assert strength is not None
             return f"Strength from the moves: {text}\n{strength.get('basis') or ''}".strip()
-        own = [n for n in self._strength_notes if f" for {'white' if color == 'black' else 'black'}:" not in n]
-        reason = own[0].split(": ", 1)[-1] if own else "no model applies"
-        return f"Strength from the moves: none ({reason})"
+        reason = self._strengths.get(color)
+        return f"Strength from the moves: none ({reason if isinstance(reason, str) else 'no model applies'})"
 
     @staticmethod
     def _chip_style(judgement: str, theme: style.Theme) -> str:

@@ -51,8 +51,9 @@ def test_chess_figures_are_shown_per_side(panel):
 
 def test_the_strength_estimate_is_shown_with_its_interval_or_the_reason_there_is_none(panel):
     estimate = {"elo": 2254, "low": 2037, "high": 2422, "level": 0.8, "basis": "fitted on 900 rated games"}
-    notes = ("no strength estimate for black: fewer than 20 scored moves",)
-    panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"), {"white": estimate, "black": None}, notes)
+    panel.set_summary(
+        "chess", WHITE, BLACK, ("Carlsen", "Nakamura"), {"white": estimate, "black": "fewer than 20 scored moves"}
+    )
     assert "Elo 2254 (2037 – 2422, 80%)" in panel.details_text("white")
     assert "fitted on 900 rated games" in panel._rows["white"].details.toolTip()
     assert "Elo" not in panel.details_text("black")
