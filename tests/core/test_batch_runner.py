@@ -258,3 +258,27 @@ def test_a_lost_worker_fails_its_game_only(tmp_path):
         assert store.count() == 3
     assert len(executor.started) == 4 and len(outcome.finished) == 3
     assert [event.game.key for event in outcome.failures] == [plan.games[1].key]
+
+
+def test_a_game_whose_figures_cannot_be_imported_is_read_once_for_the_import_and_the_review(tmp_path, batch, corpus_dir, monkeypatch):
+    from reviewer.core.services.batch import task as task_module
+
+    pgn = write_collection(tmp_path / "gaps.pgn", corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn", [0])
+    plan = plan_batch([pgn])
+    reads = []
+    real_read = task_module.game_from_pgn_text
+    monkeypatch.setattr(task_module, "game_from_pgn_text", lambda text: reads.append(text) or real_read(text))
+    outcome = batch(plan.games, chess_settings())
+    assert outcome.analysed == 1 and "cover 123 of 126 moves" in batch.events[0].message
+    assert len(reads) == 1
+
+
+def test_figures_a_file_carries_are_imported_after_its_kinds_engine_was_found_missing(tmp_path, batch, corpus_dir):
+    pgn = write_collection(tmp_path / "evals.pgn", corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn", [0, 7])
+    plan = plan_batch([pgn])  # game 1: evaluations with gaps (needs the engine); game 2: every move
+    nowhere = EngineSettings(command=(str(tmp_path / "no-such-engine"),))
+    outcome = batch(plan.games, BatchSettings(nowhere, chess_limit=Limit(nodes=1000), go_limit=Limit(visits=10)))
+    assert [event.status for event in batch.events] == ["failed", "imported"]
+    assert batch.events[0].error_kind == "engine-missing"
+    assert (outcome.imported, outcome.analysed, outcome.skipped) == (1, 0, 0)
+

@@ -28,7 +28,6 @@ from reviewer.core.services.batch.task import (
     ErrorKind,
     GameResult,
     GameTask,
-    import_evaluations,
     replay_into_cache,
 )
 
@@ -216,7 +215,6 @@ class _Run:
         self.resolved: set[str] = set()
         self.positions_left = sum(game.plies + 1 for game in games)  # of the games not resolved
         self.current: dict[str, tuple[int, int]] = {}  # positions done and in all, by game under review here
-        self.not_imported: dict[str, str] = {}  # why figures a game carries were not imported
         self.eta = _Eta(clock)
         earlier = store.finished((game.key, self.setting_id(game)) for game in games)
         for game in games:
@@ -236,21 +234,12 @@ class _Run:
 
     def run(self, executor: Executor, stop: threading.Event) -> BatchOutcome:
         self.tell_progress()
-        tasks: list[GameTask] = []
-        for game in self.games:
-            if game.key in self.resolved:
-                continue
-            task = self.task(game)
-            if game.carries_evaluations and not stop.is_set():
-                imported, why_not = import_evaluations(task)
-                if imported is not None:
-                    self.on_result(task, imported)
-                    continue
-                self.not_imported[game.key] = why_not
-            tasks.append(task)
+        tasks = [self.task(game) for game in self.games if game.key not in self.resolved]
 
         def wanted(task: GameTask) -> bool:
-            return not stop.is_set() and task.kind not in self.outcome.engines_missing
+            if stop.is_set():
+                return False
+            return task.carries_evaluations or task.kind not in self.outcome.engines_missing
 
         self.eta.start()
         if tasks and not stop.is_set():
@@ -277,6 +266,7 @@ class _Run:
             limit=settings.limit_for(game.kind),
             preset=settings.preset,
             skip_book=settings.skip_book,
+            carries_evaluations=game.carries_evaluations,
         )
 
     def on_result(self, task: GameTask, result: GameResult) -> None:
@@ -287,7 +277,7 @@ class _Run:
         if result.finished:
             self.record(game, result)
             status: GameStatus = "imported" if result.imported else "analysed"
-            self.tell(GameEvent(game, status, self.not_imported.get(game.key, ""), worker=result.worker))
+            self.tell(GameEvent(game, status, result.not_imported, worker=result.worker))
         elif result.error is not None:
             self.resolve(game)
             if result.error_kind == "engine-missing" and game.kind in outcome.engines_missing:

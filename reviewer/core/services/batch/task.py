@@ -7,7 +7,8 @@ travel. The engine is opened from the settings alone, through the registry, as `
 opens it: nothing from the game's text reaches an engine as a command.
 
 Figures a file already carries for every move (`[%eval]`, `[%rvw]`, Sabaki's SBKV/SBKS, RVW) are
-imported by `import_evaluations` instead of being computed again.
+imported by `import_evaluations` instead of being computed again: `review_game` tries that first
+for a task marked `carries_evaluations`, on the game it has read once for both.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class GameTask:
     limit: Limit
     preset: Preset = "lichess"
     skip_book: bool = False
+    carries_evaluations: bool = False  # try the figures the file carries before the engine
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class GameResult:
     worker: str = ""  # "host pid N" of the worker that reviewed it, when not this process
     cache_entries: tuple[CacheEntry, ...] = ()
     engines_seen: tuple[tuple[str, str], ...] = ()  # (engine fingerprint, identity) for the driver's cache
+    not_imported: str = ""  # why the figures the file carries were not imported (an engine reviewed)
 
     @property
     def finished(self) -> bool:
@@ -126,13 +129,9 @@ def _failed(task: GameTask, kind: ErrorKind, message: str) -> GameResult:
 # -- figures the file already carries ---------------------------------------------------------------
 
 
-def import_evaluations(task: GameTask) -> tuple[GameResult | None, str]:
-    """The review from the evaluations the game's file carries, when they cover every move and can
-    be scored; else (None, why not)."""
-    try:
-        game = parse_task_game(task)
-    except (ReviewerError, ValueError) as error:
-        return _failed(task, "bad-game", str(error)), ""
+def import_evaluations(task: GameTask, game: Game) -> tuple[GameResult | None, str]:
+    """The review from the evaluations the task's game (`game`, as read from its text) carries,
+    when they cover every move and can be scored; else (None, why not)."""
     if not has_embedded_evaluations(game):
         return None, "the file carries no evaluations"
     table = evaluations_from_game(game)
@@ -213,13 +212,31 @@ def review_game(
     stop: threading.Event | None = None,
     on_progress: ProgressCallback | None = None,
 ) -> GameResult:
-    """Review the task's game with its engine (the cache first, as `analyse_game` does). Failures
-    come back as a result with `error` and `error_kind`, never as an exception."""
+    """Review the task's game: from the figures its file carries when the task says it carries
+    some and they can be imported, else with its engine (the cache first, as `analyse_game` does).
+    Failures come back as a result with `error` and `error_kind`, never as an exception."""
     stop = stop if stop is not None else threading.Event()
     try:
         game = parse_task_game(task)
     except (ReviewerError, ValueError) as error:
         return _failed(task, "bad-game", str(error))
+    not_imported = ""
+    if task.carries_evaluations:
+        imported, not_imported = import_evaluations(task, game)
+        if imported is not None:
+            return imported
+    result = _review_with_engine(task, game, engines, cache, stop, on_progress)
+    return replace(result, not_imported=not_imported) if not_imported else result
+
+
+def _review_with_engine(
+    task: GameTask,
+    game: Game,
+    engines: EnginePool,
+    cache: AnalysisCache | None,
+    stop: threading.Event,
+    on_progress: ProgressCallback | None,
+) -> GameResult:
     engine = engines.for_game(task.engine, game)
     table = EvaluationTable()
     try:
