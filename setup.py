@@ -1,9 +1,9 @@
 """The package list, with the top-level `resources/` folder shipped inside as `reviewer._resources`.
 
-Everything else about the package is in pyproject.toml.
+Everything else about the package is in pyproject.toml; the one extension module is optional.
 """
 
-from setuptools import find_namespace_packages, setup
+from setuptools import Extension, find_namespace_packages, setup
 
 RESOURCE_GLOBS = ["*", "*/*", "*/*/*", "*/*/*/*"]
 
@@ -16,4 +16,6 @@ setup(
     package_dir={"reviewer._resources": "resources"},
     package_data={"reviewer._resources": RESOURCE_GLOBS},
     include_package_data=False,
+    # The PGN index's scanner in C; optional: without a compiler the same scan runs in Python.
+    ext_modules=[Extension("reviewer.core.formats._pgn_blocks", ["reviewer/core/formats/_pgn_blocks.c"], optional=True)],
 )

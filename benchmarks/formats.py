@@ -10,7 +10,9 @@ Each is repeated up to the asked size and kept under <tmp>/reviewer-bench/ for t
 measurement runs in a process of its own, which reports its peak RSS; files under 200 MB are
 measured `--repeats` times, Reviewer and python-chess in turn, and the fastest of each counts:
 - reviewer: `open_collection(path)` (every game listed: offsets + the shown tags) with an empty
-  cache, then the same file opened again (from the cached index), then one game opened;
+  cache, then the same file opened again (from the cached index), then one game opened; the tag
+  blocks found by the compiled scanner (`_pgn_blocks.c`), and once more for the twic file by the
+  Python scan that a build without a C compiler falls back to;
 - python-chess: `chess.pgn.read_headers` over the whole file (the library's fastest listing).
 A small synthetic file (the same invented game 100 000 times) is one more line, for comparison
 with older figures only. Last, the game chooser's model over a million rows (the TWIC file's games
@@ -81,10 +83,15 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
 
-def child_reviewer(path: str) -> dict[str, float]:
+def child_reviewer(path: str, scanner: str = "compiled") -> dict[str, float]:
     with tempfile.TemporaryDirectory() as cache:
         os.environ["REVIEWER_CACHE_DIR"] = cache
-        from reviewer.core.formats import open_collection
+        from reviewer.core.formats import open_collection, pgn_index
+
+        if pgn_index._pgn_blocks is None:
+            raise SystemExit("the compiled scanner is not built: pip install -e . builds it")
+        if scanner == "python":  # the scan a build without a C compiler runs
+            pgn_index._pgn_blocks = None  # type: ignore[assignment]
 
         started = time.perf_counter()
         collection = open_collection(path)
@@ -190,7 +197,7 @@ def main() -> None:
         if which == "chooser":
             result = child_chooser(path, int(extra[0]))
         elif which == "reviewer":
-            result = child_reviewer(path)
+            result = child_reviewer(path, *extra)
         else:
             result = child_python_chess(path)
         print(json.dumps(result))
@@ -202,12 +209,13 @@ def main() -> None:
         ("annotated", build_file(args.folder, "annotated", args.annotated_mb)),
         ("synthetic (extra)", build_synthetic(args.folder)),
     ]
+    twic_python_scan = ("twic, Python scan", files[1][1], "python")
     print(f"{'file':18} {'MB':>6} {'games':>8} {'reviewer s':>10} {'chess s':>8} {'ratio':>6} "
           f"{'RSS MB':>7} {'chess RSS':>9} {'reopen ms':>9} {'1 game ms':>9}")
-    for kind, path in files:
+    for kind, path, *scanner in [*files, twic_python_scan]:
         # Turns taken one after the other, the fastest of each kept: the machine's load moves both alike.
         repeats = args.repeats if path.stat().st_size < 200e6 else 1
-        runs = [(run_child("reviewer", path), run_child("python-chess", path)) for _ in range(repeats)]
+        runs = [(run_child("reviewer", path, *scanner), run_child("python-chess", path)) for _ in range(repeats)]
         ours = min((run[0] for run in runs), key=lambda result: result["seconds"])
         theirs = min((run[1] for run in runs), key=lambda result: result["seconds"])
         size_mb = path.stat().st_size / 1e6
@@ -218,6 +226,7 @@ def main() -> None:
             + ("" if ours["games"] == theirs["games"] else f"  (python-chess lists {theirs['games']:.0f})"),
             flush=True,
         )
+    print("the last line: Reviewer's scan in Python alone, as where its C scanner could not be built")
     print(f"ratio = python-chess time / Reviewer time; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     chooser = run_child("chooser", files[1][1], str(args.chooser_rows))
     print(

@@ -16,6 +16,7 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats import game_from_pgn_text, open_collection, write_pgn
 from reviewer.core.formats.compare import game_differences
 from reviewer.core.formats.pgn import PgnCollection
+from reviewer.core.formats.pgn_index import _pgn_blocks, tag_blocks
 
 # Pieces real files are made of, and the ones that broke readers: comments holding `;`, `[`, `%`,
 # `{`; escape lines; rest-of-line comments; CRLF; BOMs; NULs; 8-bit text; tags split over lines.
@@ -74,6 +75,26 @@ def test_pgn_like_text_opens_or_fails_clearly_and_lists_the_same_games_in_batche
 _COMMENT = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="}\r"), min_size=1, max_size=30
 ).filter(lambda text: text.strip() == text and text)
+
+
+# What a block of tag lines is made of, and what ends one or spoils a line of it.
+BLOCK_PIECES = [
+    "\n", "\r\n", "\r", "[", "]", '"', " ", "\t", '[White "A"]', '[Black "B"]', '[WhiteElo "2700"]', '[Event "E"]',
+    '[Date "2024.01.01"]', '[UTCDate "2024.01.02"]', '[Result "1-0"]', '[BlackElo ""]', '[Site "S"]', '[White-X "y"]',
+    '[ White "A"]', '[White  "A"]', '[White "A" ]', '[White "A"]x', '[White "a"b"]', "[9 \"", "[_x", "[%eval 1]",
+    "1. e4 e5", "{ [Event \"c\"] }", "White", ' "', '"]', "é",
+]  # fmt: skip
+
+
+def test_the_compiled_block_scanner_is_built():
+    assert _pgn_blocks is not None, "reviewer/core/formats/_pgn_blocks.c was not built (pip install -e . builds it)"
+
+
+@settings(max_examples=400, **NEVER)
+@given(pieces=st.lists(st.sampled_from(BLOCK_PIECES), max_size=60), position=st.integers(0, 8))
+def test_the_compiled_scanner_finds_the_blocks_the_regular_expression_finds(pieces, position):
+    data = "".join(pieces).encode("utf-8")
+    assert list(tag_blocks(data, position, native=True)) == list(tag_blocks(data, position, native=False))
 
 
 @st.composite

@@ -43,6 +43,7 @@ def test_the_bundle_starts_and_reads_its_resources(bundle, tmp_path):
     assert info.returncode == 0 and "33 plies" in info.stdout, info.stderr
     samples = list(bundle.parent.glob("_internal/reviewer/_resources/samples/*.pgn"))
     assert samples and (bundle.parent / "_internal" / "reviewer" / "_resources" / "openings" / "c.tsv").is_file()
+    assert list(bundle.parent.glob("_internal/reviewer/core/formats/_pgn_blocks.*.so")), "the compiled PGN scanner"
 
 
 @pytest.mark.engine

@@ -33,7 +33,7 @@ def _copy_sources(target: Path) -> Path:
     for name in SOURCES:
         source = REPO_ROOT / name
         if source.is_dir():
-            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_resources", "build", "dist"))
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "_resources", "build", "dist"))
         else:
             shutil.copy2(source, target / name)
     return target
@@ -79,6 +79,7 @@ def test_the_wheel_carries_the_resources(wheel):
     for name in RESOURCE_FILES:
         assert f"reviewer/_resources/{name}" in names, name
     assert "reviewer/cli.py" in names and not any(name.startswith(("tests/", "resources/")) for name in names)
+    assert any(name.startswith("reviewer/core/formats/_pgn_blocks.") and name.endswith(".so") for name in names)
 
 
 def test_the_sdist_carries_everything_and_builds_the_same_wheel(wheel, tmp_path_factory):

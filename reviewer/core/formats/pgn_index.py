@@ -17,7 +17,13 @@ from __future__ import annotations
 import mmap
 import re
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+
+try:  # the same blocks as _GAME_BLOCK, found by compiled code where it was built (setup.py)
+    from reviewer.core.formats import _pgn_blocks
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _pgn_blocks = None  # type: ignore[assignment]
 
 # A tag: `[Name "value"]`, also with spaces inside the brackets, several on one line, a missing
 # closing quote, or a value broken over two lines (group 4; read as one line, with a warning).
@@ -77,12 +83,27 @@ COLUMN_TAGS: dict[str, tuple[bytes, ...]] = {
 COLUMNS = tuple(COLUMN_TAGS)
 _RESULT_SET = frozenset(RESULTS)
 _FLUSH_GAMES = 4096
+_BLOCKS_PER_CALL = 4096
 _RELEASE_BYTES = 8 << 20
 
 
 Buffer = bytes | mmap.mmap  # what the scan reads: a file's bytes, or its memory map
 # A game's tags as read: all of them by name, or the shown ones in _PLAIN_BLOCK's group order.
 StagedTags = dict[bytes, bytes] | tuple[bytes | None, ...]
+# A block of tag lines: (its line break's offset, the offset after it, _GAME_BLOCK's groups).
+TagBlock = tuple[int, int, tuple[bytes | None, ...]]
+
+
+def tag_blocks(data: Buffer, position: int, native: bool = True) -> Iterator[TagBlock]:
+    """The matches of _GAME_BLOCK from `position` on, by the compiled scanner when there is one."""
+    if native and _pgn_blocks is not None:
+        while True:
+            blocks, position = _pgn_blocks.tag_blocks(data, position, _BLOCKS_PER_CALL)
+            yield from blocks
+            if len(blocks) < _BLOCKS_PER_CALL:
+                return
+    for match in _GAME_BLOCK.finditer(data, position):
+        yield match.start(), match.end(), match.groups()
 
 
 def decode_value(raw: bytes) -> tuple[str, str]:
@@ -232,7 +253,7 @@ class PgnIndexer:
         self._current_block = b""  # the tag lines of the current game, when they were one block
         first = _BLOCK_AT.match(data, base)
         self._first_block = None if first is None else (first.start(), first.end(), b"\n" + first.group())
-        self._matches = _GAME_BLOCK.finditer(data, base if first is None else first.end())
+        self._blocks = tag_blocks(data, base if first is None else first.end())
         self._staged_tags: list[StagedTags] = []
         self._staged_offsets: list[tuple[int, int, int]] = []
         self._distinct: dict[str, str] = {}
@@ -257,10 +278,9 @@ class PgnIndexer:
         staged_offsets = self._staged_offsets
         non_space = _NON_SPACE.search
         rfind = data.rfind
-        for match in self._matches:
+        for block_at, end, groups in self._blocks:
             # The common case inline: plain tag lines after movetext that closed its comments.
-            start = match.start() + 1
-            groups = match.groups()
+            start = block_at + 1
             position = self._position
             fast = groups[8] is None and self._pending_tags is not None
             if fast:
@@ -270,12 +290,11 @@ class PgnIndexer:
             if fast:
                 text = non_space(data, position, start)
                 fast = text is not None and data[text.start()] != 60  # movetext before, not "<"
-            block = match.group()
+            block = data[block_at:end]
             if fast:
                 first_name = block[: block.find(b" ", 2) + 2]  # '\n[Name "'
                 fast = block.count(first_name) == 1
             if fast:
-                end = match.end()
                 pending, pending_tags = self._pending, self._pending_tags
                 assert pending is not None and pending_tags is not None
                 staged_tags.append(pending_tags)
@@ -293,7 +312,7 @@ class PgnIndexer:
                     staged_tags = self._staged_tags
                     staged_offsets = self._staged_offsets
             else:
-                self._take_block(start, match.end(), b"\n" + block[1:].rstrip(b"\n"))
+                self._take_block(start, end, b"\n" + block[1:].rstrip(b"\n"))
                 staged_tags = self._staged_tags
                 staged_offsets = self._staged_offsets
             if target is not None and len(self.index) + len(staged_offsets) >= target:

@@ -1,0 +1,3 @@
+from reviewer.core.formats.pgn_index import Buffer, TagBlock
+
+def tag_blocks(buffer: Buffer, position: int, max_blocks: int, /) -> tuple[list[TagBlock], int]: ...
