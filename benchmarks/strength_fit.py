@@ -84,6 +84,8 @@ CANDIDATES = (
     Candidate("log loss", ("log_loss",)),
     Candidate("log loss + opponent's log loss", ("log_loss", "log_opponent_loss")),
     Candidate("log loss + opponent's log loss + moves", ("log_loss", "log_opponent_loss", "moves")),
+    Candidate("top-move match", ("top_match",)),
+    Candidate("log loss + top-move match", ("log_loss", "top_match")),
 )
 
 
@@ -118,10 +120,18 @@ def chess_samples(path: Path) -> tuple[list[Sample], dict[str, int]]:
 
 
 def go_assessment(moves: Sequence[Sequence[Any]]) -> GameAssessment:
-    """An assessment holding only what the features read: each move's colour, loss and weight."""
+    """An assessment holding only what the features read: each move's colour, loss, weight and
+    whether it was the engine's first choice (games stored before that was kept: unknown)."""
     assessed = tuple(
-        MoveAssessment(ply=int(ply), color="black" if side == "b" else "white", move="", loss=loss, weight=weight)
-        for ply, side, loss, weight in moves
+        MoveAssessment(
+            ply=int(move[0]),
+            color="black" if move[1] == "b" else "white",
+            move="",
+            loss=move[2],
+            weight=move[3],
+            is_best=None if len(move) < 5 or move[4] is None else bool(move[4]),
+        )
+        for move in moves
     )
     empty = GoSideSummary(0, None, None, None, None, None)
     return GameAssessment("go", "lichess", False, assessed, {"white": empty, "black": empty})
@@ -225,14 +235,15 @@ def fit_kind(kind: str, samples: list[Sample], describe: Callable[[HeldOut, Held
     print(f"held out, {folds} cross-validation grouped by game; interval {LEVEL:.0%} from the training folds")
     print(f"  {'model':<44} {'MAE':>8} {'RMSE':>8} {'coverage':>9}")
     results: dict[str, HeldOut] = {}
-    for candidate in CANDIDATES:
+    candidates = [c for c in CANDIDATES if all(name in s.features for s in samples for name in c.features)]
+    for candidate in candidates:
         result = held_out(samples, candidate, kind)
         results[candidate.name] = result
         print(f"  {candidate.name:<44} {result.mae:8.2f} {result.rmse:8.2f} {result.coverage:9.0%}")
     if kind == "chess":
         mae, rmse = old_formula_error(samples)
         print(f"  {'SCORING.md elo_estimate 3100·exp(-acpl/100)':<44} {mae:8.2f} {rmse:8.2f} {'–':>9}")
-    fitted = [c for c in CANDIDATES if c.features]
+    fitted = [c for c in candidates if c.features]
     best = min(results[c.name].rmse for c in fitted)
     chosen = min(
         (c for c in fitted if results[c.name].rmse <= best * (1 + SIMPLER_WITHIN)),
@@ -320,7 +331,8 @@ def fit_go(write: bool) -> None:
 
 
 def go_data(files: Sequence[str], engine_id: str, out: Path) -> None:
-    """Per-move points lost and weights of each Go game, from the analysis cache (no engine run)."""
+    """Per-move points lost and weights of each Go game, from the analysis cache (no engine run),
+    added to those `out` already holds (a game of the same file name is replaced)."""
     from reviewer.core.analysis import EvaluationTable
     from reviewer.core.cache import AnalysisCache, position_keys
     from reviewer.core.scoring.trust import visits_in
@@ -350,15 +362,22 @@ def go_data(files: Sequence[str], engine_id: str, out: Path) -> None:
                 "complete": basis.coverage.complete,
                 "moves_analysed": basis.coverage.moves_analysed,
                 "moves_total": basis.coverage.moves_total,
-                # [ply, "b"|"w", points lost (signed), adjusted weight]
+                # [ply, "b"|"w", points lost (signed), adjusted weight, 1 if KataGo's first choice else 0]
                 "moves": [
-                    [m.ply, "b" if m.color == "black" else "w", _rounded(m.loss), _rounded(m.weight)]
+                    [m.ply, "b" if m.color == "black" else "w", _rounded(m.loss), _rounded(m.weight),
+                     None if m.is_best is None else int(m.is_best)]
                     for m in assessment.moves
                     if m.loss is not None and m.weight is not None
                 ],
             }
         )
         print(f"{Path(name).name}: {basis.coverage.moves_text()}")
+    if out.exists():
+        earlier = json.loads(out.read_text(encoding="utf-8"))
+        if earlier["engine"] != engine_id:
+            raise SystemExit(f"{out} holds games analysed by {earlier['engine']!r}, not {engine_id!r}")
+        added = {game["file"] for game in games}
+        games = [game for game in earlier["games"] if game["file"] not in added] + games
     payload = {
         "engine": engine_id,
         "visits": visits_in(engine_id),

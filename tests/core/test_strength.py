@@ -77,6 +77,17 @@ def test_features_are_the_sides_mean_loss_and_its_logarithm():
     assert math.isclose(features["log_opponent_loss"], math.log(31.0))
 
 
+def test_top_move_match_is_the_share_of_the_sides_moves_that_were_the_engines_choice():
+    assessment = go_assessment([0.0, 1.0, 2.0, 0.5])
+    assert "top_match" not in (side_features(assessment, "black") or {})  # the engine's choices unknown
+    chosen = [True, False, False, True]
+    moves = tuple(replace(move, is_best=best) for move, best in zip(assessment.moves, chosen))
+    features = side_features(replace(assessment, moves=moves), "black")
+    assert features is not None and features["top_match"] == 0.5
+    partly_known = tuple(replace(move, is_best=None) if move.ply == 1 else move for move in moves)
+    assert "top_match" not in (side_features(replace(assessment, moves=partly_known), "black") or {})
+
+
 def test_chess_estimate_falls_as_the_loss_grows_with_the_models_interval():
     estimates = [estimate_strength(chess_assessment([loss] * 20, [20] * 20), "white", CHESS_MODEL) for loss in (2, 10, 40, 150)]
     assert all(e is not None for e in estimates)

@@ -104,7 +104,8 @@ def side_features(assessment: GameAssessment, color: Color) -> dict[str, float] 
     """The figures a model may use for one side, over all its scored moves (book moves included, as
     in fitting); None when the side has no scored move. `moves` counts the scored moves, `loss` is
     the mean centipawn loss (chess) or the weighted points lost (Go), `accuracy` the side's accuracy
-    as SCORING.md defines it."""
+    as SCORING.md defines it, `top_match` the share of its moves that were the engine's first choice
+    (only where the engine's choice is known for every scored move)."""
     own = [m for m in assessment.moves if m.color == color]
     opponent = [m for m in assessment.moves if m.color != color]
     accuracy: float | None
@@ -128,6 +129,9 @@ def side_features(assessment: GameAssessment, color: Color) -> dict[str, float] 
         features["accuracy"] = accuracy
     if their_loss is not None:
         features["log_opponent_loss"] = math.log(their_loss + offset)
+    scored = [m for m in own if m.loss is not None]
+    if scored and all(m.is_best is not None for m in scored):
+        features["top_match"] = sum(1 for m in scored if m.is_best) / len(scored)
     return features
 
 
