@@ -248,6 +248,20 @@ def test_the_eta_comes_from_the_positions_reviewed_in_this_run(tmp_path):
     assert progress[-1].eta_s == 0
 
 
+def test_the_eta_leaves_out_games_whose_files_carry_figures(tmp_path):
+    from dataclasses import replace
+
+    plan = plan_batch(CHESS_GAMES)  # 8, 4, 9 and 5 positions; the second game's figures are imported
+    games = [plan.games[0], replace(plan.games[1], carries_evaluations=True), *plan.games[2:]]
+    imported = GameResult(games[1].key, report={"game": {}}, imported=True, complete=True)
+    clock = [100.0]
+    progress = []
+    with BatchStore(tmp_path / "b.sqlite") as store:
+        run_batch(games, chess_settings(), store, CannedExecutor(clock, 26.0, {games[1].key: imported}),
+                  on_progress=progress.append, clock=lambda: clock[0])
+    assert progress[1].eta_s == pytest.approx((9 + 5) * 26.0 / 8)
+
+
 def test_a_lost_worker_fails_its_game_only(tmp_path):
     plan = plan_batch(CHESS_GAMES)
     lost = GameResult(plan.games[1].key, error="the Ray workers reviewing it died 4 times", error_kind="worker-lost")

@@ -213,7 +213,9 @@ class _Run:
         self.by_key = {game.key: game for game in games}
         self.outcome = BatchOutcome(total=len(games))
         self.resolved: set[str] = set()
-        self.positions_left = sum(game.plies + 1 for game in games)  # of the games not resolved
+        # Positions of the games not resolved that an engine will review; a game whose file carries
+        # figures is left out (nearly always imported at once, it would swell the ETA).
+        self.positions_left = sum(game.plies + 1 for game in games if not game.carries_evaluations)
         self.current: dict[str, tuple[int, int]] = {}  # positions done and in all, by game under review here
         self.eta = _Eta(clock)
         earlier = store.finished((game.key, self.setting_id(game)) for game in games)
@@ -230,7 +232,8 @@ class _Run:
     def resolve(self, game: BatchGame) -> None:
         if game.key not in self.resolved:
             self.resolved.add(game.key)
-            self.positions_left -= game.plies + 1
+            if not game.carries_evaluations:
+                self.positions_left -= game.plies + 1
 
     def run(self, executor: Executor, stop: threading.Event) -> BatchOutcome:
         self.tell_progress()
