@@ -77,19 +77,20 @@ static int bracket_line(const unsigned char *data, Py_ssize_t line, Py_ssize_t s
     return line < size && data[line] == '[';
 }
 
-static PyObject *tag_blocks(PyObject *module, PyObject *args) {
-    Py_buffer view;
-    Py_ssize_t position, max_blocks;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &position, &max_blocks)) return NULL;
-    const unsigned char *data = view.buf;
-    Py_ssize_t size = view.len;
-    PyObject *blocks = PyList_New(0);
-    if (blocks == NULL) goto failed;
-    if (position < 0) position = 0;
-    while (position < size && PyList_GET_SIZE(blocks) < max_blocks) {
-        const unsigned char *found = memchr(data + position, '\n', (size_t)(size - position));
+typedef struct {
+    Py_ssize_t start, end;
+    Py_ssize_t spans[GROUPS][2]; /* [first, after] of each group; first < 0 when not captured */
+} Block;
+
+/* Up to `wanted` blocks from `*position` on, into `blocks`; `*position` ends after the last one
+ * (or at the end of the buffer, when fewer were found). Touches no Python object. */
+static Py_ssize_t find_blocks(const unsigned char *data, Py_ssize_t size, Py_ssize_t *position, Block *blocks,
+                              Py_ssize_t wanted) {
+    Py_ssize_t found_blocks = 0, at_position = *position;
+    while (at_position < size && found_blocks < wanted) {
+        const unsigned char *found = memchr(data + at_position, '\n', (size_t)(size - at_position));
         if (found == NULL) {
-            position = size;
+            at_position = size;
             break;
         }
         Py_ssize_t start = (Py_ssize_t)(found - data);
@@ -102,24 +103,24 @@ static PyObject *tag_blocks(PyObject *module, PyObject *args) {
             opens = at < size && is_name_start(data[at]);
         }
         if (!opens) {
-            position = start + 1;
+            at_position = start + 1;
             continue;
         }
-        Py_ssize_t spans[GROUPS][2];
-        for (int index = 0; index < GROUPS; index++) spans[index][0] = -1;
-        Py_ssize_t line = start + 1, end = start + 1;
+        Block *block = &blocks[found_blocks++];
+        for (int index = 0; index < GROUPS; index++) block->spans[index][0] = -1;
+        Py_ssize_t line = start + 1, end;
         for (;;) {
             Py_ssize_t eol = line_end(data, line, size);
             int shown;
             Py_ssize_t value_start, value_end;
             if (plain_line(data, line, eol, &shown, &value_start, &value_end)) {
                 if (shown >= 0) {
-                    spans[shown][0] = value_start;
-                    spans[shown][1] = value_end;
+                    block->spans[shown][0] = value_start;
+                    block->spans[shown][1] = value_end;
                 }
             } else {
-                spans[ODD][0] = line;
-                spans[ODD][1] = eol;
+                block->spans[ODD][0] = line;
+                block->spans[ODD][1] = eol;
             }
             if (eol >= size) {
                 end = size;
@@ -129,36 +130,62 @@ static PyObject *tag_blocks(PyObject *module, PyObject *args) {
             line = eol + 1;
             if (!bracket_line(data, line, size)) break;
         }
-        PyObject *groups = PyTuple_New(GROUPS);
-        if (groups == NULL) goto failed;
-        for (int index = 0; index < GROUPS; index++) {
-            PyObject *value;
-            if (spans[index][0] < 0) {
-                value = Py_NewRef(Py_None);
-            } else {
-                value = PyBytes_FromStringAndSize((const char *)data + spans[index][0], spans[index][1] - spans[index][0]);
-                if (value == NULL) {
-                    Py_DECREF(groups);
-                    goto failed;
-                }
-            }
-            PyTuple_SET_ITEM(groups, index, value);
-        }
-        PyObject *block = Py_BuildValue("(nnN)", start, end, groups);
-        if (block == NULL || PyList_Append(blocks, block) < 0) {
-            Py_XDECREF(block);
-            goto failed;
-        }
-        Py_DECREF(block);
-        position = end;
+        block->start = start;
+        block->end = end;
+        at_position = end;
     }
-    PyBuffer_Release(&view);
-    return Py_BuildValue("(Nn)", blocks, position);
+    *position = at_position;
+    return found_blocks;
+}
 
-failed:
-    Py_XDECREF(blocks);
+static PyObject *block_tuple(const unsigned char *data, const Block *block) {
+    PyObject *groups = PyTuple_New(GROUPS);
+    if (groups == NULL) return NULL;
+    for (int index = 0; index < GROUPS; index++) {
+        PyObject *value;
+        if (block->spans[index][0] < 0) {
+            value = Py_NewRef(Py_None);
+        } else {
+            value = PyBytes_FromStringAndSize((const char *)data + block->spans[index][0],
+                                              block->spans[index][1] - block->spans[index][0]);
+            if (value == NULL) {
+                Py_DECREF(groups);
+                return NULL;
+            }
+        }
+        PyTuple_SET_ITEM(groups, index, value);
+    }
+    return Py_BuildValue("(nnN)", block->start, block->end, groups);
+}
+
+static PyObject *tag_blocks(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    Py_ssize_t position, max_blocks;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &position, &max_blocks)) return NULL;
+    if (max_blocks < 1) max_blocks = 1;
+    if (position < 0) position = 0;
+    Block *found = PyMem_RawMalloc((size_t)max_blocks * sizeof(Block));
+    if (found == NULL) {
+        PyBuffer_Release(&view);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t count;
+    /* The scan lets other threads run (the window, while a big file is listed): the buffer stays
+     * exported until it is released below, so it cannot be closed or resized meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    count = find_blocks(view.buf, view.len, &position, found, max_blocks);
+    Py_END_ALLOW_THREADS
+    PyObject *blocks = PyList_New(count);
+    for (Py_ssize_t index = 0; blocks != NULL && index < count; index++) {
+        PyObject *block = block_tuple(view.buf, &found[index]);
+        if (block == NULL) Py_CLEAR(blocks);
+        else PyList_SET_ITEM(blocks, index, block);
+    }
+    PyMem_RawFree(found);
     PyBuffer_Release(&view);
-    return NULL;
+    if (blocks == NULL) return NULL;
+    return Py_BuildValue("(Nn)", blocks, position);
 }
 
 static PyMethodDef methods[] = {
@@ -166,6 +193,6 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_pgn_blocks", NULL, 0, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_pgn_blocks", NULL, 0, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__pgn_blocks(void) { return PyModule_Create(&module); }
