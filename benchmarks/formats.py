@@ -8,7 +8,8 @@ The big files are built from real games of the shared corpus (never from invente
   RAV and longest-game files).
 Each is repeated up to the asked size and kept under <tmp>/reviewer-bench/ for the next run. Each
 measurement runs in a process of its own, which reports its peak RSS; files under 200 MB are
-measured `--repeats` times, Reviewer and python-chess in turn, and the fastest of each counts:
+measured `--repeats` times (bigger ones `--big-repeats` times), Reviewer and python-chess in turn,
+and the fastest of each counts:
 - reviewer: `open_collection(path)` (every game listed: offsets + the shown tags) with an empty
   cache, then the same file opened again (from the cached index), then one game opened; the tag
   blocks found by the compiled scanner (`_pgn_blocks.c`), and once more for the twic file by the
@@ -18,6 +19,7 @@ A small synthetic file (the same invented game 100 000 times) is one more line, 
 with older figures only. Last, the game chooser's model over a million rows (the TWIC file's games
 repeated): showing them, sorting by a column, filtering by one word and by two.
 Run: nice -n 10 .venv/bin/python benchmarks/formats.py [--eval-mb 500] [--twic-mb 100] [--annotated-mb 100]
+         [--big-repeats 1] [--chooser-rows 1000000]
 """
 
 from __future__ import annotations
@@ -190,6 +192,7 @@ def main() -> None:
     parser.add_argument("--folder", type=Path, default=Path(tempfile.gettempdir()) / "reviewer-bench")
     parser.add_argument("--chooser-rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3, help="turns per file under 200 MB (the fastest counts)")
+    parser.add_argument("--big-repeats", type=int, default=1, help="turns per file of 200 MB or more")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -214,7 +217,7 @@ def main() -> None:
           f"{'RSS MB':>7} {'chess RSS':>9} {'reopen ms':>9} {'1 game ms':>9}")
     for kind, path, *scanner in [*files, twic_python_scan]:
         # Turns taken one after the other, the fastest of each kept: the machine's load moves both alike.
-        repeats = args.repeats if path.stat().st_size < 200e6 else 1
+        repeats = args.repeats if path.stat().st_size < 200e6 else args.big_repeats
         runs = [(run_child("reviewer", path, *scanner), run_child("python-chess", path)) for _ in range(repeats)]
         ours = min((run[0] for run in runs), key=lambda result: result["seconds"])
         theirs = min((run[1] for run in runs), key=lambda result: result["seconds"])

@@ -137,11 +137,24 @@ def go_assessment(moves: Sequence[Sequence[Any]]) -> GameAssessment:
     return GameAssessment("go", "lichess", False, assessed, {"white": empty, "black": empty})
 
 
+# Games whose BR/WR are not the players' amateur ranks, as their headers show (read by hand): the
+# model is for amateurs ranked by a server or a club, and a professional dan is not an amateur dan.
+NOT_AMATEUR_RANKS = {
+    "analyze-sgf__t-oro-1.sgf": "a Korean professional league game (TE: 퓨처스리그): 4단/8단 are professional ranks",
+    "analyze-sgf__t-oro-2.sgf": "a professional game (TE: 춘란배, Ke Jie – Tang Weixing): 9단 is a professional rank",
+    "sabaki__gb2312.ngf": "a professional game (韩国十段战): 初段/五段 are professional ranks",
+    "sabaki-sgf__complex.sgf": "an OGS relay of AlphaGo – Lee Sedol: BR/WR are the relay's, not the players'",
+}
+
+
 def go_samples(path: Path) -> tuple[list[Sample], dict[str, int], dict[str, Any]]:
     data = json.loads(path.read_text(encoding="utf-8"))
     samples: list[Sample] = []
-    skipped = {"unranked": 0, "incomplete": 0, "too few moves": 0}
+    skipped = {"unranked": 0, "incomplete": 0, "too few moves": 0, "not amateur ranks": 0}
     for index, game in enumerate(data["games"]):
+        if game["file"] in NOT_AMATEUR_RANKS:
+            skipped["not amateur ranks"] += 2
+            continue
         if not game["complete"]:
             skipped["incomplete"] += 2
             continue
@@ -274,7 +287,7 @@ def fit_kind(kind: str, samples: list[Sample], describe: Callable[[HeldOut, Held
         "min_moves": MIN_MOVES[kind],
         "board_sizes": [[19, 19]] if kind == "go" else [],
         "basis": describe(result, baseline, len(samples), games),
-        "beats_guessing": result.mae < baseline.mae,
+        "beats_guessing": result.mae < baseline.mae and result.rmse < baseline.rmse,
         "fitted": {
             "command": COMMAND,
             "date": dt.date.today().isoformat(),
@@ -286,7 +299,8 @@ def fit_kind(kind: str, samples: list[Sample], describe: Callable[[HeldOut, Held
     }
     print(f"  basis: {model['basis']}")
     if not model["beats_guessing"]:
-        print(f"  its held-out MAE is not below guessing the mean ({baseline.mae:.2f}): the app gives no {kind} estimate")
+        print(f"  its held-out MAE and RMSE are not both below guessing the mean ({baseline.mae:.2f}, "
+              f"{baseline.rmse:.2f}): the app gives no {kind} estimate")
     if write:
         RESOURCES.mkdir(parents=True, exist_ok=True)
         out = RESOURCES / f"{kind}.json"

@@ -138,6 +138,21 @@ def test_the_bundled_models_load_and_say_what_they_stand_on():
     assert chess_model.beats_guessing
 
 
+def test_the_bundled_go_model_ranks_a_19x19_game_with_its_interval():
+    model = load_model("go")
+    assert model is not None and model.beats_guessing and model.board_sizes == ((19, 19),)
+    assert all(term.coefficient < 0 for term in model.terms)  # more points lost, lower rank
+    values = []
+    for loss in (0.8, 1.5, 3.0):
+        black = go_assessment([loss] * 40)
+        both = replace(black, moves=black.moves + tuple(replace(m, color="white") for m in black.moves))
+        estimate = estimate_strength(both, "black", model, (19, 19))
+        assert estimate is not None and estimate.low < estimate.value < estimate.high and estimate.level == 0.8
+        values.append(estimate.value)
+    assert values[0] > values[1] > values[2]
+    assert estimate_strength(both, "black", model, (13, 13)) is None
+
+
 # ------------------------------------------------------------------------------------ in the report
 
 

@@ -54,7 +54,7 @@ class StrengthModel:
     min_moves: int  # fewer scored moves of the side: no estimate
     board_sizes: tuple[tuple[int, int], ...]  # Go: the boards the model was fitted on
     basis: str  # one line: what the model stands on and its held-out error
-    beats_guessing: bool  # its held-out error is below that of guessing the mean: else no estimate
+    beats_guessing: bool  # its held-out MAE and RMSE are below those of guessing the mean: else no estimate
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> StrengthModel:
