@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml setup.py reviewer/core/formats/_pgn_blocks.c
 	touch $@
 
 system-deps:
-	@bash packaging/install-system-deps.sh
+	@PY=$(PY) bash packaging/install-system-deps.sh
 
 engines: $(STAMP)
 	$(BIN)/reviewer engines install
