@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Debian packages the app needs beyond Python: a C compiler and Python's headers where missing,
-# Qt's xcb window plugin libraries, a virtual screen for headless runs, Stockfish, a CPU OpenCL runtime for KataGo, GNU Go (the opponent of
-# benchmarks/gnugo_match.py and its test), and the validators of the desktop entry and the AppStream
-# metainfo, which the packaging tests run.
+# Qt's xcb window plugin libraries, a virtual screen for headless runs, Stockfish, a CPU OpenCL
+# runtime for KataGo, GNU Go (the opponent of benchmarks/gnugo_match.py and its test), and the
+# validators of the desktop entry and the AppStream metainfo, which the packaging tests run.
 set -u
 PACKAGES=(libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxkbcommon-x11-0 libegl1 libgl1
           libfontconfig1 libdbus-1-3 xvfb xauth stockfish pocl-opencl-icd gnugo
