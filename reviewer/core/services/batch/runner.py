@@ -1,5 +1,6 @@
-"""Running a batch: what is finished comes from the store, figures a file carries are imported,
-the rest goes to an executor (this process, or a Ray cluster) and every finished game is recorded.
+"""Running a batch: what is finished comes from the store, the rest goes to an executor (this
+process, or a Ray cluster), whose tasks import the figures a file carries or else review with the
+engine, and every finished game is recorded.
 
 The driver (this process) alone writes the batch store and the analysis cache, whichever executor
 reviews; an executor only hands results back through `on_result`, one game at a time, on the
