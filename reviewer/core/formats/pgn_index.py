@@ -4,8 +4,8 @@ The scan runs over a memory map (or bytes): a block of tag lines is one match of
 found by the compiled scanner `_pgn_blocks` where it was built, else by the regular expression
 itself (the two find the same blocks); the movetext between blocks is never copied or decoded,
 only checked for a comment left open (`{` after the last `}`), for text, and in rare cases
-tokenised. Only the tags a list shows are decoded, each game on its own (UTF-8, else Windows-1252, else Latin-1), so a file mixing encodings
-lists every name right.
+tokenised. Only the tags a list shows are decoded, each game on its own (UTF-8, else
+Windows-1252, else Latin-1), so a file mixing encodings lists every name right.
 
 A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
 current game already has (so header-only games that follow each other are told apart). A tag-like
