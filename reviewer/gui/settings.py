@@ -71,7 +71,10 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
     LimitChoice("Passes · 2 visits, then 32 where ≥ 2 points lost", default_go_passes().limit()),
 )
-DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}
+DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}  # Go with KataGo: KATAGO_DEFAULT_LIMIT
+# KataGo's default review: the whole graph at 2 visits, then 32 where a move lost 2 points or more,
+# which a CPU finishes in minutes (the built-in engine keeps the 50-visit default: 2 is too few).
+KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
 
 
 def limit_choices(kind: GameKind) -> tuple[LimitChoice, ...]:
@@ -153,6 +156,10 @@ class Settings:
 
     def set_engine_identity(self, choice: EngineChoice, identity: str) -> None:
         self._qsettings.setValue(f"identities/{_choice_key(choice)}", identity)
+
+    def has_limit(self, kind: GameKind) -> bool:
+        """Whether the user chose a limit for this kind of game (else `limit` gives the default)."""
+        return bool(self._qsettings.contains(f"limits/{kind}/set"))
 
     def limit(self, kind: GameKind) -> Limit:
         group = f"limits/{kind}"

@@ -384,3 +384,18 @@ def test_a_review_in_passes_says_which_pass_each_judgement_came_from(qtbot, wind
     assert "of 3 · " in window.comment_view.toPlainText()
     assert any(text.endswith(" · fast pass · 1k nodes") for text in formats)
     assert any(" · pass 2 of 3 · 2k nodes" in text for text in formats)
+
+
+def test_go_is_reviewed_in_passes_with_katago_and_at_50_visits_with_the_built_in_engine(qtbot, window, corpus_dir) -> None:
+    from reviewer.core.passes import default_go_passes
+
+    open_game(qtbot, window, corpus_dir / "sgf" / "katrain__ogs.sgf")
+    assert window.limit("go") == Limit(visits=50)  # no KataGo found: the built-in engine's default
+    assert window.limit_combo.currentText() == "Quick · 50 visits"
+    window.set_engine_choice(EngineChoice(kind="go", command="katago analysis -model m.bin.gz"), remember=False)
+    assert window.limit("go") == default_go_passes().limit()
+    assert window.limit_combo.currentText().startswith("Passes · 2 visits, then 32")
+    window.limit_combo.activated.emit(window.limit_combo.findText("Standard · 200 visits"))  # as a pick does
+    assert window.limit("go") == Limit(visits=200)  # the user's choice stays
+    assert window.limit_combo.currentText() == "Standard · 200 visits"
+    assert window.limit("chess") != Limit(visits=200)
