@@ -69,7 +69,7 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Quick · 50 visits", Limit(visits=50)),
     LimitChoice("Standard · 200 visits", Limit(visits=200)),
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
-    LimitChoice("Passes · 2 visits, then 32 where ≥ 2 points lost", default_go_passes().limit()),
+    LimitChoice("Passes · 2 → 32 visits where in doubt", default_go_passes().limit()),
 )
 DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}  # Go with KataGo: KATAGO_DEFAULT_LIMIT
 # KataGo's default review: the whole graph at 2 visits, then 32 where a move lost 2 points or more,

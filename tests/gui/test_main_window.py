@@ -394,7 +394,7 @@ def test_go_is_reviewed_in_passes_with_katago_and_at_50_visits_with_the_built_in
     assert window.limit_combo.currentText() == "Quick · 50 visits"
     window.set_engine_choice(EngineChoice(kind="go", command="katago analysis -model m.bin.gz"), remember=False)
     assert window.limit("go") == default_go_passes().limit()
-    assert window.limit_combo.currentText().startswith("Passes · 2 visits, then 32")
+    assert window.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
     window.limit_combo.activated.emit(window.limit_combo.findText("Standard · 200 visits"))  # as a pick does
     assert window.limit("go") == Limit(visits=200)  # the user's choice stays
     assert window.limit_combo.currentText() == "Standard · 200 visits"
