@@ -19,7 +19,7 @@ from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import engine_missing
-from reviewer.gui.settings import KATAGO_DEFAULT_LIMIT, EngineChoice, describe_limit, engine_label, limit_choices
+from reviewer.gui.settings import EngineChoice, describe_limit, engine_label, limit_choices
 from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisProgress,
@@ -83,11 +83,8 @@ class AnalysisController(QObject):
         override = self._limit_overrides.get(kind)
         if override is not None:
             return override
-        settings = self.window.settings
-        go_default = kind == "go" and not settings.has_limit("go")
-        if go_default and not resolves_to_builtin(self.engine_choice("go"), self._known_engines):
-            return KATAGO_DEFAULT_LIMIT
-        return settings.limit(kind)  # type: ignore[arg-type]
+        builtin_go = kind != "go" or resolves_to_builtin(self.engine_choice("go"), self._known_engines)
+        return self.window.settings.limit(kind, builtin_go)  # type: ignore[arg-type]
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
         if remember:

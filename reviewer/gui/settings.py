@@ -71,10 +71,18 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
     LimitChoice("Passes · 2 → 32 visits where in doubt", default_go_passes().limit()),
 )
-DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}  # Go with KataGo: KATAGO_DEFAULT_LIMIT
+DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}
 # KataGo's default review: the whole graph at 2 visits, then 32 where a move lost 2 points or more,
 # which a CPU finishes in minutes (the built-in engine keeps the 50-visit default: 2 is too few).
 KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
+
+
+def default_limit(kind: GameKind, builtin_go: bool = True) -> Limit:
+    """The limit a kind of game is reviewed with until the user picks one; Go's depends on whether
+    the built-in engine (`builtin_go`) or KataGo reviews."""
+    if kind == "go" and not builtin_go:
+        return KATAGO_DEFAULT_LIMIT
+    return limit_choices(kind)[DEFAULT_LIMIT_INDEX[kind]].limit
 
 
 def limit_choices(kind: GameKind) -> tuple[LimitChoice, ...]:
@@ -157,15 +165,11 @@ class Settings:
     def set_engine_identity(self, choice: EngineChoice, identity: str) -> None:
         self._qsettings.setValue(f"identities/{_choice_key(choice)}", identity)
 
-    def has_limit(self, kind: GameKind) -> bool:
-        """Whether the user chose a limit for this kind of game (else `limit` gives the default)."""
-        return bool(self._qsettings.contains(f"limits/{kind}/set"))
-
-    def limit(self, kind: GameKind) -> Limit:
+    def limit(self, kind: GameKind, builtin_go: bool = True) -> Limit:
+        """The limit the user picked for this kind of game, else `default_limit`."""
         group = f"limits/{kind}"
-        default = limit_choices(kind)[DEFAULT_LIMIT_INDEX[kind]].limit
         if not self._qsettings.contains(f"{group}/set"):
-            return default
+            return default_limit(kind, builtin_go)
         return Limit(
             nodes=self._int_or_none(f"{group}/nodes"),
             depth=self._int_or_none(f"{group}/depth"),
