@@ -103,11 +103,12 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         type=_budget_list,
         metavar="LIST",
         help="review in passes: chess nodes per pass (default 40000,250000,1000000: every position, then "
-        "deeper where a label is in doubt); Go visits of the fast and the refining pass (e.g. 2,32)",
+        "deeper where a label is in doubt); Go visits of the fast and the refining pass (default with KataGo "
+        "2,32: every position, then where a move lost 2 points or more)",
     )
     limits.add_argument("--depth", type=_positive_int, metavar="N", help="chess depth")
     limits.add_argument("--movetime", type=_positive_float, metavar="S", help="seconds per position")
-    limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits (KataGo)")
+    limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits, the same for every position")
     limits.add_argument("--multipv", type=_positive_int, default=1, metavar="K", help="candidate lines per position")
 
 
@@ -173,6 +174,7 @@ def run(args: argparse.Namespace) -> int:
     if cache is not None and cache.warning:
         print(f"reviewer analyze: warning: {cache.warning}", file=err)
     engines: dict[tuple[GameKind, tuple[int, int] | None], EngineOnDemand] = {}
+    limits: dict[tuple[GameKind, tuple[int, int] | None], Limit] = {}
     status = EXIT_BAD_INPUT if skipped else EXIT_OK
     restore = install_interrupt_handler(stop, err)
     try:
@@ -184,7 +186,10 @@ def run(args: argparse.Namespace) -> int:
             engine = engines.get((kind, board)) or engines.setdefault(
                 (kind, board), _engine_on_demand(kind, args, command, board)
             )
-            limit = limit_for(kind, args)
+            if (kind, board) not in limits:
+                katago = kind == "go" and go_engine_is_katago(args, command, board)
+                limits[(kind, board)] = limit_for(kind, args, katago=katago)
+            limit = limits[(kind, board)]
             label = f"{job.path.name}#{job.index + 1}" + (f" ({number}/{len(jobs)})" if len(jobs) > 1 else "")
             try:
                 _analyse_one(job, engine, limit, stop, cache, label, quiet=args.quiet, stream=err)
@@ -363,10 +368,11 @@ def folder_problem(target: Path) -> str | None:
     return None
 
 
-def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None) -> Limit:
-    """A uniform limit when one is named; otherwise chess is reviewed in passes (Go only with --passes),
-    with one single-thread engine per core (`cores`: this machine's by default)."""
-    from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes
+def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None, katago: bool = False) -> Limit:
+    """A uniform limit when one is named; otherwise chess is reviewed in passes, with one
+    single-thread engine per core (`cores`: this machine's by default), and Go in passes when
+    `katago` reviews it (the built-in engine keeps its own visits: its first pass would say nothing)."""
+    from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes, default_go_passes
 
     passes: tuple[int, ...] | None = getattr(args, "passes", None)
     if kind == "chess":
@@ -376,9 +382,18 @@ def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None
                 scheme = ChessPasses(nodes=passes, engines=scheme.engines)
             return scheme.limit(args.multipv)
         return Limit(nodes=args.nodes, depth=args.depth, movetime_s=args.movetime, multipv=args.multipv)
-    if passes is not None and args.visits is None and args.movetime is None:
-        return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
+    if args.visits is None and args.movetime is None:
+        if passes is not None:
+            return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
+        if katago:
+            return default_go_passes().limit(args.multipv)
     return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv)
+
+
+def go_engine_is_katago(args: argparse.Namespace, command: list[str] | None, board_size: tuple[int, int] | None) -> bool:
+    from reviewer.core.engines.registry import go_engine_is_katago as registry_answer
+
+    return registry_answer(args.engine, command, board_size)
 
 
 def _engine_on_demand(

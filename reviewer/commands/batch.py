@@ -52,6 +52,7 @@ from reviewer.commands.analyze import (
     add_scoring_arguments,
     engine_command,
     folder_problem,
+    go_engine_is_katago,
     install_interrupt_handler,
     limit_for,
     terminal_bar,
@@ -133,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     settings = BatchSettings(
         engine=EngineSettings(name=args.engine, command=tuple(command) if command is not None else None),
         chess_limit=limit_for("chess", args, cores),
-        go_limit=limit_for("go", args, cores),
+        go_limit=limit_for("go", args, cores, katago="go" in kinds and go_engine_is_katago(args, command, None)),
         preset=args.preset,
         skip_book=args.skip_book,
     )

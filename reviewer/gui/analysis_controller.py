@@ -48,6 +48,7 @@ class AnalysisController(QObject):
         self._analysis_state = AnalysisState()
         self._warmed_up = False
         self._discovery_wanted, self._discovery_started = discover_engines, False
+        self._analyse_when_engines_known = False
 
     def connect_workers(self) -> None:
         """Listen to the analysis runner and the task runner (once both exist)."""
@@ -67,6 +68,7 @@ class AnalysisController(QObject):
 
     def new_game(self) -> None:
         self._analysis_state = AnalysisState()
+        self._analyse_when_engines_known = False  # Analyse was pressed for the game before
 
     def engine_choice(self, kind: str) -> EngineChoice:
         return self._engine_overrides.get(kind) or self.window.settings.engine_choice(kind)  # type: ignore[arg-type]
@@ -108,6 +110,12 @@ class AnalysisController(QObject):
         game = self.window.session.game
         if game is None:
             return
+        if self._limit_waits_for_discovery(game.kind):
+            self._analyse_when_engines_known = True
+            self._discover_engines()
+            self.window.statusBar().showMessage("Looking for engines: the analysis starts when they are known…")
+            return
+        self._analyse_when_engines_known = False
         plies = tuple(range(self.window.session.ply_count + 1))
         kind = game.kind
         job = AnalysisJob(game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies)
@@ -117,7 +125,18 @@ class AnalysisController(QObject):
         self.window._update_enabled()
         self.show_analysis_state()
 
+    def _limit_waits_for_discovery(self, kind: str) -> bool:
+        """Whether the default limit depends on engines discovery has not found yet (Go's default is
+        the review in passes with KataGo, 50 visits with the built-in engine)."""
+        if kind != "go" or not self._engines_pending or kind in self._limit_overrides:
+            return False
+        if self.window.settings.has_limit(kind):  # type: ignore[arg-type]
+            return False
+        choice = self.engine_choice(kind)
+        return not (choice.command or choice.name)
+
     def stop_analysis(self) -> None:
+        self._analyse_when_engines_known = False
         self.window.analysis.stop()
         self.window._update_enabled()
 
@@ -341,6 +360,9 @@ class AnalysisController(QObject):
             self._known_engines = list(result or [])
             self._engines_pending = False
             self.update_engine_controls()
+            if self._analyse_when_engines_known:
+                self.start_analysis()
+                return
             session = self.window.session
             if session.game is not None and len(session.evaluations) == 0 and not self.window.analysis.is_running():
                 self.look_up_cached_analysis(session.game)  # now the engine's name is known
@@ -359,6 +381,8 @@ class AnalysisController(QObject):
         elif what == "engines":
             self._known_engines = []
             self._engines_pending = False
+            if self._analyse_when_engines_known:
+                self.start_analysis()
         elif what == "cache":  # an unreadable cache only means analysing again
             self.window.message_bar.add(
                 Message(key=f"game:cache:{message}", level="warning",

@@ -168,7 +168,7 @@ class Settings:
     def limit(self, kind: GameKind, builtin_go: bool = True) -> Limit:
         """The limit the user picked for this kind of game, else `default_limit`."""
         group = f"limits/{kind}"
-        if not self._qsettings.contains(f"{group}/set"):
+        if not self.has_limit(kind):
             return default_limit(kind, builtin_go)
         return Limit(
             nodes=self._int_or_none(f"{group}/nodes"),
@@ -178,6 +178,10 @@ class Settings:
             multipv=self._int_or_none(f"{group}/multipv") or 1,
             scheme=self._text(f"{group}/scheme") or None,
         )
+
+    def has_limit(self, kind: GameKind) -> bool:
+        """Whether the user picked a limit for this kind of game (else `limit` gives the default)."""
+        return bool(self._qsettings.contains(f"limits/{kind}/set"))
 
     def set_limit(self, kind: GameKind, limit: Limit) -> None:
         group = f"limits/{kind}"

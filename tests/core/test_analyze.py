@@ -357,3 +357,15 @@ def test_passes_that_are_not_positive_numbers_are_bad_input(capsys):
         main(["analyze", str(OPERA), "--passes", "100,0"])
     assert exit_info.value.code == 2
     assert "positive" in capsys.readouterr().err
+
+
+def test_go_is_reviewed_in_passes_by_default_with_katago_and_at_the_engines_visits_with_the_built_in_one(tmp_path):
+    sgf, katago_report, builtin_report = DATA / "go_9x9_passes.sgf", tmp_path / "k.json", tmp_path / "b.json"
+    command = shlex.join(fake_engine_command("fake_katago.py"))
+    assert main(["analyze", str(sgf), "--engine-cmd", command, "--no-cache", "-q", "--json", str(katago_report)]) == 0
+    report = json.loads(katago_report.read_text())
+    assert "scheme=go-passes-v1:visits2>32" in report["engine"]["id"]
+    assert {m["pass"] for m in report["moves"]} <= {1, 2} and report["complete"] is True
+    assert main(["analyze", str(sgf), "--engine", "builtin", "--no-cache", "-q", "--json", str(builtin_report)]) == 0
+    report = json.loads(builtin_report.read_text())
+    assert "scheme=" not in report["engine"]["id"] and report["passes"] is None

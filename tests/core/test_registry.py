@@ -215,3 +215,14 @@ def test_best_go_engine_for_a_board_katago_plays_is_still_katago(monkeypatch):
         assert isinstance(engine, KataGoEngine)
     finally:
         engine.close()
+
+
+def test_whether_go_is_reviewed_by_katago_is_told_without_starting_it(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", ["no-such-program"]), BUILTIN)
+    assert registry.go_engine_is_katago()
+    assert registry.go_engine_is_katago(name="KataGo")
+    assert not registry.go_engine_is_katago(name="builtin")
+    assert not registry.go_engine_is_katago(board_size=(25, 25))  # too big: the built-in engine plays it
+    assert registry.go_engine_is_katago(command=["my-katago", "analysis"])
+    listing(monkeypatch, info("katago", "go", "katago", status="missing"), BUILTIN)
+    assert not registry.go_engine_is_katago()

@@ -386,6 +386,44 @@ def test_a_review_in_passes_says_which_pass_each_judgement_came_from(qtbot, wind
     assert any(" · pass 2 of 3 · 2k nodes" in text for text in formats)
 
 
+def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews_go_in_passes_with_katago(
+    qtbot, corpus_dir, monkeypatch
+) -> None:
+    import threading
+
+    from reviewer.core.engines import registry
+    from reviewer.core.engines.discovery import EngineInfo
+    from reviewer.core.passes import default_go_passes
+    from reviewer.gui import analysis_controller
+
+    fake_katago = tuple(fake_engine_command("fake_katago.py"))
+    release = threading.Event()
+
+    def slow_discovery() -> list[EngineInfo]:
+        release.wait(60)
+        return [EngineInfo("katago", "go", "katago", fake_katago, "1.18.0", "ok", "fake", "path")]
+
+    real_open = registry.open_engine
+    monkeypatch.setattr(analysis_controller, "_find_engines", slow_discovery)
+    monkeypatch.setattr(registry, "open_engine", lambda kind, *args, **kwargs: real_open(kind, command=list(fake_katago)))
+    main = MainWindow(discover_engines=True)
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    open_game(qtbot, main, corpus_dir.joinpath(*GO_GAME))
+    started = []
+    main.analysis.started.connect(started.append)
+    main.activateWindow()
+    qtbot.keyClick(main, Qt.Key.Key_Space)  # Analyse, before discovery has answered
+    assert not started and not main.analysis.is_running()
+    assert "Looking for engines" in main.statusBar().currentMessage()
+    with qtbot.waitSignal(main.analysis_finished, timeout=30000) as finished:
+        release.set()
+    assert finished.args == [True]
+    assert [job.limit for job in started] == [default_go_passes().limit()]  # KataGo's default, not 50 visits
+    assert main.session.evaluations.get(0) is not None
+
+
 def test_go_is_reviewed_in_passes_with_katago_and_at_50_visits_with_the_built_in_engine(qtbot, window, corpus_dir) -> None:
     from reviewer.core.passes import default_go_passes
 

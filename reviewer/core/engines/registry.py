@@ -144,6 +144,22 @@ def open_engine(
     return _open_builtin()
 
 
+def go_engine_is_katago(
+    name: str | None = None, command: Sequence[str] | str | None = None, board_size: tuple[int, int] | None = None
+) -> bool:
+    """Whether `open_engine("go", name, command, board_size=board_size)` runs KataGo rather than the
+    built-in engine (it still falls back to the built-in engine when a found KataGo does not start)."""
+    if command is not None:
+        return True
+    if not katago_plays(board_size) or (name is not None and name.strip().lower() == "builtin"):
+        return False
+    engines = find_engines(kind="go")
+    if name is not None:
+        wanted = name.strip().lower()
+        return any(engine.name.lower() == wanted and engine.protocol == "katago" for engine in engines)
+    return any(engine.usable and engine.protocol == "katago" for engine in engines)
+
+
 def _too_big_for_katago(board_size: tuple[int, int] | None) -> str:
     width, height = board_size or (0, 0)
     return f"KataGo plays boards up to {KATAGO_MAX_BOARD}×{KATAGO_MAX_BOARD}, not {width}×{height}; use --engine builtin"
