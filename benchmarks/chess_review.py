@@ -21,7 +21,7 @@ and by default only the positions the reference holds are reviewed (`--whole-gam
 with the reference as it is now, without running an engine.
 
     nice -n 10 .venv/bin/python benchmarks/chess_review.py [--uniform 30000,100000,300000,1000000]
-        [--passes 50000,300000,1500000] [--repeat-passes]
+        [--passes 40000,250000,1000000/20000,500000,1000000] [--margins 3,1/3,0.5] [--repeat-passes]
 """
 
 from __future__ import annotations
@@ -174,7 +174,10 @@ RUNS_PATH = Path(__file__).resolve().parent / "data" / "chess_review_runs.json"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--uniform", default="30000,100000,300000,1000000", help="uniform node budgets")
-    parser.add_argument("--passes", default=None, help="node budgets of the passes (default: the app's)")
+    parser.add_argument("--passes", default=None,
+                        help="node budgets of the passes (default: the app's); several schemes apart with /")
+    parser.add_argument("--margins", default=None,
+                        help="win points of doubt before pass 2, 3… (default: the app's); one per scheme, apart with /")
     parser.add_argument("--repeat-passes", action="store_true", help="run the passes twice and count differing labels")
     parser.add_argument("--games", type=int, default=len(GAMES), help="use the first N reference games")
     parser.add_argument("--whole-games", action="store_true",
@@ -247,31 +250,45 @@ def main() -> None:
         line(name, labels, wall, cpu)
         runs_out.append({"name": name, "labels": labels.by_game, "wall_s": wall, "cpu_s": cpu})
 
-    scheme = default_chess_passes()
-    if args.passes:
-        scheme = ChessPasses(nodes=tuple(int(n) for n in args.passes.split(",")), engines=scheme.engines)
+    app_scheme = default_chess_passes()
+    schemes = [app_scheme]
+    if args.passes or args.margins:
+        budget_lists = (args.passes or ",".join(str(n) for n in app_scheme.nodes)).split("/")
+        margin_lists = (args.margins or ",".join(f"{m:g}" for m in app_scheme.margins)).split("/")
+        if len(margin_lists) == 1:
+            margin_lists *= len(budget_lists)
+        if len(margin_lists) != len(budget_lists):
+            raise SystemExit("--passes and --margins name different numbers of schemes")
+        schemes = [
+            ChessPasses(nodes=tuple(int(n) for n in budgets.split(",")), margins=tuple(float(m) for m in margins.split(",")),
+                        engines=app_scheme.engines)
+            for budgets, margins in zip(budget_lists, margin_lists, strict=True)
+        ]
     passes_engine: Callable[[], UciEngine] = lambda: UciEngine([STOCKFISH])  # noqa: E731
-    sizes: list[PassStart] = []
-    labels, wall, cpu = review(games, passes_engine, scheme.limit(), sizes, positions)
-    name = "passes " + ">".join(f"{n // 1000}k" for n in scheme.nodes) + f" ({scheme.engines} x 1 thread)"
-    line(name, labels, wall, cpu)
     reviewed = sum(len(p) for p in positions.values()) if positions else sum(g.ply_count + 1 for _, g in games)
-    notes = []
-    for index in range(1, scheme.pass_count + 1):
-        searched = sum(start.positions for start in sizes if start.index == index)
-        notes.append(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {reviewed} positions")
-    if "uniform 1000000" in walls:
-        notes.append(f"  passes / uniform 1M: wall time {wall / walls['uniform 1000000']:.2f}, "
-                     f"engine CPU {cpu / cpus['uniform 1000000']:.2f}")
-    if args.repeat_passes:
-        again, _, _ = review(games, passes_engine, scheme.limit(), [], positions)
-        differing = sum(
-            labels.by_game[key].get(ply) != again.by_game[key].get(ply) for key, wanted in plies.items() for ply in wanted
-        )
-        notes.append(f"  passes run twice: {differing} of {moves} labels differ")
-    for note in notes:
-        print(note)
-    runs_out.append({"name": name, "labels": labels.by_game, "wall_s": wall, "cpu_s": cpu, "notes": notes})
+    for scheme in schemes:
+        sizes: list[PassStart] = []
+        labels, wall, cpu = review(games, passes_engine, scheme.limit(), sizes, positions)
+        name = ("passes " + ">".join(f"{n // 1000}k" for n in scheme.nodes) + " margins "
+                + ",".join(f"{m:g}" for m in scheme.margins) + f" ({scheme.engines} x 1 thread)")
+        line(name, labels, wall, cpu)
+        notes = []
+        for index in range(1, scheme.pass_count + 1):
+            searched = sum(start.positions for start in sizes if start.index == index)
+            notes.append(f"  pass {index} ({scheme.describe_pass(index)}): {searched} of {reviewed} positions")
+        if "uniform 1000000" in walls:
+            notes.append(f"  passes / uniform 1M: wall time {wall / walls['uniform 1000000']:.2f}, "
+                         f"engine CPU {cpu / cpus['uniform 1000000']:.2f}")
+        if args.repeat_passes:
+            again, _, _ = review(games, passes_engine, scheme.limit(), [], positions)
+            differing = sum(
+                labels.by_game[key].get(ply) != again.by_game[key].get(ply)
+                for key, wanted in plies.items() for ply in wanted
+            )
+            notes.append(f"  passes run twice: {differing} of {moves} labels differ")
+        for note in notes:
+            print(note, flush=True)
+        runs_out.append({"name": name, "labels": labels.by_game, "wall_s": wall, "cpu_s": cpu, "notes": notes})
     RUNS_PATH.write_text(json.dumps({
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "games": [key for key, _ in games],
