@@ -125,12 +125,14 @@ class AnalysisController(QObject):
         self.window._update_enabled()
         self.show_analysis_state()
 
+    def limit_is_default(self, kind: str) -> bool:
+        """Whether `limit(kind)` is the default (the user picked none, here or in the settings)."""
+        return kind not in self._limit_overrides and not self.window.settings.has_limit(kind)  # type: ignore[arg-type]
+
     def _limit_waits_for_discovery(self, kind: str) -> bool:
         """Whether the default limit depends on engines discovery has not found yet (Go's default is
         the review in passes with KataGo, 50 visits with the built-in engine)."""
-        if kind != "go" or not self._engines_pending or kind in self._limit_overrides:
-            return False
-        if self.window.settings.has_limit(kind):  # type: ignore[arg-type]
+        if kind != "go" or not self._engines_pending or not self.limit_is_default(kind):
             return False
         choice = self.engine_choice(kind)
         return not (choice.command or choice.name)

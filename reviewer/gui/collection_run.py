@@ -14,7 +14,7 @@ from __future__ import annotations
 import shlex
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ class BatchRequest:
     player: str | None
     settings: Mapping[GameKind, BatchSettings]  # what reviews the games of each kind
     store_path: Path | None = None  # None: the batch store beside Reviewer's other data
+    go_limit_from_engine: bool = False  # Go's limit is the default of the engine that reviews (found by the run)
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,16 @@ def run_collection(number: int, request: BatchRequest, stop: threading.Event, si
         signals.finished.emit(number, result)
 
 
+def _with_engines_go_default(settings: BatchSettings) -> BatchSettings:
+    """The settings with Go's default limit for the engine that will review: the review in passes
+    with KataGo, the built-in engine's visits otherwise (asks for engines: off the GUI thread)."""
+    from reviewer.core.engines.registry import go_engine_is_katago
+    from reviewer.gui.settings import default_limit
+
+    katago = go_engine_is_katago(settings.engine.name, settings.engine.command)
+    return replace(settings, go_limit=default_limit("go", builtin_go=not katago))
+
+
 def _run(number: int, request: BatchRequest, stop: threading.Event, signals: RunSignals) -> RunResult:
     from reviewer.core.cache import AnalysisCache
     from reviewer.core.services.batch.local import LocalExecutor
@@ -138,8 +149,11 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
 
         import_go_engine_modules()  # one thread at a time, as the window's own workers do
 
+    settings_of_kind = dict(request.settings)
+    if request.go_limit_from_engine and any(game.kind == "go" for game in plan.games):
+        settings_of_kind["go"] = _with_engines_go_default(settings_of_kind["go"])
     outcomes: list[BatchOutcome] = []
-    groups = _groups(plan.games, request.settings)
+    groups = _groups(plan.games, settings_of_kind)
     store = BatchStore(request.store_path)
     cache = AnalysisCache()
     try:
@@ -174,7 +188,6 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
     finished: dict[str, Any] = {}
     for outcome in outcomes:
         finished.update(outcome.finished)
-    settings_of_kind = request.settings
     reports: list[dict[str, Any]] = []
     for game in plan.games:
         done = finished.get(game.key)

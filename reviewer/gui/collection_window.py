@@ -98,12 +98,15 @@ class CollectionWindow(QWidget):
         batch_settings: SettingsProvider | None = None,
         store_path: Path | None = None,
         parent: QWidget | None = None,
+        go_limit_is_default: Callable[[], bool] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Collection — Reviewer")
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.resize(1100, 820)
         self._batch_settings = batch_settings or _saved_settings
+        # Go's default limit depends on the engine that reviews (passes with KataGo), which only the run finds out
+        self._go_limit_is_default = go_limit_is_default or (_saved_go_limit_is_default if batch_settings is None else _never)
         self._store_path = store_path
         self._paths: list[str] = []
         self.reports: tuple[dict[str, Any], ...] = ()
@@ -274,7 +277,7 @@ class CollectionWindow(QWidget):
         except ValueError as error:  # an engine command that cannot be split into words
             self.message_bar.replace(Message("run-failed", "error", f"The engine setting cannot be used: {error}", scope="app"))
             return
-        request = BatchRequest(tuple(self._paths), player, settings, self._store_path)
+        request = BatchRequest(tuple(self._paths), player, settings, self._store_path, self._go_limit_is_default())
         self.problems_list.clear()
         self._show_problems_box()
         self.progress_bar.setRange(0, 0)  # busy until the games are counted
@@ -461,6 +464,16 @@ class CollectionWindow(QWidget):
         self._latest_names = self._latest_insights = 0
         self._jobs.clear()
         self._redraw.stop()
+
+
+def _saved_go_limit_is_default() -> bool:
+    from reviewer.gui.settings import Settings
+
+    return not Settings().has_limit("go")
+
+
+def _never() -> bool:
+    return False
 
 
 def _saved_settings() -> Mapping[GameKind, BatchSettings]:

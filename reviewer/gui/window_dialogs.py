@@ -94,7 +94,10 @@ class WindowDialogs(QObject):
 
         if self.collection_window is None:
             window = self.window
-            collection = CollectionWindow(lambda: batch_settings_from(window.engine_choice, window.limit, window.session.preset))
+            collection = CollectionWindow(
+                lambda: batch_settings_from(window.engine_choice, window.limit, window.session.preset),
+                go_limit_is_default=lambda: window.analysis_controller.limit_is_default("go"),
+            )
             collection.game_requested.connect(self._open_collection_game)
             collection.install_requested.connect(
                 lambda kind: self.show_engine_manager("katago" if kind == "go" else "stockfish")

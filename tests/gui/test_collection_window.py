@@ -377,3 +377,30 @@ def test_every_text_of_the_window_is_readable(qtbot, window, games_file, dark):
         assert problems == [], "\n".join(problems)
     finally:
         apply_theme(app, False)
+
+
+def test_a_go_collection_without_a_chosen_limit_is_reviewed_in_passes_when_katago_is_found(qtbot, tmp_path, monkeypatch):
+    from reviewer.core.engines import registry
+    from reviewer.core.engines.discovery import EngineInfo
+    from reviewer.core.passes import default_go_passes
+
+    path = tmp_path / "club.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Kim]PW[Lee]RE[B+R];B[ee];W[cc];B[gc];W[cg])", encoding="utf-8")
+    fake_katago = EngineInfo("katago", "go", "katago", tuple(fake_engine_command("fake_katago.py")), "1.18.0", "ok")
+    builtin = EngineInfo("builtin", "go", "builtin", (), "1", "ok")
+    found = [fake_katago, builtin]
+    monkeypatch.setattr(registry, "find_engines", lambda kind=None, **_: [e for e in found if kind in (None, e.kind)])
+    settings = BatchSettings(EngineSettings(), Limit(nodes=1000), Limit(visits=50))  # the built-in engine's default
+    window = CollectionWindow(lambda: {"chess": settings, "go": settings}, go_limit_is_default=lambda: True)
+    qtbot.addWidget(window)
+    try:
+        window.set_paths([path])
+        assert review(qtbot, window).analysed == 1
+        assert default_go_passes().scheme_id in window.reports[0]["engine"]["id"]  # the run found KataGo
+        found.remove(fake_katago)  # KataGo gone: the built-in engine's own default, 50 visits
+        path.write_text(path.read_text().replace("W[cg])", "W[cg];B[cd])"), encoding="utf-8")
+        assert review(qtbot, window).analysed == 1
+        engine = window.reports[0]["engine"]
+        assert "go-passes" not in engine["id"] and engine["limit"] == Limit(visits=50).describe()
+    finally:
+        window.shutdown()
