@@ -85,8 +85,18 @@ class AnalysisController(QObject):
         override = self._limit_overrides.get(kind)
         if override is not None:
             return override
-        builtin_go = kind != "go" or resolves_to_builtin(self.engine_choice("go"), self._known_engines)
+        builtin_go = kind != "go" or self._go_runs_builtin()
         return self.window.settings.limit(kind, builtin_go)  # type: ignore[arg-type]
+
+    def _go_runs_builtin(self) -> bool:
+        """Whether Go is reviewed by the built-in engine: as discovery finds it, or, until discovery
+        answers, as the engine named itself when it last ran (as the engine button says)."""
+        choice = self.engine_choice("go")
+        if self._engines_pending and not self._known_engines and not (choice.command or choice.name):
+            identity = self.window.settings.engine_identity(choice)
+            if identity:
+                return identity.startswith("builtin-go")
+        return resolves_to_builtin(choice, self._known_engines)
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
         if remember:

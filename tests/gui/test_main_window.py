@@ -417,6 +417,11 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
     qtbot.keyClick(main, Qt.Key.Key_Space)  # Analyse, before discovery has answered
     assert not started and not main.analysis.is_running()
     assert "Looking for engines" in main.statusBar().currentMessage()
+    assert main.limit_combo.currentText() == "Quick · 50 visits"  # nothing known of the engine yet
+    main.settings.set_engine_identity(main.engine_choice("go"), "KataGo 1.18.1 g170e-b15c192")
+    main.analysis_controller.update_engine_controls()  # KataGo ran last time: the button and the limit say so
+    assert main.engine_button.text().startswith("KataGo 1.18.1")
+    assert main.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
     with qtbot.waitSignal(main.analysis_finished, timeout=30000) as finished:
         release.set()
     assert finished.args == [True]
