@@ -94,8 +94,11 @@ def test_a_killed_worker_loses_no_game(tmp_path, ray_address):
     )
     try:
         # Every search waits for `release`: a worker whose engine has started is in the middle of a game.
-        assert wait_for(lambda: pids.is_dir() and any(pids.iterdir()), 180), "no engine started on a worker"
-        started = next(path for path in pids.iterdir() if path.name.isdigit())
+        def started_engines() -> list[Path]:  # the pid files once written whole (a .tmp file is renamed to one)
+            return [path for path in pids.iterdir() if path.name.isdigit()] if pids.is_dir() else []
+
+        assert wait_for(lambda: bool(started_engines()), 180), "no engine started on a worker"
+        started = started_engines()[0]
         worker = int(started.read_text())
         assert "ray" in Path(f"/proc/{worker}/cmdline").read_bytes().decode(errors="replace").lower()
         os.kill(worker, signal.SIGKILL)
