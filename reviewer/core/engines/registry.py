@@ -114,12 +114,31 @@ def open_engine(
     if command is not None:
         parts = _command_list(command)
         return _open_uci(parts, threads) if kind == "chess" else _open_katago(parts, threads)
+    candidates = _candidates(kind, name, board_size)
+    if name is not None:
+        return _open_info(candidates[0], threads)
+    if kind == "chess":
+        if not candidates:
+            raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
+        return _open_info(candidates[0], threads)
+    for engine in candidates:
+        try:
+            return _open_info(engine, threads)
+        except EngineError as error:
+            log.warning("%s does not start (%s); using the built-in Go engine", engine.name, error)
+    return _open_builtin()
+
+
+def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | None) -> list[EngineInfo]:
+    """The engines `open_engine` tries for `kind`, in order: the one named (EngineNotFound when
+    none has the name, EngineUnsuitable when it cannot play the board), else the usable ones of
+    the best protocol; for Go, none means the built-in engine."""
     if kind == "go" and name is None and not katago_plays(board_size):
-        return _open_builtin()  # no need to look for KataGo
+        return []  # no need to look for KataGo
     if kind == "go" and name is not None and name.strip().lower() == "builtin":
         builtin = builtin_engine_info()  # asked for by name: no other engine is started to list it
         if builtin is not None:
-            return _open_info(builtin, threads)
+            return [builtin]
     engines = find_engines(kind=kind)
     if name is not None:
         wanted = name.strip().lower()
@@ -127,21 +146,11 @@ def open_engine(
             if engine.name.lower() == wanted:
                 if engine.protocol == "katago" and not katago_plays(board_size):
                     raise EngineUnsuitable(_too_big_for_katago(board_size))
-                return _open_info(engine, threads)
+                return [engine]
         known = ", ".join(engine.name for engine in engines) or "none"
         raise EngineNotFound(f"no {kind} engine named {name!r} (known: {known}); {INSTALL_HINT}")
-    if kind == "chess":
-        for engine in engines:
-            if engine.usable and engine.protocol == "uci":
-                return _open_info(engine, threads)
-        raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
-    for engine in engines:
-        if engine.usable and engine.protocol == "katago":
-            try:
-                return _open_info(engine, threads)
-            except EngineError as error:
-                log.warning("%s does not start (%s); using the built-in Go engine", engine.name, error)
-    return _open_builtin()
+    protocol = "uci" if kind == "chess" else "katago"
+    return [engine for engine in engines if engine.usable and engine.protocol == protocol]
 
 
 def go_engine_is_katago(
@@ -151,13 +160,10 @@ def go_engine_is_katago(
     built-in engine (it still falls back to the built-in engine when a found KataGo does not start)."""
     if command is not None:
         return True
-    if not katago_plays(board_size) or (name is not None and name.strip().lower() == "builtin"):
+    try:
+        return any(engine.protocol == "katago" for engine in _candidates("go", name, board_size))
+    except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
         return False
-    engines = find_engines(kind="go")
-    if name is not None:
-        wanted = name.strip().lower()
-        return any(engine.name.lower() == wanted and engine.protocol == "katago" for engine in engines)
-    return any(engine.usable and engine.protocol == "katago" for engine in engines)
 
 
 def _too_big_for_katago(board_size: tuple[int, int] | None) -> str:
