@@ -100,3 +100,40 @@ def go_game_with_a_blunder(engine_id: str = KATAGO_ID) -> tuple[Game, Evaluation
     return game, table
 
 
+
+
+# ------------------------------------------------------------------- a KataGo found by discovery
+
+
+def found_katago(folder: Path, monkeypatch, *fake_args: str) -> Path:
+    """Make engine discovery find one KataGo and nothing else: a `katago` launcher in `folder`,
+    named in engines.json, that answers `katago version` (each time adding a line to the file
+    returned) and otherwise runs tests/fakes/fake_katago.py with `fake_args` (e.g. --exit-on-start:
+    found, but its analysis engine does not start). The installed KataGo and one on PATH are hidden."""
+    import json
+    import shlex
+
+    from reviewer.core.engines import discovery
+
+    versions = folder / "katago-version-calls"
+    launcher = folder / "katago"
+    fake = shlex.join(fake_engine_command("fake_katago.py", *fake_args))
+    launcher.write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = version ]; then echo version >> {shlex.quote(str(versions))}; echo "KataGo v1.18.1"; exit 0; fi\n'
+        f'exec {fake} "$@"\n'
+    )
+    launcher.chmod(0o755)
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(folder / "no-engines-installed"))
+    monkeypatch.setattr(discovery, "_system_katago", lambda: None)
+    settings = discovery.settings_path()
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"engines": [
+        {"name": "katago", "kind": "go", "protocol": "katago", "command": [str(launcher), "analysis"]}
+    ]}))
+    return versions
+
+
+def version_calls(versions: Path) -> int:
+    """How many times the launcher of `found_katago` was asked `katago version`."""
+    return len(versions.read_text().splitlines()) if versions.exists() else 0

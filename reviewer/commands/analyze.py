@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
@@ -47,6 +47,9 @@ from reviewer.core.gametree import Game, GameKind
 from reviewer.core.passes import PassStart
 from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
 from reviewer.core.services.batch.plan import unreadable_start, without_game_number
+
+if TYPE_CHECKING:
+    from reviewer.core.engines.registry import EnginePlan
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CHESS_NODES = 1_000_000
@@ -156,6 +159,8 @@ class GameJob:
 
 
 def run(args: argparse.Namespace) -> int:
+    from reviewer.core.engines.registry import EnginePlan, KataGoDoesNotStart
+
     logging.getLogger("chess.engine").setLevel(logging.CRITICAL)  # engine chatter; failures raise
     err = sys.stderr
     try:
@@ -173,8 +178,7 @@ def run(args: argparse.Namespace) -> int:
     cache: AnalysisCache | None = None if args.no_cache else AnalysisCache()
     if cache is not None and cache.warning:
         print(f"reviewer analyze: warning: {cache.warning}", file=err)
-    engines: dict[tuple[GameKind, tuple[int, int] | None], EngineOnDemand] = {}
-    limits: dict[tuple[GameKind, tuple[int, int] | None], Limit] = {}
+    slots: dict[tuple[GameKind, tuple[int, int] | None], _EngineSlot] = {}
     status = EXIT_BAD_INPUT if skipped else EXIT_OK
     restore = install_interrupt_handler(stop, err)
     try:
@@ -183,18 +187,20 @@ def run(args: argparse.Namespace) -> int:
                 break
             kind = job.game.kind
             board = _board_beyond_katago(job.game)
-            engine = engines.get((kind, board)) or engines.setdefault(
-                (kind, board), _engine_on_demand(kind, args, command, board)
-            )
-            if (kind, board) not in limits:
-                katago = kind == "go" and go_engine_is_katago(args, command, board)
-                limits[(kind, board)] = limit_for(kind, args, katago=katago)
-            limit = limits[(kind, board)]
+            slot = slots.get((kind, board))
+            if slot is None:  # Go: KataGo is looked for once, for the limit and for the engine
+                slot = slots[(kind, board)] = _engine_slot(EnginePlan(kind, args.engine, command, board), args)
             label = f"{job.path.name}#{job.index + 1}" + (f" ({number}/{len(jobs)})" if len(jobs) > 1 else "")
             try:
-                _analyse_one(job, engine, limit, stop, cache, label, quiet=args.quiet, stream=err)
+                try:
+                    _analyse_one(job, slot.engine, slot.limit, stop, cache, label, quiet=args.quiet, stream=err)
+                except KataGoDoesNotStart as error:  # the limit was KataGo's default: the built-in engine's instead
+                    print(f"reviewer analyze: warning: {error}; reviewing with the built-in engine at its own visits", file=err)
+                    slot = slots[(kind, board)] = _engine_slot(slot.plan, args)
+                    job.evaluations = EvaluationTable()
+                    _analyse_one(job, slot.engine, slot.limit, stop, cache, label, quiet=args.quiet, stream=err)
             except (EngineNotFound, EngineUnsuitable) as error:
-                opened = engine.engine is not None
+                opened = slot.engine.engine is not None
                 print(f"reviewer analyze: {label + ': ' if opened else ''}{error}", file=err)
                 if not opened:  # the command names no engine, or not one for these games
                     status = EXIT_BAD_INPUT
@@ -202,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
                 status = EXIT_FAILED if status == EXIT_OK else status
                 continue  # the engine runs but cannot analyse this game (Chess960); the next may suit it
             except (EngineError, ValueError) as error:
-                opened = engine.engine is not None
+                opened = slot.engine.engine is not None
                 print(f"reviewer analyze: {label + ': ' if opened else ''}{error}", file=err)
                 status = EXIT_FAILED
                 break
@@ -211,14 +217,15 @@ def run(args: argparse.Namespace) -> int:
                 status = EXIT_BAD_INPUT
                 continue
             finally:
-                identity = engine.identity(cache)
+                identity = slot.engine.identity(cache)
                 if identity is not None:
+                    limit = slot.limit
                     job.engine_info = {"name": identity, "id": identity_key(identity, limit), "limit": limit.describe()}
     finally:
         restore()
-        for engine in engines.values():
+        for held in slots.values():
             try:
-                engine.close()
+                held.engine.close()
             except Exception:
                 pass
         if cache is not None:
@@ -390,22 +397,31 @@ def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None
     return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv)
 
 
-def go_engine_is_katago(args: argparse.Namespace, command: list[str] | None, board_size: tuple[int, int] | None) -> bool:
-    from reviewer.core.engines.registry import go_engine_is_katago as registry_answer
+@dataclass
+class _EngineSlot:
+    """The engine and the limit for the games of one kind (and one class of Go board), with the
+    plan behind both: one engine discovery chooses the limit and opens the engine."""
 
-    return registry_answer(args.engine, command, board_size)
+    plan: EnginePlan
+    engine: EngineOnDemand  # started only when a position is missing from the cache
+    limit: Limit
 
 
-def _engine_on_demand(
-    kind: GameKind, args: argparse.Namespace, command: list[str] | None, board_size: tuple[int, int] | None
-) -> EngineOnDemand:
-    """The engine for `kind`, started only when a position is missing from the cache."""
-    from reviewer.core.engines.registry import engine_fingerprint, open_engine
+def _engine_slot(plan: EnginePlan, args: argparse.Namespace) -> _EngineSlot:
+    """The plan's engine and its limit. When the limit is KataGo's default (no limit given), a found
+    KataGo that does not start raises KataGoDoesNotStart rather than leaving the games to the
+    built-in engine at KataGo's limit: `_engine_slot(plan, args)` again then gives the built-in
+    engine and its own (the plan no longer runs KataGo)."""
+    from reviewer.core.engines.registry import engine_fingerprint
 
-    return EngineOnDemand(
-        lambda: open_engine(kind, name=args.engine, command=command, board_size=board_size),
-        engine_fingerprint(kind, name=args.engine, command=command),
+    katago = plan.runs_katago
+    limit = limit_for(plan.kind, args, katago=katago)
+    katagos_default = katago and limit != limit_for(plan.kind, args, katago=False)
+    engine = EngineOnDemand(
+        lambda: plan.open(fallback_to_builtin=not katagos_default),
+        engine_fingerprint(plan.kind, name=plan.name, command=plan.command),
     )
+    return _EngineSlot(plan, engine, limit)
 
 
 def _board_beyond_katago(game: Game) -> tuple[int, int] | None:

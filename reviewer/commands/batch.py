@@ -52,7 +52,6 @@ from reviewer.commands.analyze import (
     add_scoring_arguments,
     engine_command,
     folder_problem,
-    go_engine_is_katago,
     install_interrupt_handler,
     limit_for,
     terminal_bar,
@@ -71,6 +70,7 @@ from reviewer.core.services.batch import (
     plays_in,
     run_batch,
 )
+from reviewer.core.services.batch.task import EnginePool
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROGRAM = "reviewer batch"
@@ -131,10 +131,12 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
 
     cores = 1 if args.cluster else None  # on a cluster, games run side by side, one engine each
+    engine = EngineSettings(name=args.engine, command=tuple(command) if command is not None else None)
+    engines = EnginePool()  # one engine discovery for the Go limit and the engines opened here (not on a cluster)
     settings = BatchSettings(
-        engine=EngineSettings(name=args.engine, command=tuple(command) if command is not None else None),
+        engine=engine,
         chess_limit=limit_for("chess", args, cores),
-        go_limit=limit_for("go", args, cores, katago="go" in kinds and go_engine_is_katago(args, command, None)),
+        go_limit=limit_for("go", args, cores, katago="go" in kinds and engines.plan(engine, "go").runs_katago),
         preset=args.preset,
         skip_book=args.skip_book,
     )
@@ -150,7 +152,7 @@ def run(args: argparse.Namespace) -> int:
     if cache is not None and cache.warning:
         _say(f"warning: {cache.warning}", err)
     try:
-        executor = _executor(args, cache, err)
+        executor = _executor(args, cache, err, engines)
     except BadInput as error:
         _say(str(error), err)
         store.close()
@@ -227,11 +229,12 @@ def _tell_plan(plan: BatchPlan, args: argparse.Namespace, err: TextIO) -> None:
         _say(f"{label}{more}: the same game as one met before ({first}); reviewed once", err)
 
 
-def _executor(args: argparse.Namespace, cache: Any, err: TextIO) -> Any:
+def _executor(args: argparse.Namespace, cache: Any, err: TextIO, engines: EnginePool) -> Any:
+    """The executor of `--cluster`, else a local one that opens its engines from `engines`."""
     from reviewer.core.services.batch import LocalExecutor
 
     if not args.cluster:
-        return LocalExecutor(cache)
+        return LocalExecutor(cache, engines)
     from reviewer.core.services.batch.ray_executor import ClusterUnavailable, RayExecutor
 
     if not args.quiet:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import chess.pgn
 import pytest
-from support import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command, found_katago, version_calls
 
 from reviewer.cli import main
 
@@ -369,3 +369,47 @@ def test_go_is_reviewed_in_passes_by_default_with_katago_and_at_the_engines_visi
     assert main(["analyze", str(sgf), "--engine", "builtin", "--no-cache", "-q", "--json", str(builtin_report)]) == 0
     report = json.loads(builtin_report.read_text())
     assert "scheme=" not in report["engine"]["id"] and report["passes"] is None
+
+
+GO_GAMES = [str(DATA / "go_9x9_passes.sgf"), str(DATA / "go_rect_7x5.sgf")]
+
+
+def test_katago_is_looked_for_once_to_choose_the_go_limit_and_to_start_it(tmp_path, monkeypatch):
+    versions = found_katago(tmp_path, monkeypatch)
+    report = tmp_path / "r.json"
+    assert main(["analyze", *GO_GAMES, "--all-games", "--no-cache", "-q", "--json", str(report)]) == 0
+    assert version_calls(versions) == 1  # `katago version`: one discovery for the limit and the engine
+    for data in json.loads(report.read_text()):
+        assert data["engine"]["name"].startswith("KataGo") and data["complete"] is True
+        assert "scheme=go-passes-v1:visits2>32" in data["engine"]["id"]
+
+
+def test_a_found_katago_that_does_not_start_leaves_the_games_to_the_builtin_engine_at_its_own_visits(
+    tmp_path, monkeypatch, capsys
+):
+    versions = found_katago(tmp_path, monkeypatch, "--exit-on-start")
+    report = tmp_path / "r.json"
+    assert main(["analyze", *GO_GAMES, "--all-games", "--no-cache", "-q", "--json", str(report)]) == 0
+    err = capsys.readouterr().err
+    warning = "; reviewing with the built-in engine at its own visits\n"
+    assert err.count(warning) == 1, err  # once, not once per game
+    assert "reviewer analyze: warning: KataGo does not start (" in err and "could not open model file" in err
+    assert version_calls(versions) == 1
+    plies = [7, 4]
+    for data, count in zip(json.loads(report.read_text()), plies, strict=True):
+        assert data["engine"]["name"].startswith("builtin-go")
+        assert data["engine"]["limit"] == "multipv=1" and "scheme=" not in data["engine"]["id"]
+        assert data["passes"] is None and {m["pass"] for m in data["moves"]} == {None}
+        assert data["complete"] is True and data["evaluated_positions"] == count + 1
+
+
+@pytest.mark.parametrize("limit, described", [(["--visits", "8"], "visits=8,multipv=1"),
+                                              (["--passes", "2,4"], "scheme=go-passes-v1:visits2>4")])
+def test_a_limit_the_user_gives_stays_when_katago_does_not_start(tmp_path, monkeypatch, capsys, limit, described):
+    found_katago(tmp_path, monkeypatch, "--exit-on-start")
+    report = tmp_path / "r.json"
+    assert main(["analyze", GO_GAMES[0], *limit, "--no-cache", "-q", "--json", str(report)]) == 0
+    assert "at its own visits" not in capsys.readouterr().err
+    data = json.loads(report.read_text())
+    assert data["engine"]["name"].startswith("builtin-go") and described in data["engine"]["limit"]
+    assert data["complete"] is True

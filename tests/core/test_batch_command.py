@@ -6,7 +6,7 @@ import json
 import shutil
 import sys
 
-from support import REPO_ROOT, fake_engine_command
+from support import REPO_ROOT, fake_engine_command, found_katago, version_calls
 
 from reviewer.cli import main
 from reviewer.commands.batch import event_line, player_rows, progress_line
@@ -67,3 +67,16 @@ def test_the_lines_say_what_became_of_each_game():
     assert event_line(GameEvent(game, "failed", "engine not found: x", "engine-missing")) == "reviewer batch: engine not found: x"
     progress = BatchProgress(done=3, total=10, eta_s=125.4, failed=1, current=game.label, positions=(4, 9))
     assert progress_line(progress) == f"games 3/10 · 1 failed · {game.label}: 4/9 positions · ETA 2:05"
+
+
+def test_katago_is_looked_for_once_to_choose_the_go_limit_and_to_review_the_games(tmp_path, monkeypatch):
+    versions = found_katago(tmp_path, monkeypatch)
+    out = tmp_path / "b.json"
+    code = main(["batch", str(DATA / "go_9x9_passes.sgf"), str(DATA / "go_rect_7x5.sgf"), "--no-cache", "-q",
+                 "--store", str(tmp_path / "b.sqlite"), "--json", str(out)])
+    assert code == 0
+    assert version_calls(versions) == 1  # `katago version`: one discovery for the limit and the engine
+    reports = json.loads(out.read_text())["reports"]
+    assert len(reports) == 2
+    for report in reports:
+        assert report["engine"]["name"].startswith("KataGo") and "scheme=go-passes-v1:visits2>32" in report["engine"]["id"]

@@ -7,6 +7,7 @@ import sys
 import threading
 
 import pytest
+from support import found_katago, version_calls
 
 from reviewer.core.analysis import Limit
 from reviewer.core.engines import discovery, registry
@@ -226,3 +227,56 @@ def test_whether_go_is_reviewed_by_katago_is_told_without_starting_it(monkeypatc
     assert registry.go_engine_is_katago(command=["my-katago", "analysis"])
     listing(monkeypatch, info("katago", "go", "katago", status="missing"), BUILTIN)
     assert not registry.go_engine_is_katago()
+
+
+def test_a_plan_looks_for_engines_once_for_whether_katago_plays_and_every_engine_it_opens(tmp_path, monkeypatch):
+    versions = found_katago(tmp_path, monkeypatch)
+    plan = registry.EnginePlan("go")
+    assert plan.runs_katago and [engine.name for engine in plan.candidates] == ["katago"]
+    for _ in range(2):
+        engine = plan.open()
+        try:
+            assert isinstance(engine, KataGoEngine)
+        finally:
+            engine.close()
+    assert version_calls(versions) == 1
+    assert registry.go_engine_is_katago() and version_calls(versions) == 2  # a plan of its own
+
+
+def test_without_the_fallback_a_katago_that_does_not_start_is_told_and_then_left_out(tmp_path, monkeypatch):
+    starts = tmp_path / "starts"
+    found_katago(tmp_path, monkeypatch, "--exit-on-start", "--started-log", str(starts))
+    with pytest.raises(registry.KataGoDoesNotStart, match=r"^KataGo does not start \(KataGo exited .*could not open model"):
+        registry.open_engine("go", fallback_to_builtin=False)
+    plan = registry.EnginePlan("go")
+    assert plan.runs_katago
+    with pytest.raises(registry.KataGoDoesNotStart):
+        plan.open(fallback_to_builtin=False)
+    tried = len(starts.read_text().splitlines())
+    assert not plan.runs_katago and plan.candidates == ()  # not tried again: the built-in engine plays
+    assert isinstance(plan.open(fallback_to_builtin=False), BuiltinGoEngine)
+    assert len(starts.read_text().splitlines()) == tried
+    assert isinstance(registry.open_engine("go"), BuiltinGoEngine)  # the fallback, as before
+
+
+def test_without_the_fallback_no_katago_found_still_means_the_builtin_engine(monkeypatch):
+    listing(monkeypatch, info("katago", "go", "katago", status="missing"), BUILTIN)
+    assert isinstance(registry.open_engine("go", fallback_to_builtin=False), BuiltinGoEngine)
+    assert isinstance(registry.open_engine("go", board_size=(21, 21), fallback_to_builtin=False), BuiltinGoEngine)
+
+
+def test_a_plan_keeps_what_discovery_said_about_a_name(monkeypatch):
+    calls: list[str | None] = []
+
+    def find(kind=None):
+        calls.append(kind)
+        return [BUILTIN]
+
+    monkeypatch.setattr(registry, "find_engines", find)
+    plan = registry.EnginePlan("go", name="nothing-like-it")
+    assert not plan.runs_katago
+    with pytest.raises(EngineNotFound, match="no go engine named 'nothing-like-it'"):
+        plan.open()
+    assert calls == ["go"]
+    with pytest.raises(ValueError):
+        registry.EnginePlan("shogi")  # type: ignore[arg-type]

@@ -16,7 +16,15 @@ from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, builtin_en
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import GameKind
 
-__all__ = ["KATAGO_MAX_BOARD", "engine_fingerprint", "katago_plays", "open_engine"]
+__all__ = [
+    "KATAGO_MAX_BOARD",
+    "EnginePlan",
+    "KataGoDoesNotStart",
+    "engine_fingerprint",
+    "go_engine_is_katago",
+    "katago_plays",
+    "open_engine",
+]
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +99,97 @@ def _open_info(info: EngineInfo, threads: int | None) -> Engine:
     return _open_katago(info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None)
 
 
+class KataGoDoesNotStart(EngineError):
+    """Every KataGo found failed to start, and the built-in engine was not to take its place."""
+
+
+class EnginePlan:
+    """What `open_engine(kind, name, command, board_size=...)` runs, with engine discovery done once:
+    `runs_katago` (to choose a Go limit) and every `open` share the candidates found on first need.
+
+    A found engine that fails to start is dropped: the next `open` does not try it again, and
+    `runs_katago` turns False when no KataGo is left (the built-in engine then plays Go).
+    """
+
+    def __init__(
+        self,
+        kind: GameKind,
+        name: str | None = None,
+        command: Sequence[str] | str | None = None,
+        board_size: tuple[int, int] | None = None,
+    ) -> None:
+        if kind not in ("chess", "go"):
+            raise ValueError(f"unknown kind of game: {kind!r}")
+        self.kind: GameKind = kind
+        self.name = name
+        self.command = command
+        self.board_size = board_size
+        self._found: list[EngineInfo] | EngineError | None = None
+
+    @property
+    def candidates(self) -> tuple[EngineInfo, ...]:
+        """The engines `open` tries, in order (see `_candidates`); raises what `_candidates` raised."""
+        return tuple(self._candidates())
+
+    def _candidates(self) -> list[EngineInfo]:
+        if self._found is None:
+            try:
+                self._found = _candidates(self.kind, self.name, self.board_size)
+            except EngineError as error:
+                self._found = error
+        if isinstance(self._found, EngineError):
+            raise self._found
+        return self._found
+
+    @property
+    def runs_katago(self) -> bool:
+        """Whether `open` runs KataGo rather than the built-in engine (for Go; False for chess)."""
+        if self.kind != "go":
+            return False
+        if self.command is not None:
+            return True
+        try:
+            return any(engine.protocol == "katago" for engine in self._candidates())
+        except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
+            return False
+
+    def open(self, threads: int | None = None, *, fallback_to_builtin: bool = True) -> Engine:
+        """A running engine. For Go without a name or a command, a found KataGo that does not start
+        leaves its place to the built-in engine, or with `fallback_to_builtin=False` raises
+        KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew."""
+        if self.command is not None:
+            parts = _command_list(self.command)
+            return _open_uci(parts, threads) if self.kind == "chess" else _open_katago(parts, threads)
+        candidates = self._candidates()
+        if self.name is not None:
+            return _open_info(candidates[0], threads)
+        if self.kind == "chess":
+            if not candidates:
+                raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
+            return _open_info(candidates[0], threads)
+        failures: list[tuple[str, EngineError]] = []
+        for engine in list(candidates):
+            try:
+                return _open_info(engine, threads)
+            except EngineError as error:
+                candidates.remove(engine)  # not tried again
+                failures.append((engine.name, error))
+                if fallback_to_builtin:
+                    log.warning("%s does not start (%s); using the built-in Go engine", engine.name, error)
+        if failures and not fallback_to_builtin:
+            reasons = [str(failures[0][1])] if len(failures) == 1 else [f"{name}: {error}" for name, error in failures]
+            raise KataGoDoesNotStart(f"KataGo does not start ({'; '.join(reasons)})")
+        return _open_builtin()
+
+
 def open_engine(
     kind: GameKind,
     name: str | None = None,
     command: Sequence[str] | str | None = None,
     threads: int | None = None,
     board_size: tuple[int, int] | None = None,
+    *,
+    fallback_to_builtin: bool = True,
 ) -> Engine:
     """A running engine for `kind` ("chess" or "go").
 
@@ -105,28 +198,12 @@ def open_engine(
       engines.json);
     - neither: the best available: Stockfish for chess; KataGo for Go when it is installed and
       starts and plays the board (`board_size`, (width, height), when known), else the built-in
-      engine.
+      engine (with `fallback_to_builtin=False`, a KataGo found that does not start raises
+      KataGoDoesNotStart instead).
     Raises EngineNotFound with what to do when nothing fits, EngineUnsuitable when the engine
-    named cannot play the board.
+    named cannot play the board. `EnginePlan` does the same with discovery shared between calls.
     """
-    if kind not in ("chess", "go"):
-        raise ValueError(f"unknown kind of game: {kind!r}")
-    if command is not None:
-        parts = _command_list(command)
-        return _open_uci(parts, threads) if kind == "chess" else _open_katago(parts, threads)
-    candidates = _candidates(kind, name, board_size)
-    if name is not None:
-        return _open_info(candidates[0], threads)
-    if kind == "chess":
-        if not candidates:
-            raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
-        return _open_info(candidates[0], threads)
-    for engine in candidates:
-        try:
-            return _open_info(engine, threads)
-        except EngineError as error:
-            log.warning("%s does not start (%s); using the built-in Go engine", engine.name, error)
-    return _open_builtin()
+    return EnginePlan(kind, name, command, board_size).open(threads, fallback_to_builtin=fallback_to_builtin)
 
 
 def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | None) -> list[EngineInfo]:
@@ -157,13 +234,9 @@ def go_engine_is_katago(
     name: str | None = None, command: Sequence[str] | str | None = None, board_size: tuple[int, int] | None = None
 ) -> bool:
     """Whether `open_engine("go", name, command, board_size=board_size)` runs KataGo rather than the
-    built-in engine (it still falls back to the built-in engine when a found KataGo does not start)."""
-    if command is not None:
-        return True
-    try:
-        return any(engine.protocol == "katago" for engine in _candidates("go", name, board_size))
-    except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
-        return False
+    built-in engine (it still falls back to the built-in engine when a found KataGo does not start).
+    To open the engine too, ask an `EnginePlan`: discovery then runs once for both."""
+    return EnginePlan("go", name, command, board_size).runs_katago
 
 
 def _too_big_for_katago(board_size: tuple[int, int] | None) -> str:

@@ -17,9 +17,10 @@ __all__ = ["LocalExecutor"]
 
 
 class LocalExecutor:
-    def __init__(self, cache: AnalysisCache | None = None) -> None:
+    def __init__(self, cache: AnalysisCache | None = None, engines: EnginePool | None = None) -> None:
+        """`engines`: a pool whose plans were already asked (to choose the limits), else a new one."""
         self._cache = cache
-        self._engines = EnginePool()
+        self._engines = engines if engines is not None else EnginePool()
 
     def run(
         self,

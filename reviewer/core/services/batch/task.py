@@ -19,7 +19,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.cache import AnalysisCache
@@ -33,6 +33,9 @@ from reviewer.core.report import GO_WINRATES_ONLY_NOTE, ReportOptions, build_rep
 from reviewer.core.review import EngineOnDemand, ProgressCallback, analysable_ply_count, analyse_game, identity_key
 from reviewer.core.scoring.common import Preset
 from reviewer.core.services.batch.plan import TextFormat, game_key
+
+if TYPE_CHECKING:
+    from reviewer.core.engines.registry import EnginePlan
 
 __all__ = [
     "CacheEntry",
@@ -159,26 +162,41 @@ def _embedded_engine_info(table: EvaluationTable) -> dict[str, Any]:
 # -- the engine ------------------------------------------------------------------------------------------
 
 
+_Slot = tuple[EngineSettings, GameKind, tuple[int, int] | None]
+
+
 class EnginePool:
     """A batch's engines: one per engine setting and kind of game (and per Go board too big for
     KataGo's usual build, which the registry gives to another engine), each opened on first need
     and kept for the next games until `close`."""
 
     def __init__(self) -> None:
-        self._engines: dict[tuple[EngineSettings, GameKind, tuple[int, int] | None], EngineOnDemand] = {}
+        self._engines: dict[_Slot, EngineOnDemand] = {}
+        self._plans: dict[_Slot, EnginePlan] = {}
+
+    def plan(self, settings: EngineSettings, kind: GameKind, board: tuple[int, int] | None = None) -> EnginePlan:
+        """What opens the engine of `settings` for `kind` (`board`: a Go board too big for KataGo's
+        usual build, else None), made once: asking it whether KataGo reviews (to choose the Go
+        limit) and the engines later opened for the games share one engine discovery."""
+        from reviewer.core.engines.registry import EnginePlan
+
+        slot = (settings, kind, board)
+        plan = self._plans.get(slot)
+        if plan is None:
+            plan = self._plans[slot] = EnginePlan(kind, name=settings.name, command=settings.command, board_size=board)
+        return plan
 
     def for_game(self, settings: EngineSettings, game: Game) -> EngineOnDemand:
-        from reviewer.core.engines.registry import engine_fingerprint, katago_plays, open_engine
+        from reviewer.core.engines.registry import engine_fingerprint, katago_plays
 
         size = (game.board_width, game.board_height)
         board = None if game.kind != "go" or katago_plays(size) else size
         slot = (settings, game.kind, board)
         engine = self._engines.get(slot)
         if engine is None:
-            kind = game.kind
             engine = self._engines[slot] = EngineOnDemand(
-                lambda: open_engine(kind, name=settings.name, command=settings.command, board_size=board),
-                engine_fingerprint(kind, name=settings.name, command=settings.command),
+                self.plan(settings, game.kind, board).open,
+                engine_fingerprint(game.kind, name=settings.name, command=settings.command),
             )
         return engine
 
