@@ -8,15 +8,21 @@ With the installed KataGo (`reviewer engines install`) on a real 19x19 game of t
   passes    the whole game through reviewer.core.review.analyse_game with the Go review in passes
             (no analysis cache): seconds from the start (KataGo's start included) until every
             position has its fast-pass score, then until every move that lost >= 2 points is
-            refined; how many positions each pass searched
+            refined; how many positions each pass searched. Once per --paths: "in-process" (1 and 2
+            visits computed by Reviewer from KataGo's network, as reviews do) and "process" (KataGo
+            searches every position itself: REVIEWER_KATAGO_NETWORK=process)
+
+The settings lines always time KataGo's own process.
 
     nice -n 10 .venv/bin/python benchmarks/katago_passes.py [--sgf FILE] [--plies 24] [--fast 2] [--deep 32] [--moves N]
         [--settings "|numAnalysisThreads=8,nnMaxBatchSize=8"] [--passes-settings KEY=VALUE,...] [--skip-passes]
+        [--paths in-process,process]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
 import threading
@@ -51,9 +57,24 @@ def katago_command(model: str | None, override: str) -> list[str]:
     return command + (["-override-config", override] if override else [])
 
 
+@contextlib.contextmanager
+def katago_path(path: str):  # type: ignore[no-untyped-def]
+    """Engines made inside answer 1 and 2 visits in-process ("in-process") or by KataGo ("process")."""
+    previous = os.environ.get("REVIEWER_KATAGO_NETWORK")
+    os.environ["REVIEWER_KATAGO_NETWORK"] = "process" if path == "process" else ""
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["REVIEWER_KATAGO_NETWORK"]
+        else:
+            os.environ["REVIEWER_KATAGO_NETWORK"] = previous
+
+
 def time_settings(args: argparse.Namespace, game: object, override: str) -> None:
     started = time.monotonic()
-    engine = KataGoEngine(katago_command(args.model, override), start_timeout_s=300)
+    with katago_path("process"):
+        engine = KataGoEngine(katago_command(args.model, override), start_timeout_s=300)
     start_s = time.monotonic() - started
     plies = list(range(min(args.plies, game.ply_count + 1)))  # type: ignore[attr-defined]
     try:
@@ -66,11 +87,12 @@ def time_settings(args: argparse.Namespace, game: object, override: str) -> None
           f"  {count / seconds:5.2f} positions/s", flush=True)
 
 
-def time_passes(args: argparse.Namespace, game: object) -> None:
+def time_passes(args: argparse.Namespace, game: object, path: str) -> None:
     scheme = GoPasses(visits=(args.fast, args.deep), refine_loss=args.refine)
     override = args.passes_settings
     started = time.monotonic()
-    engine = KataGoEngine(katago_command(args.model, override), start_timeout_s=300)
+    with katago_path(path):
+        engine = KataGoEngine(katago_command(args.model, override), start_timeout_s=300)
     marks: list[tuple[PassStart, float]] = []
     table = EvaluationTable()
     last = game.ply_count  # type: ignore[attr-defined]
@@ -85,7 +107,7 @@ def time_passes(args: argparse.Namespace, game: object) -> None:
         engine.close()
     total = time.monotonic() - started
     reviewed = f"the last {args.moves} moves" if args.moves else "the whole game"
-    print(f"passes {scheme.scheme_id} over {reviewed}, settings: {override or '(installed config)'}")
+    print(f"passes {scheme.scheme_id} over {reviewed}, first visits {path}, settings: {override or '(installed config)'}")
     ends = [at for _, at in marks[1:]] + [total]
     for (start, at), end in zip(marks, ends, strict=True):
         print(f"  pass {start.index} ({start.budget}): {start.positions} positions, "
@@ -110,6 +132,7 @@ def main() -> int:
                         help="review in passes only the last N moves (0: the whole game)")
     parser.add_argument("--skip-settings", action="store_true")
     parser.add_argument("--skip-passes", action="store_true")
+    parser.add_argument("--paths", default="in-process,process", help="who answers 1 and 2 visits, per passes run")
     args = parser.parse_args()
     game = load_game(args.sgf)
     print(f"{args.sgf.name}: {game.board_width}x{game.board_height}, {game.ply_count} moves; "
@@ -119,7 +142,8 @@ def main() -> int:
         for override in args.settings.split("|"):
             time_settings(args, game, override.strip())
     if not args.skip_passes:
-        time_passes(args, game)
+        for path in args.paths.split(","):
+            time_passes(args, game, path.strip())
     return 0
 
 

@@ -1,27 +1,26 @@
-"""How fast this CPU could evaluate KataGo's network outside KataGo's OpenCL build, in one run.
+"""KataGo's first visits on a CPU: KataGo's OpenCL build against Reviewer's numpy path, in one run.
 
-KataGo's Linux build here runs its network through OpenCL on PoCL. This benchmark measures, on the
-same machine and in the same run:
+KataGo's Linux build here runs its network through OpenCL on PoCL. Reviewer computes searches of
+1 and 2 visits itself (reviewer/core/engines/katago_net: KataGo's model file, input features and
+post-processing, the network in numpy). On the positions of a real 19x19 game, in the same run:
 
-  katago   the installed KataGo at 1 visit on the positions of a real 19x19 game: one network
-           evaluation per position, so positions/s is its network evaluations per second
-  numpy    a network of the default model's shape (g170e-b15c192: a 5x5 input convolution from
-           22 feature planes, 15 residual blocks of two 3x3 convolutions at 192 channels), random
-           weights, each convolution as one matrix product (numpy's BLAS), positions/s by batch
-  onnx     the same network in ONNX Runtime's CPU provider, when `onnx` and `onnxruntime` are
-           importable (they are not Reviewer's dependencies: `pip install onnx onnxruntime`)
+  katago   the installed KataGo (symmetry 0: nnRandomize=false), REVIEWER_KATAGO_NETWORK=process
+  numpy    the same KataGoEngine, which answers 1 and 2 visits in-process
+  agree    the largest and the median differences between the two, per position (winrate in
+           percentage points, lead in points)
 
-The two stand-ins leave out the heads and KataGo's global-pooling blocks (a few per cent of the
-arithmetic) and the input features (ladders, pass-alive areas), so they bound what a CPU path could
-reach; they evaluate nothing a review could use.
+Optional extra lines: a network of the model's shape with random weights in numpy and, when `onnx`
+and `onnxruntime` are importable (they are not Reviewer's dependencies), in ONNX Runtime's CPU
+provider: what a further path could reach; they evaluate nothing a review could use.
 
-    nice -n 10 .venv/bin/python benchmarks/network_cpu_paths.py [--sgf FILE] [--positions 40] [--seconds 5]
+    nice -n 10 .venv/bin/python benchmarks/network_cpu_paths.py [--sgf FILE] [--positions 60] [--stand-ins]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import threading
 import time
@@ -33,10 +32,11 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-from reviewer.core.analysis import Limit  # noqa: E402
+from reviewer.core.analysis import Evaluation, Limit  # noqa: E402
 from reviewer.core.engines.install import installed_katago  # noqa: E402
 from reviewer.core.engines.katago import KataGoEngine  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402
+from reviewer.core.gametree import Game  # noqa: E402
 
 SHARED = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
 DEFAULT_SGF = SHARED / "corpus" / "sgf" / "katrain__LS_vs_AG_G4_English.sgf"
@@ -44,20 +44,46 @@ SIDE, PLANES, CHANNELS, BLOCKS = 19, 22, 192, 15
 BATCHES = (1, 8, 16)
 
 
-def katago_rate(sgf: Path, positions: int) -> float:
+def _engine(command: list[str], in_process: bool) -> KataGoEngine:
+    previous = os.environ.get("REVIEWER_KATAGO_NETWORK")
+    os.environ["REVIEWER_KATAGO_NETWORK"] = "" if in_process else "process"
+    try:
+        return KataGoEngine([*command, "-override-config", "nnRandomize=false"], start_timeout_s=300)
+    finally:
+        if previous is None:
+            del os.environ["REVIEWER_KATAGO_NETWORK"]
+        else:
+            os.environ["REVIEWER_KATAGO_NETWORK"] = previous
+
+
+def timed(engine: KataGoEngine, game: Game, plies: list[int], visits: int) -> tuple[float, dict[int, Evaluation]]:
+    list(engine.analyse(game, plies[:2], Limit(visits=visits), threading.Event()))  # started and warm
+    started = time.perf_counter()
+    found = {e.ply: e for e in engine.analyse(game, plies, Limit(visits=visits), threading.Event())}
+    return len(found) / (time.perf_counter() - started), found
+
+
+def real_paths(sgf: Path, positions: int, visits: tuple[int, ...]) -> None:
     katago = installed_katago()
     if katago is None:
         raise SystemExit("KataGo is not installed: run `reviewer engines install`")
     game = load_game(sgf)
     plies = list(range(min(positions, game.ply_count + 1)))
-    engine = KataGoEngine(list(katago.command()), start_timeout_s=300)
-    try:
-        list(engine.analyse(game, plies[:2], Limit(visits=1), threading.Event()))  # started and warm
-        started = time.perf_counter()
-        done = sum(1 for _ in engine.analyse(game, plies, Limit(visits=1), threading.Event()))
-        return done / (time.perf_counter() - started)
-    finally:
-        engine.close()
+    print(f"{sgf.name}: {len(plies)} positions of {game.board_width}x{game.board_height}")
+    for count in visits:
+        rates, results = {}, {}
+        for in_process in (False, True):
+            engine = _engine(list(katago.command()), in_process)
+            try:
+                rates[in_process], results[in_process] = timed(engine, game, plies, count)
+            finally:
+                engine.close()
+        winrate = [abs(results[True][p].winrate_black - results[False][p].winrate_black) * 100 for p in plies]  # type: ignore[operator]
+        lead = [abs(results[True][p].score_lead_black - results[False][p].score_lead_black) for p in plies]  # type: ignore[operator]
+        print(f"{count} visit(s): katago {rates[False]:6.2f} positions/s, numpy {rates[True]:6.2f} positions/s "
+              f"= {rates[True] / rates[False]:4.1f}x;  agree: winrate max {max(winrate):.3f} median "
+              f"{statistics.median(winrate):.4f} points of %, lead max {max(lead):.3f} median {statistics.median(lead):.4f}",
+              flush=True)
 
 
 def _weights(rng: np.random.Generator, out: int, inp: int, k: int) -> np.ndarray:
@@ -133,13 +159,16 @@ def network_rate(run: Callable[[np.ndarray], np.ndarray], batch: int, seconds: f
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sgf", type=Path, default=DEFAULT_SGF, help="a 19x19 game")
-    parser.add_argument("--positions", type=int, default=40, help="positions KataGo evaluates")
+    parser.add_argument("--positions", type=int, default=60, help="positions of the game evaluated by each path")
+    parser.add_argument("--visits", default="1,2", help="visit counts compared (1 and/or 2)")
+    parser.add_argument("--stand-ins", action="store_true", help="also the random-weight numpy and ONNX Runtime lines")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per stand-in measurement")
     args = parser.parse_args()
-    rng = np.random.default_rng(0)
     print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}")
-    katago = katago_rate(args.sgf, args.positions)
-    print(f"{'katago, 1 visit (OpenCL on PoCL)':<36} {katago:7.1f} positions/s")
+    real_paths(args.sgf, args.positions, tuple(int(v) for v in args.visits.split(",")))
+    if not args.stand_ins:
+        return 0
+    rng = np.random.default_rng(0)
     stand_ins: list[tuple[str, Callable[[np.ndarray], np.ndarray]]] = [("numpy (BLAS) stand-in", numpy_network(rng))]
     onnx = onnx_network(rng)
     if onnx is None:
@@ -149,7 +178,7 @@ def main() -> int:
     for name, run in stand_ins:
         for batch in BATCHES:
             rate = network_rate(run, batch, args.seconds, rng)
-            print(f"{name + f', batch {batch}':<36} {rate:7.1f} positions/s  {rate / katago:5.1f}x katago", flush=True)
+            print(f"{name + f', batch {batch}':<36} {rate:7.1f} positions/s", flush=True)
     return 0
 
 

@@ -51,17 +51,19 @@ def test_real_katago_side_to_move_reports_are_turned_to_black(katago, corpus_dir
     game = load_game(corpus_dir / "sgf" / "sabaki__endgame-9.sgf")
     katago.forced_report_as = katago.report_as = "SIDETOMOVE"
     try:
-        white_to_move = next(iter(katago.analyse(game, [1], Limit(visits=1), threading.Event())))
+        # 3 visits: KataGo's process searches (1 and 2 are answered in-process, from Black's view)
+        white_to_move = next(iter(katago.analyse(game, [1], Limit(visits=3), threading.Event())))
     finally:
         katago.forced_report_as = katago.report_as = "BLACK"
     assert white_to_move.side_to_move == "white"
     assert white_to_move.score_lead_black > 0 and white_to_move.winrate_black > 0.5
 
 
-def test_real_katago_gives_ownership_and_policy_maps_when_asked(katago, corpus_dir):
+@pytest.mark.parametrize("visits", [2, 3], ids=["in-process", "katago-process"])
+def test_real_katago_gives_ownership_and_policy_maps_when_asked(katago, corpus_dir, visits):
     game = load_game(corpus_dir / "sgf" / "sabaki__endgame-9.sgf")
     ply = game.ply_count
-    (evaluation,) = katago.analyse(game, [ply], Limit(visits=2, maps=True), threading.Event())
+    (evaluation,) = katago.analyse(game, [ply], Limit(visits=visits, maps=True), threading.Event())
     ownership, policy = evaluation.ownership_black, evaluation.policy
     assert ownership is not None and policy is not None
     assert len(ownership) == len(policy) == game.board_width * game.board_height

@@ -5,6 +5,10 @@ Results arrive in any order; each position ends with exactly one final response
 (`isDuringSearch` false), which is the only one taken. Values are turned to Black's point of view
 here, whatever `reportAnalysisWinratesAs` says, and moves stay GTP.
 
+Searches of 1 and 2 visits are answered in-process from the command's `-model` when Reviewer can
+read it (`katago_net`: the same numbers as KataGo's, several times faster than its OpenCL build on
+a CPU); more visits, or a network it cannot read, go to KataGo.
+
 Everything sent is built from the game model (points, colours, numbers) and a whitelist of rule
 names: no text from a game file reaches the engine. A process that dies is restarted and asked
 again only for the positions still missing; one that dies more than `max_restarts` times ends the
@@ -17,6 +21,7 @@ import collections
 import json
 import logging
 import math
+import os
 import queue
 import re
 import subprocess
@@ -25,12 +30,15 @@ import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.games.go import GoBoard, player_from_properties, position_after
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color
+
+if TYPE_CHECKING:
+    from reviewer.core.engines.katago_net.evaluate import NetworkEvaluator
 
 __all__ = [
     "KataGoEngine",
@@ -336,6 +344,20 @@ def model_name(command: Sequence[str]) -> str:
     return ""
 
 
+def _network_evaluator(command: Sequence[str]) -> NetworkEvaluator | None:
+    """The in-process evaluator of the command's `-model`, unless REVIEWER_KATAGO_NETWORK=process
+    (KataGo then searches every position itself, as benchmarks compare)."""
+    from reviewer.core.engines.katago_net.evaluate import NetworkEvaluator
+
+    if os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower() == "process":
+        return None
+    args = list(command)
+    for index, arg in enumerate(args[:-1]):
+        if arg == "-model" and Path(args[index + 1]).is_file():
+            return NetworkEvaluator(args[index + 1])
+    return None
+
+
 _EOF = object()
 
 
@@ -528,6 +550,7 @@ class KataGoEngine:
         self.warnings: list[str] = []
         self.restarts = 0
         self._model = model_name(self.command)
+        self._network = _network_evaluator(self.command)
         self._counter = 0
         self._process: _Process | None = None
         self._closed = False
@@ -562,9 +585,27 @@ class KataGoEngine:
         if not self._lock.acquire(blocking=False):
             raise EngineError("KataGo is already analysing a game")
         try:
-            yield from self._analyse(plan, wanted, limit, stop)
+            if self._network_answers(limit):
+                assert self._network is not None and limit.visits is not None
+                yield from self._network.analyse(plan, wanted, limit.visits, self.engine_id(limit), stop, limit.maps)
+            else:
+                yield from self._analyse(plan, wanted, limit, stop)
         finally:
             self._lock.release()
+
+    def _network_answers(self, limit: Limit) -> bool:
+        """Whether this search is only the network's first visits, computed in-process (faster than
+        KataGo's OpenCL on a CPU) rather than by the KataGo process."""
+        from reviewer.core.engines.katago_net.evaluate import NETWORK_VISITS
+
+        if self._network is None or limit.visits not in NETWORK_VISITS or limit.movetime_s is not None:
+            return False
+        if self._network.usable():
+            return True
+        if self._network.problem is not None and self._network.problem not in self.warnings:
+            self.warnings.append(self._network.problem)
+            log.info("KataGo's network is searched by KataGo itself: %s", self._network.problem)
+        return False
 
     def close(self) -> None:
         self._closed = True

@@ -1,0 +1,235 @@
+"""KataGo's first visits computed in-process: what its analysis engine reports at 1 or 2 visits.
+
+At 1 visit KataGo's search is the network's evaluation of the position; at 2 visits it adds the
+network's evaluation of the position after the move the policy likes best, and the root's values
+become the mean of the two (KataGo's version 8 networks have no uncertainty output to weigh them
+otherwise). Both are computed here with numpy, several positions at a time, several times faster
+than KataGo's OpenCL on a CPU (benchmarks/network_cpu_paths.py), with KataGo's inputs
+(`features`) and post-processing. KataGo evaluates each position in one of 8 symmetries drawn at
+random; this evaluates the identity, one of those 8. On a position symmetric at the root (the
+empty board) KataGo keeps one move of each symmetric set, so its second visit may go to another
+corner than the policy's favourite chosen here.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import numpy as np
+from numpy.typing import NDArray
+
+from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.engines.katago import QueryPlan
+from reviewer.core.engines.katago_net.features import NetInputs, inputs_after_moves, inputs_for_turns
+from reviewer.core.engines.katago_net.model import ModelUnsupported, Network, read_model
+from reviewer.core.engines.katago_net.network import RawOutputs, forward
+from reviewer.core.gametree import Color, Point, gtp_from_point
+
+__all__ = ["NETWORK_VISITS", "NetworkEvaluator", "RootValues", "root_values"]
+
+NETWORK_VISITS = frozenset({1, 2})  # the visit counts evaluated here rather than by KataGo's search
+BATCH = 8  # positions per forward pass: numpy's matrix products are fastest around here
+
+
+@dataclass(frozen=True)
+class RootValues:
+    """One position's network evaluation, post-processed as KataGo does, from Black's view."""
+
+    winrate_black: float
+    lead_black: float
+    policy: NDArray[np.float32]  # (rows * columns + 1,) from the top row, pass last; -1 where illegal
+    ownership_black: NDArray[np.float32]  # (rows, columns) from the top row
+
+
+def _softplus(x: float) -> float:
+    return x if x > 40 else math.log1p(math.exp(x))
+
+
+def root_values(outputs: RawOutputs, index: int, to_move: Color, legal: NDArray[np.bool_], no_result_possible: bool) -> RootValues:
+    """Position `index` of a forward pass, as KataGo's NNEvaluator post-processes it."""
+    win, loss, no_result = (float(v) for v in outputs.value_logits[index])
+    if not no_result_possible:
+        no_result -= 100000.0
+    top = max(win, loss, no_result)
+    weights = [math.exp(win - top), math.exp(loss - top), 0.0 if not no_result_possible else math.exp(no_result - top)]
+    total = sum(weights)
+    win_p, loss_p, no_result_p = (w / total for w in weights)
+    lead = float(outputs.score[index][2]) * 20.0 * (1.0 - no_result_p)
+    logits = np.where(legal, outputs.policy_logits[index], np.float32(-1e30)).astype(np.float32)
+    exps = np.where(legal, np.exp(logits - logits.max()), np.float32(0))
+    policy = np.where(legal, exps / exps.sum(), np.float32(-1)).astype(np.float32)
+    ownership = np.tanh(outputs.ownership[index]).astype(np.float32)
+    sign = 1.0 if to_move == "black" else -1.0
+    black_win, black_loss = (win_p, loss_p) if to_move == "black" else (loss_p, win_p)
+    return RootValues(0.5 * (1.0 + black_win - black_loss), sign * lead, policy, ownership * np.float32(sign))
+
+
+def _best_point(values: RootValues, width: int, height: int) -> Point | None:
+    """The legal move with the highest prior: a point (row from the bottom, column), None = pass."""
+    index = int(np.argmax(values.policy))
+    if index == width * height:
+        return None
+    y, x = divmod(index, width)
+    return (height - 1 - y, x)
+
+
+def _bottom_rows(values: NDArray[np.float32], width: int, height: int) -> tuple[float, ...]:
+    return tuple(float(v) for v in values[: width * height].reshape(height, width)[::-1].reshape(-1))
+
+
+_networks: dict[tuple[str, int, int], Network] = {}
+_networks_lock = threading.Lock()
+
+
+def _shared_network(path: Path) -> Network:
+    """The network in `path`, read once per process while the file stays the same (the review's
+    and the live lines' engines share its ~40 MB of weights)."""
+    try:
+        status = path.stat()
+    except OSError as error:
+        raise ModelUnsupported(f"cannot read {path}: {error.strerror or error}") from None
+    key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
+    with _networks_lock:
+        if key not in _networks:
+            for stale in [k for k in _networks if k[0] == key[0]]:
+                del _networks[stale]
+            _networks[key] = read_model(path)
+        return _networks[key]
+
+
+class NetworkEvaluator:
+    """KataGo's network in `model_path`, read on first use; `usable()` says whether it can be."""
+
+    def __init__(self, model_path: str | Path) -> None:
+        self.model_path = Path(model_path)
+        self._network: Network | None = None
+        self.problem: str | None = None
+        self._lock = threading.Lock()
+
+    def usable(self) -> bool:
+        """Whether the model can be evaluated here (read once; a problem is kept in `problem`)."""
+        return self._load() is not None
+
+    def _load(self) -> Network | None:
+        with self._lock:
+            if self._network is None and self.problem is None:
+                try:
+                    self._network = _shared_network(self.model_path)
+                except ModelUnsupported as error:
+                    self.problem = str(error)
+            return self._network
+
+    def analyse(
+        self,
+        plan: QueryPlan,
+        wanted: dict[tuple[int, int], list[int]],
+        visits: int,
+        engine_id: str,
+        stop: threading.Event,
+        maps: bool = False,
+    ) -> Iterator[Evaluation]:
+        """Evaluations of the wanted (segment, turn) -> plies, as KataGo's search at `visits` (1 or 2)."""
+        if visits not in NETWORK_VISITS:
+            raise ValueError(f"the network alone gives 1 or 2 visits, not {visits}")
+        network = self._load()
+        if network is None:
+            raise ModelUnsupported(self.problem or "the network cannot be read")
+        by_segment: dict[int, list[int]] = {}
+        for segment, turn in wanted:
+            by_segment.setdefault(segment, []).append(turn)
+        for segment_index, turns in sorted(by_segment.items()):
+            turns = sorted(turns)
+            roots = self._evaluate(network, inputs_for_turns(plan, segment_index, turns), stop)
+            if roots is None:
+                return
+            root_by_turn = dict(zip(turns, roots))
+            children: dict[int, RootValues] = {}
+            if visits == 2:
+                found = self._children(network, plan, segment_index, root_by_turn, stop)
+                if found is None:
+                    return
+                children = found
+            for turn in turns:
+                evaluation = self._evaluation(plan, root_by_turn[turn], children.get(turn), turn, segment_index, engine_id, visits, maps)
+                for ply in wanted[(segment_index, turn)]:
+                    yield replace(evaluation, ply=ply)
+                if stop.is_set():
+                    return
+
+    def _evaluate(self, network: Network, inputs: NetInputs, stop: threading.Event) -> list[RootValues] | None:
+        values: list[RootValues] = []
+        for start in range(0, len(inputs.to_move), BATCH):
+            if stop.is_set():
+                return None
+            end = start + BATCH
+            outputs = forward(network, inputs.spatial[start:end], inputs.global_inputs[start:end])
+            for offset in range(len(outputs.value_logits)):
+                index = start + offset
+                values.append(root_values(outputs, offset, inputs.to_move[index], inputs.legal[index], inputs.no_result_possible))
+        return values
+
+    def _children(
+        self, network: Network, plan: QueryPlan, segment_index: int, roots: dict[int, RootValues], stop: threading.Event
+    ) -> dict[int, RootValues] | None:
+        """Each position's second visit: the position after its best move by the policy, with that
+        move as its history (which the game's next position, evaluated as a root, does not have)."""
+        best_moves = [(turn, _best_point(values, plan.width, plan.height)) for turn, values in roots.items()]
+        found = self._evaluate(network, inputs_after_moves(plan, segment_index, best_moves), stop)
+        if found is None:
+            return None
+        return {turn: child for (turn, _), child in zip(best_moves, found)}
+
+    def _evaluation(
+        self,
+        plan: QueryPlan,
+        root: RootValues,
+        child: RootValues | None,
+        turn: int,
+        segment_index: int,
+        engine_id: str,
+        visits: int,
+        maps: bool,
+    ) -> Evaluation:
+        width, height = plan.width, plan.height
+        side = plan.segments[segment_index].side_to_move(turn)
+        winrate, lead = root.winrate_black, root.lead_black
+        candidates: tuple[Candidate, ...] = ()
+        best_move: str | None = None
+        if child is not None:
+            best = _best_point(root, width, height)
+            best_move = gtp_from_point(best, height)
+            prior = float(root.policy[int(np.argmax(root.policy))])
+            candidates = (
+                Candidate(
+                    move=best_move,
+                    order=0,
+                    visits=1,
+                    prior=prior,
+                    score_lead_black=child.lead_black,
+                    winrate_black=child.winrate_black,
+                    pv=(best_move,),
+                ),
+            )
+            winrate, lead = (winrate + child.winrate_black) / 2, (lead + child.lead_black) / 2
+        ownership = policy = None
+        if maps:
+            ownership = _bottom_rows(root.ownership_black.reshape(-1), width, height)
+            policy = tuple(max(0.0, p) for p in _bottom_rows(root.policy, width, height))
+        return Evaluation(
+            ply=0,
+            kind="go",
+            engine_id=engine_id,
+            score_lead_black=lead,
+            winrate_black=winrate,
+            side_to_move=side,
+            best_move=best_move,
+            pv=(best_move,) if best_move else (),
+            candidates=candidates,
+            nodes=min(visits, 2 if child is not None else 1),
+            ownership_black=ownership,
+            policy=policy,
+        )

@@ -1,0 +1,892 @@
+"""KataGo's board bookkeeping, ladder search and pass-alive area, for the network's input features.
+
+The board keeps KataGo's layout and its chain lists exactly (`Board` in KataGo's board.cpp): a point
+(x, y), y = 0 at the top, lives at `loc = (x + 1) + (y + 1) * (width + 1)`; every chain is a circular
+list of its stones (`nxt`) with its head, stone count and liberty count stored at the head. Merges,
+captures and the undo of a ladder move rebuild those lists in the same order as KataGo, so the ladder
+search below visits liberties in KataGo's order and gives its answers even in the rare positions where
+that order matters.
+
+`ladders` is KataGo's `iterLadders` with `searchIsLadderCaptured` and
+`searchIsLadderCapturedAttackerFirst2Libs`; `area` is `calculateArea` (Benson's pass-alive chains and
+territory plus every single-coloured region and every remaining stone) and `independent_life_area`
+is `calculateIndependentLifeArea` (area scoring with a group tax).
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = [
+    "BLACK",
+    "EMPTY",
+    "NULL_LOC",
+    "WALL",
+    "WHITE",
+    "Board",
+    "area",
+    "independent_life_area",
+    "ladders",
+]
+
+EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
+NULL_LOC = 0  # always a wall: "no point"
+LADDER_NODE_BUDGET = 25000  # KataGo's MAX_LADDER_SEARCH_NODE_BUDGET
+
+# A ladder move's undo record: (point, player, ko point before the move, bit i set = captured in direction i).
+Record = tuple[int, int, int, int]
+
+_ZOBRIST_CACHE: dict[int, list[tuple[int, int, int]]] = {}
+
+
+def _zobrist(size: int) -> list[tuple[int, int, int]]:
+    """Random 64-bit keys per point and colour (EMPTY -> 0), the same for every board of this array size."""
+    table = _ZOBRIST_CACHE.get(size)
+    if table is None:
+        rng = random.Random(0x4B617461 + size)
+        table = [(0, rng.getrandbits(64), rng.getrandbits(64)) for _ in range(size)]
+        _ZOBRIST_CACHE[size] = table
+    return table
+
+
+class Board:
+    """Stones, chains (circular lists with head, size and liberties), the simple-ko point and a position hash."""
+
+    __slots__ = (
+        "adj",
+        "captured",
+        "colors",
+        "head",
+        "height",
+        "ko_loc",
+        "libs",
+        "locs",
+        "nxt",
+        "pos_hash",
+        "size",
+        "stones",
+        "stride",
+        "width",
+        "zobrist",
+    )
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.stride = stride = width + 1
+        array = stride * (height + 2) + 1
+        self.colors = [WALL] * array
+        self.locs = [(x + 1) + (y + 1) * stride for y in range(height) for x in range(width)]  # row-major from the top
+        for loc in self.locs:
+            self.colors[loc] = EMPTY
+        self.head = [NULL_LOC] * array
+        self.nxt = [NULL_LOC] * array
+        self.libs = [0] * array
+        self.size = [0] * array
+        self.adj = (-stride, -1, 1, stride)  # up, left, right, down: KataGo's order
+        self.ko_loc = NULL_LOC
+        self.pos_hash = 0
+        self.stones = 0
+        self.captured = [0, 0, 0]  # captured[BLACK]: black stones taken off the board (KataGo's numBlackCaptures)
+        self.zobrist = _zobrist(array)
+
+    def copy(self) -> Board:
+        other = Board.__new__(Board)
+        other.width, other.height, other.stride = self.width, self.height, self.stride
+        other.colors, other.head, other.nxt = self.colors[:], self.head[:], self.nxt[:]
+        other.libs, other.size, other.captured = self.libs[:], self.size[:], self.captured[:]
+        other.locs, other.adj, other.zobrist = self.locs, self.adj, self.zobrist
+        other.ko_loc, other.pos_hash, other.stones = self.ko_loc, self.pos_hash, self.stones
+        return other
+
+    def loc(self, x: int, y: int) -> int:
+        return (x + 1) + (y + 1) * self.stride
+
+    # ----------------------------------------------------------------------------- queries
+
+    def liberties(self, loc: int) -> int:
+        return self.libs[self.head[loc]]
+
+    def immediate_liberties(self, loc: int) -> int:
+        colors = self.colors
+        return sum(1 for d in self.adj if colors[loc + d] == EMPTY)
+
+    def is_suicide(self, loc: int, pla: int) -> bool:
+        colors, head, libs = self.colors, self.head, self.libs
+        opp = 3 - pla
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY or (c == pla and libs[head[a]] > 1) or (c == opp and libs[head[a]] == 1):
+                return False
+        return True
+
+    def is_illegal_suicide(self, loc: int, pla: int, multi_stone_suicide_legal: bool) -> bool:
+        """Suicide the rules forbid: a lone stone's suicide always, a chain's unless the rules allow it."""
+        colors, head, libs = self.colors, self.head, self.libs
+        opp = 3 - pla
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY:
+                return False
+            if c == pla:
+                if multi_stone_suicide_legal or libs[head[a]] > 1:
+                    return False
+            elif c == opp and libs[head[a]] == 1:
+                return False
+        return True
+
+    def is_legal(self, loc: int, pla: int, multi_stone_suicide_legal: bool) -> bool:
+        """An empty point, not the simple-ko point, not an illegal suicide (a pass is not asked here)."""
+        return (
+            self.colors[loc] == EMPTY
+            and loc != self.ko_loc
+            and not self.is_illegal_suicide(loc, pla, multi_stone_suicide_legal)
+        )
+
+    def would_be_ko_capture(self, loc: int, pla: int) -> bool:
+        colors, head, libs = self.colors, self.head, self.libs
+        if colors[loc] != EMPTY:
+            return False
+        opp = 3 - pla
+        capturable = NULL_LOC
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c != WALL and c != opp:
+                return False
+            if c == opp and libs[head[a]] == 1:
+                if capturable != NULL_LOC:
+                    return False
+                capturable = a
+        return capturable != NULL_LOC and self.size[head[capturable]] == 1
+
+    def bound_liberties_after_play(self, loc: int, pla: int) -> tuple[int, int]:
+        """KataGo's quick (lower, upper) bound on a new stone's liberties, counted per direction."""
+        colors, head, libs, size = self.colors, self.head, self.libs, self.size
+        opp = 3 - pla
+        immediate = caps = cap_stones = conn = max_conn = 0
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY:
+                immediate += 1
+            elif c == opp:
+                h = head[a]
+                if libs[h] == 1:
+                    caps += 1
+                    cap_stones += size[h]
+            elif c == pla:
+                extra = libs[head[a]] - 1
+                conn += extra
+                max_conn = max(max_conn, extra)
+        return caps + max(max_conn, immediate), immediate + cap_stones + conn
+
+    def liberties_after_play(self, loc: int, pla: int, cap: int) -> int:
+        """The exact liberties of the chain a stone here would make (after its captures), or `cap` if at least that."""
+        colors, head, libs, nxt = self.colors, self.head, self.libs, self.nxt
+        opp = 3 - pla
+        found: list[int] = []
+        captured_heads: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY or (c == opp and libs[head[a]] == 1):
+                found.append(a)
+                if len(found) >= cap:
+                    return cap
+                if c == opp and head[a] not in captured_heads:
+                    captured_heads.append(head[a])
+        joined: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            if colors[a] != pla or head[a] in joined:
+                continue
+            joined.append(head[a])
+            cur = a
+            while True:
+                for d2 in self.adj:
+                    lib = cur + d2
+                    if lib == loc or lib in found:
+                        continue
+                    c2 = colors[lib]
+                    if c2 == EMPTY or (c2 == opp and head[lib] in captured_heads):
+                        found.append(lib)
+                        if len(found) >= cap:
+                            return cap
+                cur = nxt[cur]
+                if cur == a:
+                    break
+        return len(found)
+
+    def connection_heuristic_x2(self, loc: int, pla: int) -> int:
+        colors, head, libs = self.colors, self.head, self.libs
+        total = 0
+        for d in self.adj:
+            a = loc + d
+            if colors[a] == pla:
+                chain_libs = libs[head[a]]
+                if chain_libs > 1:
+                    total += chain_libs * 2 - 3
+        return total
+
+    def find_liberties(self, loc: int, out: list[int]) -> None:
+        """Append the chain's liberties not yet in `out`, walking the chain from `loc` (KataGo's order)."""
+        colors, nxt, adj = self.colors, self.nxt, self.adj
+        cur = loc
+        while True:
+            for d in adj:
+                lib = cur + d
+                if colors[lib] == EMPTY and lib not in out:
+                    out.append(lib)
+            cur = nxt[cur]
+            if cur == loc:
+                break
+
+    def find_liberty_gaining_captures(self, loc: int, out: list[int]) -> None:
+        """Append the capturing points of the opponent chains in atari around the chain (KataGo's order)."""
+        colors, head, libs, nxt, adj = self.colors, self.head, self.libs, self.nxt, self.adj
+        opp = 3 - colors[loc]
+        checked: list[int] = []
+        cur = loc
+        while True:
+            for d in adj:
+                a = cur + d
+                if colors[a] == opp:
+                    h = head[a]
+                    if libs[h] == 1 and h not in checked:
+                        self.find_liberties(a, out)
+                        checked.append(h)
+            cur = nxt[cur]
+            if cur == loc:
+                break
+
+    def has_liberty_gaining_captures(self, loc: int) -> bool:
+        colors, head, libs, nxt, adj = self.colors, self.head, self.libs, self.nxt, self.adj
+        opp = 3 - colors[loc]
+        cur = loc
+        while True:
+            for d in adj:
+                a = cur + d
+                if colors[a] == opp and libs[head[a]] == 1:
+                    return True
+            cur = nxt[cur]
+            if cur == loc:
+                return False
+
+    def stones_after_move(self, loc: int, pla: int) -> int:
+        """How many stones the board would hold after `pla` plays at the empty `loc` (captures, suicide)."""
+        colors, head, libs, size = self.colors, self.head, self.libs, self.size
+        opp = 3 - pla
+        suicide = True
+        removed: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY or (c == pla and libs[head[a]] > 1):
+                suicide = False
+            elif c == opp and libs[head[a]] == 1:
+                suicide = False
+                if head[a] not in removed:
+                    removed.append(head[a])
+        if suicide:
+            own: list[int] = []
+            for d in self.adj:
+                a = loc + d
+                if colors[a] == pla and head[a] not in own:
+                    own.append(head[a])
+            return self.stones - sum(size[h] for h in own)
+        return self.stones + 1 - sum(size[h] for h in removed)
+
+    def hash_after_move(self, loc: int, pla: int) -> int:
+        """The position hash after `pla` plays at the empty `loc` (KataGo's getPosHashAfterMove)."""
+        colors, head, libs, nxt, zobrist = self.colors, self.head, self.libs, self.nxt, self.zobrist
+        opp = 3 - pla
+        result = self.pos_hash ^ zobrist[loc][pla]
+        suicide = True
+        seen: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == EMPTY or (c == pla and libs[head[a]] > 1):
+                suicide = False
+            elif c == opp and libs[head[a]] == 1 and head[a] not in seen:
+                seen.append(head[a])
+                suicide = False
+                cur = a
+                while True:
+                    result ^= zobrist[cur][opp]
+                    cur = nxt[cur]
+                    if cur == a:
+                        break
+        if suicide:
+            for d in self.adj:
+                a = loc + d
+                if colors[a] == pla and libs[head[a]] == 1 and head[a] not in seen:
+                    seen.append(head[a])
+                    cur = a
+                    while True:
+                        result ^= zobrist[cur][pla]
+                        cur = nxt[cur]
+                        if cur == a:
+                            break
+            result ^= zobrist[loc][pla]
+        return result
+
+    # ----------------------------------------------------------------------------- moves
+
+    def play(self, loc: int, pla: int) -> None:
+        """Put a stone, merge, capture, set the simple-ko point, remove a suicided chain (playMoveAssumeLegal)."""
+        colors, head, libs, size = self.colors, self.head, self.libs, self.size
+        opp = 3 - pla
+        colors[loc] = pla
+        self.pos_hash ^= self.zobrist[loc][pla]
+        self.stones += 1
+        size[loc] = 1
+        libs[loc] = self.immediate_liberties(loc)
+        head[loc] = loc
+        self.nxt[loc] = loc
+        captured = 0
+        possible_ko = NULL_LOC
+        seen: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            c = colors[a]
+            if c == pla:
+                if head[a] != head[loc]:
+                    libs[head[a]] -= 1
+                    self._merge(a, loc)
+            elif c == opp:
+                h = head[a]
+                if h in seen:
+                    continue
+                libs[h] -= 1
+                seen.append(h)
+                if libs[h] == 0:
+                    captured += self._remove_chain(a)
+                    possible_ko = a
+        h = head[loc]
+        self.ko_loc = possible_ko if captured == 1 and size[h] == 1 and libs[h] == 1 else NULL_LOC
+        self.captured[opp] += captured
+        if libs[h] == 0:
+            self.captured[pla] += size[h]
+            self._remove_chain(loc)
+
+    def play_recorded(self, loc: int, pla: int) -> Record:
+        """`play` for a move that is not a suicide, with what `undo` needs."""
+        colors, head, libs = self.colors, self.head, self.libs
+        opp = 3 - pla
+        directions = 0
+        for i, d in enumerate(self.adj):
+            a = loc + d
+            if colors[a] == opp and libs[head[a]] == 1:
+                directions |= 1 << i
+        record = (loc, pla, self.ko_loc, directions)
+        self.play(loc, pla)
+        return record
+
+    def undo(self, record: Record) -> None:
+        """Take back a `play_recorded` move: KataGo's `undo`, which re-links chains in its own order."""
+        loc, pla, ko_loc, directions = record
+        colors, head, libs, size, nxt = self.colors, self.head, self.libs, self.size, self.nxt
+        self.ko_loc = ko_loc
+        opp = 3 - pla
+        for i, d in enumerate(self.adj):
+            a = loc + d
+            if directions & (1 << i) and colors[a] == EMPTY:
+                self._add_chain(a, opp)
+                self.captured[opp] -= size[head[a]]
+        self.pos_hash ^= self.zobrist[loc][pla]
+        colors[loc] = EMPTY
+        self.stones -= 1
+        self._change_liberties(loc, opp, 1)
+        h = head[loc]
+        if size[h] <= 1:
+            return
+        neighbours = sum(1 for d in self.adj if colors[loc + d] == pla)
+        if neighbours <= 1:
+            if h == loc:
+                new_head = nxt[loc]
+                cur = loc
+                while True:
+                    head[cur] = new_head
+                    cur = nxt[cur]
+                    if cur == loc:
+                        break
+                size[new_head], libs[new_head] = size[h], libs[h]
+                h = new_head
+            cur = h
+            while nxt[cur] != loc:
+                cur = nxt[cur]
+            nxt[cur] = nxt[loc]
+            delta = 1
+            for d in self.adj:
+                a = loc + d
+                if colors[a] == EMPTY and not self._is_liberty_of(a, h):
+                    delta -= 1
+            libs[h] += delta
+            size[h] -= 1
+        else:
+            cur = loc
+            while True:
+                head[cur] = NULL_LOC
+                cur = nxt[cur]
+                if cur == loc:
+                    break
+            for d in self.adj:
+                a = loc + d
+                if colors[a] == pla and head[a] == NULL_LOC:
+                    self._rebuild_chain(a, pla)
+
+    # ----------------------------------------------------------------------------- chain bookkeeping
+
+    def _is_liberty_of(self, loc: int, h: int) -> bool:
+        colors, head = self.colors, self.head
+        color = colors[h]
+        for d in self.adj:
+            a = loc + d
+            if colors[a] == color and head[a] == h:
+                return True
+        return False
+
+    def _change_liberties(self, loc: int, pla: int, delta: int) -> None:
+        """Add `delta` to the liberties of each distinct `pla` chain next to `loc`."""
+        colors, head, libs = self.colors, self.head, self.libs
+        seen: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            if colors[a] == pla:
+                h = head[a]
+                if h not in seen:
+                    seen.append(h)
+                    libs[h] += delta
+
+    def _merge(self, loc1: int, loc2: int) -> None:
+        """KataGo's mergeChains: the smaller chain (loc2's on a tie) goes right after the other's head."""
+        colors, head, libs, size, nxt = self.colors, self.head, self.libs, self.size, self.nxt
+        h1, h2 = head[loc1], head[loc2]
+        if size[h1] < size[h2]:
+            h1, h2 = h2, h1
+        size[h1] += size[h2]
+        new_libs = 0
+        cur = h2
+        while True:
+            for d in self.adj:
+                a = cur + d
+                if colors[a] == EMPTY and not self._is_liberty_of(a, h1):
+                    new_libs += 1
+            head[cur] = h1
+            if nxt[cur] == h2:
+                break
+            cur = nxt[cur]
+        libs[h1] += new_libs
+        nxt[cur] = nxt[h1]
+        nxt[h1] = h2
+
+    def _remove_chain(self, loc: int) -> int:
+        colors, nxt, zobrist = self.colors, self.nxt, self.zobrist
+        color = colors[loc]
+        opp = 3 - color
+        removed = 0
+        cur = loc
+        while True:
+            self.pos_hash ^= zobrist[cur][color]
+            colors[cur] = EMPTY
+            removed += 1
+            self._change_liberties(cur, opp, 1)
+            cur = nxt[cur]
+            if cur == loc:
+                break
+        self.stones -= removed
+        return removed
+
+    def _flood(self, start: int, pla: int, h: int, fill: bool) -> None:
+        """Visit points depth-first in KataGo's recursive order, threading the circular list as it does:
+        each visited stone points to the one visited before it and `start` to the last one.
+
+        fill=True (addChain): turn connected empty points into `pla` stones of head `h`.
+        fill=False (rebuildChain): re-link the `pla` stones whose head is not `h`, counting liberties."""
+        colors, head, libs, size, nxt, adj, zobrist = (
+            self.colors,
+            self.head,
+            self.libs,
+            self.size,
+            self.nxt,
+            self.adj,
+            self.zobrist,
+        )
+        opp = 3 - pla
+        libs[h] = 0
+        size[h] = 0
+        previous = start
+
+        def visit(loc: int, tail: int) -> None:
+            if fill:
+                colors[loc] = pla
+                self.pos_hash ^= zobrist[loc][pla]
+                self.stones += 1
+            else:
+                for d in adj:
+                    a = loc + d
+                    if colors[a] == EMPTY and not self._is_liberty_of(a, h):
+                        libs[h] += 1
+            head[loc] = h
+            size[h] += 1
+            nxt[loc] = tail
+            if fill:
+                self._change_liberties(loc, opp, -1)
+
+        visit(start, start)
+        stack = [(start, 0)]
+        while stack:
+            loc, i = stack.pop()
+            while i < 4:
+                a = loc + adj[i]
+                i += 1
+                if (colors[a] == EMPTY) if fill else (colors[a] == pla and head[a] != h):
+                    stack.append((loc, i))
+                    visit(a, previous)
+                    previous = a
+                    stack.append((a, 0))
+                    break
+        nxt[start] = previous
+
+    def _add_chain(self, loc: int, pla: int) -> None:
+        self._flood(loc, pla, loc, fill=True)
+
+    def _rebuild_chain(self, loc: int, pla: int) -> None:
+        self._flood(loc, pla, loc, fill=False)
+
+
+# --------------------------------------------------------------------------------- ladders
+
+
+def _ladder_captured(board: Board, loc: int, defender_first: bool) -> bool:
+    """KataGo's searchIsLadderCaptured: can the chain at `loc` (1 liberty if the defender moves first, else
+    at most 2) be captured by a sequence of ataris? Iterative, like KataGo's, with its move order and budget."""
+    colors, head, libs = board.colors, board.head, board.libs
+    if colors[loc] not in (BLACK, WHITE):
+        return False
+    chain_libs = libs[head[loc]]
+    if chain_libs > 2 or (defender_first and chain_libs > 1):
+        return False
+    pla = colors[loc]
+    opp = 3 - pla
+    saved_ko = board.ko_loc
+    if defender_first:
+        board.ko_loc = NULL_LOC  # at the root every ko is assumed to favour the defender
+    stack_size = board.width * board.height * 3 // 2 + 1
+    moves: list[list[int]] = [[]]  # per level: the moves to try, the one being tried, its undo record
+    current = [-1]
+    records: list[Record] = [(0, 0, 0, 0)]
+    level = 0
+    nodes = 0
+    result = False
+    from_deeper = False
+    adjacent = (1, board.stride)
+    while True:
+        if level <= -1:
+            board.ko_loc = saved_ko
+            return result
+        if level >= stack_size - 1:
+            result, from_deeper, level = True, True, level - 1
+            continue
+        if nodes >= LADDER_NODE_BUDGET:
+            # Like KataGo: undo everything and say "not captured"; the ko point is not restored.
+            level -= 1
+            while level >= 0:
+                board.undo(records[level])
+                level -= 1
+            return False
+        defender = (level % 2 == 0) if defender_first else (level % 2 == 1)
+        if current[level] == -1:
+            chain_libs = libs[head[loc]]
+            if not defender and chain_libs <= 1:
+                result, from_deeper, level = True, True, level - 1
+                continue
+            if not defender and chain_libs >= 3:
+                result, from_deeper, level = False, True, level - 1
+                continue
+            if defender and (chain_libs >= 2 or board.ko_loc != NULL_LOC):
+                result, from_deeper, level = False, True, level - 1
+                continue
+            options: list[int] = []
+            if defender:
+                board.find_liberty_gaining_captures(loc, options)
+                board.find_liberties(loc, options)
+                lower, upper = board.bound_liberties_after_play(options[-1], pla)
+                if lower >= 3:
+                    result, from_deeper, level = False, True, level - 1
+                    continue
+                if len(options) == 1 and upper <= 1:
+                    result, from_deeper, level = True, True, level - 1
+                    continue
+            else:
+                board.find_liberties(loc, options)
+                move0, move1 = options[0], options[1]
+                libs0, libs1 = board.immediate_liberties(move0), board.immediate_liberties(move1)
+                if (
+                    libs0 == 0
+                    and libs1 == 0
+                    and board.would_be_ko_capture(move0, opp)
+                    and board.would_be_ko_capture(move1, opp)
+                    and board.liberties_after_play(move0, pla, 3) <= 2
+                    and board.liberties_after_play(move1, pla, 3) <= 2
+                    and not board.has_liberty_gaining_captures(loc)
+                ):
+                    result, from_deeper, level = True, True, level - 1  # double-ko death
+                    continue
+                if abs(move0 - move1) not in adjacent:
+                    if libs0 >= 3 and libs1 >= 3:
+                        result, from_deeper, level = False, True, level - 1
+                        continue
+                    if libs0 >= 3:
+                        options = [move0]
+                    elif libs1 >= 3:
+                        options = [move1]
+                if len(options) > 1:
+                    score0 = libs0 * 2 + board.connection_heuristic_x2(move0, pla)
+                    score1 = libs1 * 2 + board.connection_heuristic_x2(move1, pla)
+                    if score1 > score0:
+                        options = [move1, move0]
+            moves[level] = options
+            current[level] = 0
+        else:
+            if from_deeper:
+                board.undo(records[level])
+            if defender != result:  # the defender escaped, or the attacker captured: this level is decided
+                from_deeper, level = True, level - 1
+                continue
+            current[level] += 1
+        if current[level] >= len(moves[level]):
+            result, from_deeper, level = defender, True, level - 1
+            continue
+        move = moves[level][current[level]]
+        mover = pla if defender else opp
+        if not board.is_legal(move, mover, False):  # an illegal move counts as a failed one
+            result, from_deeper = defender, False
+            continue
+        records[level] = board.play_recorded(move, mover)
+        nodes += 1
+        level += 1
+        if level == len(current):
+            moves.append([])
+            current.append(-1)
+            records.append((0, 0, 0, 0))
+        else:
+            current[level] = -1
+
+
+def _ladder_working_moves(board: Board, loc: int) -> list[int] | None:
+    """KataGo's searchIsLadderCapturedAttackerFirst2Libs: the attacker's ataris on a 2-liberty chain that
+    lead to a ladder capture (None if neither does)."""
+    if board.colors[loc] not in (BLACK, WHITE) or board.libs[board.head[loc]] != 2:
+        return None
+    attacker = 3 - board.colors[loc]
+    options: list[int] = []
+    board.find_liberties(loc, options)
+    working: list[int] = []
+    for move in options[:2]:
+        if board.is_legal(move, attacker, False):
+            record = board.play_recorded(move, attacker)
+            if _ladder_captured(board, loc, True):
+                working.append(move)
+            board.undo(record)
+    return working or None
+
+
+def ladders(board: Board, pla: int) -> tuple[list[int], list[int]]:
+    """KataGo's iterLadders on `board` with `pla` to move: (stones, of either colour, of chains with 1 or 2
+    liberties that are ladder-captured; the attacker's working moves against `pla`'s opponent's
+    2-liberty chains). Every search runs on one copy of the board, as KataGo's do."""
+    colors, head, libs = board.colors, board.head, board.libs
+    opp = 3 - pla
+    search = board.copy()
+    solved: dict[int, bool] = {}
+    laddered: list[int] = []
+    working: list[int] = []
+    for loc in board.locs:
+        color = colors[loc]
+        if color == EMPTY:
+            continue
+        chain_libs = libs[head[loc]]
+        if chain_libs != 1 and chain_libs != 2:
+            continue
+        h = head[loc]
+        known = solved.get(h)
+        if known is not None:
+            if known:
+                laddered.append(loc)
+            continue
+        if chain_libs == 1:
+            captured = _ladder_captured(search, loc, True)
+            moves: list[int] = []
+        else:
+            found = _ladder_working_moves(search, loc)
+            captured = found is not None
+            moves = found or []
+        solved[h] = captured
+        if captured:
+            laddered.append(loc)
+            if color == opp:
+                working.extend(moves)
+    return laddered, working
+
+
+# --------------------------------------------------------------------------------- area
+
+
+def _area_for(board: Board, pla: int, suicide_legal: bool, result: list[int]) -> None:
+    """KataGo's calculateAreaForPla with safe and unsafe big territories: Benson's pass-alive chains and
+    territory, and every region of empty (and opponent) points that touches no opponent stone."""
+    colors, head, nxt, adj = board.colors, board.head, board.nxt, board.adj
+    opp = 3 - pla
+    region_of = [-1] * len(colors)
+    members: list[list[int]] = []
+    vital: list[list[int]] = []
+    internal: list[int] = []
+    contains_opp: list[bool] = []
+    any_pla = False
+    for loc in board.locs:
+        if region_of[loc] != -1:
+            continue
+        color = colors[loc]
+        if color != EMPTY:
+            any_pla = any_pla or color == pla
+            continue
+        index = len(members)
+        heads: list[int] = []
+        for d in adj:
+            a = loc + d
+            if colors[a] == pla and head[a] not in heads:
+                heads.append(head[a])
+        queue = [loc]
+        region_of[loc] = index
+        spaces = 0
+        has_opp = False
+        at = 0
+        while at < len(queue):
+            point = queue[at]
+            at += 1
+            point_color = colors[point]
+            if heads and (suicide_legal or point_color == EMPTY):
+                heads = [h for h in heads if any(colors[point + d] == pla and head[point + d] == h for d in adj)]
+            if spaces < 2 and not any(colors[point + d] == pla for d in adj):
+                spaces += 1
+            if point_color == opp:
+                has_opp = True
+            for d in adj:
+                a = point + d
+                if region_of[a] == -1 and (colors[a] == EMPTY or colors[a] == opp):
+                    region_of[a] = index
+                    queue.append(a)
+        members.append(queue)
+        vital.append(heads)
+        internal.append(spaces)
+        contains_opp.append(has_opp)
+
+    pla_heads = [loc for loc in board.locs if colors[loc] == pla and head[loc] == loc]
+    vital_count = dict.fromkeys(pla_heads, 0)
+    for heads in vital:
+        for h in heads:
+            vital_count[h] += 1
+    killed: set[int] = set()
+    borders_dead = [False] * len(members)
+    changed = True
+    while changed:
+        changed = False
+        for h in pla_heads:
+            if h in killed or vital_count[h] >= 2:
+                continue
+            killed.add(h)
+            changed = True
+            cur = h
+            while True:
+                for d in adj:
+                    a = cur + d
+                    index = region_of[a]
+                    if index >= 0 and not borders_dead[index] and colors[a] != pla:
+                        borders_dead[index] = True
+                        for other in vital[index]:
+                            vital_count[other] -= 1
+                cur = nxt[cur]
+                if cur == h:
+                    break
+    for h in pla_heads:
+        if h not in killed:
+            cur = h
+            while True:
+                result[cur] = pla
+                cur = nxt[cur]
+                if cur == h:
+                    break
+    if not any_pla:
+        return
+    for index, points in enumerate(members):
+        if not borders_dead[index] and (internal[index] <= 1 or not contains_opp[index]):
+            for point in points:
+                result[point] = pla
+        elif not contains_opp[index]:
+            for point in points:
+                if result[point] == EMPTY:
+                    result[point] = pla
+
+
+def _basic_area(board: Board, suicide_legal: bool) -> list[int]:
+    result = [EMPTY] * len(board.colors)
+    _area_for(board, BLACK, suicide_legal, result)
+    _area_for(board, WHITE, suicide_legal, result)
+    colors = board.colors
+    for loc in board.locs:
+        if result[loc] == EMPTY:
+            result[loc] = colors[loc]
+    return result
+
+
+def area(board: Board, suicide_legal: bool) -> list[int]:
+    """KataGo's calculateArea(nonPassAliveStones, safeBig, unsafeBig) per point: BLACK, WHITE or EMPTY (dame)."""
+    return _basic_area(board, suicide_legal)
+
+
+def independent_life_area(board: Board, suicide_legal: bool) -> tuple[list[int], int]:
+    """KataGo's calculateIndependentLifeArea keeping stones, not territories (area scoring with a group tax):
+    (area per point, white minus black count of independent-life regions)."""
+    colors, head, libs, adj = board.colors, board.head, board.libs, board.adj
+    basic = _basic_area(board, suicide_legal)
+    seki = [False] * len(colors)
+    for loc in board.locs:
+        owner = basic[loc]
+        if owner == EMPTY or seki[loc]:
+            continue
+        if (colors[loc] == owner and libs[head[loc]] == 1) or any(
+            colors[loc + d] == EMPTY and basic[loc + d] == EMPTY for d in adj
+        ):
+            seki[loc] = True
+            queue = [loc]
+            while queue:
+                point = queue.pop()
+                for d in adj:
+                    a = point + d
+                    if basic[a] == owner and not seki[a]:
+                        seki[a] = True
+                        queue.append(a)
+    result = [EMPTY] * len(colors)
+    white_minus_black = 0
+    for loc in board.locs:
+        owner = basic[loc]
+        if owner == EMPTY or seki[loc] or result[loc] == owner:
+            continue
+        white_minus_black += 1 if owner == WHITE else -1
+        result[loc] = owner
+        queue = [loc]
+        while queue:
+            point = queue.pop()
+            for d in adj:
+                a = point + d
+                if basic[a] == owner and result[a] != owner:
+                    result[a] = owner
+                    queue.append(a)
+    for loc in board.locs:
+        if basic[loc] != EMPTY and basic[loc] == colors[loc]:
+            result[loc] = basic[loc]
+    return result, white_minus_black
