@@ -129,18 +129,17 @@ class _Tokens:
         return data[start:at].decode("ascii", errors="replace")
 
     def integer(self) -> int:
-        text = self.word()
-        try:
-            return int(text)
-        except ValueError:
-            raise ModelUnsupported(f"expected a whole number, found {text[:40]!r}") from None
+        return int(self._numeric("a whole number"))
 
     def number(self) -> float:
+        return self._numeric("a number")
+
+    def _numeric(self, what: str) -> float:
         text = self.word()
         try:
-            return float(text)
+            return int(text) if what == "a whole number" else float(text)
         except ValueError:
-            raise ModelUnsupported(f"expected a number, found {text[:40]!r}") from None
+            raise ModelUnsupported(f"expected {what}, found {text[:40]!r}") from None
 
     def floats(self, count: int) -> Floats:
         marker = self.data.find(_MARKER, self.at, self.at + 100 + len(_MARKER))
@@ -194,6 +193,14 @@ def _bias(tokens: _Tokens) -> Floats:
     return tokens.floats(tokens.integer())
 
 
+def _pooled_branch(tokens: _Tokens) -> tuple[Conv, BatchNorm, Floats]:
+    """A convolution, its norm and activation, and the matrix from its pooled channels to a bias."""
+    conv = _conv(tokens)
+    norm = _norm(tokens, conv.out_channels)
+    _activation(tokens)
+    return conv, norm, _matrix(tokens, 3 * conv.out_channels)
+
+
 def _block(tokens: _Tokens, channels: int) -> Block:
     kind = tokens.word()
     if kind not in ("ordinary_block", "gpool_block"):
@@ -204,10 +211,7 @@ def _block(tokens: _Tokens, channels: int) -> Block:
     regular = _conv(tokens)
     gpool = gpool_norm = gpool_to_bias = None
     if kind == "gpool_block":
-        gpool = _conv(tokens)
-        gpool_norm = _norm(tokens, gpool.out_channels)
-        _activation(tokens)
-        gpool_to_bias = _matrix(tokens, 3 * gpool.out_channels)
+        gpool, gpool_norm, gpool_to_bias = _pooled_branch(tokens)
     mid = _norm(tokens, regular.out_channels)
     _activation(tokens)
     final = _conv(tokens)
@@ -218,10 +222,8 @@ def _block(tokens: _Tokens, channels: int) -> Block:
 
 def _policy(tokens: _Tokens) -> PolicyHead:
     tokens.word()
-    p1, g1 = _conv(tokens), _conv(tokens)
-    g1_norm = _norm(tokens, g1.out_channels)
-    _activation(tokens)
-    gpool_to_bias = _matrix(tokens, 3 * g1.out_channels)
+    p1 = _conv(tokens)
+    g1, g1_norm, gpool_to_bias = _pooled_branch(tokens)
     p1_norm = _norm(tokens, p1.out_channels)
     _activation(tokens)
     p2 = _conv(tokens)

@@ -274,12 +274,13 @@ class Board:
             if cur == loc:
                 return False
 
-    def stones_after_move(self, loc: int, pla: int) -> int:
-        """How many stones the board would hold after `pla` plays at the empty `loc` (captures, suicide)."""
-        colors, head, libs, size = self.colors, self.head, self.libs, self.size
+    def _removed_by_move(self, loc: int, pla: int) -> tuple[list[int], int]:
+        """The heads of the chains `pla` playing at the empty `loc` takes off the board (the opponent's
+        captured ones, else, for a suicide, its own) and whose stones they are."""
+        colors, head, libs = self.colors, self.head, self.libs
         opp = 3 - pla
         suicide = True
-        removed: list[int] = []
+        captured: list[int] = []
         for d in self.adj:
             a = loc + d
             c = colors[a]
@@ -287,49 +288,36 @@ class Board:
                 suicide = False
             elif c == opp and libs[head[a]] == 1:
                 suicide = False
-                if head[a] not in removed:
-                    removed.append(head[a])
-        if suicide:
-            own: list[int] = []
-            for d in self.adj:
-                a = loc + d
-                if colors[a] == pla and head[a] not in own:
-                    own.append(head[a])
-            return self.stones - sum(size[h] for h in own)
-        return self.stones + 1 - sum(size[h] for h in removed)
+                if head[a] not in captured:
+                    captured.append(head[a])
+        if not suicide:
+            return captured, opp
+        own: list[int] = []
+        for d in self.adj:
+            a = loc + d
+            if colors[a] == pla and head[a] not in own:
+                own.append(head[a])
+        return own, pla
+
+    def stones_after_move(self, loc: int, pla: int) -> int:
+        """How many stones the board would hold after `pla` plays at the empty `loc` (captures, suicide)."""
+        removed, whose = self._removed_by_move(loc, pla)
+        placed = 0 if whose == pla else 1  # a suicide takes the new stone off too
+        return self.stones + placed - sum(self.size[h] for h in removed)
 
     def hash_after_move(self, loc: int, pla: int) -> int:
         """The position hash after `pla` plays at the empty `loc` (KataGo's getPosHashAfterMove)."""
-        colors, head, libs, nxt, zobrist = self.colors, self.head, self.libs, self.nxt, self.zobrist
-        opp = 3 - pla
+        nxt, zobrist = self.nxt, self.zobrist
+        removed, whose = self._removed_by_move(loc, pla)
         result = self.pos_hash ^ zobrist[loc][pla]
-        suicide = True
-        seen: list[int] = []
-        for d in self.adj:
-            a = loc + d
-            c = colors[a]
-            if c == EMPTY or (c == pla and libs[head[a]] > 1):
-                suicide = False
-            elif c == opp and libs[head[a]] == 1 and head[a] not in seen:
-                seen.append(head[a])
-                suicide = False
-                cur = a
-                while True:
-                    result ^= zobrist[cur][opp]
-                    cur = nxt[cur]
-                    if cur == a:
-                        break
-        if suicide:
-            for d in self.adj:
-                a = loc + d
-                if colors[a] == pla and libs[head[a]] == 1 and head[a] not in seen:
-                    seen.append(head[a])
-                    cur = a
-                    while True:
-                        result ^= zobrist[cur][pla]
-                        cur = nxt[cur]
-                        if cur == a:
-                            break
+        for start in removed:
+            cur = start
+            while True:
+                result ^= zobrist[cur][whose]
+                cur = nxt[cur]
+                if cur == start:
+                    break
+        if whose == pla:
             result ^= zobrist[loc][pla]
         return result
 
@@ -407,12 +395,7 @@ class Board:
         if neighbours <= 1:
             if h == loc:
                 new_head = nxt[loc]
-                cur = loc
-                while True:
-                    head[cur] = new_head
-                    cur = nxt[cur]
-                    if cur == loc:
-                        break
+                self._set_head(loc, new_head)
                 size[new_head], libs[new_head] = size[h], libs[h]
                 h = new_head
             cur = h
@@ -427,18 +410,23 @@ class Board:
             libs[h] += delta
             size[h] -= 1
         else:
-            cur = loc
-            while True:
-                head[cur] = NULL_LOC
-                cur = nxt[cur]
-                if cur == loc:
-                    break
+            self._set_head(loc, NULL_LOC)
             for d in self.adj:
                 a = loc + d
                 if colors[a] == pla and head[a] == NULL_LOC:
                     self._rebuild_chain(a, pla)
 
     # ----------------------------------------------------------------------------- chain bookkeeping
+
+    def _set_head(self, start: int, new_head: int) -> None:
+        """Every stone of the chain list through `start` gets `new_head` as its head."""
+        head, nxt = self.head, self.nxt
+        cur = start
+        while True:
+            head[cur] = new_head
+            cur = nxt[cur]
+            if cur == start:
+                break
 
     def _is_liberty_of(self, loc: int, h: int) -> bool:
         colors, head = self.colors, self.head
