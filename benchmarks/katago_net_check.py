@@ -1,4 +1,4 @@
-"""Our numpy KataGo evaluation (features + network) against KataGo's analysis engine, on real games.
+"""Our KataGo evaluation (features + network, in ONNX Runtime and in numpy) against KataGo's analysis engine, on real games.
 
 For each game (optionally under other rules: FILE:RULES), positions are sampled (every Nth turn, the
 last few, and some where our features show a ko ban or a working ladder move) and sent to the
@@ -8,7 +8,8 @@ default `ignorePreRootHistory`, so its root value is the raw network output for 
 (Black's view), max |Δpolicy| and policy entries whose legality differs; positions beyond 1e-3 in
 winrate or 0.01 in lead are listed (they mean a feature differs).
 
-    .venv/bin/python benchmarks/katago_net_check.py [--every 10] [--last 4] [--extra 4] [GAME[:RULES] ...]
+    .venv/bin/python benchmarks/katago_net_check.py [--every 10] [--last 4] [--extra 4] [--backend both]
+        [GAME[:RULES] ...]
 
 GAME is a file of the corpus, a path, or synthetic:NAME (positions written below, for what real games
 rarely show: superko bans, suicide, passes, ladder breakers).
@@ -39,7 +40,8 @@ from reviewer.core.engines.install import installed_katago  # noqa: E402
 from reviewer.core.engines.katago import QueryPlan, plan_queries  # noqa: E402
 from reviewer.core.engines.katago_net.features import NetInputs, inputs_for_turns  # noqa: E402
 from reviewer.core.engines.katago_net.model import read_model  # noqa: E402
-from reviewer.core.engines.katago_net.network import RawOutputs, forward  # noqa: E402
+from reviewer.core.engines.katago_net.network import RawOutputs  # noqa: E402
+from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner  # noqa: E402
 from reviewer.core.formats import load_game  # noqa: E402
 
 SHARED = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
@@ -208,6 +210,7 @@ def main() -> int:
     parser.add_argument("--last", type=int, default=4)
     parser.add_argument("--extra", type=int, default=4, help="positions with a ko ban / working ladder move")
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--backend", choices=("both", "onnxruntime", "numpy"), default="both")
     args = parser.parse_args()
     katago = installed_katago()
     if katago is None or MODEL not in katago.models:
@@ -220,67 +223,72 @@ def main() -> int:
     responses = run_katago(jobs, katago.launcher, model_path, [Path(p) for p in katago.tuning_files])
     print(f"KataGo answered {len(responses)} positions in {time.perf_counter() - started:.0f} s")
     network = read_model(model_path)
-    worst = {"winrate": 0.0, "lead": 0.0, "policy": 0.0}
-    bad_positions = 0
-    for index, job in enumerate(jobs):
-        count = len(job.turns)
-        winrates, leads, policies = [], [], []
-        for start in range(0, count, args.batch):
-            part = slice(start, start + args.batch)
-            raw = forward(network, job.inputs.spatial[part], job.inputs.global_inputs[part])
-            sub = NetInputs(
-                job.inputs.spatial[part],
-                job.inputs.global_inputs[part],
-                job.inputs.to_move[part],
-                job.inputs.legal[part],
-                job.inputs.no_result_possible,
-            )
-            winrate, lead, policy = postprocess(raw, sub)
-            winrates.append(winrate)
-            leads.append(lead)
-            policies.append(policy)
-        winrate, lead, policy = np.concatenate(winrates), np.concatenate(leads), np.concatenate(policies)
-        d_winrate, d_lead, d_policy, illegal_mismatch, compared = 0.0, 0.0, 0.0, 0, 0
-        flagged = []
-        for row, turn in enumerate(job.turns):
-            response = responses.get((index, turn))
-            if response is None:
-                flagged.append(f"    turn {turn}: no answer from KataGo")
-                continue
-            compared += 1
-            root = response["rootInfo"]
-            theirs_policy = np.array(response["policy"], np.float64)
-            dw = abs(root["rawWinrate"] - winrate[row])
-            dl = abs(root["rawLead"] - lead[row])
-            mismatch = int(((theirs_policy < 0) != (policy[row] < 0)).sum())
-            dp = float(
-                np.abs(np.where(theirs_policy < 0, 0, theirs_policy) - np.where(policy[row] < 0, 0, policy[row])).max()
-            )
-            d_winrate, d_lead, d_policy = max(d_winrate, dw), max(d_lead, dl), max(d_policy, dp)
-            illegal_mismatch += mismatch
-            if dw > WINRATE_TOLERANCE or dl > LEAD_TOLERANCE or mismatch or dp > 1e-3:
-                flagged.append(
-                    f"    turn {turn} ({job.inputs.to_move[row]} to move): winrate KataGo {root['rawWinrate']:.6f} "
-                    f"ours {winrate[row]:.6f}; lead KataGo {root['rawLead']:.4f} ours {lead[row]:.4f}; "
-                    f"max |Δpolicy| {dp:.2e}; legality differs at {mismatch}"
+    backends: list[Backend] = ["onnxruntime", "numpy"] if args.backend == "both" else [args.backend]
+    all_bad = 0
+    for runner in (NetworkRunner(network, backend) for backend in backends):
+        worst = {"winrate": 0.0, "lead": 0.0, "policy": 0.0}
+        bad_positions = 0
+        for index, job in enumerate(jobs):
+            count = len(job.turns)
+            winrates, leads, policies = [], [], []
+            for start in range(0, count, args.batch):
+                part = slice(start, start + args.batch)
+                raw = runner.forward(job.inputs.spatial[part], job.inputs.global_inputs[part])
+                sub = NetInputs(
+                    job.inputs.spatial[part],
+                    job.inputs.global_inputs[part],
+                    job.inputs.to_move[part],
+                    job.inputs.legal[part],
+                    job.inputs.no_result_possible,
                 )
-        bad_positions += len(flagged)
-        worst["winrate"] = max(worst["winrate"], d_winrate)
-        worst["lead"] = max(worst["lead"], d_lead)
-        worst["policy"] = max(worst["policy"], d_policy)
-        plan = job.plan
+                winrate, lead, policy = postprocess(raw, sub)
+                winrates.append(winrate)
+                leads.append(lead)
+                policies.append(policy)
+            winrate, lead, policy = np.concatenate(winrates), np.concatenate(leads), np.concatenate(policies)
+            d_winrate, d_lead, d_policy, illegal_mismatch, compared = 0.0, 0.0, 0.0, 0, 0
+            flagged = []
+            for row, turn in enumerate(job.turns):
+                response = responses.get((index, turn))
+                if response is None:
+                    flagged.append(f"    turn {turn}: no answer from KataGo")
+                    continue
+                compared += 1
+                root = response["rootInfo"]
+                theirs_policy = np.array(response["policy"], np.float64)
+                dw = abs(root["rawWinrate"] - winrate[row])
+                dl = abs(root["rawLead"] - lead[row])
+                mismatch = int(((theirs_policy < 0) != (policy[row] < 0)).sum())
+                dp = float(
+                    np.abs(np.where(theirs_policy < 0, 0, theirs_policy) - np.where(policy[row] < 0, 0, policy[row])).max()
+                )
+                d_winrate, d_lead, d_policy = max(d_winrate, dw), max(d_lead, dl), max(d_policy, dp)
+                illegal_mismatch += mismatch
+                if dw > WINRATE_TOLERANCE or dl > LEAD_TOLERANCE or mismatch or dp > 1e-3:
+                    flagged.append(
+                        f"    turn {turn} ({job.inputs.to_move[row]} to move): winrate KataGo {root['rawWinrate']:.6f} "
+                        f"ours {winrate[row]:.6f}; lead KataGo {root['rawLead']:.4f} ours {lead[row]:.4f}; "
+                        f"max |Δpolicy| {dp:.2e}; legality differs at {mismatch}"
+                    )
+            bad_positions += len(flagged)
+            worst["winrate"] = max(worst["winrate"], d_winrate)
+            worst["lead"] = max(worst["lead"], d_lead)
+            worst["policy"] = max(worst["policy"], d_policy)
+            plan = job.plan
+            print(
+                f"{runner.backend}: {job.name} ({plan.width}x{plan.height} {plan.rules} komi {plan.komi:g}): {compared} positions, "
+                f"max |Δwinrate| {d_winrate:.2e}, max |Δlead| {d_lead:.2e}, max |Δpolicy| {d_policy:.2e}, "
+                f"legality mismatches {illegal_mismatch}; features {job.feature_seconds * 1000:.2f} ms/position"
+            )
+            for line in flagged:
+                print(line)
         print(
-            f"{job.name} ({plan.width}x{plan.height} {plan.rules} komi {plan.komi:g}): {compared} positions, "
-            f"max |Δwinrate| {d_winrate:.2e}, max |Δlead| {d_lead:.2e}, max |Δpolicy| {d_policy:.2e}, "
-            f"legality mismatches {illegal_mismatch}; features {job.feature_seconds * 1000:.2f} ms/position"
+            f"{runner.backend} overall: max |Δwinrate| {worst['winrate']:.2e}, max |Δlead| {worst['lead']:.2e}, "
+            f"max |Δpolicy| {worst['policy']:.2e}; {bad_positions} positions beyond tolerance"
         )
-        for line in flagged:
-            print(line)
-    print(
-        f"overall: max |Δwinrate| {worst['winrate']:.2e}, max |Δlead| {worst['lead']:.2e}, "
-        f"max |Δpolicy| {worst['policy']:.2e}; {bad_positions} positions beyond tolerance"
-    )
-    return 1 if bad_positions else 0
+        all_bad += bad_positions
+
+    return 1 if all_bad else 0
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.katago import KataGoEngine
 from reviewer.core.engines.katago_net.model import ModelUnsupported, read_model
 from reviewer.core.engines.katago_net.network import forward
+from reviewer.core.engines.katago_net.runtime import NetworkRunner, chosen_backend
 from reviewer.core.formats import game_from_sgf_text
 from reviewer.core.gametree import Game
 
@@ -168,6 +169,26 @@ def test_the_forward_pass_computes_the_network_written_in_katagos_layout(tiny_mo
         np.testing.assert_allclose(outputs.ownership[index], ownership, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize(("rows", "columns"), [(5, 5), (7, 9)])
+def test_onnx_runtime_computes_what_numpy_computes(tiny_model, rows, columns):
+    network = read_model(tiny_model[0])
+    runner = NetworkRunner(network, "onnxruntime")
+    rng = np.random.default_rng(3)
+    spatial = (rng.random((3, rows, columns, 22)) < 0.3).astype(np.float32)
+    global_inputs = rng.standard_normal((3, 19)).astype(np.float32)
+    by_onnx, by_numpy = runner.forward(spatial, global_inputs), forward(network, spatial, global_inputs)
+    assert runner._sessions[(rows, columns)] is not None  # ONNX Runtime ran it, numpy did not stand in
+    for name in ("policy_logits", "value_logits", "score", "ownership"):
+        np.testing.assert_allclose(getattr(by_onnx, name), getattr(by_numpy, name), rtol=1e-4, atol=1e-5)
+
+
+def test_the_backend_is_onnx_runtime_unless_numpy_is_asked_for(monkeypatch):
+    monkeypatch.delenv("REVIEWER_KATAGO_NETWORK", raising=False)
+    assert chosen_backend() == "onnxruntime"
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "numpy")
+    assert chosen_backend() == "numpy"
+
+
 def test_networks_this_reader_does_not_know_are_refused_with_the_reason(tmp_path):
     newer = _write(tmp_path / "newer.bin.gz", _Writer().network(version=15))
     with pytest.raises(ModelUnsupported, match="version 15"):
@@ -204,13 +225,16 @@ def _analysis_queries(log: Path) -> list[dict]:
     return [m for m in messages if "analyzeTurns" in m]
 
 
-def test_one_and_two_visits_are_answered_in_process_and_more_by_katago(tmp_path, tiny_model):
+@pytest.mark.parametrize("backend", ["onnxruntime", "numpy"])
+def test_one_and_two_visits_are_answered_in_process_and_more_by_katago(tmp_path, tiny_model, backend, monkeypatch):
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", backend)
     engine, log = _engine(tmp_path, tiny_model[0])
     try:
         game = _game()
         one = {e.ply: e for e in engine.analyse(game, range(5), Limit(visits=1), threading.Event())}
         two = {e.ply: e for e in engine.analyse(game, range(5), Limit(visits=2, maps=True), threading.Event())}
         assert _analysis_queries(log) == []
+        assert engine._network is not None and engine._network.backend == backend
         assert sorted(one) == sorted(two) == list(range(5))
         for ply in range(5):
             first, second = one[ply], two[ply]

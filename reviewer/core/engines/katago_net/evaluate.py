@@ -3,8 +3,8 @@
 At 1 visit KataGo's search is the network's evaluation of the position; at 2 visits it adds the
 network's evaluation of the position after the move the policy likes best, and the root's values
 become the mean of the two (KataGo's version 8 networks have no uncertainty output to weigh them
-otherwise). Both are computed here with numpy, several positions at a time, several times faster
-than KataGo's OpenCL on a CPU (benchmarks/network_cpu_paths.py), with KataGo's inputs
+otherwise). Both are computed here (`runtime`: ONNX Runtime or numpy), several positions at a time,
+several times faster than KataGo's OpenCL on a CPU (benchmarks/network_cpu_paths.py), with KataGo's inputs
 (`features`) and post-processing. KataGo evaluates each position in one of 8 symmetries drawn at
 random; this evaluates the identity, one of those 8. On a position symmetric at the root (the
 empty board) KataGo keeps one move of each symmetric set, so its second visit may go to another
@@ -25,14 +25,15 @@ from numpy.typing import NDArray
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.engines.katago import QueryPlan
 from reviewer.core.engines.katago_net.features import NetInputs, inputs_after_moves, inputs_for_turns
-from reviewer.core.engines.katago_net.model import ModelUnsupported, Network, read_model
-from reviewer.core.engines.katago_net.network import RawOutputs, forward
+from reviewer.core.engines.katago_net.model import ModelUnsupported, read_model
+from reviewer.core.engines.katago_net.network import RawOutputs
+from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner, chosen_backend
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
 __all__ = ["NETWORK_VISITS", "NetworkEvaluator", "RootValues", "root_values"]
 
 NETWORK_VISITS = frozenset({1, 2})  # the visit counts evaluated here rather than by KataGo's search
-BATCH = 8  # positions per forward pass: numpy's matrix products are fastest around here
+BATCH = 8  # positions per forward pass: both backends are fastest around here
 
 
 @dataclass(frozen=True)
@@ -81,32 +82,34 @@ def _bottom_rows(values: NDArray[np.float32], width: int, height: int) -> tuple[
     return tuple(float(v) for v in values[: width * height].reshape(height, width)[::-1].reshape(-1))
 
 
-_networks: dict[tuple[str, int, int], Network] = {}
-_networks_lock = threading.Lock()
+_runners: dict[tuple[str, int, int, str], NetworkRunner] = {}
+_runners_lock = threading.Lock()
 
 
-def _shared_network(path: Path) -> Network:
-    """The network in `path`, read once per process while the file stays the same (the review's
-    and the live lines' engines share its ~40 MB of weights)."""
+def _shared_runner(path: Path, backend: Backend) -> NetworkRunner:
+    """The network in `path` with its backend, read once per process while the file stays the same
+    (the review's and the live lines' engines share its ~40 MB of weights and its sessions)."""
     try:
         status = path.stat()
     except OSError as error:
         raise ModelUnsupported(f"cannot read {path}: {error.strerror or error}") from None
-    key = (str(path.resolve()), status.st_size, status.st_mtime_ns)
-    with _networks_lock:
-        if key not in _networks:
-            for stale in [k for k in _networks if k[0] == key[0]]:
-                del _networks[stale]
-            _networks[key] = read_model(path)
-        return _networks[key]
+    key = (str(path.resolve()), status.st_size, status.st_mtime_ns, backend)
+    with _runners_lock:
+        if key not in _runners:
+            for stale in [k for k in _runners if k[0] == key[0] and k[1:3] != key[1:3]]:
+                del _runners[stale]
+            _runners[key] = NetworkRunner(read_model(path), backend)
+        return _runners[key]
 
 
 class NetworkEvaluator:
-    """KataGo's network in `model_path`, read on first use; `usable()` says whether it can be."""
+    """KataGo's network in `model_path`, read on first use; `usable()` says whether it can be.
+    `backend`: the library that evaluates it (by default ONNX Runtime when it is installed)."""
 
-    def __init__(self, model_path: str | Path) -> None:
+    def __init__(self, model_path: str | Path, backend: Backend | None = None) -> None:
         self.model_path = Path(model_path)
-        self._network: Network | None = None
+        self.chosen: Backend = backend or chosen_backend()  # decided now: REVIEWER_KATAGO_NETWORK as it is
+        self._runner: NetworkRunner | None = None
         self.problem: str | None = None
         self._lock = threading.Lock()
 
@@ -114,14 +117,19 @@ class NetworkEvaluator:
         """Whether the model can be evaluated here (read once; a problem is kept in `problem`)."""
         return self._load() is not None
 
-    def _load(self) -> Network | None:
+    def _load(self) -> NetworkRunner | None:
         with self._lock:
-            if self._network is None and self.problem is None:
+            if self._runner is None and self.problem is None:
                 try:
-                    self._network = _shared_network(self.model_path)
+                    self._runner = _shared_runner(self.model_path, self.chosen)
                 except ModelUnsupported as error:
                     self.problem = str(error)
-            return self._network
+            return self._runner
+
+    @property
+    def backend(self) -> str | None:
+        """The library that evaluates the network ("onnxruntime" or "numpy"), once it is read."""
+        return self._runner.backend if self._runner is not None else None
 
     def analyse(
         self,
@@ -160,20 +168,20 @@ class NetworkEvaluator:
                 if stop.is_set():
                     return
 
-    def _evaluate(self, network: Network, inputs: NetInputs, stop: threading.Event) -> list[RootValues] | None:
+    def _evaluate(self, network: NetworkRunner, inputs: NetInputs, stop: threading.Event) -> list[RootValues] | None:
         values: list[RootValues] = []
         for start in range(0, len(inputs.to_move), BATCH):
             if stop.is_set():
                 return None
             end = start + BATCH
-            outputs = forward(network, inputs.spatial[start:end], inputs.global_inputs[start:end])
+            outputs = network.forward(inputs.spatial[start:end], inputs.global_inputs[start:end])
             for offset in range(len(outputs.value_logits)):
                 index = start + offset
                 values.append(root_values(outputs, offset, inputs.to_move[index], inputs.legal[index], inputs.no_result_possible))
         return values
 
     def _children(
-        self, network: Network, plan: QueryPlan, segment_index: int, roots: dict[int, RootValues], stop: threading.Event
+        self, network: NetworkRunner, plan: QueryPlan, segment_index: int, roots: dict[int, RootValues], stop: threading.Event
     ) -> dict[int, RootValues] | None:
         """Each position's second visit: the position after its best move by the policy, with that
         move as its history (which the game's next position, evaluated as a root, does not have)."""

@@ -1,0 +1,78 @@
+"""Which library evaluates KataGo's network: ONNX Runtime's CPU provider when it is installed (about
+3 times numpy's speed here: benchmarks/network_cpu_paths.py), else numpy.
+
+REVIEWER_KATAGO_NETWORK=numpy or =onnxruntime picks one (benchmarks compare them); a graph that
+ONNX Runtime cannot build leaves the work to numpy, with a line in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from typing import Any, Literal
+
+from reviewer.core.engines.katago_net.model import Floats, Network
+from reviewer.core.engines.katago_net.network import RawOutputs, forward
+
+__all__ = ["Backend", "NetworkRunner", "chosen_backend"]
+
+log = logging.getLogger(__name__)
+
+Backend = Literal["numpy", "onnxruntime"]
+
+
+def chosen_backend() -> Backend:
+    """The backend REVIEWER_KATAGO_NETWORK names, else ONNX Runtime when it can be imported."""
+    wanted = os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
+    if wanted == "numpy":
+        return "numpy"
+    try:
+        import onnx  # noqa: F401
+        import onnxruntime  # noqa: F401
+    except ImportError:
+        if wanted == "onnxruntime":
+            log.warning("REVIEWER_KATAGO_NETWORK=onnxruntime, but onnx or onnxruntime cannot be imported: using numpy")
+        return "numpy"
+    return "onnxruntime"
+
+
+class NetworkRunner:
+    """`network` evaluated by `backend`; ONNX Runtime's sessions are made once per board size."""
+
+    def __init__(self, network: Network, backend: Backend | None = None) -> None:
+        self.network = network
+        self.backend: Backend = backend or chosen_backend()
+        self._sessions: dict[tuple[int, int], Any] = {}
+        self._lock = threading.Lock()
+
+    def forward(self, spatial: Floats, global_inputs: Floats) -> RawOutputs:
+        """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs."""
+        if self.backend == "onnxruntime":
+            session = self._session(spatial.shape[1], spatial.shape[2])
+            if session is not None:
+                feeds = {"spatial": spatial.astype("float32"), "global_inputs": global_inputs.astype("float32")}
+                policy, value, score, ownership = session.run(None, feeds)
+                return RawOutputs(policy, value, score, ownership)
+        return forward(self.network, spatial, global_inputs)
+
+    def _session(self, rows: int, columns: int) -> Any:
+        with self._lock:
+            if (rows, columns) not in self._sessions:
+                self._sessions[(rows, columns)] = self._new_session(rows, columns)
+            return self._sessions[(rows, columns)]
+
+    def _new_session(self, rows: int, columns: int) -> Any:
+        try:
+            import onnxruntime
+
+            from reviewer.core.engines.katago_net.onnx_graph import onnx_model
+
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = os.cpu_count() or 1
+            options.log_severity_level = 3  # errors only: its notes would go to stderr
+            model = onnx_model(self.network, rows, columns)
+            return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # any failure of the library: numpy gives the same numbers
+            log.warning("ONNX Runtime cannot run %s on %dx%d (%s); numpy evaluates it", self.network.name, columns, rows, error)
+            return None
