@@ -71,6 +71,8 @@ class NetworkRunner:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads = os.cpu_count() or 1
             options.log_severity_level = 3  # errors only: its notes would go to stderr
+            # idle threads sleep rather than spin: KataGo's own search and the GUI share the cores
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             model = onnx_model(self.network, rows, columns)
             return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         except Exception as error:  # any failure of the library: numpy gives the same numbers
