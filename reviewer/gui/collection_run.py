@@ -30,7 +30,7 @@ from reviewer.core.services.batch.runner import (
     GameEvent,
     report_with_source,
 )
-from reviewer.core.services.batch.task import EngineSettings
+from reviewer.core.services.batch.task import EnginePool, EngineSettings
 from reviewer.gui.presenters.collection import RunCounts, problem_line
 from reviewer.gui.settings import EngineChoice
 
@@ -121,13 +121,13 @@ def run_collection(number: int, request: BatchRequest, stop: threading.Event, si
         signals.finished.emit(number, result)
 
 
-def _with_engines_go_default(settings: BatchSettings) -> BatchSettings:
+def _with_engines_go_default(settings: BatchSettings, engines: EnginePool) -> BatchSettings:
     """The settings with Go's default limit for the engine that will review: the review in passes
-    with KataGo, the built-in engine's visits otherwise (asks for engines: off the GUI thread)."""
-    from reviewer.core.engines.registry import go_engine_is_katago
+    with KataGo, the built-in engine's visits otherwise (asks for engines: off the GUI thread; the
+    engines `engines` opens later share that discovery)."""
     from reviewer.gui.settings import default_limit
 
-    katago = go_engine_is_katago(settings.engine.name, settings.engine.command)
+    katago = engines.plan(settings.engine, "go").runs_katago
     return replace(settings, go_limit=default_limit("go", builtin_go=not katago))
 
 
@@ -150,8 +150,9 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
         import_go_engine_modules()  # one thread at a time, as the window's own workers do
 
     settings_of_kind = dict(request.settings)
+    engines = EnginePool()  # one engine discovery for the Go limit and every group's engines
     if request.go_limit_from_engine and any(game.kind == "go" for game in plan.games):
-        settings_of_kind["go"] = _with_engines_go_default(settings_of_kind["go"])
+        settings_of_kind["go"] = _with_engines_go_default(settings_of_kind["go"], engines)
     outcomes: list[BatchOutcome] = []
     groups = _groups(plan.games, settings_of_kind)
     store = BatchStore(request.store_path)
@@ -170,7 +171,7 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
                 else:
                     signals.problem.emit(number, problem_line(told.game.label, told.message))
 
-            executor = LocalExecutor(cache)
+            executor = LocalExecutor(cache, engines)  # its close() closes the engines, not the discovery
             try:
                 outcome = run_batch(games, settings, store, executor, cache=cache, stop=stop, on_progress=relay.tell, on_event=event)
             finally:

@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from support import fake_engine_command
+from support import fake_engine_command, found_katago, version_calls
 from test_contrast import contrast_problems
 
 from reviewer.core.analysis import EvaluationTable, Limit
@@ -402,5 +402,23 @@ def test_a_go_collection_without_a_chosen_limit_is_reviewed_in_passes_when_katag
         assert review(qtbot, window).analysed == 1
         engine = window.reports[0]["engine"]
         assert "go-passes" not in engine["id"] and engine["limit"] == Limit(visits=50).describe()
+    finally:
+        window.shutdown()
+
+
+def test_a_go_collection_looks_for_katago_once_for_its_limit_and_its_engines(qtbot, tmp_path, monkeypatch):
+    from reviewer.core.passes import default_go_passes
+
+    versions = found_katago(tmp_path, monkeypatch)
+    path = tmp_path / "club.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PB[Kim]PW[Lee]RE[B+R];B[ee];W[cc];B[gc];W[cg])", encoding="utf-8")
+    settings = BatchSettings(EngineSettings(), Limit(nodes=1000), Limit(visits=50))
+    window = CollectionWindow(lambda: {"chess": settings, "go": settings}, go_limit_is_default=lambda: True)
+    qtbot.addWidget(window)
+    try:
+        window.set_paths([path])
+        assert review(qtbot, window).analysed == 1
+        assert default_go_passes().scheme_id in window.reports[0]["engine"]["id"]
+        assert version_calls(versions) == 1  # the limit's question and the engine that opened shared it
     finally:
         window.shutdown()
