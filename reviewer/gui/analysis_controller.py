@@ -128,7 +128,13 @@ class AnalysisController(QObject):
         self._analyse_when_engines_known = False
         plies = tuple(range(self.window.session.ply_count + 1))
         kind = game.kind
-        job = AnalysisJob(game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies)
+        limit_with_builtin = None
+        if kind == "go" and self.limit_is_default(kind) and not self._go_runs_builtin():
+            limit_with_builtin = self.window.settings.limit(kind, True)  # type: ignore[arg-type]
+        job = AnalysisJob(
+            game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
+            limit_with_builtin=limit_with_builtin,
+        )
         self.window.message_bar.remove("analysis-failed")
         self._analysis_state = AnalysisState().running(0, len(plies), None)
         self.window.analysis.start(job)

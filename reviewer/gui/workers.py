@@ -73,6 +73,20 @@ class AnalysisJob:
     engine: EngineChoice
     limit: Limit
     plies: tuple[int, ...]
+    # The limit when the built-in Go engine reviews after all (a KataGo found that does not start):
+    # set when `limit` is the default chosen for KataGo, which would be too few playouts for it.
+    limit_with_builtin: Limit | None = None
+
+
+class _BuiltinInstead(Exception):
+    """The engine that opened is the built-in Go engine, where the job's limit was meant for KataGo."""
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__("the built-in engine opened instead of KataGo")
+        self.engine = engine
+
+
+BUILTIN_INSTEAD_MESSAGE = "KataGo does not start: the built-in engine reviews the game at its own visits instead"
 
 
 @dataclass(frozen=True)
@@ -254,24 +268,40 @@ class AnalysisRunner(QObject):
         engine: EngineOnDemand | None = None
         completed = False
 
-        def open_and_name() -> Engine:
-            opened = self._open_engine(job.engine)
+        def named(opened: Engine) -> Engine:
             gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(opened, job.engine))
             identity = getattr(opened, "identity", None)
             if isinstance(identity, str) and identity:
                 gate.emit(self, "engine_identified", job.engine, identity)
             return opened
 
-        try:
-            engine = EngineOnDemand(open_and_name, self._fingerprint(job.engine))
+        def open_and_name() -> Engine:
+            opened = self._open_engine(job.engine)
+            if job.limit_with_builtin is not None and str(getattr(opened, "identity", "")).startswith("builtin-go"):
+                raise _BuiltinInstead(opened)
+            return named(opened)
 
-            def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
-                gate.emit(self, "_speed_from_thread", job_id, rate, eta)
+        def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
+            gate.emit(self, "_speed_from_thread", job_id, rate, eta)
 
-            for evaluation in self._analyse(job.game, engine, job.limit, stop, job.plies, on_progress):
+        def analyse(limit: Limit) -> None:
+            assert engine is not None
+            for evaluation in self._analyse(job.game, engine, limit, stop, job.plies, on_progress):
                 if stop.is_set():
                     break
                 gate.emit(self, "_evaluation_from_thread", job_id, evaluation)
+
+        try:
+            engine = EngineOnDemand(open_and_name, self._fingerprint(job.engine))
+            try:
+                analyse(job.limit)
+            except _BuiltinInstead as instead:
+                assert job.limit_with_builtin is not None
+                gate.emit(self, "_warned_from_thread", job_id, BUILTIN_INSTEAD_MESSAGE)
+                builtin = instead.engine
+                engine = EngineOnDemand(lambda: builtin)
+                engine.engine = named(builtin)  # open already: closed below whatever happens
+                analyse(job.limit_with_builtin)
             completed = not stop.is_set()
         except ReviewerError as error:
             gate.emit(self, "_failed_from_thread", job_id, str(error))

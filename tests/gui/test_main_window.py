@@ -426,6 +426,8 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
         release.set()
     assert finished.args == [True]
     assert [job.limit for job in started] == [default_go_passes().limit()]  # KataGo's default, not 50 visits
+    # should the KataGo found not start, the built-in engine would review at its own default
+    assert [job.limit_with_builtin for job in started] == [Limit(visits=50)]
     assert main.session.evaluations.get(0) is not None
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from support import fake_engine_command
+from support import fake_engine_command, found_katago
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineNotFound
@@ -317,3 +317,35 @@ def test_cached_evaluations_come_from_the_first_identity_the_cache_knows(game, t
     assert [(ev.ply, ev.score_cp_white) for ev in evaluations] == [(0, 0), (2, 2)]
     assert cached_evaluations(game, ["Fish 1"], limit, str(path)) is None
     assert cached_evaluations(game, ["Fish 2"], Limit(depth=3), str(path)) is None
+
+
+@pytest.mark.parametrize("with_fallback_limit", [True, False])
+def test_a_katago_that_does_not_start_leaves_the_game_to_the_built_in_engine_at_its_own_visits(
+    qtbot, tmp_path, monkeypatch, with_fallback_limit
+) -> None:
+    from reviewer.core.formats import game_from_sgf_text
+    from reviewer.core.passes import default_go_passes
+
+    found_katago(tmp_path, monkeypatch, "--exit-on-start")  # found by discovery; its analysis engine fails
+    monkeypatch.setenv("REVIEWER_CACHE_DIR", str(tmp_path / "cache"))
+    game = game_from_sgf_text("(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese];B[ee];W[cc];B[gc];W[cg])")
+    job = AnalysisJob(
+        game=game,
+        engine=EngineChoice(kind="go"),
+        limit=default_go_passes().limit(),  # the default with KataGo: 2 visits first, too few playouts
+        plies=tuple(range(5)),
+        limit_with_builtin=Limit(visits=8) if with_fallback_limit else None,
+    )
+    runner = AnalysisRunner()
+    warnings: list[str] = []
+    runner.warned.connect(warnings.append)
+    completed, received = run_to_the_end(qtbot, runner, job)
+    deliver_posted_signals()
+    assert completed and sorted(ev.ply for ev in received) == list(range(5))
+    assert all(ev.engine_id.startswith("builtin-go") for ev in received)
+    if with_fallback_limit:
+        assert all("visits=8" in ev.engine_id and "go-passes" not in ev.engine_id for ev in received)
+        assert warnings == ["KataGo does not start: the built-in engine reviews the game at its own visits instead"]
+    else:  # a limit the user chose stays as it is
+        assert all("go-passes" in ev.engine_id for ev in received)
+        assert warnings == []
