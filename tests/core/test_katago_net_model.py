@@ -265,3 +265,26 @@ def test_a_network_it_cannot_read_leaves_the_first_visits_to_katago(tmp_path):
         assert any("version 15" in warning for warning in engine.warnings)
     finally:
         engine.close()
+
+
+def test_on_a_symmetric_board_the_second_visit_skips_symmetric_copies_as_katago_does():
+    from reviewer.core.engines.katago_net.evaluate import _symmetric_copies
+
+    empty = np.zeros((19, 19, 22), np.float32)
+    corner = [(15, 16), (3, 16), (15, 2), (3, 2), (16, 15), (16, 3), (2, 15), (2, 3)]  # the 3-4 points, (x, y)
+    for to_move, kept in (("black", (16, 3)), ("white", (2, 15))):  # R16 for Black, C4 for White
+        copies = _symmetric_copies(empty, to_move)
+        assert copies is not None
+        assert [point for point in corner if not copies[point[1], point[0]]] == [kept]
+        assert not copies[9, 9]  # the centre is its own copy
+        assert int((~copies).sum()) == 55  # one of each of the 55 classes of points of a 19x19 board
+    one_corner = empty.copy()
+    one_corner[3, 3, 1] = 1.0  # a stone on the diagonal (D16) leaves only the transpose ...
+    copies = _symmetric_copies(one_corner, "white")
+    assert copies is not None and int((~copies).sum()) == 19 * 19 - (19 * 19 - 19) // 2  # ... not the diagonal
+    ko = empty.copy()
+    ko[4, 4, 6] = 1.0  # a ko ban: KataGo does not prune by symmetry
+    assert _symmetric_copies(ko, "black") is None
+    rectangle = np.zeros((9, 13, 22), np.float32)
+    copies = _symmetric_copies(rectangle, "black")
+    assert copies is not None and int((~copies).sum()) == 5 * 7  # no transpose on a rectangle

@@ -6,9 +6,8 @@ become the mean of the two (KataGo's version 8 networks have no uncertainty outp
 otherwise). Both are computed here (`runtime`: ONNX Runtime or numpy), several positions at a time,
 several times faster than KataGo's OpenCL on a CPU (benchmarks/network_cpu_paths.py), with KataGo's inputs
 (`features`) and post-processing. KataGo evaluates each position in one of 8 symmetries drawn at
-random; this evaluates the identity, one of those 8. On a position symmetric at the root (the
-empty board) KataGo keeps one move of each symmetric set, so its second visit may go to another
-corner than the policy's favourite chosen here.
+random; this evaluates the identity, one of those 8. On a board symmetric at the root (the empty
+board) KataGo's search keeps one move of each symmetric set, in its order, and so does this.
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ class RootValues:
     lead_black: float
     policy: NDArray[np.float32]  # (rows * columns + 1,) from the top row, pass last; -1 where illegal
     ownership_black: NDArray[np.float32]  # (rows, columns) from the top row
+    search_policy: NDArray[np.float32] | None = None  # the policy without symmetric copies (-1), if any
 
 
 def _softplus(x: float) -> float:
@@ -70,12 +70,58 @@ def root_values(outputs: RawOutputs, index: int, to_move: Color, legal: NDArray[
 
 
 def _best_point(values: RootValues, width: int, height: int) -> Point | None:
-    """The legal move with the highest prior: a point (row from the bottom, column), None = pass."""
-    index = int(np.argmax(values.policy))
+    """The move KataGo's second visit goes to: the legal move with the highest prior, a symmetric
+    copy of another excepted (`RootValues.policy` has -1 there too): a point (row from the bottom,
+    column), None = pass."""
+    index = int(np.argmax(values.search_policy if values.search_policy is not None else values.policy))
     if index == width * height:
         return None
     y, x = divmod(index, width)
     return (height - 1 - y, x)
+
+
+def _symmetric_copies(spatial: NDArray[np.float32], to_move: Color) -> NDArray[np.bool_] | None:
+    """The points KataGo's root search leaves out as copies of another move under a symmetry of the
+    board (rootSymmetryPruning: on the empty board one corner of each kind is searched), (rows,
+    columns) from the top row; None when the board has no symmetry or a ko bans a point."""
+    rows, columns = spatial.shape[:2]
+    if spatial[..., 6].any():
+        return None
+    stones = spatial[..., 1] - spatial[..., 2]
+    symmetries = [s for s in range(1, 8 if rows == columns else 4) if np.array_equal(_transformed(stones, s), stones)]
+    if not symmetries:
+        return None
+    copies = np.zeros((rows, columns), np.bool_)
+    xs = range(columns - 1, -1, -1) if to_move == "black" else range(columns)
+    ys = range(rows) if to_move == "black" else range(rows - 1, -1, -1)
+    for x in xs:  # KataGo's order: Black's first moves go to the upper right, White's to the lower left
+        for y in ys:
+            if copies[y, x]:
+                continue
+            for symmetry in symmetries:
+                sx, sy = _symmetric_point(x, y, rows, columns, symmetry)
+                if (sx, sy) != (x, y):
+                    copies[sy, sx] = True
+    return copies
+
+
+def _symmetric_point(x: int, y: int, rows: int, columns: int, symmetry: int) -> tuple[int, int]:
+    """KataGo's symmetry `symmetry` (bit 0: flip rows, bit 1: flip columns, bit 2: transpose) of (x, y)."""
+    if symmetry & 2:
+        x = columns - 1 - x
+    if symmetry & 1:
+        y = rows - 1 - y
+    return (y, x) if symmetry & 4 else (x, y)
+
+
+def _transformed(board: NDArray[np.float32], symmetry: int) -> NDArray[np.float32]:
+    rows, columns = board.shape
+    result = np.empty_like(board.T if symmetry & 4 else board)
+    for y in range(rows):
+        for x in range(columns):
+            sx, sy = _symmetric_point(x, y, rows, columns, symmetry)
+            result[sy, sx] = board[y, x]
+    return result
 
 
 def _bottom_rows(values: NDArray[np.float32], width: int, height: int) -> tuple[float, ...]:
@@ -100,6 +146,15 @@ def _shared_runner(path: Path, backend: Backend) -> NetworkRunner:
                 del _runners[stale]
             _runners[key] = NetworkRunner(read_model(path), backend)
         return _runners[key]
+
+
+def _without_copies(root: RootValues, spatial: NDArray[np.float32], to_move: Color) -> RootValues:
+    copies = _symmetric_copies(spatial, to_move)
+    if copies is None:
+        return root
+    search_policy = root.policy.copy()
+    search_policy[: copies.size][copies.reshape(-1)] = -1.0
+    return replace(root, search_policy=search_policy)
 
 
 class NetworkEvaluator:
@@ -151,9 +206,12 @@ class NetworkEvaluator:
             by_segment.setdefault(segment, []).append(turn)
         for segment_index, turns in sorted(by_segment.items()):
             turns = sorted(turns)
-            roots = self._evaluate(network, inputs_for_turns(plan, segment_index, turns), stop)
+            inputs = inputs_for_turns(plan, segment_index, turns)
+            roots = self._evaluate(network, inputs, stop)
             if roots is None:
                 return
+            if visits == 2:
+                roots = [_without_copies(root, inputs.spatial[row], inputs.to_move[row]) for row, root in enumerate(roots)]
             root_by_turn = dict(zip(turns, roots))
             children: dict[int, RootValues] = {}
             if visits == 2:
@@ -210,7 +268,8 @@ class NetworkEvaluator:
         if child is not None:
             best = _best_point(root, width, height)
             best_move = gtp_from_point(best, height)
-            prior = float(root.policy[int(np.argmax(root.policy))])
+            best_index = width * height if best is None else (height - 1 - best[0]) * width + best[1]
+            prior = float(root.policy[best_index])
             candidates = (
                 Candidate(
                     move=best_move,
