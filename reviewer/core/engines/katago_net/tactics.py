@@ -16,6 +16,8 @@ is `calculateIndependentLifeArea` (area scoring with a group tax).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TypeVar
 
 __all__ = [
     "BLACK",
@@ -30,6 +32,7 @@ __all__ = [
 ]
 
 EMPTY, BLACK, WHITE, WALL = 0, 1, 2, 3
+T = TypeVar("T")
 NULL_LOC = 0  # always a wall: "no point"
 LADDER_NODE_BUDGET = 25000  # KataGo's MAX_LADDER_SEARCH_NODE_BUDGET
 
@@ -418,15 +421,20 @@ class Board:
 
     # ----------------------------------------------------------------------------- chain bookkeeping
 
+    def chain_stones(self, start: int) -> list[int]:
+        """The stones of the chain through `start`, in the order of its list (from `start`)."""
+        nxt = self.nxt
+        stones, cur = [start], nxt[start]
+        while cur != start:
+            stones.append(cur)
+            cur = nxt[cur]
+        return stones
+
     def _set_head(self, start: int, new_head: int) -> None:
         """Every stone of the chain list through `start` gets `new_head` as its head."""
-        head, nxt = self.head, self.nxt
-        cur = start
-        while True:
-            head[cur] = new_head
-            cur = nxt[cur]
-            if cur == start:
-                break
+        head = self.head
+        for stone in self.chain_stones(start):
+            head[stone] = new_head
 
     def _is_liberty_of(self, loc: int, h: int) -> bool:
         colors, head = self.colors, self.head
@@ -727,7 +735,7 @@ def ladders(board: Board, pla: int) -> tuple[list[int], list[int]]:
 def _area_for(board: Board, pla: int, suicide_legal: bool, result: list[int]) -> None:
     """KataGo's calculateAreaForPla with safe and unsafe big territories: Benson's pass-alive chains and
     territory, and every region of empty (and opponent) points that touches no opponent stone."""
-    colors, head, nxt, adj = board.colors, board.head, board.nxt, board.adj
+    colors, head, adj = board.colors, board.head, board.adj
     opp = 3 - pla
     region_of = [-1] * len(colors)
     members: list[list[int]] = []
@@ -788,26 +796,18 @@ def _area_for(board: Board, pla: int, suicide_legal: bool, result: list[int]) ->
                 continue
             killed.add(h)
             changed = True
-            cur = h
-            while True:
+            for stone in board.chain_stones(h):
                 for d in adj:
-                    a = cur + d
+                    a = stone + d
                     index = region_of[a]
                     if index >= 0 and not borders_dead[index] and colors[a] != pla:
                         borders_dead[index] = True
                         for other in vital[index]:
                             vital_count[other] -= 1
-                cur = nxt[cur]
-                if cur == h:
-                    break
     for h in pla_heads:
         if h not in killed:
-            cur = h
-            while True:
-                result[cur] = pla
-                cur = nxt[cur]
-                if cur == h:
-                    break
+            for stone in board.chain_stones(h):
+                result[stone] = pla
     if not any_pla:
         return
     for index, points in enumerate(members):
@@ -836,6 +836,20 @@ def area(board: Board, suicide_legal: bool) -> list[int]:
     return _basic_area(board, suicide_legal)
 
 
+def _fill(start: int, adj: Sequence[int], basic: list[int], owner: int, marks: list[T], value: T) -> None:
+    """Set `marks` to `value` at `start` and every point 4-connected to it through points that
+    `basic` gives `owner` (and `marks` does not hold `value` yet)."""
+    marks[start] = value
+    queue = [start]
+    while queue:
+        point = queue.pop()
+        for d in adj:
+            a = point + d
+            if basic[a] == owner and marks[a] != value:
+                marks[a] = value
+                queue.append(a)
+
+
 def independent_life_area(board: Board, suicide_legal: bool) -> tuple[list[int], int]:
     """KataGo's calculateIndependentLifeArea keeping stones, not territories (area scoring with a group tax):
     (area per point, white minus black count of independent-life regions)."""
@@ -849,15 +863,7 @@ def independent_life_area(board: Board, suicide_legal: bool) -> tuple[list[int],
         if (colors[loc] == owner and libs[head[loc]] == 1) or any(
             colors[loc + d] == EMPTY and basic[loc + d] == EMPTY for d in adj
         ):
-            seki[loc] = True
-            queue = [loc]
-            while queue:
-                point = queue.pop()
-                for d in adj:
-                    a = point + d
-                    if basic[a] == owner and not seki[a]:
-                        seki[a] = True
-                        queue.append(a)
+            _fill(loc, adj, basic, owner, seki, True)
     result = [EMPTY] * len(colors)
     white_minus_black = 0
     for loc in board.locs:
@@ -865,15 +871,7 @@ def independent_life_area(board: Board, suicide_legal: bool) -> tuple[list[int],
         if owner == EMPTY or seki[loc] or result[loc] == owner:
             continue
         white_minus_black += 1 if owner == WHITE else -1
-        result[loc] = owner
-        queue = [loc]
-        while queue:
-            point = queue.pop()
-            for d in adj:
-                a = point + d
-                if basic[a] == owner and result[a] != owner:
-                    result[a] = owner
-                    queue.append(a)
+        _fill(loc, adj, basic, owner, result, owner)
     for loc in board.locs:
         if basic[loc] != EMPTY and basic[loc] == colors[loc]:
             result[loc] = basic[loc]
