@@ -220,13 +220,16 @@ def test_best_go_engine_for_a_board_katago_plays_is_still_katago(monkeypatch):
 
 def test_whether_go_is_reviewed_by_katago_is_told_without_starting_it(monkeypatch):
     listing(monkeypatch, info("katago", "go", "katago", ["no-such-program"]), BUILTIN)
-    assert registry.go_engine_is_katago()
-    assert registry.go_engine_is_katago(name="KataGo")
-    assert not registry.go_engine_is_katago(name="builtin")
-    assert not registry.go_engine_is_katago(board_size=(25, 25))  # too big: the built-in engine plays it
-    assert registry.go_engine_is_katago(command=["my-katago", "analysis"])
+    def go_engine_is_katago(name=None, command=None, board_size=None) -> bool:
+        return registry.EnginePlan("go", name, command, board_size).runs_katago
+
+    assert go_engine_is_katago()
+    assert go_engine_is_katago(name="KataGo")
+    assert not go_engine_is_katago(name="builtin")
+    assert not go_engine_is_katago(board_size=(25, 25))  # too big: the built-in engine plays it
+    assert go_engine_is_katago(command=["my-katago", "analysis"])
     listing(monkeypatch, info("katago", "go", "katago", status="missing"), BUILTIN)
-    assert not registry.go_engine_is_katago()
+    assert not go_engine_is_katago()
 
 
 def test_a_plan_looks_for_engines_once_for_whether_katago_plays_and_every_engine_it_opens(tmp_path, monkeypatch):
@@ -240,7 +243,7 @@ def test_a_plan_looks_for_engines_once_for_whether_katago_plays_and_every_engine
         finally:
             engine.close()
     assert version_calls(versions) == 1
-    assert registry.go_engine_is_katago() and version_calls(versions) == 2  # a plan of its own
+    assert registry.EnginePlan("go").runs_katago and version_calls(versions) == 2  # a plan of its own
 
 
 def test_without_the_fallback_a_katago_that_does_not_start_is_told_and_then_left_out(tmp_path, monkeypatch):

@@ -21,7 +21,6 @@ import collections
 import json
 import logging
 import math
-import os
 import queue
 import re
 import subprocess
@@ -333,29 +332,35 @@ def config_report_as(command: Sequence[str]) -> ReportAs:
     return report_as
 
 
-def model_name(command: Sequence[str]) -> str:
+def model_path(command: Sequence[str]) -> str | None:
+    """The network file a KataGo command names with `-model`, if any."""
     args = list(command)
     for index, arg in enumerate(args[:-1]):
         if arg == "-model":
-            name = Path(args[index + 1]).name
-            for suffix in (".gz", ".bin", ".txt"):
-                name = name.removesuffix(suffix)
-            return name
-    return ""
+            return args[index + 1]
+    return None
+
+
+def model_name(command: Sequence[str]) -> str:
+    path = model_path(command)
+    if path is None:
+        return ""
+    name = Path(path).name
+    for suffix in (".gz", ".bin", ".txt"):
+        name = name.removesuffix(suffix)
+    return name
 
 
 def _network_evaluator(command: Sequence[str]) -> NetworkEvaluator | None:
     """The in-process evaluator of the command's `-model`, unless REVIEWER_KATAGO_NETWORK=process
     (KataGo then searches every position itself, as benchmarks compare)."""
     from reviewer.core.engines.katago_net.evaluate import NetworkEvaluator
+    from reviewer.core.engines.katago_net.runtime import wanted_path
 
-    if os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower() == "process":
+    path = model_path(command)
+    if wanted_path() == "process" or path is None or not Path(path).is_file():
         return None
-    args = list(command)
-    for index, arg in enumerate(args[:-1]):
-        if arg == "-model" and Path(args[index + 1]).is_file():
-            return NetworkEvaluator(args[index + 1])
-    return None
+    return NetworkEvaluator(path)
 
 
 _EOF = object()

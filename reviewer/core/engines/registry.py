@@ -21,7 +21,6 @@ __all__ = [
     "EnginePlan",
     "KataGoDoesNotStart",
     "engine_fingerprint",
-    "go_engine_is_katago",
     "katago_plays",
     "open_engine",
 ]
@@ -201,7 +200,8 @@ def open_engine(
       engine (with `fallback_to_builtin=False`, a KataGo found that does not start raises
       KataGoDoesNotStart instead).
     Raises EngineNotFound with what to do when nothing fits, EngineUnsuitable when the engine
-    named cannot play the board. `EnginePlan` does the same with discovery shared between calls.
+    named cannot play the board. `EnginePlan` does the same with discovery shared between calls,
+    and tells without starting anything whether Go would be reviewed by KataGo (`runs_katago`).
     """
     return EnginePlan(kind, name, command, board_size).open(threads, fallback_to_builtin=fallback_to_builtin)
 
@@ -228,15 +228,6 @@ def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | 
         raise EngineNotFound(f"no {kind} engine named {name!r} (known: {known}); {INSTALL_HINT}")
     protocol = "uci" if kind == "chess" else "katago"
     return [engine for engine in engines if engine.usable and engine.protocol == protocol]
-
-
-def go_engine_is_katago(
-    name: str | None = None, command: Sequence[str] | str | None = None, board_size: tuple[int, int] | None = None
-) -> bool:
-    """Whether `open_engine("go", name, command, board_size=board_size)` runs KataGo rather than the
-    built-in engine (it still falls back to the built-in engine when a found KataGo does not start).
-    To open the engine too, ask an `EnginePlan`: discovery then runs once for both."""
-    return EnginePlan("go", name, command, board_size).runs_katago
 
 
 def _too_big_for_katago(board_size: tuple[int, int] | None) -> str:

@@ -69,11 +69,14 @@ def root_values(outputs: RawOutputs, index: int, to_move: Color, legal: NDArray[
     return RootValues(0.5 * (1.0 + black_win - black_loss), sign * lead, policy, ownership * np.float32(sign))
 
 
-def _best_point(values: RootValues, width: int, height: int) -> Point | None:
-    """The move KataGo's second visit goes to: the legal move with the highest prior, a symmetric
-    copy of another excepted (`RootValues.policy` has -1 there too): a point (row from the bottom,
-    column), None = pass."""
-    index = int(np.argmax(values.search_policy if values.search_policy is not None else values.policy))
+def _best_index(values: RootValues) -> int:
+    """The policy index of the move KataGo's second visit goes to: the legal move with the highest
+    prior, a symmetric copy of another excepted (`RootValues.search_policy`)."""
+    return int(np.argmax(values.search_policy if values.search_policy is not None else values.policy))
+
+
+def _point(index: int, width: int, height: int) -> Point | None:
+    """A policy index -> a point (row from the bottom, column); None = pass."""
     if index == width * height:
         return None
     y, x = divmod(index, width)
@@ -115,13 +118,9 @@ def _symmetric_point(x: int, y: int, rows: int, columns: int, symmetry: int) -> 
 
 
 def _transformed(board: NDArray[np.float32], symmetry: int) -> NDArray[np.float32]:
-    rows, columns = board.shape
-    result = np.empty_like(board.T if symmetry & 4 else board)
-    for y in range(rows):
-        for x in range(columns):
-            sx, sy = _symmetric_point(x, y, rows, columns, symmetry)
-            result[sy, sx] = board[y, x]
-    return result
+    """`board` moved by KataGo's symmetry `symmetry` (as `_symmetric_point` moves each point)."""
+    flipped = board[::-1 if symmetry & 1 else 1, ::-1 if symmetry & 2 else 1]
+    return flipped.T if symmetry & 4 else flipped
 
 
 def _bottom_rows(values: NDArray[np.float32], width: int, height: int) -> tuple[float, ...]:
@@ -243,7 +242,7 @@ class NetworkEvaluator:
     ) -> dict[int, RootValues] | None:
         """Each position's second visit: the position after its best move by the policy, with that
         move as its history (which the game's next position, evaluated as a root, does not have)."""
-        best_moves = [(turn, _best_point(values, plan.width, plan.height)) for turn, values in roots.items()]
+        best_moves = [(turn, _point(_best_index(values), plan.width, plan.height)) for turn, values in roots.items()]
         found = self._evaluate(network, inputs_after_moves(plan, segment_index, best_moves), stop)
         if found is None:
             return None
@@ -266,9 +265,8 @@ class NetworkEvaluator:
         candidates: tuple[Candidate, ...] = ()
         best_move: str | None = None
         if child is not None:
-            best = _best_point(root, width, height)
-            best_move = gtp_from_point(best, height)
-            best_index = width * height if best is None else (height - 1 - best[0]) * width + best[1]
+            best_index = _best_index(root)
+            best_move = gtp_from_point(_point(best_index, width, height), height)
             prior = float(root.policy[best_index])
             candidates = (
                 Candidate(

@@ -32,16 +32,8 @@ from numpy.typing import NDArray
 
 from reviewer.core.engines.base import EngineError
 from reviewer.core.engines.katago import QueryPlan
-from reviewer.core.engines.katago_net.tactics import (
-    BLACK,
-    EMPTY,
-    NULL_LOC,
-    WHITE,
-    Board,
-    area,
-    independent_life_area,
-    ladders,
-)
+from reviewer.core.engines.katago_net.board import BLACK, EMPTY, NULL_LOC, WHITE, Board
+from reviewer.core.engines.katago_net.tactics import area, independent_life_area, ladders
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
 __all__ = [
@@ -83,6 +75,7 @@ class RuleSet:
 
 
 _TERRITORY = RuleSet("simple", True, "seki", False, False, "0", False)
+# KataGo's presets for the rules names Reviewer sends it (`katago.katago_rules`).
 _RULE_SETS: dict[str, RuleSet] = {
     "japanese": _TERRITORY,
     "korean": _TERRITORY,
@@ -90,37 +83,19 @@ _RULE_SETS: dict[str, RuleSet] = {
     "chinese-ogs": RuleSet("positional", False, "none", False, False, "N", True),
     "chinese-kgs": RuleSet("positional", False, "none", False, False, "N", True),
     "stone-scoring": RuleSet("simple", False, "all", False, False, "0", True),
-    "ancient-area": RuleSet("simple", False, "all", False, False, "0", True),
-    "ancient-territory": RuleSet("simple", True, "all", False, False, "0", False),
     "aga-button": RuleSet("situational", False, "none", False, True, "N-1", True),
     "aga": RuleSet("situational", False, "none", False, False, "N-1", True),
     "bga": RuleSet("situational", False, "none", False, False, "N-1", True),
-    "french": RuleSet("situational", False, "none", False, False, "N-1", True),
     "new-zealand": RuleSet("situational", False, "none", True, False, "0", True),
     "tromp-taylor": RuleSet("positional", False, "none", True, False, "0", False),
-    "goe": RuleSet("positional", False, "none", True, False, "0", True),
-    "ing": RuleSet("positional", False, "none", True, False, "0", True),
-}
-_RULE_ALIASES = {
-    "chineseogs": "chinese-ogs",
-    "chinesekgs": "chinese-kgs",
-    "stonescoring": "stone-scoring",
-    "ancientarea": "ancient-area",
-    "ancientterritory": "ancient-territory",
-    "agabutton": "aga-button",
-    "nz": "new-zealand",
-    "newzealand": "new-zealand",
-    "tromptaylor": "tromp-taylor",
 }
 
 
 def rule_set(name: str) -> RuleSet:
-    """KataGo's preset for a rules name ('japanese', 'tromp-taylor', 'chinese_ogs', ...)."""
-    key = name.strip().lower().replace("_", "-").replace(" ", "-")
-    key = _RULE_ALIASES.get(key, key)
-    if key not in _RULE_SETS:
+    """KataGo's preset for one of the rules names Reviewer sends it ('japanese', 'tromp-taylor', ...)."""
+    if name not in _RULE_SETS:
         raise ValueError(f"unknown KataGo rules {name!r}")
-    return _RULE_SETS[key]
+    return _RULE_SETS[name]
 
 
 @dataclass(frozen=True)

@@ -15,16 +15,22 @@ from typing import Any, Literal
 from reviewer.core.engines.katago_net.model import Floats, Network
 from reviewer.core.engines.katago_net.network import RawOutputs, forward
 
-__all__ = ["Backend", "NetworkRunner", "chosen_backend"]
+__all__ = ["Backend", "NetworkRunner", "chosen_backend", "wanted_path"]
 
 log = logging.getLogger(__name__)
 
 Backend = Literal["numpy", "onnxruntime"]
 
 
+def wanted_path() -> str:
+    """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy",
+    "onnxruntime", or "" (the default)."""
+    return os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
+
+
 def chosen_backend() -> Backend:
     """The backend REVIEWER_KATAGO_NETWORK names, else ONNX Runtime when it can be imported."""
-    wanted = os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
+    wanted = wanted_path()
     if wanted == "numpy":
         return "numpy"
     try:
