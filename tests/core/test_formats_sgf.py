@@ -175,13 +175,15 @@ def test_ranks_are_normalised(text, rank):
 
 
 def test_rules_are_normalised():
-    assert [normalise_rules(r) for r in ("Japanese", "CN", "AGA", "NZ", "Tromp-Taylor", "koSIMPLEscoreAREA")] == [
+    texts = ("Japanese", "CN", "AGA", "NZ", "Tromp-Taylor", "koSIMPLEscoreAREA", "Elephant rules")
+    assert [normalise_rules(r) for r in texts] == [
         "japanese",
         "chinese",
         "aga",
         "new-zealand",
         "tromp-taylor",
-        "kosimplescorearea",
+        "koSIMPLEscoreAREAtaxNONEsui1button0whb0fpok0",  # KataGo's defaults filled in
+        "elephant rules",  # unknown: kept as written
     ]
 
 

@@ -92,17 +92,26 @@ def test_go_refuses_an_occupied_point():
     assert refused.value.reason == "the point is occupied"
 
 
-def test_go_refuses_suicide_unless_the_rules_allow_it():
-    moves = ["A2", "J9", "B1", "J8", "H1"]  # black stones around A1; White to move into it
+def test_go_refuses_suicide_unless_the_rules_allow_a_chains():
+    moves = ["A2", "A1", "B2", "J9", "C1"]  # White's A1 has one liberty left, B1
     rules = rules_for("go")
     position = play_all("go", go_game(), moves)
     with pytest.raises(IllegalMove) as refused:
-        rules.play(position, "A1")
+        rules.play(position, "B1")
     assert refused.value.reason.startswith("suicide")
     allowed = play_all("go", go_game(rules="tromp-taylor"), moves)
-    after = rules.play(allowed, "A1").position
-    assert after.stone_at((0, 0)) is None and after.captures_by_black == 1  # the stone died at once
+    after = rules.play(allowed, "B1").position
+    assert after.stone_at((0, 0)) is None and after.stone_at((0, 1)) is None
+    assert after.captures_by_black == 2  # the chain died at once
 
+
+def test_go_refuses_a_lone_stones_suicide_under_every_rules():
+    moves = ["A2", "J9", "B1", "J8", "H1"]  # black stones around A1; White to move into it
+    for rules_name in ("japanese", "tromp-taylor", "NZ"):
+        position = play_all("go", go_game(rules=rules_name), moves)
+        with pytest.raises(IllegalMove) as refused:
+            rules_for("go").play(position, "A1")
+        assert refused.value.reason.startswith("suicide")
 
 
 def test_go_refuses_retaking_a_ko_at_once_and_allows_it_after_a_move_elsewhere():

@@ -7,8 +7,9 @@ from textwrap import dedent
 import numpy as np
 import pytest
 
+from reviewer.core.engines.base import EngineError
 from reviewer.core.engines.katago import QueryPlan, Segment
-from reviewer.core.engines.katago_net.features import IllegalMove, NetInputs, inputs_after_moves, inputs_for_turns
+from reviewer.core.engines.katago_net.features import NetInputs, inputs_after_moves, inputs_for_turns
 from reviewer.core.gametree import Color, Point
 
 
@@ -283,7 +284,7 @@ def test_turns_come_back_in_the_order_asked() -> None:
 
 def test_moves_katago_refuses_raise_but_a_ko_retake_is_replayed() -> None:
     occupied: list[tuple[Color, tuple[int, int] | None]] = [("black", (2, 2)), ("white", (2, 2))]
-    with pytest.raises(IllegalMove):
+    with pytest.raises(EngineError, match="KataGo refuses"):
         inputs_for_turns(plan_of(empty(9), moves=occupied), 0, [0])
     diagram = """
         . X O . .

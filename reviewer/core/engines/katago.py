@@ -34,6 +34,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal
 from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineError, EngineNotFound, EngineTimeout, EngineUnsuitable
 from reviewer.core.games.go import GoBoard, player_from_properties, position_after
+from reviewer.core.games.go_rules import ruleset_of
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color
 
 if TYPE_CHECKING:
@@ -55,54 +56,25 @@ log = logging.getLogger(__name__)
 ReportAs = Literal["BLACK", "WHITE", "SIDETOMOVE"]
 REPORT_AS_VALUES: tuple[ReportAs, ...] = ("BLACK", "WHITE", "SIDETOMOVE")
 
-# SGF RU[] values (lower-cased, spaces/underscores as '-') -> KataGo's rule names.
-_RULES: dict[str, str] = {
-    "japanese": "japanese",
-    "jp": "japanese",
-    "jpn": "japanese",
-    "chinese": "chinese",
-    "cn": "chinese",
-    "chn": "chinese",
-    "korean": "korean",
-    "ko": "korean",
-    "kor": "korean",
-    "aga": "aga",
-    "aga-button": "aga-button",
-    "bga": "bga",
-    "new-zealand": "new-zealand",
-    "newzealand": "new-zealand",
-    "nz": "new-zealand",
-    "tromp-taylor": "tromp-taylor",
-    "tt": "tromp-taylor",
-    "stone-scoring": "stone-scoring",
-    "chinese-ogs": "chinese-ogs",
-    "chinese-kgs": "chinese-kgs",
-    "goe": "chinese",  # Ing rules: area scoring; KataGo has no Ing ruleset
-    "ing": "chinese",
-}
-DEFAULT_RULES = "japanese"
 # KataGo's analysis engine writes only JSON lines on stdout; a program that writes something else
 # and then no JSON for this long is another program (a UCI engine, a GTP KataGo, a shell script).
 FOREIGN_ANSWER_WAIT_S = 2.0
-_TERRITORY_RULES = frozenset({"japanese", "korean"})
 
 
 def katago_rules(game: Game) -> str:
     """KataGo's name for the game's rules; unknown or missing rules count as Japanese."""
-    text = (game.rules or "").strip().lower().replace("_", "-").replace(" ", "-")
-    return _RULES.get(text, DEFAULT_RULES)
+    return ruleset_of(game.rules).katago
 
 
 def katago_komi(game: Game, rules: str | None = None) -> float:
     """The komi to tell KataGo: a half-integer in [-150, 150].
 
     `game.komi` is already the komi in points (the SGF reader undoes Fox's way of writing it).
-    Missing komi: 0.5 with handicap, else 6.5 (territory rules) or 7.5 (area rules).
+    Missing komi: 0.5 with handicap, else the even komi of the rules (6.5 territory, 7.5 area).
     """
-    rules = rules or katago_rules(game)
     komi = game.komi
     if komi is None or not math.isfinite(komi):
-        komi = 0.5 if game.handicap >= 2 else (6.5 if rules in _TERRITORY_RULES else 7.5)
+        komi = 0.5 if game.handicap >= 2 else ruleset_of(rules or game.rules).komi
     return max(-150.0, min(150.0, round(komi * 2) / 2))
 
 

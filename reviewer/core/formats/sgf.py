@@ -43,6 +43,7 @@ from reviewer.core.formats.textio import (
     strip_utf8_bom,
     utf16_codec,
 )
+from reviewer.core.games.go_rules import normalise_rules, parse_rules
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point
 
 MIN_BOARD, MAX_BOARD = 2, 25
@@ -51,26 +52,6 @@ _MOVE_IDENTS = ("B", "W")
 _SETUP_IDENTS = ("AB", "AW", "AE")
 _SINGLE_BYTE_CODECS = {"latin-1", "cp1252", "ascii", "iso8859-1", "iso8859-15"}
 
-RULES = {
-    "japanese": "japanese",
-    "jp": "japanese",
-    "japan": "japanese",
-    "chinese": "chinese",
-    "cn": "chinese",
-    "china": "chinese",
-    "korean": "korean",
-    "kr": "korean",
-    "aga": "aga",
-    "bga": "aga",
-    "new zealand": "new-zealand",
-    "new-zealand": "new-zealand",
-    "newzealand": "new-zealand",
-    "nz": "new-zealand",
-    "tromp-taylor": "tromp-taylor",
-    "tromp taylor": "tromp-taylor",
-    "tromptaylor": "tromp-taylor",
-    "tt": "tromp-taylor",
-}
 
 
 _CJK_NUMBERS = {"初": 1, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
@@ -93,13 +74,6 @@ def normalise_rank(value: str) -> str:
     if unit in ("k", "kyu", "级", "級", "급"):
         return f"{number}k"
     return f"{number}d"
-
-
-def normalise_rules(value: str) -> str | None:
-    key = value.strip().lower()
-    if not key:
-        return None
-    return RULES.get(key, key)
 
 
 _RESULT_COLOURS = {"흑": "B", "黑": "B", "黒": "B", "백": "W", "白": "W"}
@@ -723,7 +697,8 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
             props["KM"] = [_format_komi(game.komi)]
     if normalise_rules(_first(props, "RU")) != game.rules:
         if game.rules:
-            props["RU"] = [game.rules.capitalize() if game.rules in ("japanese", "chinese", "korean") else game.rules]
+            known = parse_rules(game.rules)
+            props["RU"] = [known.sgf if known is not None and known.name == game.rules else game.rules]
         else:
             props.pop("RU", None)
     read_handicap = _first(props, "HA")

@@ -1,22 +1,23 @@
-"""Go rules on one board: captures, suicide, simple ko, passes, setup stones, any width × height.
+"""Go rules on one board: captures, suicide, ko and superko, passes, setup stones, any width × height.
 
 Recorded games are replayed as the file has them (a file may hold a move the rules refuse: it is
 placed, with its captures, as other programs do); a user's move goes through `GoRules.play`, which
-refuses an occupied point, suicide (unless the rules allow it) and retaking a ko at once.
+refuses an occupied point, a lone stone's suicide, a chain's suicide (unless the rules allow it),
+retaking a ko at once, and under superko rules any move that recreates an earlier position.
+What the game's rules decide comes from `go_rules.ruleset_of(game.rules)`.
 Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
+from reviewer.core.games.go_rules import DEFAULT, GoRuleset, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
-
-SUICIDE_ALLOWED_RULES = ("tromp-taylor", "nz", "new zealand")
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,10 @@ class GoPosition:
     """The stones on a Go board after a node, with captures so far.
 
     `captures_by_black` counts white stones that Black has taken off the board. `ko_point` is the
-    point the side to move may not play at once (it would retake a single stone in a ko)."""
+    point the side to move may not play at once (it would retake a single stone in a ko).
+    `earlier` is the position before the last move or pass, back to the start or the last setup:
+    the history the superko rules compare against; under button rules the first pass takes the
+    button (`button_taken`) and starts that history again."""
 
     width: int
     height: int
@@ -35,7 +39,14 @@ class GoPosition:
     last_move: Point | None = None  # the stone just played; None at the root, after a pass or setup
     to_move: Color = "black"
     ko_point: Point | None = None
-    suicide_allowed: bool = False
+    rules: GoRuleset = DEFAULT
+    button_taken: bool = False
+    earlier: GoPosition | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def suicide_allowed(self) -> bool:
+        """Whether a chain of two or more stones may take its own last liberty."""
+        return self.rules.suicide
 
     def stone_at(self, point: Point) -> Color | None:
         if point in self.black:
@@ -135,8 +146,8 @@ def start_position(game: Game) -> GoPosition:
     board.setup(root.setup_black, root.setup_white, root.setup_empty)
     black, white = board.freeze()
     to_move = player_from_properties(root) or game.first_player
-    suicide_allowed = (game.rules or "").strip().lower() in SUICIDE_ALLOWED_RULES
-    return GoPosition(game.board_width, game.board_height, black, white, to_move=to_move, suicide_allowed=suicide_allowed)
+    rules = ruleset_of(game.rules)
+    return GoPosition(game.board_width, game.board_height, black, white, to_move=to_move, rules=rules)
 
 
 def _ko_point(board: GoBoard, played: Point, captured: set[Point]) -> Point | None:
@@ -167,6 +178,19 @@ def _after_stone(position: GoPosition, board: GoBoard, point: Point, color: Colo
         last_move=None if lost else point,
         to_move=other_color(color),
         ko_point=None if lost else _ko_point(board, point, captured),
+        earlier=position,
+    )
+
+
+def _after_pass(position: GoPosition, color: Color) -> GoPosition:
+    takes_button = position.rules.button and not position.button_taken
+    return replace(
+        position,
+        to_move=other_color(color),
+        last_move=None,
+        ko_point=None,
+        button_taken=position.button_taken or takes_button,
+        earlier=None if takes_button else position,
     )
 
 
@@ -176,12 +200,12 @@ def after_recorded(position: GoPosition, node: Node) -> GoPosition:
         board = GoBoard.of(position)
         board.setup(node.setup_black, node.setup_white, node.setup_empty)
         black, white = board.freeze()
-        position = replace(position, black=black, white=white, ko_point=None, last_move=None)
+        position = replace(position, black=black, white=white, ko_point=None, last_move=None, earlier=None)
     if node.color is not None:
         if node.point is not None:
             position = _after_stone(position, GoBoard.of(position), node.point, node.color)
         else:
-            position = replace(position, to_move=other_color(node.color), last_move=None, ko_point=None)
+            position = _after_pass(position, node.color)
     named = player_from_properties(node)
     return replace(position, to_move=named) if named is not None else position
 
@@ -194,12 +218,28 @@ def refusal(position: GoPosition, point: Point, color: Color) -> str | None:
         return "the point is occupied"
     if point == position.ko_point and color == position.to_move:
         return "ko: the stone cannot be retaken at once; play elsewhere first"
-    if not position.suicide_allowed:
-        board = GoBoard.of(position)
-        _captured, lost = board.play(point, color)
-        if lost:
-            return "suicide: the stone would have no liberty"
+    board = GoBoard.of(position)
+    _captured, lost = board.play(point, color)
+    if len(lost) == 1:
+        return "suicide: the stone would have no liberty"
+    if lost and not position.rules.suicide:
+        return "suicide: the stones would have no liberty"
+    if position.rules.ko != "simple" and _repeats(position, board, other_color(color)):
+        return f"superko ({position.rules.ko}): the move would repeat an earlier position"
     return None
+
+
+def _repeats(position: GoPosition, board: GoBoard, to_move: Color) -> bool:
+    """Whether the board, `to_move` to play, is one the ko rule bans: the stones of any earlier
+    position (positional superko), or its stones and player to move (situational superko)."""
+    black, white = board.freeze()
+    positional = position.rules.ko == "positional"
+    earlier: GoPosition | None = position
+    while earlier is not None:
+        if earlier.black == black and earlier.white == white and (positional or earlier.to_move == to_move):
+            return True
+        earlier = earlier.earlier
+    return False
 
 
 _positions: NodeMemo[GoPosition] = NodeMemo()
@@ -265,8 +305,7 @@ class GoRules:
         except ValueError:
             raise IllegalMove(text, "not a point on this board (say e.g. D4, or pass)") from None
         if point is None:
-            after = replace(position, to_move=other_color(color), last_move=None, ko_point=None)
-            return PlayedMove(after, "pass", "", color)
+            return PlayedMove(_after_pass(position, color), "pass", "", color)
         reason = refusal(position, point, color)
         if reason is not None:
             raise IllegalMove(gtp_from_point(point, position.height), reason)
@@ -289,7 +328,6 @@ class GoRules:
             "ko": None if position.ko_point is None else gtp_from_point(position.ko_point, position.height),
             "komi": game.komi,
             "rules": game.rules,
-            "suicide_allowed": position.suicide_allowed,
         }
 
     def from_record(self, record: dict[str, Any]) -> GoPosition:
@@ -306,7 +344,7 @@ class GoRules:
             white=points(record["white"]),
             to_move=record["to_move"],
             ko_point=None if not ko else point_from_gtp(ko, height),
-            suicide_allowed=bool(record.get("suicide_allowed", False)),
+            rules=ruleset_of(record.get("rules")),
         )
 
     def record_game(self, record: dict[str, Any], first_player: Color) -> Game:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from reviewer.core.games.go_rules import parse_rules
 from reviewer.core.gametree import GameKind
 
 # Chess: the Elo logistic, P = 1 / (1 + 10**(-diff/400)) = 1 / (1 + exp(-k·diff)).
@@ -136,27 +137,10 @@ class GoHandicapRules:
     unknown_rules_even_komi: tuple[float, float] = (6.5, 7.5)  # any komi in this range counts as even
 
 
-_EVEN_KOMI_BY_RULES = {
-    "japanese": 6.5,
-    "korean": 6.5,
-    "jp": 6.5,
-    "chinese": 7.5,
-    "cn": 7.5,
-    "aga": 7.5,
-    "new-zealand": 7.5,
-    "nz": 7.5,
-    "tromp-taylor": 7.5,
-    "stone-scoring": 7.5,
-}
-
-
 def even_komi(rules: str | None) -> float | None:
-    if not rules:
-        return None
-    key = rules.strip().lower().replace("_", "-").replace(" ", "-")
-    if key.startswith("new"):
-        key = "new-zealand"
-    return _EVEN_KOMI_BY_RULES.get(key)
+    """The komi of an even game under the named rules; None when the rules are not known."""
+    known = parse_rules(rules)
+    return None if known is None else known.komi
 
 
 def white_rank_shift(

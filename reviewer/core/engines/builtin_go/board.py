@@ -13,8 +13,8 @@ position is copied with two `np.copyto` calls:
 - `meta`: the ko point, who is to move, how many empty points, consecutive passes, the last
   move and the move count.
 
-`cfg` is fixed per board: width, height, stride, size, and whether suicide is legal
-(tromp-taylor and new-zealand allow it; every other ruleset forbids it).
+`cfg` is fixed per board: width, height, stride, size, and whether a chain's suicide is legal
+(`GoRuleset.suicide`: tromp-taylor, new-zealand and Ing allow it).
 """
 
 from __future__ import annotations
@@ -274,14 +274,21 @@ def is_suicide(b, cfg, p, color):
 
 @njit(cache=True)
 def is_legal(b, meta, cfg, p, color):
-    """Legal for `color` under the board's rules: empty, not the simple-ko point, suicide per rules."""
+    """Legal for `color` under the board's rules: empty, not the simple-ko point, no suicide but a
+    chain's where the rules allow it (a lone stone's suicide is never legal)."""
     if b[COLOR, p] != EMPTY:
         return False
     if p == meta[KO] and color == meta[TO_MOVE]:
         return False
-    if cfg[CFG_SUICIDE] != 0:
+    if not is_suicide(b, cfg, p, color):
         return True
-    return not is_suicide(b, cfg, p, color)
+    if cfg[CFG_SUICIDE] == 0:
+        return False
+    stride = cfg[CFG_STRIDE]
+    for n in (p - 1, p + 1, p - stride, p + stride):  # noqa: SIM110 (numba kernel: plain control flow)
+        if b[COLOR, n] == color:
+            return True
+    return False
 
 
 @njit(cache=True)

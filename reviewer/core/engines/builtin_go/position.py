@@ -1,8 +1,9 @@
 """A Go position for Python callers: points as (row, col), colours as "black"/"white".
 
-Wraps the compiled board of `board.py`. Rules: captures, simple ko (the point of a single
-stone just captured by a single stone may not be retaken at once), suicide legal only under
-tromp-taylor and new-zealand rules (or a KataGo rule string with `sui1`), area scoring.
+Wraps the compiled board of `board.py`. Rules (`go_rules.ruleset_of`): captures, the ko rule
+(simple ko in the compiled board; positional or situational superko checked here against the
+positions since the last setup), a chain's suicide where the rules allow it, area scoring.
+The search and playouts (`search.py`, `playout.py`) see simple ko only.
 """
 
 from __future__ import annotations
@@ -12,25 +13,16 @@ from collections.abc import Iterable
 import numpy as np
 
 from reviewer.core.engines.builtin_go import board as bd
+from reviewer.core.games.base import IllegalMove
+from reviewer.core.games.go_rules import GoRuleset, ruleset_of
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
 MAX_BOARD = 25  # GTP coordinates name 25 columns
 
-SUICIDE_RULES = frozenset({"tromp-taylor", "trompTaylor", "tt", "new-zealand", "nz", "newzealand"})
-
-
-class IllegalMove(ValueError):
-    """A move the rules forbid in this position."""
-
 
 def suicide_allowed(rules: str | None) -> bool:
-    """Whether a ruleset (SGF RU text or KataGo rule string) allows suicide."""
-    if not rules:
-        return False
-    text = rules.strip().lower().replace("_", "-").replace(" ", "-")
-    if text in {r.lower() for r in SUICIDE_RULES}:
-        return True
-    return "sui1" in text
+    """Whether the rules (SGF RU text or KataGo rule string) let a chain kill itself."""
+    return ruleset_of(rules).suicide
 
 
 def _code(color: Color) -> int:
@@ -55,8 +47,12 @@ class Position:
         self.width = width
         self.height = height
         self.rules = rules
+        self.ruleset: GoRuleset = ruleset_of(rules)
         self.komi = float(komi)
-        self.b, self.meta, self.cfg = bd.new_board(width, height, suicide_allowed(rules))
+        self.b, self.meta, self.cfg = bd.new_board(width, height, self.ruleset.suicide)
+        self.seen: set[bytes] = set()  # superko keys of the positions since the last setup
+        self.button_taken = False  # under button rules the first pass takes it and clears `seen`
+        self._remember()
 
     # coordinates -------------------------------------------------------------------------
     @property
@@ -114,15 +110,42 @@ class Position:
     def copy(self) -> Position:
         other = Position.__new__(Position)
         other.width, other.height, other.rules, other.komi = self.width, self.height, self.rules, self.komi
+        other.ruleset, other.seen, other.button_taken = self.ruleset, set(self.seen), self.button_taken
         other.b, other.meta, other.cfg = self.b.copy(), self.meta.copy(), self.cfg.copy()
         return other
+
+    # superko -----------------------------------------------------------------------------
+    def _key(self) -> bytes:
+        """The position as the ko rule compares it: the stones, and the player to move unless positional."""
+        stones = bytes(self.b[bd.COLOR].tobytes())
+        return stones if self.ruleset.ko == "positional" else stones + bytes([int(self.meta[bd.TO_MOVE])])
+
+    def _remember(self) -> None:
+        if self.ruleset.ko != "simple":
+            self.seen.add(self._key())
+
+    def _after_pass(self) -> None:
+        if self.ruleset.button and not self.button_taken:
+            self.button_taken = True
+            self.seen.clear()
+        self._remember()
+
+    def repeats_earlier_position(self, point: Point, color: Color) -> bool:
+        """Whether `color` at the empty `point` recreates a position the superko rule bans."""
+        if self.ruleset.ko == "simple":
+            return False
+        after = self.copy()
+        bd.play(after.b, after.meta, after.cfg, after.index(point), _code(color))
+        return after._key() in self.seen
 
     # moves -------------------------------------------------------------------------------
     def is_legal(self, point: Point | None, color: Color | None = None) -> bool:
         if point is None:
             return True
         code = _code(color) if color else int(self.meta[bd.TO_MOVE])
-        return bool(bd.is_legal(self.b, self.meta, self.cfg, self.index(point), code))
+        if not bd.is_legal(self.b, self.meta, self.cfg, self.index(point), code):
+            return False
+        return not self.repeats_earlier_position(point, _color(code) or "black")
 
     def play(self, point: Point | None, color: Color | None = None) -> int:
         """Play a legal move for `color` (default: the side to move); returns stones captured."""
@@ -130,27 +153,28 @@ class Position:
             self.to_move = color
         if point is None:
             bd.play_pass(self.meta)
+            self._after_pass()
             return 0
         if not self.is_legal(point):
-            raise IllegalMove(f"{gtp_from_point(point, self.height)} is illegal for {self.to_move}")
-        return int(bd.play(self.b, self.meta, self.cfg, self.index(point), self.meta[bd.TO_MOVE]))
+            raise IllegalMove(gtp_from_point(point, self.height), f"illegal for {self.to_move}")
+        captured = int(bd.play(self.b, self.meta, self.cfg, self.index(point), self.meta[bd.TO_MOVE]))
+        self._remember()
+        return captured
 
     def replay(self, point: Point | None, color: Color) -> None:
         """Play a move from a game record as well as the board allows: an occupied or off-board
         point is played as a pass; a suicide removes the group even where the rules forbid it."""
         self.to_move = color
-        if point is None:
-            bd.play_pass(self.meta)
-            return
         try:
-            index = self.index(point)
+            index = bd.PASS if point is None else self.index(point)
         except ValueError:
+            index = bd.PASS
+        if index == bd.PASS or self.b[bd.COLOR, index] != bd.EMPTY:
             bd.play_pass(self.meta)
-            return
-        if self.b[bd.COLOR, index] != bd.EMPTY:
-            bd.play_pass(self.meta)
-            return
-        bd.play(self.b, self.meta, self.cfg, index, self.meta[bd.TO_MOVE])
+            self._after_pass()
+        else:
+            bd.play(self.b, self.meta, self.cfg, index, self.meta[bd.TO_MOVE])
+            self._remember()
 
     def setup(self, black: Iterable[Point] = (), white: Iterable[Point] = (), empty: Iterable[Point] = ()) -> None:
         """Place or clear stones without captures (SGF AB/AW/AE); clears the ko."""
@@ -164,6 +188,12 @@ class Position:
         bd.rebuild(self.b, self.meta, self.cfg)
         self.meta[bd.TO_MOVE], self.meta[bd.PASSES], self.meta[bd.MOVES] = to_move, passes, moves
         self.meta[bd.LAST] = bd.PASS if last >= 0 and self.b[bd.COLOR, last] == bd.EMPTY else last
+        self.forget_history()
+
+    def forget_history(self) -> None:
+        """Start the superko history at this position (after setup stones or a new side to move)."""
+        self.seen.clear()
+        self._remember()
 
     def playable_moves(self) -> list[Point]:
         """Moves the search considers for the side to move: legal, no suicide, no own-eye filling."""
@@ -211,4 +241,5 @@ def position_from_rows(rows: list[str], *, to_move: Color = "black", rules: str 
                 white.append(point)
     position.setup(black=black, white=white)
     position.to_move = to_move
+    position.forget_history()
     return position

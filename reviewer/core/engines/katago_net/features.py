@@ -13,7 +13,7 @@ The replay follows the analysis engine: initial stones are placed one by one in 
 player not named to move) clears the history there, as KataGo does (`hist.clear`); moves are played
 tolerantly (a simple-ko recapture or a multi-stone suicide is played whatever the rules), and a move
 on an occupied point or a lone stone's suicide makes KataGo reject the whole query, so it raises
-`IllegalMove` here.
+`EngineError` here, as the analysis engine's answer would.
 
 Tensors are (positions, rows, columns, channels) with row 0 at the top of the board (KataGo's y) and
 column 0 at the left; a policy index is `y * width + x`, the pass last.
@@ -25,7 +25,6 @@ import copy
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -34,14 +33,13 @@ from reviewer.core.engines.base import EngineError
 from reviewer.core.engines.katago import QueryPlan
 from reviewer.core.engines.katago_net.board import BLACK, EMPTY, NULL_LOC, WHITE, Board
 from reviewer.core.engines.katago_net.tactics import area, independent_life_area, ladders
+from reviewer.core.games.go_rules import GoRuleset, parse_rules
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
 __all__ = [
     "GLOBAL_CHANNELS",
     "SPATIAL_CHANNELS",
-    "IllegalMove",
     "NetInputs",
-    "RuleSet",
     "inputs_after_moves",
     "inputs_for_turns",
     "rule_set",
@@ -52,50 +50,13 @@ GLOBAL_CHANNELS = 19
 KOMI_CLIP_RADIUS = 20.0
 PASS = -1  # a pass in the move history (KataGo's PASS_LOC)
 
-KoRule = Literal["simple", "positional", "situational"]
-TaxRule = Literal["none", "seki", "all"]
-HandicapBonus = Literal["0", "N", "N-1"]
 
-
-class IllegalMove(EngineError):
-    """A move KataGo's analysis engine refuses even when replaying tolerantly (it rejects the whole query)."""
-
-
-@dataclass(frozen=True)
-class RuleSet:
-    """What KataGo's rules preset decides, as a version 8 network sees it (spight ko counts as situational)."""
-
-    ko: KoRule
-    territory: bool  # territory scoring (else area scoring)
-    tax: TaxRule
-    suicide: bool  # multi-stone suicide is legal
-    button: bool
-    handicap_bonus: HandicapBonus  # what White gets for Black's handicap stones
-    friendly_pass: bool
-
-
-_TERRITORY = RuleSet("simple", True, "seki", False, False, "0", False)
-# KataGo's presets for the rules names Reviewer sends it (`katago.katago_rules`).
-_RULE_SETS: dict[str, RuleSet] = {
-    "japanese": _TERRITORY,
-    "korean": _TERRITORY,
-    "chinese": RuleSet("simple", False, "none", False, False, "N", True),
-    "chinese-ogs": RuleSet("positional", False, "none", False, False, "N", True),
-    "chinese-kgs": RuleSet("positional", False, "none", False, False, "N", True),
-    "stone-scoring": RuleSet("simple", False, "all", False, False, "0", True),
-    "aga-button": RuleSet("situational", False, "none", False, True, "N-1", True),
-    "aga": RuleSet("situational", False, "none", False, False, "N-1", True),
-    "bga": RuleSet("situational", False, "none", False, False, "N-1", True),
-    "new-zealand": RuleSet("situational", False, "none", True, False, "0", True),
-    "tromp-taylor": RuleSet("positional", False, "none", True, False, "0", False),
-}
-
-
-def rule_set(name: str) -> RuleSet:
-    """KataGo's preset for one of the rules names Reviewer sends it ('japanese', 'tromp-taylor', ...)."""
-    if name not in _RULE_SETS:
+def rule_set(name: str) -> GoRuleset:
+    """The rules a query names (`GoRuleset.katago`: 'japanese', 'tromp-taylor', a rule string, ...)."""
+    rules = parse_rules(name)
+    if rules is None:
         raise ValueError(f"unknown KataGo rules {name!r}")
-    return _RULE_SETS[name]
+    return rules
 
 
 @dataclass(frozen=True)
@@ -121,7 +82,7 @@ _PLAYER_KEY = (0, 0x6A09E667F3BCC908, 0xBB67AE8584CAA73B)
 class _History:
     """The part of KataGo's BoardHistory that reaches the features (encore phase always 0)."""
 
-    def __init__(self, board: Board, pla: int, rules: RuleSet, komi: float) -> None:
+    def __init__(self, board: Board, pla: int, rules: GoRuleset, komi: float) -> None:
         self.rules = rules
         self.komi = komi
         self.clear(board, pla)
@@ -265,7 +226,7 @@ def _wave(self_komi: float, board_area: int) -> float:
 class _Featurizer:
     """Writes one position's features into preallocated rows."""
 
-    def __init__(self, width: int, height: int, rules: RuleSet, count: int) -> None:
+    def __init__(self, width: int, height: int, rules: GoRuleset, count: int) -> None:
         self.width, self.height, self.rules = width, height, rules
         self.spatial = np.zeros((count, height * width, SPATIAL_CHANNELS), np.float32)
         self.global_inputs = np.zeros((count, GLOBAL_CHANNELS), np.float32)
@@ -380,7 +341,7 @@ def _color_code(color: Color) -> int:
 def _replay(plan: QueryPlan, segment_index: int) -> Iterator[tuple[int, Board, _History, int]]:
     """(turn, board, history, player to move) before each move of the segment and after the last,
     replayed as KataGo's analysis engine does; the board and history are the same objects, changed
-    in place between turns. Raises IllegalMove where KataGo would reject the query."""
+    in place between turns. Raises EngineError where KataGo would reject the query."""
     segment = plan.segments[segment_index]
     height = plan.height
     rules = rule_set(plan.rules)
@@ -413,7 +374,7 @@ def _checked_loc(board: Board, point: Point | None, pla: int, height: int, what:
     loc = _loc(board, point, height)
     if board.colors[loc] != EMPTY or board.is_illegal_suicide(loc, pla, True):
         problem = "occupied point" if board.colors[loc] != EMPTY else "suicide"
-        raise IllegalMove(f"KataGo refuses {what} {gtp_from_point(point, height)}: {problem}")
+        raise EngineError(f"KataGo refuses {what} {gtp_from_point(point, height)}: {problem}")
     return loc
 
 
@@ -446,7 +407,7 @@ def inputs_for_turns(plan: QueryPlan, segment_index: int, turns: Sequence[int]) 
     """The network inputs of the positions after the first `t` moves of the segment, for each t in `turns`
     (in that order), as KataGo's analysis engine evaluates them for `plan.query(segment_index, turns)`.
 
-    Replays the whole segment once. Raises IllegalMove where KataGo would reject the query (a move on
+    Replays the whole segment once. Raises EngineError where KataGo would reject the query (a move on
     an occupied point or a lone stone's suicide anywhere in the segment), ValueError for a turn outside
     the segment or unknown rules."""
     wanted = _wanted_rows(plan, segment_index, turns)
