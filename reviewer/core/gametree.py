@@ -12,7 +12,7 @@ Move text is what players read: SAN for chess (`Nf3`, `O-O`, `e8=Q#`), GTP coord
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -27,6 +27,24 @@ def other_color(color: Color) -> Color:
 
 
 Point = tuple[int, int]  # (row, col), row 0 = bottom row, col 0 = left column
+
+
+def numbered_moves(moves: Sequence[str], number: int, white_first: bool) -> str:
+    """Consecutive chess moves with their numbers: '12. Nf3 Nc6 13. Bb5', or '12... Nc6 13. Bb5'
+    when Black moves first; `number` is the full-move number of the first move."""
+    parts: list[str] = []
+    white_to_move = white_first
+    for index, move in enumerate(moves):
+        if white_to_move:
+            parts.append(f"{number}. {move}")
+        elif index == 0:
+            parts.append(f"{number}... {move}")
+        else:
+            parts.append(move)
+        if not white_to_move:
+            number += 1
+        white_to_move = not white_to_move
+    return " ".join(parts)
 
 
 def gtp_from_point(point: Point | None, board_height: int) -> str:
@@ -188,6 +206,12 @@ class Game:
                 raise IndexError(f"the main line has only {node.ply} plies, not {ply}")
             node = node.children[0]
         return node
+
+    def full_move_number(self, ply: int) -> int:
+        """Chess's move number of main-line ply `ply` (1 = the first move), counted on from the start FEN's."""
+        fields = (self.start_fen or "").split()
+        first_number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
+        return first_number + ((ply - 1) // 2 if self.first_player == "white" else ply // 2)
 
     def mover_at_ply(self, ply: int) -> Color:
         """Who played move `ply` (1-based) on the main line."""

@@ -277,10 +277,6 @@ class PassPlan:
     scheme: Scheme
     latest: dict[int, Evaluation]
 
-    def searched_in(self, index: int) -> set[int]:
-        return {ply for ply, e in self.latest.items() if (e.review_pass or 1) >= index}
-
-
 Searcher = Callable[[Game, Sequence[int], Limit, threading.Event], Iterator[Evaluation]]
 
 

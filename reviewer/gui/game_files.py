@@ -1,9 +1,8 @@
 """Game files: open (off the GUI thread; a file of many games asks which one), recent files, drops,
-and the window's own export of the annotated game or the JSON report."""
+and the Export dialog, which leaves the writing to the window's exports (`exports.GameExports`)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,12 +10,10 @@ from PySide6.QtCore import QObject, QTimer, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QFileDialog
 
-from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.analysis import Evaluation
 from reviewer.core.embedded_evals import evaluations_from_game
-from reviewer.core.export import save_annotated, save_text
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game
-from reviewer.core.report import build_report
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER, window_title
@@ -146,24 +143,7 @@ class GameFiles(QObject):
         target = Path(path)
         if chosen == report and target.suffix.lower() != ".json":
             target = target.with_suffix(".json")
-        self.export(target)
-
-    def export(self, path: str | Path) -> None:
-        """Write the annotated game (.pgn/.sgf) or the JSON report (.json) to `path`, off the GUI thread."""
-        game = self.window.session.game
-        if game is None:
-            return
-        target = Path(path)
-        self.window.session.settle_assessment()  # the export covers every evaluation so far
-        evaluations = tuple(self.window.session.evaluations.ordered())
-        assessment = self.window.session.assessment
-        engine_name = self.window.engine_label.text()
-        task = self.window.tasks.submit(
-            _write_export, target, game, evaluations, assessment, self.window.session.preset, engine_name, must_finish=True
-        )
-        self._pending_tasks[task] = ("export", target)
-        self.window.statusBar().showMessage(f"Writing {target.name}…")
-
+        self.window.export(target)
 
     def accept_drag(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):
@@ -187,18 +167,13 @@ class GameFiles(QObject):
             path, collection, index = payload
             game, embedded = result
             self._on_game_read(path, collection, index, game, embedded)
-        elif what == "export":
-            self.window.statusBar().showMessage(f"Wrote {payload}", 6000)
-            self.window.export_finished.emit(str(payload))
 
     def _on_task_failed(self, task_id: int, message: str) -> None:
         if task_id not in self._pending_tasks:
             return
-        what, payload = self._pending_tasks.pop(task_id)
+        what, _payload = self._pending_tasks.pop(task_id)
         if what in ("collection", "game"):
             self._open_failed(message)
-        elif what == "export":
-            self.window.message_bar.add(Message(key=f"export:{payload}:{message}", level="error", text=f"Could not write {payload}: {message}", scope="app"))
 
 
 # -------------------------------------------------------------- work done off the GUI thread
@@ -218,19 +193,3 @@ def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Eval
     if all(evaluation.terminal is not None for evaluation in carried):
         carried = []  # only game-over verdicts: nothing was analysed
     return game, tuple(carried)
-
-
-def _write_export(
-    path: Path, game: Game, evaluations: tuple[Evaluation, ...], assessment: Any, preset: str, engine: str
-) -> Path:
-    """The annotated game (.pgn / .sgf, by the game's kind) or the JSON report (.json)."""
-    table = EvaluationTable()
-    for evaluation in evaluations:
-        table.add(evaluation)
-    sources = [game.source.path]
-    if path.suffix.lower() == ".json":
-        report = build_report(game, table, assessment if assessment is not None else {"preset": preset}, engine or None)
-        save_text(path, json.dumps(report, indent=2, ensure_ascii=False) + "\n", sources)
-    else:
-        save_annotated(path, [(game, table, engine or None)], sources, preset=preset)  # type: ignore[arg-type]
-    return path

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
-from reviewer.core.gametree import Point, point_from_gtp
+from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 
 
 @dataclass(frozen=True)
@@ -39,23 +39,6 @@ def go_score_text(score_lead_black: float | None) -> str:
     return f"{leader}+{abs(score_lead_black):.1f}"
 
 
-def numbered_sans(board: chess.Board, sans: Sequence[str]) -> str:
-    """`12. Nf3 Nc6 13. Bb5`, or `12... Nc6 13. Bb5` when Black moves first."""
-    parts: list[str] = []
-    number, white_to_move = board.fullmove_number, board.turn == chess.WHITE
-    for index, san in enumerate(sans):
-        if white_to_move:
-            parts.append(f"{number}. {san}")
-        elif index == 0:
-            parts.append(f"{number}... {san}")
-        else:
-            parts.append(san)
-        if not white_to_move:
-            number += 1
-        white_to_move = not white_to_move
-    return " ".join(parts)
-
-
 def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
     if evaluation.kind == "chess":
         return f"depth {evaluation.depth}" if evaluation.depth else ""
@@ -75,7 +58,7 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
             if candidate.order == 0 and evaluation.wdl_white is not None:
                 win, draw, loss = evaluation.wdl_white
                 detail = f"W {win / 10:.0f}% · D {draw / 10:.0f}% · L {loss / 10:.0f}%" + (f" · {detail}" if detail else "")
-            text = numbered_sans(board, moves) if board is not None else " ".join(moves)
+            text = numbered_moves(moves, board.fullmove_number, board.turn == chess.WHITE) if board is not None else " ".join(moves)
         else:
             score = go_score_text(candidate.score_lead_black)
             winrate = candidate.winrate_black

@@ -237,7 +237,11 @@ class MainWindow(QMainWindow):
 
     def export(self, path: str | Path) -> None:
         """Write the annotated game (.pgn/.sgf) or the JSON report (.json) to `path`, off the GUI thread."""
-        self.files.export(path)
+        target = Path(path)
+        if target.suffix.lower() == ".json":
+            self.exports.export_report(target, "json")
+        else:
+            self.exports.export_annotated(target)
 
     def start_analysis(self) -> None:
         self.analysis_controller.start_analysis()

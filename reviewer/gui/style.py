@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QBrush, QColor, QFont, QFontDatabase, QPainter, QPalette, QPen, QRadialGradient
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPalette, QPen, QRadialGradient
 from PySide6.QtWidgets import QApplication, QWidget
 
 # The judgement data is plain Python (presenters use it without Qt); widgets read it here as `style.X`.
@@ -225,13 +225,6 @@ def figure_font(point_delta: float = 0.0, bold: bool = False) -> QFont:
     """A font for numbers that line up (tabular figures) — accuracies, evaluations."""
     font = ui_font(point_delta, bold)
     font.setFeature(QFont.Tag("tnum"), 1)
-    return font
-
-
-def mono_font(point_delta: float = 0.0) -> QFont:
-    font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-    base = ui_font().pointSizeF()
-    font.setPointSizeF(max(6.0, base + point_delta))
     return font
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.gametree import numbered_moves
 from reviewer.gui.live_text import (
     chess_score_text,
     ghost_stones,
     go_score_text,
     line_arrows,
     line_rows,
-    numbered_sans,
     speed_text,
     win_pct_white,
 )
@@ -32,9 +32,9 @@ def test_go_scores_name_the_player_ahead():
 
 def test_lines_are_numbered_from_the_position():
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
-    assert numbered_sans(board, ["Bb5", "a6", "Ba4"]) == "3. Bb5 a6 4. Ba4"
+    assert numbered_moves(["Bb5", "a6", "Ba4"], board.fullmove_number, board.turn == chess.WHITE) == "3. Bb5 a6 4. Ba4"
     board.push_san("Bb5")
-    assert numbered_sans(board, ["a6", "Ba4"]) == "3... a6 4. Ba4"
+    assert numbered_moves(["a6", "Ba4"], board.fullmove_number, board.turn == chess.WHITE) == "3... a6 4. Ba4"
 
 
 def test_rows_carry_score_wdl_depth_and_line():

@@ -360,10 +360,6 @@ def tuning_resources() -> list[Path]:
     return sorted(folder.glob("tune*.txt")) if folder.is_dir() else []
 
 
-def tuning_dir() -> Path:
-    return Path.home() / ".katago" / "opencltuning"
-
-
 def _shape_of(name: str) -> tuple[str, str] | None:
     """'tune13_gpuDEVICE_x19_y19_c192_mv8.txt' -> ('tune13_gpu', '_x19_y19_c192_mv8.txt')."""
     match = TUNING_NAME.fullmatch(name)

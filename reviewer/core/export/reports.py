@@ -23,6 +23,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reviewer.core.gametree import numbered_moves
+
 CSV_COLUMNS = (
     "game",
     "ply",
@@ -195,10 +197,8 @@ def _move_label(report: Mapping[str, Any], move: Mapping[str, Any]) -> str:
         fields = str(fen).split()
         if len(fields) >= 6 and fields[5].isdigit():
             start = int(fields[5])
-    index = ply - 1
-    number = start + (index // 2 if white_first else (index + 1) // 2)
-    dots = "." if move.get("color") == "white" else "..."
-    return f"{number}{dots} {move.get('move')}"
+    number = start + ((ply - 1) // 2 if white_first else ply // 2)
+    return numbered_moves([str(move.get("move"))], number, move.get("color") == "white")
 
 
 def mistakes_by_size(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:

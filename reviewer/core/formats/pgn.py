@@ -26,7 +26,7 @@ import chess.pgn
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import pgn_index_cache
-from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
+from reviewer.core.formats.collection import GameCollection, GameSummary
 from reviewer.core.formats.pgn_index import (
     RESULTS,
     TAG_PATTERN,
@@ -39,7 +39,7 @@ from reviewer.core.formats.pgn_index import (
     rating_text,
 )
 from reviewer.core.formats.textio import SNIFF_BYTES, looks_binary, utf16_codec
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, numbered_moves
 
 __all__ = ["RESULTS", "normalise_result"]
 
@@ -80,12 +80,6 @@ def fill_fields_from_headers(game: Game, headers: dict[str, str]) -> None:
     game.event = blank_if_unknown(headers.get("Event", ""))
     game.date = blank_if_unknown(headers.get("Date", "") or headers.get("UTCDate", ""))
     game.result = normalise_result(headers.get("Result", "")) or "*"
-
-
-def summary_from_headers(index: int, headers: dict[str, str]) -> GameSummary:
-    game = Game(kind="chess")
-    fill_fields_from_headers(game, headers)
-    return summary_of_game(game, index)
 
 
 class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
@@ -289,15 +283,8 @@ def _last_move_text(game: Game) -> str:
 
 def _move_text(game: Game, ply: int) -> str:
     """`12. Nf3` / `12... Nf6` for main-line ply `ply` (1-based)."""
-    nodes = game.mainline_nodes()[:ply]
-    last = nodes[-1]
-    fields = (game.start_fen or "").split()
-    first_number = int(fields[5]) if len(fields) >= 6 and fields[5].isdigit() else 1
-    if game.first_player == "white":
-        number = first_number + (len(nodes) - 1) // 2
-    else:
-        number = first_number + len(nodes) // 2
-    return f"{number}{'.' if last.color == 'white' else '...'} {last.move}"
+    last = game.node_at_ply(ply)
+    return numbered_moves([last.move or ""], game.full_move_number(ply), last.color == "white")
 
 
 def _copy_tree(pc_root: chess.pgn.GameNode, root: Node) -> None:

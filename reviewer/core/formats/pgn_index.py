@@ -142,13 +142,6 @@ def rating_text(value: str) -> str:
     return "" if value in ("0", "-") else value
 
 
-def _known(value: str) -> str:
-    if not value:
-        return value
-    stripped = value.strip()
-    return stripped if stripped.strip("?.") else ""
-
-
 def ends_in_comment(data: Buffer, start: int, end: int, in_comment: bool) -> bool:
     """Whether data[start:end] ends inside a `{...}` comment, given whether it starts inside one.
 

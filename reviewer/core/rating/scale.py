@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,10 +43,6 @@ def go_k(rank: np.ndarray | float) -> np.ndarray:
 
 def chess_k(rating: np.ndarray | float) -> np.ndarray:
     return np.full(np.shape(rating), ELO_K, dtype=float)
-
-
-def default_k(kind: GameKind) -> Callable[[np.ndarray | float], np.ndarray]:
-    return go_k if kind == "go" else chess_k
 
 
 # ---------------------------------------------------------------- Go rank text

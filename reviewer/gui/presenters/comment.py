@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, numbered_moves
 from reviewer.core.passes import pass_text
 from reviewer.core.score_text import score_text
 from reviewer.gui.presenters.figures import position_value
@@ -24,20 +24,7 @@ def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover:
     """'12. Nf3 Nc6 13. Bb5' for chess; 'Q16 D4 R4' for Go."""
     if not presentation(game.kind).numbered_moves:
         return " ".join(moves)
-    parts: list[str] = []
-    move_number = from_ply // 2 + 1 if game.first_player == "white" else (from_ply + 1) // 2 + 1
-    white_to_move = first_mover == "white"
-    for index, san in enumerate(moves):
-        if white_to_move:
-            parts.append(f"{move_number}. {san}")
-        elif index == 0:
-            parts.append(f"{move_number}… {san}")
-        else:
-            parts.append(san)
-        if not white_to_move:
-            move_number += 1
-        white_to_move = not white_to_move
-    return " ".join(parts)
+    return numbered_moves(moves, game.full_move_number(from_ply + 1), first_mover == "white")
 
 
 def comment_html(session: ReviewSession, node: Node) -> str:
@@ -50,8 +37,7 @@ def comment_html(session: ReviewSession, node: Node) -> str:
     move = session.move_assessment(ply) if ply else None
     if node.move:
         mover = node.color or ""
-        number = _move_number_text(game, node)
-        parts.append(f"<div style='font-size:12pt'><b>{number}{escape_html(node.move)}</b>"
+        parts.append(f"<div style='font-size:12pt'><b>{escape_html(_move_text(game, node))}</b>"
                      f"<span style='color:gray'> · {mover}</span></div>")
     elif node.parent is None and session.evaluations.get(0) is not None:
         parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
@@ -156,13 +142,10 @@ def header_html(game: Game, assessment: Any) -> str:
     return f"{players}<br><span style='color:gray'>{escape_html(' · '.join(details))}</span>"
 
 
-def _move_number_text(game: Game, node: Node) -> str:
+def _move_text(game: Game, node: Node) -> str:
     if not presentation(game.kind).numbered_moves:
-        return f"{node.ply}. "
-    ply = node.ply
-    offset = 0 if game.first_player == "white" else 1
-    number = (ply + offset + 1) // 2
-    return f"{number}. " if node.color == "white" else f"{number}… "
+        return f"{node.ply}. {node.move}"
+    return numbered_moves([node.move or ""], game.full_move_number(node.ply), node.color == "white")
 
 
 def _to_move_at(game: Game, node: Node) -> str:

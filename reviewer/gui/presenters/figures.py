@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.presenters.game_kinds import presentation
@@ -66,15 +66,13 @@ def side_accuracy(assessment: Any, color: str) -> float | None:
 def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:
     """The graph's tooltip at each ply: the move and the score after it, mates with their distance."""
     texts: dict[int, str] = {}
-    offset = 0 if game.first_player == "white" else 1
     numbered = presentation(game.kind).numbered_moves
     for ply in range(ply_count + 1):
         node = node_at(ply)
         if ply == 0:
             where = "Start"
         elif numbered:
-            dots = ". " if node.color == "white" else "… "
-            where = f"{(ply + offset + 1) // 2}{dots}{node.move or ''}"
+            where = numbered_moves([node.move or ""], game.full_move_number(ply), node.color == "white")
         else:
             where = f"{ply}. {node.move or ''}"
         evaluation = evaluations.get(ply)

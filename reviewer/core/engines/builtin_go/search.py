@@ -75,7 +75,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from numba import njit
 
 from reviewer.core.engines.builtin_go.board import (
@@ -409,7 +408,3 @@ def run_playouts(count, b0, meta0, cfg, komi, rng, work_b, work_meta, seq, mark,
         if area_score(work_b, cfg, mark, stack) - komi > 0.0:
             black_wins += 1
     return black_wins
-
-
-def points_of(cfg: np.ndarray) -> int:
-    return int(cfg[CFG_WIDTH] * cfg[CFG_HEIGHT])

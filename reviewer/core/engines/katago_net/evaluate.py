@@ -46,10 +46,6 @@ class RootValues:
     search_policy: NDArray[np.float32] | None = None  # the policy without symmetric copies (-1), if any
 
 
-def _softplus(x: float) -> float:
-    return x if x > 40 else math.log1p(math.exp(x))
-
-
 def root_values(outputs: RawOutputs, index: int, to_move: Color, legal: NDArray[np.bool_], no_result_possible: bool) -> RootValues:
     """Position `index` of a forward pass, as KataGo's NNEvaluator post-processes it."""
     win, loss, no_result = (float(v) for v in outputs.value_logits[index])
