@@ -33,7 +33,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -50,6 +50,7 @@ from reviewer.core.services.batch.plan import unreadable_start, without_game_num
 
 if TYPE_CHECKING:
     from reviewer.core.engines.registry import EnginePlan
+    from reviewer.core.scoring import Preset
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CHESS_NODES = 1_000_000
@@ -536,7 +537,8 @@ def terminal_bar(stream: TextIO, description: str, field: str, *, with_eta: bool
         columns.append(TimeRemainingColumn())
     bar = Progress(*columns, console=Console(file=stream), transient=False)
     bar.start()
-    return bar, bar.add_task(description, total=None, **{field: ""})
+    fields: dict[str, Any] = {field: ""}
+    return bar, bar.add_task(description, total=None, **fields)
 
 
 def progress_text(label: str, done: int, total: int, rate: float | None, eta_s: float | None) -> str:
@@ -569,7 +571,11 @@ def install_interrupt_handler(stop: threading.Event, stream: TextIO, program: st
         print(f"\n{program}: stopping (Ctrl-C again to quit at once)", file=stream, flush=True)
 
     signal.signal(signal.SIGINT, on_interrupt)
-    return lambda: signal.signal(signal.SIGINT, previous)
+
+    def restore() -> None:
+        signal.signal(signal.SIGINT, previous)
+
+    return restore
 
 
 # -- output --------------------------------------------------------------------------------------------
@@ -640,13 +646,15 @@ def _reason(error: BaseException) -> str:
 def _report_json(reports: list[dict[str, Any]]) -> str:
     from reviewer.core.report import report_to_json
 
-    return report_to_json(reports[0] if len(reports) == 1 else reports)
+    many: list[Mapping[str, Any]] = list(reports)
+    return report_to_json(reports[0] if len(reports) == 1 else many)
 
 
 def _export(name: str) -> Callable[[list[dict[str, Any]]], str]:
     from reviewer.core import export
 
-    return getattr(export, name)
+    exporter: Callable[[list[dict[str, Any]]], str] = getattr(export, name)
+    return exporter
 
 
 def _print_figures(reports: Sequence[dict[str, Any]], out: TextIO) -> None:
@@ -676,7 +684,7 @@ def _write_annotated(
     path: Path,
     jobs: Sequence[GameJob],
     overwrite: bool = False,
-    preset: str = "lichess",
+    preset: Preset = "lichess",
     skip_book: bool = False,
     with_analysis: bool = False,
 ) -> None:

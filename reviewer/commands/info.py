@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         collection = open_collection(args.file)
     except GameFileError as error:
-        print(f"reviewer info: {_one_line(error)}", file=sys.stderr)
+        print(f"reviewer info: {_one_line(str(error))}", file=sys.stderr)
         return 2
     total = len(collection)
     limit = total if args.limit <= 0 else min(total, args.limit)

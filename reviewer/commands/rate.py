@@ -17,6 +17,7 @@ import datetime as dt
 import json
 import sys
 import unicodedata
+from typing import Any
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.rating import PlayerRating, RatingOptions, RatingResult, rate_games
@@ -79,7 +80,7 @@ def table_lines(result: RatingResult) -> list[str]:
     return [line(header), line(["-" * w for w in widths]), *(line(r) for r in rows)]
 
 
-def result_json(result: RatingResult, options: RatingOptions, problems: list[str]) -> dict:
+def result_json(result: RatingResult, options: RatingOptions, problems: list[str]) -> dict[str, Any]:
     return {
         "schema": SCHEMA,
         "options": {
