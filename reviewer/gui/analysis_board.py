@@ -236,7 +236,7 @@ class AnalysisBoard(QObject):
 
     def _on_update(self, update: LiveUpdate) -> None:
         game, node = self.session.game, self.session.current_node
-        if not self._live or game is None or update.token is not node:
+        if not self._live or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
         self._latest = update
         board = board_after(game, node) if game.kind == "chess" else None

@@ -130,7 +130,7 @@ class AnalysisController(QObject):
         kind = game.kind
         limit_with_builtin = None
         if kind == "go" and self.limit_is_default(kind) and not self._go_runs_builtin():
-            limit_with_builtin = self.window.settings.limit(kind, True)  # type: ignore[arg-type]
+            limit_with_builtin = self.window.settings.limit(kind, True)
         job = AnalysisJob(
             game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
             limit_with_builtin=limit_with_builtin,

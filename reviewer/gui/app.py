@@ -112,7 +112,7 @@ def take_screenshot(
         if export is None:
             done(0 if not problems else 1)
             return
-        window.export_finished.connect(lambda written: (print(f"reviewer gui: wrote {written}"), done(0 if not problems else 1)))
+        window.export_finished.connect(lambda written: (print(f"reviewer gui: wrote {written}"), done(0 if not problems else 1)))  # type: ignore[func-returns-value]
         window.export(export)
 
     def after_play() -> None:
@@ -172,12 +172,12 @@ def take_screenshot(
     window.resize(*size)
     window.setFixedSize(*size)
     window.file_opened.connect(on_opened)
-    window.open_failed.connect(lambda message: (problems.append(message), done(2)))
+    window.open_failed.connect(lambda message: (problems.append(message), done(2)))  # type: ignore[func-returns-value]
     window.analysis.failed.connect(problems.append)
     window.analysis_finished.connect(on_analysis_finished)
     window.show()
     window.open_file(path, game_index=game_index, ply=ply)
-    QTimer.singleShot(int(timeout_s * 1000), lambda: (problems.append("timed out"), done(1)))
+    QTimer.singleShot(int(timeout_s * 1000), lambda: (problems.append("timed out"), done(1)))  # type: ignore[func-returns-value]
     if "code" not in outcome:
         loop.exec()
     window.close()

@@ -7,7 +7,17 @@ import math
 from typing import Any
 
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QObject, QPointF, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPointF,
+    QSortFilterProxyModel,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -41,10 +51,10 @@ class RowsModel(QAbstractTableModel):
     def row(self, number: int) -> Row:
         return self.table.rows[number]
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self.table.rows)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self.table.columns)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -52,7 +62,7 @@ class RowsModel(QAbstractTableModel):
             return self.table.columns[section]
         return None
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         row = self.table.rows[index.row()]
@@ -69,7 +79,7 @@ class RowsModel(QAbstractTableModel):
 
 
 class _SortProxy(QSortFilterProxyModel):
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
+    def lessThan(self, left: QModelIndex | QPersistentModelIndex, right: QModelIndex | QPersistentModelIndex) -> bool:
         a, b = left.data(SORT_ROLE), right.data(SORT_ROLE)
         try:
             return bool(a < b)
@@ -132,7 +142,7 @@ class TableView(QStackedWidget):
             self.game_requested.emit(row.source, row.ply)
 
 
-class TimelineChart(pg.PlotWidget):
+class TimelineChart(pg.PlotWidget):  # type: ignore[misc]
     """One point per scored game (its accuracy or loss), coloured by the player's result; a click
     on a point emits `game_clicked(source)`."""
 
@@ -169,7 +179,7 @@ class TimelineChart(pg.PlotWidget):
         """Where the `number`th point (0-based) is drawn, in scene coordinates (tests)."""
         assert self.timeline is not None
         point = self.timeline.points[number]
-        return self.plotItem.vb.mapViewToScene(QPointF(point.x, point.y))
+        return self.plotItem.vb.mapViewToScene(QPointF(point.x, point.y))  # type: ignore[no-any-return]
 
     # -- drawing
 

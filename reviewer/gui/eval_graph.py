@@ -11,6 +11,7 @@ Click anywhere on either plot to pick that ply; drag the cursor to scrub. Update
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -66,7 +67,7 @@ def _round_step(limit: float) -> float:
         return 1.0
     exponent = math.floor(math.log10(limit))
     for mantissa in (5.0, 2.0, 1.0):
-        value = mantissa * 10**exponent
+        value = mantissa * 10.0**exponent
         if value <= limit:
             return value
     return 10.0**exponent
@@ -125,6 +126,8 @@ class EvalGraphWidget(QWidget):
 
     ply_clicked = Signal(int)
     ply_scrubbed = Signal(int)
+
+    cursor: Any  # the ply cursor, a pyqtgraph line (QWidget.cursor is not used)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -326,7 +329,7 @@ class EvalGraphWidget(QWidget):
         target = self.eval_plot if plot == "eval" else self.loss_plot
         if y is None:
             y = self._y_values.get(round(ply), self._middle_value()) if plot == "eval" else 0.0
-        return target.vb.mapViewToScene(QPointF(ply, y))
+        return target.vb.mapViewToScene(QPointF(ply, y))  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------------------ conversions
 
@@ -381,7 +384,7 @@ class EvalGraphWidget(QWidget):
     def _ply_from_x(self, x: float) -> int:
         return max(0, min(self._max_ply, round(x)))
 
-    def _on_scene_clicked(self, event) -> None:
+    def _on_scene_clicked(self, event: Any) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
         position = event.scenePos()
@@ -445,7 +448,7 @@ class EvalGraphWidget(QWidget):
             f"QLabel#graph-rough {{ color: {theme.text}; background: {tag_background.name()};"
             f" border: 1px solid {theme.graph_axis}; border-radius: 3px; padding: 1px 6px; }}"
         )
-        for judgement, bars in self._bar_paths.items():
+        for judgement, bars in self._bar_paths.items():  # type: ignore[assignment]
             bars.setBrush(self._brushes[judgement])
         self.view.setBackground(QColor(theme.graph_background))
         upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)

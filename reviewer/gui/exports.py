@@ -82,7 +82,7 @@ class ReviewSnapshot:
 
 def write_annotated(path: Path, snapshot: ReviewSnapshot, with_analysis: bool) -> Path:
     save_annotated(path, [(snapshot.game, snapshot.table(), snapshot.engine or None)], [snapshot.game.source.path],
-                   preset=snapshot.preset, with_analysis=with_analysis)
+                   preset=snapshot.preset, with_analysis=with_analysis)  # type: ignore[arg-type]
     return path
 
 
@@ -152,7 +152,7 @@ def write_png(path: Path, image: QImage, sources: list[str | None]) -> Path:
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    if not image.save(buffer, "PNG"):
+    if not image.save(buffer, "PNG"):  # type: ignore[call-overload]
         raise OSError(f"could not encode the image for {path}")
     buffer.close()
     write_bytes_atomic(check_target(path, sources), bytes(data.data()))
@@ -200,7 +200,7 @@ class GameExports(QObject):
         self.with_analysis_action = action("Save with &analysis…", lambda: self.choose_annotated(True),
                                            "PGN/SGF that also keeps Reviewer's full analysis, to reopen it without an engine")
         self.report_actions = {
-            form: action(label, lambda _checked=False, f=form: self.choose_report(f), f"Write a {form.upper()} report")
+            form: action(label, lambda _checked=False, f=form: self.choose_report(f), f"Write a {form.upper()} report")  # type: ignore[misc]
             for form, label in (("json", "&JSON…"), ("csv", "&CSV…"), ("html", "&HTML…"), ("pdf", "&PDF…"))
         }
         self.image_action = action("Export board &image (PNG)…", self.choose_image, "The board as it is shown, as a PNG image")
@@ -213,16 +213,16 @@ class GameExports(QObject):
         items: list[QAction | QMenu] = [self.annotated_action, self.with_analysis_action]
         report_menu = QMenu("Export &report", file_menu)
         for form in ("json", "csv", "html", "pdf"):
-            report_menu.addAction(self.report_actions[form])  # type: ignore[index]
+            report_menu.addAction(self.report_actions[form])
         copy_menu = QMenu("&Copy", file_menu)
         for copy_action in (self.copy_pgn_action, self.copy_fen_action, self.copy_sgf_action):
             copy_menu.addAction(copy_action)
         items += [report_menu, self.image_action, copy_menu]
         for item in items:
             if isinstance(item, QMenu):
-                file_menu.insertMenu(before, item) if before is not None else file_menu.addMenu(item)  # type: ignore[func-returns-value]
+                file_menu.insertMenu(before, item) if before is not None else file_menu.addMenu(item)
             else:
-                file_menu.insertAction(before, item) if before is not None else file_menu.addAction(item)  # type: ignore[func-returns-value]
+                file_menu.insertAction(before, item) if before is not None else file_menu.addAction(item)
         self._window.session.game_loaded.connect(self.update_enabled)
         self.update_enabled()
         return copy_menu

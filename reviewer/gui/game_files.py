@@ -65,7 +65,7 @@ class GameFiles(QObject):
                 if dialog.exec() != GameChooserDialog.DialogCode.Accepted or dialog.chosen_index() is None:
                     self.window.statusBar().showMessage("No game opened", 3000)
                     return
-                game_index = dialog.chosen_index()
+                game_index = dialog.chosen_index() or 0
         if not 0 <= game_index < count:
             self._open_failed(f"{path.name}: there is no game {game_index + 1} (the file has {count})")
             return

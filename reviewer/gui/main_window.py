@@ -14,11 +14,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
+    QComboBox,
     QMainWindow,
+    QMenu,
     QSplitter,
+    QToolBar,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -46,6 +50,7 @@ from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
+    from reviewer.gui.exports import GameExports
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
@@ -59,6 +64,52 @@ class MainWindow(QMainWindow):
     export_finished = Signal(str)  # path written
     analysis_finished = Signal(bool)  # True when every position was analysed
     cache_checked = Signal(int)  # evaluations the analysis cache had for the game just opened
+
+    # Made by `window_actions` (build_actions, build_menus, build_toolbar) when the window is built.
+    open_action: QAction
+    export_action: QAction
+    choose_game_action: QAction
+    quit_action: QAction
+    players_action: QAction
+    collection_action: QAction
+    analyse_action: QAction
+    settings_action: QAction
+    previous_action: QAction
+    next_action: QAction
+    start_action: QAction
+    end_action: QAction
+    next_mistake_action: QAction
+    previous_mistake_action: QAction
+    flip_action: QAction
+    fullscreen_action: QAction
+    dark_action: QAction
+    shortcuts_action: QAction
+    about_action: QAction
+    engine_manager_action: QAction
+    install_stockfish_action: QAction
+    install_katago_action: QAction
+    live_action: QAction
+    move_numbers_action: QAction
+    ownership_action: QAction
+    policy_action: QAction
+    retro_white_action: QAction
+    retro_black_action: QAction
+    train_action: QAction
+    graph_mode_group: QActionGroup
+    graph_mode_actions: dict[str, QAction]
+    variation_actions: list[QAction]
+    lines_count_group: QActionGroup
+    lines_count_actions: list[QAction]
+    preset_group: QActionGroup
+    recent_menu: QMenu
+    preset_menu: QMenu
+    engine_menu: QMenu
+    exports: GameExports
+    toolbar: QToolBar
+    engine_button: QToolButton
+    analyse_button: QToolButton
+    limit_combo: QComboBox
+    preset_combo: QComboBox
 
     def __init__(
         self,

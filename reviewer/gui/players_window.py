@@ -23,6 +23,7 @@ from PySide6.QtCore import (
     QItemSelection,
     QModelIndex,
     QObject,
+    QPersistentModelIndex,
     QRunnable,
     QSortFilterProxyModel,
     Qt,
@@ -127,10 +128,10 @@ class PlayersModel(QAbstractTableModel):
     def player(self, row: int) -> PlayerRating:
         return self._players[row]
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(self._players)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
         return 0 if parent.isValid() else len(COLUMNS)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -146,7 +147,7 @@ class PlayersModel(QAbstractTableModel):
             }.get(COLUMNS[section])
         return None
 
-    def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         p = self._players[index.row()]
@@ -185,7 +186,7 @@ class PlayersModel(QAbstractTableModel):
 
 
 class _PlayerFilter(QSortFilterProxyModel):
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         text = self.filterRegularExpression().pattern()
         if not text:
             return True
@@ -197,28 +198,28 @@ class _PlayerFilter(QSortFilterProxyModel):
 # ---------------------------------------------------------------- the chart
 
 
-class _RankAxis(pg.AxisItem):
+class _RankAxis(pg.AxisItem):  # type: ignore[misc]
     """Left axis in kyu/dan for Go (whole ranks only)."""
 
     def __init__(self) -> None:
         super().__init__("left")
         self.go = False
 
-    def tickValues(self, minVal: float, maxVal: float, size: float):
+    def tickValues(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, list[float]]]:
         if not self.go:
-            return super().tickValues(minVal, maxVal, size)
+            return super().tickValues(minVal, maxVal, size)  # type: ignore[no-any-return]
         span = max(maxVal - minVal, 1.0)
         step = max(1, int(math.ceil(span / 8)))
         first = int(math.ceil(minVal / step) * step)
         return [(step, [float(v) for v in range(first, int(math.floor(maxVal)) + 1, step)])]
 
-    def tickStrings(self, values, scale, spacing):
+    def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         if not self.go:
             return [f"{v:.0f}" for v in values]
         return [go_rank_text(v) if -29 <= v <= 9 else "" for v in values]
 
 
-class HistoryChart(pg.PlotWidget):
+class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
     def __init__(self, parent: QWidget | None = None) -> None:
         self._rank_axis = _RankAxis()
         self._date_axis = pg.DateAxisItem(orientation="bottom")

@@ -103,7 +103,7 @@ class ReviewViews(QObject):
         white, black = summary_dicts(assessment)
         strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
         self.window.summary_panel.set_summary(
-            game.kind, white, black, (game.white or "White", game.black or "Black"), dict(strengths or {})
+            game.kind, white, black, (game.white or "White", game.black or "Black"), dict(strengths or {})  # type: ignore[arg-type]
         )
         self.window.analysis_controller.show_analysis_state()
         self.window.header_label.setText(themed_html(header_html(game, assessment)))

@@ -10,6 +10,7 @@ import hashlib
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QByteArray, QSettings
 
@@ -18,7 +19,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.gametree import GameKind
 from reviewer.core.passes import default_chess_passes, default_go_passes, scheme_text
-from reviewer.core.scoring import PRESETS
+from reviewer.core.scoring import PRESETS as PRESETS
 
 MAX_RECENT_FILES = 10
 
@@ -234,7 +235,7 @@ class Settings:
 
     # -- files ---------------------------------------------------------------------------------
     def recent_files(self) -> list[str]:
-        value = self._qsettings.value("files/recent", [])
+        value: Any = self._qsettings.value("files/recent", [])
         if isinstance(value, str):
             value = [value] if value else []
         return [str(item) for item in value][:MAX_RECENT_FILES]

@@ -78,7 +78,7 @@ class TrainWindow(QWidget):
         self.empty_label = QLabel("No card is due. Analyse games to make cards from your mistakes.")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
-        for widget in (self.empty_label, self.chess_board, self.go_board):
+        for widget in (self.empty_label, self.chess_board, self.go_board):  # type: ignore[assignment]
             self.boards.addWidget(widget)
         self.chess_board.move_played.connect(self.answer)
         self.go_board.move_played.connect(self.answer)

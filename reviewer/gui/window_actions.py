@@ -6,7 +6,7 @@ its shortcut works with the menu bar hidden; the slots are the window's own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
@@ -21,6 +21,7 @@ from reviewer.gui.settings import PRESETS
 from reviewer.gui.style import is_dark_palette, judgement_color
 
 if TYPE_CHECKING:
+    from reviewer.core.gametree import Node
     from reviewer.gui.main_window import MainWindow
 
 
@@ -117,7 +118,7 @@ def build_actions(window: MainWindow) -> None:
     build_board_actions(window)
 
     window.graph_mode_group = QActionGroup(window)
-    window.graph_mode_actions: dict[str, QAction] = {}
+    window.graph_mode_actions = {}
     for mode, text in (("win", "Win chance"), ("cp", "Centipawns / points")):
         action = QAction(text, window, checkable=True)
         action.setData(mode)
@@ -129,12 +130,19 @@ def build_actions(window: MainWindow) -> None:
 def build_board_actions(window: MainWindow) -> None:
     """Playing on the board: variations, live engine lines, learning from mistakes."""
     session = window.session
-    current = lambda: session.current_node  # noqa: E731
+
+    def on_current(act: Callable[[Node], None]) -> Callable[[], None]:
+        def run() -> None:
+            if session.current_node is not None:
+                act(session.current_node)
+
+        return run
+
     window.variation_actions = [
         make_action(window, "&Undo the last change", session.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
-        make_action(window, "Pro&mote variation", lambda: current() and session.promote(current()), [], "One step up"),
-        make_action(window, "Make &main line", lambda: current() and session.make_mainline(current()), [], "Main line"),
-        make_action(window, "&Delete from here", lambda: current() and session.delete_from(current()), ["Ctrl+Del"], "Delete"),
+        make_action(window, "Pro&mote variation", on_current(session.promote), [], "One step up"),
+        make_action(window, "Make &main line", on_current(session.make_mainline), [], "Main line"),
+        make_action(window, "&Delete from here", on_current(session.delete_from), ["Ctrl+Del"], "Delete"),
         make_action(window, "&Pass (Go)", lambda: window.analysis_board.pass_move(), ["Shift+P"], "Pass"),
     ]
     window.live_action = make_action(window,

@@ -1,7 +1,8 @@
-"""mypy --strict covers the whole package; the modules it does not check yet are a list that only shrinks.
+"""mypy --strict covers the whole package; modules it does not check would be a list that only shrinks.
 
-The list is the `[[tool.mypy.overrides]]` entry of pyproject.toml with `ignore_errors = true`. A module
-made clean leaves it, and the bound below goes down with it; a module is never added.
+Such a list is a `[[tool.mypy.overrides]]` entry of pyproject.toml with `ignore_errors = true`. Every
+module is checked today, so the bound is zero: a module made clean leaves the list and the bound goes
+down with it; a module is never added.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-MOST_UNCHECKED_MODULES = 16
+MOST_UNCHECKED_MODULES = 0
 
 
 def mypy_config() -> dict[str, object]:

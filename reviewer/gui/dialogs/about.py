@@ -123,7 +123,7 @@ class AboutDialog(QDialog):
 
     def _on_engines(self, _task_id: int, engines: Any) -> None:
         self.engines_found = list(engines or [])
-        rows = [
+        rows: list[tuple[str, str, str, str]] = [
             (e.name, e.kind, e.version or "–", "ok" if e.usable else f"{e.status}: {e.detail}")
             for e in self.engines_found
         ] or [("No engine found", "", "", "")]
@@ -135,10 +135,10 @@ class AboutDialog(QDialog):
 
     def text(self) -> str:
         """Everything the dialog shows, as plain lines."""
-        lines = [f"{self.versions_table.item(r, 0).text()}: {self.versions_table.item(r, 1).text()}"
+        lines = [f"{self.versions_table.item(r, 0).text()}: {self.versions_table.item(r, 1).text()}"  # type: ignore[union-attr]
                  for r in range(self.versions_table.rowCount())]
         for row in range(self.engines_table.rowCount()):
-            cells = [self.engines_table.item(row, c).text() for c in range(self.engines_table.columnCount())]
+            cells = [self.engines_table.item(row, c).text() for c in range(self.engines_table.columnCount())]  # type: ignore[union-attr]
             lines.append("engine: " + " · ".join(cell for cell in cells if cell))
         return "\n".join(lines)
 

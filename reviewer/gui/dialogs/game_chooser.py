@@ -216,7 +216,7 @@ class GameSummaryModel(QAbstractTableModel):
             self._joined[tag] = joined
         _count, text, starts = joined
         positions = np.fromiter((match.start() for match in re.finditer(re.escape(word), text)), dtype=np.int64)
-        return np.searchsorted(starts, positions, side="right") - 1  # type: ignore[no-any-return]
+        return np.searchsorted(starts, positions, side="right") - 1
 
     def _accepts(self, index: int) -> bool:
         if not self._words:
