@@ -167,10 +167,6 @@ def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None)
     return table
 
 
-def has_embedded_evals(game: Game) -> bool:
-    return any(EVAL_COMMAND.search(node.comment or "") for node in [game.root, *game.mainline_nodes()])
-
-
 # ---------------------------------------------------------------- any game, as exported by Reviewer
 
 SGF_PROPERTIES_ENGINE_ID = "sgf-properties"  # evaluations read from Sabaki's SBKV/SBKS

@@ -8,7 +8,7 @@ from reviewer.core.embedded_evals import (
     EMBEDDED_ENGINE_ID,
     evaluations_from_game,
     evaluations_from_pgn_comments,
-    has_embedded_evals,
+    has_embedded_evaluations,
     parse_eval_command,
 )
 
@@ -42,7 +42,7 @@ def test_comment_after_move_i_evaluates_position_i():
     assert table.get(2).score_cp_white == 20
     assert 3 not in table
     assert table.get(4).mate_white == -9
-    assert has_embedded_evals(game)
+    assert has_embedded_evaluations(game)
 
 
 def test_root_comment_evaluates_the_start_position():
@@ -61,7 +61,7 @@ def test_game_over_positions_get_the_rules_verdict():
 
 def test_game_without_evals():
     game = chess_game("e4 e5", comments={1: "a fine move"})
-    assert not has_embedded_evals(game)
+    assert not has_embedded_evaluations(game)
     assert len(evaluations_from_pgn_comments(game)) == 0
 
 
