@@ -240,6 +240,22 @@ def export_sgf(
     return write_sgf(annotate_go_game(game, evaluations, assessment, engine_info))
 
 
+def annotate_go_text(
+    game: Game, evaluations: EvaluationTable, assessment: GameAssessment | None, engine_info: Mapping[str, object] | str | None,
+    with_analysis: bool,
+) -> Game:
+    """`annotate_go_game` as every game's annotator is called (an SGF carries its analysis always)."""
+    return annotate_go_game(game, evaluations, assessment, engine_info)
+
+
+def export_go_text(
+    game: Game, evaluations: EvaluationTable, assessment: GameAssessment | None, engine_info: Mapping[str, object] | str | None,
+    with_analysis: bool,
+) -> str:
+    """`export_sgf` as every game's exporter is called."""
+    return export_sgf(game, evaluations, assessment, engine_info)
+
+
 __all__ = [
     "ANNOTATION_BY_JUDGEMENT",
     "COMMENT_PREFIX",

@@ -171,3 +171,8 @@ def white_rank_shift(
         low, high = settings.unknown_rules_even_komi
         fair_komi = min(max(komi, low), high)
     return stones + (fair_komi - komi) / settings.points_per_rank
+
+
+def elo_text(value: float) -> str:
+    """An Elo rating as players write it: '1850'."""
+    return f"{value:.0f}"
