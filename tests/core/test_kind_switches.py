@@ -61,9 +61,8 @@ def switches_in(tree: ast.AST) -> list[int]:
         elif isinstance(node, ast.Call):
             if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args and _names_a_game(node.args[0]):
                 lines.append(node.lineno)
-        elif isinstance(node, ast.Dict):
-            if any(key is not None and _names_a_game(key) for key in node.keys):
-                lines.append(node.lineno)
+        elif isinstance(node, ast.Dict) and any(key is not None and _names_a_game(key) for key in node.keys):
+            lines.append(node.lineno)
     return sorted(lines)
 
 

@@ -72,9 +72,11 @@ WRITE_EXTENSIONS = (".pgn", ".sgf")
 
 def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
     suffix = path.suffix.lower()
-    reader = _READERS.get(suffix)
+    from reviewer.core.games.support import readers  # the readers registered games bring
+
+    reader = _READERS.get(suffix) or readers().get(suffix)
     if reader is None:
-        known = ", ".join(READ_EXTENSIONS)
+        known = ", ".join([*READ_EXTENSIONS, *readers()])
         shown = suffix or "no extension"
         raise GameFileError(f"{path}: unknown file type ({shown}); Reviewer reads {known}")
     return reader

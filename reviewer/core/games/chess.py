@@ -304,18 +304,23 @@ class ChessRules:
 RULES = ChessRules()
 
 
+def new_node(game: Game, played: PlayedMove[chess.Board]) -> Node:
+    return Node(move=played.move, color=played.color, uci=played.machine)
+
+
 SUPPORT = GameSupport(
     kind="chess",
     title="Chess",
     rules_ref="reviewer.core.games.chess:RULES",
     first_player="white",
+    new_node=new_node,
     numbered_moves=True,
     numbered_from=1,
     bottom_player="white",
     scores=ScoreUnits(
         view="white", field="score_cp_white", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
-        summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, averaging="mean", log_offset=1.0,
+        summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
     ),
     rating=RatingScale(
         unit="Elo", plural="ratings", decimals=1, spread=200.0,
@@ -337,6 +342,9 @@ SUPPORT = GameSupport(
     export_extension="pgn",
     export_ref="reviewer.core.export.pgn:export_pgn",
     annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
+    embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
+    record_store="comment",
+    cache_keys_ref="reviewer.core.cache:chess_keys",
     report_game_ref="reviewer.core.report:chess_game_fields",
     report_move_ref="reviewer.core.report:chess_move_fields",
     graph_modes=("win", "cp"),

@@ -358,18 +358,24 @@ def move_numbers(game: Game, node: Node) -> dict[Point, int]:
     return {point: number for point, number in numbers.items() if position.stone_at(point) is not None}
 
 
+def new_node(game: Game, played: PlayedMove[GoPosition]) -> Node:
+    point = point_from_gtp(played.move, game.board_height) if played.machine else None
+    return Node(move=played.move, color=played.color, point=point)
+
+
 SUPPORT = GameSupport(
     kind="go",
     title="Go",
     rules_ref="reviewer.core.games.go:RULES",
     first_player="black",
+    new_node=new_node,
     numbered_moves=False,
     numbered_from=0,
     bottom_player="black",
     scores=ScoreUnits(
         view="black", field="score_lead_black", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
-        summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, averaging="weighted", log_offset=0.1,
+        summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
     ),
     rating=RatingScale(
         unit="rank", plural="ranks", decimals=3, spread=2.0,
@@ -391,6 +397,9 @@ SUPPORT = GameSupport(
     export_extension="sgf",
     export_ref="reviewer.core.export.sgf:export_go_text",
     annotate_ref="reviewer.core.export.sgf:annotate_go_text",
+    embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
+    record_store="property",
+    cache_keys_ref="reviewer.core.cache:go_keys",
     report_game_ref="reviewer.core.report:go_game_fields",
     report_move_ref="reviewer.core.report:go_move_fields",
     graph_modes=("winrate", "lead"),

@@ -27,7 +27,10 @@ __all__ = [
     "Averaging",
     "GameSupport",
     "RatingScale",
+    "RecordStore",
     "ScoreUnits",
+    "ValueStyle",
+    "WorkUnit",
     "game_support",
     "register_game",
     "registered_games",
@@ -36,6 +39,9 @@ __all__ = [
 ]
 
 Averaging = Literal["mean", "weighted"]
+RecordStore = Literal["comment", "property"]
+ValueStyle = Literal["pawns", "lead"]
+WorkUnit = Literal["nodes", "visits"]
 
 
 def resolve(reference: str) -> Any:
@@ -66,6 +72,7 @@ class ScoreUnits:
     loss_floor: float  # the evaluation graph's loss bars fill at least up to this
     loss_cap: float  # and stop at the top from this
     shift_worth_saying: float  # a swing this big or more is told in a verdict
+    style: ValueStyle  # a value as text: "pawns" (+0.41, #+ at the mate bound), "lead" (B+2.5, W+0.5, even)
     averaging: Averaging  # a side's loss: the mean of its moves' losses (each with an accuracy), or weighted by difficulty
     log_offset: float  # the strength model takes log(loss + this): a loss of 0 happens over a short game
 
@@ -93,6 +100,7 @@ class GameSupport:
     title: str  # "Chess", "Go": for menus, group boxes and messages
     rules_ref: str  # the `GameRules` object
     first_player: Color  # who moves first in the usual start position
+    new_node: Callable[[Any, Any], Any]  # (game, PlayedMove) -> the Node that records the move in the tree
     numbered_moves: bool  # "12. Nf3 Nc6" rather than "Q16 D4 R4"
     numbered_from: int  # the first move number shown (chess 1; Go counts moves from the start, 0)
     bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
@@ -110,12 +118,15 @@ class GameSupport:
     offers_engine_setup: bool  # a missing engine can be located or installed from the failure message
     open_command_ref: str  # (command: list[str], threads: int | None) -> Engine, for a command given as is
     live_budgets_ref: str  # () -> Sequence[Limit]: live analysis's growing searches
-    work_unit: str  # what an engine counts while searching: "nodes", "visits"
+    work_unit: WorkUnit  # what its engines' limits count: "nodes" (with depth; reviews in passes of nodes) or "visits"
     # Files
     export_extension: str  # of the annotated game file, without the dot
     export_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> str
     annotate_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> Game
     readers: Mapping[str, str] = field(default_factory=dict)  # ".ext" -> (path: str, data: bytes) -> GameCollection
+    embedded_ref: str = ""  # (game) -> EvaluationTable: evaluations a file carries in its own notation (lichess's [%eval])
+    record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
+    cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
     # The report
     report_game_ref: str = ""  # (game, assessment) -> dict: the game block's fields of this game
     report_move_ref: str = ""  # (move) -> dict: a reported move's fields of this game
