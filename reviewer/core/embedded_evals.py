@@ -130,7 +130,7 @@ def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None)
     An eval that is not plausible is left out, and `warnings` (when given) says which and why.
     """
     table = EvaluationTable()
-    if game.kind != "chess":
+    if game_support(game.kind).export_extension != "pgn":  # lichess's [%eval] lives in PGN comments
         return table
     nodes = game.mainline_nodes()
     centipawns = uses_centipawn_integers([game.root.comment or "", *(node.comment or "" for node in nodes)])

@@ -196,11 +196,12 @@ SUPPORT = GameSupport(
         averaging="weighted", log_offset=0.1,
     ),
     rating=RatingScale(
-        unit="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",
+        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",
         parse_ref="reviewer.core.rating.scale:parse_elo", result_ref="reviewer.core.rating.records:parse_go_result",
     ),
     assess_ref="reviewer.core.scoring.go:assess_go",
     uses_thresholds=False,
+    has_openings=False,
     first_move_needs_start=True,
     engine_protocols=("fake-connect-four",),
     engine_name="Fake Connect Four",

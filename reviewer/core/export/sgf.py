@@ -35,6 +35,7 @@ from reviewer.core.export.common import (
     review_basis,
     should_set_annotator,
 )
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node, other_color, point_from_gtp
 from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import GoSideSummary
@@ -183,7 +184,7 @@ def annotate_go_game(
     engine_info: Mapping[str, object] | str | None = None,
 ) -> Game:
     """A copy of the Go game carrying the review (see the module's docstring). The game is not changed."""
-    if game.kind != "go":
+    if game_support(game.kind).export_extension != "sgf":
         raise ValueError("annotate_go_game takes Go games")
     basis, assessment = review_basis(game, evaluations, assessment)
     evaluations = basis.evaluations

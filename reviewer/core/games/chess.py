@@ -323,12 +323,13 @@ SUPPORT = GameSupport(
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
     ),
     rating=RatingScale(
-        unit="Elo", plural="ratings", decimals=1, spread=200.0,
+        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0,
         format_ref="reviewer.core.rating.scale:elo_text", parse_ref="reviewer.core.rating.scale:parse_elo",
         result_ref="reviewer.core.rating.records:parse_chess_result",
     ),
     assess_ref="reviewer.core.scoring.chess:assess_chess",
     uses_thresholds=True,
+    has_openings=True,
     first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)
     engine_protocols=("uci",),
     engine_name="Stockfish",

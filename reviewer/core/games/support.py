@@ -27,6 +27,7 @@ __all__ = [
     "Averaging",
     "GameSupport",
     "RatingScale",
+    "RatingUnit",
     "RecordStore",
     "ScoreUnits",
     "ValueStyle",
@@ -42,6 +43,7 @@ Averaging = Literal["mean", "weighted"]
 RecordStore = Literal["comment", "property"]
 ValueStyle = Literal["pawns", "lead"]
 WorkUnit = Literal["nodes", "visits"]
+RatingUnit = Literal["Elo", "rank"]
 
 
 def resolve(reference: str) -> Any:
@@ -81,13 +83,15 @@ class ScoreUnits:
 class RatingScale:
     """How players of this game are rated: Elo, or Go ranks (1 = a rank, 0 = 1 kyu)."""
 
-    unit: str  # "Elo", "rank"
+    unit: RatingUnit  # "Elo"; "rank" (Go ranks: 1k = 0, 1d = 1; handicap and komi shift the expected score)
+    description: str  # the unit explained, for the collection's JSON
     plural: str  # "ratings", "ranks"
     decimals: int  # of a rating figure written in a report
     spread: float  # a plot's margin around the ratings
     format_ref: str  # "module:function(value: float) -> str": a rating as players write it
     parse_ref: str  # "module:function(text: str) -> float | None": a rating or rank as written in a file
     result_ref: str  # "module:function(text: str) -> ...": the game's result as written in a file
+    header_tags: tuple[str, str] = ("WhiteElo", "BlackElo")  # the file's tags of White's and Black's declared rating
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ class GameSupport:
     rating: RatingScale
     assess_ref: str  # scoring: (game, evaluations, preset=, skip_book=) -> GameAssessment
     uses_thresholds: bool  # the inaccuracy/mistake/blunder presets apply
+    has_openings: bool  # the report names the opening (the ECO table), and insights count games by opening
     first_move_needs_start: bool  # judging the first move needs the start position evaluated (Go: yes)
     # Engines
     engine_protocols: tuple[str, ...]  # discovered engines of these protocols review it, best first
@@ -232,3 +237,12 @@ def game_support(kind: GameKind) -> GameSupport:
 def readers() -> dict[str, Callable[[str, bytes], Any]]:
     """The file readers registered games bring, by extension (".c4")."""
     return {extension: resolve(reference) for support in registered_games() for extension, reference in support.readers.items()}
+
+
+def kind_of_protocol(protocol: str) -> GameKind:
+    """The game an engine of `protocol` reviews when its settings do not say (the first registered
+    game whose engines speak it): engines.json entries without a "kind". "" when no game's do."""
+    for support in registered_games():
+        if protocol in support.engine_protocols:
+            return support.kind
+    return ""

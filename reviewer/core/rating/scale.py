@@ -11,9 +11,11 @@ import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import assert_never
 
 import numpy as np
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 # Chess: the Elo logistic, P = 1 / (1 + 10**(-diff/400)) = 1 / (1 + exp(-k·diff)).
@@ -46,7 +48,14 @@ def chess_k(rating: np.ndarray | float) -> np.ndarray:
 
 
 def default_k(kind: GameKind) -> Callable[[np.ndarray | float], np.ndarray]:
-    return go_k if kind == "go" else chess_k
+    unit = game_support(kind).rating.unit
+    match unit:
+        case "rank":
+            return go_k
+        case "Elo":
+            return chess_k
+        case _:
+            assert_never(unit)
 
 
 # ---------------------------------------------------------------- Go rank text
@@ -97,13 +106,13 @@ def parse_elo(text: str) -> float | None:
 
 
 def parse_declared(kind: GameKind, text: str) -> float | None:
-    return parse_go_rank(text) if kind == "go" else parse_elo(text)
+    return game_support(kind).parse_rating(text)
 
 
 def rating_text(kind: GameKind, value: float | None) -> str:
     if value is None:
         return "-"
-    return go_rank_text(value) if kind == "go" else f"{value:.0f}"
+    return game_support(kind).rating_text(value)
 
 
 def interval_text(kind: GameKind, rating: float | None, low: float | None, high: float | None) -> str:
