@@ -322,7 +322,7 @@ class CollectionWindow(QWidget):
             self.message_bar.replace(present.engine_missing_message(kind, reason))
 
     def _on_message_action(self, _key: str, action: str) -> None:
-        kind = next((k for k, a in present.INSTALL_ACTION.items() if a == action), None)
+        kind = present.kind_installed_by(action)
         if kind is not None:
             self.install_requested.emit(kind)
 
