@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     where = f"game {args.game} of {args.file}"
     if not has_embedded_evaluations(game):
         return _fail(
-            f"{where} carries no evaluations, so there is nothing to score; run `reviewer analyze` to evaluate it",
+            f"{where} carries no {game_support(game.kind).embedded_name}, so there is nothing to score; run `reviewer analyze` to evaluate it",
             EXIT_BAD_INPUT,
         )
 

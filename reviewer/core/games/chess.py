@@ -344,6 +344,7 @@ SUPPORT = GameSupport(
     export_ref="reviewer.core.export.pgn:export_pgn",
     annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
     embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
+    embedded_name="[%eval] comments",
     record_store="comment",
     cache_keys_ref="reviewer.core.cache:chess_keys",
     report_game_ref="reviewer.core.report:chess_game_fields",

@@ -399,6 +399,7 @@ SUPPORT = GameSupport(
     export_ref="reviewer.core.export.sgf:export_go_text",
     annotate_ref="reviewer.core.export.sgf:annotate_go_text",
     embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
+    embedded_name="evaluations (RVW, SBKV or SBKS properties)",
     record_store="property",
     cache_keys_ref="reviewer.core.cache:go_keys",
     report_game_ref="reviewer.core.report:go_game_fields",

@@ -130,6 +130,7 @@ class GameSupport:
     annotate_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> Game
     readers: Mapping[str, str] = field(default_factory=dict)  # ".ext" -> (path: str, data: bytes) -> GameCollection
     embedded_ref: str = ""  # (game) -> EvaluationTable: evaluations a file carries in its own notation (lichess's [%eval])
+    embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
     record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
     cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
     # The report
