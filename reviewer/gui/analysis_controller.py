@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
@@ -85,7 +86,7 @@ class AnalysisController(QObject):
         override = self._limit_overrides.get(kind)
         if override is not None:
             return override
-        builtin_go = kind != "go" or self._go_runs_builtin()
+        builtin_go = "builtin" not in game_support(kind).engine_protocols or self._go_runs_builtin()
         return self.window.settings.limit(kind, builtin_go)  # type: ignore[arg-type]
 
     def _go_runs_builtin(self) -> bool:
@@ -129,7 +130,7 @@ class AnalysisController(QObject):
         plies = tuple(range(self.window.session.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
-        if kind == "go" and self.limit_is_default(kind) and not self._go_runs_builtin():
+        if "builtin" in game_support(kind).engine_protocols and self.limit_is_default(kind) and not self._go_runs_builtin():
             limit_with_builtin = self.window.settings.limit(kind, True)  # type: ignore[arg-type]
         job = AnalysisJob(
             game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
@@ -148,7 +149,7 @@ class AnalysisController(QObject):
     def _limit_waits_for_discovery(self, kind: str) -> bool:
         """Whether the default limit depends on engines discovery has not found yet (Go's default is
         the review in passes with KataGo, 50 visits with the built-in engine)."""
-        if kind != "go" or not self._engines_pending or not self.limit_is_default(kind):
+        if "builtin" not in game_support(kind).engine_protocols or not self._engines_pending or not self.limit_is_default(kind):
             return False
         choice = self.engine_choice(kind)
         return not (choice.command or choice.name)

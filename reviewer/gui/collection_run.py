@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from reviewer.core.analysis import EvaluationTable
+from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.core.services.batch.plan import BatchGame, BatchPlan
 from reviewer.core.services.batch.runner import (
@@ -144,15 +145,16 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
         signals.problem.emit(number, line)
     total = len(plan.games)
     signals.progress.emit(number, RunProgress(0, total, None))
-    if any(game.kind == "go" for game in plan.games):
+    if any("builtin" in game_support(game.kind).engine_protocols for game in plan.games):
         from reviewer.gui.workers import import_go_engine_modules
 
         import_go_engine_modules()  # one thread at a time, as the window's own workers do
 
     settings_of_kind = dict(request.settings)
     engines = EnginePool()  # one engine discovery for the Go limit and every group's engines
-    if request.go_limit_from_engine and any(game.kind == "go" for game in plan.games):
-        settings_of_kind["go"] = _with_engines_go_default(settings_of_kind["go"], engines)
+    if request.go_limit_from_engine:
+        for kind in {game.kind for game in plan.games if "katago" in game_support(game.kind).engine_protocols}:
+            settings_of_kind[kind] = _with_engines_go_default(settings_of_kind[kind], engines)
     outcomes: list[BatchOutcome] = []
     groups = _groups(plan.games, settings_of_kind)
     store = BatchStore(request.store_path)

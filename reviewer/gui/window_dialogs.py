@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
+from reviewer.core.games import game_support
 from reviewer.gui.presenters.text import SHORTCUTS
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ class WindowDialogs(QObject):
             )
             collection.game_requested.connect(self._open_collection_game)
             collection.install_requested.connect(
-                lambda kind: self.show_engine_manager("katago" if kind == "go" else "stockfish")
+                lambda kind: self.show_engine_manager(game_support(kind).engine_key)
             )
             self.collection_window = collection  # a window of its own; closed with this one
         self.collection_window.show()

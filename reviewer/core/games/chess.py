@@ -352,4 +352,6 @@ SUPPORT = GameSupport(
     graph_modes=("win", "cp"),
     has_eval_bar=True,
     board_header=False,
+    is_over=lambda board: board.is_game_over(),
+    position_notation="FEN",
 )

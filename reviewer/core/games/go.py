@@ -407,4 +407,5 @@ SUPPORT = GameSupport(
     graph_modes=("winrate", "lead"),
     has_eval_bar=False,
     board_header=True,
+    pass_move="pass",
 )

@@ -140,6 +140,9 @@ class GameSupport:
     graph_modes: tuple[str, str] = ("win", "value")  # the settings' names of (win chance, value) graph modes
     has_eval_bar: bool = False  # beside the board while the engine lines are on
     board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
+    pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
+    is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
+    position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     explain_ref: str | None = None  # move explanations, when the game has them
 
     @property
