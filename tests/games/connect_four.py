@@ -187,7 +187,6 @@ SUPPORT = GameSupport(
     first_player="black",
     new_node=new_node,
     numbered_moves=False,
-    numbered_from=0,
     bottom_player="black",
     scores=ScoreUnits(
         view="black", field="score_lead_black", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,

@@ -315,7 +315,6 @@ SUPPORT = GameSupport(
     first_player="white",
     new_node=new_node,
     numbered_moves=True,
-    numbered_from=1,
     bottom_player="white",
     scores=ScoreUnits(
         view="white", field="score_cp_white", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,

@@ -106,7 +106,6 @@ class GameSupport:
     first_player: Color  # who moves first in the usual start position
     new_node: Callable[[Any, Any], Any]  # (game, PlayedMove) -> the Node that records the move in the tree
     numbered_moves: bool  # "12. Nf3 Nc6" rather than "Q16 D4 R4"
-    numbered_from: int  # the first move number shown (chess 1; Go counts moves from the start, 0)
     bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
     scores: ScoreUnits
     rating: RatingScale
@@ -129,7 +128,7 @@ class GameSupport:
     export_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> str
     annotate_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> Game
     readers: Mapping[str, str] = field(default_factory=dict)  # ".ext" -> (path: str, data: bytes) -> GameCollection
-    embedded_ref: str = ""  # (game) -> EvaluationTable: evaluations a file carries in its own notation (lichess's [%eval])
+    embedded_ref: str = ""  # (game, warnings) -> EvaluationTable: evaluations in the file's own notation (lichess's [%eval])
     embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
     record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
     cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
