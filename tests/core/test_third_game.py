@@ -13,7 +13,7 @@ from support import fake_engine_command
 
 from reviewer.cli import main
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats import open_collection
+from reviewer.core.formats import open_collection, read_extensions
 from reviewer.core.games import GameSupport, game_support, register_game, registered_games, rules_for, unregister_game
 from reviewer.core.variations import TreeEditor
 from tests.games.connect_four import KIND, SUPPORT
@@ -42,9 +42,11 @@ def test_its_files_open_only_once_it_is_registered(tmp_path, connect_four) -> No
     path.write_text(GAME_TEXT)
     game = open_collection(path).game(0)
     assert (game.kind, game.black, game.mainline_moves()) == (KIND, "Alice", ["d", "d", "c", "a", "e"])
+    assert ".c4" in read_extensions()  # folders are searched for its files too (batch, rating)
     unregister_game(KIND)
     with pytest.raises(GameFileError, match="unknown file type"):
         open_collection(path)
+    assert ".c4" not in read_extensions()
 
 
 def test_moves_are_played_by_its_rules(connect_four) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "load",
     "load_game",
     "open_collection",
+    "read_extensions",
     "save_game",
     "write_pgn",
     "write_sgf",
@@ -68,6 +69,13 @@ _READERS: dict[str, Callable[[str, bytes], GameCollection]] = {
 }
 READ_EXTENSIONS = tuple(_READERS)
 WRITE_EXTENSIONS = (".pgn", ".sgf")
+
+
+def read_extensions() -> tuple[str, ...]:
+    """Every extension Reviewer reads: its own formats' and those the registered games bring."""
+    from reviewer.core.games.support import readers
+
+    return (*READ_EXTENSIONS, *readers())
 
 
 def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:

@@ -18,7 +18,7 @@ from typing import Literal
 
 from reviewer.core.embedded_evals import has_embedded_evaluations
 from reviewer.core.errors import ReviewerError
-from reviewer.core.formats import READ_EXTENSIONS, open_collection, write_pgn, write_sgf
+from reviewer.core.formats import open_collection, read_extensions, write_pgn, write_sgf
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.services.saved_lines import game_fingerprint
@@ -129,10 +129,11 @@ def find_game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path]
     for name in paths:
         path = Path(name)
         if path.is_dir():
+            known = read_extensions()
             inside = [
                 item
                 for item in path.rglob("*")
-                if item.suffix.lower() in READ_EXTENSIONS and not item.name.startswith(".") and item.is_file()
+                if item.suffix.lower() in known and not item.name.startswith(".") and item.is_file()
             ]
             for item in sorted(inside):
                 add(item)
