@@ -230,9 +230,9 @@ class AnalysisBoard(QObject):
         if game is None or node is None:
             return
         sequence = list(moves) if isinstance(moves, tuple) else []
-        if game.kind == "chess" and self._chess_board is not None:
+        if self._chess_board is not None and self._chess_board.kind == game.kind:
             self._chess_board.set_preview_arrows(line_arrows(board_after(game, node), sequence) if sequence else [])
-        elif game.kind == "go" and self._go_board is not None:
+        elif self._go_board is not None and self._go_board.kind == game.kind:
             position = position_after(game, node)
             self._go_board.set_ghost_stones(ghost_stones(sequence, position.to_move, position.height) if sequence else [])
 
@@ -280,11 +280,11 @@ class AnalysisBoard(QObject):
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
         """Go: the live search's candidates on the board, KaTrain style (grey when the engine is too weak
         for its numbers to be more than a rough estimate)."""
-        if self._go_board is None or game.kind != "go":
+        if self._go_board is None or self._go_board.kind != game.kind:
             return
         position = position_after(game, node)
         marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
-        trust = judge_engine(evaluation.engine_id, "go", max(game.board_width, game.board_height))
+        trust = judge_engine(evaluation.engine_id, game.kind, max(game.board_width, game.board_height))
         self._go_board.set_candidates(marks, rough=not trust.labels)
         self._go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
 
@@ -302,7 +302,7 @@ class AnalysisBoard(QObject):
 
     def _refresh_numbers(self) -> None:
         game, node = self.session.game, self.session.current_node
-        if self._go_board is None or game is None or node is None or game.kind != "go":
+        if self._go_board is None or game is None or node is None or self._go_board.kind != game.kind:
             return
         self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})
 
