@@ -21,7 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from reviewer.core.analysis import EvaluationTable
-from reviewer.core.games import game_support
+from reviewer.core.games import game_support, registered_games
 from reviewer.core.gametree import GameKind
 from reviewer.core.services.batch.plan import BatchGame, BatchPlan
 from reviewer.core.services.batch.runner import (
@@ -84,12 +84,11 @@ class RunSignals(QObject):
 def _groups(games: Sequence[BatchGame], settings: Mapping[GameKind, BatchSettings]) -> list[tuple[BatchSettings, list[BatchGame]]]:
     """The games by the settings that review them, chess first: one group when both kinds share an engine."""
     groups: list[tuple[BatchSettings, list[BatchGame]]] = []
-    kinds: tuple[GameKind, ...] = ("chess", "go")
-    for kind in kinds:
-        chosen = settings[kind]
+    for kind in (support.kind for support in registered_games()):  # chess first
         wanted = [game for game in games if game.kind == kind]
         if not wanted:
             continue
+        chosen = settings[kind]
         same = next((group for group in groups if group[0].engine == chosen.engine), None)
         if same is not None:
             same[1].extend(wanted)

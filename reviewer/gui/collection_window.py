@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.analysis import Limit
+from reviewer.core.games import registered_games
 from reviewer.core.gametree import GameKind
 from reviewer.core.services.batch.runner import BatchSettings
 from reviewer.gui.collection_panel import InsightsPanel
@@ -68,7 +69,7 @@ def batch_settings_from(
     engine_choice: Callable[[GameKind], EngineChoice], limit: Callable[[GameKind], Limit], preset: str
 ) -> dict[GameKind, BatchSettings]:
     """What reviews each kind of game: the engine chosen for it, the limits and the thresholds."""
-    kinds: tuple[GameKind, ...] = ("chess", "go")
+    kinds = tuple(support.kind for support in registered_games())
     return {
         kind: BatchSettings(
             engine=engine_settings(engine_choice(kind)),

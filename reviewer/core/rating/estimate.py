@@ -193,9 +193,8 @@ def rate_games(records: Iterable[GameRecord], options: RatingOptions = RatingOpt
     by_kind: dict[GameKind, list[GameRecord]] = {}
     for record in records:
         by_kind.setdefault(record.kind, []).append(record)
-    for kind in ("go", "chess"):
-        if kind in by_kind:
-            _rate_kind(kind, by_kind[kind], options, result)
+    for kind, kind_records in by_kind.items():  # each game's players are rated among themselves
+        _rate_kind(kind, kind_records, options, result)
     result.players.sort(key=lambda p: (p.kind, -(p.rating if p.rating is not None else -math.inf), p.key))
     return result
 
