@@ -78,8 +78,7 @@ def annotate_game(
     with_analysis: bool = False,
 ) -> Game:
     """A copy of the game carrying its review; the game itself is not changed."""
-    annotated: Game = game_support(game.kind).annotate(game, evaluations, assessment, engine_info, with_analysis)
-    return annotated
+    return game_support(game.kind).annotate(game, evaluations, assessment, engine_info, with_analysis)
 
 
 def export_game_text(

@@ -21,7 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reviewer.core.gametree import Color, GameKind
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.games.base import PlayedMove
+from reviewer.core.gametree import Color, Game, GameKind, Node
 
 __all__ = [
     "Averaging",
@@ -104,7 +106,7 @@ class GameSupport:
     title: str  # "Chess", "Go": for menus, group boxes and messages
     rules_ref: str  # the `GameRules` object
     first_player: Color  # who moves first in the usual start position
-    new_node: Callable[[Any, Any], Any]  # (game, PlayedMove) -> the Node that records the move in the tree
+    new_node: Callable[[Game, PlayedMove[Any]], Node]  # the Node that records a played move in the tree
     numbered_moves: bool  # "12. Nf3 Nc6" rather than "Q16 D4 R4"
     bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
     scores: ScoreUnits
@@ -154,15 +156,16 @@ class GameSupport:
         """The players in the order the game lists them: the first player first."""
         return (self.first_player, "black" if self.first_player == "white" else "white")
 
-    def assess(self, game: Any, evaluations: Any, preset: str, skip_book: bool) -> Any:
+    def assess(self, game: Game, evaluations: EvaluationTable, preset: str, skip_book: bool) -> Any:
         return resolve(self.assess_ref)(game, evaluations, preset=preset, skip_book=skip_book)
 
-    def export_text(self, game: Any, evaluations: Any, assessment: Any, engine_info: Any, with_analysis: bool) -> str:
+    def export_text(self, game: Game, evaluations: EvaluationTable, assessment: Any, engine_info: Any, with_analysis: bool) -> str:
         text: str = resolve(self.export_ref)(game, evaluations, assessment, engine_info, with_analysis)
         return text
 
-    def annotate(self, game: Any, evaluations: Any, assessment: Any, engine_info: Any, with_analysis: bool) -> Any:
-        return resolve(self.annotate_ref)(game, evaluations, assessment, engine_info, with_analysis)
+    def annotate(self, game: Game, evaluations: EvaluationTable, assessment: Any, engine_info: Any, with_analysis: bool) -> Game:
+        annotated: Game = resolve(self.annotate_ref)(game, evaluations, assessment, engine_info, with_analysis)
+        return annotated
 
     def open_command(self, command: list[str], threads: int | None) -> Any:
         return resolve(self.open_command_ref)(command, threads)
@@ -181,7 +184,7 @@ class GameSupport:
     def parse_result(self, text: str) -> Any:
         return resolve(self.rating.result_ref)(text)
 
-    def report_game_fields(self, game: Any, assessment: Any) -> dict[str, Any]:
+    def report_game_fields(self, game: Game, assessment: Any) -> dict[str, Any]:
         fields: dict[str, Any] = resolve(self.report_game_ref)(game, assessment) if self.report_game_ref else {}
         return fields
 
