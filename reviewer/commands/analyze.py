@@ -36,13 +36,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, assert_never
 
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.base import EngineError, EngineNotFound, EngineUnsuitable
 from reviewer.core.errors import GameFileError
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.passes import PassStart
 from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
@@ -320,12 +321,12 @@ def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:
             raise BadInput("-o needs a file name (--json, --csv and --html take - for standard output)")
         suffix = Path(args.output).suffix.lower()
         kinds = {job.game.kind for job in jobs}
-        wanted = {"chess": ".pgn", "go": ".sgf"}
         if len(kinds) > 1:
-            raise BadInput("-o writes one file: chess and Go games cannot share it")
+            raise BadInput("-o writes one file: games of different kinds cannot share it")
         (kind,) = kinds
-        if suffix != wanted[kind]:
-            raise BadInput(f"-o for {kind} games must end in {wanted[kind]}, not {suffix or 'nothing'}")
+        wanted = "." + game_support(kind).export_extension
+        if suffix != wanted:
+            raise BadInput(f"-o for {kind} games must end in {wanted}, not {suffix or 'nothing'}")
     to_stdout = [flag for flag, target in report_targets(args) if target == STANDARD_OUTPUT]
     if len(to_stdout) > 1:
         raise BadInput(f"only one output can go to standard output, not {' and '.join(to_stdout)}")
@@ -383,13 +384,16 @@ def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None
     from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes, default_go_passes
 
     passes: tuple[int, ...] | None = getattr(args, "passes", None)
-    if kind == "chess":
+    work_unit = game_support(kind).work_unit
+    if work_unit == "nodes":
         if args.nodes is None and args.depth is None and args.movetime is None:
             scheme = default_chess_passes(cores)
             if passes is not None:
                 scheme = ChessPasses(nodes=passes, engines=scheme.engines)
             return scheme.limit(args.multipv)
         return Limit(nodes=args.nodes, depth=args.depth, movetime_s=args.movetime, multipv=args.multipv)
+    if work_unit != "visits":
+        assert_never(work_unit)
     if args.visits is None and args.movetime is None:
         if passes is not None:
             return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
@@ -431,7 +435,7 @@ def _board_beyond_katago(game: Game) -> tuple[int, int] | None:
     from reviewer.core.engines.registry import katago_plays
 
     size = (game.board_width, game.board_height)
-    return None if game.kind != "go" or katago_plays(size) else size
+    return None if "katago" not in game_support(game.kind).engine_protocols or katago_plays(size) else size
 
 
 # -- the work -----------------------------------------------------------------------------------------
@@ -664,16 +668,25 @@ def _print_figures(reports: Sequence[dict[str, Any]], out: TextIO) -> None:
         for color in ("white", "black"):
             summary = report["summary"][color]
             counts = summary.get("counts") or {}
-            if game["kind"] == "chess":
-                figures = f"accuracy {_fmt(summary.get('accuracy'), '%')} · ACPL {_fmt(summary.get('acpl'))}"
-            else:
-                figures = f"accuracy {_fmt(summary.get('accuracy'), '%')} · mean loss {_fmt(summary.get('mean_loss'))}"
+            figures = f"accuracy {_fmt(summary.get('accuracy'), '%')} · {loss_figure(game['kind'], summary)}"
             marks = " ".join(f"{counts.get(name, 0)} {name}" for name in ("inaccuracy", "mistake", "blunder"))
             print(f"  {color:5}  {figures}" + (f" · {marks}" if summary.get("counts") is not None else ""), file=out)
         from reviewer.commands.report import coverage_lines
 
         for line in coverage_lines(report):
             print(f"  {line}", file=out)
+
+
+def loss_figure(kind: GameKind, summary: dict[str, Any]) -> str:
+    """A side's loss as the summary line shows it: ACPL (mean losses), or the mean loss (weighted losses)."""
+    averaging = game_support(kind).scores.averaging
+    match averaging:
+        case "mean":
+            return f"ACPL {_fmt(summary.get('acpl'))}"
+        case "weighted":
+            return f"mean loss {_fmt(summary.get('mean_loss'))}"
+        case _:
+            assert_never(averaging)
 
 
 def _fmt(value: float | None, unit: str = "") -> str:

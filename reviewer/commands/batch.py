@@ -42,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from reviewer.commands.analyze import (
     STANDARD_OUTPUT,
@@ -57,6 +57,7 @@ from reviewer.commands.analyze import (
     terminal_bar,
     write_texts,
 )
+from reviewer.core.games import game_support
 from reviewer.core.services.batch import (
     BatchOutcome,
     BatchPlan,
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     settings = BatchSettings(
         engine=engine,
         chess_limit=limit_for("chess", args, cores),
-        go_limit=limit_for("go", args, cores, katago="go" in kinds and engines.plan(engine, "go").runs_katago),
+        go_limit=limit_for("go", args, cores, katago=any(engines.plan(engine, kind).runs_katago for kind in kinds)),
         preset=args.preset,
         skip_book=args.skip_book,
     )
@@ -349,6 +350,17 @@ def player_rows(insights: Mapping[str, Any]) -> list[tuple[str, str, int, int, f
     return rows
 
 
+def _loss_text(kind: str, loss: float) -> str:
+    averaging = game_support(kind).scores.averaging
+    match averaging:
+        case "mean":
+            return f"{loss:.0f} ACPL"
+        case "weighted":
+            return f"{loss:.2f} pts"
+        case _:
+            assert_never(averaging)
+
+
 def _print_players(insights: Mapping[str, Any], out: TextIO) -> None:
     rows = player_rows(insights)
     if not rows:
@@ -357,9 +369,8 @@ def _print_players(insights: Mapping[str, Any], out: TextIO) -> None:
     width = max(len("Player"), *(len(row[0]) for row in shown))
     print(f"{'Player':<{width}}  game   games  scored  accuracy  loss", file=out)
     for name, kind, games, scored, accuracy, loss in shown:
-        unit = "ACPL" if kind == "chess" else "pts"
         accuracy_text = "-" if accuracy is None else f"{accuracy:.1f}%"
-        loss_text = "-" if loss is None else (f"{loss:.0f} {unit}" if kind == "chess" else f"{loss:.2f} {unit}")
+        loss_text = "-" if loss is None else _loss_text(kind, loss)
         print(f"{name:<{width}}  {kind:<5}  {games:>5}  {scored:>6}  {accuracy_text:>8}  {loss_text}", file=out)
     if len(rows) > len(shown):
         print(f"… and {len(rows) - len(shown)} more players (see --json, --csv or --html)", file=out)

@@ -20,9 +20,10 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from reviewer.core.analysis import Limit
+from reviewer.core.games import game_support, registered_games
 
 if TYPE_CHECKING:
     from reviewer.gui.main_window import MainWindow
@@ -159,7 +160,7 @@ def _apply_engine_options(window: MainWindow, args: argparse.Namespace) -> None:
     if args.preset:
         window.session.set_preset(args.preset)
     limit = limit_from_args(args)
-    for kind in ("chess", "go"):
+    for kind in (support.kind for support in registered_games()):
         if args.engine or args.engine_cmd:
             window.set_engine_choice(EngineChoice(kind=kind, name=args.engine, command=args.engine_cmd), remember=False)
         if limit is not None:
@@ -168,10 +169,16 @@ def _apply_engine_options(window: MainWindow, args: argparse.Namespace) -> None:
 
 def _limit_for(kind: str, limit: Limit) -> Limit:
     """Fill in a sensible limit of the other kind when only the other game's option was given."""
-    if kind == "go" and limit.visits is None:
-        return Limit(visits=200, multipv=limit.multipv)
-    if kind == "chess" and limit.nodes is None and limit.depth is None and limit.movetime_s is None:
-        return Limit(nodes=100_000, multipv=limit.multipv)
+    unit = game_support(kind).work_unit
+    match unit:
+        case "visits":
+            if limit.visits is None:
+                return Limit(visits=200, multipv=limit.multipv)
+        case "nodes":
+            if limit.nodes is None and limit.depth is None and limit.movetime_s is None:
+                return Limit(nodes=100_000, multipv=limit.multipv)
+        case _:
+            assert_never(unit)
     return limit
 
 

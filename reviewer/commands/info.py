@@ -15,6 +15,7 @@ from typing import Any
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import open_collection
+from reviewer.core.games import game_support
 
 DEFAULT_LIMIT = 200
 
@@ -50,8 +51,8 @@ def _game_record(collection: Any, index: int) -> dict[str, Any]:
 
 def _length(record: dict[str, Any]) -> str:
     plies = record["moves"]
-    if record["kind"] == "chess":
-        # A chess "move" is a pair of plies; say plies so 61 is not read as 61 full moves.
+    if game_support(record["kind"]).numbered_moves:
+        # A numbered "move" is a pair of plies; say plies so 61 is not read as 61 full moves.
         return f"{plies} plies" if plies != 1 else "1 ply"
     return f"{plies} moves" if plies != 1 else "1 move"
 

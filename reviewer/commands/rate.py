@@ -20,6 +20,7 @@ import unicodedata
 from typing import Any
 
 from reviewer.core.atomic import write_text_atomic
+from reviewer.core.games import game_support
 from reviewer.core.rating import PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
@@ -62,7 +63,7 @@ def table_lines(result: RatingResult) -> list[str]:
         header.insert(1, "Game")
     rows: list[list[str]] = []
     for p in result.players:
-        rating = "-" if p.rating is None else (p.rank if p.kind == "go" else f"{p.rating:.0f}")
+        rating = "-" if p.rating is None else game_support(p.kind).rating_text(p.rating)
         row = [p.name, str(p.games), record_text(p), rating or "-", interval_text(p), "?" if p.uncertain else ""]
         if len(kinds) > 1:
             row.insert(1, p.kind)

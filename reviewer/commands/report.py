@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from reviewer.core.errors import ReviewerError
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -56,9 +57,8 @@ def run(args: argparse.Namespace) -> int:
 
     where = f"game {args.game} of {args.file}"
     if not has_embedded_evaluations(game):
-        carried = "no [%eval] comments" if game.kind == "chess" else "no evaluations (a Go game)"
         return _fail(
-            f"{where} carries {carried}, so there is nothing to score; run `reviewer analyze` to evaluate it",
+            f"{where} carries no {game_support(game.kind).embedded_name}, so there is nothing to score; run `reviewer analyze` to evaluate it",
             EXIT_BAD_INPUT,
         )
 
@@ -131,7 +131,7 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
         ("STDCPL", "stdcpl", 1),
         ("Elo estimate", "elo_estimate", 0),
     ]
-    if report["game"]["kind"] == "go":
+    if game_support(report["game"]["kind"]).scores.averaging == "weighted":
         rows = [
             ("Accuracy", "accuracy", 1),
             ("Weighted loss (points)", "weighted_loss", 2),
@@ -164,7 +164,7 @@ def print_summary(report: dict[str, Any]) -> None:
     opening = game.get("opening")
     if opening:
         console.print(f"Opening: {opening['eco']} {opening['name']}", highlight=False)
-    if game["kind"] == "chess":
+    if game_support(game["kind"]).uses_thresholds:
         console.print(f"Preset: {report['preset']}" + ("  (book moves left out)" if report["skip_book"] else ""), highlight=False)
     for line in coverage_lines(report):
         console.print(line, highlight=False, markup=False)

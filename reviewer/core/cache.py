@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.games.support import game_support, resolve
 from reviewer.core.gametree import Game
 from reviewer.core.shared_sqlite import create_versioned_schema, is_busy, open_shared, retrying
 
@@ -213,19 +214,30 @@ def _create_schema(connection: sqlite3.Connection) -> None:
 
 def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
     """The cache key of each main-line position `plies` of `game`."""
-    if game.kind == "chess":
-        from reviewer.core.games.chess import boards_at_plies
+    support = game_support(game.kind)
+    if support.cache_keys_ref:
+        keys: dict[int, str] = resolve(support.cache_keys_ref)(game, plies)
+        return keys
+    rules = support.rules
+    nodes = [game.root, *game.mainline_nodes()]
+    try:
+        return {ply: f"{game.kind}:{rules.position_key(rules.after(game, nodes[ply]))}" for ply in plies}
+    except IndexError:
+        raise ValueError(f"the main line has no position {max(plies)}") from None
 
-        prefix = "chess960:" if game.chess960 else "chess:"
-        return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
-    return _go_keys(game, plies)
+
+def chess_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    from reviewer.core.games.chess import boards_at_plies
+
+    prefix = "chess960:" if game.chess960 else "chess:"
+    return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
 
 
 def position_key(game: Game, ply: int) -> str:
     return position_keys(game, [ply])[ply]
 
 
-def _go_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+def go_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
     wanted = set(plies)
     header = {
         "size": [game.board_width, game.board_height],

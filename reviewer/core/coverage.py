@@ -23,6 +23,7 @@ from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, Preset, assess_game
 from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary, SideSummary
@@ -168,7 +169,7 @@ def _group(evaluations: Iterable[Evaluation], positions_total: int) -> tuple[dic
 
 
 def _covers(game: Game, plies: dict[int, Evaluation], positions_total: int) -> bool:
-    first = 1 if game.kind == "chess" else 0
+    first = 0 if game_support(game.kind).first_move_needs_start else 1
     return all(ply in plies for ply in range(first, positions_total))
 
 
@@ -200,7 +201,7 @@ def select_analysis(
             chosen = max(groups, key=lambda engine_id: (len(groups[engine_id]), recency[engine_id]))
     by_ply = dict(sorted(groups[chosen].items())) if chosen is not None else {}
     # Chess scores the first move without P0 (E(P0) = +15, SCORING.md): P0 is not needed there.
-    optional = {0} if game.kind == "chess" and by_ply else set()
+    optional = {0} if not game_support(game.kind).first_move_needs_start and by_ply else set()
     known = set(by_ply) | optional
     moves_analysed = sum(1 for ply in range(1, positions_total) if ply in known and ply - 1 in known)
     left_out = tuple(

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import assert_never
 
 import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Terminal
 from reviewer.core.games.chess import recorded_move, start_board
+from reviewer.core.games.support import game_support, resolve
 from reviewer.core.gametree import Color, Game, Node
 
 EMBEDDED_ENGINE_ID = "pgn-comments"
@@ -128,7 +130,7 @@ def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None)
     An eval that is not plausible is left out, and `warnings` (when given) says which and why.
     """
     table = EvaluationTable()
-    if game.kind != "chess":
+    if game_support(game.kind).export_extension != "pgn":  # lichess's [%eval] lives in PGN comments
         return table
     nodes = game.mainline_nodes()
     centipawns = uses_centipawn_integers([game.root.comment or "", *(node.comment or "" for node in nodes)])
@@ -180,16 +182,20 @@ def evaluations_from_game(game: Game) -> EvaluationTable:
     `SBKV`/`SBKS` (Go), else lichess's `[%eval ...]` (chess, with game-over positions filled in).
     An `[%eval]` that is not plausible is left out with a warning on `game.warnings`.
     """
-    table = evaluations_from_pgn_comments(game, game.warnings) if game.kind == "chess" else EvaluationTable()
-    records = reviewer_records(game)
+    support = game_support(game.kind)
+    table: EvaluationTable = resolve(support.embedded_ref)(game, game.warnings) if support.embedded_ref else EvaluationTable()
+    for record in reviewer_records(game).ordered():
+        table.add(record)
+    return table
+
+
+def sabaki_evaluations(game: Game, warnings: list[str] | None = None) -> EvaluationTable:
+    """Sabaki's SBKV/SBKS of every main-line position (Go)."""
+    table = EvaluationTable()
     for ply, node in enumerate([game.root, *game.mainline_nodes()]):
-        record = records.get(ply)
-        if record is not None:
-            table.add(record)
-        elif game.kind == "go":
-            sabaki = _sabaki_evaluation(node, ply)
-            if sabaki is not None:
-                table.add(sabaki)
+        sabaki = _sabaki_evaluation(node, ply)
+        if sabaki is not None:
+            table.add(sabaki)
     return table
 
 
@@ -220,11 +226,14 @@ _RVW_COMMAND = re.compile(r"\[%rvw\s+(?P<text>[^\]\s]+)\s*\]")
 
 
 def _reviewer_record(game: Game, node: Node) -> str | None:
-    if game.kind == "go":
+    store = game_support(game.kind).record_store
+    if store == "property":
         values = node.properties.get("RVW")
         return values[0] if values else None
-    match = _RVW_COMMAND.search(node.comment or "")
-    return match["text"] if match else None
+    if store == "comment":
+        match = _RVW_COMMAND.search(node.comment or "")
+        return match["text"] if match else None
+    assert_never(store)
 
 
 def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
@@ -251,6 +260,6 @@ def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
 def has_embedded_evaluations(game: Game) -> bool:
     """Whether the file carries any evaluation of its own: [%eval]/[%rvw] (chess), RVW/SBKV/SBKS (Go)."""
     nodes = [game.root, *game.mainline_nodes()]
-    if game.kind == "go":
+    if game_support(game.kind).record_store == "property":
         return any(ident in node.properties for node in nodes for ident in ("RVW", "SBKV", "SBKS"))
     return any(EVAL_COMMAND.search(node.comment or "") or _RVW_COMMAND.search(node.comment or "") for node in nodes)

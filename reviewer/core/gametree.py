@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-GameKind = Literal["chess", "go"]
+GameKind = str  # the name a game is registered under: "chess", "go" (`reviewer.core.games.game_support`)
 Color = Literal["white", "black"]
 
 GO_COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"  # GTP: no I; enough for 25 columns

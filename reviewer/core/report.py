@@ -25,7 +25,7 @@ from typing import Any
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
-from reviewer.core.games import Phase, rules_for
+from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
@@ -45,7 +45,7 @@ def _winrates_only(game: Game, evaluations: EvaluationTable) -> bool:
     """A Go game whose evaluations give winrates but not a single score lead."""
     ordered = evaluations.ordered()
     return (
-        game.kind == "go"
+        game_support(game.kind).scores.field == "score_lead_black"
         and any(e.winrate_black is not None for e in ordered)
         and all(e.score_lead_black is None for e in ordered)
     )
@@ -87,17 +87,21 @@ def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
             "format": game.source.format or None,
         },
     }
-    if game.kind == "chess":
-        opening = assessment.opening
-        block["start_fen"] = game.start_fen
-        block["chess960"] = game.chess960
-        block["opening"] = None if opening is None else {"eco": opening.eco, "name": opening.name, "ply": opening.ply}
-    else:
-        block["board_size"] = [game.board_width, game.board_height]
-        block["komi"] = game.komi
-        block["rules"] = game.rules
-        block["handicap"] = game.handicap
+    block.update(game_support(game.kind).report_game_fields(game, assessment))
     return block
+
+
+def chess_game_fields(game: Game, assessment: GameAssessment) -> dict[str, Any]:
+    opening = assessment.opening
+    return {
+        "start_fen": game.start_fen,
+        "chess960": game.chess960,
+        "opening": None if opening is None else {"eco": opening.eco, "name": opening.name, "ply": opening.ply},
+    }
+
+
+def go_game_fields(game: Game, assessment: GameAssessment) -> dict[str, Any]:
+    return {"board_size": [game.board_width, game.board_height], "komi": game.komi, "rules": game.rules, "handicap": game.handicap}
 
 
 def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTable) -> dict[str, Any]:
@@ -109,8 +113,8 @@ def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTab
         "best": move.best,
         "judgement": move.judgement,
         "loss": _number(move.loss),
-        "accuracy": _number(move.accuracy) if kind == "chess" else None,
-        "weight": _number(move.weight) if kind == "go" else None,
+        "accuracy": _number(move.accuracy),  # chess: the move's accuracy; None in Go
+        "weight": _number(move.weight),  # Go: the move's adjusted weight; None in chess
         "eval_before": _number(move.eval_before),
         "eval_after": _number(move.eval_after),
         # as people read it: mates keep their distance (`#3`, `#-3`); null where not analysed
@@ -120,16 +124,21 @@ def _move_entry(move: MoveAssessment, kind: GameKind, evaluations: EvaluationTab
         "win_pct_after": _number(move.win_pct_after),
         "is_best": move.is_best,
     }
-    if kind == "chess":
-        entry["book"] = move.book
-        entry["win_drop"] = _number(move.win_drop_mover)
-        entry["sharpness_after"] = _number(move.sharpness_after)
-    else:
-        entry["colour_class"] = move.colour_class
-        entry["difficulty"] = _number(move.difficulty)
-        entry["raw_weight"] = _number(move.raw_weight)
-        entry["top5"] = move.top5
+    entry.update(game_support(kind).report_move_fields(move))
     return entry
+
+
+def chess_move_fields(move: MoveAssessment) -> dict[str, Any]:
+    return {"book": move.book, "win_drop": _number(move.win_drop_mover), "sharpness_after": _number(move.sharpness_after)}
+
+
+def go_move_fields(move: MoveAssessment) -> dict[str, Any]:
+    return {
+        "colour_class": move.colour_class,
+        "difficulty": _number(move.difficulty),
+        "raw_weight": _number(move.raw_weight),
+        "top5": move.top5,
+    }
 
 
 def _phases(game: Game, moves: int) -> list[Phase | None]:

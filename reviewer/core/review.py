@@ -85,10 +85,9 @@ class EngineOnDemand:
 def analysable_ply_count(game: Game) -> int:
     """How many main-line plies an engine can be given: a chess game stops before its first null
     move (`--`, `Z0`), which leaves no legal position to search after it (the reader warns)."""
-    if game.kind == "chess":
-        for ply, node in enumerate(game.mainline_nodes(), start=1):
-            if node.move == "--" or node.uci == "0000":
-                return ply - 1
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if node.move == "--" or node.uci == "0000":
+            return ply - 1
     return game.ply_count
 
 

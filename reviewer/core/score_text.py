@@ -8,7 +8,10 @@ say the distance: give the evaluation whenever there is one.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from reviewer.core.analysis import Evaluation
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 __all__ = ["MATE_VALUE", "score_text", "value_text"]
@@ -19,17 +22,15 @@ MATE_VALUE = 1000  # |E| of a mate, SCORING.md
 def score_text(kind: GameKind | str, evaluation: Evaluation | None, fallback: float | None = None) -> str:
     """The evaluation's root score as text; `fallback` (E or S) when it has none; '?' for nothing."""
     if evaluation is not None:
-        if kind == "chess":
-            if evaluation.terminal == "checkmate":
-                return "checkmate"
-            if evaluation.terminal is not None:
-                return evaluation.terminal
-            if evaluation.mate_white is not None and evaluation.mate_white != 0:
-                return f"#{evaluation.mate_white}"
-            if evaluation.score_cp_white is not None:
-                return value_text(kind, float(evaluation.score_cp_white))
-        elif evaluation.score_lead_black is not None:
-            return value_text(kind, evaluation.score_lead_black)
+        if evaluation.terminal == "checkmate":
+            return "checkmate"
+        if evaluation.terminal is not None:
+            return evaluation.terminal
+        if evaluation.mate_white is not None and evaluation.mate_white != 0:
+            return f"#{evaluation.mate_white}"
+        value = getattr(evaluation, game_support(kind).scores.field)
+        if value is not None:
+            return value_text(kind, float(value))
     return value_text(kind, fallback)
 
 
@@ -38,10 +39,13 @@ def value_text(kind: GameKind | str, value: float | None) -> str:
     the mate bound has lost its distance: `#+` / `#-` (mate, distance unknown)."""
     if value is None:
         return "?"
-    if kind == "chess":
+    style = game_support(kind).scores.style
+    if style == "pawns":
         if abs(value) >= MATE_VALUE:
             return "#+" if value > 0 else "#-"
         return f"{value / 100:+.2f}"
-    if abs(value) < 0.05:
-        return "even"
-    return f"B+{value:.1f}" if value > 0 else f"W+{-value:.1f}"
+    if style == "lead":
+        if abs(value) < 0.05:
+            return "even"
+        return f"B+{value:.1f}" if value > 0 else f"W+{-value:.1f}"
+    assert_never(style)

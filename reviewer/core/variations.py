@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reviewer.core.games import IllegalMove, PlayedMove, forget_positions, rules_for
-from reviewer.core.gametree import Game, Node, point_from_gtp
+from reviewer.core.games import IllegalMove, PlayedMove, forget_positions, game_support, rules_for
+from reviewer.core.gametree import Game, Node
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,7 @@ class TreeEditor:
         existing = _matching_child(parent, played)
         if existing is not None:
             return PlayResult(existing, created=False)
-        node = Node(move=played.move, color=played.color)
-        if self.game.kind == "chess":
-            node.uci = played.machine
-        elif played.machine:
-            node.point = point_from_gtp(played.move, self.game.board_height)
+        node: Node = game_support(self.game.kind).new_node(self.game, played)
         parent.add_child(node)
 
         def undo() -> Node | None:

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.engines.base import Engine
+from reviewer.core.games import game_support
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import move_numbers, position_after
 from reviewer.core.gametree import Game, Node
@@ -150,7 +151,8 @@ class AnalysisBoard(QObject):
 
     def pass_move(self) -> Node | None:
         game = self.session.game
-        return self.session.play_move("pass") if game is not None and game.kind == "go" else None
+        passing = game_support(game.kind).pass_move if game is not None else ""
+        return self.session.play_move(passing) if passing else None
 
     def close(self) -> None:
         self._store_thread.shutdown(wait=True)
@@ -228,9 +230,9 @@ class AnalysisBoard(QObject):
         if game is None or node is None:
             return
         sequence = list(moves) if isinstance(moves, tuple) else []
-        if game.kind == "chess" and self._chess_board is not None:
+        if self._chess_board is not None and self._chess_board.kind == game.kind:
             self._chess_board.set_preview_arrows(line_arrows(board_after(game, node), sequence) if sequence else [])
-        elif game.kind == "go" and self._go_board is not None:
+        elif self._go_board is not None and self._go_board.kind == game.kind:
             position = position_after(game, node)
             self._go_board.set_ghost_stones(ghost_stones(sequence, position.to_move, position.height) if sequence else [])
 
@@ -239,9 +241,9 @@ class AnalysisBoard(QObject):
         if not self._live or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
         self._latest = update
-        board = board_after(game, node) if game.kind == "chess" else None
+        board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
         self.lines.show_update(update, board, self._multipv)
-        if game.kind == "chess":
+        if game_support(game.kind).has_eval_bar:
             self.eval_bar.set_evaluation(update.evaluation)
         self._paint_maps(update.evaluation)
         self._mark_candidates(game, node, update.evaluation)
@@ -257,7 +259,7 @@ class AnalysisBoard(QObject):
         game = self.session.game
         if game is None or node is None:
             return
-        board_size = (game.board_width, game.board_height) if game.kind == "go" else None
+        board_size = (game.board_width, game.board_height)
         wanted = (game.kind, board_size)
         if self._bridge is None or self._bridge_kind != wanted:
             if self._bridge is not None:
@@ -266,7 +268,8 @@ class AnalysisBoard(QObject):
             self._bridge.updated.connect(self._on_update)
             self._bridge.failed.connect(self._on_failed)
             self._bridge_kind = wanted
-        if game.kind == "chess" and board_after(game, node).is_game_over():
+        support = game_support(game.kind)
+        if support.is_over(support.rules.after(game, node)):
             self.lines.clear_lines("Game over: nothing to analyse")
             self._bridge.stop()
             return
@@ -277,11 +280,11 @@ class AnalysisBoard(QObject):
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
         """Go: the live search's candidates on the board, KaTrain style (grey when the engine is too weak
         for its numbers to be more than a rough estimate)."""
-        if self._go_board is None or game.kind != "go":
+        if self._go_board is None or self._go_board.kind != game.kind:
             return
         position = position_after(game, node)
         marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
-        trust = judge_engine(evaluation.engine_id, "go", max(game.board_width, game.board_height))
+        trust = judge_engine(evaluation.engine_id, game.kind, max(game.board_width, game.board_height))
         self._go_board.set_candidates(marks, rough=not trust.labels)
         self._go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
 
@@ -299,7 +302,7 @@ class AnalysisBoard(QObject):
 
     def _refresh_numbers(self) -> None:
         game, node = self.session.game, self.session.current_node
-        if self._go_board is None or game is None or node is None or game.kind != "go":
+        if self._go_board is None or game is None or node is None or self._go_board.kind != game.kind:
             return
         self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})
 

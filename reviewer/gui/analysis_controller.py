@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFileDialog
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
@@ -71,7 +72,7 @@ class AnalysisController(QObject):
         self._analyse_when_engines_known = False  # Analyse was pressed for the game before
 
     def engine_choice(self, kind: str) -> EngineChoice:
-        return self._engine_overrides.get(kind) or self.window.settings.engine_choice(kind)  # type: ignore[arg-type]
+        return self._engine_overrides.get(kind) or self.window.settings.engine_choice(kind)
 
     def set_engine_choice(self, choice: EngineChoice, remember: bool = True) -> None:
         if remember:
@@ -85,8 +86,8 @@ class AnalysisController(QObject):
         override = self._limit_overrides.get(kind)
         if override is not None:
             return override
-        builtin_go = kind != "go" or self._go_runs_builtin()
-        return self.window.settings.limit(kind, builtin_go)  # type: ignore[arg-type]
+        builtin_go = "builtin" not in game_support(kind).engine_protocols or self._go_runs_builtin()
+        return self.window.settings.limit(kind, builtin_go)
 
     def _go_runs_builtin(self) -> bool:
         """Whether Go is reviewed by the built-in engine: as discovery finds it, or, until discovery
@@ -100,7 +101,7 @@ class AnalysisController(QObject):
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
         if remember:
-            self.window.settings.set_limit(kind, limit)  # type: ignore[arg-type]
+            self.window.settings.set_limit(kind, limit)
             self._limit_overrides.pop(kind, None)
         else:
             self._limit_overrides[kind] = limit
@@ -129,7 +130,7 @@ class AnalysisController(QObject):
         plies = tuple(range(self.window.session.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
-        if kind == "go" and self.limit_is_default(kind) and not self._go_runs_builtin():
+        if "builtin" in game_support(kind).engine_protocols and self.limit_is_default(kind) and not self._go_runs_builtin():
             limit_with_builtin = self.window.settings.limit(kind, True)
         job = AnalysisJob(
             game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
@@ -143,12 +144,12 @@ class AnalysisController(QObject):
 
     def limit_is_default(self, kind: str) -> bool:
         """Whether `limit(kind)` is the default (the user picked none, here or in the settings)."""
-        return kind not in self._limit_overrides and not self.window.settings.has_limit(kind)  # type: ignore[arg-type]
+        return kind not in self._limit_overrides and not self.window.settings.has_limit(kind)
 
     def _limit_waits_for_discovery(self, kind: str) -> bool:
         """Whether the default limit depends on engines discovery has not found yet (Go's default is
         the review in passes with KataGo, 50 visits with the built-in engine)."""
-        if kind != "go" or not self._engines_pending or not self.limit_is_default(kind):
+        if "builtin" not in game_support(kind).engine_protocols or not self._engines_pending or not self.limit_is_default(kind):
             return False
         choice = self.engine_choice(kind)
         return not (choice.command or choice.name)
@@ -303,7 +304,7 @@ class AnalysisController(QObject):
             action.setToolTip(engine.detail)
             action.setStatusTip(engine.detail)
             action.triggered.connect(
-                lambda _checked=False, n=engine.name: self.set_engine_choice(EngineChoice(kind=kind, name=n))  # type: ignore[arg-type]
+                lambda _checked=False, n=engine.name: self.set_engine_choice(EngineChoice(kind=kind, name=n))
             )
         if not found:
             self.window.engine_menu.addAction("Looking for engines…" if self._engines_pending else "No engine found").setEnabled(
@@ -341,7 +342,7 @@ class AnalysisController(QObject):
         self.window.limit_combo.blockSignals(True)
         self.window.limit_combo.clear()
         current_index = -1
-        for index, option in enumerate(limit_choices(kind)):  # type: ignore[arg-type]
+        for index, option in enumerate(limit_choices(kind)):
             self.window.limit_combo.addItem(option.label, option.limit)
             if option.limit == limit:
                 current_index = index

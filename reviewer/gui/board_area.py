@@ -152,24 +152,28 @@ class BoardArea:
 
     def ensure_board(self, kind: str) -> Any:
         """The board for `kind`, made the first time, on show."""
-        if kind == "chess":
-            if self.chess_board is None:
-                from reviewer.gui.board.chess_play import PlayableChessBoard
+        board: Any
+        match kind:  # the board widget of the game
+            case "chess":
+                if self.chess_board is None:
+                    from reviewer.gui.board.chess_play import PlayableChessBoard
 
-                self.chess_board = PlayableChessBoard(self.board_stack)
-                self._connect_wheel(self.chess_board)
-                self.analysis_board.attach_chess_board(self.chess_board)
-                self.board_stack.addWidget(self.chess_board)
-            board = self.chess_board
-        else:
-            if self.go_board is None:
-                from reviewer.gui.board.go_play import PlayableGoBoard
+                    self.chess_board = PlayableChessBoard(self.board_stack)
+                    self._connect_wheel(self.chess_board)
+                    self.analysis_board.attach_chess_board(self.chess_board)
+                    self.board_stack.addWidget(self.chess_board)
+                board = self.chess_board
+            case "go":
+                if self.go_board is None:
+                    from reviewer.gui.board.go_play import PlayableGoBoard
 
-                self.go_board = PlayableGoBoard(self.board_stack)
-                self._connect_wheel(self.go_board)
-                self.analysis_board.attach_go_board(self.go_board)
-                self.board_stack.addWidget(self.go_board)
-            board = self.go_board
+                    self.go_board = PlayableGoBoard(self.board_stack)
+                    self._connect_wheel(self.go_board)
+                    self.analysis_board.attach_go_board(self.go_board)
+                    self.board_stack.addWidget(self.go_board)
+                board = self.go_board
+            case _:
+                raise ValueError(f"no board widget shows {kind} games")
         board.set_flipped(self.flipped) if hasattr(board, "set_flipped") else None
         self.board_stack.setCurrentWidget(board)
         return board
@@ -186,10 +190,11 @@ class BoardArea:
     ) -> None:
         """The position after `node` on its game's board, with the engine's view of it and the
         judgement of the move that led there; `rough`: the engine's values are estimates only."""
-        if game.kind == "chess":
-            self.show_chess(game, node, evaluation, judgement)
-        elif game.kind == "go":
-            self.show_go(game, node, evaluation, judgement, rough())
+        match game.kind:  # the board widget of the game
+            case "chess":
+                self.show_chess(game, node, evaluation, judgement)
+            case "go":
+                self.show_go(game, node, evaluation, judgement, rough())
 
     def show_chess(
         self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None

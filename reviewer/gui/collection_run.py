@@ -21,6 +21,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from reviewer.core.analysis import EvaluationTable
+from reviewer.core.games import game_support, registered_games
 from reviewer.core.gametree import GameKind
 from reviewer.core.services.batch.plan import BatchGame, BatchPlan
 from reviewer.core.services.batch.runner import (
@@ -83,12 +84,11 @@ class RunSignals(QObject):
 def _groups(games: Sequence[BatchGame], settings: Mapping[GameKind, BatchSettings]) -> list[tuple[BatchSettings, list[BatchGame]]]:
     """The games by the settings that review them, chess first: one group when both kinds share an engine."""
     groups: list[tuple[BatchSettings, list[BatchGame]]] = []
-    kinds: tuple[GameKind, ...] = ("chess", "go")
-    for kind in kinds:
-        chosen = settings[kind]
+    for kind in (support.kind for support in registered_games()):  # chess first
         wanted = [game for game in games if game.kind == kind]
         if not wanted:
             continue
+        chosen = settings[kind]
         same = next((group for group in groups if group[0].engine == chosen.engine), None)
         if same is not None:
             same[1].extend(wanted)
@@ -144,15 +144,16 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
         signals.problem.emit(number, line)
     total = len(plan.games)
     signals.progress.emit(number, RunProgress(0, total, None))
-    if any(game.kind == "go" for game in plan.games):
+    if any("builtin" in game_support(game.kind).engine_protocols for game in plan.games):
         from reviewer.gui.workers import import_go_engine_modules
 
         import_go_engine_modules()  # one thread at a time, as the window's own workers do
 
     settings_of_kind = dict(request.settings)
     engines = EnginePool()  # one engine discovery for the Go limit and every group's engines
-    if request.go_limit_from_engine and any(game.kind == "go" for game in plan.games):
-        settings_of_kind["go"] = _with_engines_go_default(settings_of_kind["go"], engines)
+    if request.go_limit_from_engine:
+        for kind in {game.kind for game in plan.games if "katago" in game_support(game.kind).engine_protocols}:
+            settings_of_kind[kind] = _with_engines_go_default(settings_of_kind[kind], engines)
     outcomes: list[BatchOutcome] = []
     groups = _groups(plan.games, settings_of_kind)
     store = BatchStore(request.store_path)

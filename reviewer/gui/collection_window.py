@@ -37,6 +37,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.analysis import Limit
+from reviewer.core.games import registered_games
 from reviewer.core.gametree import GameKind
 from reviewer.core.services.batch.runner import BatchSettings
 from reviewer.gui.collection_panel import InsightsPanel
@@ -68,7 +69,7 @@ def batch_settings_from(
     engine_choice: Callable[[GameKind], EngineChoice], limit: Callable[[GameKind], Limit], preset: str
 ) -> dict[GameKind, BatchSettings]:
     """What reviews each kind of game: the engine chosen for it, the limits and the thresholds."""
-    kinds: tuple[GameKind, ...] = ("chess", "go")
+    kinds = tuple(support.kind for support in registered_games())
     return {
         kind: BatchSettings(
             engine=engine_settings(engine_choice(kind)),
@@ -322,7 +323,7 @@ class CollectionWindow(QWidget):
             self.message_bar.replace(present.engine_missing_message(kind, reason))
 
     def _on_message_action(self, _key: str, action: str) -> None:
-        kind = next((k for k, a in present.INSTALL_ACTION.items() if a == action), None)
+        kind = present.kind_installed_by(action)
         if kind is not None:
             self.install_requested.emit(kind)
 

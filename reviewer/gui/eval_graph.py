@@ -19,6 +19,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QVBoxLayout, QWidget
 
+from reviewer.core.games import game_support
 from reviewer.gui import style
 
 CHESS_MODES = ("win", "cp")
@@ -32,8 +33,6 @@ _FIXED_RANGES = {"win": 50.0, "winrate": 50.0}  # half-height around the middle
 _MIN_DATA_HALF = {"cp": 3.0, "lead": 10.0}
 _NICE_MANTISSAS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 _MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
-_LOSS_FLOOR = {"chess": 20.0, "go": 4.0}  # bars never fill the plot for tiny losses
-_LOSS_CAP = {"chess": 60.0, "go": 20.0}  # and bigger losses stop at the top
 _AXIS_WIDTH = 38
 _BAR_WIDTH = 0.72  # plies
 _GAP_SPAN = 1e4  # a gap band's height in data units: taller than any mode's range
@@ -233,9 +232,10 @@ class EvalGraphWidget(QWidget):
         ply_count: the number of moves in the main line (sets the x range before analysis ends);
           by default the largest ply in the data.
         """
-        if kind not in ("chess", "go"):
-            raise ValueError(f"unknown game kind {kind!r}")
-        allowed = CHESS_MODES if kind == "chess" else GO_MODES
+        try:
+            allowed = game_support(kind).graph_modes
+        except ValueError:
+            raise ValueError(f"unknown game kind {kind!r}") from None
         if mode not in allowed:
             raise ValueError(f"mode {mode!r} does not apply to {kind}; use one of {', '.join(allowed)}")
         restyle = kind != self._kind
@@ -266,7 +266,7 @@ class EvalGraphWidget(QWidget):
             pen=self._mark_pen,
         )
 
-        cap = _LOSS_CAP[kind]
+        cap = game_support(kind).scores.loss_cap  # bigger losses stop at the top
         paths = {judgement: QPainterPath() for judgement in self._bar_paths}
         highest = 0.0
         for ply, loss in losses.items():
@@ -279,7 +279,7 @@ class EvalGraphWidget(QWidget):
             highest = max(highest, height)
         for judgement, item in self._bar_paths.items():
             item.setPath(paths[judgement])
-        self._loss_top = max(_LOSS_FLOOR[kind], highest) * 1.08
+        self._loss_top = max(game_support(kind).scores.loss_floor, highest) * 1.08  # bars never fill the plot for tiny losses
         self._update_ranges()
 
     def set_coverage(self, missing_plies: tuple[int, ...] | list[int], rough: bool = False) -> None:
@@ -363,7 +363,7 @@ class EvalGraphWidget(QWidget):
         else:
             half = _FIXED_RANGES[self._mode]
         self.eval_plot.vb.setYRange(middle - half, middle + half, padding=0.02)
-        self.loss_plot.vb.setYRange(0, getattr(self, "_loss_top", _LOSS_FLOOR[self._kind]), padding=0)
+        self.loss_plot.vb.setYRange(0, getattr(self, "_loss_top", game_support(self._kind).scores.loss_floor), padding=0)
         self.cursor.setBounds((0, right))
         self._set_ticks(middle, half)
 
@@ -452,7 +452,7 @@ class EvalGraphWidget(QWidget):
             bars.setBrush(self._brushes[judgement])
         self.view.setBackground(QColor(theme.graph_background))
         upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)
-        if self._kind == "go":  # Go figures are Black's view: Black ahead is up
+        if game_support(self._kind).scores.view == "black":  # Go figures are Black's view: Black ahead is up
             upper, lower = lower, upper
         upper.setAlpha(235)
         lower.setAlpha(235)

@@ -37,6 +37,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.export import check_target, export_game_text, moves_csv, report_html, save_annotated, save_text
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.presenters.game_kinds import presentation
 
@@ -231,9 +232,9 @@ class GameExports(QObject):
         game = self._window.session.game
         for item in (self.annotated_action, self.with_analysis_action, self.image_action, *self.report_actions.values()):
             item.setEnabled(game is not None)
-        self.copy_pgn_action.setEnabled(game is not None and game.kind == "chess")
-        self.copy_fen_action.setEnabled(game is not None and game.kind == "chess")
-        self.copy_sgf_action.setEnabled(game is not None and game.kind == "go")
+        self.copy_pgn_action.setEnabled(game is not None and _game_format(game) == "pgn")
+        self.copy_fen_action.setEnabled(game is not None and game_support(game.kind).position_notation == "FEN")
+        self.copy_sgf_action.setEnabled(game is not None and _game_format(game) == "sgf")
         self.annotated_action.setText(f"Export annotated {_game_format(game).upper()}…")
 
     # ------------------------------------------------------------------------------ choosing
@@ -306,7 +307,7 @@ class GameExports(QObject):
         if game is None:
             return
         if what == "fen":
-            if game.kind != "chess" or node is None:
+            if game_support(game.kind).position_notation != "FEN" or node is None:
                 return
             self._submit("copy", "FEN", fen_at, game, node)
             return

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.engines.base import Engine
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.services.live import LiveAnalysis, LiveUpdate
 from reviewer.gui import style
@@ -129,7 +130,8 @@ class LinesPanel(QFrame):
             label.show()
         for label in self._labels[len(self._rows) :]:
             label.hide()
-        work = f"depth {evaluation.depth}" if evaluation.kind == "chess" and evaluation.depth else f"{evaluation.nodes or 0} visits"
+        counts_nodes = game_support(evaluation.kind).work_unit == "nodes"
+        work = f"depth {evaluation.depth}" if counts_nodes and evaluation.depth else f"{evaluation.nodes or 0} visits"
         speed = speed_text(evaluation)
         state = "done" if update.last else "thinking…"
         self._header.setText(" · ".join(part for part in (work, speed, state) if part))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 
 
@@ -40,7 +41,7 @@ def go_score_text(score_lead_black: float | None) -> str:
 
 
 def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
-    if evaluation.kind == "chess":
+    if game_support(evaluation.kind).work_unit == "nodes":
         return f"depth {evaluation.depth}" if evaluation.depth else ""
     visits = candidate.visits or 0
     return f"{visits / 1000:.1f}k visits" if visits >= 1000 else f"{visits} visits"
@@ -52,7 +53,7 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
     candidates = sorted(evaluation.candidates, key=lambda c: c.order)[:limit]
     for candidate in candidates:
         moves = candidate.pv or (candidate.move,)
-        if evaluation.kind == "chess":
+        if game_support(evaluation.kind).scores.style == "pawns":
             score = chess_score_text(candidate.score_cp_white, candidate.mate_white)
             detail = _work_text(candidate, evaluation)
             if candidate.order == 0 and evaluation.wdl_white is not None:
@@ -80,7 +81,7 @@ def speed_text(evaluation: Evaluation) -> str:
     if not evaluation.nodes or not evaluation.seconds:
         return ""
     rate = evaluation.nodes / evaluation.seconds
-    unit = "nodes/s" if evaluation.kind == "chess" else "visits/s"
+    unit = f"{game_support(evaluation.kind).work_unit}/s"
     if rate >= 1_000_000:
         return f"{rate / 1_000_000:.1f}M {unit}"
     if rate >= 1000:

@@ -17,6 +17,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Si
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
@@ -87,7 +88,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._current = None
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
-        if game is not None and game.kind == "chess":
+        if game is not None and game_support(game.kind).numbered_moves:
             try:
                 start = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
                 self._start_fullmove, self._start_white = start.fullmove_number, start.turn == chess.WHITE
@@ -334,7 +335,7 @@ class MoveListWidget(QAbstractScrollArea):
 
     def _color_of_ply(self, ply: int) -> str:
         """Who played move `ply` when the node does not say (alternating from the first player)."""
-        if self._game is not None and self._game.kind == "go":
+        if self._game is not None and not game_support(self._game.kind).numbered_moves:
             white_first = self._game.first_player == "white"
         else:
             white_first = self._start_white
@@ -470,7 +471,7 @@ class MoveListWidget(QAbstractScrollArea):
             painter.drawRoundedRect(box, 3, 3)
         x = item.rect.left() + _CELL_PAD
         metrics = QFontMetricsF(self._font(True))
-        if self._game is not None and self._game.kind == "go":
+        if self._game is not None and not game_support(self._game.kind).numbered_moves:  # a stone before each move
             x = self._paint_go_prefix(painter, item, x, current, theme)
         bold = self._font(True)
         painter.setFont(bold)

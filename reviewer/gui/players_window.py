@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.core.games import game_support
 from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.history import rating_history
 from reviewer.core.rating.scale import go_rank_text
@@ -105,10 +106,14 @@ COLUMNS = ("Player", "Game", "Games", "W", "L", "D", "Rank / rating", "Interval"
 KIND_COLUMN = 1
 
 
+def _ranks(kind: str) -> bool:
+    return game_support(kind).rating.unit == "rank"
+
+
 def _rating_text(player: PlayerRating) -> str:
     if player.rating is None:
         return "–"
-    return go_rank_text(player.rating) if player.kind == "go" else f"{player.rating:.0f}"
+    return game_support(player.kind).rating_text(player.rating)
 
 
 def interval_text(player: PlayerRating) -> str:
@@ -180,7 +185,7 @@ class PlayersModel(QAbstractTableModel):
                    "declared": "no determined opponent yet: the rank/rating the games declare",
                    "group level": "no determined opponent yet: the level of the group",
                    "likelihood": "most likely strength"}.get(p.placed_by, "")
-            value = f"{p.rating:+.2f} ranks from 1k" if p.kind == "go" else f"{p.rating:.0f} Elo"
+            value = f"{p.rating:+.2f} ranks from 1k" if _ranks(p.kind) else f"{p.rating:.0f} {game_support(p.kind).rating.unit}"
             return f"{value} — {how}"
         return None
 
@@ -238,9 +243,9 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
 
     def show_points(self, name: str, kind: str, points: tuple[HistoryPoint, ...]) -> None:
         self.clear()
-        self._rank_axis.go = kind == "go"
+        self._rank_axis.go = _ranks(kind)
         self.setTitle(f"{name}: estimate over time" if points else f"{name}: no rated games")
-        self.setLabel("left", "rank" if kind == "go" else "Elo")
+        self.setLabel("left", game_support(kind).rating.unit)
         dated = bool(points) and all(p.date is not None for p in points)
         if dated != self.dates_on_axis:
             self.setAxisItems({"bottom": self._date_axis if dated else self._number_axis})
@@ -257,7 +262,7 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self.curve_x, self.curve_y = xs, ys
         # An open side of an interval is drawn `spread` away; any side is cut `spread` beyond the
         # estimates, so that one early, wide interval does not flatten the whole curve.
-        spread = 2.0 if kind == "go" else 200.0
+        spread = game_support(kind).rating.spread
         floor, ceiling = min(ys) - spread, max(ys) + spread
         lows = [max(floor, p.low if p.low is not None else p.rating - spread) for p in points]
         highs = [min(ceiling, p.high if p.high is not None else p.rating + spread) for p in points]

@@ -10,13 +10,14 @@ import hashlib
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from PySide6.QtCore import QByteArray, QSettings
 
 from reviewer.core import paths
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.core.passes import default_chess_passes, default_go_passes, scheme_text
 from reviewer.core.scoring import PRESETS as PRESETS
@@ -48,7 +49,7 @@ class EngineChoice:
             return programs[0] if programs else "custom engine"
         if self.name:
             return _KNOWN_ENGINE_NAMES.get(self.name.lower(), self.name)
-        return "Stockfish" if self.kind == "chess" else "KataGo"
+        return game_support(self.kind).engine_name
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
     LimitChoice("Passes · 2 → 32 visits where in doubt", default_go_passes().limit()),
 )
-DEFAULT_LIMIT_INDEX: dict[GameKind, int] = {"chess": 0, "go": 0}
+DEFAULT_LIMIT_INDEX = 0  # of `limit_choices(kind)`
 # KataGo's default review: the whole graph at 2 visits, then 32 where a move lost 2 points or more,
 # which a CPU finishes in minutes (the built-in engine keeps the 50-visit default: 2 is too few).
 KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
@@ -81,13 +82,20 @@ KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
 def default_limit(kind: GameKind, builtin_go: bool = True) -> Limit:
     """The limit a kind of game is reviewed with until the user picks one; Go's depends on whether
     the built-in engine (`builtin_go`) or KataGo reviews."""
-    if kind == "go" and not builtin_go:
+    if "builtin" in game_support(kind).engine_protocols and not builtin_go:
         return KATAGO_DEFAULT_LIMIT
-    return limit_choices(kind)[DEFAULT_LIMIT_INDEX[kind]].limit
+    return limit_choices(kind)[DEFAULT_LIMIT_INDEX].limit
 
 
 def limit_choices(kind: GameKind) -> tuple[LimitChoice, ...]:
-    return CHESS_LIMITS if kind == "chess" else GO_LIMITS
+    unit = game_support(kind).work_unit
+    match unit:
+        case "nodes":
+            return CHESS_LIMITS
+        case "visits":
+            return GO_LIMITS
+        case _:
+            assert_never(unit)
 
 
 def describe_limit(limit: Limit) -> str:

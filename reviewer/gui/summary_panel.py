@@ -13,12 +13,13 @@ to get labels (the figures are then withheld: "—").
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, assert_never
 
 from PySide6.QtCore import QEvent, QPointF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
+from reviewer.core.games import game_support
 from reviewer.gui import style
 from reviewer.gui.presenters.collection import estimate_text
 
@@ -50,7 +51,7 @@ def strength_text(kind: str, strength: dict[str, Any] | None) -> str:
     text = estimate_text(kind, strength)
     if text == "–":
         return ""
-    return f"{'rank' if kind == 'go' else 'Elo'} {text}"
+    return f"{game_support(kind).rating.unit} {text}"
 
 
 def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
@@ -229,7 +230,7 @@ class SummaryPanel(QWidget):
 
     def _place_rows(self) -> None:
         """Chess lists White first, Go lists Black first (the player who starts an even game)."""
-        order = ("white", "black") if self._kind == "chess" else ("black", "white")
+        order = game_support(self._kind).player_order
         for index, color in enumerate(order):
             row = self._rows[color]
             top = index * 2
@@ -256,14 +257,14 @@ class SummaryPanel(QWidget):
         row.name.setText(name)
         row.name.setToolTip(f"{default}: {name}")
         row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
-        row.accuracy.setToolTip("Accuracy" if self._kind == "chess" else "Accuracy (100 · 0.75^weighted loss)")
+        row.accuracy.setToolTip("Accuracy" if self._averages_losses() else "Accuracy (100 · 0.75^weighted loss)")
         if summary is None:
             row.details.setText("not analysed yet")
         elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):
             row.details.setText("rough estimate: no labels or accuracy")
         else:
             strength = self._estimate(row.color)
-            row.details.setText(chess_details(summary, strength) if self._kind == "chess" else go_details(summary, strength))
+            row.details.setText(chess_details(summary, strength) if self._averages_losses() else go_details(summary, strength))
         row.details.setToolTip(self._details_tooltip(summary, row.color))
         _set_style_sheet(row.details, f"color: {theme.text_muted};")
         counts = (summary or {}).get("counts") or {}
@@ -276,10 +277,21 @@ class SummaryPanel(QWidget):
             chip.setToolTip(f"{count or 0} × {title}: click to go through them")
             _set_style_sheet(chip, self._chip_style(judgement, theme))
 
+    def _averages_losses(self) -> bool:
+        """Whether a side's loss is the mean of its moves' losses (chess) rather than weighted by difficulty (Go)."""
+        averaging = game_support(self._kind).scores.averaging
+        match averaging:
+            case "mean":
+                return True
+            case "weighted":
+                return False
+            case _:
+                assert_never(averaging)
+
     def _details_tooltip(self, summary: dict[str, Any] | None, color: str) -> str:
         if summary is None:
             return ""
-        if self._kind == "chess":
+        if self._averages_losses():
             figures = (
                 f"Accuracy (harmonic mean): {_number(summary.get('accuracy'), 1, '%')}\n"
                 f"Accuracy (lichess): {_number(summary.get('accuracy_lichess'), 1, '%')}\n"

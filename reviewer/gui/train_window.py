@@ -208,13 +208,16 @@ class TrainWindow(QWidget):
             return
         self.show_button.setEnabled(True)
         position: Any = position_of(card)
-        if card.kind == "chess":
-            self.chess_board.set_position(position)
-            self.chess_board.set_flipped(card.side == "black")
-            self.boards.setCurrentWidget(self.chess_board)
-        else:
-            self.go_board.set_position(position)
-            self.boards.setCurrentWidget(self.go_board)
+        match card.kind:  # the board widget of the game
+            case "chess":
+                self.chess_board.set_position(position)
+                self.chess_board.set_flipped(card.side == "black")
+                self.boards.setCurrentWidget(self.chess_board)
+            case "go":
+                self.go_board.set_position(position)
+                self.boards.setCurrentWidget(self.go_board)
+            case _:
+                raise ValueError(f"no board widget shows {card.kind} games")
         who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
         self.card_label.setText(
             f"{card.side.capitalize()} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QWidget
 
+from reviewer.core.games import game_support
 from reviewer.gui.presenters.text import SHORTCUTS
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ class WindowDialogs(QObject):
 
         kind = self.window.analysis_controller.current_kind()
         dialog = SettingsDialog(
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             engines=self.window.analysis_controller.known_engines(),
             engine=self.window.engine_choice(kind),
             limit=self.window.limit(kind),
@@ -56,7 +57,7 @@ class WindowDialogs(QObject):
         """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
         from reviewer.gui.dialogs.engine_manager import open_engine_manager
 
-        dialog = open_engine_manager(self.window, self.window.settings, self.window.analysis_controller.current_kind(), install)  # type: ignore[arg-type]
+        dialog = open_engine_manager(self.window, self.window.settings, self.window.analysis_controller.current_kind(), install)
         dialog.engines_changed.connect(self.window.analysis_controller.refresh_engines)
         dialog.default_chosen.connect(self.window.set_engine_choice)
         return dialog
@@ -100,7 +101,7 @@ class WindowDialogs(QObject):
             )
             collection.game_requested.connect(self._open_collection_game)
             collection.install_requested.connect(
-                lambda kind: self.show_engine_manager("katago" if kind == "go" else "stockfish")
+                lambda kind: self.show_engine_manager(game_support(kind).engine_key)
             )
             self.collection_window = collection  # a window of its own; closed with this one
         self.collection_window.show()

@@ -24,6 +24,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.passes import pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
@@ -113,7 +114,7 @@ def import_go_engine_modules() -> None:
 def open_engine_from_registry(choice: EngineChoice) -> Engine:
     from reviewer.core.engines.registry import open_engine
 
-    if choice.kind == "go":
+    if "builtin" in game_support(choice.kind).engine_protocols:
         import_go_engine_modules()
 
     return open_engine(choice.kind, choice.name, choice.command)

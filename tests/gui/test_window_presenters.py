@@ -16,6 +16,7 @@ from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.formats import load_game
 from reviewer.core.formats.pgn import game_from_pgn_text
 from reviewer.core.formats.sgf import game_from_sgf_text
+from reviewer.core.games import registered_games
 from reviewer.core.gametree import Node
 from reviewer.gui import presenters
 from reviewer.gui.presenters.action_states import action_states
@@ -30,7 +31,7 @@ from reviewer.gui.presenters.board_marks import (
 from reviewer.gui.presenters.comment import header_html
 from reviewer.gui.presenters.engine_choice import chosen_engine_info, likely_identities, resolves_to_builtin
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series
-from reviewer.gui.presenters.game_kinds import PRESENTATIONS, presentation
+from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.messages import board_message
 from reviewer.gui.presenters.text import escape_html, player_html, welcome_html, window_title
@@ -50,7 +51,7 @@ def test_the_presenters_import_no_qt():
 
 
 def test_every_game_kind_has_a_presentation_and_an_unknown_one_is_refused():
-    assert set(PRESENTATIONS) == {"chess", "go"}
+    assert {presentation(support.kind).kind for support in registered_games()} == {"chess", "go"}
     assert presentation("chess").export_extension == "pgn" and presentation("go").export_extension == "sgf"
     with pytest.raises(ValueError, match="shogi"):
         presentation("shogi")

@@ -27,6 +27,7 @@ from typing import Literal
 
 from reviewer.core import paths
 from reviewer.core.engines import install
+from reviewer.core.games.support import kind_of_protocol, registered_games
 from reviewer.core.gametree import GameKind
 
 __all__ = ["INSTALL_HINT", "EngineInfo", "builtin_engine_info", "find_engine", "find_engines", "settings_path"]
@@ -209,10 +210,10 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
         try:
             name = str(entry["name"]).strip()
             protocol = str(entry.get("protocol", "uci")).lower()
-            kind = str(entry.get("kind", "go" if protocol == "katago" else "chess")).lower()
+            kind = str(entry.get("kind") or kind_of_protocol(protocol)).lower()
             command = entry["command"]
             command = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
-            if not name or not command or protocol not in ("uci", "katago") or kind not in ("chess", "go"):
+            if not name or not command or protocol not in ("uci", "katago") or kind not in _known_kinds():
                 raise ValueError("needs a name, a command, protocol uci/katago and kind chess/go")
         except KeyError as error:
             problems.append(f'{path}: engine {index + 1} ignored: no "{error.args[0]}"')
@@ -238,6 +239,15 @@ def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:
     return engines, problems
 
 
+def _known_kinds() -> set[str]:
+    return {support.kind for support in registered_games()}
+
+
+def _reviews(kind: GameKind | None, protocol: str) -> bool:
+    """Whether engines of `protocol` review games of `kind` (of some game, when None)."""
+    return any(protocol in support.engine_protocols for support in registered_games() if kind in (None, support.kind))
+
+
 def find_engines(
     check: bool = True, problems: list[str] | None = None, kind: GameKind | None = None
 ) -> list[EngineInfo]:
@@ -249,9 +259,9 @@ def find_engines(
     settings, settings_problems = _settings_engines(check)
     if problems is not None:
         problems.extend(settings_problems)
-    if kind in (None, "chess"):
+    if _reviews(kind, "uci"):
         found.add(_stockfish())
-    if kind in (None, "go"):
+    if _reviews(kind, "katago"):
         installed = _installed_katago()
         system = _system_katago()
         if installed is not None:
@@ -279,7 +289,7 @@ def builtin_engine_info() -> EngineInfo | None:
 
 def find_engine(name: str, kind: GameKind | None = None) -> EngineInfo | None:
     wanted = name.strip().lower()
-    if wanted == "builtin" and kind in (None, "go"):
+    if wanted == "builtin" and _reviews(kind, "builtin"):
         builtin = builtin_engine_info()
         if builtin is not None:
             return builtin

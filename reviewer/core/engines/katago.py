@@ -145,7 +145,7 @@ def _node_move(game: Game, node: Node, ply: int) -> tuple[Color, Point | None] |
 
 def plan_queries(game: Game) -> QueryPlan:
     """Split the main line into KataGo queries: one, unless stones are set up inside the game."""
-    if game.kind != "go":
+    if game.kind != KataGoEngine.kind:
         raise ValueError("KataGo analyses Go games only")
     width, height = game.board_width, game.board_height
     if not (2 <= width <= 25 and 2 <= height <= 25):

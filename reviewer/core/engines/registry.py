@@ -14,6 +14,7 @@ from typing import Any
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
 from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, builtin_engine_info, find_engines
 from reviewer.core.errors import EngineError
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 __all__ = [
@@ -76,6 +77,16 @@ def _option(info: EngineInfo, key: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
+def open_uci_command(command: Sequence[str], threads: int | None) -> Engine:
+    """A UCI engine run as given (`--engine-cmd` for chess)."""
+    return _open_uci(command, threads)
+
+
+def open_katago_command(command: Sequence[str], threads: int | None) -> Engine:
+    """KataGo's analysis engine run as given (`--engine-cmd` for Go)."""
+    return _open_katago(command, threads)
+
+
 def _open_builtin() -> Engine:
     from reviewer.core.engines.builtin_go import BuiltinGoEngine
 
@@ -117,8 +128,7 @@ class EnginePlan:
         command: Sequence[str] | str | None = None,
         board_size: tuple[int, int] | None = None,
     ) -> None:
-        if kind not in ("chess", "go"):
-            raise ValueError(f"unknown kind of game: {kind!r}")
+        self.support = game_support(kind)  # ValueError for a game nobody registered
         self.kind: GameKind = kind
         self.name = name
         self.command = command
@@ -143,7 +153,7 @@ class EnginePlan:
     @property
     def runs_katago(self) -> bool:
         """Whether `open` runs KataGo rather than the built-in engine (for Go; False for chess)."""
-        if self.kind != "go":
+        if "katago" not in self.support.engine_protocols:
             return False
         if self.command is not None:
             return True
@@ -158,13 +168,14 @@ class EnginePlan:
         KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew."""
         if self.command is not None:
             parts = _command_list(self.command)
-            return _open_uci(parts, threads) if self.kind == "chess" else _open_katago(parts, threads)
+            opened: Engine = self.support.open_command(parts, threads)
+            return opened
         candidates = self._candidates()
         if self.name is not None:
             return _open_info(candidates[0], threads)
-        if self.kind == "chess":
+        if "builtin" not in self.support.engine_protocols:
             if not candidates:
-                raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
+                raise EngineNotFound(f"no {self.kind} engine found: {INSTALL_HINT} (or apt-get install {self.support.engine_key})")
             return _open_info(candidates[0], threads)
         failures: list[tuple[str, EngineError]] = []
         for engine in list(candidates):
@@ -210,9 +221,10 @@ def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | 
     """The engines `open_engine` tries for `kind`, in order: the one named (EngineNotFound when
     none has the name, EngineUnsuitable when it cannot play the board), else the usable ones of
     the best protocol; for Go, none means the built-in engine."""
-    if kind == "go" and name is None and not katago_plays(board_size):
+    protocols = game_support(kind).engine_protocols
+    if "builtin" in protocols and name is None and not katago_plays(board_size):
         return []  # no need to look for KataGo
-    if kind == "go" and name is not None and name.strip().lower() == "builtin":
+    if "builtin" in protocols and name is not None and name.strip().lower() == "builtin":
         builtin = builtin_engine_info()  # asked for by name: no other engine is started to list it
         if builtin is not None:
             return [builtin]
@@ -226,7 +238,7 @@ def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | 
                 return [engine]
         known = ", ".join(engine.name for engine in engines) or "none"
         raise EngineNotFound(f"no {kind} engine named {name!r} (known: {known}); {INSTALL_HINT}")
-    protocol = "uci" if kind == "chess" else "katago"
+    protocol = protocols[0]
     return [engine for engine in engines if engine.usable and engine.protocol == protocol]
 
 
@@ -251,8 +263,8 @@ def engine_fingerprint(
             parts = _command_list(command)
         except (EngineNotFound, ValueError):
             return None
-        protocol = "uci" if kind == "chess" else "katago"
-    elif kind == "chess" and (name is None or name.strip().lower() == "stockfish"):
+        protocol = game_support(kind).engine_protocols[0]
+    elif game_support(kind).engine_key == "stockfish" and (name is None or name.strip().lower() == "stockfish"):
         from reviewer.core.engines import install
         from reviewer.core.engines.discovery import settings_path
 

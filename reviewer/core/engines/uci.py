@@ -301,8 +301,8 @@ class UciEngine:
         engine_id: str | None = None,
         processes: int | None = None,
     ) -> Generator[Evaluation, None, None]:
-        if game.kind != "chess":
-            raise ValueError("a UCI engine analyses chess games only")
+        if game.kind != self.kind:
+            raise ValueError(f"a UCI engine analyses {self.kind} games only")
         if self._closed:
             raise EngineError(f"{self._engine_name} has been closed")
         if game.chess960 and not self.supports_chess960:

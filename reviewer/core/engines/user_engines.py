@@ -30,6 +30,7 @@ from reviewer.core import paths
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.engines import install
 from reviewer.core.engines.discovery import katago_binary_version, settings_path
+from reviewer.core.games.support import kind_of_protocol
 from reviewer.core.gametree import GameKind
 
 __all__ = [
@@ -327,7 +328,7 @@ def user_engines(path: Path | None = None) -> list[UserEngine]:
         command = entry["command"]
         parts = shlex.split(command) if isinstance(command, str) else [str(part) for part in command]
         protocol: UserProtocol = "katago" if str(entry.get("protocol", "uci")).lower() == "katago" else "uci"
-        kind: GameKind = "go" if str(entry.get("kind", "go" if protocol == "katago" else "chess")) == "go" else "chess"
+        kind: GameKind = str(entry.get("kind") or kind_of_protocol(protocol))
         engines.append(UserEngine(str(entry["name"]), kind, protocol, tuple(parts), EngineOptions.from_json(entry.get("options"))))
     return engines
 

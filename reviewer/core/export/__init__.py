@@ -31,6 +31,7 @@ from reviewer.core.export.codec import FORMAT_VERSION, CodecError, decode_evalua
 from reviewer.core.export.pgn import annotate_chess_game, export_pgn
 from reviewer.core.export.reports import eval_graph_svg, mistakes_by_size, moves_csv, report_html
 from reviewer.core.export.sgf import annotate_go_game, export_sgf
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, Preset, assess_game
 
@@ -58,7 +59,11 @@ __all__ = [
 ]
 
 EngineInfo = Mapping[str, object] | str | None
-EXTENSION_BY_KIND = {"chess": ".pgn", "go": ".sgf"}
+
+
+def export_extension(kind: str) -> str:
+    """The extension of a game's annotated file, with the dot (".pgn")."""
+    return "." + game_support(kind).export_extension
 
 
 class ExportError(ValueError):
@@ -73,9 +78,7 @@ def annotate_game(
     with_analysis: bool = False,
 ) -> Game:
     """A copy of the game carrying its review; the game itself is not changed."""
-    if game.kind == "chess":
-        return annotate_chess_game(game, evaluations, assessment, engine_info, with_analysis)
-    return annotate_go_game(game, evaluations, assessment, engine_info)
+    return game_support(game.kind).annotate(game, evaluations, assessment, engine_info, with_analysis)
 
 
 def export_game_text(
@@ -86,9 +89,7 @@ def export_game_text(
     with_analysis: bool = False,
 ) -> str:
     """The reviewed game as PGN (chess) or SGF (Go) text (see the module's docstring for `with_analysis`)."""
-    if game.kind == "chess":
-        return export_pgn(game, evaluations, assessment, engine_info, with_analysis)
-    return export_sgf(game, evaluations, assessment, engine_info)
+    return game_support(game.kind).export_text(game, evaluations, assessment, engine_info, with_analysis)
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -137,11 +138,11 @@ def save_annotated(
         raise ExportError("no game to export")
     kinds = {game.kind for game, _, _ in reviews}
     if len(kinds) > 1:
-        raise ExportError("chess and Go games cannot share one file")
+        raise ExportError("games of different kinds cannot share one file")
     (kind,) = kinds
     suffix = Path(path).suffix.lower()
-    if suffix != EXTENSION_BY_KIND[kind]:
-        raise ExportError(f"{kind} games are exported to {EXTENSION_BY_KIND[kind]} files, not {suffix or 'a name without one'}")
+    if suffix != export_extension(kind):
+        raise ExportError(f"{kind} games are exported to {export_extension(kind)} files, not {suffix or 'a name without one'}")
     all_sources = [*sources, *(game.source.path for game, _, _ in reviews)]
     texts = [
         export_game_text(game, evaluations, assess_game(game, evaluations, preset, skip_book), engine_info, with_analysis)

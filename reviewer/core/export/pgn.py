@@ -46,6 +46,7 @@ from reviewer.core.export.common import (
     review_basis,
     should_set_annotator,
 )
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import ChessSideSummary
@@ -246,7 +247,7 @@ def annotate_chess_game(
 
     `with_analysis`: also Reviewer's own record of every evaluation (`[%rvw ...]`); without it, any
     such record the game carried is dropped too."""
-    if game.kind != "chess":
+    if game_support(game.kind).export_extension != "pgn":
         raise ValueError("annotate_chess_game takes chess games")
     basis, assessment = review_basis(game, evaluations, assessment)
     evaluations = basis.evaluations

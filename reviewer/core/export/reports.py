@@ -23,6 +23,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
 
 CSV_COLUMNS = (
@@ -81,10 +82,19 @@ def moves_csv(reports: Sequence[Mapping[str, Any]]) -> str:
 # ------------------------------------------------------------------------------------- the graph
 
 
+def _support(game: Mapping[str, Any]) -> GameSupport:
+    return game_support(str(game.get("kind")))
+
+
+def _pawns(game: Mapping[str, Any]) -> bool:
+    """Whether the game's values are centipawns for White with win chances (chess) rather than points for Black (Go)."""
+    return _support(game).scores.style == "pawns"
+
+
 def _curve_values(report: Mapping[str, Any]) -> tuple[list[float | None], float, float, str]:
     """Values of P0..Pn to plot, the axis' low and high ends, and what the axis shows."""
     moves = report.get("moves", [])
-    chess = report.get("game", {}).get("kind") == "chess"
+    chess = _pawns(report.get("game", {}))
     key_before, key_after = ("win_pct_before", "win_pct_after") if chess else ("eval_before", "eval_after")
     values: list[float | None] = []
     if moves:
@@ -100,7 +110,7 @@ def _curve_values(report: Mapping[str, Any]) -> tuple[list[float | None], float,
 def eval_graph_svg(report: Mapping[str, Any], width: int = 800, height: int = 260) -> str:
     """The game's graph as an SVG element: the evaluation curve above, each move's loss as a bar below."""
     moves = report.get("moves", [])
-    chess = report.get("game", {}).get("kind") == "chess"
+    chess = _pawns(report.get("game", {}))
     values, low, high, axis_label = _curve_values(report)
     margin_left, margin_right, curve_top, curve_height, gap, bars_height = 40, 10, 10, 160, 16, 60
     plot_width = width - margin_left - margin_right
@@ -187,7 +197,7 @@ def _number(value: Any, digits: int = 1) -> str:
 def _move_label(report: Mapping[str, Any], move: Mapping[str, Any]) -> str:
     game = report.get("game", {})
     ply = int(move["ply"])
-    if game.get("kind") != "chess":
+    if not _support(game).numbered_moves:
         return f"{ply}. {'B' if move.get('color') == 'black' else 'W'} {move.get('move')}"
     moves = report.get("moves", [])
     white_first = not moves or moves[0].get("color") == "white"
@@ -210,7 +220,7 @@ def mistakes_by_size(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _summary_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     summary = report.get("summary", {})
     white, black = summary.get("white", {}), summary.get("black", {})
-    chess = report.get("game", {}).get("kind") == "chess"
+    chess = _support(report.get("game", {})).scores.averaging == "mean"
     fields = (
         [("Accuracy (%)", "accuracy"), ("Lichess accuracy (%)", "accuracy_lichess"), ("Mean accuracy (%)", "accuracy_mean"),
          ("Average centipawn loss", "acpl"), ("Deviation of the loss", "stdcpl"), ("Estimated Elo", "elo_estimate")]
@@ -256,7 +266,7 @@ td.num, th.num { text-align: right; } .inaccuracy { color: #a07800; } .mistake {
 def _game_section(report: Mapping[str, Any]) -> str:
     e = html.escape
     game = report.get("game", {})
-    chess = game.get("kind") == "chess"
+    chess = _pawns(game)
     white, black = game.get("white") or "?", game.get("black") or "?"
     title = f"{white} – {black}" + (f" ({game.get('result')})" if game.get("result") else "")
     meta = [str(value) for value in (game.get("event"), game.get("date")) if value]

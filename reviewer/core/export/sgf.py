@@ -35,6 +35,7 @@ from reviewer.core.export.common import (
     review_basis,
     should_set_annotator,
 )
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node, other_color, point_from_gtp
 from reviewer.core.scoring import GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import GoSideSummary
@@ -183,7 +184,7 @@ def annotate_go_game(
     engine_info: Mapping[str, object] | str | None = None,
 ) -> Game:
     """A copy of the Go game carrying the review (see the module's docstring). The game is not changed."""
-    if game.kind != "go":
+    if game_support(game.kind).export_extension != "sgf":
         raise ValueError("annotate_go_game takes Go games")
     basis, assessment = review_basis(game, evaluations, assessment)
     evaluations = basis.evaluations
@@ -238,6 +239,22 @@ def export_sgf(
     from reviewer.core.formats import write_sgf
 
     return write_sgf(annotate_go_game(game, evaluations, assessment, engine_info))
+
+
+def annotate_go_text(
+    game: Game, evaluations: EvaluationTable, assessment: GameAssessment | None, engine_info: Mapping[str, object] | str | None,
+    with_analysis: bool,
+) -> Game:
+    """`annotate_go_game` as every game's annotator is called (an SGF carries its analysis always)."""
+    return annotate_go_game(game, evaluations, assessment, engine_info)
+
+
+def export_go_text(
+    game: Game, evaluations: EvaluationTable, assessment: GameAssessment | None, engine_info: Mapping[str, object] | str | None,
+    with_analysis: bool,
+) -> str:
+    """`export_sgf` as every game's exporter is called."""
+    return export_sgf(game, evaluations, assessment, engine_info)
 
 
 __all__ = [

@@ -34,6 +34,7 @@ __all__ = [
     "load",
     "load_game",
     "open_collection",
+    "read_extensions",
     "save_game",
     "write_pgn",
     "write_sgf",
@@ -70,11 +71,20 @@ READ_EXTENSIONS = tuple(_READERS)
 WRITE_EXTENSIONS = (".pgn", ".sgf")
 
 
+def read_extensions() -> tuple[str, ...]:
+    """Every extension Reviewer reads: its own formats' and those the registered games bring."""
+    from reviewer.core.games.support import readers
+
+    return (*READ_EXTENSIONS, *readers())
+
+
 def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
     suffix = path.suffix.lower()
-    reader = _READERS.get(suffix)
+    from reviewer.core.games.support import readers  # the readers registered games bring
+
+    reader = _READERS.get(suffix) or readers().get(suffix)
     if reader is None:
-        known = ", ".join(READ_EXTENSIONS)
+        known = ", ".join([*READ_EXTENSIONS, *readers()])
         shown = suffix or "no extension"
         raise GameFileError(f"{path}: unknown file type ({shown}); Reviewer reads {known}")
     return reader

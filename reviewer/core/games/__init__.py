@@ -1,4 +1,5 @@
-"""The rules of each game, one module per game behind one protocol (`base.GameRules`).
+"""Each game behind one object (`support.GameSupport`, found by `game_support(kind)`), its rules
+behind one protocol (`base.GameRules`).
 
     rules = rules_for(game.kind)
     position = rules.after(game, node)
@@ -11,16 +12,30 @@ from typing import Any
 
 from reviewer.core.games.base import PHASES, GameRules, IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import forget_positions
+from reviewer.core.games.support import GameSupport, game_support, register_game, registered_games, unregister_game
 from reviewer.core.gametree import GameKind
 
-__all__ = ["PHASES", "GameRules", "IllegalMove", "Phase", "PlayedMove", "forget_positions", "rules_for"]
+__all__ = [
+    "PHASES",
+    "GameRules",
+    "GameSupport",
+    "IllegalMove",
+    "Phase",
+    "PlayedMove",
+    "forget_positions",
+    "game_support",
+    "register_game",
+    "registered_games",
+    "rules_for",
+    "unregister_game",
+]
 
 
 def rules_for(kind: GameKind) -> GameRules[Any]:
-    from reviewer.core.games import chess, go
-
-    rules: dict[str, GameRules[Any]] = {"chess": chess.RULES, "go": go.RULES}
+    """The rules of the game `kind` (its support object's `rules`)."""
     try:
-        return rules[kind]
-    except KeyError:
+        support = game_support(kind)
+    except ValueError:
         raise ValueError(f"no rules for the game {kind!r}") from None
+    rules: GameRules[Any] = support.rules
+    return rules

@@ -12,6 +12,7 @@ import chess
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -301,3 +302,55 @@ class ChessRules:
 
 
 RULES = ChessRules()
+
+
+def new_node(game: Game, played: PlayedMove[chess.Board]) -> Node:
+    return Node(move=played.move, color=played.color, uci=played.machine)
+
+
+SUPPORT = GameSupport(
+    kind="chess",
+    title="Chess",
+    rules_ref="reviewer.core.games.chess:RULES",
+    first_player="white",
+    new_node=new_node,
+    numbered_moves=True,
+    bottom_player="white",
+    scores=ScoreUnits(
+        view="white", field="score_cp_white", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
+        loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
+        summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
+    ),
+    rating=RatingScale(
+        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0,
+        format_ref="reviewer.core.rating.scale:elo_text", parse_ref="reviewer.core.rating.scale:parse_elo",
+        result_ref="reviewer.core.rating.records:parse_chess_result",
+    ),
+    assess_ref="reviewer.core.scoring.chess:assess_chess",
+    uses_thresholds=True,
+    has_openings=True,
+    first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)
+    engine_protocols=("uci",),
+    engine_name="Stockfish",
+    engine_key="stockfish",
+    engine_command_example="/path/to/engine --option",
+    install_action="install-stockfish",
+    offers_engine_setup=True,
+    open_command_ref="reviewer.core.engines.registry:open_uci_command",
+    live_budgets_ref="reviewer.core.services.live:chess_budgets",
+    work_unit="nodes",
+    export_extension="pgn",
+    export_ref="reviewer.core.export.pgn:export_pgn",
+    annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
+    embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
+    embedded_name="[%eval] comments",
+    record_store="comment",
+    cache_keys_ref="reviewer.core.cache:chess_keys",
+    report_game_ref="reviewer.core.report:chess_game_fields",
+    report_move_ref="reviewer.core.report:chess_move_fields",
+    graph_modes=("win", "cp"),
+    has_eval_bar=True,
+    board_header=False,
+    is_over=lambda board: board.is_game_over(),
+    position_notation="FEN",
+)

@@ -17,6 +17,7 @@ from typing import Any
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.go_rules import DEFAULT, GoRuleset, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
+from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 
 
@@ -393,3 +394,55 @@ def move_numbers(game: Game, node: Node) -> dict[Point, int]:
             numbers[step.point] = number
     position = position_after(game, node)
     return {point: number for point, number in numbers.items() if position.stone_at(point) is not None}
+
+
+def new_node(game: Game, played: PlayedMove[GoPosition]) -> Node:
+    point = point_from_gtp(played.move, game.board_height) if played.machine else None
+    return Node(move=played.move, color=played.color, point=point)
+
+
+SUPPORT = GameSupport(
+    kind="go",
+    title="Go",
+    rules_ref="reviewer.core.games.go:RULES",
+    first_player="black",
+    new_node=new_node,
+    numbered_moves=False,
+    bottom_player="black",
+    scores=ScoreUnits(
+        view="black", field="score_lead_black", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
+        loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
+        summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
+    ),
+    rating=RatingScale(
+        unit="rank", description="rank (1k = 0, 1d = 1, 5k = -4)", plural="ranks", decimals=3, spread=2.0,
+        format_ref="reviewer.core.rating.scale:go_rank_text", parse_ref="reviewer.core.rating.scale:parse_go_rank",
+        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"),
+    ),
+    assess_ref="reviewer.core.scoring.go:assess_go",
+    uses_thresholds=False,
+    has_openings=False,
+    first_move_needs_start=True,
+    engine_protocols=("katago", "builtin"),
+    engine_name="KataGo",
+    engine_key="katago",
+    engine_command_example="katago analysis -model m.bin.gz -config a.cfg",
+    install_action="install-katago",
+    offers_engine_setup=False,
+    open_command_ref="reviewer.core.engines.registry:open_katago_command",
+    live_budgets_ref="reviewer.core.services.live:go_budgets",
+    work_unit="visits",
+    export_extension="sgf",
+    export_ref="reviewer.core.export.sgf:export_go_text",
+    annotate_ref="reviewer.core.export.sgf:annotate_go_text",
+    embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
+    embedded_name="evaluations (RVW, SBKV or SBKS properties)",
+    record_store="property",
+    cache_keys_ref="reviewer.core.cache:go_keys",
+    report_game_ref="reviewer.core.report:go_game_fields",
+    report_move_ref="reviewer.core.report:go_move_fields",
+    graph_modes=("winrate", "lead"),
+    has_eval_bar=False,
+    board_header=True,
+    pass_move="pass",
+)

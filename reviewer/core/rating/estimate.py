@@ -45,17 +45,31 @@ import datetime as dt
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import assert_never
 
 import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.core.rating import scale
 from reviewer.core.rating.records import GameRecord, player_key
 from reviewer.core.rating.solver import SolverGames, solve
 
 KFunction = Callable[[np.ndarray], np.ndarray]
+
+
+def _ranks(kind: GameKind) -> bool:
+    """Whether players of `kind` have Go ranks (with handicaps and komi) rather than Elo ratings."""
+    unit = game_support(kind).rating.unit
+    match unit:
+        case "rank":
+            return True
+        case "Elo":
+            return False
+        case _:
+            assert_never(unit)
 
 
 @dataclass(frozen=True)
@@ -74,16 +88,16 @@ class RatingOptions:
     prior_sd_logit: float | None = None  # None: solver.PRIOR_SD_LOGIT
 
     def k_function(self, kind: GameKind) -> KFunction:
-        return self.k_go if kind == "go" else self.k_chess
+        return self.k_go if _ranks(kind) else self.k_chess
 
     def k_reference(self, kind: GameKind) -> float:
         return float(np.median(self.k_function(kind)(np.array([self.reference(kind)]))))
 
     def reference(self, kind: GameKind) -> float:
-        return self.go_reference if kind == "go" else self.chess_reference
+        return self.go_reference if _ranks(kind) else self.chess_reference
 
     def max_half_width(self, kind: GameKind) -> float:
-        return self.max_half_width_go if kind == "go" else self.max_half_width_chess
+        return self.max_half_width_go if _ranks(kind) else self.max_half_width_chess
 
 
 @dataclass
@@ -109,7 +123,7 @@ class PlayerRating:
     @property
     def rank(self) -> str | None:
         """Go rank text ('5k', '3d'), None for chess or unrated players."""
-        if self.kind != "go" or self.rating is None:
+        if not _ranks(self.kind) or self.rating is None:
             return None
         return scale.go_rank_text(self.rating)
 
@@ -120,7 +134,7 @@ class PlayerRating:
 
     def to_json(self) -> dict[str, object]:
         def rounded(value: float | None) -> float | None:
-            return None if value is None else round(value, 3 if self.kind == "go" else 1)
+            return None if value is None else round(value, game_support(self.kind).rating.decimals)
 
         return {
             "name": self.name,
@@ -179,9 +193,8 @@ def rate_games(records: Iterable[GameRecord], options: RatingOptions = RatingOpt
     by_kind: dict[GameKind, list[GameRecord]] = {}
     for record in records:
         by_kind.setdefault(record.kind, []).append(record)
-    for kind in ("go", "chess"):
-        if kind in by_kind:
-            _rate_kind(kind, by_kind[kind], options, result)
+    for kind, kind_records in by_kind.items():  # each game's players are rated among themselves
+        _rate_kind(kind, kind_records, options, result)
     result.players.sort(key=lambda p: (p.kind, -(p.rating if p.rating is not None else -math.inf), p.key))
     return result
 
@@ -261,9 +274,9 @@ def _solve_kind(
     shifts: dict[tuple[int, float | None, str | None], float] = {}
     for r, _, _ in rated:
         terms = (r.handicap, r.komi, r.rules)
-        if kind == "go" and terms not in shifts:
+        if _ranks(kind) and terms not in shifts:
             shifts[terms] = scale.white_rank_shift(r.handicap, r.komi, r.rules, options.handicap_rules)
-    shift_all = np.array([shifts[(r.handicap, r.komi, r.rules)] if kind == "go" else 0.0 for r, _, _ in rated])
+    shift_all = np.array([shifts[(r.handicap, r.komi, r.rules)] if _ranks(kind) else 0.0 for r, _, _ in rated])
     weight_all = age_weights([r.date for r, _, _ in rated], options.half_life_days, options.as_of)
     graph = coo_matrix((np.ones(len(white_all)), (white_all, black_all)), shape=(n, n))
     n_groups, group = connected_components(graph, directed=False)

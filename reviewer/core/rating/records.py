@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 Outcome = Literal["white", "black", "draw", "unknown"]
@@ -77,7 +78,8 @@ def parse_go_result(text: str) -> Outcome:
 
 
 def parse_result(kind: GameKind, text: str) -> Outcome:
-    return parse_go_result(text) if kind == "go" else parse_chess_result(text)
+    outcome: Outcome = game_support(kind).parse_result(text)
+    return outcome
 
 
 _DATE_RE = re.compile(r"(\d{4})(?:[.\-/](\d{1,2}|\?\?))?(?:[.\-/](\d{1,2}|\?\?))?")
@@ -133,12 +135,10 @@ def record_from_summary(summary: Any, source: str = "") -> GameRecord:
     headers = _field(summary, "headers", None) or {}
     white_declared = _field(summary, "white_rank", "") or ""
     black_declared = _field(summary, "black_rank", "") or ""
-    if kind == "chess":
-        white_declared = white_declared or headers.get("WhiteElo", "")
-        black_declared = black_declared or headers.get("BlackElo", "")
-    else:
-        white_declared = white_declared or headers.get("WR", "")
-        black_declared = black_declared or headers.get("BR", "")
+    white_tag, black_tag = game_support(kind).rating.header_tags
+    white_declared = white_declared or headers.get(white_tag, "")
+    black_declared = black_declared or headers.get(black_tag, "")
+    handicaps = game_support(kind).rating.unit == "rank"  # handicap, komi and rules shift the expected score
     handicap = _field(summary, "handicap", None)
     if handicap is None:
         handicap = _int_or_zero(headers.get("HA", 0))
@@ -155,7 +155,7 @@ def record_from_summary(summary: Any, source: str = "") -> GameRecord:
         white_declared=str(white_declared).strip(),
         black_declared=str(black_declared).strip(),
         handicap=int(handicap or 0),
-        komi=komi if kind == "go" else None,
-        rules=rules if kind == "go" else None,
+        komi=komi if handicaps else None,
+        rules=rules if handicaps else None,
         source=source,
     )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from reviewer.core.games.go_rules import parse_rules
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 # Chess: the Elo logistic, P = 1 / (1 + 10**(-diff/400)) = 1 / (1 + exp(-k·diff)).
@@ -93,13 +94,13 @@ def parse_elo(text: str) -> float | None:
 
 
 def parse_declared(kind: GameKind, text: str) -> float | None:
-    return parse_go_rank(text) if kind == "go" else parse_elo(text)
+    return game_support(kind).parse_rating(text)
 
 
 def rating_text(kind: GameKind, value: float | None) -> str:
     if value is None:
         return "-"
-    return go_rank_text(value) if kind == "go" else f"{value:.0f}"
+    return game_support(kind).rating_text(value)
 
 
 def interval_text(kind: GameKind, rating: float | None, low: float | None, high: float | None) -> str:
@@ -150,3 +151,8 @@ def white_rank_shift(
         low, high = settings.unknown_rules_even_komi
         fair_komi = min(max(komi, low), high)
     return stones + (fair_komi - komi) / settings.points_per_rank
+
+
+def elo_text(value: float) -> str:
+    """An Elo rating as players write it: '1850'."""
+    return f"{value:.0f}"

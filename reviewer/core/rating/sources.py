@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats import READ_EXTENSIONS, open_collection
+from reviewer.core.formats import open_collection, read_extensions
 from reviewer.core.rating.records import GameRecord, record_from_summary
 
 
@@ -26,9 +26,8 @@ def game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], lis
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(
-                p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in READ_EXTENSIONS
-            )
+            known = read_extensions()
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in known)
             files.extend(found)
         elif path.is_file():
             files.append(path)

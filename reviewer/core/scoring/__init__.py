@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 from reviewer.core.analysis import EvaluationTable
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.openings import Opening
 from reviewer.core.scoring.common import (
@@ -50,10 +51,5 @@ def assess_game(
     thresholds: "lichess" (5/10/15 win points) or "seed" (10/20/30)."""
     if preset not in PRESETS:
         raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-    if game.kind == "chess":
-        from reviewer.core.scoring.chess import assess_chess
-
-        return assess_chess(game, evaluations, preset=preset, skip_book=skip_book)
-    from reviewer.core.scoring.go import assess_go
-
-    return assess_go(game, evaluations, preset=preset, skip_book=skip_book)
+    assessment: GameAssessment = game_support(game.kind).assess(game, evaluations, preset=preset, skip_book=skip_book)
+    return assessment

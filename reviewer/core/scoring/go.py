@@ -196,7 +196,7 @@ def assess_go(
     if moves and not best_seen:
         notes.append("best rule not applied: no evaluation lists candidate moves")
     return GameAssessment(
-        kind="go",
+        kind=game.kind,
         preset=preset,
         skip_book=skip_book,
         moves=tuple(moves),

@@ -19,8 +19,9 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, assert_never
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, GameKind
 from reviewer.core.scoring.common import GameAssessment, harmonic_mean_floored, mean
 from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
@@ -30,8 +31,6 @@ MODEL_SCHEMA = "reviewer.strength-model/1"
 Unit = Literal["elo", "rank"]
 
 # Feature names a model may use; each is computed by `side_features` from one side's moves.
-# A loss of 0 is possible over a short game: the logarithms take the loss plus this much.
-LOG_OFFSET = {"chess": 1.0, "go": 0.1}  # centipawns / points
 
 
 @dataclass(frozen=True)
@@ -109,21 +108,24 @@ def side_features(assessment: GameAssessment, color: Color) -> dict[str, float] 
     own = [m for m in assessment.moves if m.color == color]
     opponent = [m for m in assessment.moves if m.color != color]
     accuracy: float | None
-    if assessment.kind == "chess":
+    averaging = game_support(assessment.kind).scores.averaging
+    if averaging == "mean":
         scored = [m for m in own if m.loss is not None and m.accuracy is not None]
         losses = [m.loss for m in scored if m.loss is not None]
         their = [m.loss for m in opponent if m.loss is not None and m.accuracy is not None]
         loss, their_loss = mean(losses), mean(their)
         accuracy = harmonic_mean_floored([m.accuracy for m in scored if m.accuracy is not None])
-    else:
+    elif averaging == "weighted":
         losses = [m.loss for m in own if m.loss is not None and m.weight is not None]
         loss = weighted_loss(losses, [m.weight for m in own if m.loss is not None and m.weight is not None])
         their = [m.loss for m in opponent if m.loss is not None and m.weight is not None]
         their_loss = weighted_loss(their, [m.weight for m in opponent if m.loss is not None and m.weight is not None])
         accuracy = accuracy_from_weighted_loss(loss)
+    else:
+        assert_never(averaging)
     if loss is None:
         return None
-    offset = LOG_OFFSET[assessment.kind]
+    offset = game_support(assessment.kind).scores.log_offset
     features = {"moves": float(len(losses)), "loss": loss, "log_loss": math.log(loss + offset)}
     if accuracy is not None:
         features["accuracy"] = accuracy

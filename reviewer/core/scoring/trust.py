@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
 INSTALL_KATAGO = "Install KataGo (`reviewer engines install`, or Engines → Install KataGo) for move labels and accuracy."
@@ -81,7 +82,7 @@ def builtin_playouts_in(engine_id: str) -> int | None:
 def judge_engine(engine_id: str, kind: GameKind, board_size: int) -> Trust:
     """The trust verdict for evaluations made under `engine_id` on a game of `kind` and `board_size`
     (the larger side for rectangular Go boards; ignored for chess)."""
-    if kind != "go" or not engine_id:
+    if "builtin" not in game_support(kind).engine_protocols or not engine_id:
         return TRUSTED
     size_class = board_class(board_size)
     if is_builtin_go(engine_id):

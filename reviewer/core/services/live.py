@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import EngineError
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 
 CHESS_NODES = (20_000, 100_000, 400_000, 1_600_000, 6_400_000, 25_600_000, 102_400_000)
@@ -34,7 +35,17 @@ class LiveUpdate:
 
 
 def budgets_for(kind: str) -> Sequence[Limit]:
-    return [Limit(nodes=n) for n in CHESS_NODES] if kind == "chess" else [Limit(visits=v, maps=True) for v in GO_VISITS]
+    """The growing searches of live analysis for a game of `kind`."""
+    budgets: Sequence[Limit] = game_support(kind).live_budgets()
+    return budgets
+
+
+def chess_budgets() -> Sequence[Limit]:
+    return [Limit(nodes=n) for n in CHESS_NODES]
+
+
+def go_budgets() -> Sequence[Limit]:
+    return [Limit(visits=v, maps=True) for v in GO_VISITS]
 
 
 class LiveAnalysis:

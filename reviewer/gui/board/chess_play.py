@@ -26,6 +26,7 @@ class PlayableChessBoard(ChessBoardWidget):
     marks_changed(): the user's own arrows or circles changed.
     """
 
+    kind = "chess"  # the game it shows
     move_played = Signal(str)
     marks_changed = Signal()
 

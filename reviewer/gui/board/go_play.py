@@ -24,6 +24,7 @@ class PlayableGoBoard(GoBoardWidget):
     move_played(str): the point clicked, as a GTP coordinate (`D4`); the rules may still refuse it.
     """
 
+    kind = "go"  # the game it shows
     move_played = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.gui.settings import PRESETS, EngineChoice, engine_label
 
@@ -57,12 +58,12 @@ class SettingsDialog(QDialog):
             index = self.engine_combo.count() - 1
             self.engine_combo.setItemData(index, found.detail, Qt.ItemDataRole.ToolTipRole)
         if self.engine_combo.count() == 0:
-            default = "stockfish" if kind == "chess" else "katago"
+            default = game_support(kind).engine_key
             self.engine_combo.addItem(f"{default} (when installed)", default)
         self.engine_combo.addItem("Custom command…", CUSTOM)
         self.command_edit = QLineEdit()
         self.command_edit.setPlaceholderText(
-            "/path/to/engine --option" if kind == "chess" else "katago analysis -model m.bin.gz -config a.cfg"
+            game_support(kind).engine_command_example
         )
         self.command_edit.setToolTip("The engine's command line; it is run as is, never through a shell")
         if engine.command:
@@ -75,7 +76,7 @@ class SettingsDialog(QDialog):
         self.engine_combo.currentIndexChanged.connect(self._update_command_enabled)
         self._update_command_enabled()
 
-        engine_box = QGroupBox("Chess engine" if kind == "chess" else "Go engine")
+        engine_box = QGroupBox(f"{game_support(kind).title} engine")
         engine_form = QFormLayout(engine_box)
         engine_form.addRow("Engine", self.engine_combo)
         engine_form.addRow("Command", self.command_edit)
@@ -96,7 +97,7 @@ class SettingsDialog(QDialog):
         self._limit_rows: dict[str, tuple[QRadioButton, QWidget]] = {}
         rows = (
             (("nodes", "Nodes", self.nodes_spin), ("depth", "Depth", self.depth_spin), ("time", "Time", self.time_spin))
-            if kind == "chess"
+            if game_support(kind).work_unit == "nodes"
             else (("visits", "Visits", self.visits_spin),)
         )
         for key, text, editor in rows:
@@ -107,7 +108,7 @@ class SettingsDialog(QDialog):
             button.toggled.connect(self._update_limit_enabled)
         chosen = (
             "visits"
-            if kind == "go"
+            if game_support(kind).work_unit == "visits"
             else "depth"
             if limit.depth is not None
             else "time"

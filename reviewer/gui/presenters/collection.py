@@ -12,8 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from reviewer.core.games import game_support, registered_games
 from reviewer.core.rating.records import player_key
-from reviewer.core.rating.scale import go_rank_text
 from reviewer.gui.presenters.analysis_state import clock
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.messages import Message
@@ -24,8 +24,15 @@ Alignment = Literal["left", "right"]
 # A point's fill by the player's result; a game without a known result is hollow.
 RESULT_COLOURS: dict[str, str] = {"win": judgement_hex("best"), "draw": "#8c8780", "loss": judgement_hex("blunder")}
 RESULT_WORDS: dict[str, str] = {"win": "won", "draw": "drew", "loss": "lost", "unknown": "result unknown"}
-INSTALL_ACTION: dict[str, str] = {"chess": "install-stockfish", "go": "install-katago"}
-ENGINE_NAME: dict[str, str] = {"chess": "Stockfish", "go": "KataGo"}
+
+
+def engine_name(kind: str) -> str:
+    return game_support(kind).engine_name
+
+
+def kind_installed_by(action: str) -> str | None:
+    """The game whose usual engine a message's install action installs."""
+    return next((support.kind for support in registered_games() if support.install_action == action), None)
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -110,7 +117,7 @@ def outcome_text(counts: RunCounts) -> str:
 
 def engine_missing_message(kind: str, reason: str) -> Message:
     """No engine for `kind`: what happened and the way to get one, with the install button."""
-    engine = ENGINE_NAME.get(kind, "an engine")
+    engine = engine_name(kind)
     return Message(
         key=f"engine-missing:{kind}",
         level="error",
@@ -119,7 +126,7 @@ def engine_missing_message(kind: str, reason: str) -> Message:
             f"Install {engine} with the button, or choose an engine in Engine & settings, then review again: "
             "what is finished is kept."
         ),
-        actions=(INSTALL_ACTION[kind],) if kind in INSTALL_ACTION else (),
+        actions=(game_support(kind).install_action,) if game_support(kind).install_action else (),
         scope="app",
     )
 
@@ -193,7 +200,7 @@ def value_text(kind: str, value: Any) -> str:
     number = _number(value)
     if number is None:
         return "–"
-    return go_rank_text(number) if kind == "go" else f"{number:.0f}"
+    return game_support(kind).rating_text(number)
 
 
 def estimate_text(kind: str, estimate: Mapping[str, Any] | None) -> str:
@@ -213,7 +220,7 @@ def rating_text(player: Mapping[str, Any]) -> str:
     """The player's strength from the results of the whole collection, always with its interval."""
     kind = player["kind"]
     rating = player.get("rating")
-    unit = "rank" if kind == "go" else "Elo"
+    unit = game_support(kind).rating.unit
     if not rating or _number(rating.get("rating")) is None:
         return f"Strength from the results: none (no rated game against a known {unit})"
     interval = rating.get("interval_text") or ""
@@ -262,11 +269,12 @@ def loss_text(kind: str, value: Any, go_digits: int = 2) -> str:
     number = _number(value)
     if number is None:
         return "–"
-    return f"{number:.0f}" if kind == "chess" else f"{number:.{go_digits}f}"
+    scores = game_support(kind).scores
+    return f"{number:.0f}" if scores.averaging == "mean" else f"{number:.{go_digits}f}"
 
 
 def loss_title(kind: str) -> str:
-    return "Avg cp loss" if kind == "chess" else "Weighted loss (pts)"
+    return game_support(kind).scores.average_loss_label
 
 
 def _key(value: Any) -> float:
@@ -314,8 +322,9 @@ def colour_table(player: Mapping[str, Any]) -> Table:
 def opening_table(player: Mapping[str, Any]) -> Table:
     kind = player["kind"]
     columns = ("ECO", "Opening", "Games", "Won", "Drawn", "Lost", "Mean accuracy (%)", loss_title(kind))
-    if kind != "chess":
-        return Table(columns, (), frozenset(range(2, 8)), "Go games are not grouped by opening (no opening table names Go's first moves).")
+    support = game_support(kind)
+    if not support.has_openings:
+        return Table(columns, (), frozenset(range(2, 8)), f"{support.title} games are not grouped by opening (no opening table names their first moves).")
     rows = []
     for opening in player["by_opening"]:
         eco, name = opening.get("eco") or "", opening.get("name") or "unknown opening"
@@ -370,7 +379,7 @@ def mistake_table(player: Mapping[str, Any]) -> Table:
                 tooltip="Double-click to open the game at this move",
             )
         )
-    loss = "Loss (cp)" if kind == "chess" else "Loss (pts)"
+    loss = game_support(kind).scores.loss_label
     columns = (loss, "Move", "Best", "Judgement", "Phase", "Evaluation", "Opponent", "Date", "Game")
     return Table(columns, tuple(rows), frozenset({0, 8}), "No inaccuracy, mistake or blunder in the scored games.")
 
@@ -407,7 +416,7 @@ def strength_table(player: Mapping[str, Any]) -> Table:
                 tooltip=str(estimate["estimate"].get("basis") or ""),
             )
         )
-    unit = "rank" if kind == "go" else "Elo"
+    unit = game_support(kind).rating.unit
     columns = ("Game", "Date", "Colour", "Opponent", "Result", f"From the moves ({unit}, interval)")
     empty = "No game has a strength estimate (it needs a complete analysis and enough scored moves)."
     return Table(columns, tuple(rows), frozenset({0}), empty)
@@ -436,9 +445,10 @@ class Timeline:
 
 def measures(kind: str) -> tuple[tuple[Measure, str], ...]:
     """What the plot can show for a kind of game, the first by default."""
-    if kind == "go":
+    scores = game_support(kind).scores
+    if scores.averaging == "weighted":  # the loss says more than an accuracy made from it
         return (("loss", "Weighted loss"), ("accuracy", "Accuracy"))
-    return (("accuracy", "Accuracy"), ("loss", "Avg cp loss"))
+    return (("accuracy", "Accuracy"), ("loss", scores.average_loss_label))
 
 
 def timeline(player: Mapping[str, Any], measure: Measure) -> Timeline:
@@ -450,7 +460,7 @@ def timeline(player: Mapping[str, Any], measure: Measure) -> Timeline:
         value = _number(point.get(measure))
         if value is None:
             continue
-        shown = f"{value:.1f}%" if measure == "accuracy" else f"{loss_text(kind, value)} {'cp' if kind == 'chess' else 'points'}"
+        shown = f"{value:.1f}%" if measure == "accuracy" else f"{loss_text(kind, value)} {game_support(kind).scores.unit}"
         when = point.get("date") or "undated"
         tooltip = (
             f"{when} · {str(point.get('color') or '').capitalize()} against {point.get('opponent') or '?'} · "
@@ -478,11 +488,10 @@ def timeline(player: Mapping[str, Any], measure: Measure) -> Timeline:
 def measure_word(kind: str, measure: Measure) -> str:
     if measure == "accuracy":
         return "Accuracy"
-    return "Average centipawn loss" if kind == "chess" else "Weighted points lost per move"
+    return game_support(kind).scores.average_loss_title
 
 
 __all__ = [
-    "ENGINE_NAME",
     "RESULT_COLOURS",
     "PlayerChoice",
     "PlotPoint",
@@ -494,8 +503,10 @@ __all__ = [
     "current_text",
     "default_choice",
     "engine_missing_message",
+    "engine_name",
     "estimate_text",
     "game_numbers",
+    "kind_installed_by",
     "left_out_text",
     "loss_text",
     "measures",

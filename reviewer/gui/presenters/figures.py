@@ -5,15 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.presenters.game_kinds import presentation
 
 
+def _win_chances(game: Game) -> bool:
+    """Whether the game's values are centipawns with win chances (chess) rather than leads in points (Go)."""
+    return game_support(game.kind).scores.style == "pawns"
+
+
 def _graph_loss(game: Game, move: Any) -> float | None:
     """Chess: the mover's drop in win % (what the judgements read); Go: points lost."""
-    if game.kind == "go":
+    if not _win_chances(game):
         return None if move.loss is None else float(move.loss)
     if move.win_pct_before is None or move.win_pct_after is None:
         return None
@@ -34,7 +40,7 @@ def graph_series(
     }
     evals: dict[int, float] = {}
     for ply, evaluation in evaluations.items():
-        if game.kind == "go" and mode == "winrate":
+        if not _win_chances(game) and mode == presentation(game.kind).graph_modes[0]:
             value = evaluation.winrate_black
         else:
             value = position_value(game, evaluation)
@@ -45,8 +51,9 @@ def graph_series(
 
 def position_value(game: Game, evaluation: Evaluation) -> float | None:
     """E(P) for chess (normalised centipawns, White's view), S(P) for Go (lead, Black's view)."""
-    if game.kind == "go":
-        return evaluation.score_lead_black
+    if not _win_chances(game):
+        value: float | None = getattr(evaluation, game_support(game.kind).scores.field)
+        return value
     return normalised_cp_white(evaluation)
 
 

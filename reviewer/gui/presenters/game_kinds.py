@@ -1,13 +1,14 @@
-"""What differs in how each game is shown: one row per game, asked instead of comparing kind strings.
+"""What differs in how each game is shown, asked instead of comparing kind strings.
 
-A third game adds a row here (and its rules in `reviewer.core.games`, its board widget in `gui.board`).
+Each row is read from the game's support object (`reviewer.core.games.game_support`): a game
+registered there is shown here too (its board widget lives in `gui.board`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Color, GameKind
 
 
@@ -16,7 +17,7 @@ class GamePresentation:
     kind: GameKind
     numbered_moves: bool  # "12. Nf3 Nc6 13. Bb5" (chess) rather than plain "Q16 D4 R4" (Go)
     score_view: Color  # whose point of view the engine's candidate scores take
-    candidate_score: Literal["score_cp_white", "score_lead_black"]  # the candidate's value in that view
+    candidate_score: str  # the candidate's value in that view: "score_cp_white", "score_lead_black"
     loss_per_unit: float  # candidate losses are shown in pawns (cp / 100) or in points
     loss_decimals: int
     bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
@@ -29,24 +30,24 @@ class GamePresentation:
     board_header: bool  # the header names Black first with stone letters, the board size and komi
 
 
-PRESENTATIONS: dict[str, GamePresentation] = {
-    "chess": GamePresentation(
-        kind="chess", numbered_moves=True, score_view="white", candidate_score="score_cp_white",
-        loss_per_unit=100.0, loss_decimals=2, bottom_player="white", export_extension="pgn",
-        has_eval_bar=True, uses_thresholds=True, offers_engine_setup=True, engine_protocols=("uci",),
-        graph_modes=("win", "cp"), board_header=False,
-    ),
-    "go": GamePresentation(
-        kind="go", numbered_moves=False, score_view="black", candidate_score="score_lead_black",
-        loss_per_unit=1.0, loss_decimals=1, bottom_player="black", export_extension="sgf",
-        has_eval_bar=False, uses_thresholds=False, offers_engine_setup=False, engine_protocols=("katago", "builtin"),
-        graph_modes=("winrate", "lead"), board_header=True,
-    ),
-}
-
-
 def presentation(kind: str) -> GamePresentation:
     try:
-        return PRESENTATIONS[kind]
-    except KeyError:
+        support = game_support(kind)
+    except ValueError:
         raise ValueError(f"no presentation for the game {kind!r}") from None
+    return GamePresentation(
+        kind=support.kind,
+        numbered_moves=support.numbered_moves,
+        score_view=support.scores.view,
+        candidate_score=support.scores.field,
+        loss_per_unit=support.scores.per_shown_unit,
+        loss_decimals=support.scores.shown_decimals,
+        bottom_player=support.bottom_player,
+        export_extension=support.export_extension,
+        has_eval_bar=support.has_eval_bar,
+        uses_thresholds=support.uses_thresholds,
+        offers_engine_setup=support.offers_engine_setup,
+        engine_protocols=support.engine_protocols,
+        graph_modes=support.graph_modes,
+        board_header=support.board_header,
+    )

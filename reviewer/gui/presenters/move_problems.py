@@ -11,6 +11,7 @@ import re
 
 import chess
 
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 
 _AT_MOVE = re.compile(r"move '(?P<san>[^']*)' at (?P<number>\d+)(?P<dots>\.\.\.|\.) in the main line")
@@ -33,7 +34,7 @@ def _ply_of(game: Game, number: int, white: bool) -> int:
 def problem_plies(game: Game) -> dict[int, list[str]]:
     """Main-line ply → the warnings to show at that move (ply ≥ 1)."""
     found: dict[int, list[str]] = {}
-    if game.kind != "chess":
+    if not game_support(game.kind).numbered_moves:  # the readers' warnings name numbered moves
         return found
     for warning in game.warnings:
         match = _AT_MOVE.search(warning)

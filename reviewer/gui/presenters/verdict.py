@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.games import game_support
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring import MoveAssessment
 
@@ -24,7 +25,6 @@ TITLES = {
     "mistake": "Mistake",
     "blunder": "Blunder",
 }
-SHIFT_WORTH_SAYING = {"chess": 50.0, "go": 2.0}  # cp / points
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class Verdict:
 
 
 def _loss_text(kind: str, loss: float) -> str:
-    return f"{loss:.0f} cp lost." if kind == "chess" else f"{loss:.1f} points lost."
+    scores = game_support(kind).scores
+    return f"{loss:.{scores.loss_decimals}f} {scores.unit} lost."
 
 
 def verdict(kind: str, move: MoveAssessment, before: Evaluation | None, after: Evaluation | None) -> Verdict | None:
@@ -47,12 +48,14 @@ def verdict(kind: str, move: MoveAssessment, before: Evaluation | None, after: E
     title = TITLES.get(move.judgement, move.judgement.title())
     best = move.best if move.judgement in FLAGGED and move.best and move.best != move.move else None
     loss = move.loss if move.loss is not None else 0.0
+    scores = game_support(kind).scores
     detail = ""
     if move.judgement in ("best", "book"):
-        if loss >= SHIFT_WORTH_SAYING["chess" if kind == "chess" else "go"]:
-            shift = f"{loss / 100:.2f}" if kind == "chess" else f"{loss:.1f} points"
+        if loss >= scores.shift_worth_saying:
+            shown = f"{loss / scores.per_shown_unit:.{scores.shown_decimals}f}"
+            shift = shown if scores.style == "pawns" else f"{shown} {scores.unit}"
             chosen = "the engine's own choice" if move.judgement == "best" else "a book move"
             detail = f"Still {chosen}: searching the next position, the engine sees {shift} more for the opponent."
-    elif (kind == "go" and loss > 0.05) or (kind == "chess" and loss >= 0.5):
+    elif loss >= 0.5 * 10 ** -scores.loss_decimals:  # a loss that rounds to nothing is not named
         detail = _loss_text(kind, loss)
     return Verdict(change, title, best, detail)

@@ -234,7 +234,7 @@ def default_komi(game: Game) -> float:
 
 def position_at_ply(game: Game, ply: int) -> Position:
     """The main-line position after `ply` moves, with the side to move set (setup stones applied)."""
-    if game.kind != "go":
+    if game.kind != BuiltinGoEngine.kind:
         raise EngineError("the built-in engine analyses Go games only")
     width, height = game.board_width, game.board_height
     if not (1 <= width <= MAX_BOARD and 1 <= height <= MAX_BOARD):

@@ -18,7 +18,8 @@ from typing import Literal
 
 from reviewer.core.embedded_evals import has_embedded_evaluations
 from reviewer.core.errors import ReviewerError
-from reviewer.core.formats import READ_EXTENSIONS, open_collection, write_pgn, write_sgf
+from reviewer.core.formats import open_collection, read_extensions, write_pgn, write_sgf
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.services.saved_lines import game_fingerprint
 
@@ -80,9 +81,12 @@ def game_key(game: Game) -> str:
 
 def game_text(game: Game) -> tuple[TextFormat, str]:
     """The game alone as text: PGN for chess, SGF for Go (GIB, NGF and UGF games included)."""
-    if game.kind == "chess":
+    extension = game_support(game.kind).export_extension
+    if extension == "pgn":
         return "pgn", write_pgn(game)
-    return "sgf", write_sgf(game)
+    if extension == "sgf":
+        return "sgf", write_sgf(game)
+    raise ValueError(f"a batch takes games written as PGN or SGF, not {extension}")
 
 
 def plays_in(player: str, white: str, black: str) -> bool:
@@ -93,7 +97,7 @@ def plays_in(player: str, white: str, black: str) -> bool:
 
 def unreadable_start(game: Game) -> str | None:
     """Why a chess game's start position could not be read (its [FEN] tag is not a position), if so."""
-    if game.kind != "chess" or game.start_fen is not None:
+    if game.start_fen is not None:
         return None
     fen = (game.headers.get("FEN") or "").strip()
     if not fen:
@@ -125,10 +129,11 @@ def find_game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path]
     for name in paths:
         path = Path(name)
         if path.is_dir():
+            known = read_extensions()
             inside = [
                 item
                 for item in path.rglob("*")
-                if item.suffix.lower() in READ_EXTENSIONS and not item.name.startswith(".") and item.is_file()
+                if item.suffix.lower() in known and not item.name.startswith(".") and item.is_file()
             ]
             for item in sorted(inside):
                 add(item)

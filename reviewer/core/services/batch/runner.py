@@ -16,10 +16,11 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, assert_never
 
 from reviewer.core.analysis import Limit
 from reviewer.core.cache import AnalysisCache
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.core.scoring.common import Preset
 from reviewer.core.services.batch.plan import BatchGame
@@ -76,7 +77,14 @@ class BatchSettings:
     skip_book: bool = False
 
     def limit_for(self, kind: GameKind) -> Limit:
-        return self.chess_limit if kind == "chess" else self.go_limit
+        unit = game_support(kind).work_unit
+        match unit:
+            case "nodes":
+                return self.chess_limit
+            case "visits":
+                return self.go_limit
+            case _:
+                assert_never(unit)
 
 
 def setting_of(settings: BatchSettings, kind: GameKind) -> tuple[str, str]:

@@ -28,6 +28,7 @@ from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_ga
 from reviewer.core.engines.base import EngineError, EngineNotFound, EngineUnsuitable
 from reviewer.core.errors import ReviewerError
 from reviewer.core.formats import game_from_pgn_text, game_from_sgf_text
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.report import GO_WINRATES_ONLY_NOTE, ReportOptions, build_report
 from reviewer.core.review import EngineOnDemand, ProgressCallback, analysable_ply_count, analyse_game, identity_key
@@ -190,7 +191,7 @@ class EnginePool:
         from reviewer.core.engines.registry import engine_fingerprint, katago_plays
 
         size = (game.board_width, game.board_height)
-        board = None if game.kind != "go" or katago_plays(size) else size
+        board = None if "katago" not in game_support(game.kind).engine_protocols or katago_plays(size) else size
         slot = (settings, game.kind, board)
         engine = self._engines.get(slot)
         if engine is None:

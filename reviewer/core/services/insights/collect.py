@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from reviewer.core.export.reports import FLAGGED, _move_label
-from reviewer.core.games import PHASES
+from reviewer.core.games import PHASES, game_support, registered_games
 from reviewer.core.gametree import Color, GameKind
 from reviewer.core.rating import GameRecord, parse_date, player_key, rate_games, record_from_summary
 from reviewer.core.rating.records import parse_result
@@ -114,14 +114,19 @@ class _PhaseMoves:
     weights: list[float] = field(default_factory=list)  # Go
 
     def to_json(self, kind: GameKind) -> dict[str, Any]:
-        if kind == "chess":
-            return {
-                "moves": len(self.losses),
-                "accuracy": harmonic_mean_floored(self.accuracies),
-                "loss": mean(self.losses),
-            }
-        loss = weighted_loss(self.losses, self.weights)
-        return {"moves": len(self.losses), "accuracy": accuracy_from_weighted_loss(loss), "loss": loss}
+        averaging = game_support(kind).scores.averaging
+        match averaging:
+            case "mean":
+                return {
+                    "moves": len(self.losses),
+                    "accuracy": harmonic_mean_floored(self.accuracies),
+                    "loss": mean(self.losses),
+                }
+            case "weighted":
+                loss = weighted_loss(self.losses, self.weights)
+                return {"moves": len(self.losses), "accuracy": accuracy_from_weighted_loss(loss), "loss": loss}
+            case _:
+                assert_never(averaging)
 
 
 @dataclass
@@ -147,11 +152,11 @@ class _Player:
         accuracy = loss = None
         if reason is None:
             accuracy = _number(summary.get("accuracy"))
-            loss = _number(summary.get("acpl" if self.kind == "chess" else "weighted_loss"))
+            loss = _number(summary.get(game_support(self.kind).scores.summary_loss_key))
         else:
             self.left_out[reason] = self.left_out.get(reason, 0) + 1
         self.by_colour[color].add(outcome, accuracy, loss)
-        if self.kind == "chess":
+        if game_support(self.kind).has_openings:
             opening = game.get("opening") or {}
             self.by_opening.setdefault((opening.get("eco"), opening.get("name")), _Tally()).add(outcome, accuracy, loss)
         date = parse_date(str(game.get("date") or ""))
@@ -198,7 +203,7 @@ class _Player:
         if phase not in self.phases or loss is None:
             return
         moves = self.phases[phase]
-        if self.kind == "chess":
+        if game_support(self.kind).scores.averaging == "mean":
             accuracy = _number(move.get("accuracy"))
             if accuracy is None or (skip_book and move.get("judgement") == "book"):
                 return
@@ -277,7 +282,7 @@ def _ratings(reports: Sequence[Mapping[str, Any]]) -> dict[tuple[GameKind, str],
             "basis": (
                 f"maximum likelihood over the results of {games} game{'s' if games != 1 else ''} of this "
                 f"collection (KGS's rank maths, reviewer.core.rating), anchored on the declared "
-                f"{'ranks' if rated.kind == 'go' else 'ratings'}"
+                f"{game_support(rated.kind).rating.plural}"
             ),
         }
     return ratings
@@ -289,7 +294,7 @@ def collection_insights(reports: Sequence[Mapping[str, Any]], player: str | None
     players: dict[tuple[GameKind, str], _Player] = {}
     for number, report in enumerate(reports, start=1):
         game = report.get("game") or {}
-        kind: GameKind = "go" if game.get("kind") == "go" else "chess"
+        kind: GameKind = str(game.get("kind") or "chess")
         for color in COLORS:
             name = str(game.get(color) or "")
             key = player_key(name)
@@ -316,8 +321,12 @@ def collection_insights(reports: Sequence[Mapping[str, Any]], player: str | None
         "reports": len(reports),
         "players": entries,
         "units": {
-            "chess": {"accuracy": "%", "loss": "average centipawn loss", "rating": "Elo"},
-            "go": {"accuracy": "%", "loss": "weighted points lost per move", "rating": "rank (1k = 0, 1d = 1, 5k = -4)"},
+            support.kind: {
+                "accuracy": "%",
+                "loss": support.scores.average_loss_title.lower(),
+                "rating": support.rating.description,
+            }
+            for support in registered_games()
         },
         "notes": notes,
     }

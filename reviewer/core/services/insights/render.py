@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewer.core.export.reports import _STYLE, SYMBOLS, _cell, _number
+from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
-from reviewer.core.rating.scale import go_rank_text
 
 INSIGHTS_CSV_COLUMNS = (
     "section",
@@ -172,7 +172,7 @@ def _trend_svg(points: Sequence[Mapping[str, Any]], key: str, label: str, width:
 def _rating_text(kind: GameKind, value: Any) -> str:
     if value is None:
         return "–"
-    return go_rank_text(float(value)) if kind == "go" else f"{float(value):.0f}"
+    return game_support(kind).rating_text(float(value))
 
 
 def _estimate_text(kind: GameKind, estimate: Mapping[str, Any] | None) -> str:
@@ -208,7 +208,8 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
     e = html.escape
     kind: GameKind = player["kind"]
     unit = units.get(kind, {})
-    loss_label = "Loss (cp)" if kind == "chess" else "Weighted loss (points)"
+    scores = game_support(kind).scores
+    loss_label = scores.average_loss_label
     out = [f'<section class="game"><h1>{e(player["name"])} <span class="meta">({e(kind)})</span></h1>']
     out.append(
         f'<p class="meta">{player["games"]} games · {player["scored_games"]} with complete, labelled analysis</p>'
@@ -232,8 +233,8 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
     out.append("<h2>Over time</h2>")
     if points:
         out.append(f'<div class="graph">{_trend_svg(points, "accuracy", "accuracy per game (%)")}</div>')
-        if kind == "go":
-            out.append(f'<div class="graph">{_trend_svg(points, "loss", "weighted points lost per move")}</div>')
+        if scores.averaging == "weighted":
+            out.append(f'<div class="graph">{_trend_svg(points, "loss", scores.average_loss_title.lower())}</div>')
     else:
         out.append("<p>No game with a complete, labelled analysis.</p>")
     out.append("<h2>By phase</h2>")
@@ -250,7 +251,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
             [[c, *_results_cells(f), _number(f["accuracy"]), _number(f["loss"])] for c, f in player["by_colour"].items()],
         )
     )
-    if kind == "chess":
+    if game_support(kind).has_openings:
         out.append("<h2>By opening</h2>")
         out.append(
             _table(
@@ -291,7 +292,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
                         str(m["game"]),
                         f"{m['move_label']}{SYMBOLS.get(m['judgement'], '')}",
                         str(m.get("best") or "–"),
-                        _number(m["loss"], 0 if kind == "chess" else 1),
+                        _number(m["loss"], scores.loss_decimals),
                         m["judgement"],
                         str(m.get("phase") or "–"),
                         f"{m.get('eval_before_text') or '?'} → {m.get('eval_after_text') or '?'}",

@@ -16,11 +16,11 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, assert_never
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
-from reviewer.core.games import IllegalMove, rules_for
-from reviewer.core.gametree import Color, Game, GameKind, Node, other_color, point_from_gtp
+from reviewer.core.games import IllegalMove, game_support, rules_for
+from reviewer.core.gametree import Color, Game, GameKind, other_color
 from reviewer.core.scoring import GameAssessment
 from reviewer.core.scoring.chess import normalised_cp_white, win_pct
 from reviewer.core.scoring.trust import judge_engine
@@ -65,7 +65,7 @@ class Card:
 
     @property
     def acceptable(self) -> tuple[str, ...]:
-        limit = CHESS_ACCEPT_WIN_DROP if self.kind == "chess" else GO_ACCEPT_POINTS
+        limit = CHESS_ACCEPT_WIN_DROP if _win_chances(self.kind) else GO_ACCEPT_POINTS
         return tuple(a.move for a in self.answers if a.loss < limit)
 
     def to_json(self) -> str:
@@ -111,10 +111,22 @@ def _mover_value_go(lead_black: float | None, mover: Color) -> float | None:
     return lead_black if mover == "black" else -lead_black
 
 
+def _win_chances(kind: GameKind) -> bool:
+    """Whether a card of `kind` measures losses as win chances (centipawn scores, chess) rather than points."""
+    style = game_support(kind).scores.style
+    match style:
+        case "pawns":
+            return True
+        case "lead":
+            return False
+        case _:
+            assert_never(style)
+
+
 def _answers(kind: GameKind, before: Evaluation, mover: Color, baseline: float) -> tuple[Answer, ...]:
     answers: dict[str, float] = {}
     for candidate in sorted(before.candidates, key=lambda c: c.order):
-        if kind == "chess":
+        if _win_chances(kind):
             value = _candidate_value_chess(candidate, mover)
         else:
             value = _mover_value_go(candidate.score_lead_black, mover)
@@ -157,7 +169,7 @@ def cards_from_game(
         position = rules.after(game, parent)
         if rules.side_to_move(position) != mover:
             continue  # a setup or a pass in between: the card would ask the wrong side
-        if game.kind == "chess":
+        if _win_chances(game.kind):
             baseline = _mover_value_chess(before, mover, mover)
             loss = move.win_drop_mover
         else:
@@ -216,7 +228,7 @@ def judge_answer(card: Card, text: str, evaluate: Evaluator | None = None) -> Ve
     except IllegalMove as illegal:
         return Verdict(False, "", f"Illegal move: {illegal}")
     move = played.move
-    limit = CHESS_ACCEPT_WIN_DROP if card.kind == "chess" else GO_ACCEPT_POINTS
+    limit = CHESS_ACCEPT_WIN_DROP if _win_chances(card.kind) else GO_ACCEPT_POINTS
     known = {_canonical(card, a.move): a.loss for a in card.answers}
     loss = known.get(move)
     if loss is None and move == _canonical(card, card.played):
@@ -241,7 +253,7 @@ def _canonical(card: Card, move: str) -> str:
 
 
 def _loss_text(card: Card, loss: float) -> str:
-    return f"−{loss:.1f} win %" if card.kind == "chess" else f"−{loss:.1f} points"
+    return f"−{loss:.1f} win %" if _win_chances(card.kind) else f"−{loss:.1f} {game_support(card.kind).scores.unit}"
 
 
 def answer_game(card: Card, move: str) -> Game:
@@ -249,18 +261,13 @@ def answer_game(card: Card, move: str) -> Game:
     rules = rules_for(card.kind)
     game = rules.record_game(card.position, card.side)
     played = rules.play(rules.start(game), move)
-    node = Node(move=played.move, color=card.side)
-    if card.kind == "chess":
-        node.uci = played.machine
-    elif played.machine:
-        node.point = point_from_gtp(played.move, game.board_height)
-    game.root.add_child(node)
+    game.root.add_child(game_support(card.kind).new_node(game, played))
     return game
 
 
 def loss_from_evaluation(card: Card, after: Evaluation) -> float | None:
     """What an answer costs against the card's baseline, from the engine's verdict after it."""
-    if card.kind == "chess":
+    if _win_chances(card.kind):
         value = _mover_value_chess(after, card.side, other_color(card.side))
     else:
         value = _mover_value_go(after.score_lead_black, card.side)

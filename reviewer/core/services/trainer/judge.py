@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from reviewer.core.analysis import Limit
 from reviewer.core.errors import ReviewerError
+from reviewer.core.games import game_support
 from reviewer.core.services.trainer.cards import Card, Evaluator, answer_game, loss_from_evaluation
 
 DEFAULT_NODES = 1_000_000
@@ -29,8 +30,8 @@ def engine_evaluator(
         from reviewer.core.scoring.trust import judge_engine
 
         game = answer_game(card, move)
-        limit = Limit(nodes=nodes) if card.kind == "chess" else Limit(visits=visits)
-        size = (game.board_width, game.board_height) if card.kind == "go" else None
+        limit = Limit(nodes=nodes) if game_support(card.kind).work_unit == "nodes" else Limit(visits=visits)
+        size = (game.board_width, game.board_height)
         try:
             engine = open_engine(card.kind, name=name, command=command, board_size=size)
         except ReviewerError as error:

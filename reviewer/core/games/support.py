@@ -1,0 +1,254 @@
+"""Everything that differs between games, one object per game, found through one registry.
+
+    support = game_support(game.kind)
+    support.rules.play(position, "Nf3")        # the rules (`base.GameRules`)
+    support.assess(game, evaluations, ...)     # its scoring
+    support.export_text(game, evaluations, …)  # its annotated file (PGN, SGF, ...)
+
+Code outside `reviewer.core.games` asks the game's support object instead of comparing kind
+strings. A game is registered with one call, `register_game(support)`; chess and Go register
+themselves when the registry is first asked.
+
+This layer sits below the formats, engines, scoring and export layers, so what lives there is
+named by reference ("package.module:attribute") and imported when it is first used (`resolve`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from reviewer.core.analysis import EvaluationTable
+from reviewer.core.games.base import PlayedMove
+from reviewer.core.gametree import Color, Game, GameKind, Node
+
+__all__ = [
+    "Averaging",
+    "GameSupport",
+    "RatingScale",
+    "RatingUnit",
+    "RecordStore",
+    "ScoreUnits",
+    "ValueStyle",
+    "WorkUnit",
+    "game_support",
+    "register_game",
+    "registered_games",
+    "resolve",
+    "unregister_game",
+]
+
+Averaging = Literal["mean", "weighted"]
+RecordStore = Literal["comment", "property"]
+ValueStyle = Literal["pawns", "lead"]
+WorkUnit = Literal["nodes", "visits"]
+RatingUnit = Literal["Elo", "rank"]
+
+
+def resolve(reference: str) -> Any:
+    """The object a reference "package.module:attribute" names, its module imported on first use."""
+    module_name, _, attribute = reference.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"not a reference of the form package.module:attribute: {reference!r}")
+    value: Any = importlib.import_module(module_name)
+    for part in attribute.split("."):
+        value = getattr(value, part)
+    return value
+
+
+@dataclass(frozen=True)
+class ScoreUnits:
+    """How a game's engine values and losses read (chess: centipawns for White; Go: points for Black)."""
+
+    view: Color  # whose point of view the values take
+    field: str  # the `Evaluation`/`Candidate` field of a value in that view ("score_cp_white")
+    unit: str  # a short unit after a number: "cp", "points"
+    per_shown_unit: float  # a value is shown divided by this (chess: pawns = cp / 100)
+    shown_decimals: int  # of a shown value (a candidate's loss, a shift)
+    loss_decimals: int  # of a loss in its unit ("35 cp", "2.4 points")
+    loss_label: str  # a column of losses: "Loss (cp)", "Loss (pts)"
+    average_loss_label: str  # a column of the players' average loss
+    average_loss_title: str  # the same in words, for a chart
+    summary_loss_key: str  # the per-side summary's loss figure: "acpl", "weighted_loss"
+    loss_floor: float  # the evaluation graph's loss bars fill at least up to this
+    loss_cap: float  # and stop at the top from this
+    shift_worth_saying: float  # a swing this big or more is told in a verdict
+    style: ValueStyle  # a value as text: "pawns" (+0.41, #+ at the mate bound), "lead" (B+2.5, W+0.5, even)
+    averaging: Averaging  # a side's loss: the mean of its moves' losses (each with an accuracy), or weighted by difficulty
+    log_offset: float  # the strength model takes log(loss + this): a loss of 0 happens over a short game
+
+
+@dataclass(frozen=True)
+class RatingScale:
+    """How players of this game are rated: Elo, or Go ranks (1 = a rank, 0 = 1 kyu)."""
+
+    unit: RatingUnit  # "Elo"; "rank" (Go ranks: 1k = 0, 1d = 1; handicap and komi shift the expected score)
+    description: str  # the unit explained, for the collection's JSON
+    plural: str  # "ratings", "ranks"
+    decimals: int  # of a rating figure written in a report
+    spread: float  # a plot's margin around the ratings
+    format_ref: str  # "module:function(value: float) -> str": a rating as players write it
+    parse_ref: str  # "module:function(text: str) -> float | None": a rating or rank as written in a file
+    result_ref: str  # "module:function(text: str) -> ...": the game's result as written in a file
+    header_tags: tuple[str, str] = ("WhiteElo", "BlackElo")  # the file's tags of White's and Black's declared rating
+
+
+@dataclass(frozen=True)
+class GameSupport:
+    """One game: its rules and everything the rest of Reviewer asks about it.
+
+    References ("package.module:attribute") name code of higher layers; `resolve` imports it."""
+
+    kind: GameKind  # the name in `Game.kind` and in saved files
+    title: str  # "Chess", "Go": for menus, group boxes and messages
+    rules_ref: str  # the `GameRules` object
+    first_player: Color  # who moves first in the usual start position
+    new_node: Callable[[Game, PlayedMove[Any]], Node]  # the Node that records a played move in the tree
+    numbered_moves: bool  # "12. Nf3 Nc6" rather than "Q16 D4 R4"
+    bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
+    scores: ScoreUnits
+    rating: RatingScale
+    assess_ref: str  # scoring: (game, evaluations, preset=, skip_book=) -> GameAssessment
+    uses_thresholds: bool  # the inaccuracy/mistake/blunder presets apply
+    has_openings: bool  # the report names the opening (the ECO table), and insights count games by opening
+    first_move_needs_start: bool  # judging the first move needs the start position evaluated (Go: yes)
+    # Engines
+    engine_protocols: tuple[str, ...]  # discovered engines of these protocols review it, best first
+    engine_name: str  # the usual engine, as shown ("Stockfish")
+    engine_key: str  # that engine's name in the engine list ("stockfish")
+    engine_command_example: str  # a placeholder for the engine command field
+    install_action: str  # the action that installs the usual engine
+    offers_engine_setup: bool  # a missing engine can be located or installed from the failure message
+    open_command_ref: str  # (command: list[str], threads: int | None) -> Engine, for a command given as is
+    live_budgets_ref: str  # () -> Sequence[Limit]: live analysis's growing searches
+    work_unit: WorkUnit  # what its engines' limits count: "nodes" (with depth; reviews in passes of nodes) or "visits"
+    # Files
+    export_extension: str  # of the annotated game file, without the dot
+    export_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> str
+    annotate_ref: str  # (game, evaluations, assessment, engine_info, with_analysis) -> Game
+    readers: Mapping[str, str] = field(default_factory=dict)  # ".ext" -> (path: str, data: bytes) -> GameCollection
+    embedded_ref: str = ""  # (game, warnings) -> EvaluationTable: evaluations in the file's own notation (lichess's [%eval])
+    embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
+    record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
+    cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
+    # The report
+    report_game_ref: str = ""  # (game, assessment) -> dict: the game block's fields of this game
+    report_move_ref: str = ""  # (move) -> dict: a reported move's fields of this game
+    # Display
+    graph_modes: tuple[str, str] = ("win", "value")  # the settings' names of (win chance, value) graph modes
+    has_eval_bar: bool = False  # beside the board while the engine lines are on
+    board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
+    pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
+    is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
+    position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
+    explain_ref: str | None = None  # move explanations, when the game has them
+
+    @property
+    def rules(self) -> Any:
+        """The game's `GameRules` (typed `Any`: each game has its own position type)."""
+        return resolve(self.rules_ref)
+
+    @property
+    def player_order(self) -> tuple[Color, Color]:
+        """The players in the order the game lists them: the first player first."""
+        return (self.first_player, "black" if self.first_player == "white" else "white")
+
+    def assess(self, game: Game, evaluations: EvaluationTable, preset: str, skip_book: bool) -> Any:
+        return resolve(self.assess_ref)(game, evaluations, preset=preset, skip_book=skip_book)
+
+    def export_text(self, game: Game, evaluations: EvaluationTable, assessment: Any, engine_info: Any, with_analysis: bool) -> str:
+        text: str = resolve(self.export_ref)(game, evaluations, assessment, engine_info, with_analysis)
+        return text
+
+    def annotate(self, game: Game, evaluations: EvaluationTable, assessment: Any, engine_info: Any, with_analysis: bool) -> Game:
+        annotated: Game = resolve(self.annotate_ref)(game, evaluations, assessment, engine_info, with_analysis)
+        return annotated
+
+    def open_command(self, command: list[str], threads: int | None) -> Any:
+        return resolve(self.open_command_ref)(command, threads)
+
+    def live_budgets(self) -> Any:
+        return resolve(self.live_budgets_ref)()
+
+    def rating_text(self, value: float) -> str:
+        text: str = resolve(self.rating.format_ref)(value)
+        return text
+
+    def parse_rating(self, text: str) -> float | None:
+        value: float | None = resolve(self.rating.parse_ref)(text)
+        return value
+
+    def parse_result(self, text: str) -> Any:
+        return resolve(self.rating.result_ref)(text)
+
+    def report_game_fields(self, game: Game, assessment: Any) -> dict[str, Any]:
+        fields: dict[str, Any] = resolve(self.report_game_ref)(game, assessment) if self.report_game_ref else {}
+        return fields
+
+    def report_move_fields(self, move: Any) -> dict[str, Any]:
+        fields: dict[str, Any] = resolve(self.report_move_ref)(move) if self.report_move_ref else {}
+        return fields
+
+
+_BUILT_IN = ("reviewer.core.games.chess:SUPPORT", "reviewer.core.games.go:SUPPORT")
+_lock = threading.Lock()
+_registry: dict[str, GameSupport] = {}
+_built_in_loaded = False
+
+
+def _load_built_in() -> None:
+    global _built_in_loaded
+    if _built_in_loaded:
+        return
+    with _lock:
+        if not _built_in_loaded:
+            for reference in _BUILT_IN:
+                support: GameSupport = resolve(reference)
+                _registry.setdefault(support.kind, support)
+            _built_in_loaded = True
+
+
+def register_game(support: GameSupport) -> None:
+    """Make a game known to Reviewer: its files open, its engine reviews it, its report and export work."""
+    _load_built_in()
+    with _lock:
+        _registry[support.kind] = support
+
+
+def unregister_game(kind: GameKind) -> None:
+    _load_built_in()
+    with _lock:
+        _registry.pop(kind, None)
+
+
+def registered_games() -> tuple[GameSupport, ...]:
+    """Every game known, the built-in ones first."""
+    _load_built_in()
+    with _lock:
+        return tuple(_registry.values())
+
+
+def game_support(kind: GameKind) -> GameSupport:
+    """The support object of the game `kind`; ValueError for a game nobody registered."""
+    _load_built_in()
+    support = _registry.get(kind)
+    if support is None:
+        raise ValueError(f"unknown kind of game: {kind!r}")
+    return support
+
+
+def readers() -> dict[str, Callable[[str, bytes], Any]]:
+    """The file readers registered games bring, by extension (".c4")."""
+    return {extension: resolve(reference) for support in registered_games() for extension, reference in support.readers.items()}
+
+
+def kind_of_protocol(protocol: str) -> GameKind:
+    """The game an engine of `protocol` reviews when its settings do not say (the first registered
+    game whose engines speak it): engines.json entries without a "kind". "" when no game's do."""
+    for support in registered_games():
+        if protocol in support.engine_protocols:
+            return support.kind
+    return ""
