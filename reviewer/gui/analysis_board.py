@@ -183,7 +183,8 @@ class AnalysisBoard(QObject):
         game = self.session.game
         if game is None:
             return
-        self.move_list.set_game(game)
+        self.move_list.refresh_tree()
+        self.move_list.set_judgements(self.session.judgements())
         if self.session.current_node is not None:
             self.move_list.set_current_node(self.session.current_node)
         if self._saved_lines is not None and self._fingerprint:

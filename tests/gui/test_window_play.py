@@ -12,6 +12,8 @@ from PySide6.QtTest import QTest
 from support import fake_engine_command
 
 from reviewer.core.games.chess import board_after
+from reviewer.core.games.go import refusal
+from reviewer.core.gametree import gtp_from_point
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.settings import EngineChoice
 
@@ -177,3 +179,53 @@ def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot,
     QTest.keyClick(window, Qt.Key.Key_Delete, Qt.KeyboardModifier.ControlModifier)
     assert [child.uci for child in window.session.mainline_node(6).children] == [game_move]
     assert window.session.current_node is window.session.mainline_node(6)
+
+
+def analyse(qtbot, window: MainWindow) -> None:
+    with qtbot.waitSignal(window.analysis_finished, timeout=WAIT_MS) as finished:
+        window.start_analysis()
+    assert finished.args == [True]
+    window.session.settle_assessment()
+
+
+def shown_labels(window: MainWindow) -> dict[int, str]:
+    """Main-line ply -> the ?!/?/?? the move list draws after that move (flagged moves only)."""
+    session = window.session
+    return {ply: window.move_list.symbol_for(session.mainline_node(ply), ply) for ply in session.flagged_plies()}
+
+
+def test_playing_a_move_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    analyse(qtbot, window)
+    labels = shown_labels(window)
+    assert labels and all(labels.values()), "the fake engine flags some moves of this game"
+    window.session.set_current_ply(6)
+    with qtbot.waitSignal(window.session.tree_changed):
+        click_move(window, other_move(window))  # a variation: the main line and its labels stay
+    assert shown_labels(window) == labels
+    qtbot.keyClicks(window.move_entry, other_move(window).uci())
+    with qtbot.waitSignal(window.session.tree_changed):
+        QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    assert shown_labels(window) == labels
+
+
+def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    command = shlex.join(fake_engine_command("fake_katago.py"))
+    window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
+    analyse(qtbot, window)
+    labels = shown_labels(window)
+    assert labels and all(labels.values())
+    window.session.set_current_ply(4)
+    position = window.go_board.position()
+    point = next(
+        (x, y) for y in range(9) for x in range(9)
+        if refusal(position, (x, y), position.to_move) is None
+        and all(child.move != gtp_from_point((x, y), 9) for child in window.session.current_node.children)
+    )
+    with qtbot.waitSignal(window.session.tree_changed):
+        QTest.mouseClick(
+            window.go_board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.go_board.point_center(point).toPoint()
+        )
+    assert not window.session.current_node.is_mainline
+    assert shown_labels(window) == labels
