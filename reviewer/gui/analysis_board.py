@@ -19,7 +19,7 @@ from reviewer.core.games.go import move_numbers, position_after
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring.trust import judge_engine
 from reviewer.core.services.live import LiveUpdate
-from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
+from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, game_source, graft, leaf_paths
 from reviewer.core.variations import line_game
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_board import CandidateMark
@@ -37,8 +37,9 @@ EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
 
 class AnalysisBoard(QObject):
     lines_shown = Signal(object)  # the LiveUpdate now on show
-    lines_loaded = Signal(str, object)  # fingerprint, saved lines (from the store's thread)
+    lines_loaded = Signal(str, str, object)  # fingerprint, source, saved lines (from the store's thread)
     store_failed = Signal(str)
+    lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
 
     def __init__(
         self,
@@ -74,7 +75,9 @@ class AnalysisBoard(QObject):
         self._saved_lines = saved_lines
         self.retro: RetroController | None = None
         self._fingerprint = ""
+        self._source = ""  # where the open game was read from (saved_lines.game_source)
         self._original_paths: set[tuple[str, ...]] = set()
+        self._restoring = False
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
         self.lines_loaded.connect(self._graft_saved_lines)
         self.store_failed.connect(show_message)
@@ -137,6 +140,11 @@ class AnalysisBoard(QObject):
         self._show_numbers = shown
         self._refresh_numbers()
 
+    @property
+    def restoring_lines(self) -> bool:
+        """True while the lines kept for the game just opened are being read back."""
+        return self._restoring
+
     def latest_update(self) -> LiveUpdate | None:
         return self._latest
 
@@ -174,8 +182,11 @@ class AnalysisBoard(QObject):
         self._latest = None
         game = self.session.game
         if game is not None and self._saved_lines is not None:
+            collection = self.session.collection
             self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
-            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, game)
+            self._source = game_source(collection.path if collection is not None else None, self.session.game_index)
+            self._restoring = True
+            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, self._source, game)
         if self._live:
             self._follow(self.session.current_node)
 
@@ -189,31 +200,34 @@ class AnalysisBoard(QObject):
             self.move_list.set_current_node(self.session.current_node)
         if self._saved_lines is not None and self._fingerprint:
             lines = added_lines(game, self._original_paths)
-            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, lines)
+            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, self._source, lines)
 
-    def _load_lines(self, store: SavedLines, fingerprint: str, game: Game) -> None:
+    def _load_lines(self, store: SavedLines, fingerprint: str, source: str, game: Game) -> None:
         try:
-            lines = store.load(game)
+            lines = store.load(game, source)
         except Exception as error:  # an unreadable store hides saved lines, never the game
             self.store_failed.emit(f"Could not read the lines you added before: {error}")
-            return
-        self.lines_loaded.emit(fingerprint, lines)
+            lines = []
+        self.lines_loaded.emit(fingerprint, source, lines)
 
-    def _save_lines(self, store: SavedLines, fingerprint: str, lines: list[list[str]]) -> None:
+    def _save_lines(self, store: SavedLines, fingerprint: str, source: str, lines: list[list[str]]) -> None:
         try:
-            store.save(fingerprint, lines)
+            store.save(fingerprint, lines, source)
         except Exception as error:
             self.store_failed.emit(f"Could not keep the lines you added: {error}")
 
-    def _graft_saved_lines(self, fingerprint: str, lines: object) -> None:
+    def _graft_saved_lines(self, fingerprint: str, source: str, lines: object) -> None:
         game = self.session.game
-        if game is None or fingerprint != self._fingerprint or not isinstance(lines, list) or not lines:
-            return
-        added, problems = graft(game, lines)
-        for problem in problems:
-            self._show_message(problem)
-        if added:
-            self.session.tree_edited_elsewhere()
+        if game is None or (fingerprint, source) != (self._fingerprint, self._source):
+            return  # about a game no longer open
+        self._restoring = False
+        if isinstance(lines, list) and lines:
+            added, problems = graft(game, lines)
+            for problem in problems:
+                self._show_message(problem)
+            if added:
+                self.session.tree_edited_elsewhere()
+        self.lines_restored.emit()
 
     def _on_current_changed(self, node: Node) -> None:
         self._refresh_numbers()

@@ -229,3 +229,24 @@ def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir
         )
     assert not window.session.current_node.is_mainline
     assert shown_labels(window) == labels
+
+
+def test_opening_the_exported_copy_keeps_the_variations_of_the_original(qtbot, window, corpus_dir, tmp_path):
+    original = tmp_path / "g.pgn"
+    original.write_bytes(corpus_dir.joinpath(*SHORT_GAME).read_bytes())
+    open_game(qtbot, window, original)
+    qtbot.waitUntil(lambda: not window.analysis_board.restoring_lines)
+    window.session.set_current_ply(6)
+    move = other_move(window)
+    with qtbot.waitSignal(window.session.tree_changed):
+        click_move(window, move)
+    exported = tmp_path / "e.pgn"
+    with qtbot.waitSignal(window.exports.finished, timeout=30_000):
+        window.exports.export_annotated(exported)
+
+    open_game(qtbot, window, exported)  # the copy carries the variation in the file
+    qtbot.waitUntil(lambda: not window.analysis_board.restoring_lines)
+    assert [child.uci for child in window.session.mainline_node(6).children][1:] == [move.uci()]
+    open_game(qtbot, window, original)
+    qtbot.waitUntil(lambda: len(window.session.mainline_node(6).children) == 2, timeout=WAIT_MS)
+    assert window.session.mainline_node(6).children[1].uci == move.uci()
