@@ -232,11 +232,18 @@ class AnalysisBoard(QObject):
     def _on_current_changed(self, node: Node) -> None:
         self._refresh_numbers()
         self._paint_maps(None)  # the maps on show were of the position before
+        self._clear_previews()  # so were the hovered line's arrows and stones
         if self._live:
             self._follow(node)
 
     def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
         self.session.play_line(list(moves))
+
+    def _clear_previews(self) -> None:
+        if self._chess_board is not None:
+            self._chess_board.set_preview_arrows([])
+        if self._go_board is not None:
+            self._go_board.set_ghost_stones([])
 
     def _on_line_hovered(self, moves: object) -> None:
         game, node = self.session.game, self.session.current_node

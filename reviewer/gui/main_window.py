@@ -154,13 +154,17 @@ class MainWindow(QMainWindow):
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
         self.live_action.setChecked(enabled)
-        game = self.session.game
-        self.lines_panel.setVisible(enabled)
-        self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
-        self.board_column.relayout()
+        self._show_live_widgets()
         self.analysis_board.set_live(enabled)
         if not enabled:
             self.views.refresh()  # the review's own marks come back where the live ones were
+
+    def _show_live_widgets(self) -> None:
+        """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
+        enabled, game = self.live_action.isChecked(), self.session.game
+        self.lines_panel.setVisible(enabled)
+        self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
+        self.board_column.relayout()
 
     def learn_from_mistakes(self, color: str) -> None:
         if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
@@ -304,6 +308,8 @@ class MainWindow(QMainWindow):
         game = self.session.game
         assert game is not None
         self.board_area.ensure_board(game.kind)
+        self.eval_bar.set_evaluation(None)  # the last game's
+        self._show_live_widgets()  # another kind of game may have an evaluation bar, or none
         self.move_list.set_game(game)
         self.summary_panel.show()
         self._ensure_graph().show()

@@ -105,7 +105,8 @@ def test_live_lines_follow_the_position_and_a_clicked_line_is_played(harness, qt
     assert update.token is harness.session.current_node and harness.lines.rows()
     first_line = harness.lines.rows()[0].moves
     label = harness.lines.line_label(0)
-    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.rect().center())
+    last = len(first_line) - 1
+    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.move_rect(last).center())
     played = harness.session.current_node
     assert [step.move for step in played.path_from_root()[4:]] == list(first_line)
     qtbot.waitUntil(

@@ -250,3 +250,38 @@ def test_opening_the_exported_copy_keeps_the_variations_of_the_original(qtbot, w
     open_game(qtbot, window, original)
     qtbot.waitUntil(lambda: len(window.session.mainline_node(6).children) == 2, timeout=WAIT_MS)
     assert window.session.mainline_node(6).children[1].uci == move.uci()
+
+
+def test_a_click_on_a_move_of_an_engine_line_plays_up_to_it_and_one_undo_takes_it_back(qtbot, window, corpus_dir):
+    command = shlex.join(fake_engine_command("fake_uci.py", "--pv-plies", "8"))
+    window.set_engine_choice(EngineChoice(kind="chess", command=command), remember=False)
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.session.set_current_ply(10)
+    start = window.session.current_node
+    QTest.keyClick(window, Qt.Key.Key_L)
+    qtbot.waitUntil(lambda: bool(window.lines_panel.rows()) and len(window.lines_panel.rows()[0].moves) == 8, timeout=WAIT_MS)
+    line = window.lines_panel.rows()[0].moves
+    label = window.lines_panel.line_label(0)
+    third = label.move_rect(2).center()
+    QTest.mouseMove(label, third)
+    qtbot.waitUntil(lambda: bool(window.chess_board._preview))  # the line's arrows, on the board
+    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, third)
+    played = window.session.current_node
+    assert [node.move for node in played.path_from_root()[10:]] == list(line[:3])
+    assert not window.chess_board._preview  # the old position's arrows are gone
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.session.current_node is start
+    assert len(start.children) == 1  # the three moves went in one step
+
+
+def test_the_evaluation_bar_comes_with_a_chess_game_opened_after_a_go_game(qtbot, window, corpus_dir):
+    command = shlex.join(fake_engine_command("fake_katago.py"))
+    window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    QTest.keyClick(window, Qt.Key.Key_L)
+    assert window.lines_panel.isVisible() and not window.eval_bar.isVisible()
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    assert window.live_action.isChecked() and window.eval_bar.isVisible()
+    qtbot.waitUntil(lambda: window.eval_bar.white_pct() is not None, timeout=WAIT_MS)
+    open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
+    assert not window.eval_bar.isVisible()
