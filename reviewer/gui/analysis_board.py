@@ -78,6 +78,7 @@ class AnalysisBoard(QObject):
         self._source = ""  # where the open game was read from (saved_lines.game_source)
         self._original_paths: set[tuple[str, ...]] = set()
         self._restoring = False
+        self._entering = False  # a move from the move box is being played
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
         self.lines_loaded.connect(self._graft_saved_lines)
         self.store_failed.connect(show_message)
@@ -94,6 +95,7 @@ class AnalysisBoard(QObject):
     def attach_chess_board(self, board: PlayableChessBoard) -> None:
         self._chess_board = board
         board.move_played.connect(self.play)
+        board.move_tried.connect(self._on_tried)
 
     def attach_go_board(self, board: PlayableGoBoard) -> None:
         self._go_board = board
@@ -170,16 +172,26 @@ class AnalysisBoard(QObject):
 
     def _on_entry(self, text: str) -> None:
         before = self.session.current_node
-        node = self.session.play_move(text)
+        self._entering = True
+        try:
+            node = self.session.play_move(text)
+        finally:
+            self._entering = False
         if node is not None and node is not before:
             self.entry.accept_move()
 
+    def _on_tried(self, uci: str) -> None:
+        """A piece dropped where it cannot go: the rules say why, as for a typed move."""
+        self.session.play_move(uci)
+
     def _on_refused(self, reason: str) -> None:
-        self.entry.refuse(reason)
+        if self._entering:  # the move box marks its own refused text; a board move leaves it alone
+            self.entry.refuse(reason)
         self._show_message(reason)
 
     def _on_game_loaded(self) -> None:
         self._latest = None
+        self.entry.clear_refusal()
         game = self.session.game
         if game is not None and self._saved_lines is not None:
             collection = self.session.collection
@@ -230,6 +242,7 @@ class AnalysisBoard(QObject):
         self.lines_restored.emit()
 
     def _on_current_changed(self, node: Node) -> None:
+        self.entry.clear_refusal()  # it was about the position before
         self._refresh_numbers()
         self._paint_maps(None)  # the maps on show were of the position before
         self._clear_previews()  # so were the hovered line's arrows and stones

@@ -201,9 +201,10 @@ class MainWindow(QMainWindow):
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(10, 8, 10, 4)
-        layout.addWidget(self.message_bar)
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
+        self.message_bar.setParent(central)
+        self.message_bar.float_over(self.review_panel)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:

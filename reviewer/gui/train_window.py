@@ -15,6 +15,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import chess
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -90,6 +92,7 @@ class TrainWindow(QWidget):
         for widget in (self.empty_label, self.chess_board, self.go_board):
             self.boards.addWidget(widget)
         self.chess_board.move_played.connect(self.answer)
+        self.chess_board.move_tried.connect(self.answer)  # judged illegal, with the reason
         self.go_board.move_played.connect(self.answer)
 
         self.card_label = QLabel()
@@ -246,8 +249,7 @@ class TrainWindow(QWidget):
         self._answered = card
         played = rules_for(card.kind).play(position_of(card), move)
         if card.kind == "chess":
-            board: Any = played.position
-            self.chess_board.set_position(board, board.peek() if board.move_stack else None)
+            self.chess_board.set_position(played.position, chess.Move.from_uci(played.machine))
         else:
             self.go_board.set_position(played.position)
         self.chess_board.set_interactive(False)

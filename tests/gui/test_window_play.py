@@ -7,7 +7,7 @@ import shlex
 import chess
 import chess.pgn
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from support import fake_engine_command
 
@@ -285,3 +285,63 @@ def test_the_evaluation_bar_comes_with_a_chess_game_opened_after_a_go_game(qtbot
     qtbot.waitUntil(lambda: window.eval_bar.white_pct() is not None, timeout=WAIT_MS)
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     assert not window.eval_bar.isVisible()
+
+
+def drag(board, start_square: int, end_square: int) -> None:
+    start, end = board.square_center(start_square).toPoint(), board.square_center(end_square).toPoint()
+    QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
+    QTest.mouseMove(board, (start + end) / 2)
+    QTest.mouseMove(board, end)
+    QTest.mouseRelease(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
+
+
+def message_texts(window: MainWindow) -> list[str]:
+    return [message.text for message in window.message_bar.messages()]
+
+
+def test_an_illegal_drag_says_why_and_a_small_letter_move_is_read(qtbot, window, corpus_dir):
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    window.session.set_current_ply(0)
+    drag(window.chess_board, chess.D1, chess.D3)
+    assert "Illegal move d1d3: the way from d1 to d3 is blocked" in message_texts(window)
+    drag(window.chess_board, chess.E7, chess.E5)
+    assert "Illegal move e7e5: it is White's move" in message_texts(window)
+    assert window.session.current_ply == 0 and window.move_entry.refusal() == ""  # the box was not used
+    qtbot.keyClicks(window.move_entry, "nh3")
+    QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    assert window.session.current_node.move == "Nh3"
+
+
+def test_a_refused_move_leaves_no_red_frame_behind(qtbot, window, tmp_path, corpus_dir):
+    path = tmp_path / "ko.sgf"
+    path.write_text(KO_SHAPE)
+    open_game(qtbot, window, path)
+    click_point(window, "E5")
+    click_point(window, "D5")  # the ko: refused
+    assert any("ko" in text.lower() for text in message_texts(window))
+    assert window.move_entry.refusal() == "" and window.move_entry.styleSheet() == ""  # a board click, not the box
+    qtbot.keyClicks(window.move_entry, "D5")
+    QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    assert "ko" in window.move_entry.refusal().lower()  # the box's own refusal is marked
+    with qtbot.waitSignal(window.session.tree_changed):
+        click_point(window, "A1")  # a legal move: the refusal was about the position before
+    assert window.move_entry.refusal() == "" and window.move_entry.styleSheet() == ""
+    qtbot.keyClicks(window.move_entry, "E5")
+    QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
+    assert window.move_entry.refusal()
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    assert window.move_entry.refusal() == "" and window.move_entry.styleSheet() == ""
+
+
+def test_a_warning_does_not_change_the_size_of_the_board(qtbot, window, corpus_dir):
+    from reviewer.gui.presenters.messages import Message
+
+    open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
+    qtbot.wait(1)  # let the layout settle once
+    before = window.chess_board.size()
+    for index in range(3):
+        window.message_bar.add(Message(key=f"test:{index}", level="warning", text=f"Warning number {index}"))
+    assert window.message_bar.isVisible() and window.message_bar.height() > 20
+    assert window.chess_board.size() == before
+    origin = QPoint(0, 0)
+    assert window.message_bar.mapTo(window, origin) == window.review_panel.mapTo(window, origin)  # over the panel
