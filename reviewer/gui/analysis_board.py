@@ -306,7 +306,8 @@ class AnalysisBoard(QObject):
             self._bridge.stop()
             return
         shown, ply = line_game(game, node)
-        self.lines.show_status("thinking…")
+        self._latest = None
+        self.lines.clear_lines("thinking…")  # the lines on show were of another position: not to be clicked
         self._bridge.set_position(shown, ply, node)
 
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:

@@ -251,7 +251,8 @@ class EvalBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._white_pct: float | None = None
-        self._text = ""
+        self._text = ""  # the score in full, the tooltip
+        self._bar_text = ""
         self._flipped = False
         self.setFixedWidth(22)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
@@ -262,10 +263,14 @@ class EvalBar(QWidget):
 
     def set_evaluation(self, evaluation: Evaluation | None) -> None:
         if evaluation is None:
-            self._white_pct, self._text = None, ""
+            self._white_pct, self._text, self._bar_text = None, "", ""
         else:
             self._white_pct = win_pct_white(evaluation)
             self._text = chess_score_text(evaluation.score_cp_white, evaluation.mate_white)
+            cp = evaluation.score_cp_white
+            self._bar_text = (  # what fits in the bar: one decimal, as lichess's bar
+                f"{abs(cp) / 100:.1f}" if evaluation.mate_white is None and cp is not None else self._text.lstrip("+")
+            )
         self.setToolTip(self._text)
         self.update()
 
@@ -286,7 +291,7 @@ class EvalBar(QWidget):
             at_bottom = white_ahead != self._flipped
             box = QRectF(rect.left(), rect.bottom() - 16 if at_bottom else rect.top(), rect.width(), 16)
             painter.setPen(QColor("#262421") if white_ahead else QColor("#f4f4f2"))
-            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self._text.lstrip("+"))
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self._bar_text)
         painter.setPen(QColor("#8a8783"))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(rect.adjusted(0, 0, -1, -1))

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from support import fake_engine_command
 
 from reviewer.core.games.chess import board_after
@@ -25,8 +26,9 @@ from reviewer.gui.settings import EngineChoice
 
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")
 WAIT_MS = 60_000
-# A 9×9 game: four moves played around a ko shape set up on the board.
-GO_GAME = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PL[B]AB[ce][dd][df]AW[ed][ef][fe][de];B[gg];W[cc];B[gc];W[cg])"
+# A 9×9 game: four moves in the corners around a ko shape set up on the board (the fake KataGo
+# finds White's first move an inaccuracy).
+GO_GAME = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PL[B]AB[ce][dd][df]AW[ed][ef][fe][de];B[aa];W[ii];B[ai];W[ia])"
 SHOTS = os.environ.get("REVIEWER_JOURNEY_SHOTS")
 
 
@@ -118,8 +120,8 @@ def export(qtbot, window: MainWindow, path: Path, with_analysis: bool = False) -
         window.exports.export_annotated(path, with_analysis=with_analysis)
 
 
-def shoot(qtbot, window: MainWindow, name: str) -> None:
-    """Save the window as it looks now, light and dark (only when REVIEWER_JOURNEY_SHOTS is set)."""
+def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
+    """Save the window (or `widget`) as it looks now, light and dark (only when REVIEWER_JOURNEY_SHOTS is set)."""
     if not SHOTS:
         return
     folder = Path(SHOTS)
@@ -127,9 +129,13 @@ def shoot(qtbot, window: MainWindow, name: str) -> None:
     for dark in (False, True):
         if window.dark_action.isChecked() != dark:
             window.dark_action.trigger()
+        shown = widget or window
+        app_window_color = QApplication.palette().window().color()
+        qtbot.waitUntil(lambda: shown.palette().window().color() == app_window_color, timeout=WAIT_MS)  # posted to every widget
         qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
-        window.grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"))
+        (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
     window.dark_action.trigger()  # back to light for the rest of the journey
+    qtbot.waitUntil(lambda: (widget or window).palette().window().color() == QApplication.palette().window().color())
 
 
 def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus_dir, tmp_path):
@@ -145,7 +151,6 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
     ply = click_graph(qtbot, window, next(p for p in sorted(labels) if p >= 6))
     assert session.current_ply == ply and window.move_list.current_node() is session.mainline_node(ply)
     assert window.chess_board.board().fen() == board_after(session.game, session.current_node).fen()
-    shoot(qtbot, window, "chess-review")
 
     # A variation dragged on the board: the labels of the whole list stay.
     here = session.current_node
@@ -163,6 +168,9 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
     assert [node.move for node in session.current_node.path_from_root()[ply + 1 :]] == list(line[:3])
     assert not window.chess_board._preview  # the hovered line's arrows went with the old position
     assert shown_labels(window) == labels
+    assert window.lines_panel.rows() == [] or window.analysis_board.latest_update().token is session.current_node
+    qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)  # the new position's lines
+    assert window.analysis_board.latest_update().token is session.current_node
     shoot(qtbot, window, "chess-lines")
     QTest.keyClick(window, Qt.Key.Key_L)  # lines off
 
@@ -188,7 +196,7 @@ def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, 
     analyse_with_space(qtbot, window)
     session = window.session
     labels = shown_labels(window)
-    assert set(session.judgements()) == {1, 2, 3, 4}
+    assert set(session.judgements()) == {1, 2, 3, 4} and labels == {2: "?!"}
 
     ply = click_graph(qtbot, window, 2)
     assert session.current_ply == ply
@@ -266,7 +274,7 @@ def test_a_saved_analysis_becomes_cards_and_the_feedback_stays_with_the_card_ans
     after = board.copy()
     after.push(best)
     assert trainer.chess_board.board().board_fen() == after.board_fen()  # the answer, on the board
-    shoot(qtbot, trainer, "trainer-answered")
+    shoot(qtbot, window, "trainer-answered", trainer)
     QTest.mouseClick(trainer.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: trainer.current() is not card, timeout=WAIT_MS)
     assert trainer.feedback_label.text() == ""
