@@ -129,13 +129,17 @@ def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
     for dark in (False, True):
         if window.dark_action.isChecked() != dark:
             window.dark_action.trigger()
-        shown = widget or window
-        app_window_color = QApplication.palette().window().color()
-        qtbot.waitUntil(lambda: shown.palette().window().color() == app_window_color, timeout=WAIT_MS)  # posted to every widget
+        wait_for_theme(qtbot, widget or window)
         qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
         (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
     window.dark_action.trigger()  # back to light for the rest of the journey
-    qtbot.waitUntil(lambda: (widget or window).palette().window().color() == QApplication.palette().window().color())
+    wait_for_theme(qtbot, widget or window)
+
+
+def wait_for_theme(qtbot, shown) -> None:
+    """The application's palette has reached `shown` (it is posted to every widget)."""
+    wanted = QApplication.palette().window().color()
+    qtbot.waitUntil(lambda: shown.palette().window().color() == wanted, timeout=WAIT_MS)
 
 
 def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus_dir, tmp_path):
