@@ -36,7 +36,7 @@ from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.review_panel import ReviewPanel
-from reviewer.gui.review_views import ReviewViews
+from reviewer.gui.review_views import ReviewViews, ReviewWidgets
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
@@ -98,7 +98,25 @@ class MainWindow(QMainWindow):
         status = self.status_area
         self.engine_label, self.progress_bar, self.state_label = status.engine_label, status.progress_bar, status.state_label
         self.rate_label, self.eta_label = status.rate_label, status.eta_label
-        self.views = ReviewViews(self)
+        self.views = ReviewViews(
+            self.session,
+            self.settings,
+            ReviewWidgets(
+                board_area=self.board_area,
+                board_and_panel=self.board_and_panel,
+                move_list=self.move_list,
+                summary_panel=self.summary_panel,
+                header_label=self.header_label,
+                comment_view=self.comment_view,
+                message_bar=self.message_bar,
+                graph=lambda: self.eval_graph,
+                ensure_graph=self._ensure_graph,
+                status_message=self.statusBar().showMessage,
+            ),
+            self.analysis_controller,
+            self.analysis.is_running,
+            self,
+        )
         self._connect()
         self._build_analysis_board()
         self._refresh_timer = self.views.refresh_timer  # tests wait on it
