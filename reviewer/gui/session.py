@@ -419,7 +419,9 @@ class ReviewSession(QObject):
             for key in [key for key in self._all if key[1] >= keep]:
                 del self._all[key]
             self._select()
-            self._invalidate_assessment(reset=True)
+            # Moves added after the main line's end leave every scored move as it was: its labels
+            # stay on show until the new assessment comes. Any other change voids them at once.
+            self._invalidate_assessment(reset=keep < len(old_mainline))
             if self._background_assessor is not None and len(self._evaluations) > 0:
                 self._request_background_assessment()
             self.assessment_changed.emit()

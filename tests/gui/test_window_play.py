@@ -207,6 +207,12 @@ def test_playing_a_move_keeps_every_label_of_the_move_list(qtbot, window, corpus
     with qtbot.waitSignal(window.session.tree_changed):
         QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
     assert shown_labels(window) == labels
+    QTest.keyClick(window, Qt.Key.Key_Home)
+    QTest.keyClick(window, Qt.Key.Key_End)
+    with qtbot.waitSignal(window.session.tree_changed):  # a move after the end: the main line grows
+        click_move(window, other_move(window))
+    assert window.session.current_node.is_mainline
+    assert shown_labels(window) == labels  # at once, while the longer game is scored again
 
 
 def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir):
