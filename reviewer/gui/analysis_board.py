@@ -79,6 +79,7 @@ class AnalysisBoard(QObject):
         self._original_paths: set[tuple[str, ...]] = set()
         self._restoring = False
         self._entering = False  # a move from the move box is being played
+        self._closed = False
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
         self.lines_loaded.connect(self._graft_saved_lines)
         self.store_failed.connect(show_message)
@@ -163,6 +164,7 @@ class AnalysisBoard(QObject):
         return self.session.play_move("pass") if game is not None and game.kind == "go" else None
 
     def close(self) -> None:
+        self._closed = True  # lines read back after this are for a board no longer shown
         self._store_thread.shutdown(wait=True)
         if self._bridge is not None:
             self._bridge.close()
@@ -210,9 +212,11 @@ class AnalysisBoard(QObject):
         self.move_list.set_judgements(self.session.judgements())
         if self.session.current_node is not None:
             self.move_list.set_current_node(self.session.current_node)
-        if self._saved_lines is not None and self._fingerprint:
+        if self._saved_lines is not None and self._fingerprint and not self._closed:
             lines = added_lines(game, self._original_paths)
-            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, self._source, lines)
+            # Played before the kept lines are back: added to them, as they are not on the board yet.
+            keep_stored = self._restoring
+            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, self._source, lines, keep_stored)
 
     def _load_lines(self, store: SavedLines, fingerprint: str, source: str, game: Game) -> None:
         try:
@@ -222,15 +226,17 @@ class AnalysisBoard(QObject):
             lines = []
         self.lines_loaded.emit(fingerprint, source, lines)
 
-    def _save_lines(self, store: SavedLines, fingerprint: str, source: str, lines: list[list[str]]) -> None:
+    def _save_lines(
+        self, store: SavedLines, fingerprint: str, source: str, lines: list[list[str]], keep_stored: bool = False
+    ) -> None:
         try:
-            store.save(fingerprint, lines, source)
+            store.save(fingerprint, lines, source, keep_stored)
         except Exception as error:
             self.store_failed.emit(f"Could not keep the lines you added: {error}")
 
     def _graft_saved_lines(self, fingerprint: str, source: str, lines: object) -> None:
         game = self.session.game
-        if game is None or (fingerprint, source) != (self._fingerprint, self._source):
+        if self._closed or game is None or (fingerprint, source) != (self._fingerprint, self._source):
             return  # about a game no longer open
         self._restoring = False
         if isinstance(lines, list) and lines:

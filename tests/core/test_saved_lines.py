@@ -79,3 +79,13 @@ def test_the_first_layout_by_content_alone_is_still_read(tmp_path):
     store.save(game_fingerprint(game), [], "/games/g.pgn#0")
     assert store.load(game, "/games/g.pgn#0") == []
     assert store.load(game, "/games/other.pgn#0") == [["e4", "e5", "Qh5"]]  # nothing was deleted
+
+
+def test_a_line_played_before_the_kept_ones_are_back_is_added_to_them(tmp_path):
+    store = SavedLines(tmp_path / "lines.sqlite")
+    fingerprint = game_fingerprint(opened_game())
+    store.save(fingerprint, [["e4", "e5", "Bc4"]], "/games/g.pgn#0")
+    store.save(fingerprint, [["e4", "e5", "Qh5"]], "/games/g.pgn#0", keep_stored=True)
+    assert store.load(opened_game(), "/games/g.pgn#0") == [["e4", "e5", "Bc4"], ["e4", "e5", "Qh5"]]
+    store.save(fingerprint, [["e4", "e5", "Qh5"]], "/games/g.pgn#0")  # once they are back: as played
+    assert store.load(opened_game(), "/games/g.pgn#0") == [["e4", "e5", "Qh5"]]

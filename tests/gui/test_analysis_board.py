@@ -144,6 +144,25 @@ def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot,
         again.analysis.close()
 
 
+def test_a_line_played_before_the_kept_lines_are_back_loses_none_of_them(qtbot, tmp_path):
+    store = SavedLines(tmp_path / "lines.sqlite")
+    first = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    first.session.set_current_ply(2)
+    first.session.play_line(["Bc4", "Bc5"])
+    first.analysis.close()
+    hasty = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    assert hasty.analysis.restoring_lines  # the kept line is not back yet
+    hasty.session.set_current_ply(2)
+    hasty.session.play_move("Qh5")
+    hasty.analysis.close()  # closed before the kept line came back
+    again = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    try:
+        qtbot.waitUntil(lambda: not again.analysis.restoring_lines, timeout=WAIT_MS)
+        assert [child.move for child in again.session.game.node_at_ply(2).children] == ["Nf3", "Bc4", "Qh5"]
+    finally:
+        again.analysis.close()
+
+
 def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
     from reviewer.core.analysis import Candidate, Evaluation
     from reviewer.gui.retro_panel import RetroController, RetroPanel

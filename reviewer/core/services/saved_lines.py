@@ -136,12 +136,21 @@ class SavedLines:
                     lines.append(list(line))
         return lines
 
-    def save(self, fingerprint: str, lines: list[list[str]], source: str = "") -> None:
-        """Keep `lines` as the lines of that game from `source`; other sources are left alone."""
+    def save(self, fingerprint: str, lines: list[list[str]], source: str = "", keep_stored: bool = False) -> None:
+        """Keep `lines` as the lines of that game from `source`; other sources are left alone.
+
+        `keep_stored`: add to what the source kept instead of replacing it (for lines played before
+        the stored ones were back on the board, which therefore could not have been deleted)."""
         with self._lock:
             db = self._connect()
             try:
                 with db:
+                    if keep_stored:
+                        row = db.execute(
+                            "SELECT lines FROM source_lines WHERE game = ? AND source = ?", (fingerprint, source)
+                        ).fetchone()
+                        stored = [list(line) for line in json.loads(row[0])] if row else []
+                        lines = stored + [line for line in lines if line not in stored]
                     db.execute(
                         "INSERT OR REPLACE INTO source_lines (game, source, lines, saved_at) VALUES (?, ?, ?, ?)",
                         (fingerprint, source, json.dumps(lines), time.time()),
