@@ -247,7 +247,7 @@ class TrainWindow(QWidget):
         """`card` is answered by `move`: show that move played on the board and wait for "Next card"."""
         self._answered = card
         played = rules_for(card.kind).play(position_of(card), move)
-        if card.kind == "chess":
+        if self.boards.currentWidget() is self.chess_board:  # the board the card is asked on
             self.chess_board.set_position(played.position, chess.Move.from_uci(played.machine))
         else:
             self.go_board.set_position(played.position)
