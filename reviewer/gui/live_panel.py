@@ -63,11 +63,13 @@ class _LineLabel(QWidget):
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName(f"Engine line {index + 1}")
 
     def set_line(self, score: str, detail: str, tokens: list[tuple[str, int | None]]) -> None:
         self._score, self._detail, self._tokens = score, detail, tokens
         self._hovered, self._hover_plies = None, -1
         self._move_rects = []
+        self.setAccessibleDescription(self.text())
         self.updateGeometry()
         self.update()
 
