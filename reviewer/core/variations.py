@@ -63,6 +63,17 @@ class TreeEditor:
             while len(self._undo) > done:
                 self.undo()
             raise
+        steps = self._undo[done:]
+        if len(steps) > 1:  # one undo takes back the whole line
+            del self._undo[done:]
+
+            def undo_line() -> Node | None:
+                shown = None
+                for step in reversed(steps):
+                    shown = step()
+                return shown
+
+            self._undo.append(undo_line)
         return node
 
     def delete(self, node: Node) -> Node:

@@ -20,7 +20,7 @@ from reviewer.core.games.go import move_numbers, position_after
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring.trust import judge_engine
 from reviewer.core.services.live import LiveUpdate
-from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, graft, leaf_paths
+from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, game_source, graft, leaf_paths
 from reviewer.core.variations import line_game
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_board import CandidateMark
@@ -38,8 +38,9 @@ EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
 
 class AnalysisBoard(QObject):
     lines_shown = Signal(object)  # the LiveUpdate now on show
-    lines_loaded = Signal(str, object)  # fingerprint, saved lines (from the store's thread)
+    lines_loaded = Signal(str, str, object)  # fingerprint, source, saved lines (from the store's thread)
     store_failed = Signal(str)
+    lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
 
     def __init__(
         self,
@@ -75,7 +76,11 @@ class AnalysisBoard(QObject):
         self._saved_lines = saved_lines
         self.retro: RetroController | None = None
         self._fingerprint = ""
+        self._source = ""  # where the open game was read from (saved_lines.game_source)
         self._original_paths: set[tuple[str, ...]] = set()
+        self._restoring = False
+        self._entering = False  # a move from the move box is being played
+        self._closed = False
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
         self.lines_loaded.connect(self._graft_saved_lines)
         self.store_failed.connect(show_message)
@@ -92,6 +97,7 @@ class AnalysisBoard(QObject):
     def attach_chess_board(self, board: PlayableChessBoard) -> None:
         self._chess_board = board
         board.move_played.connect(self.play)
+        board.move_tried.connect(self._on_tried)
 
     def attach_go_board(self, board: PlayableGoBoard) -> None:
         self._go_board = board
@@ -138,6 +144,11 @@ class AnalysisBoard(QObject):
         self._show_numbers = shown
         self._refresh_numbers()
 
+    @property
+    def restoring_lines(self) -> bool:
+        """True while the lines kept for the game just opened are being read back."""
+        return self._restoring
+
     def latest_update(self) -> LiveUpdate | None:
         return self._latest
 
@@ -155,6 +166,7 @@ class AnalysisBoard(QObject):
         return self.session.play_move(passing) if passing else None
 
     def close(self) -> None:
+        self._closed = True  # lines read back after this are for a board no longer shown
         self._store_thread.shutdown(wait=True)
         if self._bridge is not None:
             self._bridge.close()
@@ -164,20 +176,33 @@ class AnalysisBoard(QObject):
 
     def _on_entry(self, text: str) -> None:
         before = self.session.current_node
-        node = self.session.play_move(text)
+        self._entering = True
+        try:
+            node = self.session.play_move(text)
+        finally:
+            self._entering = False
         if node is not None and node is not before:
             self.entry.accept_move()
 
+    def _on_tried(self, uci: str) -> None:
+        """A piece dropped where it cannot go: the rules say why, as for a typed move."""
+        self.session.play_move(uci)
+
     def _on_refused(self, reason: str) -> None:
-        self.entry.refuse(reason)
+        if self._entering:  # the move box marks its own refused text; a board move leaves it alone
+            self.entry.refuse(reason)
         self._show_message(reason)
 
     def _on_game_loaded(self) -> None:
         self._latest = None
+        self.entry.clear_refusal()
         game = self.session.game
         if game is not None and self._saved_lines is not None:
+            collection = self.session.collection
             self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
-            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, game)
+            self._source = game_source(collection.path if collection is not None else None, self.session.game_index)
+            self._restoring = True
+            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, self._source, game)
         if self._live:
             self._follow(self.session.current_node)
 
@@ -185,45 +210,61 @@ class AnalysisBoard(QObject):
         game = self.session.game
         if game is None:
             return
-        self.move_list.set_game(game)
+        self.move_list.refresh_tree()
+        self.move_list.set_judgements(self.session.judgements())
         if self.session.current_node is not None:
             self.move_list.set_current_node(self.session.current_node)
-        if self._saved_lines is not None and self._fingerprint:
+        if self._saved_lines is not None and self._fingerprint and not self._closed:
             lines = added_lines(game, self._original_paths)
-            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, lines)
+            # Played before the kept lines are back: added to them, as they are not on the board yet.
+            keep_stored = self._restoring
+            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, self._source, lines, keep_stored)
 
-    def _load_lines(self, store: SavedLines, fingerprint: str, game: Game) -> None:
+    def _load_lines(self, store: SavedLines, fingerprint: str, source: str, game: Game) -> None:
         try:
-            lines = store.load(game)
+            lines = store.load(game, source)
         except Exception as error:  # an unreadable store hides saved lines, never the game
             self.store_failed.emit(f"Could not read the lines you added before: {error}")
-            return
-        self.lines_loaded.emit(fingerprint, lines)
+            lines = []
+        self.lines_loaded.emit(fingerprint, source, lines)
 
-    def _save_lines(self, store: SavedLines, fingerprint: str, lines: list[list[str]]) -> None:
+    def _save_lines(
+        self, store: SavedLines, fingerprint: str, source: str, lines: list[list[str]], keep_stored: bool = False
+    ) -> None:
         try:
-            store.save(fingerprint, lines)
+            store.save(fingerprint, lines, source, keep_stored)
         except Exception as error:
             self.store_failed.emit(f"Could not keep the lines you added: {error}")
 
-    def _graft_saved_lines(self, fingerprint: str, lines: object) -> None:
+    def _graft_saved_lines(self, fingerprint: str, source: str, lines: object) -> None:
         game = self.session.game
-        if game is None or fingerprint != self._fingerprint or not isinstance(lines, list) or not lines:
-            return
-        added, problems = graft(game, lines)
-        for problem in problems:
-            self._show_message(problem)
-        if added:
-            self.session.tree_edited_elsewhere()
+        if self._closed or game is None or (fingerprint, source) != (self._fingerprint, self._source):
+            return  # about a game no longer open
+        self._restoring = False
+        if isinstance(lines, list) and lines:
+            added, problems = graft(game, lines)
+            for problem in problems:
+                self._show_message(problem)
+            if added:
+                self.session.tree_edited_elsewhere()
+        self.lines_restored.emit()
 
     def _on_current_changed(self, node: Node) -> None:
+        self.entry.clear_refusal()  # it was about the position before
         self._refresh_numbers()
         self._paint_maps(None)  # the maps on show were of the position before
+        self._clear_previews()  # so were the hovered line's arrows and stones
         if self._live:
             self._follow(node)
 
     def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
         self.session.play_line(list(moves))
+
+    def _clear_previews(self) -> None:
+        if self._chess_board is not None:
+            self._chess_board.set_preview_arrows([])
+        if self._go_board is not None:
+            self._go_board.set_ghost_stones([])
 
     def _on_line_hovered(self, moves: object) -> None:
         game, node = self.session.game, self.session.current_node
@@ -274,7 +315,8 @@ class AnalysisBoard(QObject):
             self._bridge.stop()
             return
         shown, ply = line_game(game, node)
-        self.lines.show_status("thinking…")
+        self._latest = None
+        self.lines.clear_lines("thinking…")  # the lines on show were of another position: not to be clicked
         self._bridge.set_position(shown, ply, node)
 
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:

@@ -143,6 +143,9 @@ def take_screenshot(
     def play_moves() -> None:
         if outcome.get("played"):
             return
+        if window.analysis_board.restoring_lines:  # the lines played before come first
+            window.analysis_board.lines_restored.connect(play_moves)
+            return
         outcome["played"] = 1
         if ply is not None:
             window.session.set_current_ply(ply)

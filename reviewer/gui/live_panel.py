@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import chess
-from PySide6.QtCore import QObject, QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent
+from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
 from reviewer.core.analysis import Evaluation
@@ -43,37 +43,143 @@ class LiveBridge(QObject):
         self._live.close()
 
 
-class _LineLabel(QLabel):
-    clicked = Signal(int)
-    hovered = Signal(int)  # -1 when the mouse leaves
+class _LineLabel(QWidget):
+    """One engine line: its score, its detail and its moves, each move a target of its own.
+
+    Signals carry the line's index and how many of its moves lead to the point under the mouse
+    (the whole line off the moves; -1 when the mouse leaves)."""
+
+    clicked = Signal(int, int)
+    hovered = Signal(int, int)
 
     def __init__(self, index: int, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.index = index
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(False)
+        self._score = ""
+        self._detail = ""
+        self._tokens: list[tuple[str, int | None]] = []  # text, 0-based move index (None: a move number)
+        self._move_rects: list[QRectF] = []
+        self._hovered: int | None = None  # the move under the mouse
+        self._hover_plies = -1  # what the last `hovered` said
         self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName(f"Engine line {index + 1}")
+
+    def set_line(self, score: str, detail: str, tokens: list[tuple[str, int | None]]) -> None:
+        self._score, self._detail, self._tokens = score, detail, tokens
+        self._hovered, self._hover_plies = None, -1
+        self._move_rects = []
+        self.setAccessibleDescription(self.text())
+        self.updateGeometry()
+        self.update()
+
+    def text(self) -> str:
+        return "  ".join(part for part in (self._score, self._detail, " ".join(text for text, _ in self._tokens)) if part)
+
+    def move_rect(self, move_index: int) -> QRect:
+        """Where move `move_index` (0 = the first) of the line is drawn (empty when not shown)."""
+        self._lay_out()
+        rects = self._move_rects
+        return rects[move_index].toAlignedRect() if move_index < len(rects) else QRect()
+
+    def sizeHint(self) -> QSize:
+        return QSize(200, round(QFontMetricsF(self.font()).height() * 1.5))
+
+    def _lay_out(self) -> list[tuple[QRectF, str, str, int | None]]:
+        """(rect, text, role, move index) of every piece of the line that fits, left to right."""
+        bold = QFont(self.font())
+        bold.setBold(True)
+        plain, strong = QFontMetricsF(self.font()), QFontMetricsF(bold)
+        height = float(self.height())
+        pieces: list[tuple[QRectF, str, str, int | None]] = []
+        x = 2.0
+        for text, role, metrics, gap in ((self._score, "score", strong, 12.0), (self._detail, "detail", plain, 12.0)):
+            if text:
+                width = metrics.horizontalAdvance(text)
+                pieces.append((QRectF(x, 0, width, height), text, role, None))
+                x += width + gap
+        space = plain.horizontalAdvance(" ")
+        self._move_rects = []
+        for text, index in self._tokens:
+            width = plain.horizontalAdvance(text)
+            if x + width > self.width() - 2:
+                break
+            rect = QRectF(x, 0, width, height)
+            pieces.append((rect, text, "move" if index is not None else "number", index))
+            if index is not None:
+                self._move_rects.append(rect.adjusted(-space / 2, 0, space / 2, 0))
+            x += width + space
+        return pieces
+
+    def _move_at(self, x: float) -> int | None:
+        self._lay_out()
+        return next((index for index, rect in enumerate(self._move_rects) if rect.left() <= x < rect.right()), None)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        theme = style.theme_for(self)
+        painter = QPainter(self)
+        try:
+            bold = QFont(self.font())
+            bold.setBold(True)
+            for rect, text, role, index in self._lay_out():
+                if role == "move" and index == self._hovered:
+                    hover = style.color(theme.hover_background)
+                    painter.setPen(Qt.PenStyle.NoPen)
+                    painter.setBrush(hover)
+                    painter.drawRoundedRect(rect.adjusted(-2, 2, 2, -2), 3, 3)
+                painter.setFont(bold if role == "score" else self.font())
+                muted = role in ("detail", "number")
+                painter.setPen(QColor(theme.text_muted) if muted else self.palette().color(self.foregroundRole()))
+                painter.drawText(rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), text)
+        finally:
+            painter.end()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        index = self._move_at(event.position().x())
+        if index != self._hovered:
+            self._hovered = index
+            self.update()
+        if self._plies(index) != self._hover_plies:
+            self._hover_plies = self._plies(index)
+            self.hovered.emit(self.index, self._hover_plies)
+        super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self.clicked.emit(self.index)
+            self.clicked.emit(self.index, self._plies(self._move_at(event.position().x())))
         event.accept()
 
-    def enterEvent(self, event: object) -> None:
-        self.hovered.emit(self.index)
+    def _plies(self, move_index: int | None) -> int:
+        """Moves to play for a point on the line: up to the move there; off the moves, the first one."""
+        return move_index + 1 if move_index is not None else 1
 
-    def leaveEvent(self, event: object) -> None:
-        self.hovered.emit(-1)
+    def leaveEvent(self, event: QEvent) -> None:
+        self._hovered, self._hover_plies = None, -1
+        self.update()
+        self.hovered.emit(self.index, -1)
+
+
+def move_tokens(moves: tuple[str, ...], moves_text: str) -> list[tuple[str, int | None]]:
+    """The words of a line's text, each move with its index in `moves` (move numbers with None)."""
+    tokens: list[tuple[str, int | None]] = []
+    index = 0
+    for word in moves_text.split():
+        if index < len(moves) and word == moves[index]:
+            tokens.append((word, index))
+            index += 1
+        else:
+            tokens.append((word, None))
+    return tokens
 
 
 class LinesPanel(QFrame):
-    """Up to five engine lines: score, depth or visits, the moves. Click a line to play it; hover
-    to see it on the board.
+    """Up to five engine lines: score, depth or visits, the moves. Click a move of a line to play
+    the line up to that move (off the moves: its first move); hover to see it on the board.
 
     Signals:
-        line_clicked(tuple[str, ...]): the moves of the clicked line.
-        line_hovered(object): the moves of the line under the mouse, or None.
+        line_clicked(tuple[str, ...]): the moves to play, from the position on show.
+        line_hovered(object): the moves of the line under the mouse (up to the move there), or None.
     """
 
     line_clicked = Signal(tuple)
@@ -105,7 +211,7 @@ class LinesPanel(QFrame):
     def header_text(self) -> str:
         return self._header.text()
 
-    def line_label(self, index: int) -> QLabel:
+    def line_label(self, index: int) -> _LineLabel:
         return self._labels[index]
 
     def show_status(self, text: str) -> None:
@@ -120,12 +226,8 @@ class LinesPanel(QFrame):
     def show_update(self, update: LiveUpdate, board: chess.Board | None, lines: int) -> None:
         evaluation = update.evaluation
         self._rows = line_rows(evaluation, board, limit=lines)
-        theme = style.theme_for(self)
         for label, row in zip(self._labels, self._rows, strict=False):
-            label.setText(
-                f"<b>{row.score}</b>&nbsp;&nbsp;<span style='color:{theme.text_muted}'>{row.detail}</span>"
-                f"&nbsp;&nbsp;{row.moves_text}"
-            )
+            label.set_line(row.score, row.detail, move_tokens(row.moves, row.moves_text))
             label.setToolTip(row.moves_text)
             label.show()
         for label in self._labels[len(self._rows) :]:
@@ -136,12 +238,15 @@ class LinesPanel(QFrame):
         state = "done" if update.last else "thinking…"
         self._header.setText(" · ".join(part for part in (work, speed, state) if part))
 
-    def _clicked(self, index: int) -> None:
+    def _clicked(self, index: int, plies: int) -> None:
         if index < len(self._rows):
-            self.line_clicked.emit(self._rows[index].moves)
+            self.line_clicked.emit(self._rows[index].moves[: max(1, plies)])
 
-    def _hovered(self, index: int) -> None:
-        self.line_hovered.emit(self._rows[index].moves if 0 <= index < len(self._rows) else None)
+    def _hovered(self, index: int, plies: int) -> None:
+        if not 0 <= index < len(self._rows) or plies < 0:
+            self.line_hovered.emit(None)
+            return
+        self.line_hovered.emit(self._rows[index].moves[: max(1, plies)])
 
 
 class EvalBar(QWidget):
@@ -150,7 +255,8 @@ class EvalBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._white_pct: float | None = None
-        self._text = ""
+        self._text = ""  # the score in full, the tooltip
+        self._bar_text = ""
         self._flipped = False
         self.setFixedWidth(22)
         self.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Expanding)
@@ -161,10 +267,14 @@ class EvalBar(QWidget):
 
     def set_evaluation(self, evaluation: Evaluation | None) -> None:
         if evaluation is None:
-            self._white_pct, self._text = None, ""
+            self._white_pct, self._text, self._bar_text = None, "", ""
         else:
             self._white_pct = win_pct_white(evaluation)
             self._text = chess_score_text(evaluation.score_cp_white, evaluation.mate_white)
+            cp = evaluation.score_cp_white
+            self._bar_text = (  # what fits in the bar: one decimal, as lichess's bar
+                f"{abs(cp) / 100:.1f}" if evaluation.mate_white is None and cp is not None else self._text.lstrip("+")
+            )
         self.setToolTip(self._text)
         self.update()
 
@@ -185,7 +295,7 @@ class EvalBar(QWidget):
             at_bottom = white_ahead != self._flipped
             box = QRectF(rect.left(), rect.bottom() - 16 if at_bottom else rect.top(), rect.width(), 16)
             painter.setPen(QColor("#262421") if white_ahead else QColor("#f4f4f2"))
-            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self._text.lstrip("+"))
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), self._bar_text)
         painter.setPen(QColor("#8a8783"))
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.drawRect(rect.adjusted(0, 0, -1, -1))

@@ -40,7 +40,7 @@ from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.review_panel import ReviewPanel
-from reviewer.gui.review_views import ReviewViews
+from reviewer.gui.review_views import ReviewViews, ReviewWidgets
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
@@ -149,7 +149,25 @@ class MainWindow(QMainWindow):
         status = self.status_area
         self.engine_label, self.progress_bar, self.state_label = status.engine_label, status.progress_bar, status.state_label
         self.rate_label, self.eta_label = status.rate_label, status.eta_label
-        self.views = ReviewViews(self)
+        self.views = ReviewViews(
+            self.session,
+            self.settings,
+            ReviewWidgets(
+                board_area=self.board_area,
+                board_and_panel=self.board_and_panel,
+                move_list=self.move_list,
+                summary_panel=self.summary_panel,
+                header_label=self.header_label,
+                comment_view=self.comment_view,
+                message_bar=self.message_bar,
+                graph=lambda: self.eval_graph,
+                ensure_graph=self._ensure_graph,
+                status_message=self.statusBar().showMessage,
+            ),
+            self.analysis_controller,
+            self.analysis.is_running,
+            self,
+        )
         self._connect()
         self._build_analysis_board()
         self._refresh_timer = self.views.refresh_timer  # tests wait on it
@@ -205,13 +223,17 @@ class MainWindow(QMainWindow):
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
         self.live_action.setChecked(enabled)
-        game = self.session.game
-        self.lines_panel.setVisible(enabled)
-        self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
-        self.board_column.relayout()
+        self._show_live_widgets()
         self.analysis_board.set_live(enabled)
         if not enabled:
             self.views.refresh()  # the review's own marks come back where the live ones were
+
+    def _show_live_widgets(self) -> None:
+        """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
+        enabled, game = self.live_action.isChecked(), self.session.game
+        self.lines_panel.setVisible(enabled)
+        self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
+        self.board_column.relayout()
 
     def learn_from_mistakes(self, color: str) -> None:
         if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
@@ -248,9 +270,10 @@ class MainWindow(QMainWindow):
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(10, 8, 10, 4)
-        layout.addWidget(self.message_bar)
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
+        self.message_bar.setParent(central)
+        self.message_bar.float_over(self.review_panel)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
@@ -359,6 +382,8 @@ class MainWindow(QMainWindow):
         game = self.session.game
         assert game is not None
         self.board_area.ensure_board(game.kind)
+        self.eval_bar.set_evaluation(None)  # the last game's
+        self._show_live_widgets()  # another kind of game may have an evaluation bar, or none
         self.move_list.set_game(game)
         self.summary_panel.show()
         self._ensure_graph().show()

@@ -1,13 +1,14 @@
 """The message bar above the board: every warning of the open game, each until it is dismissed.
 
 Each message is a row: a coloured mark for its level, the text, the actions it offers (buttons)
-and a ✕ that dismisses it. The bar hides itself when nothing is left. The messages themselves
+and a ✕ that dismisses it. The bar hides itself when nothing is left. In the window it lies over
+the top of the review panel (`float_over`), so that a message never changes the board's size. The messages themselves
 live in a `MessageLog` (Qt-free); the bar only shows it.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QPoint, QRect, Qt, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QToolButton, QVBoxLayout, QWidget
 
 from reviewer.gui import style
@@ -75,7 +76,31 @@ class MessageBar(QWidget):
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 6)
         self._layout.setSpacing(3)
+        self._anchor: QWidget | None = None
         self.hide()
+
+    def float_over(self, anchor: QWidget) -> None:
+        """Lie over the top of `anchor` (a widget in this bar's parent) instead of taking room in a
+        layout: a message then never resizes what is under it."""
+        self._anchor = anchor
+        anchor.installEventFilter(self)
+        self.setAutoFillBackground(True)
+        self._place()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._anchor and event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show):
+            self._place()
+        return False
+
+    def _place(self) -> None:
+        anchor, parent = self._anchor, self.parentWidget()
+        if anchor is None or parent is None or not self._rows:
+            return
+        top_left = anchor.mapTo(parent, QPoint(0, 0))
+        width = anchor.width()
+        wanted = self._layout.heightForWidth(width) if self._layout.hasHeightForWidth() else self.sizeHint().height()
+        self.setGeometry(QRect(top_left.x(), top_left.y(), width, max(1, min(wanted, anchor.height() * 2 // 3))))
+        self.raise_()
 
     # ------------------------------------------------------------------------------- API
     def add(self, message: Message) -> None:
@@ -123,4 +148,6 @@ class MessageBar(QWidget):
         self._rows = [_MessageRow(self, message) for message in self.log.messages]
         for row in self._rows:
             self._layout.addWidget(row)
+            row.show()  # now, not on the next turn of the event loop: the bar's height counts it
         self.setVisible(bool(self._rows))
+        self._place()

@@ -97,6 +97,12 @@ class MoveListWidget(QAbstractScrollArea):
         self._relayout()
         self.verticalScrollBar().setValue(0)
 
+    def refresh_tree(self) -> None:
+        """The tree of the game on show changed (a move played, a line deleted): lay it out again,
+        keeping the labels, problems and current move (the caller hands fresh labels if they changed)."""
+        self._relayout()
+        self._reveal_current()
+
     def set_judgements(self, judgements: dict[int, str | None]) -> None:
         """Main-line ply → judgement (book/best/good/inaccuracy/mistake/blunder or None)."""
         self._judgements = dict(judgements)

@@ -5,9 +5,12 @@ analysis streams evaluations in)."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QLabel, QTextBrowser
 
 from reviewer.core.gametree import Node
 from reviewer.core.report import strength_by_side
@@ -19,19 +22,62 @@ from reviewer.gui.presenters.messages import Message
 from reviewer.gui.style import themed_html
 
 if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.board_area import BoardAndPanel, BoardArea
+    from reviewer.gui.eval_graph import EvalGraphWidget
+    from reviewer.gui.message_bar import MessageBar
+    from reviewer.gui.move_list import MoveListWidget
+    from reviewer.gui.session import ReviewSession
+    from reviewer.gui.settings import Settings
+    from reviewer.gui.summary_panel import SummaryPanel
 
 REFRESH_HZ = 10  # at most, while an analysis runs
 MAX_REFRESH_MS = 1000
 
 
-class ReviewViews(QObject):
-    """Redraws `window`'s views from its session; the window calls `show_current` and `refresh`."""
+@dataclass(frozen=True)
+class ReviewWidgets:
+    """The widgets that show the review. The graph is made late (its libraries take a second):
+    `graph` is the one made so far (or None), `ensure_graph` makes it when needed."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
-        self.session = window.session
+    board_area: BoardArea
+    board_and_panel: BoardAndPanel
+    move_list: MoveListWidget
+    summary_panel: SummaryPanel
+    header_label: QLabel
+    comment_view: QTextBrowser
+    message_bar: MessageBar
+    graph: Callable[[], EvalGraphWidget | None]
+    ensure_graph: Callable[[], EvalGraphWidget]
+    status_message: Callable[[str, int], None]  # text, milliseconds
+
+
+class AnalysisState(Protocol):
+    """What the views ask of the analysis controller: the kind of game it is about, and to show its state."""
+
+    def current_kind(self) -> Any: ...
+
+    def show_analysis_state(self) -> None: ...
+
+
+class ReviewViews(QObject):
+    """Redraws the review's widgets from the session; the window calls `show_current` and `refresh`."""
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        settings: Settings,
+        widgets: ReviewWidgets,
+        analysis: AnalysisState,
+        is_analysing: Callable[[], bool],
+        parent: QObject | None = None,
+    ) -> None:
+        """`is_analysing`: True while an analysis streams evaluations in (the redraws are then throttled)."""
+        super().__init__(parent)
+        self.session = session
+        self.settings = settings
+        self.widgets = widgets
+        self.analysis = analysis
+        self._is_analysing = is_analysing
         self.refresh_timer = QTimer(self)
         self.refresh_timer.setSingleShot(True)
         self.refresh_timer.setInterval(1000 // REFRESH_HZ)
@@ -39,13 +85,13 @@ class ReviewViews(QObject):
 
     def set_graph_mode(self, mode: str) -> None:
         """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
-        kind = self.window.analysis_controller.current_kind()
+        kind = self.analysis.current_kind()
         win_mode, value_mode = presentation(kind).graph_modes
-        setattr(self.window.settings, f"graph_mode_{kind}", win_mode if mode == "win" else value_mode)
+        setattr(self.settings, f"graph_mode_{kind}", win_mode if mode == "win" else value_mode)
         self.refresh()
 
     def graph_mode(self, kind: str) -> str:
-        return str(getattr(self.window.settings, f"graph_mode_{kind}"))
+        return str(getattr(self.settings, f"graph_mode_{kind}"))
 
     def show_current(self, node: Node) -> None:
         game = self.session.game
@@ -54,11 +100,13 @@ class ReviewViews(QObject):
         ply = node.ply if node.is_mainline else None
         evaluation = self.session.evaluations.get(ply) if ply is not None else None
         rough = lambda: not self.session.basis.trust.labels  # noqa: E731
-        self.window.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
-        self.window.move_list.set_current_node(node)
-        if self.window.eval_graph is not None:
-            self.window.eval_graph.set_current_ply(mainline_anchor(node))
-        self.window.comment_view.setHtml(themed_html(comment_html(self.session, node)))
+        widgets = self.widgets
+        widgets.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
+        widgets.move_list.set_current_node(node)
+        graph = widgets.graph()
+        if graph is not None:
+            graph.set_current_ply(mainline_anchor(node))
+        widgets.comment_view.setHtml(themed_html(comment_html(self.session, node)))
 
     def _judgement_at(self, ply: int | None) -> str | None:
         if ply is None or ply == 0:
@@ -68,7 +116,7 @@ class ReviewViews(QObject):
 
     def schedule_refresh(self) -> None:
         """Refresh now, or - while evaluations stream in - at most every `refresh_timer` interval."""
-        if self.window.analysis.is_running():
+        if self._is_analysing():
             if not self.refresh_timer.isActive():
                 self.refresh_timer.start()
         else:
@@ -89,24 +137,25 @@ class ReviewViews(QObject):
         game = self.session.game
         assert game is not None
         assessment = self.session.assessment
+        widgets = self.widgets
         if self.session.assessment_error:
-            self.window.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
+            widgets.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
         judgements = self.session.judgements()
-        self.window.move_list.set_judgements(judgements)
+        widgets.move_list.set_judgements(judgements)
         mode = self.graph_mode(game.kind)
         basis = self.session.basis
         evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
-        graph = self.window._ensure_graph()
+        graph = widgets.ensure_graph()
         graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
         graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
         graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
         white, black = summary_dicts(assessment)
         strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
-        self.window.summary_panel.set_summary(
+        widgets.summary_panel.set_summary(
             game.kind, white, black, (game.white or "White", game.black or "Black"), dict(strengths or {})  # type: ignore[arg-type]
         )
-        self.window.analysis_controller.show_analysis_state()
-        self.window.header_label.setText(themed_html(header_html(game, assessment)))
+        self.analysis.show_analysis_state()
+        widgets.header_label.setText(themed_html(header_html(game, assessment)))
         self.update_player_strips()
         node = self.session.current_node
         if node is not None:
@@ -116,14 +165,14 @@ class ReviewViews(QObject):
         game = self.session.game
         coverage = self.session.basis.coverage if game is not None else None
         partial = coverage is not None and coverage.analysed and not coverage.complete
-        self.window.board_area.show_players(game, self.session.assessment, partial)
+        self.widgets.board_area.show_players(game, self.session.assessment, partial)
         if game is not None:
-            self.window.board_and_panel.relayout()
+            self.widgets.board_and_panel.relayout()
 
     def jump_flagged(self, direction: int) -> None:
         if not self.session.go_to_next_flagged(direction):
             word = "next" if direction > 0 else "previous"
-            self.window.statusBar().showMessage(f"No {word} inaccuracy, mistake or blunder", 2000)
+            self.widgets.status_message(f"No {word} inaccuracy, mistake or blunder", 2000)
 
     def jump_to_judgement(self, color: str, judgement: str) -> None:
         """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""

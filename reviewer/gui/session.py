@@ -402,18 +402,26 @@ class ReviewSession(QObject):
         return self._tree_editor
 
     def _after_edit(self, mainline_changed: bool) -> None:
-        """The tree changed. When the main line did, evaluations keyed by its plies are void."""
+        """The tree changed. When the main line did, evaluations keyed by its plies are void.
+
+        `mainline_changed` may say True for an edit that could have changed it (an undo): the main
+        line is compared node by node, and the assessment is kept when it is the same."""
         assert self._game is not None
+        new_mainline = [self._game.root, *self._game.root.mainline()]
+        same = len(new_mainline) == len(self._mainline) and all(a is b for a, b in zip(new_mainline, self._mainline, strict=True))
+        mainline_changed = not same
         if mainline_changed:
             old_mainline = self._mainline
-            self._mainline = [self._game.root, *self._game.root.mainline()]
+            self._mainline = new_mainline
             keep = 0
             while keep < min(len(old_mainline), len(self._mainline)) and old_mainline[keep] is self._mainline[keep]:
                 keep += 1
             for key in [key for key in self._all if key[1] >= keep]:
                 del self._all[key]
             self._select()
-            self._invalidate_assessment(reset=True)
+            # Moves added after the main line's end leave every scored move as it was: its labels
+            # stay on show until the new assessment comes. Any other change voids them at once.
+            self._invalidate_assessment(reset=keep < len(old_mainline))
             if self._background_assessor is not None and len(self._evaluations) > 0:
                 self._request_background_assessment()
             self.assessment_changed.emit()

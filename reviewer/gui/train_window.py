@@ -1,6 +1,9 @@
 """The Train view: the cards due now, one at a time on a board you play on, with progress and
 streaks, and filters by game, colour, player and opening; chess and Go in one deck or apart.
 
+A card answered (found, or shown) stays on screen with its feedback and the move on the board
+until the player asks for the next card: feedback always belongs to the card it is under.
+
 The deck is read and written off the GUI thread; a move a card does not know is judged by an engine
 there too.
 """
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import chess
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.core.games import rules_for
 from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge_answer, position_of
 from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
 from reviewer.gui.board.chess_play import PlayableChessBoard
@@ -51,6 +56,11 @@ class TrainWindow(QWidget):
         self._attempts = 0
         self._asked_at = time.monotonic()
         self._busy = False
+        # The card answered and still on show (None while a card is asked); what the deck says is
+        # due next waits in `_waiting` until the player moves on.
+        self._answered: Card | None = None
+        self._waiting: tuple[list[DueCard], Progress] | None = None
+        self._leaving = False
 
         self.progress_label = QLabel("Loading the deck…")
         self.progress_label.setAccessibleName("Training progress")
@@ -81,6 +91,7 @@ class TrainWindow(QWidget):
         for widget in (self.empty_label, self.chess_board, self.go_board):  # type: ignore[assignment]
             self.boards.addWidget(widget)
         self.chess_board.move_played.connect(self.answer)
+        self.chess_board.move_tried.connect(self.answer)  # judged illegal, with the reason
         self.go_board.move_played.connect(self.answer)
 
         self.card_label = QLabel()
@@ -90,13 +101,21 @@ class TrainWindow(QWidget):
         self.feedback_label.setAccessibleName("Answer feedback")
         self.show_button = QPushButton("Show me")
         self.show_button.clicked.connect(self.show_answer)
+        self.next_button = QPushButton("Next card")
+        self.next_button.setShortcut("N")
+        self.next_button.setToolTip("Next card (N)")
+        self.next_button.clicked.connect(self.next_card)
+        self.next_button.setEnabled(False)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.show_button)
+        buttons.addWidget(self.next_button)
         layout = QVBoxLayout(self)
         layout.addWidget(self.progress_label)
         layout.addLayout(filters)
         layout.addWidget(self.boards, 1)
         layout.addWidget(self.card_label)
         layout.addWidget(self.feedback_label)
-        layout.addWidget(self.show_button)
+        layout.addLayout(buttons)
 
         self.loaded.connect(self._on_loaded)
         self.judged.connect(self._on_judged)
@@ -119,11 +138,28 @@ class TrainWindow(QWidget):
         )
 
     def reload(self) -> None:
+        if self._answered is not None:
+            self._leaving = True  # new filters: the answered card gives way to what they select
         self._worker.submit(self._load, self.card_filter())
+
+    def answered(self) -> Card | None:
+        """The card answered and still on show, waiting for the player to ask for the next one."""
+        return self._answered
+
+    def next_card(self) -> None:
+        """Leave the answered card for the next one due (as soon as the deck has said which)."""
+        if self._answered is None:
+            return
+        if self._waiting is not None:
+            due, progress = self._waiting
+            self._answered, self._waiting, self._leaving = None, None, False
+            self._on_loaded(due, progress)
+        else:
+            self._leaving = True  # the answer is still being written: the deck's reply moves on
 
     def answer(self, move: str) -> None:
         card = self.current()
-        if card is None or self._busy:
+        if card is None or self._busy or self._answered is not None:
             return
         verdict = judge_answer(card, move)
         if verdict.accepted is None:
@@ -139,9 +175,10 @@ class TrainWindow(QWidget):
 
     def show_answer(self) -> None:
         card = self.current()
-        if card is None or self._busy:
+        if card is None or self._busy or self._answered is not None:
             return
         self.feedback_label.setText(f"The best move was {card.best}.")
+        self._finish(card, card.best)
         self._record(card, card.best, accepted=False)
 
     def close_deck(self) -> None:
@@ -169,17 +206,26 @@ class TrainWindow(QWidget):
 
     def _on_loaded(self, due: object, progress: object) -> None:
         assert isinstance(due, list) and isinstance(progress, Progress)
+        if self._answered is not None and not self._leaving:
+            self._waiting = (due, progress)
+            self._show_progress(due, progress)
+            return
+        self._answered, self._waiting, self._leaving = None, None, False
         previous = self.current()
         self._due = due
-        self.progress_label.setText(
-            f"{len(due)} due · {progress.cards} card{'s' if progress.cards != 1 else ''} · {progress.reviews_today} reviewed today · "
-            f"streak {progress.streak_days} day{'s' if progress.streak_days != 1 else ''}"
-        )
+        self._show_progress(due, progress)
         card = self.current()
         if card is not None and (previous is None or previous.card_id != card.card_id):
             self._attempts = 0
             self._asked_at = time.monotonic()
+            self.feedback_label.setText("")
         self._show(card)
+
+    def _show_progress(self, due: list[DueCard], progress: Progress) -> None:
+        self.progress_label.setText(
+            f"{len(due)} due · {progress.cards} card{'s' if progress.cards != 1 else ''} · {progress.reviews_today} reviewed today · "
+            f"streak {progress.streak_days} day{'s' if progress.streak_days != 1 else ''}"
+        )
 
     def _on_judged(self, card: object, verdict: object) -> None:
         self._busy = False
@@ -190,10 +236,26 @@ class TrainWindow(QWidget):
             return
         self._attempts += 1
         if verdict.accepted:
+            self._finish(card, verdict.move)
             self._record(card, verdict.move, accepted=True)
 
     def _on_reviewed(self, text: str) -> None:
-        self.feedback_label.setText(f"{self.feedback_label.text()} ({text})")
+        if self._answered is not None:  # about the card on show
+            self.feedback_label.setText(f"{self.feedback_label.text()} ({text})")
+
+    def _finish(self, card: Card, move: str) -> None:
+        """`card` is answered by `move`: show that move played on the board and wait for "Next card"."""
+        self._answered = card
+        played = rules_for(card.kind).play(position_of(card), move)
+        if self.boards.currentWidget() is self.chess_board:  # the board the card is asked on
+            self.chess_board.set_position(played.position, chess.Move.from_uci(played.machine))
+        else:
+            self.go_board.set_position(played.position)
+        self.chess_board.set_interactive(False)
+        self.go_board.set_interactive(False)
+        self.show_button.setEnabled(False)
+        self.next_button.setEnabled(True)
+        self.next_button.setFocus()
 
     def _record(self, card: Card, move: str, accepted: bool) -> None:
         seconds = time.monotonic() - self._asked_at
@@ -201,6 +263,9 @@ class TrainWindow(QWidget):
         self._worker.submit(self._review, card, move, accepted, attempts, seconds, self.card_filter())
 
     def _show(self, card: Card | None) -> None:
+        self.next_button.setEnabled(False)
+        self.chess_board.set_interactive(True)
+        self.go_board.set_interactive(True)
         if card is None:
             self.boards.setCurrentWidget(self.empty_label)
             self.card_label.setText("")

@@ -41,7 +41,13 @@ def test_chess_takes_san_and_uci_and_names_the_move_in_both():
     ("fen", "typed", "reason"),
     [
         (chess.STARTING_FEN, "Nf6", "not legal in this position (white to move)"),
-        (chess.STARTING_FEN, "e2e5", "not legal in this position (white to move)"),
+        (chess.STARTING_FEN, "e2e5", "a pawn cannot go from e2 to e5"),
+        (chess.STARTING_FEN, "d1d3", "the way from d1 to d3 is blocked"),
+        (chess.STARTING_FEN, "e7e5", "it is White's move"),
+        (chess.STARTING_FEN, "e1g1", "castling is not possible now"),
+        ("4k3/8/8/8/1b6/8/3N4/4K3 w - - 0 1", "d2f3", "the knight on d2 is pinned to the king"),
+        ("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1e2", "the king would be in check on e2"),
+        ("4k3/4r3/8/8/8/8/N7/4K3 w - - 0 1", "a2b4", "the king is in check and this move does not stop it"),
         (chess.STARTING_FEN, "hello", "not a move in SAN (Nf3) or UCI (g1f3)"),
         ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "a promotion: say the piece (e.g. e7e8q)"),
         ("4k3/8/8/8/8/8/8/N3K2N w - - 0 1", "Nf2", None),  # only one knight reaches f2
@@ -57,6 +63,25 @@ def test_chess_refuses_with_a_reason(fen, typed, reason):
     with pytest.raises(IllegalMove) as refused:
         rules.play(board, typed)
     assert refused.value.reason == reason
+
+
+@pytest.mark.parametrize(
+    ("fen", "typed", "san"),
+    [
+        (chess.STARTING_FEN, "nf3", "Nf3"),
+        (chess.STARTING_FEN, "NF3", "Nf3"),
+        ("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "bb5", "Bb5"),
+        ("4k3/8/8/8/8/8/8/4K2R w K - 0 1", "o-o", "O-O"),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a8=q", "a8=Q+"),
+        ("4k3/1q6/8/8/8/8/8/4K3 b - - 0 1", "qb1+", "Qb1+"),
+        ("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "exd5", "exd5"),
+        ("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "bxc3", "bxc3"),  # the b-file pawn, though the bishop could
+        ("4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1", "Bxc3", "Bxc3"),
+        ("4k3/8/8/8/8/2n5/3B4/4K3 w - - 0 1", "bxc3", "Bxc3"),  # no pawn can: the bishop
+    ],
+)
+def test_chess_reads_san_whatever_its_case_when_it_means_one_move(fen, typed, san):
+    assert rules_for("chess").play(chess.Board(fen), typed).move == san
 
 
 def test_chess_promotion_by_uci_and_san():

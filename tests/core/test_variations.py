@@ -89,3 +89,13 @@ def test_move_numbers_leave_out_captured_stones():
     numbers = move_numbers(game, end)
     assert numbers[(2, 1)] == 7 and numbers[(1, 0)] == 1
     assert (1, 1) not in numbers  # White's B2 (move 2) was captured
+
+
+def test_a_line_played_at_once_is_taken_back_in_one_undo():
+    game, editor = chess_main_line()
+    start = game.node_at_ply(2)
+    end = editor.play_line(start, ["Bc4", "Bc5", "c3"])
+    assert end.ply == 5 and len(start.children) == 2
+    assert editor.undo() is start
+    assert len(start.children) == 1 and game.mainline_moves() == ["e4", "e5", "Nf3", "Nc6"]
+    assert editor.can_undo  # the line played before it is undone apart

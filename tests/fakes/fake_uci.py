@@ -7,7 +7,7 @@ move with the smallest UCI text. Every search is one line `<FEN>` appended to --
 Switches: --name NAME, --log FILE, --no-wdl, --garbage (junk lines around real ones),
 --crash-after N (exit on the search after N searches of this process), --crash-after-total N
 (exit once --log holds N searches, so restarts crash too), --hang-after N (go silent, ignore
-stop), --search-ms MS (think this long, answer `stop` at once), --exit-on-start (die at once),
+stop), --search-ms MS (think this long, answer `stop` at once), --pv-plies N (lines of N moves), --exit-on-start (die at once),
 --started-log FILE (append a line to FILE each time the process starts), --chess960 (offer the
 UCI_Chess960 option and play Chess960 when it is set), --killed-on uci|isready (be killed with
 SIGKILL on reading that command, before answering it; with --killed-marker FILE only while FILE does
@@ -42,6 +42,19 @@ def score_cp(board: chess.Board) -> int:
         VALUES[piece.piece_type] * (1 if piece.color == board.turn else -1) for piece in board.piece_map().values()
     )
     return material + zlib.crc32(board.epd().encode()) % 41 - 20
+
+
+def line_from(board: chess.Board, move: chess.Move, plies: int) -> list[str]:
+    """`move`, then the smallest legal move in UCI text, `plies` moves in all (fewer at a game's end)."""
+    line, reply = [move.uci()], board.copy()
+    reply.push(move)
+    while len(line) < plies:
+        follow = sorted(reply.legal_moves, key=lambda m: m.uci())
+        if not follow:
+            break
+        line.append(follow[0].uci())
+        reply.push(follow[0])
+    return line
 
 
 def lines_for(board: chess.Board, multipv: int) -> list[tuple[chess.Move, str]]:
@@ -127,6 +140,7 @@ def main() -> int:
     parser.add_argument("--crash-after-total", type=int)
     parser.add_argument("--hang-after", type=int)
     parser.add_argument("--search-ms", type=int, default=0)
+    parser.add_argument("--pv-plies", type=int, default=2)
     parser.add_argument("--exit-on-start", action="store_true")
     parser.add_argument("--started-log")
     parser.add_argument("--chess960", action="store_true")
@@ -219,10 +233,7 @@ def main() -> int:
             lines = lines_for(board, multipv)
             for index, (move, text) in enumerate(lines, start=1):
                 wdl = f" wdl {wdl_for(text)}" if show_wdl else ""
-                reply = board.copy()
-                reply.push(move)
-                follow = sorted(reply.legal_moves, key=lambda m: m.uci())
-                pv = move.uci() + (" " + follow[0].uci() if follow and text != "mate 1" else "")
+                pv = " ".join(line_from(board, move, 1 if text == "mate 1" else args.pv_plies))
                 send(f"info depth 5 seldepth 6 multipv {index} score {text}{wdl} nodes 1000 nps 100000 time 10 pv {pv}")
             best = lines[0][0].uci() if lines else "(none)"
             send(f"bestmove {best}")

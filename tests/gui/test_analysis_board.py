@@ -105,7 +105,8 @@ def test_live_lines_follow_the_position_and_a_clicked_line_is_played(harness, qt
     assert update.token is harness.session.current_node and harness.lines.rows()
     first_line = harness.lines.rows()[0].moves
     label = harness.lines.line_label(0)
-    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.rect().center())
+    last = len(first_line) - 1
+    QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.move_rect(last).center())
     played = harness.session.current_node
     assert [step.move for step in played.path_from_root()[4:]] == list(first_line)
     qtbot.waitUntil(
@@ -139,6 +140,25 @@ def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot,
         variation = again.session.game.node_at_ply(2).children[1]
         assert variation.move == "Bc4" and variation.children[0].move == "Bc5"
         assert again.move_list.item_rect(variation).isValid()
+    finally:
+        again.analysis.close()
+
+
+def test_a_line_played_before_the_kept_lines_are_back_loses_none_of_them(qtbot, tmp_path):
+    store = SavedLines(tmp_path / "lines.sqlite")
+    first = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    first.session.set_current_ply(2)
+    first.session.play_line(["Bc4", "Bc5"])
+    first.analysis.close()
+    hasty = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    assert hasty.analysis.restoring_lines  # the kept line is not back yet
+    hasty.session.set_current_ply(2)
+    hasty.session.play_move("Qh5")
+    hasty.analysis.close()  # closed before the kept line came back
+    again = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
+    try:
+        qtbot.waitUntil(lambda: not again.analysis.restoring_lines, timeout=WAIT_MS)
+        assert [child.move for child in again.session.game.node_at_ply(2).children] == ["Nf3", "Bc4", "Qh5"]
     finally:
         again.analysis.close()
 

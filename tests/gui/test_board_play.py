@@ -193,9 +193,15 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
     assert [row.score for row in panel.rows()] == ["+0.30", "#-3"]
     assert panel.header_text().startswith("depth 12") and panel.line_label(1).isVisible()
     second = panel.line_label(1)
-    with qtbot.waitSignal(panel.line_clicked) as clicked:
-        QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.rect().center())
+    with qtbot.waitSignal(panel.line_clicked) as clicked:  # its second move: the line up to there
+        QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.move_rect(1).center())
     assert clicked.args == [("d4", "d5")]
+    with qtbot.waitSignal(panel.line_clicked) as clicked:  # its first move
+        QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.move_rect(0).center())
+    assert clicked.args == [("d4",)]
+    with qtbot.waitSignal(panel.line_hovered) as hovered:
+        QTest.mouseMove(second, second.move_rect(1).center())
+    assert hovered.args == [("d4", "d5")]
     panel.clear_lines("Engine off")
     assert panel.rows() == [] and not panel.line_label(0).isVisible()
 

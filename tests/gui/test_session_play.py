@@ -77,3 +77,33 @@ def test_deleting_the_line_under_the_current_move_moves_back_to_its_parent(sessi
     session.delete_from(first)
     assert session.current_node is session.mainline_node(2)
     assert len(session.mainline_node(2).children) == 1
+
+
+def test_undoing_a_variation_keeps_the_assessment_on_show(session, qtbot):
+    requests: list[int] = []
+    session.set_background_assessor(lambda generation, *_rest: requests.append(generation))
+    session.settle_assessment()
+    assert session.assessment is not None
+    session.set_current_ply(2)
+    session.play_line(["Bc4", "Bc5"])
+    asked = len(requests)
+    with qtbot.waitSignal(session.tree_changed) as changed:
+        assert session.undo_edit()
+    assert changed.args == [False]  # the main line is as it was
+    assert session.assessment is not None and len(requests) == asked  # nothing to score again
+
+
+def test_moves_after_the_end_keep_the_labels_on_show_until_the_new_assessment(session, qtbot):
+    requests: list[int] = []
+    session.set_background_assessor(lambda generation, *_rest: requests.append(generation))
+    session.settle_assessment()
+    before = session.judgements()
+    assert before
+    session.go_to_end()
+    with qtbot.waitSignal(session.tree_changed) as changed:
+        session.play_move("Bb5")
+    assert changed.args == [True] and session.ply_count == 5
+    assert session.judgements() == before and len(requests) == 1  # shown while the new one is made
+    session.set_current_ply(2)
+    session.make_mainline(session.play_move("Bc4"))  # the main line changes in the middle
+    assert session.judgements() == {}  # the old labels would name other moves: gone at once

@@ -48,10 +48,11 @@ def test_due_cards_are_asked_on_the_board_and_answers_reschedule_them(qtbot, dec
     assert window.feedback_label.text().startswith("Not this one")
     click(window.chess_board, chess.G7)
     click(window.chess_board, chess.G6)
+    qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)
+    QTest.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)
     assert window.boards.currentWidget() is window.empty_label
     assert "1 reviewed today" in window.progress_label.text()
-    assert "next time:" in window.feedback_label.text()
     window.close_deck()
     with Deck(deck_path) as deck:
         assert deck.progress().reviews_today == 1
@@ -65,5 +66,34 @@ def test_go_cards_show_on_the_go_board_and_show_me_gives_the_answer(qtbot, deck_
     assert window.boards.currentWidget() is window.go_board
     window.show_button.click()
     assert window.feedback_label.text().startswith("The best move was G5.")
+    assert window.go_board.position().last_move is not None  # the answer, on the board
+    window.next_button.click()
     qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)
+    window.close_deck()
+
+
+def test_the_feedback_stays_with_the_card_answered_and_the_next_card_comes_when_asked(qtbot, deck_path):
+    window = TrainWindow(lambda: Deck(deck_path))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
+    card = window.current()
+    click(window.chess_board, chess.G7)
+    click(window.chess_board, chess.G6)
+    qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)  # the deck has written it
+    assert window.feedback_label.text().startswith("Good")
+    assert window.current() is card and window.answered() is card  # still the card answered
+    assert card.played in window.card_label.text()
+    board = window.chess_board.board()
+    assert board.piece_at(chess.G6) == chess.Piece(chess.PAWN, chess.BLACK)  # the answer on the board
+    assert window.next_button.isEnabled() and not window.show_button.isEnabled()
+    click(window.chess_board, chess.F8)
+    click(window.chess_board, chess.G7)  # the board takes no second answer
+    assert window.chess_board.board().piece_at(chess.F8) is not None
+
+    QTest.keyClick(window, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: window.current() is not card, timeout=WAIT_MS)
+    assert window.current().kind == "go" and window.boards.currentWidget() is window.go_board
+    assert window.feedback_label.text() == ""
+    assert window.answered() is None and not window.next_button.isEnabled()
     window.close_deck()

@@ -64,3 +64,16 @@ def test_go_lines_with_territory_and_policy_maps(tmp_path):
 def test_maps_need_the_live_lines(tmp_path):
     run = run_reviewer("gui", GO_GAME, "--territory", "--screenshot", tmp_path / "x.png")
     assert run.returncode == 2 and "--lines" in run.stderr
+
+
+def test_opening_the_exported_copy_keeps_the_variation_of_the_original(tmp_path):
+    original, copy, again = tmp_path / "g.pgn", tmp_path / "e.pgn", tmp_path / "again.pgn"
+    original.write_bytes(GAME.read_bytes())
+    for args in (
+        (original, "--ply", "10", "--play", "Nc3", "--export", copy),
+        (copy, "--export", tmp_path / "copy-again.pgn"),
+        (original, "--export", again),
+    ):
+        run = run_reviewer("gui", *args, timeout=300)
+        assert run.returncode == 0, run.stderr
+    assert [child.move for child in load_game(again).node_at_ply(10).children][1:] == ["Nc3"]

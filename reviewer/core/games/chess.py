@@ -110,7 +110,10 @@ _UCI = re.compile(r"[a-h][1-8][a-h][1-8][qrbn]?")
 
 
 def parse_user_move(board: chess.Board, text: str) -> chess.Move:
-    """A move as a user types it: SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`, `e7e8q`)."""
+    """A move as a user types it: SAN (`Nf3`, `exd5`, `O-O`, `e8=Q`) or UCI (`g1f3`, `e7e8q`).
+
+    SAN is read whatever its case (`nf3`, `qb7`, `o-o`, `e8=q`) when that reads as one legal move;
+    a small b stays a b-file pawn (`bxc3`) unless no pawn can make the move, then it is the bishop."""
     text = text.strip()
     if not text:
         raise IllegalMove(text, "no move given")
@@ -120,17 +123,75 @@ def parse_user_move(board: chess.Board, text: str) -> chess.Move:
             return move
         if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in board.legal_moves:
             raise IllegalMove(text, "a promotion: say the piece (e.g. e7e8q)")
-        raise IllegalMove(text, f"not legal in this position ({color_of(board)} to move)")
+        raise IllegalMove(text, why_illegal(board, move))
+    first_refusal: IllegalMove | None = None
+    for reading in _san_readings(text):
+        try:
+            return _parse_san(board, text, reading)
+        except IllegalMove as refusal:
+            if first_refusal is None or (first_refusal.reason.startswith("not a move") and not refusal.reason.startswith("not a move")):
+                first_refusal = refusal
+    assert first_refusal is not None
+    raise first_refusal
+
+
+def _san_readings(text: str) -> list[str]:
+    """`text` as typed, then with the case SAN wants: piece letters and castling in capitals,
+    squares in small letters (`nf3` -> `Nf3`, `NF3` -> `Nf3`, `o-o` -> `O-O`, `e8=q` -> `e8=Q`)."""
+    readings = [text]
+    if text.lower().replace("0", "o") in ("o-o", "o-o-o", "o-o+", "o-o-o+", "o-o#", "o-o-o#"):
+        readings.append(text.upper().replace("0", "O"))
+        return readings
+    body, _, promotion = text.partition("=")
+    body = body[0] + body[1:].lower() if body else body
+    promoted = f"={promotion.upper()}" if promotion else ""
+    if body and body[0].lower() in "kqrbn":
+        readings.append(body[0].upper() + body[1:] + promoted)
+    readings.append(body[0].lower() + body[1:] + promoted if body else text)
+    return list(dict.fromkeys(readings))
+
+
+def _parse_san(board: chess.Board, typed: str, san: str) -> chess.Move:
     try:
-        return board.parse_san(text)
+        return board.parse_san(san)
     except chess.AmbiguousMoveError:
-        raise IllegalMove(text, "ambiguous: say which piece moves (e.g. Nbd2)") from None
+        raise IllegalMove(typed, "ambiguous: say which piece moves (e.g. Nbd2)") from None
     except chess.IllegalMoveError as error:
         if "promotion" in str(error):
-            raise IllegalMove(text, "a promotion: say the piece (e.g. e8=Q)") from None
-        raise IllegalMove(text, f"not legal in this position ({color_of(board)} to move)") from None
+            raise IllegalMove(typed, "a promotion: say the piece (e.g. e8=Q)") from None
+        raise IllegalMove(typed, f"not legal in this position ({color_of(board)} to move)") from None
     except ValueError:
-        raise IllegalMove(text, "not a move in SAN (Nf3) or UCI (g1f3)") from None
+        raise IllegalMove(typed, "not a move in SAN (Nf3) or UCI (g1f3)") from None
+
+
+def why_illegal(board: chess.Board, move: chess.Move) -> str:
+    """Why `move` cannot be played on `board`, in words (for a move the rules refuse)."""
+    name = chess.square_name
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        return f"there is no piece on {name(move.from_square)}"
+    piece_name = chess.piece_name(piece.piece_type)
+    if piece.color != board.turn:
+        return f"it is {color_of(board).capitalize()}'s move"
+    if board.is_pseudo_legal(move) or board.is_pseudo_legal(chess.Move(move.from_square, move.to_square, chess.QUEEN)):
+        if piece.piece_type == chess.KING:
+            return f"the king would be in check on {name(move.to_square)}"
+        if board.is_check():
+            return "the king is in check and this move does not stop it"
+        if board.is_pinned(board.turn, move.from_square):
+            return f"the {piece_name} on {name(move.from_square)} is pinned to the king"
+        return "it would leave the king in check"
+    if piece.piece_type == chess.KING and abs(chess.square_file(move.from_square) - chess.square_file(move.to_square)) == 2:
+        return "castling is not possible now"
+    own = board.piece_at(move.to_square)
+    if own is not None and own.color == piece.color:
+        return f"{name(move.to_square)} holds a piece of the same colour"
+    if piece.piece_type in (chess.BISHOP, chess.ROOK, chess.QUEEN):
+        alone = chess.BaseBoard.empty()
+        alone.set_piece_at(move.from_square, piece)
+        if move.to_square in alone.attacks(move.from_square):
+            return f"the way from {name(move.from_square)} to {name(move.to_square)} is blocked"
+    return f"a {piece_name} cannot go from {name(move.from_square)} to {name(move.to_square)}"
 
 
 # ------------------------------------------------------------------ game phases (lichess's Divider)

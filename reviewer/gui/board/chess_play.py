@@ -23,11 +23,13 @@ DRAG_THRESHOLD_PX = 4
 class PlayableChessBoard(ChessBoardWidget):
     """Signals:
     move_played(str): a legal move the user made on the board, in UCI (`e2e4`, `e7e8q`).
+    move_tried(str): a piece dropped where the rules do not let it go, in UCI (the caller says why).
     marks_changed(): the user's own arrows or circles changed.
     """
 
     kind = "chess"  # the game it shows
     move_played = Signal(str)
+    move_tried = Signal(str)
     marks_changed = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -36,6 +38,7 @@ class PlayableChessBoard(ChessBoardWidget):
         self._selected: int | None = None
         self._press_at: QPointF | None = None
         self._drag_at: QPointF | None = None  # the cursor while a piece is dragged
+        self._only_dragged = False  # the piece pressed has no move now: it may be dragged, not selected
         self._promotion: tuple[int, int] | None = None  # (from, to) while the chooser is open
         self._right_from: int | None = None
         self._user_arrows: set[tuple[int, int]] = set()
@@ -112,8 +115,9 @@ class PlayableChessBoard(ChessBoardWidget):
             self._try_move(self._selected, square)
             return
         piece = self._board.piece_at(square)
-        if piece is not None and piece.color == self._board.turn and self.targets(square):
+        if piece is not None:  # any piece may be dragged; one that cannot go there is told why
             self._selected, self._press_at = square, position
+            self._only_dragged = piece.color != self._board.turn or not self.targets(square)
         else:
             self._selected = None
         self.update()
@@ -143,6 +147,11 @@ class PlayableChessBoard(ChessBoardWidget):
                 self._try_move(origin, square)
             elif square != origin:
                 self._selected = None
+                if square is not None:
+                    self.move_tried.emit(chess.Move(origin, square).uci())
+        if self._only_dragged:  # a piece with no move to offer is not kept selected by a click
+            self._selected = None
+        self._only_dragged = False
         self.update()
         event.accept()
 
