@@ -16,16 +16,17 @@ Reading:
   * move-less nodes before the first move (Fox puts handicap stones there) merge into the root;
   * other move-less nodes without setup stones (comment-only, empty `;;`) merge into the node above;
     move-less nodes with AB/AW/AE stay, with `move=None` and their setup lists filled.
-- Fox files (AP[foxwq]) are marked with `game.origin = "fox"`, and `game.komi` is the komi Fox
-  means (see `fox_komi`): every reader of the model (engines, report, GUI) takes it as it is. The
-  KM text stays as written in `root.properties`, so writing an unchanged game back keeps it.
+- Fox files (told by what the file holds: AP[foxwq] or its older client's AP[YuanYu], its TC/TT/RL
+  properties, ...) are marked with `game.origin = "fox"`, and `game.komi` is the komi the file
+  means (see `sgf_komi`: Fox's komi x100, KO[] for KM[], a komi no ruleset uses): every reader of
+  the model (engines, report, GUI) takes it as it is. The KM text stays as written in
+  `root.properties`, so writing an unchanged game back keeps it.
 
 Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 from sgfmill import sgf_grammar
 
 from reviewer.core.errors import GameFileError
+from reviewer.core.formats import sgf_komi
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.textio import (
     codec_for_charset,
@@ -416,38 +418,6 @@ def _simple(value: str) -> str:
     return " ".join(value.split())
 
 
-def parse_komi(value: str) -> float | None:
-    value = value.strip().replace(",", ".")
-    if not value:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        match = re.match(r"[-+]?\d+(?:\.\d+)?", value)
-        return float(match.group(0)) if match else None
-
-
-def fox_komi(written: float | None, handicap: int, rules: str | None) -> float | None:
-    """The komi a Fox (AP[foxwq]) file means by its KM[] value, in points.
-
-    - KM[0] (or none) with HA >= 1 (a handicap game, or HA[1]: a no-komi game) -> 0.5, as KataGo
-      and KaTrain read it;
-    - komi x100, counted in stones (two points each) under Chinese rules (KM[375] = 7.5,
-      KM[325] = 6.5) and in points otherwise (KM[650] = 6.5);
-    - anything else (a komi already in points, such as KM[6.5]) as written.
-    """
-    if handicap >= 1 and not written:
-        return 0.5
-    if written is not None and abs(written) >= 100:
-        chinese = (rules or "").strip().lower() == "chinese"
-        return written / (50.0 if chinese else 100.0)
-    return written
-
-
-def _is_fox(props: dict[str, list[str]]) -> bool:
-    return any("foxwq" in value.lower() for value in props.get("AP", []))
-
-
 def _handicap_of(props: dict[str, list[str]]) -> int | None:
     text = _first(props, "HA")
     if not text:
@@ -459,13 +429,18 @@ def _handicap_of(props: dict[str, list[str]]) -> int | None:
 
 
 def read_komi(props: dict[str, list[str]]) -> float | None:
-    """The komi in points of a root node's properties, Fox's way of writing it undone."""
-    komi = parse_komi(_first(props, "KM"))
-    if komi is not None and not math.isfinite(komi):
-        komi = None
-    if _is_fox(props):
-        komi = fox_komi(komi, _handicap_of(props) or 0, normalise_rules(_first(props, "RU")))
-    return komi
+    """The komi in points of a root node's properties, Fox's way of writing it undone (see sgf_komi)."""
+    return komi_reading(props).komi
+
+
+def komi_reading(props: dict[str, list[str]]) -> sgf_komi.KomiReading:
+    rules = normalise_rules(_first(props, "RU"))
+    return sgf_komi.read_komi(props, rules, _handicap_of(props) or 0, read_result(_first(props, "RE")))
+
+
+def read_result(text: str) -> str:
+    """RE as the model holds it: see `normalise_result`; a margin in stones (a quarter in it) in points."""
+    return sgf_komi.result_in_points(normalise_result(text))
 
 
 def parse_board_size(value: str) -> tuple[int, int]:
@@ -575,16 +550,18 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     game.white = _simple(_first(props, "PW"))
     game.black_rank = normalise_rank(_simple(_first(props, "BR")))
     game.white_rank = normalise_rank(_simple(_first(props, "WR")))
-    game.result = normalise_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
+    game.result = read_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
     game.date = _simple(_first(props, "DT"))
     game.event = _simple(_first(props, "EV") or _first(props, "GN"))
-    game.komi = read_komi(props)
+    komi = komi_reading(props)
+    game.komi = komi.komi
+    game.warnings.extend(f"{label}: {warning}" for warning in komi.warnings)
     game.rules = normalise_rules(_first(props, "RU"))
     handicap = _handicap_of(props)
     if handicap is None:
         game.warnings.append(f"{label}: unreadable handicap HA[{_first(props, 'HA')}]; ignored")
     game.handicap = handicap or 0
-    if _is_fox(props):
+    if sgf_komi.is_fox(props):
         game.origin = "fox"
     elif "online-go.com" in _first(props, "PC").lower() or "OGS" in _first(props, "PC"):
         game.origin = "ogs"
@@ -708,7 +685,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
         ("PW", game.white, _simple),
         ("BR", game.black_rank, lambda text: normalise_rank(_simple(text))),
         ("WR", game.white_rank, lambda text: normalise_rank(_simple(text))),
-        ("RE", game.result, normalise_result),
+        ("RE", game.result, read_result),
         ("DT", game.date, _simple),
     ):
         if read(_first(props, ident)) != value:
@@ -721,6 +698,8 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
             props.pop("KM", None)
         else:
             props["KM"] = [_format_komi(game.komi)]
+        if sgf_komi.komi_from_text(_first(props, "KO")) is not None:
+            props.pop("KO")  # a komi written as KO would contradict the new one
     if normalise_rules(_first(props, "RU")) != game.rules:
         if game.rules:
             props["RU"] = [game.rules.capitalize() if game.rules in ("japanese", "chinese", "korean") else game.rules]
