@@ -37,9 +37,10 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats import sgf_komi
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.textio import (
+    SHORT_TEXT_CHARS,
+    choose_charset,
     codec_for_charset,
     decode_errors,
-    detect_codec,
     is_utf8,
     looks_binary,
     strip_utf8_bom,
@@ -163,7 +164,28 @@ def normalise_result(value: str) -> str:
 class DecodedText:
     text: str
     encoding: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about the file
+    doubts: list[str] = field(default_factory=list)  # about every game's text (its names, comments)
+
+
+# What in the bytes of a file says which charset its text is in (no CA[] or one that lies).
+_FOX_BYTES = re.compile(rb"AP\s*\[[^\]]*(?:fox|yuanyu)|TC\s*\[[^\]]*\]\s*TT\s*\[", re.IGNORECASE)
+_RULES_BYTES = re.compile(rb"RU\s*\[\s*([A-Za-z]+)")
+_HINT_RULES = {b"chinese": "gb18030", b"cn": "gb18030", b"korean": "cp949", b"kr": "cp949", b"japanese": "cp932", b"jp": "cp932"}
+_PLACE_HINTS = (
+    (rb"(?i)korea|seoul|tygem|cyberoro|baduk", "cp949"),
+    (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
+    (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
+)
+
+
+def charset_hints(data: bytes) -> tuple[str, ...]:
+    """Charsets the ASCII of an SGF points to: a Fox file (GB18030), RU[Korean] (CP949), a place..."""
+    if _FOX_BYTES.search(data):
+        return ("gb18030",)
+    hints = [_HINT_RULES[m.group(1).lower()] for m in _RULES_BYTES.finditer(data) if m.group(1).lower() in _HINT_RULES]
+    hints += [codec for pattern, codec in _PLACE_HINTS if re.search(pattern, data)]
+    return tuple(dict.fromkeys(hints))
 
 
 def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
@@ -190,7 +212,9 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
         if fixed is not None:
             warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
             return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
-        return DecodedText(text, "utf-8", warnings)
+        if declared == "utf-8" or sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
+            return DecodedText(text, "utf-8", warnings)
+        # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
     if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
         errors = decode_errors(data, declared)
         if errors == 0:
@@ -199,24 +223,17 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
         if errors <= max(3, high // 50):
             warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
             return DecodedText(data.decode(declared, errors="replace"), declared, warnings)
-    codec = detect_codec(data, hint=None)
-    if declared and declared in _SINGLE_BYTE_CODECS and not _clearly_cjk(data, codec):
-        codec = declared
-    elif declared and codec != declared:
+    # No charset, one that lies, or a single-byte one (many programs write CA[ISO-8859-1] whatever
+    # their bytes): the charset whose reading of all the bytes is likeliest in a Go file.
+    weighed_declared = "cp1252" if declared in _SINGLE_BYTE_CODECS else declared
+    choice = choose_charset(data, charset_hints(data), weighed_declared)
+    codec = choice.codec
+    if codec == "utf-8" and not choice.doubt:
+        return DecodedText(data.decode("utf-8"), "utf-8", warnings)
+    if declared and codec != declared and not (declared in _SINGLE_BYTE_CODECS and codec in _SINGLE_BYTE_CODECS):
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
-    return DecodedText(data.decode(codec, errors="replace"), codec, warnings)
-
-
-def _clearly_cjk(data: bytes, codec: str) -> bool:
-    """True when `data` decodes cleanly with the multi-byte `codec` into mostly CJK characters."""
-    if codec not in ("gb18030", "cp949", "cp932", "euc_jp", "big5hkscs"):
-        return False
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError:
-        return False
-    wide = [ch for ch in text if ord(ch) > 127]
-    return len(wide) >= 2 and sum(1 for ch in wide if 0x3000 <= ord(ch) <= 0xD7AF) > 0.8 * len(wide)
+    doubts = [choice.doubt] if choice.doubt else []
+    return DecodedText(data.decode(codec, errors="replace"), codec, warnings, doubts)
 
 
 def _undo_double_encoding(text: str) -> tuple[str, str] | None:
@@ -631,7 +648,7 @@ class SgfCollection(BuiltCollection):
         name = str(path) if path is not None else "<sgf text>"
         decoded = decode_sgf_bytes(data, name)
         roots, parse_warnings = _parse_collection(decoded.text, name)
-        builders = [_builder(root, number, name) for number, root in enumerate(roots, start=1)]
+        builders = [_builder(root, number, name, decoded.doubts) for number, root in enumerate(roots, start=1)]
         super().__init__(path, decoded.encoding, "sgf", builders)
         self.warnings.extend(decoded.warnings)
         self.warnings.extend(parse_warnings)
@@ -640,9 +657,11 @@ class SgfCollection(BuiltCollection):
             self._summary(index)
 
 
-def _builder(raw_root: RawNode, number: int, name: str) -> Callable[[], Game]:
+def _builder(raw_root: RawNode, number: int, name: str, doubts: list[str]) -> Callable[[], Game]:
     def build() -> Game:
-        return game_from_raw(copy_raw(raw_root), number, name)
+        game = game_from_raw(copy_raw(raw_root), number, name)
+        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in doubts]
+        return game
 
     return build
 
