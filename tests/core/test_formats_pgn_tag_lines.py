@@ -150,3 +150,9 @@ def test_reviewer_info_counts_and_names_with_a_broken_tag_line(tmp_path, capsys)
     document = json.loads(capsys.readouterr().out)
     assert document["games_total"] == 2
     assert [g["white"] for g in document["games"]] == ["Alpha, A", "Gamma"]
+
+
+def test_a_forfeit_is_not_counted_as_a_played_game_by_ratings():
+    from reviewer.core.rating.records import parse_chess_result
+
+    assert {parse_chess_result(result) for result in ("1-0 (forfeit)", "0-1 (forfeit)", "0-0 (forfeit)")} == {"unknown"}

@@ -173,3 +173,26 @@ def test_a_changed_komi_replaces_a_komi_written_as_ko():
     game.komi = 7.5
     again = game_from_sgf_text(write_sgf(game))
     assert again.komi == 7.5 and "KO" not in again.root.properties and not again.warnings
+
+
+@pytest.mark.parametrize(
+    "root, shown, warned",
+    [
+        ("AP[YuanYu]BR[9段]WR[9段]KM[750]RU[Japanese]", "komi 7.5", ""),
+        ("AP[foxwq]KM[650]RU[Chinese]", "komi 6.5", ""),
+        ("GN[]TC[3]TT[30]RL[0]KO[7.5]RU[Chinese]", "komi 7.5", ""),
+        ("AP[foxwq]KM[0]RU[Chinese]RE[W+12.5]", "komi 7.5", "KM[0] with the counted result W+12.5"),
+        ("AP[Sabaki:0.52]KM[750]", "komi 750", "no ruleset uses a komi of 750"),
+        ("KM[0]RE[B+2.5]", "komi 0", "does not fit the counted result B+2.5"),
+    ],
+)
+def test_reviewer_info_prints_the_komi_meant_or_the_doubt(root, shown, warned, tmp_path, capsys):
+    from reviewer.cli import main
+
+    path = tmp_path / "game.sgf"
+    path.write_text(f"(;GM[1]FF[4]SZ[19]PB[黑]PW[白]{root}{MOVES})", encoding="utf-8")
+    assert main(["info", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "1 game," in out and "白 - 黑" in out and f"19x19 {shown}\n" in out
+    warnings = [line for line in out.splitlines() if "warning:" in line]
+    assert (warned in "".join(warnings) and bool(warnings)) if warned else not warnings, warnings
