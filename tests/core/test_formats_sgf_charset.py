@@ -44,7 +44,7 @@ def test_a_short_comment_without_ca_is_read_in_its_charset(codec, comment):
 def test_a_choice_made_on_a_short_cjk_name_is_warned_with_the_other_reading(codec, name):
     """Two bytes are a common hanzi in GB18030 and a common Hangul syllable in CP949 alike."""
     game = game_from_sgf_text(b"(;GM[1]SZ[19]PW[" + name.encode(codec) + b"];B[pd])")
-    doubts = [w for w in game.warnings if "no charset is declared" in w]
+    doubts = [w for w in game.warnings if "too little text outside ASCII" in w]
     assert len(doubts) == 1 and f"'{name}'" in doubts[0]
     other = "CP949" if codec == "gb18030" else "GB18030"
     assert f"as {other}" in doubts[0]
@@ -79,6 +79,7 @@ def test_the_files_ascii_leans_the_choice(ascii_props, codec):
     [
         ("UTF-8", "gb18030", "柯洁"),
         ("UTF-8", "cp949", "이세돌"),
+        ("UTF-8", "gb18030", "时越"),  # its four bytes are valid UTF-8 too ('ʱԽ')
         ("ISO-8859-1", "gb18030", "古力"),  # many programs write the SGF default whatever their bytes
         ("ISO-8859-1", "cp932", "井山裕太"),
         ("Latin1", "cp949", "박정환"),
@@ -94,6 +95,7 @@ def test_a_declared_charset_that_lies_is_overruled_with_a_warning(declared, code
 
 @pytest.mark.parametrize("name", ["José", "Müller", "créé", "Nuñez"])
 def test_a_true_single_byte_declaration_is_kept_without_a_warning(name, tmp_path):
+    """Also short: CA[ISO-8859-1] leans the choice to Western text."""
     path = tmp_path / "game.sgf"
     path.write_bytes(b"(;GM[1]SZ[19]CA[ISO-8859-1]PW[" + name.encode("latin-1") + b"];B[pd])")
     collection = open_collection(path)
@@ -116,7 +118,7 @@ def test_a_short_doubtful_name_is_warned_on_every_game_of_the_file(tmp_path):
     collection = open_collection(path)
     for index in range(2):
         warnings = collection.game(index).warnings
-        assert warnings and warnings[0].startswith(f"game {index + 1}: no charset is declared")
+        assert warnings and warnings[0].startswith(f"game {index + 1}: too little text outside ASCII")
 
 
 def test_a_gb_name_among_much_ascii_is_still_gb():
@@ -140,4 +142,10 @@ def test_reviewer_info_prints_the_name_and_the_doubt(tmp_path, capsys):
     path.write_bytes(b"(;GM[1]FF[4]SZ[19]PW[\xb0\xd7]PB[\xba\xda]KM[750]RU[Japanese];B[pd];W[dd])")
     assert main(["info", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "白 - 黑" in out and "warning: game 1: no charset is declared" in out
+    assert "白 - 黑" in out and "warning: game 1: too little text outside ASCII" in out
+
+
+@pytest.mark.parametrize("text", ["á", "é", "José", "白", "김", "ひかる", "Ørjan"])
+def test_a_true_utf8_declaration_is_kept_without_a_warning(text):
+    game = game_from_sgf_text(b"(;GM[1]SZ[19]CA[UTF-8]PW[" + text.encode("utf-8") + b"]C[" + text.encode("utf-8") + b"];B[pd])")
+    assert game.white == text and game.root.comment == text and not game.warnings

@@ -212,7 +212,7 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
         if fixed is not None:
             warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
             return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
-        if declared == "utf-8" or sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
+        if sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
             return DecodedText(text, "utf-8", warnings)
         # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
     if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
@@ -228,7 +228,7 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
     weighed_declared = "cp1252" if declared in _SINGLE_BYTE_CODECS else declared
     choice = choose_charset(data, charset_hints(data), weighed_declared)
     codec = choice.codec
-    if codec == "utf-8" and not choice.doubt:
+    if codec == "utf-8" and (not choice.doubt or declared == "utf-8"):
         return DecodedText(data.decode("utf-8"), "utf-8", warnings)
     if declared and codec != declared and not (declared in _SINGLE_BYTE_CODECS and codec in _SINGLE_BYTE_CODECS):
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")

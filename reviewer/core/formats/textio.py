@@ -356,9 +356,11 @@ def choose_charset(data: bytes, hints: tuple[str, ...] = (), declared: str | Non
     characters are in a Go file, times how common the charset is (more for `hints` and `declared`).
     With little text and a close second reading, the doubt names it."""
     readings: dict[str, str] = {}
+    sample = _sample_of(data)
     for codec in _PRIORS:
         try:
-            readings[codec] = data.decode(codec)
+            data.decode(codec)
+            readings[codec] = sample.decode(codec)
         except UnicodeDecodeError:
             continue
     if not readings:
@@ -377,9 +379,26 @@ def choose_charset(data: bytes, hints: tuple[str, ...] = (), declared: str | Non
         return CharsetChoice(best)
     return CharsetChoice(
         best,
-        f"no charset is declared and little text is not ASCII: read as {_NAMES[best]} "
+        f"too little text outside ASCII to be sure of its charset: read as {_NAMES[best]} "
         f"({_sample(readings[best])}); as {_NAMES[second]} it would read {_sample(readings[second])}",
     )
+
+
+_SAMPLE_BYTES = 1 << 16
+_CUTS = re.compile(rb"[\n;(]")  # bytes no multi-byte character holds: samples are cut there
+
+
+def _sample_of(data: bytes) -> bytes:
+    """A big file's beginning, two middles and end (each charset reads the same bytes); a small one whole."""
+    if len(data) <= 4 * _SAMPLE_BYTES:
+        return data
+    pieces = []
+    for start in (0, len(data) // 3, 2 * len(data) // 3, len(data) - _SAMPLE_BYTES):
+        cut = _CUTS.search(data, start) if start else None
+        begin = cut.start() if cut is not None else start
+        end_cut = _CUTS.search(data, begin + _SAMPLE_BYTES)
+        pieces.append(data[begin : end_cut.start() if end_cut is not None else len(data)])
+    return b"\n".join(pieces)
 
 
 _NAMES = {"utf-8": "UTF-8", "gb18030": "GB18030 (Chinese)", "cp949": "CP949 (Korean)", "cp932": "Shift-JIS (Japanese)", "big5hkscs": "Big5 (Chinese)", "cp1252": "Windows-1252 (Western)"}
