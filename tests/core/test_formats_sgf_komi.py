@@ -81,10 +81,17 @@ def test_fox_km_0_is_a_placeholder_when_the_counted_result_proves_half_a_point(r
         assert any("KM[0]" in w and "half a point" in w and f"{komi:g}" in w for w in game.warnings), game.warnings
 
 
-@pytest.mark.parametrize("result", ["RE[W+R]", "RE[B+T]", "RE[W+12]", "RE[0]", "RE[Draw]", ""])
-def test_fox_km_0_without_a_half_point_result_stays_0(result):
-    game = game_from_sgf_text(_fox("AP[foxwq]", "KM[0]", "RU[Chinese]", result))
+def test_fox_km_0_with_a_whole_counted_margin_is_0():
+    game = game_from_sgf_text(_fox("AP[foxwq]", "KM[0]", "RU[Chinese]", "RE[W+12]"))
     assert game.komi == 0.0 and not game.warnings
+
+
+@pytest.mark.parametrize("rules, komi", [("RU[Chinese]", "7.5"), ("RU[Japanese]", "6.5")])
+@pytest.mark.parametrize("result", ["RE[W+R]", "RE[B+T]", "RE[0]", "RE[Draw]", ""])
+def test_fox_km_0_in_an_even_game_without_a_counted_result_is_0_with_a_warning(result, rules, komi):
+    game = game_from_sgf_text(_fox("AP[foxwq]", "KM[0]", rules, result))
+    assert game.komi == 0.0
+    assert len(game.warnings) == 1 and "KM[0]" in game.warnings[0] and f"({komi} under these rules)" in game.warnings[0]
 
 
 def test_fox_result_counted_in_stones_is_shown_in_points():

@@ -150,6 +150,11 @@ def _scaled_readings(written: float) -> list[float]:
     return readings
 
 
+def _fox_komi(rules: str | None) -> float:
+    """Fox's komi in an even game: 7.5 under Chinese rules (3.75 stones), else 6.5."""
+    return 7.5 if rules == "chinese" else 6.5
+
+
 def read_komi(props: dict[str, list[str]], rules: str | None, handicap: int, result: str) -> KomiReading:
     """The komi in points of a root node's properties (KM, else KO), Fox's conventions undone.
 
@@ -203,12 +208,17 @@ def read_komi(props: dict[str, list[str]], rules: str | None, handicap: int, res
         komi = 0.5  # Fox's handicap games (and HA[1], a game without komi) are played with 0.5
         corrected = True
     elif fox and written == 0 and margin is not None and not _fits(0.0, margin):
-        komi = 7.5 if rules == "chinese" else 6.5
+        komi = _fox_komi(rules)
         warnings.append(
             f"{where} with the counted result {result}: the komi had half a point; read as {komi:g}, "
             f"Fox's komi under {'Chinese' if rules == 'chinese' else 'Japanese'} rules"
         )
         corrected = True
+    elif fox and written == 0 and margin is None:
+        warnings.append(
+            f"{where} in an even Fox game: Fox writes it for games played with komi too "
+            f"({_fox_komi(rules):g} under these rules), and nothing in the file tells; read as 0"
+        )
     if margin is not None and not _fits(komi, margin) and not (corrected and warnings):
         warnings.append(f"the komi {komi:g} ({where}) does not fit the counted result {result}; check the komi")
     return KomiReading(komi, tuple(warnings))
