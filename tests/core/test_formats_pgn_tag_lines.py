@@ -156,3 +156,11 @@ def test_a_forfeit_is_not_counted_as_a_played_game_by_ratings():
     from reviewer.core.rating.records import parse_chess_result
 
     assert {parse_chess_result(result) for result in ("1-0 (forfeit)", "0-1 (forfeit)", "0-0 (forfeit)")} == {"unknown"}
+
+
+def test_movetext_on_the_line_of_a_tag_still_ends_the_game(tmp_path, monkeypatch):
+    text = '[Event "A"]\n[White "x"] 1. e4 e5 *\n[Site "B"]\n[Black "y"]\n\n1. d4 *\n'
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 2
+        assert collection.headers(1) == {"Site": "B", "Black": "y"}
+        assert [collection.game(i).mainline_moves() for i in range(2)] == [["e4", "e5"], ["d4"]]

@@ -236,6 +236,13 @@ def _has_text(data: Buffer, start: int, end: int) -> bool:
     return bool(_HTML_TAG.sub(b"", data[start:end]).strip())
 
 
+def _movetext_after_tag(data: Buffer, start: int, end: int) -> bool:
+    """Whether the rest of a tag's line, data[start:end], holds movetext (not HTML or stray `]`)."""
+    if not _has_text(data, start, end):
+        return False
+    return bool(_HTML_TAG.sub(b"", data[start:end]).strip(b" \t\r]"))
+
+
 @dataclass
 class PgnIndex:
     """Games of one PGN: byte offsets and the shown tags, one list per column."""
@@ -406,10 +413,13 @@ class PgnIndexer:
         return name in self._current_names or _has_text(self.data, self._position, tag_start)
 
     def _take_tag(self, tag_start: int, tag_end: int, name: bytes, block_start: int | None) -> None:
-        """One tag of a block. `block_start` for the block's first tag; later ones have None: the
-        text between tags of one block is lines that begin with `[` (broken tag lines), not movetext."""
+        """One tag of a block. `block_start` for the block's first tag; later ones have None: whole
+        lines between tags of one block begin with `[` (broken tag lines) and are no movetext, but
+        text after a tag on its own line is."""
         if block_start is None:
-            starts = name in _names_in(self._current_names)
+            line_end = self.data.find(b"\n", self._position, tag_start)
+            rest_of_line = tag_start if line_end < 0 else line_end
+            starts = name in _names_in(self._current_names) or _movetext_after_tag(self.data, self._position, rest_of_line)
         else:
             starts = self._starts_game(block_start, name)
         if starts:
