@@ -57,7 +57,7 @@ def test_every_ruleset_and_every_scale_of_fox_komi(rules, komi, scale):
 
 
 @pytest.mark.parametrize("rules", ["RU[Chinese]", "RU[Japanese]", ""])
-@pytest.mark.parametrize("written, komi", [("KO[7.5]", 7.5), ("KO[750]", 7.5), ("KO[375]", 7.5), ("KO[6.5]", 6.5), ("KO[650]", 6.5)])
+@pytest.mark.parametrize("written, komi", [("KM[0]KO[750]", 7.5), ("KO[7.5]", 7.5), ("KO[750]", 7.5), ("KO[375]", 7.5), ("KO[6.5]", 6.5), ("KO[650]", 6.5)])
 def test_fox_komi_written_as_ko(rules, written, komi):
     for shape in ("AP[foxwq]", "AP[YuanYu]", "no AP, TC/TT/RL"):
         game = game_from_sgf_text(_fox(shape, written, rules))
@@ -141,6 +141,7 @@ def test_outside_fox_files_a_komi_no_ruleset_uses_is_kept_with_a_warning(km):
         ("KO[6집반]", 6.5, False),
         ("KM[7.5]KO[7.5]", 7.5, False),
         ("KM[7.5]KO[6.5]", 7.5, True),
+        ("KM[0]KO[6.5]", 6.5, True),  # KM[0] is often a placeholder
         ("KM[11]RE[B+3.5]", 11.0, True),
     ],
 )

@@ -170,7 +170,10 @@ def read_komi(props: dict[str, list[str]], rules: str | None, handicap: int, res
         where = f"KO[{ko_text}]"
     elif written is not None and ko_text:
         other = komi_from_text(ko_text)
-        if other is not None and other != written:
+        if other is not None and other != written and written == 0:
+            warnings.append(f"komi written twice, KM[{km_text}] and KO[{ko_text}]; KO is used (KM[0] is often a placeholder)")
+            written, where = other, f"KO[{ko_text}]"
+        elif other is not None and other != written:
             warnings.append(f"komi written twice, KM[{km_text}] and KO[{ko_text}]; KM is used")
     if written is None:
         return KomiReading(None, tuple(warnings))
