@@ -149,3 +149,15 @@ def test_reviewer_info_prints_the_name_and_the_doubt(tmp_path, capsys):
 def test_a_true_utf8_declaration_is_kept_without_a_warning(text):
     game = game_from_sgf_text(b"(;GM[1]SZ[19]CA[UTF-8]PW[" + text.encode("utf-8") + b"]C[" + text.encode("utf-8") + b"];B[pd])")
     assert game.white == text and game.root.comment == text and not game.warnings
+
+
+@pytest.mark.parametrize("codec, white, black", [("gb18030", "白", "柯洁"), ("cp949", "김", "이세돌"), ("cp1252", "José", "Müller")])
+def test_a_short_name_in_an_ngf_file_is_read_in_its_charset(codec, white, black, tmp_path):
+    """The Go server formats (NGF here; GIB and UGF alike) weigh their bytes the same way."""
+    header = f"Rated game\n19\n{white}         9DP\n{black}         9DP\nwww.example.com\n0\n0\n7\n20170316 [09:37]\n5\nBlack wins by 0.5!\n2\n"
+    path = tmp_path / "game.ngf"
+    path.write_bytes(header.encode(codec) + b"PMABBREER\nPMACWEEEE\n")
+    collection = open_collection(path)
+    game = collection.game(0)
+    assert (game.white, game.black) == (white, black)
+    assert collection.encoding == codec

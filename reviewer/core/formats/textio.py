@@ -195,18 +195,27 @@ def _mostly_cjk(data: bytes, codec: str) -> bool:
 
 def decode_text(data: bytes, name: str, declared_codec: str | None = None) -> tuple[str, str]:
     """(text, encoding) for a line-based game file: UTF-16, UTF-8 (BOM or not), else guessed."""
+    text, encoding, _doubt = decode_text_with_doubt(data, name, declared_codec)
+    return text, encoding
+
+
+def decode_text_with_doubt(data: bytes, name: str, declared_codec: str | None = None) -> tuple[str, str, str]:
+    """`decode_text`, and the doubt about a charset chosen on too little text ("" when none):
+    a declared charset the bytes agree with, else the likeliest reading (`choose_charset`)."""
     codec16 = utf16_codec(data)
     if codec16:
-        return data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16
+        return data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16, ""
     data, had_bom = strip_utf8_bom(data)
     if looks_binary(data):
         raise GameFileError(f"{name}: binary data, not a game file")
     if data.isascii():
-        return data.decode("ascii"), "ascii"
+        return data.decode("ascii"), "ascii", ""
     if had_bom or is_utf8(data):
-        return data.decode("utf-8", errors="replace"), "utf-8"
-    codec = detect_codec(data, hint=declared_codec)
-    return data.decode(codec, errors="replace"), codec
+        return data.decode("utf-8", errors="replace"), "utf-8", ""
+    if declared_codec and decode_errors(data, declared_codec) == 0:
+        return data.decode(declared_codec), declared_codec, ""
+    choice = choose_charset(data, (), declared_codec)
+    return data.decode(choice.codec, errors="replace"), choice.codec, choice.doubt
 
 
 # ---------------------------------------------------------------- short text in an undeclared charset
