@@ -14,7 +14,7 @@ from collections.abc import Callable
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.sgf import RawNode, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import decode_text
+from reviewer.core.formats.textio import decode_text_with_doubt
 from reviewer.core.gametree import Game, Point
 
 _HEADER = re.compile(r"^\\\[([A-Z0-9_]+)=(.*?)\\\]\s*$")
@@ -160,18 +160,20 @@ def raw_tree_from_gib(text: str, name: str) -> tuple[RawNode, list[str]]:
 class GibCollection(BuiltCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
         name = str(path) if path is not None else "<gib text>"
-        text, encoding = decode_text(data, name)
+        text, encoding, doubt = decode_text_with_doubt(data, name)
         root, warnings = raw_tree_from_gib(text, name)
-        super().__init__(path, encoding, "gib", [_builder(root, name)])
+        super().__init__(path, encoding, "gib", [_builder(root, name, doubt)])
         self.warnings.extend(warnings)
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str) -> Callable[[], Game]:
+def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
     from reviewer.core.formats.sgf import copy_raw
 
     def build() -> Game:
         game = game_from_raw(copy_raw(root), 1, name)
+        if doubt:
+            game.warnings.insert(0, f"game 1: {doubt}")
         game.origin = "tygem"
         return game
 

@@ -17,7 +17,7 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.gib import handicap_points
 from reviewer.core.formats.sgf import RawNode, copy_raw, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import decode_text
+from reviewer.core.formats.textio import decode_text_with_doubt
 from reviewer.core.gametree import Game
 
 _RANK = re.compile(r"^(\d+)\s*([KkDdPp段级級단급])?(P)?\*?$")
@@ -127,16 +127,18 @@ def raw_tree_from_ngf(text: str, name: str) -> tuple[RawNode, list[str]]:
 class NgfCollection(BuiltCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
         name = str(path) if path is not None else "<ngf text>"
-        text, encoding = decode_text(data, name)
+        text, encoding, doubt = decode_text_with_doubt(data, name)
         root, warnings = raw_tree_from_ngf(text, name)
-        super().__init__(path, encoding, "ngf", [_builder(root, name)])
+        super().__init__(path, encoding, "ngf", [_builder(root, name, doubt)])
         self.warnings.extend(warnings)
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str) -> Callable[[], Game]:
+def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
     def build() -> Game:
         game = game_from_raw(copy_raw(root), 1, name)
+        if doubt:
+            game.warnings.insert(0, f"game 1: {doubt}")
         game.origin = "wbaduk"
         return game
 

@@ -35,8 +35,11 @@ from reviewer.core.formats.pgn_index import (
     PgnIndexer,
     blank_if_unknown,
     decode_value,
+    forfeit_result,
     normalise_result,
     rating_text,
+    shown_result,
+    termination_of,
 )
 from reviewer.core.formats.textio import SNIFF_BYTES, looks_binary, utf16_codec
 from reviewer.core.gametree import Game, Node, numbered_moves
@@ -79,7 +82,7 @@ def fill_fields_from_headers(game: Game, headers: dict[str, str]) -> None:
     game.black_rank = rating_text(headers.get("BlackElo", ""))
     game.event = blank_if_unknown(headers.get("Event", ""))
     game.date = blank_if_unknown(headers.get("Date", "") or headers.get("UTCDate", ""))
-    game.result = normalise_result(headers.get("Result", "")) or "*"
+    game.result = shown_result(headers.get("Result", "")) or "*"
 
 
 class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
@@ -198,6 +201,8 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     variant = headers.get("Variant", "").strip()
     if variant:
         setup_lines.append(f'[Variant "{variant}"]')
+    if forfeit_result(game.result):
+        movetext = _without_forfeit_token(movetext)
     text = "\n".join(setup_lines) + "\n\n" + _clean_movetext(movetext)
 
     try:
@@ -238,6 +243,33 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
                 f"game {number}: the file ends {cut}; it may be cut off after move {_last_move_text(game)}"
             )
     return game
+
+
+_LAST_TOKEN = re.compile(r"(?:^|\s)(\S+(?:[ \t]+[^\s\d.]+)*)\s*$")
+
+
+def _without_forfeit_token(movetext: str) -> str:
+    """Movetext without a closing forfeit mark (`+--`, `(+)-(-)`), which python-chess reads as a null move."""
+    token = _LAST_TOKEN.search(movetext)
+    if token is not None and forfeit_result(token.group(1)) and not token.group(1).startswith(("1", "0")):
+        return movetext[: token.start(1)]
+    return movetext
+
+
+def broken_tag_lines(header_text: str) -> list[str]:
+    """Lines of a tag section that begin with `[` but hold no tag (`[Round "1"`, `[Site!"x"]`)."""
+    spans = [match.span() for match in _TAG.finditer(header_text)]
+    broken = []
+    position = 0
+    for line in header_text.splitlines(keepends=True):
+        start, end = position, position + len(line)
+        position = end
+        text = line.strip()
+        if not text.startswith("[") or _FORUM_WRAPPER.fullmatch(text):
+            continue
+        if not any(span_start < end and span_end > start for span_start, span_end in spans):
+            broken.append(text)
+    return broken
 
 
 def _warn_about_null_move(game: Game, number: int) -> None:
@@ -490,7 +522,10 @@ class PgnCollection(GameCollection):
         movetext = decode_value(self._bytes(start, end))[0]
         last = self._index.complete and index == len(self._index) - 1
         game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
-        for name in split_tag_names(self._header_text(index)):
+        header_text = self._header_text(index)
+        for line in reversed(broken_tag_lines(header_text)):
+            game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
+        for name in split_tag_names(header_text):
             game.warnings.insert(0, f"game {index + 1}: the {name} tag is broken over two lines; read as one line")
         return game
 
@@ -556,7 +591,7 @@ def write_pgn(game: Game) -> str:
     if game.kind != "chess":
         raise ValueError("write_pgn writes chess games only")
     headers = _headers_for_writing(game)
-    result = normalise_result(game.result) or "*"
+    result = termination_of(game.result)
     if _all_nodes_have_san(game.root):
         movetext = _movetext_from_san(game, result)
     else:

@@ -120,8 +120,48 @@ def decode_value(raw: bytes) -> tuple[str, str]:
 
 
 def normalise_result(value: str) -> str:
+    """A result token (`1-0`, `0-1`, `1/2-1/2`, `*`) as written or with other dashes; else ""."""
     value = value.strip().translate(_DASHES).replace("\u00bd", "1/2")
     return value if value in RESULTS else ""
+
+
+# Results of games not played, by who was absent. `+` won (the other side did not come), `-` lost,
+# `=` drew: TWIC's `(+)-(-)`, scalachess's `+--`, `+:-`, `-/+`, ... Shown as the score with "(forfeit)".
+FORFEIT_RESULTS = {
+    ("+", "-"): "1-0 (forfeit)",
+    ("-", "+"): "0-1 (forfeit)",
+    ("-", "-"): "0-0 (forfeit)",
+    ("=", "="): "1/2-1/2 (forfeit)",
+}
+_FORFEIT_SIDES = re.compile(r"\(?([+=-])\)?(?:[-:/]|(?<=\))-)?\(?([+=-])\)?")
+_FORFEIT_SCORE = re.compile(r"(1-0|0-1|0-0|1/2-1/2)\(?(?:f|ff|forfeit|forfait)\)?", re.IGNORECASE)
+_FORFEIT_TERMINATION = {"1-0 (forfeit)": "1-0", "0-1 (forfeit)": "0-1", "1/2-1/2 (forfeit)": "1/2-1/2"}
+
+
+def forfeit_result(value: str) -> str:
+    """`(+)-(-)`, `+--`, `-:+`, `(-)-(-)`, `0-0`, `1-0 ff`, ... -> "1-0 (forfeit)" and the like; else ""."""
+    compact = "".join(value.split()).translate(_DASHES)
+    if compact in ("0-0", "0:0"):
+        return FORFEIT_RESULTS[("-", "-")]
+    score = _FORFEIT_SCORE.fullmatch(compact)
+    if score is not None:
+        return f"{score.group(1)} (forfeit)"
+    if compact in ("--", "-"):
+        return ""  # a bare dash is an unknown result
+    sides = _FORFEIT_SIDES.fullmatch(compact)
+    if sides is None:
+        return ""
+    return FORFEIT_RESULTS.get((sides.group(1), sides.group(2)), "")
+
+
+def shown_result(value: str) -> str:
+    """A Result tag as the app shows it: a result token, a forfeit, or "" when it is neither."""
+    return normalise_result(value) or forfeit_result(value)
+
+
+def termination_of(result: str) -> str:
+    """The movetext's closing token for a shown result (`*` when the game has no such token)."""
+    return normalise_result(result) or _FORFEIT_TERMINATION.get(result, "*")
 
 
 def tag_value(match: re.Match[bytes]) -> bytes:
@@ -187,6 +227,13 @@ def _has_text(data: Buffer, start: int, end: int) -> bool:
     if data[match.start() : match.start() + 1] != b"<":
         return True
     return bool(_HTML_TAG.sub(b"", data[start:end]).strip())
+
+
+def _movetext_after_tag(data: Buffer, start: int, end: int) -> bool:
+    """Whether the rest of a tag's line, data[start:end], holds movetext (not HTML or stray `]`)."""
+    if not _has_text(data, start, end):
+        return False
+    return bool(_HTML_TAG.sub(b"", data[start:end]).strip(b" \t\r]"))
 
 
 @dataclass
@@ -333,19 +380,43 @@ class PgnIndexer:
                 return
         line_after = self.data.find(b"\n", end + 1)  # a tag value may go on over one line break
         stop = len(self.data) if line_after < 0 else line_after
+        block_start: int | None = start
         for match in TAG_BYTES.finditer(self.data, start, stop):
             if match.start() >= end and match.group(4) is None:
                 break
-            self._take_tag(match.start(), match.end(), match.group(1))
+            self._take_tag(match.start(), match.end(), match.group(1), block_start)
+            block_start = None
+        if block_start is None and self._pending is not None and self._pending[1] < end:
+            self._take_broken_tag_lines(self._pending, end)
+
+    def _take_broken_tag_lines(self, pending: list[int], end: int) -> None:
+        """Lines after a block's last tag that begin with `[` but hold no tag (broken tag lines)
+        belong to the tag section, where the game's reader names them; they are never movetext."""
+        line_end = self.data.find(b"\n", pending[1], end)
+        if line_end < 0 or self.data[pending[1] : line_end].strip():
+            return  # movetext on the line of the last tag
+        block_end = end - 1 if self.data[end - 1 : end] == b"\n" else end
+        if block_end > line_end:
+            pending[1] = self._position = block_end
+            self._pending_tags = None
 
     def _starts_game(self, tag_start: int, name: bytes) -> bool:
         if not self._has_game:
             return True
         return name in self._current_names or _has_text(self.data, self._position, tag_start)
 
-    def _take_tag(self, tag_start: int, tag_end: int, name: bytes) -> None:
-        if self._starts_game(tag_start, name):
-            self._open_game(tag_start, tag_end, None)
+    def _take_tag(self, tag_start: int, tag_end: int, name: bytes, block_start: int | None) -> None:
+        """One tag of a block. `block_start` for the block's first tag; later ones have None: whole
+        lines between tags of one block begin with `[` (broken tag lines) and are no movetext, but
+        text after a tag on its own line is."""
+        if block_start is None:
+            line_end = self.data.find(b"\n", self._position, tag_start)
+            rest_of_line = tag_start if line_end < 0 else line_end
+            starts = name in _names_in(self._current_names) or _movetext_after_tag(self.data, self._position, rest_of_line)
+        else:
+            starts = self._starts_game(block_start, name)
+        if starts:
+            self._open_game(tag_start if block_start is None else block_start, tag_end, None)
             self._current_names = {name}
             self._current_block = b""
         else:
@@ -409,7 +480,7 @@ class PgnIndexer:
         for number, value in enumerate(results):
             if not value:
                 _start, movetext, end = offsets[number]
-                results[number] = normalise_result(result[number]) or self._trailing_result(movetext, end)
+                results[number] = shown_result(result[number]) or self._trailing_result(movetext, end)
         columns = self.index.columns
         # One string object per distinct value (names, events and dates repeat): less memory.
         same = self._distinct.setdefault

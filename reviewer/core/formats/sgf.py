@@ -16,16 +16,17 @@ Reading:
   * move-less nodes before the first move (Fox puts handicap stones there) merge into the root;
   * other move-less nodes without setup stones (comment-only, empty `;;`) merge into the node above;
     move-less nodes with AB/AW/AE stay, with `move=None` and their setup lists filled.
-- Fox files (AP[foxwq]) are marked with `game.origin = "fox"`, and `game.komi` is the komi Fox
-  means (see `fox_komi`): every reader of the model (engines, report, GUI) takes it as it is. The
-  KM text stays as written in `root.properties`, so writing an unchanged game back keeps it.
+- Fox files (told by what the file holds: AP[foxwq] or its older client's AP[YuanYu], its TC/TT/RL
+  properties, ...) are marked with `game.origin = "fox"`, and `game.komi` is the komi the file
+  means (see `sgf_komi`: Fox's komi x100, KO[] for KM[], a komi no ruleset uses): every reader of
+  the model (engines, report, GUI) takes it as it is. The KM text stays as written in
+  `root.properties`, so writing an unchanged game back keeps it.
 
 Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,11 +34,13 @@ from dataclasses import dataclass, field
 from sgfmill import sgf_grammar
 
 from reviewer.core.errors import GameFileError
+from reviewer.core.formats import sgf_komi
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.textio import (
+    SHORT_TEXT_CHARS,
+    choose_charset,
     codec_for_charset,
     decode_errors,
-    detect_codec,
     is_utf8,
     looks_binary,
     strip_utf8_bom,
@@ -135,7 +138,28 @@ def normalise_result(value: str) -> str:
 class DecodedText:
     text: str
     encoding: str
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # about the file
+    doubts: list[str] = field(default_factory=list)  # about every game's text (its names, comments)
+
+
+# What in the bytes of a file says which charset its text is in (no CA[] or one that lies).
+_FOX_BYTES = re.compile(rb"AP\s*\[[^\]]*(?:fox|yuanyu)|TC\s*\[[^\]]*\]\s*TT\s*\[", re.IGNORECASE)
+_RULES_BYTES = re.compile(rb"RU\s*\[\s*([A-Za-z]+)")
+_HINT_RULES = {b"chinese": "gb18030", b"cn": "gb18030", b"korean": "cp949", b"kr": "cp949", b"japanese": "cp932", b"jp": "cp932"}
+_PLACE_HINTS = (
+    (rb"(?i)korea|seoul|tygem|cyberoro|baduk", "cp949"),
+    (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
+    (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
+)
+
+
+def charset_hints(data: bytes) -> tuple[str, ...]:
+    """Charsets the ASCII of an SGF points to: a Fox file (GB18030), RU[Korean] (CP949), a place..."""
+    if _FOX_BYTES.search(data):
+        return ("gb18030",)
+    hints = [_HINT_RULES[m.group(1).lower()] for m in _RULES_BYTES.finditer(data) if m.group(1).lower() in _HINT_RULES]
+    hints += [codec for pattern, codec in _PLACE_HINTS if re.search(pattern, data)]
+    return tuple(dict.fromkeys(hints))
 
 
 def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
@@ -162,7 +186,9 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
         if fixed is not None:
             warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
             return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
-        return DecodedText(text, "utf-8", warnings)
+        if sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
+            return DecodedText(text, "utf-8", warnings)
+        # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
     if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
         errors = decode_errors(data, declared)
         if errors == 0:
@@ -171,24 +197,17 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
         if errors <= max(3, high // 50):
             warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
             return DecodedText(data.decode(declared, errors="replace"), declared, warnings)
-    codec = detect_codec(data, hint=None)
-    if declared and declared in _SINGLE_BYTE_CODECS and not _clearly_cjk(data, codec):
-        codec = declared
-    elif declared and codec != declared:
+    # No charset, one that lies, or a single-byte one (many programs write CA[ISO-8859-1] whatever
+    # their bytes): the charset whose reading of all the bytes is likeliest in a Go file.
+    weighed_declared = "cp1252" if declared in _SINGLE_BYTE_CODECS else declared
+    choice = choose_charset(data, charset_hints(data), weighed_declared)
+    codec = choice.codec
+    if codec == "utf-8" and (not choice.doubt or declared == "utf-8"):
+        return DecodedText(data.decode("utf-8"), "utf-8", warnings)
+    if declared and codec != declared and not (declared in _SINGLE_BYTE_CODECS and codec in _SINGLE_BYTE_CODECS):
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
-    return DecodedText(data.decode(codec, errors="replace"), codec, warnings)
-
-
-def _clearly_cjk(data: bytes, codec: str) -> bool:
-    """True when `data` decodes cleanly with the multi-byte `codec` into mostly CJK characters."""
-    if codec not in ("gb18030", "cp949", "cp932", "euc_jp", "big5hkscs"):
-        return False
-    try:
-        text = data.decode(codec)
-    except UnicodeDecodeError:
-        return False
-    wide = [ch for ch in text if ord(ch) > 127]
-    return len(wide) >= 2 and sum(1 for ch in wide if 0x3000 <= ord(ch) <= 0xD7AF) > 0.8 * len(wide)
+    doubts = [choice.doubt] if choice.doubt else []
+    return DecodedText(data.decode(codec, errors="replace"), codec, warnings, doubts)
 
 
 def _undo_double_encoding(text: str) -> tuple[str, str] | None:
@@ -390,38 +409,6 @@ def _simple(value: str) -> str:
     return " ".join(value.split())
 
 
-def parse_komi(value: str) -> float | None:
-    value = value.strip().replace(",", ".")
-    if not value:
-        return None
-    try:
-        return float(value)
-    except ValueError:
-        match = re.match(r"[-+]?\d+(?:\.\d+)?", value)
-        return float(match.group(0)) if match else None
-
-
-def fox_komi(written: float | None, handicap: int, rules: str | None) -> float | None:
-    """The komi a Fox (AP[foxwq]) file means by its KM[] value, in points.
-
-    - KM[0] (or none) with HA >= 1 (a handicap game, or HA[1]: a no-komi game) -> 0.5, as KataGo
-      and KaTrain read it;
-    - komi x100, counted in stones (two points each) under Chinese rules (KM[375] = 7.5,
-      KM[325] = 6.5) and in points otherwise (KM[650] = 6.5);
-    - anything else (a komi already in points, such as KM[6.5]) as written.
-    """
-    if handicap >= 1 and not written:
-        return 0.5
-    if written is not None and abs(written) >= 100:
-        chinese = (rules or "").strip().lower() == "chinese"
-        return written / (50.0 if chinese else 100.0)
-    return written
-
-
-def _is_fox(props: dict[str, list[str]]) -> bool:
-    return any("foxwq" in value.lower() for value in props.get("AP", []))
-
-
 def _handicap_of(props: dict[str, list[str]]) -> int | None:
     text = _first(props, "HA")
     if not text:
@@ -433,13 +420,18 @@ def _handicap_of(props: dict[str, list[str]]) -> int | None:
 
 
 def read_komi(props: dict[str, list[str]]) -> float | None:
-    """The komi in points of a root node's properties, Fox's way of writing it undone."""
-    komi = parse_komi(_first(props, "KM"))
-    if komi is not None and not math.isfinite(komi):
-        komi = None
-    if _is_fox(props):
-        komi = fox_komi(komi, _handicap_of(props) or 0, normalise_rules(_first(props, "RU")))
-    return komi
+    """The komi in points of a root node's properties, Fox's way of writing it undone (see sgf_komi)."""
+    return komi_reading(props).komi
+
+
+def komi_reading(props: dict[str, list[str]]) -> sgf_komi.KomiReading:
+    rules = normalise_rules(_first(props, "RU"))
+    return sgf_komi.read_komi(props, rules, _handicap_of(props) or 0, read_result(_first(props, "RE")))
+
+
+def read_result(text: str) -> str:
+    """RE as the model holds it: see `normalise_result`; a margin in stones (a quarter in it) in points."""
+    return sgf_komi.result_in_points(normalise_result(text))
 
 
 def parse_board_size(value: str) -> tuple[int, int]:
@@ -549,16 +541,18 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     game.white = _simple(_first(props, "PW"))
     game.black_rank = normalise_rank(_simple(_first(props, "BR")))
     game.white_rank = normalise_rank(_simple(_first(props, "WR")))
-    game.result = normalise_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
+    game.result = read_result(_first(props, "RE"))  # the raw text stays in headers and root.properties
     game.date = _simple(_first(props, "DT"))
     game.event = _simple(_first(props, "EV") or _first(props, "GN"))
-    game.komi = read_komi(props)
+    komi = komi_reading(props)
+    game.komi = komi.komi
+    game.warnings.extend(f"{label}: {warning}" for warning in komi.warnings)
     game.rules = normalise_rules(_first(props, "RU"))
     handicap = _handicap_of(props)
     if handicap is None:
         game.warnings.append(f"{label}: unreadable handicap HA[{_first(props, 'HA')}]; ignored")
     game.handicap = handicap or 0
-    if _is_fox(props):
+    if sgf_komi.is_fox(props):
         game.origin = "fox"
     elif "online-go.com" in _first(props, "PC").lower() or "OGS" in _first(props, "PC"):
         game.origin = "ogs"
@@ -628,7 +622,7 @@ class SgfCollection(BuiltCollection):
         name = str(path) if path is not None else "<sgf text>"
         decoded = decode_sgf_bytes(data, name)
         roots, parse_warnings = _parse_collection(decoded.text, name)
-        builders = [_builder(root, number, name) for number, root in enumerate(roots, start=1)]
+        builders = [_builder(root, number, name, decoded.doubts) for number, root in enumerate(roots, start=1)]
         super().__init__(path, decoded.encoding, "sgf", builders)
         self.warnings.extend(decoded.warnings)
         self.warnings.extend(parse_warnings)
@@ -637,9 +631,11 @@ class SgfCollection(BuiltCollection):
             self._summary(index)
 
 
-def _builder(raw_root: RawNode, number: int, name: str) -> Callable[[], Game]:
+def _builder(raw_root: RawNode, number: int, name: str, doubts: list[str]) -> Callable[[], Game]:
     def build() -> Game:
-        return game_from_raw(copy_raw(raw_root), number, name)
+        game = game_from_raw(copy_raw(raw_root), number, name)
+        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in doubts]
+        return game
 
     return build
 
@@ -682,7 +678,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
         ("PW", game.white, _simple),
         ("BR", game.black_rank, lambda text: normalise_rank(_simple(text))),
         ("WR", game.white_rank, lambda text: normalise_rank(_simple(text))),
-        ("RE", game.result, normalise_result),
+        ("RE", game.result, read_result),
         ("DT", game.date, _simple),
     ):
         if read(_first(props, ident)) != value:
@@ -695,6 +691,8 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
             props.pop("KM", None)
         else:
             props["KM"] = [_format_komi(game.komi)]
+        if sgf_komi.komi_from_text(_first(props, "KO")) is not None:
+            props.pop("KO")  # a komi written as KO would contradict the new one
     if normalise_rules(_first(props, "RU")) != game.rules:
         if game.rules:
             known = parse_rules(game.rules)

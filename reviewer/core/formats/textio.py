@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import codecs
+import math
 import os
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.core.errors import GameFileError
@@ -192,15 +195,225 @@ def _mostly_cjk(data: bytes, codec: str) -> bool:
 
 def decode_text(data: bytes, name: str, declared_codec: str | None = None) -> tuple[str, str]:
     """(text, encoding) for a line-based game file: UTF-16, UTF-8 (BOM or not), else guessed."""
+    text, encoding, _doubt = decode_text_with_doubt(data, name, declared_codec)
+    return text, encoding
+
+
+def decode_text_with_doubt(data: bytes, name: str, declared_codec: str | None = None) -> tuple[str, str, str]:
+    """`decode_text`, and the doubt about a charset chosen on too little text ("" when none):
+    a declared charset the bytes agree with, else the likeliest reading (`choose_charset`)."""
     codec16 = utf16_codec(data)
     if codec16:
-        return data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16
+        return data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16, ""
     data, had_bom = strip_utf8_bom(data)
     if looks_binary(data):
         raise GameFileError(f"{name}: binary data, not a game file")
     if data.isascii():
-        return data.decode("ascii"), "ascii"
+        return data.decode("ascii"), "ascii", ""
     if had_bom or is_utf8(data):
-        return data.decode("utf-8", errors="replace"), "utf-8"
-    codec = detect_codec(data, hint=declared_codec)
-    return data.decode(codec, errors="replace"), codec
+        return data.decode("utf-8", errors="replace"), "utf-8", ""
+    if declared_codec and decode_errors(data, declared_codec) == 0:
+        return data.decode(declared_codec), declared_codec, ""
+    choice = choose_charset(data, (), declared_codec)
+    return data.decode(choice.codec, errors="replace"), choice.codec, choice.doubt
+
+
+# ---------------------------------------------------------------- short text in an undeclared charset
+
+# Characters that tell a language in Go files: results, ranks, events, the commonest family names.
+_TELLING = {
+    "gb18030": set(
+        "黑白胜负和中盘目半子段级第届杯赛局手先后贴让输赢围棋国家队冠军决循环名人天元"
+        "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶"
+        "程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方邹孟熊秦邱江尹薛闫雷侯龙史陶黎贺顾毛郝"
+        "龚邵万钱严覃武戴莫孔向汤柯古常聂俞华檀辜芮洁力"
+    ),
+    "big5hkscs": set(
+        "黑白勝負和中盤目半子段級第屆盃杯賽局手先後貼讓輸贏圍棋國家隊冠軍決循環名人天元"
+        "王李張劉陳楊黃趙吳周徐孫馬朱胡郭何高林羅鄭梁謝宋唐許韓馮鄧曹彭曾蕭田董袁潘於蔣蔡余杜葉"
+        "程蘇魏呂丁任沈姚盧姜崔鍾譚陸汪范金石廖賈夏韋方鄒孟熊秦邱江尹薛雷侯龍史陶黎賀顧毛郝龔邵萬"
+        "錢嚴武戴莫孔向湯柯古常聶衛"
+    ),
+    "cp949": set(
+        "흑백승패불계집반단급기회배결승전국수명인시간"
+        "이김박최정강조윤장임한오서신권황안송류전홍고문양손허유남심노하곽성차주우구민진나지엄원천방"
+        "공현함변염여추도소석선설마길연위표기왕금옥육맹제모탁어은편용예경봉사부가복태목형피두감음빈"
+        "동온호범좌의는을를에다와과로으영호준혁수훈재상"
+    ),
+    "cp932": set(
+        "黒白勝負中押目半段級期戦局手名人本因坊棋聖碁王座天元囲"
+        "山田中川本井上藤原野村木林佐小島口松高石吉加伊宮斎清水森池橋内長谷岡大西近部後坂裕太郎治"
+    ),
+}
+# Per character: how likely a reading's character is in a Go file (a rough probability).
+_TELLS, _COMMON_HANGUL, _KANA, _COMMON, _PUNCTUATION, _RARE, _UNLIKELY = 1.0, 0.45, 0.9, 0.3, 0.3, 0.03, 0.002
+_LATIN_IN_WORD, _LATIN_ALONE, _LATIN_ODD, _SYMBOL = 0.45, 0.1, 0.05, 0.01
+_GLUED_TO_LATIN = 0.1  # a CJK character inside a word of Latin letters
+# How often files without a charset come in each (Chinese collections and clients most).
+_PRIORS = {"utf-8": 20.0, "gb18030": 3.0, "cp949": 1.5, "cp932": 1.0, "big5hkscs": 0.5, "cp1252": 1.0}
+_HINTED = 10.0
+SHORT_TEXT_CHARS = 12  # at most this many characters outside ASCII: too little text to be sure
+_CLEAR_LEAD = math.log(20.0)
+_TYPOGRAPHY = set("’‘“”–—…«»¡¿€£§°")
+_ODD_LATIN = set("ŠŒŽšœžŸƒ")
+
+
+@dataclass(frozen=True)
+class CharsetChoice:
+    """The charset chosen for bytes without a trustworthy declaration, and the doubt about it."""
+
+    codec: str
+    doubt: str = ""  # "" when the choice is clear, else a sentence naming the other reading
+
+
+def _code(raw: bytes) -> int:
+    return int.from_bytes(raw, "big")
+
+
+def _cjk_weight(ch: str, codec: str) -> float:
+    """How likely `ch`, read with a CJK `codec`, is in a Go file (see the weights above)."""
+    if ch in _TELLING.get(codec, ()):
+        return _TELLS
+    raw = ch.encode(codec)
+    code = _code(raw)
+    if codec == "cp932":
+        if len(raw) == 1:
+            return _RARE / 3  # half-width katakana
+        if 0x829F <= code <= 0x82F1 or 0x8340 <= code <= 0x8396:
+            return _KANA
+        if 0x889F <= code <= 0x9872:
+            return _COMMON
+        if 0x8140 <= code <= 0x81FC or 0x824F <= code <= 0x829A:
+            return _PUNCTUATION
+        if 0x989F <= code <= 0xEAA4:
+            return _RARE
+        return _UNLIKELY
+    if len(raw) != 2 or raw[1] < 0xA1:
+        return _UNLIKELY  # extensions, and pairs whose second byte is ASCII (GBK, UHC, Big5 only)
+    lead = raw[0]
+    if codec == "gb18030":
+        if 0xB0 <= lead <= 0xD7:
+            return _COMMON
+        if 0xA1 <= lead <= 0xA3:
+            return _PUNCTUATION
+        return _RARE if 0xD8 <= lead <= 0xF7 or lead == 0xA4 else _UNLIKELY  # A4/A5: kana
+    if codec == "cp949":
+        if 0xB0 <= lead <= 0xC8:
+            return _COMMON_HANGUL
+        if 0xA1 <= lead <= 0xA3:
+            return _PUNCTUATION
+        return _RARE if 0xCA <= lead <= 0xFD or lead == 0xA4 else _UNLIKELY  # A4: jamo
+    if codec == "big5hkscs":
+        if 0xA440 <= code <= 0xC67E:
+            return _COMMON * 0.8
+        if 0xA140 <= code <= 0xA3BF:
+            return _PUNCTUATION
+        return _RARE if 0xC940 <= code <= 0xF9D5 else _UNLIKELY
+    return _UNLIKELY
+
+
+def _utf8_weight(text: str, index: int) -> float:
+    """How likely a character of a UTF-8 reading is: CJK, kana and Hangul (three bytes each, rarely
+    by chance) and letters of European scripts in words are; IPA, Armenian, ... are not."""
+    ch = text[index]
+    code = ord(ch)
+    if 0x3000 <= code <= 0x9FFF or 0xAC00 <= code <= 0xD7AF or 0xF900 <= code <= 0xFAFF or 0xFF00 <= code <= 0xFFEF:
+        return _TELLS
+    if code <= 0x24F or 0x370 <= code <= 0x4FF:  # Latin, Greek, Cyrillic
+        return _latin_weight(text, index)
+    if 0x2000 <= code <= 0x206F:
+        return _PUNCTUATION
+    return _SYMBOL
+
+
+def _latin_weight(text: str, index: int) -> float:
+    ch = text[index]
+    if ch in _ODD_LATIN:
+        return _LATIN_ODD
+    if ch.isalpha():
+        before = text[index - 1] if index else " "
+        after = text[index + 1] if index + 1 < len(text) else " "
+        return _LATIN_IN_WORD if before.isalpha() or after.isalpha() else _LATIN_ALONE
+    if ch in _TYPOGRAPHY:
+        return _PUNCTUATION
+    return _SYMBOL
+
+
+def reading_score(text: str, codec: str) -> float:
+    """Log-likelihood of the characters outside ASCII of `text`, read with `codec`, in a Go file."""
+    score = 0.0
+    for index, ch in enumerate(text):
+        if ord(ch) < 128:
+            continue
+        if codec == "cp1252":
+            weight = _latin_weight(text, index)
+        elif codec == "utf-8":
+            weight = _utf8_weight(text, index)
+        else:
+            weight = _cjk_weight(ch, codec)
+            before = text[index - 1] if index else " "
+            after = text[index + 1] if index + 1 < len(text) else " "
+            if (before.isascii() and before.isalpha()) or (after.isascii() and after.isalpha()):
+                weight *= _GLUED_TO_LATIN
+        score += math.log(weight)
+    return score
+
+
+def choose_charset(data: bytes, hints: tuple[str, ...] = (), declared: str | None = None) -> CharsetChoice:
+    """The charset of bytes that are not UTF-8, from all of them: each clean reading in a Go server's
+    charset (GB18030/GBK, CP949, Shift-JIS, Big5) or Windows-1252 is weighed by how likely its
+    characters are in a Go file, times how common the charset is (more for `hints` and `declared`).
+    With little text and a close second reading, the doubt names it."""
+    readings: dict[str, str] = {}
+    sample = _sample_of(data)
+    for codec in _PRIORS:
+        try:
+            data.decode(codec)
+            readings[codec] = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+    if not readings:
+        return CharsetChoice(detect_codec(data))
+    scores = {}
+    for codec, text in readings.items():
+        prior = _PRIORS[codec] * (_HINTED if codec in hints else 1.0) * (_HINTED if codec == declared else 1.0)
+        scores[codec] = math.log(prior) + reading_score(text, codec)
+    ranked = sorted(scores, key=lambda codec: scores[codec], reverse=True)
+    best = ranked[0]
+    if len(ranked) == 1:
+        return CharsetChoice(best)
+    second = ranked[1]
+    outside = [ch for ch in readings[best] if ord(ch) > 127]
+    if len(outside) > SHORT_TEXT_CHARS or scores[best] - scores[second] >= _CLEAR_LEAD:
+        return CharsetChoice(best)
+    return CharsetChoice(
+        best,
+        f"too little text outside ASCII to be sure of its charset: read as {_NAMES[best]} "
+        f"({_sample(readings[best])}); as {_NAMES[second]} it would read {_sample(readings[second])}",
+    )
+
+
+_SAMPLE_BYTES = 1 << 16
+_CUTS = re.compile(rb"[\n;(]")  # bytes no multi-byte character holds: samples are cut there
+
+
+def _sample_of(data: bytes) -> bytes:
+    """A big file's beginning, two middles and end (each charset reads the same bytes); a small one whole."""
+    if len(data) <= 4 * _SAMPLE_BYTES:
+        return data
+    pieces = []
+    for start in (0, len(data) // 3, 2 * len(data) // 3, len(data) - _SAMPLE_BYTES):
+        cut = _CUTS.search(data, start) if start else None
+        begin = cut.start() if cut is not None else start
+        end_cut = _CUTS.search(data, begin + _SAMPLE_BYTES)
+        pieces.append(data[begin : end_cut.start() if end_cut is not None else len(data)])
+    return b"\n".join(pieces)
+
+
+_NAMES = {"utf-8": "UTF-8", "gb18030": "GB18030 (Chinese)", "cp949": "CP949 (Korean)", "cp932": "Shift-JIS (Japanese)", "big5hkscs": "Big5 (Chinese)", "cp1252": "Windows-1252 (Western)"}
+
+
+def _sample(text: str) -> str:
+    """The first words of `text` that hold characters outside ASCII, quoted."""
+    words = re.findall(r"[^\s\[\]();]*[^\x00-\x7f][^\s\[\]();]*", text)
+    return ", ".join(f"'{word}'" for word in words[:3])

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import BuiltCollection
 from reviewer.core.formats.sgf import RawNode, copy_raw, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import codec_for_charset, decode_text
+from reviewer.core.formats.textio import codec_for_charset, decode_text_with_doubt
 from reviewer.core.gametree import Game
 
 _RULES = {"JPN": "Japanese", "CHN": "Chinese", "KOR": "Korean", "ING": "Ing", "AGA": "AGA", "NZ": "NZ"}
@@ -113,16 +113,18 @@ class UgfCollection(BuiltCollection):
         for line in head.splitlines():
             if line.startswith("Lang="):
                 declared = codec_for_charset({"SJIS": "shift_jis", "GB": "gb18030", "KOR": "cp949"}.get(line[5:].strip().upper(), line[5:].strip()))
-        text, encoding = decode_text(data, name, declared)
+        text, encoding, doubt = decode_text_with_doubt(data, name, declared)
         root, warnings = raw_tree_from_ugf(text, name)
-        super().__init__(path, encoding, "ugf", [_builder(root, name)])
+        super().__init__(path, encoding, "ugf", [_builder(root, name, doubt)])
         self.warnings.extend(warnings)
         self._summary(0)
 
 
-def _builder(root: RawNode, name: str) -> Callable[[], Game]:
+def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
     def build() -> Game:
         game = game_from_raw(copy_raw(root), 1, name)
+        if doubt:
+            game.warnings.insert(0, f"game 1: {doubt}")
         game.origin = "pandanet"
         return game
 
