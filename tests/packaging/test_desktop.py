@@ -12,7 +12,9 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 from pkgsupport import png_size
 from support import REPO_ROOT
@@ -81,7 +83,15 @@ def test_the_png_icons_are_the_svg_drawn_again(qapp, tmp_path):
     for size in (16, 48, 256):
         relative = Path("hicolor") / f"{size}x{size}" / "apps" / f"{APP_ID}.png"
         fresh, kept = QImage(str(tmp_path / relative)), QImage(str(PACKAGING / "icons" / relative))
-        assert not kept.isNull() and fresh.convertToFormat(kept.format()) == kept, f"run `make icons`: {relative} is stale"
+        assert not kept.isNull() and fresh.size() == kept.size(), f"run `make icons`: {relative} is stale"
+        # Qt releases round the SVG's anti-aliased edges differently by one level of a channel.
+        difference = np.abs(_channels(fresh).astype(int) - _channels(kept).astype(int))
+        assert difference.max() <= 2, f"run `make icons`: {relative} is stale (a channel differs by {difference.max()})"
+
+
+def _channels(image: Any) -> np.ndarray:
+    argb = image.convertToFormat(type(image).Format.Format_ARGB32)
+    return np.frombuffer(argb.constBits(), dtype=np.uint8, count=argb.sizeInBytes()).copy()
 
 
 def _install(data_home: Path, *args: str) -> subprocess.CompletedProcess[str]:
