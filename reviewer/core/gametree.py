@@ -29,16 +29,17 @@ def other_color(color: Color) -> Color:
 Point = tuple[int, int]  # (row, col), row 0 = bottom row, col 0 = left column
 
 
-def numbered_moves(moves: Sequence[str], number: int, white_first: bool) -> str:
+def numbered_moves(moves: Sequence[str], number: int, white_first: bool, black_dots: str = "...") -> str:
     """Consecutive chess moves with their numbers: '12. Nf3 Nc6 13. Bb5', or '12... Nc6 13. Bb5'
-    when Black moves first; `number` is the full-move number of the first move."""
+    when Black moves first; `number` is the full-move number of the first move. `black_dots`: what
+    stands after a number for Black ("..." in files, "…" on screen)."""
     parts: list[str] = []
     white_to_move = white_first
     for index, move in enumerate(moves):
         if white_to_move:
             parts.append(f"{number}. {move}")
         elif index == 0:
-            parts.append(f"{number}... {move}")
+            parts.append(f"{number}{black_dots} {move}")
         else:
             parts.append(move)
         if not white_to_move:

@@ -271,7 +271,7 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
     assert "Engine #-2" in text
     window.views.refresh()
     game = window.session.game
-    assert window.eval_graph.tooltip_at(4) == f"2... {game.node_at_ply(4).move}  #3"
+    assert window.eval_graph.tooltip_at(4) == f"2… {game.node_at_ply(4).move}  #3"
     assert window.eval_graph.tooltip_at(5) == f"3. {game.node_at_ply(5).move}  #-2"
     assert window.eval_graph.tooltip_at(6).endswith("not analysed")
     # the tooltip follows a real mouse move over the graph

@@ -70,7 +70,7 @@ def test_graph_tooltips_number_chess_moves_in_pairs_and_go_moves_one_by_one():
     texts = graph_point_texts(CHESS, CHESS.node_at_ply, table, CHESS.ply_count)
     assert texts[0] == "Start  not analysed"
     assert texts[1] == "1. e4  not analysed"
-    assert texts[2] == "1... e5  +0.35"
+    assert texts[2] == "1… e5  +0.35"
     assert graph_point_texts(GO, GO.node_at_ply, EvaluationTable(), 2)[2] == "2. D4  not analysed"
 
 

@@ -13,7 +13,7 @@ from reviewer.core.score_text import score_text
 from reviewer.gui.presenters.figures import position_value
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
-from reviewer.gui.presenters.text import escape_html
+from reviewer.gui.presenters.text import SCREEN_DOTS, escape_html
 from reviewer.gui.presenters.verdict import verdict
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover:
     """'12. Nf3 Nc6 13. Bb5' for chess; 'Q16 D4 R4' for Go."""
     if not presentation(game.kind).numbered_moves:
         return " ".join(moves)
-    return numbered_moves(moves, game.full_move_number(from_ply + 1), first_mover == "white")
+    return numbered_moves(moves, game.full_move_number(from_ply + 1), first_mover == "white", SCREEN_DOTS)
 
 
 def comment_html(session: ReviewSession, node: Node) -> str:
@@ -145,7 +145,7 @@ def header_html(game: Game, assessment: Any) -> str:
 def _move_text(game: Game, node: Node) -> str:
     if not presentation(game.kind).numbered_moves:
         return f"{node.ply}. {node.move}"
-    return numbered_moves([node.move or ""], game.full_move_number(node.ply), node.color == "white")
+    return numbered_moves([node.move or ""], game.full_move_number(node.ply), node.color == "white", SCREEN_DOTS)
 
 
 def _to_move_at(game: Game, node: Node) -> str:

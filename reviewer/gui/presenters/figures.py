@@ -10,6 +10,7 @@ from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.text import SCREEN_DOTS
 
 
 def _win_chances(game: Game) -> bool:
@@ -79,7 +80,7 @@ def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, pl
         if ply == 0:
             where = "Start"
         elif numbered:
-            where = numbered_moves([node.move or ""], game.full_move_number(ply), node.color == "white")
+            where = numbered_moves([node.move or ""], game.full_move_number(ply), node.color == "white", SCREEN_DOTS)
         else:
             where = f"{ply}. {node.move or ''}"
         evaluation = evaluations.get(ply)

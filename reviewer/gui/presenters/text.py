@@ -6,6 +6,9 @@ from pathlib import Path
 
 from reviewer.core.gametree import Game
 
+# After a move number for Black on screen ("6… Nf6"); files write "6... Nf6".
+SCREEN_DOTS = "…"
+
 GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
 
 
