@@ -2,7 +2,7 @@
 the rules), the move list follows the tree, and live analysis follows the position on show.
 
 The main window creates the widgets and hands them here; this object owns no widget and keeps no
-game state of its own (the session does).
+game state of its own (the session does, the live lines on show included).
 """
 
 from __future__ import annotations
@@ -72,7 +72,6 @@ class AnalysisBoard(QObject):
         self._told_no_maps = False
         self._multipv = 3
         self._show_numbers = False
-        self._latest: LiveUpdate | None = None
         self._saved_lines = saved_lines
         self.retro: RetroController | None = None
         self._fingerprint = ""
@@ -115,7 +114,7 @@ class AnalysisBoard(QObject):
         if not enabled:
             if self._bridge is not None:
                 self._bridge.stop()
-            self._latest = None
+            self.session.clear_live_lines()
             self._paint_maps(None)
             self.lines.clear_lines("Engine off")
             self.eval_bar.set_evaluation(None)
@@ -138,7 +137,8 @@ class AnalysisBoard(QObject):
         self._told_no_maps = False
         if (self._show_ownership or self._show_policy) and not self._live:
             self._show_message("Territory and policy come with the engine lines: press L to switch them on.")
-        self._paint_maps(self._latest.evaluation if self._latest is not None else None)
+        latest = self.session.live_lines
+        self._paint_maps(latest.evaluation if latest is not None else None)
 
     def set_move_numbers(self, shown: bool) -> None:
         self._show_numbers = shown
@@ -150,7 +150,7 @@ class AnalysisBoard(QObject):
         return self._restoring
 
     def latest_update(self) -> LiveUpdate | None:
-        return self._latest
+        return self.session.live_lines
 
     @Slot(str)
     def play(self, move: str) -> Node | None:
@@ -194,7 +194,6 @@ class AnalysisBoard(QObject):
         self._show_message(reason)
 
     def _on_game_loaded(self) -> None:
-        self._latest = None
         self.entry.clear_refusal()
         game = self.session.game
         if game is not None and self._saved_lines is not None:
@@ -281,7 +280,7 @@ class AnalysisBoard(QObject):
         game, node = self.session.game, self.session.current_node
         if not self._live or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
-        self._latest = update
+        self.session.set_live_lines(node, update)
         board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
         self.lines.show_update(update, board, self._multipv)
         if game_support(game.kind).has_eval_bar:
@@ -315,7 +314,7 @@ class AnalysisBoard(QObject):
             self._bridge.stop()
             return
         shown, ply = line_game(game, node)
-        self._latest = None
+        self.session.clear_live_lines()
         self.lines.clear_lines("thinking…")  # the lines on show were of another position: not to be clicked
         self._bridge.set_position(shown, ply, node)
 

@@ -1,44 +1,45 @@
-"""The one stateful object of the app: the open game, its evaluations and where the user is.
+"""The review model as Qt sees it: `ReviewSession` wraps the Qt-free
+`reviewer.core.services.review_model.ReviewModel`, which owns the open game, its evaluations, the
+labels, the node on show and its live lines, and re-emits the model's events as Qt signals.
 
-Views never keep their own copy of this state: they listen to the signals and read from here.
-The assessment (judgements, accuracy, ...) is a pure function of the game, the evaluations and
-the preset; it is recomputed after a change and never stored anywhere else.
-
-Scoring a long game takes tens of milliseconds. With a background assessor attached
-(`set_background_assessor`), new evaluations are scored off the GUI thread, newest first: while
-that runs, the assessment on show is the last one finished (a few evaluations behind) and
-`assessment_changed` follows when the new one arrives. `settle_assessment()` makes it exact at
-once (the end of an analysis, an export). Without an assessor it is computed on demand.
-
-Evaluations of several engines or limits may arrive for one game (the file's [%eval] comments,
-the cache, a new analysis): all are kept, and `evaluations` is the one set that
-`reviewer.core.coverage.select_analysis` picks — the analysis run last (`prefer`), else the
-newest complete one. Figures are never made from a mix; `basis.coverage` says how much of the
-game the set covers and `basis.trust` whether it may give labels at all.
+Every method and property forwards to the model; views connect to the signals and read through
+here (or `session.model`). The model is used on the GUI thread only, so its events, and the
+signals emitted for them, are delivered on the GUI thread; work done elsewhere comes back through
+queued signals (`accept_assessment` is a slot for the background assessor's results).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.coverage import AnalysisBasis, Coverage, assess_basis, select_analysis
+from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.formats.collection import GameCollection
-from reviewer.core.games import IllegalMove
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring import GameAssessment, MoveAssessment
-from reviewer.core.variations import TreeEditor
-from reviewer.gui.style import FLAGGED_JUDGEMENTS
+from reviewer.core.services.live import LiveUpdate
+from reviewer.core.services.review_model import (
+    FLAGGED_JUDGEMENTS,
+    AssessmentChanged,
+    BackgroundAssessor,
+    CurrentChanged,
+    EvaluationAdded,
+    GameLoaded,
+    LiveLinesChanged,
+    MoveRefused,
+    ReviewEvent,
+    ReviewModel,
+    TreeChanged,
+    assess_safely,
+)
 
-# (generation, game, a snapshot of the evaluations, preset): score it and hand it to
-# `ReviewSession.accept_assessment` on the GUI thread.
-BackgroundAssessor = Callable[[int, Game, EvaluationTable, str], None]
+__all__ = ["BackgroundAssessor", "ReviewSession", "assess_safely"]
 
 
 class ReviewSession(QObject):
-    """The open game and its review. All navigation goes through `set_current_node`."""
+    """The open game and its review, for Qt. All navigation goes through `set_current_node`."""
 
     game_loaded = Signal()
     evaluation_added = Signal(int)  # ply
@@ -46,45 +47,42 @@ class ReviewSession(QObject):
     current_changed = Signal(object)  # Node
     tree_changed = Signal(bool)  # moves were added, removed or reordered; True when the main line changed
     move_refused = Signal(str)  # a move the rules refused, with the reason
+    live_lines_changed = Signal(object)  # Node whose live lines were set or cleared
 
-    def __init__(self, preset: str = "lichess", parent: QObject | None = None) -> None:
+    def __init__(self, preset: str = "lichess", parent: QObject | None = None, model: ReviewModel | None = None) -> None:
         super().__init__(parent)
-        self._game: Game | None = None
-        self._mainline: list[Node] = []
-        self._collection: GameCollection | None = None
-        self._game_index = 0
-        self._evaluations = EvaluationTable()
-        # every evaluation of the open game by (engine id, ply), oldest first
-        self._all: dict[tuple[str, int], Evaluation] = {}
-        self._prefer: str | None = None
-        self._basis: AnalysisBasis | None = None
-        self._preset = preset
-        self._current: Node | None = None
-        self._assessment: GameAssessment | None = None
-        self._assessment_error: str | None = None
-        # Every change to what the assessment depends on is a new generation; the assessment on
-        # show belongs to `_assessed_generation`. Results older than `_floor_generation` belong
-        # to another game or preset and are dropped.
-        self._generation = 0
-        self._assessed_generation = -1
-        self._floor_generation = 0
-        self._pending_generation: int | None = None
-        self._background_assessor: BackgroundAssessor | None = None
-        self._tree_editor: TreeEditor | None = None
+        self.model = model if model is not None else ReviewModel(preset)
+        self.model.subscribe_all(self._relay)
+
+    def _relay(self, event: ReviewEvent) -> None:
+        match event:
+            case GameLoaded():
+                self.game_loaded.emit()
+            case EvaluationAdded(ply=ply):
+                self.evaluation_added.emit(ply)
+            case AssessmentChanged():
+                self.assessment_changed.emit()
+            case CurrentChanged(node=node):
+                self.current_changed.emit(node)
+            case TreeChanged(mainline_changed=mainline_changed):
+                self.tree_changed.emit(mainline_changed)
+            case MoveRefused(reason=reason):
+                self.move_refused.emit(reason)
+            case LiveLinesChanged(node=node):
+                self.live_lines_changed.emit(node)
 
     # -- the game ------------------------------------------------------------------------------
     @property
     def game(self) -> Game | None:
-        return self._game
+        return self.model.game
 
     @property
     def collection(self) -> GameCollection | None:
-        """What `open_collection` returned for the file the game came from (None when unknown)."""
-        return self._collection
+        return self.model.collection
 
     @property
     def game_index(self) -> int:
-        return self._game_index
+        return self.model.game_index
 
     def load_game(
         self,
@@ -93,349 +91,128 @@ class ReviewSession(QObject):
         index: int = 0,
         evaluations: Iterable[Evaluation] = (),
     ) -> None:
-        """Show `game`; any evaluations it already carries come along (e.g. from the cache)."""
-        self._game = game
-        self._mainline = [game.root, *game.root.mainline()]
-        self._collection = collection
-        self._game_index = index
-        self._all = {}
-        self._prefer = None
-        for evaluation in evaluations:
-            self._keep(evaluation)
-        self._select()
-        self._current = game.root
-        self._invalidate_assessment(reset=True)
-        if self._background_assessor is not None and len(self._evaluations) > 0:
-            self._request_background_assessment()
-        self.game_loaded.emit()
-        self.assessment_changed.emit()
-        self.current_changed.emit(self._current)
+        self.model.load_game(game, collection, index, evaluations)
 
     @property
     def ply_count(self) -> int:
-        """Plies on the main line (0 when nothing is open)."""
-        return max(0, len(self._mainline) - 1)
+        return self.model.ply_count
 
     def mainline_node(self, ply: int) -> Node:
-        return self._mainline[ply]
+        return self.model.mainline_node(ply)
 
     # -- evaluations and assessment -------------------------------------------------------------
     @property
     def evaluations(self) -> EvaluationTable:
-        return self._evaluations
+        return self.model.evaluations
 
     @property
     def basis(self) -> AnalysisBasis:
-        """The evaluations on show, their coverage of the game and the trust in their engine setting."""
-        if self._basis is None:
-            self._select()
-        assert self._basis is not None
-        return self._basis
+        return self.model.basis
 
     def add_evaluation(self, evaluation: Evaluation) -> None:
-        self.add_evaluations((evaluation,), from_analysis=True)
+        self.model.add_evaluation(evaluation)
 
     def add_evaluations(self, evaluations: Iterable[Evaluation], from_analysis: bool = False) -> None:
-        """Store evaluations of the open game (others are ignored); one new assessment for all.
-
-        `from_analysis`: they come from the analysis the user ran, whose set is then the one shown."""
-        if self._game is None:
-            return
-        added = []
-        for evaluation in evaluations:
-            if evaluation.kind == self._game.kind and 0 <= evaluation.ply <= self.ply_count:
-                self._keep(evaluation)
-                added.append(evaluation.ply)
-                if from_analysis:
-                    self._prefer = evaluation.engine_id
-        if not added:
-            return
-        self._select()
-        self._invalidate_assessment()
-        for ply in added:
-            self.evaluation_added.emit(ply)
-        if self._background_assessor is not None:
-            self._request_background_assessment()
-        else:
-            self.assessment_changed.emit()
-
-    def _keep(self, evaluation: Evaluation) -> None:
-        key = (evaluation.engine_id, evaluation.ply)
-        self._all.pop(key, None)  # the newest goes last
-        self._all[key] = evaluation
-
-    def _select(self) -> None:
-        if self._game is None:
-            self._evaluations = EvaluationTable()
-            self._basis = AnalysisBasis(self._evaluations, Coverage("", 0, 0, 0, 0))
-            return
-        self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer, ply_count=self.ply_count)
-        self._evaluations = self._basis.evaluations
-
-    def _request_background_assessment(self) -> None:
-        assert self._background_assessor is not None and self._game is not None
-        self._pending_generation = self._generation
-        snapshot = EvaluationTable(dict(self._evaluations.by_ply))  # the evaluations are immutable
-        self._background_assessor(self._generation, self._game, snapshot, self._preset)
+        self.model.add_evaluations(evaluations, from_analysis)
 
     @property
     def preset(self) -> str:
-        return self._preset
+        return self.model.preset
 
     def set_preset(self, preset: str) -> None:
-        if preset == self._preset:
-            return
-        self._preset = preset
-        self._invalidate_assessment(reset=True)
-        self.assessment_changed.emit()
+        self.model.set_preset(preset)
 
     @property
     def assessment(self) -> GameAssessment | None:
-        """The scoring of the game from the evaluations so far (None before any evaluation).
-
-        While a background assessment is on its way, the last one finished.
-        """
-        if self._assessed_generation != self._generation and self._pending_generation is None:
-            self._assess_now()
-        return self._assessment
+        return self.model.assessment
 
     @property
     def assessment_settled(self) -> bool:
-        """True when the assessment on show covers every evaluation (nothing on its way)."""
-        return self._assessed_generation == self._generation or self._pending_generation is None
+        return self.model.assessment_settled
 
     def settle_assessment(self) -> None:
-        """Make the assessment exact now, on this thread, instead of waiting for the background."""
-        if self._assessed_generation != self._generation:
-            self._assess_now()
-            self.assessment_changed.emit()
-        self._pending_generation = None
+        self.model.settle_assessment()
 
     def set_background_assessor(self, assessor: BackgroundAssessor | None) -> None:
-        """Score new evaluations with `assessor` (off the GUI thread); None: on demand, here."""
-        self._background_assessor = assessor
-        self._pending_generation = None
+        self.model.set_background_assessor(assessor)
 
     @Slot(int, object, object)
     def accept_assessment(self, generation: int, assessment: GameAssessment | None, error: str | None) -> None:
-        """A background assessment of `generation` is done: show it unless a newer one is shown."""
-        if generation < self._floor_generation or generation <= self._assessed_generation:
-            return
-        self._assessment, self._assessment_error = assessment, error
-        self._assessed_generation = generation
-        if generation == self._generation:
-            self._pending_generation = None
-        self.assessment_changed.emit()
-
-    def _assess_now(self) -> None:
-        self._assessment, self._assessment_error = assess_safely(self._game, self._evaluations, self._preset)
-        self._assessed_generation = self._generation
+        self.model.accept_assessment(generation, assessment, error)
 
     @property
     def assessment_error(self) -> str | None:
-        """Why the last assessment could not be made, in words (None when it could)."""
-        self.assessment  # noqa: B018 - refreshes the error with the assessment
-        return self._assessment_error
+        return self.model.assessment_error
 
     def judgements(self) -> dict[int, str | None]:
-        """Main-line ply -> judgement ("best", "mistake", ...) for every scored move."""
-        assessment = self.assessment
-        return {move.ply: move.judgement for move in assessment.moves} if assessment is not None else {}
+        return self.model.judgements()
 
     def move_assessment(self, ply: int) -> MoveAssessment | None:
-        """The scored move that led to main-line position `ply` (None when not scored)."""
-        assessment = self.assessment
-        return assessment.move_at_ply(ply) if assessment is not None else None
-
-    def _invalidate_assessment(self, reset: bool = False) -> None:
-        """A new generation; `reset`: what was assessed before (another game, preset) is void."""
-        self._generation += 1
-        if reset:
-            self._floor_generation = self._generation
-            self._pending_generation = None
-            self._assessment, self._assessment_error = None, None
+        return self.model.move_assessment(ply)
 
     # -- navigation ----------------------------------------------------------------------------
     @property
     def current_node(self) -> Node | None:
-        return self._current
+        return self.model.current_node
 
     @property
     def current_ply(self) -> int:
-        return self._current.ply if self._current is not None else 0
+        return self.model.current_ply
 
     @property
     def current_is_mainline(self) -> bool:
-        return self._current is not None and self._current.is_mainline
+        return self.model.current_is_mainline
 
     def set_current_node(self, node: Node | None) -> None:
-        if node is None or self._game is None or node is self._current:
-            return
-        self._current = node
-        self.current_changed.emit(node)
+        self.model.set_current_node(node)
 
     def set_current_ply(self, ply: int) -> None:
-        """Go to main-line position `ply`, clamped to the game."""
-        if self._game is None:
-            return
-        self.set_current_node(self._mainline[max(0, min(ply, self.ply_count))])
+        self.model.set_current_ply(ply)
 
     def step(self, plies: int) -> None:
-        """Move along the current line: forward follows the first continuation, back the parent."""
-        node = self._current
-        if node is None:
-            return
-        for _ in range(abs(plies)):
-            if plies > 0 and node.children:
-                node = node.children[0]
-            elif plies < 0 and node.parent is not None:
-                node = node.parent
-        self.set_current_node(node)
+        self.model.step(plies)
 
     def go_to_start(self) -> None:
-        self.set_current_ply(0)
+        self.model.go_to_start()
 
     def go_to_end(self) -> None:
-        """The end of the current line (the main line's end from a main-line node)."""
-        node = self._current
-        if node is None:
-            return
-        while node.children:
-            node = node.children[0]
-        self.set_current_node(node)
+        self.model.go_to_end()
 
     def flagged_plies(self, judgements: Sequence[str] = FLAGGED_JUDGEMENTS, color: str | None = None) -> list[int]:
-        """Main-line plies whose move was judged one of `judgements` (by `color` only, when given)."""
-        plies = sorted(ply for ply, judgement in self.judgements().items() if judgement in judgements)
-        if color is not None and self._game is not None:
-            plies = [ply for ply in plies if self._game.mover_at_ply(ply) == color]
-        return plies
+        return self.model.flagged_plies(judgements, color)
 
     def go_to_next_flagged(self, direction: int, judgements: Sequence[str] = FLAGGED_JUDGEMENTS) -> bool:
-        """Jump to the next (+1) / previous (-1) flagged move on the main line; False when none."""
-        here = self._mainline_anchor()
-        plies = self.flagged_plies(judgements)
-        targets = [ply for ply in plies if ply > here] if direction > 0 else [ply for ply in plies if ply < here][::-1]
-        if not targets:
-            return False
-        self.set_current_ply(targets[0])
-        return True
+        return self.model.go_to_next_flagged(direction, judgements)
 
-    def _mainline_anchor(self) -> int:
-        """The main-line ply the current node hangs from (itself when on the main line)."""
-        node = self._current
-        while node is not None and not node.is_mainline:
-            node = node.parent
-        return node.ply if node is not None else 0
+    # -- live lines of the position on show ------------------------------------------------------
+    @property
+    def live_lines(self) -> LiveUpdate | None:
+        return self.model.live_lines
+
+    def set_live_lines(self, node: Node, update: LiveUpdate) -> bool:
+        return self.model.set_live_lines(node, update)
+
+    def clear_live_lines(self) -> None:
+        self.model.clear_live_lines()
 
     # -- exploring: moves played on the board, variations ----------------------------------------
     def play_move(self, text: str) -> Node | None:
-        """Play `text` (SAN/UCI, a Go coordinate or "pass") after the current node, by the game's
-        rules: an existing continuation is followed, another move starts a variation. A refused
-        move changes nothing and is announced by `move_refused` with the reason."""
-        if self._game is None or self._current is None:
-            return None
-        try:
-            result = self._editor().play(self._current, text)
-        except IllegalMove as illegal:
-            self.move_refused.emit(f"Illegal move {illegal}")
-            return None
-        if result.created:
-            self._after_edit(mainline_changed=result.node.is_mainline)
-        self.set_current_node(result.node)
-        return result.node
+        return self.model.play_move(text)
 
     def play_line(self, moves: Sequence[str]) -> Node | None:
-        """Play several moves from the current node, all or nothing."""
-        if self._game is None or self._current is None:
-            return None
-        try:
-            node = self._editor().play_line(self._current, list(moves))
-        except IllegalMove as illegal:
-            self.move_refused.emit(f"Illegal move {illegal}")
-            return None
-        self._after_edit(mainline_changed=node.is_mainline)
-        self.set_current_node(node)
-        return node
+        return self.model.play_line(moves)
 
     def delete_from(self, node: Node) -> None:
-        """Delete `node` and what follows it (the start position stays)."""
-        if self._game is None or node.parent is None:
-            return
-        was_mainline = node.is_mainline
-        current_inside = self._current is not None and node in self._current.path_from_root()
-        parent = self._editor().delete(node)
-        self._after_edit(mainline_changed=was_mainline)
-        if current_inside:
-            self.set_current_node(parent)
+        self.model.delete_from(node)
 
     def promote(self, node: Node) -> None:
-        if self._game is None or node.is_mainline:
-            return
-        self._editor().promote(node)
-        self._after_edit(mainline_changed=node.is_mainline)
+        self.model.promote(node)
 
     def make_mainline(self, node: Node) -> None:
-        if self._game is None or node.is_mainline:
-            return
-        self._editor().make_mainline(node)
-        self._after_edit(mainline_changed=True)
+        self.model.make_mainline(node)
 
     def undo_edit(self) -> bool:
-        if self._game is None or self._tree_editor is None or not self._tree_editor.can_undo:
-            return False
-        node = self._tree_editor.undo()
-        self._after_edit(mainline_changed=True)
-        if node is not None:
-            self.set_current_node(node)
-        return True
+        return self.model.undo_edit()
 
     def tree_edited_elsewhere(self) -> None:
-        """Moves were added to the open game by other code (saved lines grafted back)."""
-        if self._game is not None:
-            self._after_edit(mainline_changed=True)
-
-    def _editor(self) -> TreeEditor:
-        assert self._game is not None
-        if self._tree_editor is None or self._tree_editor.game is not self._game:
-            self._tree_editor = TreeEditor(self._game)
-        return self._tree_editor
-
-    def _after_edit(self, mainline_changed: bool) -> None:
-        """The tree changed. When the main line did, evaluations keyed by its plies are void.
-
-        `mainline_changed` may say True for an edit that could have changed it (an undo): the main
-        line is compared node by node, and the assessment is kept when it is the same."""
-        assert self._game is not None
-        new_mainline = [self._game.root, *self._game.root.mainline()]
-        same = len(new_mainline) == len(self._mainline) and all(a is b for a, b in zip(new_mainline, self._mainline, strict=True))
-        mainline_changed = not same
-        if mainline_changed:
-            old_mainline = self._mainline
-            self._mainline = new_mainline
-            keep = 0
-            while keep < min(len(old_mainline), len(self._mainline)) and old_mainline[keep] is self._mainline[keep]:
-                keep += 1
-            for key in [key for key in self._all if key[1] >= keep]:
-                del self._all[key]
-            self._select()
-            # Moves added after the main line's end leave every scored move as it was: its labels
-            # stay on show until the new assessment comes. Any other change voids them at once.
-            self._invalidate_assessment(reset=keep < len(old_mainline))
-            if self._background_assessor is not None and len(self._evaluations) > 0:
-                self._request_background_assessment()
-            self.assessment_changed.emit()
-        self.tree_changed.emit(mainline_changed)
-
-
-def assess_safely(
-    game: Game | None, evaluations: EvaluationTable, preset: str
-) -> tuple[GameAssessment | None, str | None]:
-    """The scoring of `reviewer.core.scoring` of one engine setting's evaluations, labels withheld
-    where that setting may not give them; (None, reason) when it cannot be made. Any thread."""
-    if game is None or len(evaluations) == 0:
-        return None, None
-    try:
-        return assess_basis(game, select_analysis(game, evaluations), preset=preset), None  # type: ignore[arg-type]
-    except Exception as error:  # a scoring failure must never take the window down
-        return None, f"scoring failed: {error}"
+        self.model.tree_edited_elsewhere()

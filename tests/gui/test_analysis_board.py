@@ -117,6 +117,19 @@ def test_live_lines_follow_the_position_and_a_clicked_line_is_played(harness, qt
     assert harness.lines.header_text() == "Engine off" and harness.lines.rows() == []
 
 
+def test_the_live_lines_on_show_are_the_sessions(harness, qtbot):
+    harness.session.set_current_ply(2)
+    with qtbot.waitSignal(harness.session.live_lines_changed, timeout=WAIT_MS) as changed:
+        harness.analysis.set_live(True)
+    shown = harness.session.current_node
+    assert changed.args == [shown] and harness.session.live_lines is harness.analysis.latest_update()
+    assert harness.session.live_lines.token is shown
+    harness.session.step(1)  # another position: the lines of the one before are gone at once
+    assert harness.session.live_lines is None
+    harness.analysis.set_live(False)
+    assert harness.session.live_lines is None and harness.analysis.latest_update() is None
+
+
 def test_an_engine_that_dies_in_live_analysis_is_reported(qtbot, tmp_path):
     log = tmp_path / "searches.log"
     made = Harness(qtbot, fake_engine_command("fake_uci.py", "--log", str(log), "--crash-after-total", "1"))

@@ -118,7 +118,10 @@ def parse_user_move(board: chess.Board, text: str) -> chess.Move:
     if not text:
         raise IllegalMove(text, "no move given")
     if _UCI.fullmatch(text.lower()):
-        move = chess.Move.from_uci(text.lower())
+        try:
+            move = chess.Move.from_uci(text.lower())
+        except ValueError:  # from and to the same square
+            raise IllegalMove(text, "a piece must move to another square") from None
         if move in board.legal_moves:
             return move
         if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in board.legal_moves:
