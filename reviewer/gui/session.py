@@ -18,10 +18,9 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node
-from reviewer.core.scoring import GameAssessment, MoveAssessment
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.review_model import (
-    FLAGGED_JUDGEMENTS,
     AssessmentChanged,
     BackgroundAssessor,
     CurrentChanged,

@@ -25,6 +25,7 @@ from typing import Any
 
 from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS
 
 CSV_COLUMNS = (
     "game",
@@ -44,7 +45,7 @@ CSV_COLUMNS = (
     "eval_after_text",
     "coverage",
 )
-FLAGGED = ("inaccuracy", "mistake", "blunder")
+FLAGGED = FLAGGED_JUDGEMENTS
 JUDGEMENT_COLOURS = {
     "book": "#a1887f",
     "best": "#2a9d8f",

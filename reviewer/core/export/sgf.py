@@ -37,7 +37,7 @@ from reviewer.core.export.common import (
 )
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node, other_color, point_from_gtp
-from reviewer.core.scoring import GameAssessment, MoveAssessment
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.scoring.common import GoSideSummary
 
 PROPERTY = "RVW"  # full evaluation, codec version in its first field
@@ -52,7 +52,7 @@ ANNOTATION_BY_JUDGEMENT: dict[str, tuple[str, str]] = {
     "blunder": ("BM", "2"),
     "best": ("TE", "1"),
 }
-FLAGGED = ("inaccuracy", "mistake", "blunder")
+FLAGGED = FLAGGED_JUDGEMENTS
 _GENERATED_LINE = re.compile(r"^" + re.escape(COMMENT_PREFIX) + r".*(?:\n|$)", re.MULTILINE)
 _WORDS = {"best": "Best move", "good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
 

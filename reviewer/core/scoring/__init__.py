@@ -13,6 +13,7 @@ from reviewer.core.gametree import Game
 from reviewer.core.openings import Opening
 from reviewer.core.scoring.common import (
     DEFAULT_PRESET,
+    FLAGGED_JUDGEMENTS,
     JUDGEMENTS,
     PRESETS,
     ChessSideSummary,
@@ -26,6 +27,7 @@ from reviewer.core.scoring.common import (
 
 __all__ = [
     "DEFAULT_PRESET",
+    "FLAGGED_JUDGEMENTS",
     "JUDGEMENTS",
     "PRESETS",
     "ChessSideSummary",

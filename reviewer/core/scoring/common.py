@@ -16,6 +16,8 @@ from reviewer.core.openings import Opening
 
 Judgement = Literal["book", "best", "good", "inaccuracy", "mistake", "blunder"]
 JUDGEMENTS: tuple[Judgement, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
+# The judgements a review points out to the player (counted, marked, drilled).
+FLAGGED_JUDGEMENTS: tuple[Judgement, ...] = ("inaccuracy", "mistake", "blunder")
 
 Preset = Literal["lichess", "seed"]
 PRESETS: tuple[Preset, ...] = ("lichess", "seed")

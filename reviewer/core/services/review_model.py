@@ -33,12 +33,9 @@ from reviewer.core.coverage import AnalysisBasis, Coverage, assess_basis, select
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.games import IllegalMove
 from reviewer.core.gametree import Game, Node
-from reviewer.core.scoring import GameAssessment, MoveAssessment
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.variations import TreeEditor
-
-# The judgements a reviewer is sent to by "next mistake" (those of docs/SCORING.md).
-FLAGGED_JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
 
 # (generation, game, a snapshot of the evaluations, preset): score it and hand the result to
 # `ReviewModel.accept_assessment` on the model's thread.

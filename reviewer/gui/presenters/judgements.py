@@ -5,11 +5,8 @@ Chess colours follow lichess (inaccuracy blue, mistake orange, blunder red).
 
 from __future__ import annotations
 
-JUDGEMENTS: tuple[str, ...] = ("book", "best", "good", "inaccuracy", "mistake", "blunder")
-
-
-FLAGGED_JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
-
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS as FLAGGED_JUDGEMENTS
+from reviewer.core.scoring import JUDGEMENTS as JUDGEMENTS
 
 JUDGEMENT_COLORS: dict[str, str] = {
     "book": "#a8875f",

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from reviewer.core.analysis import Evaluation
 from reviewer.core.games import game_support
 from reviewer.core.score_text import score_text
-from reviewer.core.scoring import MoveAssessment
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS, MoveAssessment
 
-FLAGGED = ("inaccuracy", "mistake", "blunder")
+FLAGGED = FLAGGED_JUDGEMENTS
 TITLES = {
     "book": "Book move",
     "best": "Best move",
