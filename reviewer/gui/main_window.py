@@ -229,6 +229,9 @@ class MainWindow(QMainWindow):
         self.move_list.node_selected.connect(session.set_current_node)
         self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
+        from reviewer.gui.training_cards import TrainingCards
+
+        self.training_cards = TrainingCards(self)
 
     # ----------------------------------------------------------- driven from code and tests
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:

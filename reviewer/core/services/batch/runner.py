@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol
 
 from reviewer.core.analysis import Limit
@@ -24,6 +24,7 @@ from reviewer.core.gametree import GameKind
 from reviewer.core.scoring.common import Preset
 from reviewer.core.services.batch.plan import BatchGame
 from reviewer.core.services.batch.store import BatchStore, FinishedGame, StoreError
+from reviewer.core.services.trainer.cards import Card
 from reviewer.core.services.batch.task import (
     EngineSettings,
     ErrorKind,
@@ -130,6 +131,8 @@ class BatchOutcome:
     skipped: int = 0  # not started: their kind's engine is missing
     engines_missing: dict[str, str] = field(default_factory=dict)  # kind -> the message
     store_problem: str | None = None  # the first store write that failed (results are still in `finished`)
+    cards_added: int = 0  # new training cards from the games reviewed in this run
+    cards_problem: str | None = None  # the first deck write that failed
     interrupted: bool = False
 
     @property
@@ -187,11 +190,12 @@ def run_batch(
     stop: threading.Event | None = None,
     on_progress: Callable[[BatchProgress], None] | None = None,
     on_event: Callable[[GameEvent], None] | None = None,
+    on_cards: Callable[[Sequence[Card]], int] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> BatchOutcome:
     """Review every game not yet finished under `settings`; see the module's description.
     StoreError when the store cannot be read at the start."""
-    run = _Run(games, settings, store, cache, on_progress, on_event, clock)
+    run = _Run(games, settings, store, cache, on_progress, on_event, clock, on_cards)
     return run.run(executor, stop if stop is not None else threading.Event())
 
 
@@ -207,9 +211,10 @@ class _Run:
         on_progress: Callable[[BatchProgress], None] | None,
         on_event: Callable[[GameEvent], None] | None,
         clock: Callable[[], float],
+        on_cards: Callable[[Sequence[Card]], int] | None = None,
     ) -> None:
         self.games, self.settings, self.store, self.cache = games, settings, store, cache
-        self.on_progress, self.on_event = on_progress, on_event
+        self.on_progress, self.on_event, self.on_cards = on_progress, on_event, on_cards
         self.settings_by_kind = {kind: setting_of(settings, kind) for kind in sorted({game.kind for game in games})}
         self.by_key = {game.key: game for game in games}
         self.outcome = BatchOutcome(total=len(games))
@@ -306,11 +311,22 @@ class _Run:
                 outcome.store_problem = str(error)
         outcome.finished[game.key] = FinishedGame(game.key, setting_id, game.path, game.index, result.imported, report, time.time())
         self.resolve(game)
+        self.add_cards(game, result)
         if result.imported:
             outcome.imported += 1
         else:
             outcome.analysed += 1
             self.eta.positions_done += game.plies + 1
+
+    def add_cards(self, game: BatchGame, result: GameResult) -> None:
+        if self.on_cards is None or not result.cards:
+            return
+        cards = [replace(Card.from_json(text), source_path=str(game.path), source_index=game.index) for text in result.cards]
+        try:
+            self.outcome.cards_added += self.on_cards(cards)
+        except Exception as error:  # the deck is the trainer's: a write that fails costs no review
+            if self.outcome.cards_problem is None:
+                self.outcome.cards_problem = f"cannot add training cards: {error}"
 
     def on_positions(self, task: GameTask, done: int, total: int) -> None:
         self.current[task.key] = (done, total)

@@ -159,17 +159,22 @@ class Deck:
     # ------------------------------------------------------------------------------ cards
 
     def add(self, cards: Iterable[Card], now: datetime | None = None) -> int:
-        """Add new cards (a position already in the deck keeps its schedule); returns how many were new."""
+        """Add new cards; a position already in the deck keeps its schedule and takes the new card's
+        content (a later analysis knows more answers). Returns how many were new."""
         now = now or datetime.now(UTC)
         added = 0
         with self._write() as db:
             for card in cards:
+                known = db.execute("SELECT 1 FROM cards WHERE card_id = ?", (card.card_id,)).fetchone()
+                if known:
+                    db.execute("UPDATE cards SET card = ? WHERE card_id = ?", (card.to_json(), card.card_id))
+                    continue
                 schedule = fsrs.Card(due=now)
-                cursor = db.execute(
-                    "INSERT OR IGNORE INTO cards (card_id, kind, card, schedule, due_at, added_at) VALUES (?, ?, ?, ?, ?, ?)",
+                db.execute(
+                    "INSERT INTO cards (card_id, kind, card, schedule, due_at, added_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (card.card_id, card.kind, card.to_json(), schedule.to_json(), now.timestamp(), time.time()),
                 )
-                added += cursor.rowcount
+                added += 1
         return added
 
     def get(self, card_id: str) -> Card | None:
