@@ -24,7 +24,6 @@ from reviewer.core.gametree import GameKind
 from reviewer.core.scoring.common import Preset
 from reviewer.core.services.batch.plan import BatchGame
 from reviewer.core.services.batch.store import BatchStore, FinishedGame, StoreError
-from reviewer.core.services.trainer.cards import Card
 from reviewer.core.services.batch.task import (
     EngineSettings,
     ErrorKind,
@@ -32,6 +31,7 @@ from reviewer.core.services.batch.task import (
     GameTask,
     replay_into_cache,
 )
+from reviewer.core.services.trainer.cards import Card
 
 __all__ = [
     "BatchOutcome",
