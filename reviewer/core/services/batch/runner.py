@@ -162,22 +162,29 @@ def report_with_source(report: Mapping[str, Any], game: BatchGame, imported: boo
 
 
 class _Eta:
-    """Seconds left, from the positions evaluated by reviews of this run."""
+    """Seconds left, from the work finished in this run: the seconds per position of the games
+    reviewed so far (every pass included) times the positions left, counting down between two
+    finished games. A game under way earns nothing until it finishes: its count of positions
+    starts again with each pass, and a fast first pass would make the estimate jump."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._started: float | None = None
+        self._last_finish: float | None = None
         self.positions_done = 0
 
     def start(self) -> None:
         self._started = self._clock()
 
-    def seconds_left(self, positions_left: int, in_flight: int = 0) -> float | None:
-        done = self.positions_done + in_flight
-        if self._started is None or done <= 0:
+    def game_finished(self, positions: int) -> None:
+        self.positions_done += positions
+        self._last_finish = self._clock()
+
+    def seconds_left(self, positions_left: int) -> float | None:
+        if self._started is None or self._last_finish is None or self.positions_done <= 0:
             return None
-        elapsed = self._clock() - self._started
-        return max(0.0, positions_left - in_flight) * elapsed / done
+        per_position = (self._last_finish - self._started) / self.positions_done
+        return max(0.0, positions_left * per_position - (self._clock() - self._last_finish))
 
 
 def run_batch(
@@ -316,7 +323,7 @@ class _Run:
             outcome.imported += 1
         else:
             outcome.analysed += 1
-            self.eta.positions_done += game.plies + 1
+            self.eta.game_finished(game.plies + 1)
 
     def add_cards(self, game: BatchGame, result: GameResult) -> None:
         if self.on_cards is None or not result.cards:
@@ -339,7 +346,6 @@ class _Run:
     def tell_progress(self) -> None:
         if self.on_progress is None:
             return
-        in_flight = sum(done for done, _ in self.current.values())
         label, positions = "", None
         if len(self.current) == 1:
             ((key, positions),) = self.current.items()
@@ -348,7 +354,7 @@ class _Run:
             BatchProgress(
                 done=len(self.resolved),
                 total=len(self.games),
-                eta_s=self.eta.seconds_left(self.positions_left, in_flight),
+                eta_s=self.eta.seconds_left(self.positions_left),
                 failed=len(self.outcome.failures),
                 current=label,
                 positions=positions,
