@@ -30,6 +30,7 @@ from reviewer.core.games.go import GoPosition
 from reviewer.core.gametree import GO_COLUMNS, Point
 from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
+from reviewer.gui.presenters.board_marks import loss_text as candidate_loss_text
 
 ROUGH_CANDIDATE = "#8d9aa6"  # candidates of an engine whose scores are a rough estimate
 _MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
@@ -407,11 +408,7 @@ class GoBoardWidget(BoardWidget):
                 continue
             dark_fill = fill.lightness() < 110
             painter.setPen(QColor("#ffffff") if dark_fill else QColor("#111111"))
-            lost = -mark.loss_points
-            if abs(lost) < 0.05:
-                loss_text = "0.0"
-            else:
-                loss_text = f"{lost:+.0f}" if abs(lost) >= 9.95 else f"{lost:+.1f}"
+            loss_text = candidate_loss_text("go", mark.loss_points)
             if mark.visits is None:
                 painter.setFont(loss_font)
                 box = QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius)
