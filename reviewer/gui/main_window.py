@@ -232,6 +232,9 @@ class MainWindow(QMainWindow):
         from reviewer.gui.training_cards import TrainingCards
 
         self.training_cards = TrainingCards(self)
+        from reviewer.gui.network_warmup import NetworkWarmUp
+
+        self.network_warm_up = NetworkWarmUp(self)
 
     # ----------------------------------------------------------- driven from code and tests
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:

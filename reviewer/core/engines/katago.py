@@ -363,6 +363,14 @@ def _network_evaluator(command: Sequence[str]) -> NetworkEvaluator | None:
     return NetworkEvaluator(path)
 
 
+def preload_network(command: Sequence[str], board_size: tuple[int, int]) -> bool:
+    """Read the in-process network of KataGo's `command` and build it for `board_size` ahead of
+    the first search (a Go game just opened); shared with every KataGo engine of this process.
+    False when the command's network is not evaluated in-process. Takes seconds: not on a GUI thread."""
+    evaluator = _network_evaluator(command)
+    return evaluator is not None and evaluator.warm(board_size)
+
+
 _EOF = object()
 
 
@@ -560,6 +568,8 @@ class KataGoEngine:
         self._process: _Process | None = None
         self._closed = False
         self._lock = threading.Lock()  # one analysis at a time
+        if self._network is not None:  # read the network while KataGo starts (it waits for its answer)
+            threading.Thread(target=self._network.usable, name="katago-network", daemon=True).start()
         self._start()
 
     # -- the Engine protocol -----------------------------------------------------------------------

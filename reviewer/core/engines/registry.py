@@ -55,12 +55,7 @@ def _open_katago(
 ) -> Engine:
     from reviewer.core.engines.katago import KataGoEngine
 
-    command = list(command)
-    if model:
-        if "-model" in command[:-1]:
-            command[command.index("-model") + 1] = model
-        else:
-            command += ["-model", model]
+    command = _with_model(command, model)
     overrides = []
     if threads:
         overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
@@ -69,6 +64,24 @@ def _open_katago(
     if overrides and "-override-config" not in command:
         command += ["-override-config", ",".join(overrides)]
     return KataGoEngine(command, name=name)
+
+
+def _with_model(command: Sequence[str], model: str | None) -> list[str]:
+    command = list(command)
+    if model:
+        if "-model" in command[:-1]:
+            command[command.index("-model") + 1] = model
+        else:
+            command += ["-model", model]
+    return command
+
+
+def preload_katago_network(info: EngineInfo, board_size: tuple[int, int]) -> bool:
+    """`katago.preload_network` for a found KataGo, with the model its settings name."""
+    from reviewer.core.engines.katago import preload_network
+
+    model = dict(info.options).get("model")
+    return preload_network(_with_model(info.command, model if isinstance(model, str) else None), board_size)
 
 
 def _option(info: EngineInfo, key: str) -> int | None:
@@ -151,6 +164,22 @@ class EnginePlan:
             return any(engine.protocol == "katago" for engine in self._candidates())
         except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
             return False
+
+    def preload_network(self) -> bool:
+        """Build the in-process network of the KataGo that `open` would run, for `board_size`, ahead
+        of its first search (seconds the first time in a process; not on a GUI thread). False when
+        no KataGo would run or its network is not evaluated in-process."""
+        if self.kind != "go" or self.board_size is None:
+            return False
+        if self.command is not None:
+            from reviewer.core.engines.katago import preload_network
+
+            return preload_network(_command_list(self.command), self.board_size)
+        try:
+            katago = next((engine for engine in self._candidates() if engine.protocol == "katago" and engine.usable), None)
+        except EngineError:
+            return False
+        return katago is not None and preload_katago_network(katago, self.board_size)
 
     def open(self, threads: int | None = None, *, fallback_to_builtin: bool = True) -> Engine:
         """A running engine. For Go without a name or a command, a found KataGo that does not start
