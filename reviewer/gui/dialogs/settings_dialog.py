@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -25,7 +26,7 @@ from PySide6.QtWidgets import (
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.gametree import GameKind
-from reviewer.gui.settings import PRESETS, EngineChoice, engine_label
+from reviewer.gui.settings import PRESETS, EngineChoice, describe_limit, engine_label, limit_choices
 
 CUSTOM = "__custom__"
 
@@ -94,11 +95,18 @@ class SettingsDialog(QDialog):
         self.time_spin.setValue(limit.movetime_s or 1.0)
         self.visits_spin = _spin(1, 1_000_000, limit.visits or 200, 50)
         self._limit_rows: dict[str, tuple[QRadioButton, QWidget]] = {}
-        rows = (
+        rows: tuple[tuple[str, str, QWidget], ...] = (
             (("nodes", "Nodes", self.nodes_spin), ("depth", "Depth", self.depth_spin), ("time", "Time", self.time_spin))
             if kind == "chess"
             else (("visits", "Visits", self.visits_spin),)
         )
+        # A review in passes, as the toolbar offers it: the limit in force when it is one, else the default scheme.
+        schemes = [choice.limit for choice in limit_choices(kind) if choice.limit.scheme is not None]
+        self._passes_limit = replace(limit, multipv=1) if limit.scheme is not None else (schemes[0] if schemes else None)
+        if self._passes_limit is not None:
+            self.passes_label = QLabel(describe_limit(self._passes_limit))
+            self.passes_label.setToolTip("A fast pass over every position, then deeper searches where a move is in doubt")
+            rows = (("passes", "Passes", self.passes_label), *rows)
         for key, text, editor in rows:
             button = QRadioButton(text)
             self.limit_buttons.addButton(button)
@@ -106,7 +114,9 @@ class SettingsDialog(QDialog):
             limit_form.addRow(button, editor)
             button.toggled.connect(self._update_limit_enabled)
         chosen = (
-            "visits"
+            "passes"
+            if limit.scheme is not None and self._passes_limit is not None
+            else "visits"
             if kind == "go"
             else "depth"
             if limit.depth is not None
@@ -162,6 +172,8 @@ class SettingsDialog(QDialog):
     def limit(self) -> Limit:
         chosen = next(key for key, (button, _editor) in self._limit_rows.items() if button.isChecked())
         multipv = self.multipv_spin.value()
+        if chosen == "passes" and self._passes_limit is not None:
+            return replace(self._passes_limit, multipv=multipv)
         if chosen == "visits":
             return Limit(visits=self.visits_spin.value(), multipv=multipv)
         if chosen == "depth":

@@ -9,6 +9,7 @@ JUDGEMENTS: tuple[str, ...] = ("book", "best", "good", "inaccuracy", "mistake", 
 
 
 FLAGGED_JUDGEMENTS: tuple[str, ...] = ("inaccuracy", "mistake", "blunder")
+MISTAKE_JUDGEMENTS: tuple[str, ...] = ("mistake", "blunder")  # what N / P jump to
 
 
 JUDGEMENT_COLORS: dict[str, str] = {
