@@ -125,6 +125,15 @@ class GoBoardWidget(BoardWidget):
     def candidates(self) -> list[CandidateMark]:
         return list(self._candidates)
 
+    def shown_candidates(self) -> list[CandidateMark]:
+        """The candidate marks drawn: none on a stone, none under something drawn on their point."""
+        hidden = self._position.black | self._position.white | self._covered_points()
+        return [mark for mark in self._candidates if mark.point not in hidden]
+
+    def _covered_points(self) -> set[Point]:
+        """Points whose own drawing (a numbered stone of a line) a candidate mark would overlap."""
+        return set()
+
     @property
     def candidates_rough(self) -> bool:
         """Whether the candidates are drawn as a rough estimate (neutral grey)."""
@@ -385,13 +394,11 @@ class GoBoardWidget(BoardWidget):
             return
         cell = self.cell_size()
         radius = cell * 0.46
-        occupied = self._position.black | self._position.white
+        shown = self.shown_candidates()
         show_text = cell >= 22
         loss_font = style.pixel_font(cell * 0.34, bold=True)
         visits_font = style.pixel_font(cell * 0.26)
-        for mark in sorted(self._candidates, key=lambda m: -m.order):
-            if mark.point in occupied:
-                continue
+        for mark in sorted(shown, key=lambda m: -m.order):
             center = self.point_center(mark.point)
             if self._rough_candidates:
                 fill = QColor(ROUGH_CANDIDATE)
