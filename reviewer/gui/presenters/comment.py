@@ -127,8 +127,13 @@ _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
 def _readable_comment(comment: str) -> str:
-    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds."""
-    return " ".join(_COMMENT_COMMAND.sub(" ", comment).split())
+    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds,
+    nor the words a Reviewer export wrote (the comment pane says them again from the analysis)."""
+    from reviewer.core.export.pgn import without_generated_text
+    from reviewer.core.export.sgf import strip_generated
+
+    text = without_generated_text(_COMMENT_COMMAND.sub(" ", comment))
+    return " ".join(strip_generated(text)[0].split())
 
 
 def header_html(game: Game, assessment: Any) -> str:
