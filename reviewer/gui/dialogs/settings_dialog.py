@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.gametree import GameKind
+from reviewer.gui import style
 from reviewer.gui.settings import PRESETS, EngineChoice, describe_limit, engine_label, limit_choices
 
 CUSTOM = "__custom__"
@@ -46,6 +48,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self._kind = kind
         self.setWindowTitle("Engine and analysis settings")
+        self.setStyleSheet(radio_style_sheet(style.theme_for(self), self.palette()))
         self.setMinimumWidth(480)
 
         # -- engine
@@ -184,6 +187,19 @@ class SettingsDialog(QDialog):
 
     def preset(self) -> str:
         return str(self.preset_combo.currentData())
+
+
+def radio_style_sheet(theme: style.Theme, palette: QPalette) -> str:
+    """Radio buttons whose ring and dot read on either theme (Fusion draws the ring a shade darker
+    than the window: on a dark window it disappears)."""
+    base = palette.color(QPalette.ColorRole.Base).name()
+    ring, dot = theme.text_muted, theme.current_background
+    return (
+        f"QRadioButton::indicator {{ width: 12px; height: 12px; border-radius: 7px; border: 1px solid {ring};"
+        f" background: {base}; }}"
+        f" QRadioButton::indicator:checked {{ background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5,"
+        f" stop:0 {dot}, stop:0.5 {dot}, stop:0.62 {base}, stop:1 {base}); }}"
+    )
 
 
 def _spin(low: int, high: int, value: int, step: int) -> QSpinBox:
