@@ -4,6 +4,7 @@ game's mistakes and blunders become cards in the deck, written off the GUI threa
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
@@ -48,7 +49,10 @@ class TrainingCards(QObject):
         # The game may change on this thread (a variation played) while the deck is written.
         game_copy = _mainline_copy(game)
         evaluations = EvaluationTable(dict(basis.evaluations.by_ply))
-        self._pending.add(window.tasks.submit(_add_cards, game_copy, evaluations, assessment, must_finish=True))
+        from reviewer.core.services.trainer.deck import default_deck_path
+
+        deck = default_deck_path()  # where the deck is now, whatever the environment is when the thread runs
+        self._pending.add(window.tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, must_finish=True))
 
     def _on_done(self, task_id: int, result: Any) -> None:
         if task_id in self._pending:
@@ -64,10 +68,10 @@ class TrainingCards(QObject):
             self.window.statusBar().showMessage(f"Training cards not added: {message}", 8000)
 
 
-def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any) -> int:
+def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: Path) -> int:
     from reviewer.core.services.trainer.harvest import add_game_cards
 
-    return add_game_cards(game, evaluations, assessment)
+    return add_game_cards(game, evaluations, assessment, deck=deck)
 
 
 def _mainline_copy(game: Game) -> Game:

@@ -106,13 +106,16 @@ class CardFilter:
 _STATES = {1: "learning", 2: "review", 3: "relearning"}
 
 
+def default_deck_path() -> Path:
+    """The app's deck: trainer.sqlite in Reviewer's data directory."""
+    from reviewer.core.paths import data_dir
+
+    return data_dir() / "trainer.sqlite"
+
+
 class Deck:
     def __init__(self, path: str | Path | None = None, scheduler: fsrs.Scheduler | None = None) -> None:
-        if path is None:
-            from reviewer.core.paths import data_dir
-
-            path = data_dir() / "trainer.sqlite"
-        self.path = Path(path)
+        self.path = Path(path) if path is not None else default_deck_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.scheduler = scheduler or fsrs.Scheduler(enable_fuzzing=False)
         self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
