@@ -74,6 +74,6 @@ def player_html(name: str, rank: str, accuracy: float | None, partial: bool = Fa
     accuracy_text = (
         f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
     )
-    if accuracy is not None and partial:
+    if partial:  # with no accuracy yet too: none of this side's moves is judged so far
         accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
     return f"<b>{escape_html(name)}</b>{rank_text}{accuracy_text}"
