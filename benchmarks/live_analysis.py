@@ -7,9 +7,10 @@ line arrives (p50 / p95 over the positions). The same first budget, asked of the
 the ratio says what the live analysis adds on top of the engine.
 
 Cold (Go): a new Python process presses L once on the 19x19 game: the clock runs from the press to
-the first line, KataGo's start and its network's first read included. Measured twice per run: as
-is, and with the network built beforehand the way the app builds it when a Go game opens
-(`EnginePlan.preload_network`, off the GUI thread; its own time is printed too).
+the first line, the engine's opening and its network's first read included (KataGo's own process
+starts meanwhile, as in the app). Measured twice per run: as is, and with the network built
+beforehand the way the app builds it when a Go game opens (`EnginePlan.preload_network`, off the
+GUI thread; its own time is printed too).
 
     .venv/bin/python benchmarks/live_analysis.py [--positions 40] [--go-positions 8] [--cold-runs 3] [--no-katago]
 """
@@ -128,7 +129,9 @@ def one_cold_press(preloaded: bool) -> None:
         EnginePlan("go", "katago", board_size=size).preload_network()
         preload_s = time.perf_counter() - started
     updates: queue.Queue[LiveUpdate | str] = queue.Queue()
-    live = LiveAnalysis(lambda: open_engine("go", name="katago", board_size=size), updates.put, updates.put, multipv=3)
+    live = LiveAnalysis(  # as the app opens it: KataGo starts while the network answers the first visits
+        lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), updates.put, updates.put, multipv=3
+    )
     try:
         started = time.perf_counter()
         live.set_position(game, 10, "press")
@@ -170,7 +173,7 @@ def go_benchmark(count: int) -> None:
         return
     plies = list(range(10, 10 + count))
     size = (19, 19)
-    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size), game, plies)
+    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), game, plies)
     from reviewer.core.analysis import Limit
 
     engine = open_engine("go", name="katago", board_size=size)

@@ -140,7 +140,7 @@ class MainWindow(QMainWindow):
         from reviewer.gui.workers import open_engine_from_registry
 
         choice = self.engine_choice(kind)
-        return lambda: open_engine_from_registry(choice)
+        return lambda: open_engine_from_registry(choice, live=True)
 
     def answer_evaluator(self, card: Any) -> Any:
         from reviewer.core.services.trainer.judge import engine_evaluator

@@ -112,13 +112,15 @@ def import_go_engine_modules() -> None:
         import reviewer.core.engines.builtin_go  # noqa: F401
 
 
-def open_engine_from_registry(choice: EngineChoice) -> Engine:
+def open_engine_from_registry(choice: EngineChoice, live: bool = False) -> Engine:
+    """The engine of `choice`; `live`: for the engine lines, whose first answers need not wait for
+    KataGo's process to start (they come from its network, in-process)."""
     from reviewer.core.engines.registry import open_engine
 
     if choice.kind == "go":
         import_go_engine_modules()
 
-    return open_engine(choice.kind, choice.name, choice.command)
+    return open_engine(choice.kind, choice.name, choice.command, start_in_background=live)
 
 
 def fingerprint_from_registry(choice: EngineChoice) -> str | None:

@@ -51,7 +51,14 @@ def _open_uci(command: Sequence[str], threads: int | None, hash_mb: int | None =
 
 
 def _open_katago(
-    command: Sequence[str], threads: int | None, name: str = "KataGo", visits: int | None = None, model: str | None = None
+    command: Sequence[str],
+    threads: int | None,
+    name: str = "KataGo",
+    visits: int | None = None,
+    model: str | None = None,
+    *,
+    start_in_background: bool = False,
+    version: str | None = None,
 ) -> Engine:
     from reviewer.core.engines.katago import KataGoEngine
 
@@ -63,7 +70,7 @@ def _open_katago(
         overrides.append(f"maxVisits={int(visits)}")
     if overrides and "-override-config" not in command:
         command += ["-override-config", ",".join(overrides)]
-    return KataGoEngine(command, name=name)
+    return KataGoEngine(command, name=name, start_in_background=start_in_background, version=version or "")
 
 
 def _with_model(command: Sequence[str], model: str | None) -> list[str]:
@@ -95,7 +102,7 @@ def _open_builtin() -> Engine:
     return BuiltinGoEngine()
 
 
-def _open_info(info: EngineInfo, threads: int | None) -> Engine:
+def _open_info(info: EngineInfo, threads: int | None, start_in_background: bool = False) -> Engine:
     if info.status == "missing":
         raise EngineNotFound(f"{info.name} is not installed: {info.detail}")
     if info.status == "broken":
@@ -108,7 +115,10 @@ def _open_info(info: EngineInfo, threads: int | None) -> Engine:
     if info.protocol == "uci":
         return _open_uci(info.command, threads, _option(info, "hash_mb"))
     model = dict(info.options).get("model")
-    return _open_katago(info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None)
+    return _open_katago(
+        info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None,
+        start_in_background=start_in_background, version=info.version,
+    )
 
 
 class KataGoDoesNotStart(EngineError):
@@ -181,16 +191,23 @@ class EnginePlan:
             return False
         return katago is not None and preload_katago_network(katago, self.board_size)
 
-    def open(self, threads: int | None = None, *, fallback_to_builtin: bool = True) -> Engine:
+    def open(
+        self, threads: int | None = None, *, fallback_to_builtin: bool = True, start_in_background: bool = False
+    ) -> Engine:
         """A running engine. For Go without a name or a command, a found KataGo that does not start
         leaves its place to the built-in engine, or with `fallback_to_builtin=False` raises
-        KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew."""
+        KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew.
+        `start_in_background`: KataGo's process starts while its first searches (the network's
+        first visits, in-process) already answer; a start that fails is then raised by the first
+        search that needs the process, and leaves no place to the built-in engine."""
         if self.command is not None:
             parts = _command_list(self.command)
-            return _open_uci(parts, threads) if self.kind == "chess" else _open_katago(parts, threads)
+            if self.kind == "chess":
+                return _open_uci(parts, threads)
+            return _open_katago(parts, threads, start_in_background=start_in_background)
         candidates = self._candidates()
         if self.name is not None:
-            return _open_info(candidates[0], threads)
+            return _open_info(candidates[0], threads, start_in_background)
         if self.kind == "chess":
             if not candidates:
                 raise EngineNotFound(f"no chess engine found: {INSTALL_HINT} (or apt-get install stockfish)")
@@ -198,7 +215,7 @@ class EnginePlan:
         failures: list[tuple[str, EngineError]] = []
         for engine in list(candidates):
             try:
-                return _open_info(engine, threads)
+                return _open_info(engine, threads, start_in_background)
             except EngineError as error:
                 candidates.remove(engine)  # not tried again
                 failures.append((engine.name, error))
@@ -218,6 +235,7 @@ def open_engine(
     board_size: tuple[int, int] | None = None,
     *,
     fallback_to_builtin: bool = True,
+    start_in_background: bool = False,
 ) -> Engine:
     """A running engine for `kind` ("chess" or "go").
 
@@ -232,7 +250,9 @@ def open_engine(
     named cannot play the board. `EnginePlan` does the same with discovery shared between calls,
     and tells without starting anything whether Go would be reviewed by KataGo (`runs_katago`).
     """
-    return EnginePlan(kind, name, command, board_size).open(threads, fallback_to_builtin=fallback_to_builtin)
+    return EnginePlan(kind, name, command, board_size).open(
+        threads, fallback_to_builtin=fallback_to_builtin, start_in_background=start_in_background
+    )
 
 
 def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | None) -> list[EngineInfo]:
