@@ -1,17 +1,24 @@
 """Click-to-first-line latency of live analysis, against the engine driven directly, in one run.
 
-For each position of a real corpus game (chess) or the first moves of a real 19x19 game (Go), the
-position changes as a click on the board would change it, and the clock runs until the first line
-arrives (p50 / p95 over the positions). The same first budget, asked of the engine directly
+Warm: for each position of a real corpus game (chess) or the first moves of a real 19x19 game (Go),
+the position changes as a click on the board would change it, and the clock runs until the first
+line arrives (p50 / p95 over the positions). The same first budget, asked of the engine directly
 (python-chess `SimpleEngine.analyse` for Stockfish; one KataGo analysis query), is the floor:
 the ratio says what the live analysis adds on top of the engine.
 
-    .venv/bin/python benchmarks/live_analysis.py [--positions 40] [--go-positions 8] [--no-katago]
+Cold (Go): a new Python process presses L once on the 19x19 game: the clock runs from the press to
+the first line, the engine's opening and its network's first read included (KataGo's own process
+starts meanwhile, as in the app). Measured twice per run: as is, and with the network built
+beforehand the way the app builds it when a Go game opens (`EnginePlan.preload_network`, off the
+GUI thread; its own time is printed too).
+
+    .venv/bin/python benchmarks/live_analysis.py [--positions 40] [--go-positions 8] [--cold-runs 3] [--no-katago]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import shutil
 import statistics
@@ -31,7 +38,7 @@ from reviewer.core.formats import load_game  # noqa: E402
 from reviewer.core.games.chess import board_after  # noqa: E402
 from reviewer.core.services.live import CHESS_NODES, GO_VISITS, LiveAnalysis, LiveUpdate  # noqa: E402
 
-CORPUS = REPO_ROOT.parent / "shared" / "corpus"
+CORPUS = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared")) / "corpus"
 CHESS_GAME = CORPUS / "pgn" / "chesslib__Morphy_UTF8.pgn"
 GO_GAME = CORPUS / "sgf"
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
@@ -94,25 +101,79 @@ def chess_benchmark(count: int) -> None:
     report(f"Stockfish ({CHESS_GAME.name}, {CHESS_NODES[0]} nodes, MultiPV 3, 1 thread)", live, raw)
 
 
-def go_benchmark(count: int) -> None:
-    from reviewer.core.engines.registry import open_engine
-
+def go_game(count: int):  # type: ignore[no-untyped-def]
     games = sorted(path for path in GO_GAME.glob("*.sgf") if "19" in path.name or "ogs" in path.name)
-    game = None
     for path in games:
         try:
             candidate = load_game(path, 0)
         except Exception:
             continue
         if candidate.board_width == 19 and candidate.ply_count >= count + 10:
-            game = candidate
-            break
+            return candidate
+    return None
+
+
+def one_cold_press(preloaded: bool) -> None:
+    """In this new process: (optionally build the network as the app does when a Go game opens,
+    then) press L once; prints the seconds as JSON."""
+    import json
+
+    from reviewer.core.engines.registry import EnginePlan, open_engine
+
+    game = go_game(8)
+    assert game is not None
+    size = (19, 19)
+    preload_s = None
+    if preloaded:
+        started = time.perf_counter()
+        EnginePlan("go", "katago", board_size=size).preload_network()
+        preload_s = time.perf_counter() - started
+    updates: queue.Queue[LiveUpdate | str] = queue.Queue()
+    live = LiveAnalysis(  # as the app opens it: KataGo starts while the network answers the first visits
+        lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), updates.put, updates.put, multipv=3
+    )
+    try:
+        started = time.perf_counter()
+        live.set_position(game, 10, "press")
+        item = updates.get(timeout=300)
+        if isinstance(item, str):
+            raise RuntimeError(item)
+        first_line_s = time.perf_counter() - started
+    finally:
+        live.close()
+    print(json.dumps({"first_line_s": first_line_s, "preload_s": preload_s}))
+
+
+def cold_benchmark(runs: int) -> None:
+    import json
+    import subprocess
+
+    for preloaded in (False, True):
+        firsts, preloads = [], []
+        for _ in range(runs):
+            command = [sys.executable, __file__, "--one-cold", "preloaded" if preloaded else "plain"]
+            output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+            result = json.loads(output.strip().splitlines()[-1])
+            firsts.append(result["first_line_s"])
+            if result["preload_s"] is not None:
+                preloads.append(result["preload_s"])
+        how = "network built when the game opened" if preloaded else "nothing built before the press"
+        print(f"KataGo cold first line, new process, {how}: {runs} runs")
+        print(f"  press to first line: median {statistics.median(firsts) * 1000:7.0f} ms   max {max(firsts) * 1000:7.0f} ms")
+        if preloads:
+            print(f"  (building the network beforehand, off the GUI thread: median {statistics.median(preloads) * 1000:.0f} ms)")
+
+
+def go_benchmark(count: int) -> None:
+    from reviewer.core.engines.registry import open_engine
+
+    game = go_game(count)
     if game is None:
         print("Go: no 19x19 corpus game found")
         return
     plies = list(range(10, 10 + count))
     size = (19, 19)
-    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size), game, plies)
+    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), game, plies)
     from reviewer.core.analysis import Limit
 
     engine = open_engine("go", name="katago", board_size=size)
@@ -132,11 +193,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=40)
     parser.add_argument("--go-positions", type=int, default=8)
+    parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--no-katago", action="store_true")
+    parser.add_argument("--one-cold", choices=("plain", "preloaded"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.one_cold:
+        one_cold_press(args.one_cold == "preloaded")
+        return
     chess_benchmark(args.positions)
     if not args.no_katago:
         go_benchmark(args.go_positions)
+        cold_benchmark(args.cold_runs)
 
 
 if __name__ == "__main__":

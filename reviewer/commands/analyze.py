@@ -120,6 +120,9 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
 def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preset", choices=("lichess", "seed"), default="lichess", help="judgement thresholds (chess)")
     parser.add_argument("--skip-book", action="store_true", help="leave opening-book moves out of the figures")
+    parser.add_argument(
+        "--no-cards", action="store_true", help="do not add the games' mistakes to the trainer's deck (reviewer train)"
+    )
 
 
 def _positive_int(text: str) -> int:
@@ -240,6 +243,8 @@ def run(args: argparse.Namespace) -> int:
         status = EXIT_INTERRUPTED
         print(f"reviewer analyze: interrupted; writing what was finished ({len(analysed)} game(s))", file=err)
     failures = _write_outputs(args, jobs)
+    if not args.no_cards:
+        failures.extend(add_training_cards([(job.game, job.evaluations) for job in analysed], err, args.quiet))
     for failure in failures:
         print(f"reviewer analyze: {failure}", file=err)
     if failures and status == EXIT_OK:
@@ -623,6 +628,26 @@ def _write_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> list[st
         except (OSError, ValueError) as error:
             failures.append(f"cannot write {args.output}: {_reason(error)}")
     return failures
+
+
+def add_training_cards(games: Sequence[tuple[Game, EvaluationTable]], err: TextIO, quiet: bool) -> list[str]:
+    """Add the analysed games' mistakes to the trainer's deck (both sides); says how many are new.
+    A deck that cannot be written is one failure line; the analysis is kept either way."""
+    if not games:
+        return []
+    import sqlite3
+
+    from reviewer.core.services.trainer.deck import Deck
+    from reviewer.core.services.trainer.harvest import add_game_cards
+
+    try:
+        with Deck() as deck:
+            added = sum(add_game_cards(game, evaluations, deck=deck) for game, evaluations in games)
+    except (sqlite3.Error, OSError, RuntimeError) as error:
+        return [f"cannot add training cards: {error}"]
+    if not quiet:
+        print(f"{added} new training card(s) from your mistakes (reviewer train --due)", file=err)
+    return []
 
 
 def write_texts(writers: Sequence[tuple[str, Callable[[], str]]]) -> list[str]:

@@ -161,6 +161,7 @@ def run(args: argparse.Namespace) -> int:
             cache.close()
         return EXIT_BAD_INPUT
 
+    deck = None if args.no_cards else _open_deck(err)
     stop = threading.Event()
     display = _Display(err, quiet=args.quiet)
     restore = install_interrupt_handler(stop, err, PROGRAM)
@@ -174,6 +175,7 @@ def run(args: argparse.Namespace) -> int:
             stop=stop,
             on_progress=display.progress,
             on_event=display.event,
+            on_cards=deck.add if deck is not None else None,
         )
     except StoreError as error:
         display.close()
@@ -184,6 +186,8 @@ def run(args: argparse.Namespace) -> int:
         display.close()
         executor.close()
         store.close()
+        if deck is not None:
+            deck.close()
         if cache is not None:
             if cache.warning:
                 _say(f"warning: {cache.warning}", err)
@@ -194,6 +198,10 @@ def run(args: argparse.Namespace) -> int:
         _say(f"{outcome.skipped} other {kinds_missing} game(s) were not started: no engine for them", err)
     if outcome.store_problem:
         _say(f"{outcome.store_problem}; the results are still written, but a rerun will review those games again", err)
+    if outcome.cards_problem:
+        _say(outcome.cards_problem, err)
+    elif deck is not None and not args.quiet:
+        _say(f"{outcome.cards_added} new training card(s) from your mistakes (reviewer train --due)", err)
     if outcome.interrupted:
         _say(f"interrupted; {len(outcome.finished)} finished game(s) are kept in {store.path} and written", err)
     if not args.quiet:
@@ -203,6 +211,19 @@ def run(args: argparse.Namespace) -> int:
     for failure in failures:
         _say(failure, err)
     return _exit_code(plan, outcome, failures)
+
+
+def _open_deck(err: TextIO) -> Any:
+    """The trainer's deck for the games' mistakes; None (with a warning) when it cannot be opened."""
+    import sqlite3
+
+    from reviewer.core.services.trainer.deck import Deck
+
+    try:
+        return Deck()
+    except (sqlite3.Error, OSError, RuntimeError) as error:
+        _say(f"warning: no training cards: cannot open the deck: {error}", err)
+        return None
 
 
 def _exit_code(plan: BatchPlan, outcome: BatchOutcome, output_failures: Sequence[str]) -> int:

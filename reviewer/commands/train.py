@@ -1,7 +1,9 @@
 """Train on your own mistakes: cards from analysed games, brought back by spaced repetition (FSRS).
 
   reviewer train --add FILE... [--player NAME]   make cards from analysed games (files that carry
-                                                 Reviewer's analysis or [%eval] with best moves)
+                                                 Reviewer's analysis or [%eval] with best moves, or
+                                                 games the analysis cache has: analysed by
+                                                 reviewer analyze / batch or the app)
   reviewer train --due [--json OUT]              the cards due now (filters: --kind --side --player --opening)
   reviewer train --answer CARD MOVE [--attempts N] [--seconds S]
                                                  answer a card: prints whether the move is accepted
@@ -67,14 +69,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _add(deck: Any, paths: list[str], player: str | None) -> int:
-    from reviewer.core.embedded_evals import evaluations_from_game
+    from reviewer.core.cache import AnalysisCache
+    from reviewer.core.embedded_evals import evaluations_from_game, has_embedded_evaluations
     from reviewer.core.errors import ReviewerError
     from reviewer.core.formats import open_collection
-    from reviewer.core.scoring import assess_game
-    from reviewer.core.services.trainer.cards import cards_from_game
+    from reviewer.core.services.trainer.harvest import add_game_cards, cached_analysis
 
     total_new = total_games = unanalysed = 0
     problems = 0
+    cache = AnalysisCache()  # the analysis `reviewer batch`, `reviewer analyze` or the app left there
     for path in paths:
         try:
             collection = open_collection(path)
@@ -91,18 +94,21 @@ def _add(deck: Any, paths: list[str], player: str | None) -> int:
                 print(f"reviewer train: {path}, game {index + 1}: {error}", file=sys.stderr)
                 problems += 1
                 continue
-            evaluations = evaluations_from_game(game)
+            if has_embedded_evaluations(game):
+                evaluations = evaluations_from_game(game)
+            else:
+                evaluations = cached_analysis(game, cache)
             if len(evaluations) == 0:
                 unanalysed += 1
                 continue
-            cards = cards_from_game(game, evaluations, assess_game(game, evaluations), player=player)
-            total_new += deck.add(cards)
+            total_new += add_game_cards(game, evaluations, player=player, deck=deck)
             total_games += 1
+    cache.close()
     print(f"{total_new} new card(s) from {total_games} analysed game(s)")
     if unanalysed:
         print(
-            f"reviewer train: {unanalysed} game(s) carry no analysis and made no card; "
-            "analyse them first (reviewer analyze FILE -o OUT --with-analysis, or Save with analysis in the app)",
+            f"reviewer train: {unanalysed} game(s) carry no analysis and the analysis cache has none for them; "
+            "analyse them first (reviewer analyze, reviewer batch, or Analyse in the app)",
             file=sys.stderr,
         )
     return EXIT_BAD_INPUT if problems and not total_games else EXIT_OK

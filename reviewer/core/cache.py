@@ -134,6 +134,27 @@ class AnalysisCache:
                 self._disable(f"cannot read the analysis cache {self.path}: {error}")
         return found
 
+    def engines_covering(self, keys: Iterable[str]) -> dict[str, int]:
+        """How many of `keys` each engine setting (engine id) has an evaluation for."""
+        wanted = list(dict.fromkeys(keys))
+        counts: dict[str, int] = {}
+        with self._lock:
+            if self._connection is None:
+                return counts
+            try:
+                for start in range(0, len(wanted), 500):
+                    chunk = wanted[start : start + 500]
+                    marks = ",".join("?" * len(chunk))
+                    rows = self._connection.execute(
+                        f"SELECT engine_id, COUNT(*) FROM evaluations WHERE position_key IN ({marks}) GROUP BY engine_id",
+                        chunk,
+                    ).fetchall()
+                    for engine_id, count in rows:
+                        counts[engine_id] = counts.get(engine_id, 0) + int(count)
+            except sqlite3.Error as error:
+                self._disable(f"cannot read the analysis cache {self.path}: {error}")
+        return counts
+
     def get(self, key: str, engine_id: str) -> Evaluation | None:
         return self.get_many([key], engine_id).get(key)
 

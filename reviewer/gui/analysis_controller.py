@@ -161,7 +161,7 @@ class AnalysisController(QObject):
 
     def _on_progress(self, progress: AnalysisProgress) -> None:
         self.window.status_area.show_progress(progress)
-        self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s)
+        self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s, progress.passes)
         self.show_analysis_state()
 
     def _on_analysis_failed(self, message: str) -> None:

@@ -30,15 +30,27 @@ class PlayerStrip(QWidget):
         self._color = "white"
         self.label = QLabel(self)
         self.label.setTextFormat(Qt.TextFormat.RichText)
+        self.captures_label = QLabel(self)  # Go: the stones this player has taken
+        self.captures_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
-        layout.setContentsMargins(self.CHIP + 10, 2, 2, 2)
-        layout.addWidget(self.label)
+        layout.setContentsMargins(self.CHIP + 10, 2, 6, 2)
+        layout.addWidget(self.label, 1)
+        layout.addWidget(self.captures_label)
         self.setFixedHeight(28)
+
+    @property
+    def color(self) -> str:
+        return self._color
 
     def set_player(self, color: str, name: str, rank: str, accuracy: float | None, partial: bool = False) -> None:
         self._color = color
         self.label.setText(themed_html(player_html(name, rank, accuracy, partial)))
         self.update()
+
+    def set_captures(self, stones: int | None) -> None:
+        """'3 captured' (None: no count, as for chess)."""
+        self.captures_label.setText("" if stones is None else f"{stones} captured")
+        self.captures_label.setToolTip("" if stones is None else f"Stones this player has taken: {stones}")
 
     def paintEvent(self, event: Any) -> None:
         painter = QPainter(self)
@@ -143,6 +155,7 @@ class BoardArea:
 
         self.top_player = PlayerStrip(parent)
         self.bottom_player = PlayerStrip(parent)
+        self._captures: dict[str, int] = {}
         self.eval_bar = EvalBar(parent)
         self.eval_bar.hide()
         self.column = BoardColumn(self.top_player, self.board_stack, self.bottom_player, parent, bar=self.eval_bar)
@@ -205,6 +218,7 @@ class BoardArea:
         if self.chess_board is None:
             return
         board = chess_board_at(game, node)
+        self._show_captures({})
         last_move = board.peek() if board.move_stack else None
         self.chess_board.set_position(board, last_move)
         self.chess_board.set_arrows(chess_arrows(board, evaluation, Arrow))
@@ -223,10 +237,16 @@ class BoardArea:
             return
         position = go_position_at(game, node)
         self.go_board.set_position(position)
+        self._show_captures({"black": position.captures_by_black, "white": position.captures_by_white})
         marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
         self.go_board.set_candidates(marks, rough=rough)
         self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
         self.go_board.set_move_badge(node.point, judgement)
+
+    def _show_captures(self, by_color: dict[str, int]) -> None:
+        self._captures = by_color
+        for strip in (self.top_player, self.bottom_player):
+            strip.set_captures(by_color.get(strip.color))
 
     def set_flipped(self, flipped: bool) -> None:
         self.flipped = flipped
@@ -248,6 +268,7 @@ class BoardArea:
         top, bottom = (black, white) if bottom_is_white else (white, black)
         self.top_player.set_player("black" if bottom_is_white else "white", *top)
         self.bottom_player.set_player("white" if bottom_is_white else "black", *bottom)
+        self._show_captures(self._captures)
         self.top_player.show()
         self.bottom_player.show()
 

@@ -158,6 +158,7 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
     groups = _groups(plan.games, settings_of_kind)
     store = BatchStore(request.store_path)
     cache = AnalysisCache()
+    deck = _open_deck(number, signals)  # the games' mistakes become training cards
     try:
         before = 0
         for position, (settings, games) in enumerate(groups):
@@ -174,11 +175,16 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
 
             executor = LocalExecutor(cache, engines)  # its close() closes the engines, not the discovery
             try:
-                outcome = run_batch(games, settings, store, executor, cache=cache, stop=stop, on_progress=relay.tell, on_event=event)
+                outcome = run_batch(
+                    games, settings, store, executor, cache=cache, stop=stop, on_progress=relay.tell, on_event=event,
+                    on_cards=deck.add if deck is not None else None,
+                )
             finally:
                 executor.close()
             if outcome.store_problem:
                 signals.problem.emit(number, f"finished games could not all be kept for the next run: {outcome.store_problem}")
+            if outcome.cards_problem:
+                signals.problem.emit(number, outcome.cards_problem)
             outcomes.append(outcome)
             before += len(games)
             if stop.is_set():
@@ -186,6 +192,8 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
     finally:
         store.close()
         cache.close()
+        if deck is not None:
+            deck.close()
 
     finished: dict[str, Any] = {}
     for outcome in outcomes:
@@ -215,6 +223,16 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
     signals.progress.emit(number, RunProgress(len(finished) + counts.failed + counts.skipped, total, None, counts.failed))
     sources = tuple(dict.fromkeys(game.path for game in plan.games))
     return RunResult(tuple(reports), collection_insights(reports), counts, sources)
+
+
+def _open_deck(number: int, signals: RunSignals) -> Any:
+    from reviewer.core.services.trainer.deck import Deck
+
+    try:
+        return Deck()
+    except Exception as error:  # the trainer's deck unreadable: the review goes on without cards
+        signals.problem.emit(number, f"no training cards: cannot open the deck: {error}")
+        return None
 
 
 class _ProgressRelay:

@@ -14,6 +14,7 @@ the clipboard when it is ready. A game file being reviewed is never written over
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -240,14 +241,15 @@ class GameExports(QObject):
     # ------------------------------------------------------------------------------ choosing
     def _suggest(self, suffix: str, words: str = "reviewed") -> str:
         game = self._window.session.game
-        source = Path(game.source.path) if game is not None and game.source.path else Path.home() / "game"
-        return str(source.with_name(f"{source.stem}-{words}.{suffix}"))
+        source = game.source.path if game is not None else None
+        return str(suggested_export_path(source, self._window.settings.last_export_directory, suffix, words))
 
     def _ask(self, title: str, suffix: str, filters: str, words: str = "reviewed") -> Path | None:
         path, _chosen = QFileDialog.getSaveFileName(self._window, title, self._suggest(suffix, words), filters)
         if not path:
             return None
         target = Path(path)
+        self._window.settings.last_export_directory = str(target.parent)
         return target if target.suffix.lower() == f".{suffix}" else target.with_name(target.name + f".{suffix}")
 
     def choose_annotated(self, with_analysis: bool) -> None:
@@ -346,3 +348,23 @@ class GameExports(QObject):
 
 def _game_format(game: Game | None) -> str:
     return presentation(game.kind).export_extension if game is not None else "pgn"
+
+
+def suggested_export_path(
+    source: str | None,
+    last_export_folder: str,
+    suffix: str,
+    words: str = "reviewed",
+    writable: Callable[[Path], bool] = lambda folder: os.access(folder, os.W_OK),
+) -> Path:
+    """Where an export dialog starts: beside the game file when that folder can be written, else in
+    the folder of the last export, else at home ('game-reviewed.pgn')."""
+    stem = Path(source).stem if source else "game"
+    name = f"{stem}-{words}.{suffix}"
+    folders = [Path(source).parent] if source else []
+    if last_export_folder:
+        folders.append(Path(last_export_folder))
+    for folder in folders:
+        if folder.is_dir() and writable(folder):
+            return folder / name
+    return Path.home() / name

@@ -236,7 +236,7 @@ class LinesPanel(QFrame):
         work = f"depth {evaluation.depth}" if counts_nodes and evaluation.depth else f"{evaluation.nodes or 0} visits"
         speed = speed_text(evaluation)
         state = "done" if update.last else "thinking…"
-        self._header.setText(" · ".join(part for part in (work, speed, state) if part))
+        self._header.setText(" · ".join(part for part in ("live", work, speed, state) if part))
 
     def _clicked(self, index: int, plies: int) -> None:
         if index < len(self._rows):

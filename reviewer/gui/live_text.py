@@ -15,12 +15,13 @@ import chess
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
+from reviewer.gui.presenters.board_marks import candidate_losses, loss_text
 
 
 @dataclass(frozen=True)
 class LineRow:
     score: str  # "+0.41", "#-3", "B+3.5"
-    detail: str  # "W 31% · D 60% · L 9%" / "62% · 1.2k visits"
+    detail: str  # "W 31% · D 60% · L 9%" / "−1.1 · B 62% · 1.2k visits" (what the line gives away first)
     moves: tuple[str, ...]  # SAN or GTP, first move first
     moves_text: str  # "12. Nf3 Nc6 13. Bb5" / "D4 Q16 C3"
 
@@ -51,7 +52,11 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
     """The panel's rows, best line first (at most `limit`)."""
     rows: list[LineRow] = []
     candidates = sorted(evaluation.candidates, key=lambda c: c.order)[:limit]
+    to_move = evaluation.side_to_move or (None if board is None else "white" if board.turn == chess.WHITE else "black")
+    losses = candidate_losses(evaluation, to_move) if to_move else {}  # the figures the board shows for this search
     for candidate in candidates:
+        loss = losses.get(candidate.move)
+        lost = loss_text(evaluation.kind, loss) if loss is not None and candidate.order > 0 else ""
         moves = candidate.pv or (candidate.move,)
         if game_support(evaluation.kind).scores.style == "pawns":
             score = chess_score_text(candidate.score_cp_white, candidate.mate_white)
@@ -60,12 +65,14 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
                 win, draw, loss = evaluation.wdl_white
                 detail = f"W {win / 10:.0f}% · D {draw / 10:.0f}% · L {loss / 10:.0f}%" + (f" · {detail}" if detail else "")
             text = numbered_moves(moves, board.fullmove_number, board.turn == chess.WHITE) if board is not None else " ".join(moves)
+            detail = " · ".join(part for part in (lost, detail) if part)
         else:
             score = go_score_text(candidate.score_lead_black)
             winrate = candidate.winrate_black
             detail = " · ".join(
                 part
                 for part in (
+                    lost,
                     f"B {winrate * 100:.0f}%" if winrate is not None else "",
                     _work_text(candidate, evaluation),
                 )

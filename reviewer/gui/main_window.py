@@ -209,7 +209,7 @@ class MainWindow(QMainWindow):
         from reviewer.gui.workers import open_engine_from_registry
 
         choice = self.engine_choice(kind)
-        return lambda: open_engine_from_registry(choice)
+        return lambda: open_engine_from_registry(choice, live=True)
 
     def answer_evaluator(self, card: Any) -> Any:
         from reviewer.core.services.trainer.judge import engine_evaluator
@@ -303,6 +303,12 @@ class MainWindow(QMainWindow):
         self.move_list.node_selected.connect(session.set_current_node)
         self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
+        from reviewer.gui.training_cards import TrainingCards
+
+        self.training_cards = TrainingCards(self)
+        from reviewer.gui.network_warmup import NetworkWarmUp
+
+        self.network_warm_up = NetworkWarmUp(self)
 
     # ----------------------------------------------------------- driven from code and tests
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:

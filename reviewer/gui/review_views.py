@@ -18,6 +18,7 @@ from reviewer.gui.presenters.board_marks import mainline_anchor
 from reviewer.gui.presenters.comment import comment_html, header_html
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.judgements import MISTAKE_JUDGEMENTS
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.style import themed_html
 
@@ -170,9 +171,10 @@ class ReviewViews(QObject):
             self.widgets.board_and_panel.relayout()
 
     def jump_flagged(self, direction: int) -> None:
-        if not self.session.go_to_next_flagged(direction):
+        """To the next (+1) / previous (-1) mistake or blunder of the main line."""
+        if not self.session.go_to_next_flagged(direction, MISTAKE_JUDGEMENTS):
             word = "next" if direction > 0 else "previous"
-            self.widgets.status_message(f"No {word} inaccuracy, mistake or blunder", 2000)
+            self.widgets.status_message(f"No {word} mistake or blunder", 2000)
 
     def jump_to_judgement(self, color: str, judgement: str) -> None:
         """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""

@@ -257,6 +257,15 @@ class Settings:
         self._qsettings.setValue("files/recent", [])
 
     @property
+    def last_export_directory(self) -> str:
+        """Where the last export went (an export dialog starts there when the game's folder is read-only)."""
+        return self._text("files/last_export_directory")
+
+    @last_export_directory.setter
+    def last_export_directory(self, folder: str) -> None:
+        self._qsettings.setValue("files/last_export_directory", folder)
+
+    @property
     def last_directory(self) -> str:
         return self._text("files/last_directory")
 

@@ -103,7 +103,7 @@ DARK_THEME = Theme(
     dark=True,
     graph_background="#2b2926",
     graph_white_area="#d7d4cf",
-    graph_black_area="#121110",
+    graph_black_area="#67625b",  # Black's lead: darker than White's area, yet not the background's colour
     graph_curve="#a8a49c",
     graph_mid_line="#5c5953",
     graph_cursor="#ff7a2e",
@@ -249,7 +249,7 @@ def paint_stone_icon(painter: QPainter, center: QPointF, radius: float, stone: s
         gradient.setColorAt(0.0, QColor("#9a9a9a"))
         gradient.setColorAt(0.5, QColor("#4a4a4a"))
         gradient.setColorAt(1.0, QColor("#262626"))
-        rim = QColor(255, 255, 255, 45)
+        rim = QColor(255, 255, 255, 150)  # the dark window's own colour would swallow its edge
     elif stone == "black":
         gradient.setColorAt(0.0, QColor("#5e5e5e"))
         gradient.setColorAt(0.45, QColor("#262626"))

@@ -56,10 +56,21 @@ def strength_text(kind: str, strength: dict[str, Any] | None) -> str:
 
 def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
     parts = [f"ACPL {_number(summary.get('acpl'))}", f"STDCPL {_number(summary.get('stdcpl'))}"]
-    parts.append(f"lichess {_number(summary.get('accuracy_lichess'), 1, '%')}")
     if estimate := strength_text("chess", strength):
         parts.append(estimate)
     return " · ".join(parts)
+
+
+def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
+    """What the one accuracy shown is, and the other figure of the same name (docs/SCORING.md)."""
+    if game_support(kind).scores.averaging == "weighted":
+        return "Accuracy: 100 · 0.75^(points lost per move, weighted by how hard each move was), KaTrain's figure"
+    lichess = _number((summary or {}).get("accuracy_lichess"), 1, "%")
+    return (
+        "Accuracy: the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant "
+        f"computes it.\nLichess's accuracy of the same moves: {lichess} (it also weighs each move by how "
+        "sharp the position was, and averages the weighted and the harmonic means)."
+    )
 
 
 def go_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
@@ -257,7 +268,7 @@ class SummaryPanel(QWidget):
         row.name.setText(name)
         row.name.setToolTip(f"{default}: {name}")
         row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
-        row.accuracy.setToolTip("Accuracy" if self._averages_losses() else "Accuracy (100 · 0.75^weighted loss)")
+        row.accuracy.setToolTip(accuracy_tooltip(self._kind, summary))
         if summary is None:
             row.details.setText("not analysed yet")
         elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):

@@ -92,13 +92,13 @@ def build_actions(window: MainWindow) -> None:
     window.start_action = make_action(window, "&Start", window.session.go_to_start, ["Home", "Up"], "Start of the game")
     window.end_action = make_action(window, "&End", window.session.go_to_end, ["End", "Down"], "End of the line")
     window.next_mistake_action = make_action(window,
-        "Next &mistake", lambda: window.views.jump_flagged(1), ["N", "Ctrl+Right"], "Next inaccuracy, mistake or blunder"
+        "Next &mistake or blunder", lambda: window.views.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
     )
     window.previous_mistake_action = make_action(window,
-        "Previous m&istake",
+        "Previous m&istake or blunder",
         lambda: window.views.jump_flagged(-1),
         ["P", "Ctrl+Left"],
-        "Previous inaccuracy, mistake or blunder",
+        "Previous mistake or blunder",
     )
     window.flip_action = make_action(window, "&Flip board", window.toggle_flip, ["F"], "Flip the board", checkable=True)
     window.fullscreen_action = make_action(window,
@@ -146,7 +146,7 @@ def build_board_actions(window: MainWindow) -> None:
         make_action(window, "&Pass (Go)", lambda: window.analysis_board.pass_move(), ["Shift+P"], "Pass"),
     ]
     window.live_action = make_action(window,
-        "&Engine lines", lambda checked=False: window.set_live(checked), ["L"], "Live engine lines for the position on show",
+        "Show &engine lines", lambda checked=False: window.set_live(checked), ["L"], "Live engine lines for the position on show",
         checkable=True,
     )
     window.lines_count_group = QActionGroup(window)
@@ -213,7 +213,7 @@ def build_menus(window: MainWindow) -> None:
     analysis_menu = bar.addMenu("&Analysis")
     analysis_menu.addAction(window.analyse_action)
     analysis_menu.addAction(window.live_action)
-    lines_menu = analysis_menu.addMenu("Engine &lines")
+    lines_menu = analysis_menu.addMenu("&Number of engine lines")
     for action in window.lines_count_actions:
         lines_menu.addAction(action)
     analysis_menu.addSeparator()

@@ -13,9 +13,8 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -26,17 +25,19 @@ from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
-from reviewer.core.passes import pass_text
+from reviewer.core.passes import PassCallback, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
+from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow
 from reviewer.gui.settings import EngineChoice
 
 EngineOpener = Callable[[EngineChoice], Engine]
 # What recognises the engine a choice runs without starting it (None: it cannot be recognised).
 EngineFingerprinter = Callable[[EngineChoice], "str | None"]
-# (game, engine opened on first need, limit, stop, plies, on_progress) -> the evaluations, each
-# as soon as it is known
+# (game, engine opened on first need, limit, stop, plies, on_progress, on_pass) -> the evaluations,
+# each as soon as it is known; on_pass is told when each pass of a review in passes begins
 AnalyseFunction = Callable[
-    [Game, EngineOnDemand, Limit, threading.Event, Sequence[int], ProgressCallback], Iterator[Evaluation]
+    [Game, EngineOnDemand, Limit, threading.Event, Sequence[int], ProgressCallback, "PassCallback | None"],
+    Iterator[Evaluation],
 ]
 
 RATE_WINDOW = 12  # evaluations the speed is measured over
@@ -97,7 +98,8 @@ class AnalysisProgress:
     positions_per_s: float | None
     eta_s: float | None
     engine_name: str
-    stage: str | None = None  # the pass of a review in passes now running ("pass 2 of 3 · 250k nodes")
+    stage: str | None = None  # the pass the latest figure came from ("pass 2 of 3 · 250k nodes")
+    passes: PassProgress | None = None  # a review in passes: the pass under way and its own count
 
 
 _engine_import_lock = threading.Lock()
@@ -111,13 +113,15 @@ def import_go_engine_modules() -> None:
         import reviewer.core.engines.builtin_go  # noqa: F401
 
 
-def open_engine_from_registry(choice: EngineChoice) -> Engine:
+def open_engine_from_registry(choice: EngineChoice, live: bool = False) -> Engine:
+    """The engine of `choice`; `live`: for the engine lines, whose first answers need not wait for
+    KataGo's process to start (they come from its network, in-process)."""
     from reviewer.core.engines.registry import open_engine
 
     if "builtin" in game_support(choice.kind).engine_protocols:
         import_go_engine_modules()
 
-    return open_engine(choice.kind, choice.name, choice.command)
+    return open_engine(choice.kind, choice.name, choice.command, start_in_background=live)
 
 
 def fingerprint_from_registry(choice: EngineChoice) -> str | None:
@@ -138,6 +142,7 @@ def analyse_with_review(
     stop: threading.Event,
     plies: Sequence[int],
     on_progress: ProgressCallback,
+    on_pass: PassCallback | None = None,
 ) -> Iterator[Evaluation]:
     """`reviewer.core.review.analyse_game` with the user's analysis cache; the engine is opened
     only when a position is missing from it. The caller closes `engine`."""
@@ -154,6 +159,7 @@ def analyse_with_review(
             cache=cache,
             plies=plies,
             on_progress=on_progress,
+            on_pass=on_pass,
             engine_factory=engine.open,
             engine_fingerprint=engine.fingerprint,
         )
@@ -177,7 +183,8 @@ class AnalysisRunner(QObject):
     _warned_from_thread = Signal(int, str)
     _finished_from_thread = Signal(int, bool)
     _engine_named_from_thread = Signal(int, str)
-    _speed_from_thread = Signal(int, object, object)  # job, positions/s, seconds left
+    _counted_from_thread = Signal(int, int, int, float)  # job, positions searched, in all (of the pass), when
+    _pass_from_thread = Signal(int, object)  # job, PassStart
 
     def __init__(
         self,
@@ -197,7 +204,9 @@ class AnalysisRunner(QObject):
         self._thread: threading.Thread | None = None
         self._done_plies: set[int] = set()
         self._stage: str | None = None
-        self._arrivals: deque[float] = deque(maxlen=RATE_WINDOW)
+        self._rate = RateWindow(RATE_WINDOW)
+        self._counted = False  # the analysis counts its searched positions (else evaluations are counted)
+        self._pass: PassProgress | None = None
         self._engine_name = ""
         self._gate = _Gate()
         self.destroyed.connect(self._gate.close)
@@ -206,8 +215,8 @@ class AnalysisRunner(QObject):
         self._warned_from_thread.connect(self._on_warned)
         self._finished_from_thread.connect(self._on_finished)
         self._engine_named_from_thread.connect(self._on_engine_named)
-        self._speed_from_thread.connect(self._on_speed)
-        self._reported_speed: tuple[float | None, float | None] | None = None
+        self._counted_from_thread.connect(self._on_counted)
+        self._pass_from_thread.connect(self._on_pass)
 
     # -- control (GUI thread) ------------------------------------------------------------------
     def is_running(self) -> bool:
@@ -225,8 +234,9 @@ class AnalysisRunner(QObject):
         self._stop = threading.Event()
         self._done_plies = set()
         self._stage = None
-        self._arrivals.clear()
-        self._reported_speed = None
+        self._rate.reset()
+        self._counted = False
+        self._pass = None
         self._engine_name = job.engine.describe()
         if self._gate.closed:  # started again after a shutdown
             self._gate = _Gate()
@@ -282,12 +292,15 @@ class AnalysisRunner(QObject):
                 raise _BuiltinInstead(opened)
             return named(opened)
 
-        def on_progress(_done: int, _total: int, rate: float | None, eta: float | None) -> None:
-            gate.emit(self, "_speed_from_thread", job_id, rate, eta)
+        def on_progress(done: int, total: int, _rate: float | None, _eta: float | None) -> None:
+            gate.emit(self, "_counted_from_thread", job_id, done, total, time.monotonic())
+
+        def on_pass(start: PassStart) -> None:
+            gate.emit(self, "_pass_from_thread", job_id, start)
 
         def analyse(limit: Limit) -> None:
             assert engine is not None
-            for evaluation in self._analyse(job.game, engine, limit, stop, job.plies, on_progress):
+            for evaluation in self._analyse(job.game, engine, limit, stop, job.plies, on_progress, on_pass):
                 if stop.is_set():
                     break
                 gate.emit(self, "_evaluation_from_thread", job_id, evaluation)
@@ -326,11 +339,25 @@ class AnalysisRunner(QObject):
             self._engine_name = name
             self._emit_progress()
 
-    @Slot(int, object, object)
-    def _on_speed(self, job_id: int, rate: float | None, eta: float | None) -> None:
-        if job_id == self._job_id and rate is not None:
-            self._reported_speed = (rate, eta)
-            self._emit_progress()
+    @Slot(int, int, int, float)
+    def _on_counted(self, job_id: int, done: int, total: int, at_s: float) -> None:
+        if job_id != self._job_id:
+            return
+        if not self._counted:  # figures from the cache came in a burst before: not a speed
+            self._counted = True
+            self._rate.reset()
+        self._rate.add(done, at_s)
+        if self._pass is not None:
+            self._pass = replace(self._pass, done=done, total=max(total, self._pass.total))
+        self._emit_progress()
+
+    @Slot(int, object)
+    def _on_pass(self, job_id: int, start: PassStart) -> None:
+        if job_id != self._job_id:
+            return
+        self._pass = PassProgress(start.index, start.count, 0, start.positions)
+        self._rate.reset()
+        self._emit_progress()
 
     @Slot(int, object)
     def _on_evaluation(self, job_id: int, evaluation: Evaluation) -> None:
@@ -339,7 +366,8 @@ class AnalysisRunner(QObject):
         self._done_plies.add(evaluation.ply)
         if evaluation.review_pass is not None:
             self._stage = pass_text(evaluation.engine_id, evaluation.review_pass)
-        self._arrivals.append(time.monotonic())
+        if not self._counted:
+            self._rate.add(len(self._done_plies), time.monotonic())
         self.evaluation_ready.emit(evaluation)
         self._emit_progress()
 
@@ -365,19 +393,11 @@ class AnalysisRunner(QObject):
             return
         total = len(self._job.plies)
         done = len(self._done_plies & set(self._job.plies))
-        if self._reported_speed is not None:
-            rate, eta = self._reported_speed
-        else:
-            rate = _rate(self._arrivals)
-            eta = (total - done) / rate if rate else None
-        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage))
-
-
-def _rate(arrivals: deque[float]) -> float | None:
-    if len(arrivals) < 2:
-        return None
-    span = arrivals[-1] - arrivals[0]
-    return (len(arrivals) - 1) / span if span > 0 else None
+        rate = self._rate.rate()
+        passes = self._pass if self._pass is not None and self._pass.count > 1 else None
+        left = passes.total - passes.done if passes is not None else total - done
+        eta = left / rate if rate else None
+        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes))
 
 
 def _engine_label(engine: Engine, choice: EngineChoice) -> str:

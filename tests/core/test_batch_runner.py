@@ -248,6 +248,35 @@ def test_the_eta_comes_from_the_positions_reviewed_in_this_run(tmp_path):
     assert progress[-1].eta_s == 0
 
 
+class PassesExecutor(CannedExecutor):
+    """Each game in two passes: its positions counted from 0 twice, the second pass slower."""
+
+    def run(self, tasks, stop, on_result, wanted, on_positions):
+        for task in tasks:
+            if not wanted(task):
+                continue
+            for searched, seconds in ((task.plies + 1, 2.0), (2, 10.0)):
+                for done in range(searched + 1):
+                    on_positions(task, done, searched)
+                    self.clock[0] += seconds / (searched + 1)
+            on_result(task, GameResult(task.key, report={"game": {}}, complete=True))
+
+
+def test_the_eta_is_smooth_across_passes_and_counts_down_between_games(tmp_path):
+    plan = plan_batch(CHESS_GAMES)  # 8, 4, 9 and 5 positions
+    clock = [100.0]
+    progress = []
+    with BatchStore(tmp_path / "b.sqlite") as store:
+        run_batch(plan.games, chess_settings(), store, PassesExecutor(clock, 0.0), on_progress=progress.append,
+                  clock=lambda: clock[0])
+    first_done = next(index for index, p in enumerate(progress) if p.done == 1)
+    assert all(p.eta_s is None for p in progress[:first_done])  # nothing finished: no guess from a fast first pass
+    assert progress[first_done].eta_s == pytest.approx((4 + 9 + 5) * 12.0 / 8)
+    during_second = [p.eta_s for p in progress[first_done:] if p.done == 1]
+    assert during_second == sorted(during_second, reverse=True)  # counts down, never jumps up within a game
+    assert progress[-1].eta_s == 0
+
+
 def test_the_eta_leaves_out_games_whose_files_carry_figures(tmp_path):
     from dataclasses import replace
 

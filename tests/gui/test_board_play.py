@@ -191,7 +191,7 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
     )
     panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=2)
     assert [row.score for row in panel.rows()] == ["+0.30", "#-3"]
-    assert panel.header_text().startswith("depth 12") and panel.line_label(1).isVisible()
+    assert panel.header_text().startswith("live · depth 12") and panel.line_label(1).isVisible()
     second = panel.line_label(1)
     with qtbot.waitSignal(panel.line_clicked) as clicked:  # its second move: the line up to there
         QTest.mouseClick(second, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, second.move_rect(1).center())

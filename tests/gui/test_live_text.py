@@ -52,7 +52,7 @@ def test_rows_carry_score_wdl_depth_and_line():
     )
     rows = line_rows(evaluation, board)
     assert [r.score for r in rows] == ["+0.30", "+0.25"]
-    assert rows[0].detail == "W 31% · D 60% · L 9% · depth 18" and rows[1].detail == "depth 18"
+    assert rows[0].detail == "W 31% · D 60% · L 9% · depth 18" and rows[1].detail == "−0.05 · depth 18"
     assert rows[0].moves_text == "1. e4 e5 2. Nf3"
 
 

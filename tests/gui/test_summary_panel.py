@@ -43,7 +43,9 @@ def test_chess_figures_are_shown_per_side(panel):
     assert panel.accuracy_text("black") == "71.0%"
     assert "ACPL 21" in panel.details_text("white")
     assert "Elo" not in panel.details_text("white")  # no strength estimate without its interval
-    assert "lichess 85.1%" in panel.details_text("white")
+    assert "lichess" not in panel.details_text("white")  # one accuracy on show, the other explained
+    tooltip = panel._rows["white"].accuracy.toolTip()
+    assert "harmonic mean" in tooltip and "Lichess's accuracy of the same moves: 85.1%" in tooltip
     assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
     assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
     assert panel.count_button("black", "blunder").text() == "1 ??"

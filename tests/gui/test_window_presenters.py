@@ -134,7 +134,6 @@ def test_window_texts():
 
 def test_status_bar_progress_texts():
     assert progress_format(34, 80) == "34/80 positions"
-    assert progress_format(34, 80, "pass 2") == "34/80 positions · pass 2"
     assert rate_text(2.14) == "2.1 pos/s"
     assert rate_text(None) == "" and rate_text(0.0) == ""
 

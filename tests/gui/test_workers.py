@@ -66,7 +66,7 @@ class ScriptedEngine:
         self.closed.set()
 
 
-def direct_analyse(game, engine, limit, stop, plies, on_progress) -> Iterator[Evaluation]:
+def direct_analyse(game, engine, limit, stop, plies, on_progress, on_pass=None) -> Iterator[Evaluation]:
     yield from engine.open().analyse(game, plies, limit, stop)
 
 

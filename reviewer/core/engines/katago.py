@@ -335,6 +335,14 @@ def _network_evaluator(command: Sequence[str]) -> NetworkEvaluator | None:
     return NetworkEvaluator(path)
 
 
+def preload_network(command: Sequence[str], board_size: tuple[int, int]) -> bool:
+    """Read the in-process network of KataGo's `command` and build it for `board_size` ahead of
+    the first search (a Go game just opened); shared with every KataGo engine of this process.
+    False when the command's network is not evaluated in-process. Takes seconds: not on a GUI thread."""
+    evaluator = _network_evaluator(command)
+    return evaluator is not None and evaluator.warm(board_size)
+
+
 _EOF = object()
 
 
@@ -509,6 +517,8 @@ class KataGoEngine:
         max_restarts: int = 2,
         on_stderr: Callable[[str], None] | None = None,
         env: dict[str, str] | None = None,
+        start_in_background: bool = False,
+        version: str = "",
     ) -> None:
         self.command = list(command)
         if not self.command:
@@ -523,7 +533,7 @@ class KataGoEngine:
         self.max_restarts = max_restarts
         self.on_stderr = on_stderr or _log_stderr
         self.env = env
-        self.version = ""
+        self.version = version  # as discovery read it, until KataGo answers itself
         self.warnings: list[str] = []
         self.restarts = 0
         self._model = model_name(self.command)
@@ -532,7 +542,17 @@ class KataGoEngine:
         self._process: _Process | None = None
         self._closed = False
         self._lock = threading.Lock()  # one analysis at a time
-        self._start()
+        if self._network is not None:  # read the network while KataGo starts (it waits for its answer)
+            threading.Thread(target=self._network.usable, name="katago-network", daemon=True).start()
+        self._starting: threading.Thread | None = None
+        self._start_error: BaseException | None = None
+        if start_in_background:
+            # The first visits come from the in-process network: they need not wait for KataGo, whose
+            # start (seconds) goes on meanwhile; a start that fails is raised by the first search it serves.
+            self._starting = threading.Thread(target=self._start_quietly, name="katago-start", daemon=True)
+            self._starting.start()
+        else:
+            self._start()
 
     # -- the Engine protocol -----------------------------------------------------------------------
 
@@ -586,6 +606,11 @@ class KataGoEngine:
 
     def close(self) -> None:
         self._closed = True
+        if self._starting is not None:
+            starting = self._process
+            if starting is not None:
+                starting.stop(grace_s=0.5)  # a start under way ends now, not at its deadline
+            self._starting.join(self.start_timeout_s)
         if self._process is not None:
             self._process.stop()
             self._process = None
@@ -613,8 +638,27 @@ class KataGoEngine:
             except EngineCrashed as again:
                 raise EngineCrashed(f"{again}, twice") from None
 
+    def _start_quietly(self) -> None:
+        try:
+            self._start()
+        except BaseException as error:  # kept for the first search that needs the process
+            self._start_error = error
+
+    def _wait_started(self) -> None:
+        """Wait for a start under way in the background; raise what it failed with."""
+        starting = self._starting
+        if starting is None:
+            return
+        starting.join()
+        self._starting = None
+        error, self._start_error = self._start_error, None
+        if error is not None:
+            raise error
+
     def _start_once(self) -> None:
         """Start KataGo and wait (bounded) until it answers `query_version`."""
+        if self._closed:
+            raise EngineError("KataGo has been closed")
         process = _Process(self.command, self.env, self.on_stderr)
         self._process = process
         version_id = self._next_id("version")
@@ -714,6 +758,7 @@ class KataGoEngine:
     def _analyse(
         self, plan: QueryPlan, wanted: dict[tuple[int, int], list[int]], limit: Limit, stop: threading.Event
     ) -> Generator[Evaluation, None, None]:
+        self._wait_started()
         if self._process is None:
             self._restart()
         pending = set(wanted)

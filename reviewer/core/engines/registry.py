@@ -52,16 +52,18 @@ def _open_uci(command: Sequence[str], threads: int | None, hash_mb: int | None =
 
 
 def _open_katago(
-    command: Sequence[str], threads: int | None, name: str = "KataGo", visits: int | None = None, model: str | None = None
+    command: Sequence[str],
+    threads: int | None,
+    name: str = "KataGo",
+    visits: int | None = None,
+    model: str | None = None,
+    *,
+    start_in_background: bool = False,
+    version: str | None = None,
 ) -> Engine:
     from reviewer.core.engines.katago import KataGoEngine
 
-    command = list(command)
-    if model:
-        if "-model" in command[:-1]:
-            command[command.index("-model") + 1] = model
-        else:
-            command += ["-model", model]
+    command = _with_model(command, model)
     overrides = []
     if threads:
         overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
@@ -69,7 +71,25 @@ def _open_katago(
         overrides.append(f"maxVisits={int(visits)}")
     if overrides and "-override-config" not in command:
         command += ["-override-config", ",".join(overrides)]
-    return KataGoEngine(command, name=name)
+    return KataGoEngine(command, name=name, start_in_background=start_in_background, version=version or "")
+
+
+def _with_model(command: Sequence[str], model: str | None) -> list[str]:
+    command = list(command)
+    if model:
+        if "-model" in command[:-1]:
+            command[command.index("-model") + 1] = model
+        else:
+            command += ["-model", model]
+    return command
+
+
+def preload_katago_network(info: EngineInfo, board_size: tuple[int, int]) -> bool:
+    """`katago.preload_network` for a found KataGo, with the model its settings name."""
+    from reviewer.core.engines.katago import preload_network
+
+    model = dict(info.options).get("model")
+    return preload_network(_with_model(info.command, model if isinstance(model, str) else None), board_size)
 
 
 def _option(info: EngineInfo, key: str) -> int | None:
@@ -77,14 +97,14 @@ def _option(info: EngineInfo, key: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def open_uci_command(command: Sequence[str], threads: int | None) -> Engine:
-    """A UCI engine run as given (`--engine-cmd` for chess)."""
+def open_uci_command(command: Sequence[str], threads: int | None, start_in_background: bool = False) -> Engine:
+    """A UCI engine run as given (`--engine-cmd` for chess); it starts at once whatever is asked."""
     return _open_uci(command, threads)
 
 
-def open_katago_command(command: Sequence[str], threads: int | None) -> Engine:
+def open_katago_command(command: Sequence[str], threads: int | None, start_in_background: bool = False) -> Engine:
     """KataGo's analysis engine run as given (`--engine-cmd` for Go)."""
-    return _open_katago(command, threads)
+    return _open_katago(command, threads, start_in_background=start_in_background)
 
 
 def _open_builtin() -> Engine:
@@ -93,7 +113,7 @@ def _open_builtin() -> Engine:
     return BuiltinGoEngine()
 
 
-def _open_info(info: EngineInfo, threads: int | None) -> Engine:
+def _open_info(info: EngineInfo, threads: int | None, start_in_background: bool = False) -> Engine:
     if info.status == "missing":
         raise EngineNotFound(f"{info.name} is not installed: {info.detail}")
     if info.status == "broken":
@@ -106,7 +126,10 @@ def _open_info(info: EngineInfo, threads: int | None) -> Engine:
     if info.protocol == "uci":
         return _open_uci(info.command, threads, _option(info, "hash_mb"))
     model = dict(info.options).get("model")
-    return _open_katago(info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None)
+    return _open_katago(
+        info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None,
+        start_in_background=start_in_background, version=info.version,
+    )
 
 
 class KataGoDoesNotStart(EngineError):
@@ -162,17 +185,38 @@ class EnginePlan:
         except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
             return False
 
-    def open(self, threads: int | None = None, *, fallback_to_builtin: bool = True) -> Engine:
+    def preload_network(self) -> bool:
+        """Build the in-process network of the KataGo that `open` would run, for `board_size`, ahead
+        of its first search (seconds the first time in a process; not on a GUI thread). False when
+        no KataGo would run or its network is not evaluated in-process."""
+        if "katago" not in self.support.engine_protocols or self.board_size is None:
+            return False
+        if self.command is not None:
+            from reviewer.core.engines.katago import preload_network
+
+            return preload_network(_command_list(self.command), self.board_size)
+        try:
+            katago = next((engine for engine in self._candidates() if engine.protocol == "katago" and engine.usable), None)
+        except EngineError:
+            return False
+        return katago is not None and preload_katago_network(katago, self.board_size)
+
+    def open(
+        self, threads: int | None = None, *, fallback_to_builtin: bool = True, start_in_background: bool = False
+    ) -> Engine:
         """A running engine. For Go without a name or a command, a found KataGo that does not start
         leaves its place to the built-in engine, or with `fallback_to_builtin=False` raises
-        KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew."""
+        KataGoDoesNotStart (when every KataGo found failed) for the caller to choose a limit anew.
+        `start_in_background`: KataGo's process starts while its first searches (the network's
+        first visits, in-process) already answer; a start that fails is then raised by the first
+        search that needs the process, and leaves no place to the built-in engine."""
         if self.command is not None:
             parts = _command_list(self.command)
-            opened: Engine = self.support.open_command(parts, threads)
+            opened: Engine = self.support.open_command(parts, threads, start_in_background=start_in_background)
             return opened
         candidates = self._candidates()
         if self.name is not None:
-            return _open_info(candidates[0], threads)
+            return _open_info(candidates[0], threads, start_in_background)
         if "builtin" not in self.support.engine_protocols:
             if not candidates:
                 raise EngineNotFound(f"no {self.kind} engine found: {INSTALL_HINT} (or apt-get install {self.support.engine_key})")
@@ -180,7 +224,7 @@ class EnginePlan:
         failures: list[tuple[str, EngineError]] = []
         for engine in list(candidates):
             try:
-                return _open_info(engine, threads)
+                return _open_info(engine, threads, start_in_background)
             except EngineError as error:
                 candidates.remove(engine)  # not tried again
                 failures.append((engine.name, error))
@@ -200,6 +244,7 @@ def open_engine(
     board_size: tuple[int, int] | None = None,
     *,
     fallback_to_builtin: bool = True,
+    start_in_background: bool = False,
 ) -> Engine:
     """A running engine for `kind` ("chess" or "go").
 
@@ -214,7 +259,9 @@ def open_engine(
     named cannot play the board. `EnginePlan` does the same with discovery shared between calls,
     and tells without starting anything whether Go would be reviewed by KataGo (`runs_katago`).
     """
-    return EnginePlan(kind, name, command, board_size).open(threads, fallback_to_builtin=fallback_to_builtin)
+    return EnginePlan(kind, name, command, board_size).open(
+        threads, fallback_to_builtin=fallback_to_builtin, start_in_background=start_in_background
+    )
 
 
 def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | None) -> list[EngineInfo]:

@@ -143,6 +143,12 @@ def split_comment(comment: str, keep_own: bool = False) -> tuple[list[str], str]
     return kept, _tidy(text)
 
 
+def without_generated_text(comment: str) -> str:
+    """A comment without the words a Reviewer export wrote in it ('(0.41 → -0.62) Mistake. Nf3 was
+    best.'), which the app says again from its own analysis when the file is reopened."""
+    return _strip_generated(comment or "", None)[0]
+
+
 def _tidy(text: str) -> str:
     text = re.sub(r"[ \t]{2,}", " ", text)
     text = re.sub(r"[ \t]*\n[ \t]*", "\n", text)
@@ -192,6 +198,24 @@ def _remove_generated_line(parent: Node, best_san: str) -> None:
             parent.children.remove(sibling)
             sibling.parent = None
             return
+
+
+def _already_a_variation(parent: Node, line: list[Node]) -> bool:
+    """Whether a variation from `parent` already plays `line` (a person's variation, or the line of
+    an earlier export): as far as both go, the same moves."""
+    for sibling in parent.children[1:]:
+        node: Node | None = sibling
+        same = True
+        for wanted in line:
+            if node is None:
+                break
+            if not node.move or _san_key(node.move) != _san_key(wanted.move or ""):
+                same = False
+                break
+            node = node.children[0] if node.children else None
+        if same:
+            return True
+    return False
 
 
 def _best_line(board_before: chess.Board, evaluation: Evaluation | None) -> list[Node]:
@@ -289,7 +313,7 @@ def annotate_chess_game(
                 node.nags.append(NAG_BY_JUDGEMENT[move.judgement])  # type: ignore[index]
                 board_before = boards_before[ply - 1] if ply - 1 < len(boards_before) else None
                 line = _best_line(board_before, evaluations.get(ply - 1)) if board_before is not None else []
-                if line and node.parent is not None:
+                if line and node.parent is not None and not _already_a_variation(node.parent, line):
                     head = node.parent.add_child(line[0])
                     for follower in line[1:]:
                         head = head.add_child(follower)

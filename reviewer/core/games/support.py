@@ -167,7 +167,11 @@ class GameSupport:
         annotated: Game = resolve(self.annotate_ref)(game, evaluations, assessment, engine_info, with_analysis)
         return annotated
 
-    def open_command(self, command: list[str], threads: int | None) -> Any:
+    def open_command(self, command: list[str], threads: int | None, start_in_background: bool = False) -> Any:
+        """The engine `command` runs; `start_in_background` is passed on only when asked for, so an
+        adapter that always starts at once needs no such parameter."""
+        if start_in_background:
+            return resolve(self.open_command_ref)(command, threads, start_in_background=True)
         return resolve(self.open_command_ref)(command, threads)
 
     def live_budgets(self) -> Any:

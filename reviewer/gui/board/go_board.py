@@ -30,6 +30,7 @@ from reviewer.core.games.go import GoPosition
 from reviewer.core.gametree import GO_COLUMNS, Point
 from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
+from reviewer.gui.presenters.board_marks import loss_text as candidate_loss_text
 
 ROUGH_CANDIDATE = "#8d9aa6"  # candidates of an engine whose scores are a rough estimate
 _MARGIN_CELLS_WITH_COORDINATES = 1.25  # from the outer grid line to the wood's edge
@@ -123,6 +124,15 @@ class GoBoardWidget(BoardWidget):
     @property
     def candidates(self) -> list[CandidateMark]:
         return list(self._candidates)
+
+    def shown_candidates(self) -> list[CandidateMark]:
+        """The candidate marks drawn: none on a stone, none under something drawn on their point."""
+        hidden = self._position.black | self._position.white | self._covered_points()
+        return [mark for mark in self._candidates if mark.point not in hidden]
+
+    def _covered_points(self) -> set[Point]:
+        """Points whose own drawing (a numbered stone of a line) a candidate mark would overlap."""
+        return set()
 
     @property
     def candidates_rough(self) -> bool:
@@ -384,13 +394,11 @@ class GoBoardWidget(BoardWidget):
             return
         cell = self.cell_size()
         radius = cell * 0.46
-        occupied = self._position.black | self._position.white
+        shown = self.shown_candidates()
         show_text = cell >= 22
         loss_font = style.pixel_font(cell * 0.34, bold=True)
         visits_font = style.pixel_font(cell * 0.26)
-        for mark in sorted(self._candidates, key=lambda m: -m.order):
-            if mark.point in occupied:
-                continue
+        for mark in sorted(shown, key=lambda m: -m.order):
             center = self.point_center(mark.point)
             if self._rough_candidates:
                 fill = QColor(ROUGH_CANDIDATE)
@@ -407,11 +415,7 @@ class GoBoardWidget(BoardWidget):
                 continue
             dark_fill = fill.lightness() < 110
             painter.setPen(QColor("#ffffff") if dark_fill else QColor("#111111"))
-            lost = -mark.loss_points
-            if abs(lost) < 0.05:
-                loss_text = "0.0"
-            else:
-                loss_text = f"{lost:+.0f}" if abs(lost) >= 9.95 else f"{lost:+.1f}"
+            loss_text = candidate_loss_text("go", mark.loss_points)
             if mark.visits is None:
                 painter.setFont(loss_font)
                 box = QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius)

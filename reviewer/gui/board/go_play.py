@@ -60,6 +60,9 @@ class PlayableGoBoard(GoBoardWidget):
         self._ghosts = list(stones)
         self.update()
 
+    def _covered_points(self) -> set[Point]:
+        return {point for point, _color, _number in self._ghosts}
+
     def set_ownership(self, ownership_black: Sequence[float] | None) -> None:
         """KataGo's ownership (Black's view, -1..1, one value per point, row 0 first) as a territory
         heat map; None hides it."""

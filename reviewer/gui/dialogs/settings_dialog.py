@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -26,7 +28,8 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
-from reviewer.gui.settings import PRESETS, EngineChoice, engine_label
+from reviewer.gui import style
+from reviewer.gui.settings import PRESETS, EngineChoice, describe_limit, engine_label, limit_choices
 
 CUSTOM = "__custom__"
 
@@ -46,6 +49,7 @@ class SettingsDialog(QDialog):
         super().__init__(parent)
         self._kind = kind
         self.setWindowTitle("Engine and analysis settings")
+        self.setStyleSheet(radio_style_sheet(style.theme_for(self), self.palette()))
         self.setMinimumWidth(480)
 
         # -- engine
@@ -95,11 +99,18 @@ class SettingsDialog(QDialog):
         self.time_spin.setValue(limit.movetime_s or 1.0)
         self.visits_spin = _spin(1, 1_000_000, limit.visits or 200, 50)
         self._limit_rows: dict[str, tuple[QRadioButton, QWidget]] = {}
-        rows = (
+        rows: tuple[tuple[str, str, QWidget], ...] = (
             (("nodes", "Nodes", self.nodes_spin), ("depth", "Depth", self.depth_spin), ("time", "Time", self.time_spin))
             if game_support(kind).work_unit == "nodes"
             else (("visits", "Visits", self.visits_spin),)
         )
+        # A review in passes, as the toolbar offers it: the limit in force when it is one, else the default scheme.
+        schemes = [choice.limit for choice in limit_choices(kind) if choice.limit.scheme is not None]
+        self._passes_limit = replace(limit, multipv=1) if limit.scheme is not None else (schemes[0] if schemes else None)
+        if self._passes_limit is not None:
+            self.passes_label = QLabel(describe_limit(self._passes_limit))
+            self.passes_label.setToolTip("A fast pass over every position, then deeper searches where a move is in doubt")
+            rows = (("passes", "Passes", self.passes_label), *rows)
         for key, text, editor in rows:
             button = QRadioButton(text)
             self.limit_buttons.addButton(button)
@@ -107,7 +118,9 @@ class SettingsDialog(QDialog):
             limit_form.addRow(button, editor)
             button.toggled.connect(self._update_limit_enabled)
         chosen = (
-            "visits"
+            "passes"
+            if limit.scheme is not None and self._passes_limit is not None
+            else "visits"
             if game_support(kind).work_unit == "visits"
             else "depth"
             if limit.depth is not None
@@ -163,6 +176,8 @@ class SettingsDialog(QDialog):
     def limit(self) -> Limit:
         chosen = next(key for key, (button, _editor) in self._limit_rows.items() if button.isChecked())
         multipv = self.multipv_spin.value()
+        if chosen == "passes" and self._passes_limit is not None:
+            return replace(self._passes_limit, multipv=multipv)
         if chosen == "visits":
             return Limit(visits=self.visits_spin.value(), multipv=multipv)
         if chosen == "depth":
@@ -173,6 +188,19 @@ class SettingsDialog(QDialog):
 
     def preset(self) -> str:
         return str(self.preset_combo.currentData())
+
+
+def radio_style_sheet(theme: style.Theme, palette: QPalette) -> str:
+    """Radio buttons whose ring and dot read on either theme (Fusion draws the ring a shade darker
+    than the window: on a dark window it disappears)."""
+    base = palette.color(QPalette.ColorRole.Base).name()
+    ring, dot = theme.text_muted, theme.current_background
+    return (
+        f"QRadioButton::indicator {{ width: 12px; height: 12px; border-radius: 7px; border: 1px solid {ring};"
+        f" background: {base}; }}"
+        f" QRadioButton::indicator:checked {{ background: qradialgradient(cx:0.5, cy:0.5, radius:0.5, fx:0.5, fy:0.5,"
+        f" stop:0 {dot}, stop:0.5 {dot}, stop:0.62 {base}, stop:1 {base}); }}"
+    )
 
 
 def _spin(low: int, high: int, value: int, step: int) -> QSpinBox:

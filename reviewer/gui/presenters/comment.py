@@ -10,6 +10,7 @@ from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import Game, Node, numbered_moves
 from reviewer.core.passes import pass_text
 from reviewer.core.score_text import score_text
+from reviewer.gui.presenters.board_marks import candidate_losses, loss_text, search_text
 from reviewer.gui.presenters.figures import position_value
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
@@ -70,7 +71,8 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         rough = " (rough estimate)" if not session.basis.trust.labels else ""
         parts.append(
             f"<div style='margin-top:4px; color:gray'>Engine{rough} {escape_html(score_text(game.kind, here, value))}"
-            f" · {escape_html(line)}</div>"
+            f" · {escape_html(line)} <span title='the search these figures come from'>"
+            f"({escape_html(search_text(here, 'review'))})</span></div>"
         )
         others = _candidate_losses(game, here, to_move)
         if others:
@@ -94,36 +96,30 @@ def _pass_of_move(before: Evaluation | None, after: Evaluation | None) -> str | 
 
 
 def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
-    """'Nf3 −0.35 · c4 −0.60': the engine's other candidates and what each gives away."""
-    best = evaluation.candidates[0] if evaluation.candidates else None
+    """'Nf3 −0.35 · c4 −0.60': the engine's other candidates and what each gives away (the figures
+    the board's labels show, `candidate_losses`)."""
+    losses = candidate_losses(evaluation, to_move)
     texts: list[str] = []
-    shown_as = presentation(game.kind)
-    for candidate in evaluation.candidates[1:4]:
-        loss = _candidate_loss(game, best, candidate, to_move)
+    for candidate in sorted(evaluation.candidates, key=lambda c: c.order)[1:4]:
+        loss = losses.get(candidate.move)
         if loss is None:
             continue
-        shown = f"{loss / shown_as.loss_per_unit:.{shown_as.loss_decimals}f}"
-        texts.append(f"{candidate.move} −{shown}" if float(shown) > 0 else f"{candidate.move} ±0")
+        shown = loss_text(game.kind, loss)
+        texts.append(f"{candidate.move} {shown}" if shown.startswith("−") else f"{candidate.move} ±0")
     return " · ".join(texts)
-
-
-def _candidate_loss(game: Game, best: Any, candidate: Any, to_move: str) -> float | None:
-    """How much worse than the engine's choice `candidate` is, from the side to move (cp / points)."""
-    shown_as = presentation(game.kind)
-    sign = 1 if to_move == shown_as.score_view else -1
-    best_value = getattr(best, shown_as.candidate_score)
-    candidate_value = getattr(candidate, shown_as.candidate_score)
-    if best_value is None or candidate_value is None:
-        return None
-    return max(0.0, sign * float(best_value - candidate_value))
 
 
 _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
 def _readable_comment(comment: str) -> str:
-    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds."""
-    return " ".join(_COMMENT_COMMAND.sub(" ", comment).split())
+    """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds,
+    nor the words a Reviewer export wrote (the comment pane says them again from the analysis)."""
+    from reviewer.core.export.pgn import without_generated_text
+    from reviewer.core.export.sgf import strip_generated
+
+    text = without_generated_text(_COMMENT_COMMAND.sub(" ", comment))
+    return " ".join(strip_generated(text)[0].split())
 
 
 def header_html(game: Game, assessment: Any) -> str:

@@ -58,15 +58,33 @@ def position_value(game: Game, evaluation: Evaluation) -> float | None:
     return normalised_cp_white(evaluation)
 
 
+ACCURACY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean")
+
+
+def side_judged(assessment: Any, color: str) -> bool:
+    """Whether a move of `color` has been judged (a book move is not judged): until then its
+    accuracy is no figure at all, not 100%."""
+    moves = getattr(assessment, "moves", ()) if assessment is not None else ()
+    return any(move.color == color and move.judgement not in (None, "book") for move in moves)
+
+
 def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     if assessment is None:
         return None, None
     summary = getattr(assessment, "summary", {}) or {}
-    white, black = summary.get("white"), summary.get("black")
-    return (white.to_json() if white is not None else None, black.to_json() if black is not None else None)
+    dicts: list[dict[str, Any] | None] = []
+    for color in ("white", "black"):
+        side = summary.get(color)
+        figures = side.to_json() if side is not None else None
+        if figures is not None and not side_judged(assessment, color):
+            figures.update(dict.fromkeys(ACCURACY_FIELDS))
+        dicts.append(figures)
+    return dicts[0], dicts[1]
 
 
 def side_accuracy(assessment: Any, color: str) -> float | None:
+    if not side_judged(assessment, color):
+        return None
     summary = (getattr(assessment, "summary", {}) or {}).get(color) if assessment is not None else None
     return getattr(summary, "accuracy", None)
 

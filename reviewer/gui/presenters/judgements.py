@@ -8,6 +8,9 @@ from __future__ import annotations
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS as FLAGGED_JUDGEMENTS
 from reviewer.core.scoring import JUDGEMENTS as JUDGEMENTS
 
+MISTAKE_JUDGEMENTS: tuple[str, ...] = ("mistake", "blunder")  # what N / P jump to
+
+
 JUDGEMENT_COLORS: dict[str, str] = {
     "book": "#a8875f",
     "best": "#3c9b4b",

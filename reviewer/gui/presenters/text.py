@@ -16,8 +16,8 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("← / →", "previous / next move (also the mouse wheel over the board)"),
     ("↑ / Home", "start of the game"),
     ("↓ / End", "end of the line"),
-    ("N  or  Ctrl+→", "next inaccuracy, mistake or blunder"),
-    ("P  or  Ctrl+←", "previous inaccuracy, mistake or blunder"),
+    ("N  or  Ctrl+→", "next mistake or blunder"),
+    ("P  or  Ctrl+←", "previous mistake or blunder"),
     ("Space", "analyse the game / stop the analysis"),
     ("F", "flip the board"),
     ("Ctrl+O", "open a game file (or drop one on the window)"),
@@ -77,6 +77,6 @@ def player_html(name: str, rank: str, accuracy: float | None, partial: bool = Fa
     accuracy_text = (
         f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
     )
-    if accuracy is not None and partial:
+    if partial:  # with no accuracy yet too: none of this side's moves is judged so far
         accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
     return f"<b>{escape_html(name)}</b>{rank_text}{accuracy_text}"

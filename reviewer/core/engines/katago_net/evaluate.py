@@ -176,6 +176,16 @@ class NetworkEvaluator:
                     self.problem = str(error)
             return self._runner
 
+    def warm(self, board_size: tuple[int, int]) -> bool:
+        """Read the model and build its evaluation for a (width, height) board now (seconds, the
+        first time in a process), instead of on the first position; False when it cannot be used."""
+        runner = self._load()
+        if runner is None:
+            return False
+        width, height = board_size
+        runner.warm(height, width)
+        return True
+
     @property
     def backend(self) -> str | None:
         """The library that evaluates the network ("onnxruntime" or "numpy"), once it is read."""

@@ -62,6 +62,13 @@ class NetworkRunner:
                 return RawOutputs(policy, value, score, ownership)
         return forward(self.network, spatial, global_inputs)
 
+    def warm(self, rows: int, columns: int) -> None:
+        """Make the session for this board size and run it once, so that the first real position
+        finds everything built (ONNX Runtime builds a session and its kernels on first use)."""
+        import numpy as np
+
+        self.forward(np.zeros((1, rows, columns, 22), np.float32), np.zeros((1, 19), np.float32))
+
     def _session(self, rows: int, columns: int) -> Any:
         with self._lock:
             if (rows, columns) not in self._sessions:

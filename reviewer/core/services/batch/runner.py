@@ -15,7 +15,7 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, Protocol, assert_never
 
 from reviewer.core.analysis import Limit
@@ -32,6 +32,7 @@ from reviewer.core.services.batch.task import (
     GameTask,
     replay_into_cache,
 )
+from reviewer.core.services.trainer.cards import Card
 
 __all__ = [
     "BatchOutcome",
@@ -138,6 +139,8 @@ class BatchOutcome:
     skipped: int = 0  # not started: their kind's engine is missing
     engines_missing: dict[str, str] = field(default_factory=dict)  # kind -> the message
     store_problem: str | None = None  # the first store write that failed (results are still in `finished`)
+    cards_added: int = 0  # new training cards from the games reviewed in this run
+    cards_problem: str | None = None  # the first deck write that failed
     interrupted: bool = False
 
     @property
@@ -167,22 +170,29 @@ def report_with_source(report: Mapping[str, Any], game: BatchGame, imported: boo
 
 
 class _Eta:
-    """Seconds left, from the positions evaluated by reviews of this run."""
+    """Seconds left, from the work finished in this run: the seconds per position of the games
+    reviewed so far (every pass included) times the positions left, counting down between two
+    finished games. A game under way earns nothing until it finishes: its count of positions
+    starts again with each pass, and a fast first pass would make the estimate jump."""
 
     def __init__(self, clock: Callable[[], float]) -> None:
         self._clock = clock
         self._started: float | None = None
+        self._last_finish: float | None = None
         self.positions_done = 0
 
     def start(self) -> None:
         self._started = self._clock()
 
-    def seconds_left(self, positions_left: int, in_flight: int = 0) -> float | None:
-        done = self.positions_done + in_flight
-        if self._started is None or done <= 0:
+    def game_finished(self, positions: int) -> None:
+        self.positions_done += positions
+        self._last_finish = self._clock()
+
+    def seconds_left(self, positions_left: int) -> float | None:
+        if self._started is None or self._last_finish is None or self.positions_done <= 0:
             return None
-        elapsed = self._clock() - self._started
-        return max(0.0, positions_left - in_flight) * elapsed / done
+        per_position = (self._last_finish - self._started) / self.positions_done
+        return max(0.0, positions_left * per_position - (self._clock() - self._last_finish))
 
 
 def run_batch(
@@ -195,11 +205,12 @@ def run_batch(
     stop: threading.Event | None = None,
     on_progress: Callable[[BatchProgress], None] | None = None,
     on_event: Callable[[GameEvent], None] | None = None,
+    on_cards: Callable[[Sequence[Card]], int] | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> BatchOutcome:
     """Review every game not yet finished under `settings`; see the module's description.
     StoreError when the store cannot be read at the start."""
-    run = _Run(games, settings, store, cache, on_progress, on_event, clock)
+    run = _Run(games, settings, store, cache, on_progress, on_event, clock, on_cards)
     return run.run(executor, stop if stop is not None else threading.Event())
 
 
@@ -215,9 +226,10 @@ class _Run:
         on_progress: Callable[[BatchProgress], None] | None,
         on_event: Callable[[GameEvent], None] | None,
         clock: Callable[[], float],
+        on_cards: Callable[[Sequence[Card]], int] | None = None,
     ) -> None:
         self.games, self.settings, self.store, self.cache = games, settings, store, cache
-        self.on_progress, self.on_event = on_progress, on_event
+        self.on_progress, self.on_event, self.on_cards = on_progress, on_event, on_cards
         self.settings_by_kind = {kind: setting_of(settings, kind) for kind in sorted({game.kind for game in games})}
         self.by_key = {game.key: game for game in games}
         self.outcome = BatchOutcome(total=len(games))
@@ -314,11 +326,22 @@ class _Run:
                 outcome.store_problem = str(error)
         outcome.finished[game.key] = FinishedGame(game.key, setting_id, game.path, game.index, result.imported, report, time.time())
         self.resolve(game)
+        self.add_cards(game, result)
         if result.imported:
             outcome.imported += 1
         else:
             outcome.analysed += 1
-            self.eta.positions_done += game.plies + 1
+            self.eta.game_finished(game.plies + 1)
+
+    def add_cards(self, game: BatchGame, result: GameResult) -> None:
+        if self.on_cards is None or not result.cards:
+            return
+        cards = [replace(Card.from_json(text), source_path=str(game.path), source_index=game.index) for text in result.cards]
+        try:
+            self.outcome.cards_added += self.on_cards(cards)
+        except Exception as error:  # the deck is the trainer's: a write that fails costs no review
+            if self.outcome.cards_problem is None:
+                self.outcome.cards_problem = f"cannot add training cards: {error}"
 
     def on_positions(self, task: GameTask, done: int, total: int) -> None:
         self.current[task.key] = (done, total)
@@ -331,7 +354,6 @@ class _Run:
     def tell_progress(self) -> None:
         if self.on_progress is None:
             return
-        in_flight = sum(done for done, _ in self.current.values())
         label, positions = "", None
         if len(self.current) == 1:
             ((key, positions),) = self.current.items()
@@ -340,7 +362,7 @@ class _Run:
             BatchProgress(
                 done=len(self.resolved),
                 total=len(self.games),
-                eta_s=self.eta.seconds_left(self.positions_left, in_flight),
+                eta_s=self.eta.seconds_left(self.positions_left),
                 failed=len(self.outcome.failures),
                 current=label,
                 positions=positions,

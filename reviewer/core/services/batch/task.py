@@ -111,6 +111,7 @@ class GameResult:
     cache_entries: tuple[CacheEntry, ...] = ()
     engines_seen: tuple[tuple[str, str], ...] = ()  # (engine fingerprint, identity) for the driver's cache
     not_imported: str = ""  # why the figures the file carries were not imported (an engine reviewed)
+    cards: tuple[str, ...] = ()  # the game's training cards (Card.to_json), both sides
 
     @property
     def finished(self) -> bool:
@@ -147,7 +148,14 @@ def import_evaluations(task: GameTask, game: Game) -> tuple[GameResult | None, s
     if GO_WINRATES_ONLY_NOTE in report["notes"]:
         return None, "the file's evaluations are winrates only (no score leads to score Go moves)"
     report["complete"] = True
-    return GameResult(key=task.key, report=report, imported=True, complete=True, positions=len(table)), ""
+    cards = _cards(game, table)
+    return GameResult(key=task.key, report=report, imported=True, complete=True, positions=len(table), cards=cards), ""
+
+
+def _cards(game: Game, table: EvaluationTable) -> tuple[str, ...]:
+    from reviewer.core.services.trainer.harvest import game_cards
+
+    return tuple(card.to_json() for card in game_cards(game, table))
 
 
 def _embedded_engine_info(table: EvaluationTable) -> dict[str, Any]:
@@ -288,7 +296,8 @@ def _review_with_engine(
     complete = not stop.is_set() and wanted <= set(table.by_ply)
     report = build_report(game, table, ReportOptions(preset=task.preset, skip_book=task.skip_book), engine_info)
     report["complete"] = complete
-    return GameResult(key=task.key, report=report, complete=complete, positions=len(table))
+    cards = _cards(game, table) if complete else ()
+    return GameResult(key=task.key, report=report, complete=complete, positions=len(table), cards=cards)
 
 
 class _RecordingCache(AnalysisCache):

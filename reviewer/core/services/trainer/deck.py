@@ -106,13 +106,16 @@ class CardFilter:
 _STATES = {1: "learning", 2: "review", 3: "relearning"}
 
 
+def default_deck_path() -> Path:
+    """The app's deck: trainer.sqlite in Reviewer's data directory."""
+    from reviewer.core.paths import data_dir
+
+    return data_dir() / "trainer.sqlite"
+
+
 class Deck:
     def __init__(self, path: str | Path | None = None, scheduler: fsrs.Scheduler | None = None) -> None:
-        if path is None:
-            from reviewer.core.paths import data_dir
-
-            path = data_dir() / "trainer.sqlite"
-        self.path = Path(path)
+        self.path = Path(path) if path is not None else default_deck_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.scheduler = scheduler or fsrs.Scheduler(enable_fuzzing=False)
         self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
@@ -159,17 +162,22 @@ class Deck:
     # ------------------------------------------------------------------------------ cards
 
     def add(self, cards: Iterable[Card], now: datetime | None = None) -> int:
-        """Add new cards (a position already in the deck keeps its schedule); returns how many were new."""
+        """Add new cards; a position already in the deck keeps its schedule and takes the new card's
+        content (a later analysis knows more answers). Returns how many were new."""
         now = now or datetime.now(UTC)
         added = 0
         with self._write() as db:
             for card in cards:
+                known = db.execute("SELECT 1 FROM cards WHERE card_id = ?", (card.card_id,)).fetchone()
+                if known:
+                    db.execute("UPDATE cards SET card = ? WHERE card_id = ?", (card.to_json(), card.card_id))
+                    continue
                 schedule = fsrs.Card(due=now)
-                cursor = db.execute(
-                    "INSERT OR IGNORE INTO cards (card_id, kind, card, schedule, due_at, added_at) VALUES (?, ?, ?, ?, ?, ?)",
+                db.execute(
+                    "INSERT INTO cards (card_id, kind, card, schedule, due_at, added_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (card.card_id, card.kind, card.to_json(), schedule.to_json(), now.timestamp(), time.time()),
                 )
-                added += cursor.rowcount
+                added += 1
         return added
 
     def get(self, card_id: str) -> Card | None:

@@ -1,0 +1,62 @@
+"""KataGo's network, read and built off the GUI thread as soon as a Go game is open and the engines
+are known, so that the first engine line (L) does not wait seconds for it."""
+
+from __future__ import annotations
+
+import shlex
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+
+from reviewer.core.engines.discovery import EngineInfo
+from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.settings import EngineChoice
+
+if TYPE_CHECKING:
+    from reviewer.gui.main_window import MainWindow
+
+
+class NetworkWarmUp(QObject):
+    """Builds the network of the KataGo the open Go game would use, once per engine and board size."""
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self.window = window
+        self.requested: set[tuple[str, tuple[int, int]]] = set()
+        window.session.game_loaded.connect(self.maybe_warm)
+        window.tasks.succeeded.connect(lambda _task, _result: self.maybe_warm())  # engine discovery may have ended
+
+    def maybe_warm(self) -> None:
+        game = self.window.session.game
+        if game is None or "katago" not in presentation(game.kind).engine_protocols:
+            return
+        choice = self.window.analysis_controller.engine_choice(game.kind)
+        target = katago_to_warm(choice, self.window.analysis_controller.known_engines())
+        if target is None:
+            return
+        board = (game.board_width, game.board_height)
+        key = (repr(target), board)
+        if key in self.requested:
+            return
+        self.requested.add(key)
+        self.window.tasks.submit(_warm, target, board)
+
+
+def katago_to_warm(choice: EngineChoice, known: list[EngineInfo]) -> EngineInfo | list[str] | None:
+    """The KataGo `choice` runs: a custom command, or the found KataGo it names (or the first one,
+    when it names none); None when it runs no KataGo or discovery has not answered yet."""
+    if choice.command:
+        return shlex.split(choice.command)
+    for engine in known:
+        if engine.protocol == "katago" and engine.usable and (choice.name is None or engine.name == choice.name):
+            return engine
+    return None
+
+
+def _warm(target: EngineInfo | list[str], board: tuple[int, int]) -> bool:
+    from reviewer.core.engines.katago import preload_network
+    from reviewer.core.engines.registry import preload_katago_network
+
+    if isinstance(target, EngineInfo):
+        return preload_katago_network(target, board)
+    return preload_network(target, board)
