@@ -13,11 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reviewer.core.analysis import Evaluation
+from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.explain.common import Why
 from reviewer.core.gametree import Game, GameKind
+from reviewer.core.scoring import MoveAssessment
 
-__all__ = ["EXPLAINED_JUDGEMENTS", "Why", "explain_move"]
+__all__ = ["EXPLAINED_JUDGEMENTS", "Why", "explain_assessed", "explain_move"]
 
 EXPLAINED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 
@@ -38,3 +39,10 @@ def explain_move(game: Game, ply: int, before: Evaluation | None, after: Evaluat
     if explainer is None or ply < 1:
         return None
     return explainer(game, ply, before, after)
+
+
+def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessment) -> Why | None:
+    """Why a judged move lost, for an inaccuracy, mistake or blunder; None for any other move."""
+    if move.judgement not in EXPLAINED_JUDGEMENTS:
+        return None
+    return explain_move(game, move.ply, evaluations.get(move.ply - 1), evaluations.get(move.ply))
