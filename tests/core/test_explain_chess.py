@@ -214,3 +214,19 @@ def test_any_line_explains_without_crashing_or_claiming_unplayed_moves(data):
     if why is not None:
         assert why.text
         assert len(why.line) <= len(words)
+
+
+def test_a_trade_is_not_a_hanging_piece():
+    why = explain("4k3/1p6/2n5/8/3N4/8/8/4K3 w - - 0 1", "d4c6", ["bxc6"])
+    assert why is None
+
+
+def test_a_capture_taken_back_counts_from_before_the_move():
+    why = explain("4k3/7p/6p1/8/8/3B4/8/4K3 w - - 0 1", "d3g6", ["hxg6"])
+    assert why is not None
+    assert why.text == "Leaves the bishop on g6 undefended: 1... hxg6 takes it. Black wins a bishop for a pawn."
+
+
+def test_an_advanced_pawn_taken_at_once_is_no_advanced_pawn():
+    why = explain("4k3/8/8/8/8/6p1/5P2/4KB2 w - - 0 1", "f1h3", ["gxf2+", "Kxf2"])
+    assert why is None

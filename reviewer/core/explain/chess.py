@@ -106,16 +106,18 @@ def _legal_capture_on(board: chess.Board, square: int) -> bool:
     return any(move.to_square == square for move in board.legal_moves)
 
 
-def settled_gain(start: chess.Board, plies: Sequence[Ply], side: chess.Color) -> tuple[int, int, chess.Board]:
-    """(material `side` wins along the line, the index of the last ply that changed the material,
-    the position that count stands on); (0, -1, start) when the line changes nothing.
+def settled_gain(base: chess.Board, plies: Sequence[Ply], side: chess.Color) -> tuple[int, int, chess.Board]:
+    """(material `side` wins from `base` to the end of the line, the index of the last ply that changed
+    the material, the position that count stands on; -1 and the line's first position when the line
+    changes nothing). `base` is the position before the move explained, so that a piece the move took
+    and the line takes back is a trade, not a win.
 
     A line that ends on `side`'s capture which the other side can take back at once is counted as
     if it did, with its cheapest piece: a line cut short does not win the piece it just took."""
-    base = material(start, side)
     changed = [i for i, ply in enumerate(plies) if material(ply.after, side) != material(ply.board, side)]
     if not changed:
-        return 0, -1, start
+        start = plies[0].board if plies else base
+        return material(start, side) - material(base, side), -1, start
     last = changed[-1]
     ply = plies[last]
     end = ply.after
@@ -125,7 +127,7 @@ def settled_gain(start: chess.Board, plies: Sequence[Ply], side: chess.Color) ->
             cheapest = min(recaptures, key=lambda m: VALUES[end.piece_type_at(m.from_square) or chess.KING] or 100)
             end = end.copy(stack=False)
             end.push(cheapest)
-    return material(end, side) - base, last, end
+    return material(end, side) - material(base, side), last, end
 
 
 def _count_words(counts: Counter[int]) -> str:
@@ -174,7 +176,7 @@ class Context:
     start: chess.Board  # after the move played; the opponent to move
     plies: list[Ply]  # the refutation, opponent first
     opponent: chess.Color
-    gain: int  # material the opponent wins in the line (settled_gain)
+    gain: int  # material the opponent wins from before the move to the line's end (settled_gain)
 
     @property
     def player(self) -> chess.Color:
@@ -468,8 +470,11 @@ def detect_promotion(ctx: Context) -> list[Found]:
     for index, ply in ctx.own_plies():
         if ply.move.promotion:
             return [Found("promotion", f"{_allows(ctx, index)}, promoting a pawn.", (ply.move.to_square,))]
-        if ply.piece.piece_type == chess.PAWN and chess.square_rank(ply.move.to_square) == (
-            6 if ctx.opponent == chess.WHITE else 1
+        seventh = 6 if ctx.opponent == chess.WHITE else 1
+        if (
+            ply.piece.piece_type == chess.PAWN
+            and chess.square_rank(ply.move.to_square) == seventh
+            and ctx.plies[-1].after.piece_at(ply.move.to_square) == ply.piece
         ):
             return [
                 Found("advancedPawn", f"{_allows(ctx, index)}, a pawn one step from promoting.", (ply.move.to_square,))
@@ -585,7 +590,7 @@ def explain_position(
     start.push(move)
     plies = replay(start, _line_of(after))
     opponent = start.turn
-    gain, settled, settled_board = settled_gain(start, plies, opponent)
+    gain, settled, settled_board = settled_gain(board, plies, opponent)
     ctx = Context(start, plies, opponent, gain)
     found: list[Found] = []
     for detector in DETECTORS:
@@ -603,12 +608,12 @@ def explain_position(
         if len(speaking) > 1 and speaking[1].motif in ("backRankMate", "smotheredMate"):
             sentences.append(speaking[1].sentence)
         if top.wins_material and gain > 0:
-            words = material_words(start, settled_board, ctx.player)
+            words = material_words(board, settled_board, ctx.player)
             sentences.append(f"{color_name(opponent)} wins {words}.")
         focus = [s for f in speaking for s in f.focus]
         return Why(tuple(f.motif for f in found), " ".join(sentences), line, _names(focus))
     if gain > 0 and settled >= 0:
-        words = material_words(start, settled_board, ctx.player)
+        words = material_words(board, settled_board, ctx.player)
         focus = [s for p in plies[: settled + 1] for s in (p.move.from_square, p.move.to_square)]
         text = f"Loses {words} after {line_text(plies[: settled + 1])}."
         return Why(tuple(f.motif for f in found), text, line, _names(focus))
