@@ -230,3 +230,9 @@ def test_a_capture_taken_back_counts_from_before_the_move():
 def test_an_advanced_pawn_taken_at_once_is_no_advanced_pawn():
     why = explain("4k3/8/8/8/8/6p1/5P2/4KB2 w - - 0 1", "f1h3", ["gxf2+", "Kxf2"])
     assert why is None
+
+
+def test_exposed_king_is_listed_but_never_the_text():
+    # Black's king has no pawns in front; the queen checks twice and mates
+    why = explain("6k1/8/8/8/8/8/5PPP/3Q2K1 b - - 0 1", "g8h8", ["Qd8+", "Kh7", "Qd3+", "Kh6"])
+    assert why is None or not why.text.startswith("The king")

@@ -483,11 +483,14 @@ def detect_promotion(ctx: Context) -> list[Found]:
 
 
 def detect_exposed_king(ctx: Context) -> list[Found]:
+    """The player's king without a pawn in front of it, checked at least twice along a line that
+    wins material or mates, while the opponent still has a queen."""
     king = ctx.start.king(ctx.player)
-    if king is None:
+    if king is None or not ctx.start.pieces(chess.QUEEN, ctx.opponent):
         return []
     checks = [index for index, ply in ctx.own_plies() if ply.after.is_check()]
-    if len(checks) < 2:
+    mated = bool(ctx.plies) and ctx.plies[-1].after.is_checkmate()
+    if len(checks) < 2 or not (ctx.gain > 0 or mated):
         return []
     forward = 1 if ctx.player == chess.WHITE else -1
     rank, file = chess.square_rank(king) + forward, chess.square_file(king)
@@ -496,7 +499,10 @@ def detect_exposed_king(ctx: Context) -> list[Found]:
     shield = [chess.square(f, rank) for f in (file - 1, file, file + 1) if 0 <= f < 8]
     if any(ctx.start.piece_at(s) == chess.Piece(chess.PAWN, ctx.player) for s in shield):
         return []
-    sentence = f"The king on {chess.square_name(king)} has no pawns in front of it: {_allows(ctx, checks[-1])[7:]} checks it {len(checks)} times."
+    sentence = (
+        f"The king on {chess.square_name(king)} has no pawn in front of it: "
+        f"{line_text(ctx.plies[: checks[-1] + 1])} checks it {len(checks)} times."
+    )
     return [Found("exposedKing", sentence, (king,))]
 
 
@@ -515,7 +521,7 @@ DETECTORS: tuple[Callable[[Context], list[Found]], ...] = (
     detect_exposed_king,
 )
 # Motifs whose measured precision is too poor for the text (benchmarks/explain.py): still listed.
-QUIET_MOTIFS: frozenset[str] = frozenset()
+QUIET_MOTIFS: frozenset[str] = frozenset({"exposedKing"})
 
 
 # --------------------------------------------------------------------------- the move
