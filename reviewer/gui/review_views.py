@@ -16,6 +16,7 @@ from reviewer.gui.presenters.comment import comment_html, header_html
 from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
+from reviewer.gui.presenters.why import move_why
 from reviewer.gui.style import themed_html
 
 if TYPE_CHECKING:
@@ -54,7 +55,8 @@ class ReviewViews(QObject):
         ply = node.ply if node.is_mainline else None
         evaluation = self.session.evaluations.get(ply) if ply is not None else None
         rough = lambda: not self.session.basis.trust.labels  # noqa: E731
-        self.window.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
+        why = move_why(self.session, node)
+        self.window.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough, why)
         self.window.move_list.set_current_node(node)
         if self.window.eval_graph is not None:
             self.window.eval_graph.set_current_ply(mainline_anchor(node))

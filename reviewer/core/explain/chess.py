@@ -169,6 +169,7 @@ class Found:
     sentence: str
     focus: tuple[int, ...]
     wins_material: bool = False  # the sentence is about winning material: the amount follows it
+    upto: int | None = None  # the ply of the line by which it has won it (None: the whole line)
 
 
 @dataclass(frozen=True)
@@ -285,7 +286,7 @@ def detect_fork(ctx: Context) -> list[Found]:
             continue
         targets.sort(key=lambda s: -_value(ply.after.piece_type_at(s) or chess.PAWN))
         names = " and ".join(on_square(ply.after, s) for s in targets)
-        return [Found("fork", f"{_allows(ctx, index)}, forking {names}.", (forker, *targets), wins_material=True)]
+        return [Found("fork", f"{_allows(ctx, index)}, forking {names}.", (forker, *targets), True, taken)]
     return []
 
 
@@ -311,7 +312,7 @@ def detect_pin(ctx: Context) -> list[Found]:
             sentence = f"Leaves {pinned} pinned to the king by {pinner}; {line_text(ctx.plies[: index + 1])} wins it."
         else:
             sentence = f"{_allows(ctx, index)}: {pinner} pins {pinned} to the king, and {capture} wins it."
-        return [Found("pin", sentence, (target, pinners[0], king), wins_material=True)]
+        return [Found("pin", sentence, (target, pinners[0], king), True, index)]
     return []
 
 
@@ -337,7 +338,7 @@ def detect_skewer(ctx: Context) -> list[Found]:
             f"{_allows(ctx, index)}, a skewer: {on_square(ply.after, front)} has to move and "
             f"{move_label(follow.board, follow.san)} takes {on_square(follow.board, behind)} behind it."
         )
-        return [Found("skewer", sentence, (attacker, front, behind), wins_material=True)]
+        return [Found("skewer", sentence, (attacker, front, behind), True, index + 2)]
     return []
 
 
@@ -374,6 +375,7 @@ def detect_discovered_attack(ctx: Context) -> list[Found]:
                     sentence,
                     (opener.move.from_square, ply.move.from_square, ply.move.to_square),
                     True,
+                    index,
                 )
             ]
     return []
@@ -425,7 +427,7 @@ def detect_trapped_piece(ctx: Context) -> list[Found]:
         if previous.board.piece_at(square) != captured or not _trapped(previous.board, square):
             continue
         sentence = f"{_allows(ctx, index - 2)}, trapping {on_square(previous.board, square)}: {move_label(ply.board, ply.san)} wins it."
-        return [Found("trappedPiece", sentence, (square, ply.move.to_square), wins_material=True)]
+        return [Found("trappedPiece", sentence, (square, ply.move.to_square), True, index)]
     return []
 
 
@@ -433,7 +435,7 @@ def detect_capturing_defender(ctx: Context) -> list[Found]:
     if ctx.gain <= 0:
         return []
     own = ctx.own_plies()
-    for (index, first), (_, second) in zip(own, own[1:]):
+    for (index, first), (later, second) in zip(own, own[1:]):
         defender, target = first.captured, second.captured
         if defender is None or target is None or defender.color != ctx.player or target.color != ctx.player:
             continue
@@ -448,7 +450,7 @@ def detect_capturing_defender(ctx: Context) -> list[Found]:
             f"{_allows(ctx, index)}, taking {on_square(first.board, first.move.to_square)}, the defender of "
             f"{on_square(first.board, defended)}, which {move_label(second.board, second.san)} then wins."
         )
-        return [Found("capturingDefender", sentence, (first.move.to_square, defended), wins_material=True)]
+        return [Found("capturingDefender", sentence, (first.move.to_square, defended), True, later)]
     return []
 
 
@@ -463,7 +465,7 @@ def detect_hanging_piece(ctx: Context) -> list[Found]:
     if _is_defended(ctx.start, ctx.player, square) or _legal_capture_on(first.after, square):
         return []
     sentence = f"Leaves {on_square(ctx.start, square)} undefended: {line_text(ctx.plies[:1])} takes it."
-    return [Found("hangingPiece", sentence, (square, first.move.from_square), wins_material=True)]
+    return [Found("hangingPiece", sentence, (square, first.move.from_square), True, 0)]
 
 
 def detect_promotion(ctx: Context) -> list[Found]:
@@ -599,8 +601,16 @@ def explain_position(
     gain, settled, settled_board = settled_gain(board, plies, opponent)
     ctx = Context(start, plies, opponent, gain)
     found: list[Found] = []
+    won: dict[str, tuple[int, chess.Board]] = {}  # what each material motif has won by its own ply
     for detector in DETECTORS:
-        found.extend(detector(ctx))
+        for item in detector(ctx):
+            if item.wins_material:
+                upto = len(plies) - 1 if item.upto is None else item.upto
+                local_gain, _, local_board = settled_gain(board, plies[: upto + 1], opponent)
+                if local_gain <= 0:
+                    continue  # the line wins nothing by then: the motif is not shown through
+                won[item.motif] = (local_gain, local_board)
+            found.append(item)
     line = tuple(p.san for p in plies)
     mated = bool(found) and found[0].motif.startswith("mate")
     if not mated and gain <= 0:
@@ -613,8 +623,8 @@ def explain_position(
         sentences = [top.sentence]
         if len(speaking) > 1 and speaking[1].motif in ("backRankMate", "smotheredMate"):
             sentences.append(speaking[1].sentence)
-        if top.wins_material and gain > 0:
-            words = material_words(board, settled_board, ctx.player)
+        if top.motif in won:
+            words = material_words(board, won[top.motif][1], ctx.player)
             sentences.append(f"{color_name(opponent)} wins {words}.")
         focus = [s for f in speaking for s in f.focus]
         return Why(tuple(f.motif for f in found), " ".join(sentences), line, _names(focus))
