@@ -23,6 +23,9 @@ MAX_LINE_PLIES = 10
 MAX_MATE_THEME = 5  # lichess names mateIn1 .. mateIn5
 WINNING_CP = 300  # the mover's view: a position this good is won (a "miss" throws it away)
 THROWN_AWAY_CP = 150  # ... and one no better than this after the move is no longer won
+# "Loses a knight after …" only when the line has done with material by this ply: longer lines
+# held up less often against an independent search (benchmarks/explain.py).
+MATERIAL_HORIZON_PLIES = 4
 VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 0}
 SLIDERS = (chess.BISHOP, chess.ROOK, chess.QUEEN)
 
@@ -332,6 +335,8 @@ def detect_skewer(ctx: Context) -> list[Found]:
         front_piece = ply.after.piece_at(front)
         if captured is None or front_piece is None or front not in chess.SquareSet.between(attacker, behind):
             continue
+        if _value(front_piece.piece_type) < 5 or captured.piece_type == chess.PAWN:
+            continue  # a skewer drives off a rook, queen or king to win a piece behind it
         if _value(front_piece.piece_type) <= _value(captured.piece_type) or follow.after.is_checkmate():
             continue
         sentence = (
@@ -426,6 +431,8 @@ def detect_trapped_piece(ctx: Context) -> list[Found]:
         square = previous.move.from_square if previous.move.to_square == ply.move.to_square else ply.move.to_square
         if previous.board.piece_at(square) != captured or not _trapped(previous.board, square):
             continue
+        if previous.captured is not None and previous.move.from_square != square:
+            continue  # the player took something back instead of saving the piece: no trap shown
         sentence = f"{_allows(ctx, index - 2)}, trapping {on_square(previous.board, square)}: {move_label(ply.board, ply.san)} wins it."
         return [Found("trappedPiece", sentence, (square, ply.move.to_square), True, index)]
     return []
@@ -511,6 +518,7 @@ def detect_exposed_king(ctx: Context) -> list[Found]:
 # In order of importance: the first one found gives the text.
 DETECTORS: tuple[Callable[[Context], list[Found]], ...] = (
     detect_mate,
+    detect_hanging_piece,
     detect_fork,
     detect_skewer,
     detect_pin,
@@ -518,7 +526,6 @@ DETECTORS: tuple[Callable[[Context], list[Found]], ...] = (
     detect_double_check,
     detect_capturing_defender,
     detect_trapped_piece,
-    detect_hanging_piece,
     detect_promotion,
     detect_exposed_king,
 )
@@ -628,7 +635,7 @@ def explain_position(
             sentences.append(f"{color_name(opponent)} wins {words}.")
         focus = [s for f in speaking for s in f.focus]
         return Why(tuple(f.motif for f in found), " ".join(sentences), line, _names(focus))
-    if gain > 0 and settled >= 0:
+    if gain > 0 and 0 <= settled < MATERIAL_HORIZON_PLIES:
         words = material_words(board, settled_board, ctx.player)
         focus = [s for p in plies[: settled + 1] for s in (p.move.from_square, p.move.to_square)]
         text = f"Loses {words} after {line_text(plies[: settled + 1])}."
