@@ -259,3 +259,8 @@ def test_a_queen_left_hanging_is_the_story_before_the_defender_it_was():
     why = explain("3k1b2/5RQ1/8/6n1/8/2N5/4r3/3K4 w - - 2 22", "f7f5", line)
     assert why is not None and why.motifs[0] == "hangingPiece"
     assert why.text.startswith("Leaves the queen on g7 undefended: 22... Bxg7 takes it.")
+
+
+def test_a_discovered_check_that_wins_nothing_at_once_is_not_the_explanation():
+    why = explain("7k/8/8/p5K1/P5RP/8/1r6/8 b - - 0 62", "h8g7", ["Kh5+", "Kh7", "Rg5", "Rb4", "Rxa5"])
+    assert why is None or "discoveredAttack" not in why.motifs

@@ -350,13 +350,17 @@ def detect_skewer(ctx: Context) -> list[Found]:
 def detect_discovered_attack(ctx: Context) -> list[Found]:
     for index, ply in ctx.own_plies():
         checkers = ply.after.checkers()
-        if checkers and ply.move.to_square not in checkers and (ctx.gain > 0 or detect_mate(ctx)):
+        follow = ctx.plies[index + 2] if index + 2 < len(ctx.plies) else None
+        cashed = follow is not None and follow.captured is not None  # the next move takes something
+        mates = bool(ctx.plies) and ctx.plies[-1].after.is_checkmate() and len(ctx.plies) - 1 <= index + 2
+        if checkers and ply.move.to_square not in checkers and (cashed or mates):
             revealed = next(iter(checkers))
             sentence = (
                 f"{_allows(ctx, index)}, a discovered check: moving {on_square(ply.board, ply.move.from_square)} "
                 f"uncovers {on_square(ply.after, revealed)}."
             )
-            return [Found("discoveredAttack", sentence, (ply.move.from_square, revealed), wins_material=ctx.gain > 0)]
+            upto = index + 2 if cashed else None
+            return [Found("discoveredAttack", sentence, (ply.move.from_square, revealed), cashed, upto)]
         if index < 2 or ctx.gain <= 0:
             continue
         captured = ply.captured
