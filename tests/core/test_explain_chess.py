@@ -264,3 +264,9 @@ def test_a_queen_left_hanging_is_the_story_before_the_defender_it_was():
 def test_a_discovered_check_that_wins_nothing_at_once_is_not_the_explanation():
     why = explain("7k/8/8/p5K1/P5RP/8/1r6/8 b - - 0 62", "h8g7", ["Kh5+", "Kh7", "Rg5", "Rb4", "Rxa5"])
     assert why is None or "discoveredAttack" not in why.motifs
+
+
+def test_a_recapture_that_opens_a_file_is_no_discovered_attack():
+    line = ["Qh4", "a5", "Be7", "Qe3", "Qg5", "Qxg5", "hxg5", "Nd3", "Rxh5"]
+    why = explain("r2qkb1r/1p3pp1/2p1p2p/3bP2P/Pp1P4/1P1Q1N2/3B1PP1/R4RK1 w kq - 0 21", "f3e1", line)
+    assert why is None or "discoveredAttack" not in why.motifs

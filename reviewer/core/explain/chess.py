@@ -371,6 +371,7 @@ def detect_discovered_attack(ctx: Context) -> list[Found]:
             and opener.move.from_square in between
             and opener.move.to_square != ply.move.from_square
             and ctx.plies[index - 1].move.to_square != ply.move.to_square
+            and not (index >= 3 and opener.move.to_square == ctx.plies[index - 3].move.to_square)  # a recapture
             and ply.piece.piece_type in SLIDERS
         ):
             sentence = (
