@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
+import shlex
 
-from support import go_game_with_a_blunder, scholars_mate
+from support import REPO_ROOT, fake_engine_command, go_game_with_a_blunder, scholars_mate
 
+from reviewer.cli import main
 from reviewer.core.export.pgn import annotate_chess_game
 from reviewer.core.export.reports import report_html
 from reviewer.core.export.sgf import annotate_go_game
@@ -66,3 +69,15 @@ def test_go_report_why_is_null_when_the_line_shows_nothing():
     report = build_report(game, table)
     assert report["moves"][2]["judgement"] == "blunder"
     assert report["moves"][2]["why"] is None
+
+
+def test_analyze_asks_katago_for_maps_with_maps(tmp_path):
+    sgf, report_path = REPO_ROOT / "tests" / "data" / "go_9x9_passes.sgf", tmp_path / "r.json"
+    command = shlex.join(fake_engine_command("fake_katago.py"))
+    arguments = ["analyze", str(sgf), "--engine-cmd", command, "--no-cache", "-q", "--visits", "8"]
+    assert main([*arguments, "--maps", "--json", str(report_path)]) == 0
+    report = json.loads(report_path.read_text())
+    assert report["engine"]["id"].endswith(",maps")
+    assert all("why" in move for move in report["moves"])
+    assert main([*arguments, "--json", str(report_path)]) == 0
+    assert "maps" not in json.loads(report_path.read_text())["engine"]["id"]
