@@ -117,3 +117,28 @@ def test_clicking_a_go_move_that_lets_a_group_die_outlines_the_group(qtbot, wind
     assert {point_from_gtp(name, size) for name in GROUP} <= set(board.focus())
     assert board.why_line()[0] == (point_from_gtp("D4", size), "white", 1)
     assert "The black group at C3 (3 stones) can now be killed" in window.comment_view.toPlainText()
+
+
+SCHOLARS_PGN = """[Event "Why test"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+"""
+
+
+def test_learn_from_your_mistakes_says_why_after_show_me(qtbot, window, tmp_path) -> None:
+    from support import scholars_mate
+
+    path = tmp_path / "scholar.pgn"
+    path.write_text(SCHOLARS_PGN)
+    open_file(qtbot, window, path)
+    _game, table = scholars_mate()
+    window.session.add_evaluations(table.ordered(), from_analysis=True)
+    wait_for_judgement(qtbot, window, 6)
+    window.learn_from_mistakes("black")
+    panel = window.retro_panel
+    assert "Nf6 was a blunder" in panel.prompt.text()
+    qtbot.mouseClick(panel.show_me, Qt.MouseButton.LeftButton)
+    assert panel.feedback.text() == "The best move was g6. Nf6 lost: Allows 4. Qxf7#, mate."
