@@ -270,3 +270,24 @@ def test_a_recapture_that_opens_a_file_is_no_discovered_attack():
     line = ["Qh4", "a5", "Be7", "Qe3", "Qg5", "Qxg5", "hxg5", "Nd3", "Rxh5"]
     why = explain("r2qkb1r/1p3pp1/2p1p2p/3bP2P/Pp1P4/1P1Q1N2/3B1PP1/R4RK1 w kq - 0 21", "f3e1", line)
     assert why is None or "discoveredAttack" not in why.motifs
+
+
+def test_missing_or_odd_input_says_nothing_rather_than_guessing():
+    board = chess.Board(FORK)
+    move = chess.Move.from_uci("h7h6")
+    assert explain_position(board, move, None, None) is None
+    assert explain_position(board, chess.Move.from_uci("a1a2"), None, None) is None  # not a legal move
+    mated = chess.Board("6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1")
+    mate = chess.Move.from_uci("g5f7")
+    assert explain_position(mated, mate, None, Evaluation(ply=1, kind="chess", terminal="checkmate")) is None
+
+
+def test_explain_move_on_a_game_handles_every_ply():
+    from support import scholars_mate
+
+    from reviewer.core.explain import explain_move
+
+    game, table = scholars_mate()
+    for ply in range(-1, game.ply_count + 3):
+        explain_move(game, ply, table.get(ply - 1), table.get(ply))  # never raises
+    assert explain_move(game, 6, table.get(5), table.get(6)).motifs == ("mateIn1",)

@@ -145,3 +145,17 @@ def test_any_line_explains_without_crashing(pv, with_maps):
     why = explain_move(game, 3, evaluation(2, own=own), evaluation(3, pv=pv, own=own))
     if why is not None:
         assert why.text and len(why.line) <= len(pv)
+
+
+def test_a_pass_and_plies_out_of_range_explain_nothing():
+    game = go_game(["E5", "pass", "A1"])
+    assert explain_move(game, 2, evaluation(1), evaluation(2, pv=["D5"])) is None
+    assert explain_move(game, 0, None, None) is None
+    assert explain_move(game, 9, None, None) is None
+
+
+def test_maps_of_the_wrong_size_are_ignored():
+    game = go_game(["C3", "G7", "C4", "G6", "D3", "F7", "J9"])
+    short = (0.9,) * 10
+    why = explain_move(game, 7, evaluation(6, own=short), evaluation(7, pv=["D4"], own=(-0.9,) * 10))
+    assert why is None or "deadGroup" not in why.motifs
