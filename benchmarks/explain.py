@@ -266,6 +266,7 @@ def score(search_depth: int) -> None:
     held: dict[str, int] = {}
     truths: dict[str, int] = {}
     found: dict[str, int] = {}
+    explained_otherwise: dict[str, int] = {}  # the test holds, the motif is not named, another one is
     started = time.perf_counter()
     for row in rows:
         board = chess.Board(row["fen"])
@@ -282,6 +283,8 @@ def score(search_depth: int) -> None:
         for motif, holds in truth.items():
             truths[motif] = truths.get(motif, 0) + int(holds)
             found[motif] = found.get(motif, 0) + int(holds and motif in shown)
+            if holds and motif not in shown and shown:
+                explained_otherwise[motif] = explained_otherwise.get(motif, 0) + 1
         for motif in shown:
             named[motif] = named.get(motif, 0) + 1
             if motif in NO_TEST:
@@ -306,6 +309,8 @@ def score(search_depth: int) -> None:
         if truths.get(motif):
             recall = f"{100 * found[motif] / truths[motif]:.0f}% ({found[motif]}/{truths[motif]})"
         print(f"| {motif} | {count} | {precision} | {recall} |")
+    for motif, count in sorted(explained_otherwise.items()):
+        print(f"{motif}: the test holds but another motif was named instead on {count} of {truths[motif]} moves")
     labels = json.loads(LABELS.read_text())["labels"]
     verdicts = {(label["fen"], label["move"], label["motif"]): label["verdict"] for label in labels}
     by_motif: dict[str, list[str]] = {}
