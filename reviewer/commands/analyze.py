@@ -115,6 +115,12 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
     limits.add_argument("--movetime", type=_positive_float, metavar="S", help="seconds per position")
     limits.add_argument("--visits", type=_positive_int, metavar="N", help="Go visits, the same for every position")
     limits.add_argument("--multipv", type=_positive_int, default=1, metavar="K", help="candidate lines per position")
+    limits.add_argument(
+        "--maps",
+        action="store_true",
+        help="Go with --visits: ask KataGo for its ownership and policy maps too, so that the report can say "
+        "which groups a mistake left to die and which areas changed hands (docs/SCORING.md, Why a move lost)",
+    )
 
 
 def add_scoring_arguments(parser: argparse.ArgumentParser) -> None:
@@ -404,7 +410,8 @@ def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None
             return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
         if katago:
             return default_go_passes().limit(args.multipv)
-    return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv)
+    maps = bool(getattr(args, "maps", False))  # other commands share this function without the option
+    return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv, maps=maps)
 
 
 @dataclass

@@ -5,6 +5,9 @@ preset and book setting, how many moves of each side entered the summary
 (`scored_moves`), per-move details (win %, book flag, colour class, weights) and `notes`
 that say which rules could not apply.
 
+Each inaccuracy, mistake and blunder says why it lost (`why`: motifs, text, line, focus;
+docs/SCORING.md "Why"), null where the engine's lines carry no explanation and for other moves.
+
 Each move also says its game phase (`phase`, docs/SCORING.md "Game phases"), and each side
 carries a strength estimate with its prediction interval (`strength`, docs/strength.md) or null
 where the analysis cannot carry one.
@@ -25,6 +28,7 @@ from typing import Any
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
+from reviewer.core.explain import explain_assessed
 from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.score_text import score_text
@@ -289,8 +293,10 @@ def build_report(
     notes.extend(strength_notes)
     phases = _phases(game, len(assessment.moves))
     moves = [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves]
-    for entry, phase in zip(moves, phases):
+    for entry, phase, move in zip(moves, phases, assessment.moves):
         entry["phase"] = phase
+        why = explain_assessed(game, evaluations, move)
+        entry["why"] = why.to_json() if why is not None and why.text else None
 
     return {
         "schema": SCHEMA,

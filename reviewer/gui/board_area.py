@@ -11,12 +11,14 @@ from PySide6.QtGui import QPainter, QResizeEvent
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QWidget
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.explain import Why
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.live_panel import EvalBar
 from reviewer.gui.presenters.board_marks import chess_arrows, go_candidate_marks
 from reviewer.gui.presenters.figures import side_accuracy
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import player_html, welcome_html
+from reviewer.gui.presenters.why import FOCUS_FILL, FOCUS_OUTLINE, chess_why_marks, go_why_marks
 from reviewer.gui.style import is_dark_palette, paint_stone_icon, themed_html
 
 
@@ -199,18 +201,25 @@ class BoardArea:
         return tuple(board for board in (self.chess_board, self.go_board) if board is not None)
 
     def show_node(
-        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, rough: Callable[[], bool]
+        self,
+        game: Game,
+        node: Node,
+        evaluation: Evaluation | None,
+        judgement: str | None,
+        rough: Callable[[], bool],
+        why: Why | None = None,
     ) -> None:
         """The position after `node` on its game's board, with the engine's view of it and the
-        judgement of the move that led there; `rough`: the engine's values are estimates only."""
+        judgement of the move that led there; `rough`: the engine's values are estimates only;
+        `why`: why that move lost, drawn as the refutation's first moves and the focus."""
         match game.kind:  # the board widget of the game
             case "chess":
-                self.show_chess(game, node, evaluation, judgement)
+                self.show_chess(game, node, evaluation, judgement, why)
             case "go":
-                self.show_go(game, node, evaluation, judgement, rough())
+                self.show_go(game, node, evaluation, judgement, rough(), why)
 
     def show_chess(
-        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None
+        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, why: Why | None = None
     ) -> None:
         from reviewer.core.games.chess import board_after as chess_board_at
         from reviewer.gui.board.chess_board import Arrow
@@ -221,14 +230,24 @@ class BoardArea:
         self._show_captures({})
         last_move = board.peek() if board.move_stack else None
         self.chess_board.set_position(board, last_move)
-        self.chess_board.set_arrows(chess_arrows(board, evaluation, Arrow))
+        marks = chess_why_marks(board, why)
+        arrows = chess_arrows(board, evaluation, Arrow)
+        arrows += [Arrow(start, end, colour, width) for start, end, colour, width in marks.arrows]
+        self.chess_board.set_arrows(arrows)
+        self.chess_board.set_focus(marks.focus, FOCUS_FILL)
         if last_move is not None:
             self.chess_board.set_move_badge(last_move.to_square, judgement)
         else:
             self.chess_board.set_move_badge(None, None)
 
     def show_go(
-        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, rough: bool
+        self,
+        game: Game,
+        node: Node,
+        evaluation: Evaluation | None,
+        judgement: str | None,
+        rough: bool,
+        why: Why | None = None,
     ) -> None:
         from reviewer.core.games.go import position_after as go_position_at
         from reviewer.gui.board.go_board import CandidateMark
@@ -242,6 +261,9 @@ class BoardArea:
         self.go_board.set_candidates(marks, rough=rough)
         self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
         self.go_board.set_move_badge(node.point, judgement)
+        why_marks = go_why_marks(game, position.to_move, why)
+        self.go_board.set_focus(why_marks.focus, FOCUS_OUTLINE)
+        self.go_board.set_why_line(why_marks.line)
 
     def _show_captures(self, by_color: dict[str, int]) -> None:
         self._captures = by_color

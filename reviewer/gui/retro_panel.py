@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLay
 from reviewer.core.gametree import Color
 from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict
 from reviewer.core.services.trainer.retro import Retro
+from reviewer.gui.presenters.why import move_why
 from reviewer.gui.session import ReviewSession
 
 
@@ -122,8 +123,9 @@ class RetroController(QObject):
         retro = self._retro
         if retro is None or retro.current is None:
             return
+        card = retro.current.card
         best = retro.show_me()
-        self.panel.feedback.setText(f"The best move was {best}.")
+        self.panel.feedback.setText(f"The best move was {best}." + self._why_text(card, f" {card.played} lost: "))
         self.best_move_shown.emit(best)
         self._ask()
 
@@ -159,9 +161,20 @@ class RetroController(QObject):
             self.panel.feedback.setText(verdict.message)
 
     def _show_verdict(self, verdict: Verdict) -> None:
-        self.panel.feedback.setText(verdict.message)
+        retro = self._retro
+        card = retro.current.card if retro is not None and retro.current is not None else None
+        again = card is not None and verdict.accepted is False and verdict.move == card.played
+        self.panel.feedback.setText(verdict.message + (self._why_text(card, " ") if again and card else ""))
         if verdict.accepted:
             self._ask()
+
+    def _why_text(self, card: Card, lead: str) -> str:
+        """Why the game's move of `card` lost (`reviewer.core.explain`), after `lead`; "" when the lines show nothing."""
+        game = self.session.game
+        if game is None or not 0 < card.ply <= game.ply_count:
+            return ""
+        why = move_why(self.session, game.node_at_ply(card.ply))
+        return f"{lead}{why.text}" if why is not None else ""
 
     def _ask(self) -> None:
         retro = self._retro

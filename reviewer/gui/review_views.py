@@ -20,6 +20,7 @@ from reviewer.gui.presenters.figures import graph_point_texts, graph_series, sum
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import MISTAKE_JUDGEMENTS
 from reviewer.gui.presenters.messages import Message
+from reviewer.gui.presenters.why import move_why
 from reviewer.gui.style import themed_html
 
 if TYPE_CHECKING:
@@ -102,7 +103,8 @@ class ReviewViews(QObject):
         evaluation = self.session.evaluations.get(ply) if ply is not None else None
         rough = lambda: not self.session.basis.trust.labels  # noqa: E731
         widgets = self.widgets
-        widgets.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough)
+        why = move_why(self.session, node)
+        widgets.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough, why)
         widgets.move_list.set_current_node(node)
         graph = widgets.graph()
         if graph is not None:

@@ -11,7 +11,9 @@ Per main-line move, in the comment after it (one comment; other `[%...]` command
   other move-quality NAG ($1-$6; other NAGs stay), the text
   `(0.41 → -0.62) Mistake. Nf3 was best.` (mate rules say "Checkmate is now unavoidable." or
   "Lost forced checkmate sequence." instead), and the engine's best line from the position
-  before as a variation of up to 12 plies;
+  before as a variation of up to 12 plies; then, where the engine's line after the move shows
+  why it lost, `Why: Allows 24. Nd5, forking the queen on c7 and the rook on e7.` (docs/SCORING.md
+  "Why"), last among Reviewer's words and followed by a line break when the user's text follows;
 - at the ply where the opening is named: `C41 Philidor Defense`.
 The comment before the first move carries the start position's `[%eval]` (and `[%rvw]`).
 Tags: `Opening`/`ECO` (only where missing or empty), `Annotator` (unless a person is named
@@ -36,6 +38,7 @@ import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import AnalysisBasis
+from reviewer.core.explain import explain_assessed
 from reviewer.core.export.codec import encode_evaluation
 from reviewer.core.export.common import (
     MAX_LINE_PLIES,
@@ -67,6 +70,9 @@ GENERATED_JUDGEMENT = re.compile(
     rf"(?:Inaccuracy|Mistake|Blunder|{MATE_NOW_UNAVOIDABLE}|{MATE_LOST}|Missed forced checkmate)\."
     r"(?: (?P<best>\S+) was best\.)?"
 )
+WHY_PREFIX = "Why: "
+# Written last among Reviewer's words and ended by a line break when a comment of the user's follows.
+GENERATED_WHY = re.compile(r"(?<!\S)" + re.escape(WHY_PREFIX) + r"[^\n]*")
 RVW_COMMAND = re.compile(r"\[%rvw\s+(?P<text>[^\]\s]+)\s*\]")
 
 
@@ -165,6 +171,8 @@ def _strip_generated(text: str, opening_here: str | None) -> tuple[str, str | No
         best = match["best"] or best
         text = text[: match.start()] + " " + text[match.end() :]
         match = GENERATED_JUDGEMENT.search(text)
+    if found:
+        text = GENERATED_WHY.sub(" ", text)
     if opening_here:
         pattern = re.compile(r"(?<!\S)" + re.escape(opening_here) + r"(?!\S)")
         text = pattern.sub(" ", text)
@@ -304,11 +312,15 @@ def annotate_chess_game(
             previous_engine_id = evaluation.engine_id or previous_engine_id
 
         generated: list[str] = []
+        why_words = ""
         move = assessment.move_at_ply(ply) if ply > 0 else None
         if move is not None:
             words = judgement_text(move, evaluations.get(ply - 1), evaluations.get(ply))
             if words:
                 generated.append(words)
+                why = explain_assessed(game, evaluations, move)
+                if why is not None and why.text:
+                    why_words = WHY_PREFIX + why.text
                 node.nags = [nag for nag in node.nags if nag not in MOVE_QUALITY_NAGS]
                 node.nags.append(NAG_BY_JUDGEMENT[move.judgement])  # type: ignore[index]
                 board_before = boards_before[ply - 1] if ply - 1 < len(boards_before) else None
@@ -319,7 +331,8 @@ def annotate_chess_game(
                         head = head.add_child(follower)
         if assessment.opening is not None and assessment.opening.ply == ply and ply > 0:
             generated.append(opening_text(assessment.opening.eco, assessment.opening.name))
-        node.comment = _join(*own, *generated, text)
+        written = _join(*own, *generated, why_words)
+        node.comment = f"{written}\n{text}" if why_words and text else _join(written, text)
 
     _write_tags(annotated, assessment, evaluations, engine_info)
     _write_coverage_tags(annotated.headers, basis)

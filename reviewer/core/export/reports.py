@@ -212,6 +212,11 @@ def _move_label(report: Mapping[str, Any], move: Mapping[str, Any]) -> str:
     return numbered_moves([str(move.get("move"))], number, move.get("color") == "white")
 
 
+def _why_text(move: Mapping[str, Any]) -> str:
+    why = move.get("why")
+    return str(why.get("text") or "") if isinstance(why, Mapping) else ""
+
+
 def mistakes_by_size(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The inaccuracies, mistakes and blunders, the biggest loss first (ties: the earlier move)."""
     flagged = [m for m in report.get("moves", []) if m.get("judgement") in FLAGGED]
@@ -299,7 +304,7 @@ def _game_section(report: Mapping[str, Any]) -> str:
         unit = "cp" if chess else "points"
         out.append(
             f'<table class="mistakes"><tr><th>Move</th><th>Judgement</th><th class="num">Loss ({unit})</th>'
-            "<th>Best</th><th>Evaluation</th></tr>"
+            "<th>Best</th><th>Evaluation</th><th>Why</th></tr>"
         )
         for move in flagged:
             judgement = str(move.get("judgement"))
@@ -309,7 +314,8 @@ def _game_section(report: Mapping[str, Any]) -> str:
             out.append(
                 f'<tr class="{e(judgement)}"><td>{e(_move_label(report, move))}{e(SYMBOLS.get(judgement, ""))}</td>'
                 f"<td>{e(judgement)}</td><td class=\"num\">{e(_number(move.get('loss'), digits))}</td>"
-                f"<td>{e(str(move.get('best') or '–'))}</td><td>{e(before)} → {e(after)}</td></tr>"
+                f"<td>{e(str(move.get('best') or '–'))}</td><td>{e(before)} → {e(after)}</td>"
+                f"<td class=\"why\">{e(_why_text(move))}</td></tr>"
             )
         out.append("</table>")
     notes = report.get("notes") or []

@@ -25,6 +25,7 @@ import re
 from collections.abc import Mapping
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.explain import explain_assessed
 from reviewer.core.export.codec import encode_evaluation
 from reviewer.core.export.common import (
     MAX_LINE_PLIES,
@@ -211,7 +212,11 @@ def annotate_go_game(
                 node.properties.pop(ident, None)
             node.properties[annotation[0]] = [annotation[1]]
         before = evaluations.get(ply - 1)
-        node.comment = _join_comment(node.comment, move_line(move, before))
+        generated_lines = [line for line in (move_line(move, before),) if line]
+        why = explain_assessed(game, evaluations, move) if generated_lines else None
+        if why is not None and why.text:
+            generated_lines.append(f"{COMMENT_PREFIX}Why: {why.text}")
+        node.comment = _join_comment(node.comment, "\n".join(generated_lines) or None)
         if move.judgement in FLAGGED and node.parent is not None:
             line = _best_line_nodes(annotated, before, move.color)
             if line:

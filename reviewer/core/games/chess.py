@@ -391,6 +391,7 @@ SUPPORT = GameSupport(
         result_ref="reviewer.core.rating.records:parse_chess_result",
     ),
     assess_ref="reviewer.core.scoring.chess:assess_chess",
+    explain_ref="reviewer.core.explain.chess:explain_game_move",
     uses_thresholds=True,
     has_openings=True,
     first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)

@@ -420,6 +420,7 @@ SUPPORT = GameSupport(
         result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"),
     ),
     assess_ref="reviewer.core.scoring.go:assess_go",
+    explain_ref="reviewer.core.explain.go:explain_game_move",
     uses_thresholds=False,
     has_openings=False,
     first_move_needs_start=True,

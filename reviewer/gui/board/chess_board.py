@@ -69,6 +69,8 @@ class ChessBoardWidget(BoardWidget):
         self._board = chess.Board()
         self._last_move: chess.Move | None = None
         self._arrows: list[Arrow] = []
+        self._focus: frozenset[int] = frozenset()
+        self._focus_fill = "#f08a1c80"
         self._flipped = False
         self._badge: tuple[int, str] | None = None
         self._pixmaps: dict[tuple[str, int], QPixmap] = {}
@@ -85,6 +87,18 @@ class ChessBoardWidget(BoardWidget):
         """Arrows drawn over the pieces, first one underneath (e.g. the best move, candidates)."""
         self._arrows = list(arrows)
         self.update()
+
+    def set_focus(self, squares: frozenset[int], fill: str = "#f08a1c80") -> None:
+        """Squares an explanation is about, filled with `fill` (#RRGGBBAA) under the pieces."""
+        self._focus = frozenset(squares)
+        self._focus_fill = fill
+        self.update()
+
+    def focus(self) -> frozenset[int]:
+        return self._focus
+
+    def arrows(self) -> list[Arrow]:
+        return list(self._arrows)
 
     def set_flipped(self, flipped: bool) -> None:
         """True: Black at the bottom."""
@@ -213,6 +227,12 @@ class ChessBoardWidget(BoardWidget):
                 painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
                 painter.fillRect(rect, QBrush(gradient))
                 painted.add(king)
+        if self._focus:
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+            fill = style.color(self._focus_fill)
+            for square in self._focus:
+                painter.fillRect(self.square_rect(square), fill)
+                painted.add(square)
         return painted
 
     def _paint_coordinates(self, painter: QPainter, theme: style.Theme, only: set[int] | None = None) -> None:

@@ -102,6 +102,9 @@ class GoBoardWidget(BoardWidget):
         self._rough_candidates = False
         self._badge: tuple[Point, str] | None = None
         self._best_move: Point | None = None
+        self._focus: frozenset[Point] = frozenset()
+        self._focus_outline = "#e8491d"
+        self._why_line: tuple[tuple[Point, str, int], ...] = ()
         self._stone_pixmaps: dict[tuple[str, float, float], tuple[QPixmap, float]] = {}
 
     # ------------------------------------------------------------------------------- API
@@ -155,6 +158,24 @@ class GoBoardWidget(BoardWidget):
     def set_show_coordinates(self, show: bool) -> None:
         self._show_coordinates = show
         self.update()
+
+    def set_focus(self, points: frozenset[Point], outline: str = "#e8491d") -> None:
+        """Points an explanation is about (a group that can be killed), each ringed in `outline`."""
+        self._focus = frozenset(points)
+        self._focus_outline = outline
+        self.update()
+
+    def focus(self) -> frozenset[Point]:
+        return self._focus
+
+    def set_why_line(self, moves: tuple[tuple[Point, str, int], ...]) -> None:
+        """The first moves of the line that refutes the move: (point, colour, number) each, drawn
+        as numbered translucent stones on empty points."""
+        self._why_line = tuple(moves)
+        self.update()
+
+    def why_line(self) -> tuple[tuple[Point, str, int], ...]:
+        return self._why_line
 
     # -------------------------------------------------------------------------- geometry
 
@@ -211,6 +232,7 @@ class GoBoardWidget(BoardWidget):
         self._paint_candidates(painter)
         self._paint_best_move(painter)
         self._paint_last_move(painter)
+        self._paint_why(painter)
         if self._badge is not None:
             point, judgement = self._badge
             cell = self.cell_size()
@@ -445,6 +467,28 @@ class GoBoardWidget(BoardWidget):
         painter.setBrush(Qt.BrushStyle.NoBrush)
         painter.setPen(QPen(ring, max(1.5, cell * 0.085)))
         painter.drawEllipse(center, cell * 0.44, cell * 0.44)
+
+    def _paint_why(self, painter: QPainter) -> None:
+        cell = self.cell_size()
+        if self._focus:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor(self._focus_outline), max(1.5, cell * 0.1)))
+            for point in self._focus:
+                painter.drawEllipse(self.point_center(point), cell * 0.5, cell * 0.5)
+        for point, color, number in self._why_line:
+            if self._position.stone_at(point) is not None:
+                continue
+            center = self.point_center(point)
+            fill = QColor("#111111" if color == "black" else "#f4f4f4")
+            fill.setAlpha(235)  # over a candidate mark on the same point
+            painter.setPen(QPen(QColor(self._focus_outline), max(1.2, cell * 0.06)))
+            painter.setBrush(fill)
+            painter.drawEllipse(center, cell * 0.4, cell * 0.4)
+            painter.setPen(QColor("#ffffff" if color == "black" else "#111111"))
+            painter.setFont(style.pixel_font(max(7.0, cell * 0.42), bold=True))
+            box = QRectF(center.x() - cell * 0.5, center.y() - cell * 0.5, cell, cell)
+            painter.drawText(box, int(Qt.AlignmentFlag.AlignCenter), str(number))
+        painter.setPen(Qt.PenStyle.NoPen)
 
     def _paint_last_move(self, painter: QPainter) -> None:
         point = self._position.last_move

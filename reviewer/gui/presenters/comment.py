@@ -16,6 +16,7 @@ from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
 from reviewer.gui.presenters.text import SCREEN_DOTS, escape_html
 from reviewer.gui.presenters.verdict import verdict
+from reviewer.gui.presenters.why import move_why
 
 if TYPE_CHECKING:
     from reviewer.gui.session import ReviewSession
@@ -58,6 +59,9 @@ def comment_html(session: ReviewSession, node: Node) -> str:
         if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
             line = _numbered_line(game, before.ply, before.pv[:8], move.color)
             parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {escape_html(line)}</div>")
+        why = move_why(session, node)
+        if why is not None:
+            parts.append(f"<div style='margin-top:4px'><b>Why:</b> {escape_html(why.text)}</div>")
     elif move is not None and ply and not session.basis.trust.labels and move.eval_after is not None:
         before, after = session.evaluations.get(ply - 1), session.evaluations.get(ply)
         change = f"({score_text(game.kind, before, move.eval_before)} → {score_text(game.kind, after, move.eval_after)})"

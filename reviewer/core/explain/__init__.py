@@ -1,0 +1,52 @@
+"""Why a move was a mistake, told from the engine's lines and the game's rules (docs/SCORING.md, "Why").
+
+    why = explain_move(game, ply, evaluations.get(ply - 1), evaluations.get(ply))
+    if why is not None:
+        print(why.motifs, why.text, why.line, why.focus)
+
+Each game names its explainer in its support object (`GameSupport.explain_ref`); chess's and Go's
+are in this package. An
+explanation only says what the line it stands on shows: a line that ends early, a missing line or
+an engine without maps gives a shorter explanation or none, never a bolder one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.explain.common import Why
+from reviewer.core.games.support import game_support, resolve
+from reviewer.core.gametree import Game, GameKind
+from reviewer.core.scoring import MoveAssessment
+
+__all__ = ["EXPLAINED_JUDGEMENTS", "Why", "explain_assessed", "explain_move"]
+
+EXPLAINED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
+
+Explainer = Callable[[Game, int, Evaluation | None, Evaluation | None], Why | None]
+
+
+def _explainer(kind: GameKind) -> Explainer | None:
+    """The game's explainer, named by its support object (`explain_ref`); None for a game without one."""
+    support = game_support(kind)
+    if support.explain_ref is None:
+        return None
+    explainer: Explainer = resolve(support.explain_ref)
+    return explainer
+
+
+def explain_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+    """Why main-line move `ply` (1-based) lost, from the evaluations of the positions before and
+    after it; None when the lines carry nothing to explain it with."""
+    explainer = _explainer(game.kind)
+    if explainer is None or ply < 1:
+        return None
+    return explainer(game, ply, before, after)
+
+
+def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessment) -> Why | None:
+    """Why a judged move lost, for an inaccuracy, mistake or blunder; None for any other move."""
+    if move.judgement not in EXPLAINED_JUDGEMENTS:
+        return None
+    return explain_move(game, move.ply, evaluations.get(move.ply - 1), evaluations.get(move.ply))

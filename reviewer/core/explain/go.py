@@ -1,0 +1,328 @@
+"""Go: what the move gave away, from KataGo's ownership maps before and after it and the line after it.
+
+With ownership maps (KataGo asked with maps): a group of the mover's that the map turns to the
+opponent (deadGroup), an opponent's group it lets live (aliveGroup), an area that changes hands
+(territory) and, when nothing on the board changed hands, a bigger move left out (slow). Without
+maps (the built-in engine) only what the line itself shows: stones it captures and stones it puts
+in atari, and the text says that the maps were missing. docs/SCORING.md ("Why") gives every test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.explain.common import Why
+from reviewer.core.games import GameRules, IllegalMove, rules_for
+from reviewer.core.games.go import GoPosition
+from reviewer.core.gametree import Color, Game, Point, gtp_from_point, other_color, point_from_gtp
+
+MAX_LINE_MOVES = 10
+OWNED = 0.5  # |ownership| from which a point counts as one side's
+GROUP_SWING = 0.8  # a group's mean ownership must move at least this far to change hands
+TERRITORY_POINTS = 3.0  # an area must swing at least this many points to be named
+SLOW_LOSS_POINTS = 3.0
+NO_MAPS_NOTE = "The engine gave no ownership map, so life and death and territory are not judged."
+
+
+def chains(position: GoPosition, color: Color) -> list[frozenset[Point]]:
+    """`color`'s chains (stones joined along the lines)."""
+    stones = position.black if color == "black" else position.white
+    seen: set[Point] = set()
+    found: list[frozenset[Point]] = []
+    for start in sorted(stones):
+        if start in seen:
+            continue
+        chain, frontier = {start}, [start]
+        while frontier:
+            row, col = frontier.pop()
+            for neighbour in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+                if neighbour in stones and neighbour not in chain:
+                    chain.add(neighbour)
+                    frontier.append(neighbour)
+        seen |= chain
+        found.append(frozenset(chain))
+    return found
+
+
+def liberties(position: GoPosition, chain: Iterable[Point]) -> set[Point]:
+    free: set[Point] = set()
+    for row, col in chain:
+        for neighbour in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1)):
+            if position.on_board(neighbour) and position.stone_at(neighbour) is None:
+                free.add(neighbour)
+    return free
+
+
+def groups(position: GoPosition, color: Color) -> list[frozenset[Point]]:
+    """Chains joined when they touch diagonally or stand one point apart on a line: the units a
+    player lives or dies with, as near as the stones alone say."""
+    parts = chains(position, color)
+    merged: list[set[Point]] = []
+    for part in parts:
+        near = [g for g in merged if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 2 for a in part for b in g)]
+        joined = set(part)
+        for group in near:
+            joined |= group
+            merged.remove(group)
+        merged.append(joined)
+    return [frozenset(g) for g in merged]
+
+
+@dataclass(frozen=True)
+class Step:
+    move: str
+    color: Color
+    before: GoPosition
+    after: GoPosition
+
+
+def replay(rules: GameRules[Any], position: GoPosition, moves: Sequence[str]) -> list[Step]:
+    """The line as far as the rules accept it."""
+    steps: list[Step] = []
+    for text in list(moves)[:MAX_LINE_MOVES]:
+        try:
+            played = rules.play(position, text)
+        except (IllegalMove, ValueError):
+            break
+        steps.append(Step(played.move, played.color, position, played.position))
+        position = played.position
+    return steps
+
+
+def _gtp(points: Iterable[Point], height: int) -> list[str]:
+    return [gtp_from_point(p, height) for p in sorted(points, key=lambda p: (-p[0], p[1]))]
+
+
+def _where(points: Iterable[Point], height: int) -> str:
+    """The group's most central stone, to name it by."""
+    points = list(points)
+    row = sorted(p[0] for p in points)[len(points) // 2]
+    col = sorted(p[1] for p in points)[len(points) // 2]
+    anchor = min(points, key=lambda p: abs(p[0] - row) + abs(p[1] - col))
+    return gtp_from_point(anchor, height)
+
+
+def _stones(count: int) -> str:
+    return f"{count} stone{'s' if count != 1 else ''}"
+
+
+def _mean(values: Sequence[float], points: Iterable[Point], width: int) -> float:
+    points = list(points)
+    return sum(values[r * width + c] for r, c in points) / len(points)
+
+
+@dataclass(frozen=True)
+class Found:
+    motif: str
+    sentence: str
+    focus: tuple[Point, ...]
+
+
+def _maps(
+    before: Evaluation | None, after: Evaluation | None, size: int
+) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+    if before is None or after is None or before.ownership_black is None or after.ownership_black is None:
+        return None
+    if len(before.ownership_black) != size or len(after.ownership_black) != size:
+        return None
+    return before.ownership_black, after.ownership_black
+
+
+def _group_changes(
+    position: GoPosition, mover: Color, own_before: Sequence[float], own_after: Sequence[float]
+) -> list[Found]:
+    sign = 1.0 if mover == "black" else -1.0
+    found: list[Found] = []
+    height, width = position.height, position.width
+    for group in groups(position, mover):
+        was, now = sign * _mean(own_before, group, width), sign * _mean(own_after, group, width)
+        if was >= 0 and now <= -OWNED and was - now >= GROUP_SWING:
+            found.append(
+                Found(
+                    "deadGroup",
+                    f"The {mover} group at {_where(group, height)} ({_stones(len(group))}) can now be killed: "
+                    f"KataGo's ownership map turns it from {mover.capitalize()}'s to {other_color(mover).capitalize()}'s.",
+                    tuple(group),
+                )
+            )
+    opponent = other_color(mover)
+    for group in groups(position, opponent):
+        was, now = sign * _mean(own_before, group, width), sign * _mean(own_after, group, width)
+        if was >= OWNED and now <= 0 and was - now >= GROUP_SWING:
+            found.append(
+                Found(
+                    "aliveGroup",
+                    f"Lets the {opponent} group at {_where(group, height)} ({_stones(len(group))}) live: "
+                    f"KataGo's ownership map counted it as captured before the move and as {opponent.capitalize()}'s after it.",
+                    tuple(group),
+                )
+            )
+    found.sort(key=lambda f: -len(f.focus))
+    return found
+
+
+def _territory(
+    position: GoPosition, mover: Color, own_before: Sequence[float], own_after: Sequence[float]
+) -> Found | None:
+    """The biggest area whose ownership moves towards the opponent, when it is worth naming."""
+    sign = 1.0 if mover == "black" else -1.0
+    width, height = position.width, position.height
+    lost = {
+        (r, c): sign * (own_before[r * width + c] - own_after[r * width + c])
+        for r in range(height)
+        for c in range(width)
+        if sign * (own_before[r * width + c] - own_after[r * width + c]) >= OWNED
+    }
+    best: tuple[float, set[Point]] | None = None
+    seen: set[Point] = set()
+    for start in lost:
+        if start in seen:
+            continue
+        area, frontier = {start}, [start]
+        while frontier:
+            row, col = frontier.pop()
+            for dr in (-1, 0, 1):
+                for dc in (-1, 0, 1):
+                    neighbour = (row + dr, col + dc)
+                    if neighbour in lost and neighbour not in area:
+                        area.add(neighbour)
+                        frontier.append(neighbour)
+        seen |= area
+        swing = sum(lost[p] for p in area)
+        if best is None or swing > best[0]:
+            best = (swing, area)
+    if best is None or best[0] < TERRITORY_POINTS:
+        return None
+    swing, area = best
+    return Found(
+        "territory",
+        f"About {swing:.0f} points around {_where(area, height)} move towards {other_color(mover).capitalize()} "
+        f"on KataGo's ownership map.",
+        tuple(area),
+    )
+
+
+def _line_tactics(steps: Sequence[Step], mover: Color, height: int) -> list[Found]:
+    """Captures of the mover's stones along the line, and an atari by the opponent's first reply."""
+    found: list[Found] = []
+    opponent = other_color(mover)
+    for index, step in enumerate(steps):
+        if step.color != opponent:
+            continue
+        mine_before = step.before.black if mover == "black" else step.before.white
+        mine_after = step.after.black if mover == "black" else step.after.white
+        taken = mine_before - mine_after
+        if taken:
+            moves = " ".join(s.move for s in steps[: index + 1])
+            found.append(
+                Found(
+                    "capture",
+                    f"The line {moves} captures {_stones(len(taken))} at {_where(taken, height)}.",
+                    tuple(taken),
+                )
+            )
+            break
+    if steps and steps[0].color == opponent:
+        first = steps[0]
+        for chain in chains(first.after, mover):
+            if len(liberties(first.after, chain)) == 1 and len(liberties(first.before, chain)) > 1:
+                found.append(
+                    Found(
+                        "atari",
+                        f"Allows {first.move}, putting {_stones(len(chain))} at {_where(chain, height)} in atari.",
+                        tuple(chain),
+                    )
+                )
+                break
+    return found
+
+
+def _lead_for(evaluation: Evaluation | None, mover: Color) -> float | None:
+    if evaluation is None or evaluation.score_lead_black is None:
+        return None
+    return evaluation.score_lead_black * (1 if mover == "black" else -1)
+
+
+def _slow(
+    position_before: GoPosition, played: Point | None, before: Evaluation | None, after: Evaluation | None, mover: Color
+) -> Found | None:
+    """The best move's figures against the played move's, when the best move was far away."""
+    if before is None or not before.best_move or before.policy is None or played is None:
+        return None
+    lead_before, lead_after = _lead_for(before, mover), _lead_for(after, mover)
+    best = point_from_gtp(before.best_move, position_before.height)
+    if best is None or lead_before is None or lead_after is None or lead_before - lead_after < SLOW_LOSS_POINTS:
+        return None
+    if max(abs(best[0] - played[0]), abs(best[1] - played[1])) < 4:
+        return None
+    width = position_before.width
+    if len(before.policy) != width * position_before.height:
+        return None
+    best_prior, played_prior = before.policy[best[0] * width + best[1]], before.policy[played[0] * width + played[1]]
+    if best_prior <= played_prior:
+        return None
+    height = position_before.height
+    return Found(
+        "slow",
+        f"{before.best_move} was bigger: the network's policy gives it {best_prior:.0%} against {played_prior:.0%} "
+        f"for {gtp_from_point(played, height)}, and the move played loses {lead_before - lead_after:.1f} points.",
+        (best, played),
+    )
+
+
+def explain_position(
+    rules: GameRules[Any],
+    position_before: GoPosition,
+    position_after: GoPosition,
+    played: Point | None,
+    mover: Color,
+    before: Evaluation | None,
+    after: Evaluation | None,
+) -> Why | None:
+    height = position_after.height
+    steps = replay(rules, position_after, after.pv if after is not None else ())
+    line = tuple(s.move for s in steps)
+    tactics = _line_tactics(steps, mover, height)
+    maps = _maps(before, after, position_after.width * height)
+    found: list[Found] = []
+    if maps is not None:
+        found.extend(_group_changes(position_after, mover, *maps))
+        if not found:
+            area = _territory(position_after, mover, *maps)
+            if area is not None:
+                found.append(area)
+    found.extend(tactics)
+    if not found and maps is not None:
+        slow = _slow(position_before, played, before, after, mover)
+        if slow is not None:
+            found.append(slow)
+            line = (before.best_move,) if before is not None and before.best_move else line
+    if not found:
+        return None
+    sentences = [found[0].sentence]
+    if line and found[0].motif in ("deadGroup", "aliveGroup", "territory"):
+        sentences.append(f"{other_color(mover).capitalize()}'s best reply is {line[0]}.")
+    if maps is None:
+        sentences.append(NO_MAPS_NOTE)
+    focus: list[str] = []
+    for item in found:
+        for name in _gtp(item.focus, height):
+            if name not in focus:
+                focus.append(name)
+    return Why(tuple(dict.fromkeys(f.motif for f in found)), " ".join(sentences), line, tuple(focus))
+
+
+def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+    rules = rules_for(game.kind)
+    try:
+        node = game.node_at_ply(ply)
+    except IndexError:
+        return None
+    if node.parent is None or node.color is None:
+        return None
+    return explain_position(
+        rules, rules.after(game, node.parent), rules.after(game, node), node.point, node.color, before, after
+    )

@@ -1,0 +1,94 @@
+"""Why a move lost (`reviewer.core.explain`), for the comment pane and the board: the text, the
+line's first moves as arrows (chess) or numbered marks (Go), and the squares or points it is about."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import chess
+
+from reviewer.core.explain import Why, explain_assessed
+from reviewer.core.gametree import Game, Node, Point, point_from_gtp
+
+if TYPE_CHECKING:
+    from reviewer.gui.session import ReviewSession
+
+WHY_ARROW = "#d1301fd8"  # #RRGGBBAA: the opponent's reply that refutes the move
+WHY_ARROW_LATER = "#d1301f70"  # the line's next moves, fainter
+FOCUS_FILL = "#f08a1c80"  # squares the explanation is about, over either board theme
+FOCUS_OUTLINE = "#e8491d"  # Go: the ring around each point the explanation is about
+LINE_MOVES_SHOWN = 3
+# Motifs whose line starts before the move (the win the player had): nothing to draw on the
+# position after it.
+LINE_BEFORE_THE_MOVE = ("missedWin", "missedMate", "slow")
+
+
+def move_why(session: ReviewSession, node: Node) -> Why | None:
+    """Why the main-line move that led to `node` lost; None for other moves and when the lines show nothing."""
+    game = session.game
+    if game is None or not node.is_mainline or node.ply < 1:
+        return None
+    move = session.move_assessment(node.ply)
+    if move is None:
+        return None
+    why = explain_assessed(game, session.evaluations, move)
+    return why if why is not None and why.text else None
+
+
+@dataclass(frozen=True)
+class ChessWhyMarks:
+    arrows: tuple[tuple[int, int, str, float], ...]  # from, to, #RRGGBBAA, width as a share of a square
+    focus: frozenset[int]
+
+
+@dataclass(frozen=True)
+class GoWhyMarks:
+    line: tuple[tuple[Point, str, int], ...]  # point, colour of the stone, number in the line
+    focus: frozenset[Point]
+
+
+def _draws_the_line(why: Why) -> bool:
+    return not any(motif in LINE_BEFORE_THE_MOVE for motif in why.motifs)
+
+
+def chess_why_marks(board: chess.Board, why: Why | None) -> ChessWhyMarks:
+    """Marks on `board`, the position after the move explained."""
+    if why is None or not _draws_the_line(why):
+        return ChessWhyMarks((), frozenset())
+    arrows: list[tuple[int, int, str, float]] = []
+    position = board.copy(stack=False)
+    for index, san in enumerate(why.line[:LINE_MOVES_SHOWN]):
+        try:
+            move = position.parse_san(san)
+        except ValueError:
+            break
+        arrows.append((move.from_square, move.to_square, WHY_ARROW if index == 0 else WHY_ARROW_LATER, 0.2 if index == 0 else 0.12))
+        position.push(move)
+    focus = frozenset(chess.parse_square(name) for name in why.focus if name in chess.SQUARE_NAMES)
+    return ChessWhyMarks(tuple(reversed(arrows)), focus)  # the first reply drawn last, on top
+
+
+def go_why_marks(game: Game, to_move: str, why: Why | None) -> GoWhyMarks:
+    if why is None:
+        return GoWhyMarks((), frozenset())
+    focus: set[Point] = set()
+    for name in why.focus:
+        try:
+            point = point_from_gtp(name, game.board_height)
+        except ValueError:
+            continue
+        if point is not None:
+            focus.add(point)
+    line: list[tuple[Point, str, int]] = []
+    if _draws_the_line(why):
+        color = to_move
+        for number, name in enumerate(why.line[:LINE_MOVES_SHOWN], start=1):
+            try:
+                point = point_from_gtp(name, game.board_height)
+            except ValueError:
+                point = None
+            if point is not None:
+                line.append((point, color, number))
+            color = "white" if color == "black" else "black"
+    return GoWhyMarks(tuple(line), frozenset(focus))
