@@ -134,7 +134,7 @@ def analyse_pools(out: Path, reports: Path) -> None:
         "games": games,
     }
     out.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(f"wrote {out.relative_to(REPO_ROOT)} ({len(games)} games)")
+    print(f"wrote {out} ({len(games)} games)")
 
 
 def game_entry(pool: str, name: str, number: int, game: Any, report_path: Path) -> dict[str, Any]:
@@ -236,7 +236,7 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
     low, high = fitted["target_range"]
     print(f"model: resources/strength/chess.json ({fitted['sides']} sides, {fitted['date']}); "
           f"interval {model.level:.0%}: estimate −{model.below:.0f} … +{model.above:.0f} Elo")
-    print(f"held-out games: {DATA.relative_to(REPO_ROOT)} ({data['engine']})")
+    print(f"held-out games: benchmarks/data/{DATA.name} ({data['engine']})")
     print(f"checked populations in the model file: {'; '.join(p.name for p in model.populations) or 'none'}")
     print()
     print(f"| pool | games | rated sides | sides rated {low:.0f}–{high:.0f} | MAE (Elo) | "
@@ -245,7 +245,7 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
     held = fitted["held_out"]
     print(f"| FWWRC 2024 (the fit's own games; {held['folds']} cross-validation) | {fitted['games']} | "
           f"{fitted['sides']} | {fitted['sides']} | {held['mae']:.0f} | {held['coverage']:.0%} | "
-          f"FIDE-rated rapid games | yes |")
+          f"{model.populations[0].name if model.populations else '–'} | yes |")
     for f in pool_figures(data["games"], model, (low, high)):
         mae = "–" if f.mae is None else f"{f.mae:.0f}"
         coverage = "–" if f.coverage is None else f"{f.coverage:.0%}"

@@ -5,11 +5,12 @@ The model is a straight line fitted on real rated games by `benchmarks/strength_
 writes its coefficients and its prediction interval (from held-out residuals) to
 `resources/strength/<kind>.json`. Every estimate comes with that interval; where the analysis
 cannot carry an estimate (partial, labels withheld, too few moves, a board the model was not
-fitted on) there is none, nor where the model itself does no better on held-out games than
-guessing the mean rating of its data.
+fitted on) there is none, nor for a game outside the populations the model was checked on
+(`reviewer.core.scoring.population`: its interval's coverage is known on those only), nor where
+the model itself does no better on held-out games than guessing the mean rating of its data.
 
     model = load_model("chess")
-    estimate = estimate_strength(assessment, "white", model)   # Strength | None
+    estimate = estimate_strength(assessment, "white", model, population=population)   # Strength | None
 """
 
 from __future__ import annotations
