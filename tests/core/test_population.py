@@ -93,6 +93,11 @@ def go_population(black: str, white: str, size: int = 19) -> GamePopulation:
             "lichess", "correspondence", "a lichess correspondence game",
         ),
         ({"Event": "?", "Site": "?"}, "unrated", "unstated", "an unrated game whose time control is not stated"),
+        (
+            {"Event": "Rated Crazyhouse game", "Site": "https://lichess.org/x", "Variant": "Crazyhouse",
+             "TimeControl": "180+2"},
+            "lichess", "blitz", "a lichess crazyhouse blitz game",
+        ),
         ({"WhiteElo": "?", "BlackElo": "0", "TimeControl": "-"}, "unrated", "correspondence", "an unrated correspondence game"),
     ],
 )
@@ -128,6 +133,10 @@ def test_a_game_of_the_checked_population_within_its_ratings_has_no_reason():
         ),
         ({"Site": "Sao Paulo", "WhiteElo": "2200", "BlackElo": "2300"}, "this is a FIDE-rated game whose time control is not stated"),
         ({}, "this is an unrated game whose time control is not stated"),
+        (
+            {"Site": "Riga LAT", "WhiteElo": "2289", "BlackElo": "2401", "TimeControl": "900+10", "Variant": "Chess960"},
+            "this is a FIDE-rated Chess960 rapid game",
+        ),
     ],
 )
 def test_the_reason_names_the_checked_population_and_what_the_game_is(headers, reason):

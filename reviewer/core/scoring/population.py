@@ -63,6 +63,7 @@ class GamePopulation:
     ratings: tuple[float | None, float | None]  # white's, black's (Elo, or Go rank: 1k = 0, 1d = 1)
     rating_texts: tuple[str, str]  # as the headers write them
     board: tuple[int, int] | None = None  # Go
+    variant: str = "standard"  # chess: the Variant header's, or chess960 from the start position
 
     def text(self) -> str:
         """'a lichess blitz game', 'an unrated game whose time control is not stated'."""
@@ -79,6 +80,8 @@ class GamePopulation:
             rated = {"go ranks": "ranked", "professional ranks": "professional"}.get(self.rating_system, "unranked")
             return f"{rated} {board}{noun}"
         system = {"fide": "FIDE-rated", "online": "online"}.get(self.rating_system, self.rating_system)
+        if self.variant != "standard":
+            system = f"{system} {self.variant}"
         if self.time_class == "unstated":
             return f"{system} {noun} whose time control is not stated"
         return f"{system} {self.time_class} {noun}"
@@ -118,6 +121,7 @@ class CheckedPopulation:
         """Same rating system, time class and board, whatever the ratings."""
         return (
             population.rating_system == self.rating_system
+            and population.variant == "standard"
             and (not self.time_classes or population.time_class in self.time_classes)
             and (not self.boards or population.board in self.boards)
         )
@@ -158,8 +162,13 @@ def population_of(game: Game, white_rating: float | None, black_rating: float | 
         else:
             system = "unrated"
         return GamePopulation("go", system, "unstated", ratings, texts, (game.board_width, game.board_height))
+    variant = game.headers.get("Variant", "").strip().lower()
+    if game.chess960 or variant in ("chess960", "fischerandom", "freestyle"):
+        variant = "Chess960"
+    elif variant in ("", "standard", "chess", "normal", "from position"):
+        variant = "standard"
     return GamePopulation(
-        "chess", chess_rating_system(game.headers), time_class(game.headers), ratings, texts
+        "chess", chess_rating_system(game.headers), time_class(game.headers), ratings, texts, None, variant
     )
 
 
