@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import os
 import subprocess
 import sys
@@ -173,7 +174,7 @@ class PoolFigures:
     coverage: float | None
     populations: tuple[str, ...]  # what the headers say the games are
     shown: int  # games of the pool the app gives an estimate for, under the model's populations
-    rated_range: tuple[float, float] | None
+    rated_range: tuple[float, float] | None  # of the sides it rates
 
 
 def stored_population(entry: Mapping[str, Any]) -> GamePopulation:
@@ -205,7 +206,7 @@ def pool_figures(
         checked = [(rating, estimate) for rating, estimate, in_range in sides if in_range and estimate is not None]
         errors = [rating - estimate for rating, estimate in checked if estimate is not None]
         populations = [stored_population(e) for e in games]
-        ratings = [s[0] for s in sides]
+        ratings = [rating for rating, _ in checked]
         figures.append(
             PoolFigures(
                 pool=pool,
@@ -231,6 +232,14 @@ def admitted(figures: PoolFigures) -> bool:
     )
 
 
+def wilson(inside: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95% interval of a share `inside / total`: how uncertain a coverage over few sides is."""
+    share = inside / total
+    centre = (share + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mapping[str, Any]) -> None:
     fitted = model_data["fitted"]
     low, high = fitted["target_range"]
@@ -239,7 +248,7 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
     print(f"held-out games: benchmarks/data/{DATA.name} ({data['engine']})")
     print(f"checked populations in the model file: {'; '.join(p.name for p in model.populations) or 'none'}")
     print()
-    print(f"| pool | games | rated sides | sides rated {low:.0f}–{high:.0f} | MAE (Elo) | "
+    print(f"| pool | games | rated sides | sides it rates ({low:.0f}–{high:.0f}) | MAE (Elo) | "
           f"inside the {model.level:.0%} interval | headers say | estimate shown |")
     print("|---|---|---|---|---|---|---|---|")
     held = fitted["held_out"]
@@ -250,7 +259,8 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
         mae = "–" if f.mae is None else f"{f.mae:.0f}"
         coverage = "–" if f.coverage is None else f"{f.coverage:.0%}"
         if f.coverage is not None:
-            coverage += f" ({round(f.coverage * f.in_range)}/{f.in_range})"
+            low_share, high_share = wilson(round(f.coverage * f.in_range), f.in_range)
+            coverage += f" ({round(f.coverage * f.in_range)}/{f.in_range}; 95%: {low_share:.0%}–{high_share:.0%})"
         shown = "yes" if f.shown == f.games else "no" if f.shown == 0 else f"{f.shown} of {f.games} games"
         print(f"| {f.pool} | {f.games} | {f.sides} | {f.in_range} | {mae} | {coverage} | "
               f"{', '.join(f.populations)} | {shown} |")
