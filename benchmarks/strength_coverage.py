@@ -175,6 +175,7 @@ class PoolFigures:
     populations: tuple[str, ...]  # what the headers say the games are
     shown: int  # games of the pool the app gives an estimate for, under the model's populations
     rated_range: tuple[float, float] | None  # of the sides it rates
+    estimated_range: tuple[float, float] | None  # the line's estimates for them
 
 
 def stored_population(entry: Mapping[str, Any]) -> GamePopulation:
@@ -207,6 +208,7 @@ def pool_figures(
         errors = [rating - estimate for rating, estimate in checked if estimate is not None]
         populations = [stored_population(e) for e in games]
         ratings = [rating for rating, _ in checked]
+        estimates = [estimate for _, estimate in checked if estimate is not None]
         figures.append(
             PoolFigures(
                 pool=pool,
@@ -218,6 +220,7 @@ def pool_figures(
                 populations=tuple(dict.fromkeys(p.text() for p in populations)),
                 shown=sum(1 for p in populations if population_reason(model.populations, p) is None),
                 rated_range=(min(ratings), max(ratings)) if ratings else None,
+                estimated_range=(min(estimates), max(estimates)) if estimates else None,
             )
         )
     return figures
@@ -248,12 +251,12 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
     print(f"held-out games: benchmarks/data/{DATA.name} ({data['engine']})")
     print(f"checked populations in the model file: {'; '.join(p.name for p in model.populations) or 'none'}")
     print()
-    print(f"| pool | games | rated sides | sides it rates ({low:.0f}–{high:.0f}) | MAE (Elo) | "
+    print(f"| pool | games | rated sides | sides it rates ({low:.0f}–{high:.0f}) | their ratings | its estimates | MAE (Elo) | "
           f"inside the {model.level:.0%} interval | headers say | estimate shown |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     held = fitted["held_out"]
     print(f"| FWWRC 2024 (the fit's own games; {held['folds']} cross-validation) | {fitted['games']} | "
-          f"{fitted['sides']} | {fitted['sides']} | {held['mae']:.0f} | {held['coverage']:.0%} | "
+          f"{fitted['sides']} | {fitted['sides']} | {low:.0f}–{high:.0f} | – | {held['mae']:.0f} | {held['coverage']:.0%} | "
           f"{model.populations[0].name if model.populations else '–'} | yes |")
     for f in pool_figures(data["games"], model, (low, high)):
         mae = "–" if f.mae is None else f"{f.mae:.0f}"
@@ -262,7 +265,10 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
             low_share, high_share = wilson(round(f.coverage * f.in_range), f.in_range)
             coverage += f" ({round(f.coverage * f.in_range)}/{f.in_range}; 95%: {low_share:.0%}–{high_share:.0%})"
         shown = "yes" if f.shown == f.games else "no" if f.shown == 0 else f"{f.shown} of {f.games} games"
-        print(f"| {f.pool} | {f.games} | {f.sides} | {f.in_range} | {mae} | {coverage} | "
+        spans = [
+            "–" if span is None else f"{span[0]:.0f}–{span[1]:.0f}" for span in (f.rated_range, f.estimated_range)
+        ]
+        print(f"| {f.pool} | {f.games} | {f.sides} | {f.in_range} | {spans[0]} | {spans[1]} | {mae} | {coverage} | "
               f"{', '.join(f.populations)} | {shown} |")
 
 
