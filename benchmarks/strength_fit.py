@@ -238,7 +238,13 @@ def old_formula_error(samples: Sequence[Sample]) -> tuple[float, float]:
 # ----------------------------------------------------------------------------------------- output
 
 
-def fit_kind(kind: str, samples: list[Sample], describe: Callable[[HeldOut, HeldOut, int, int], str], write: bool) -> None:
+def fit_kind(
+    kind: str,
+    samples: list[Sample],
+    describe: Callable[[HeldOut, HeldOut, int, int], str],
+    populations: Callable[[dict[str, Any], HeldOut], list[dict[str, Any]]],
+    write: bool,
+) -> None:
     unit = "Elo" if kind == "chess" else "ranks"
     games = len({s.game for s in samples})
     targets = np.array([s.target for s in samples])
@@ -297,7 +303,11 @@ def fit_kind(kind: str, samples: list[Sample], describe: Callable[[HeldOut, Held
             "held_out": {"mae": result.mae, "rmse": result.rmse, "coverage": result.coverage, "folds": folds},
         },
     }
+    model["populations"] = populations(model, result)
     print(f"  basis: {model['basis']}")
+    for population in model["populations"]:
+        print(f"  checked on: {population['name']} ({population['sides']} held-out sides, {population['checked']}; "
+              f"{population['coverage']:.0%} inside the interval)")
     if not model["beats_guessing"]:
         print(f"  its held-out MAE and RMSE are not both below guessing the mean ({baseline.mae:.2f}, "
               f"{baseline.rmse:.2f}): the app gives no {kind} estimate")
@@ -320,7 +330,74 @@ def fit_chess(write: bool) -> None:
             f"{baseline.mae:.0f} for guessing that field's mean rating"
         )
 
-    fit_kind("chess", samples, describe, write)
+    fit_kind("chess", samples, describe, chess_populations(CHESS_PGN, samples), write)
+
+
+def chess_populations(path: Path, samples: Sequence[Sample]) -> Callable[[dict[str, Any], HeldOut], list[dict[str, Any]]]:
+    """The populations the chess line is checked on: the fit's own event (cross-validated), and
+    each held-out pool of benchmarks/strength_coverage.py whose sides' ratings the line's interval
+    held in 70–90% of cases, over at least 20 sides."""
+    import strength_coverage
+
+    from reviewer.core.scoring.population import population_of
+    from reviewer.core.scoring.strength import StrengthModel
+
+    collection = open_collection(path)
+    games = sorted({s.game for s in samples})
+    kinds = set()
+    for index in games:
+        game = collection.game(index)
+        population = population_of(game, parse_elo(game.white_rank), parse_elo(game.black_rank))
+        kinds.add((population.rating_system, population.time_class, population.plural()))
+    if len(kinds) != 1:
+        raise SystemExit(f"the fit's games are of several populations: {sorted(kinds)}")
+    (system, time_class, text), = kinds
+    low, high = min(s.target for s in samples), max(s.target for s in samples)
+
+    def populations(model: dict[str, Any], result: HeldOut) -> list[dict[str, Any]]:
+        checked = [
+            {
+                "name": f"{text} (ratings {low:.0f}–{high:.0f})",
+                "rating_system": system,
+                "time_classes": [time_class],
+                "ratings": [low, high],
+                "sides": len(samples),
+                "coverage": result.coverage,
+                "checked": f"{CHESS_FOLDS}-fold cross-validation grouped by game",
+            }
+        ]
+        if not strength_coverage.DATA.exists():
+            return checked
+        data = json.loads(strength_coverage.DATA.read_text(encoding="utf-8"))
+        line = StrengthModel.from_json(model)
+        for figures in strength_coverage.pool_figures(data["games"], line, (low, high)):
+            verdict = "admitted" if strength_coverage.admitted(figures) else "not admitted"
+            coverage = "–" if figures.coverage is None else f"{figures.coverage:.0%}"
+            print(f"  held-out pool {figures.pool!r}: {figures.in_range} sides in range, {coverage} inside the "
+                  f"interval: {verdict}")
+            pool_games = [g for g in data["games"] if g["pool"] == figures.pool]
+            pool_kinds = {
+                (p.rating_system, p.time_class, p.plural())
+                for p in (strength_coverage.stored_population(g) for g in pool_games)
+            }
+            if not strength_coverage.admitted(figures) or len(pool_kinds) != 1 or figures.rated_range is None:
+                continue
+            (pool_system, pool_class, pool_text), = pool_kinds
+            pool_low, pool_high = max(low, figures.rated_range[0]), min(high, figures.rated_range[1])
+            checked.append(
+                {
+                    "name": f"{pool_text} (ratings {pool_low:.0f}–{pool_high:.0f})",
+                    "rating_system": pool_system,
+                    "time_classes": [pool_class],
+                    "ratings": [pool_low, pool_high],
+                    "sides": figures.in_range,
+                    "coverage": figures.coverage,
+                    "checked": "held out of the fit (benchmarks/strength_coverage.py)",
+                }
+            )
+        return checked
+
+    return populations
 
 
 def fit_go(write: bool) -> None:
@@ -338,7 +415,23 @@ def fit_go(write: bool) -> None:
             f"against {baseline.mae:.1f} for guessing the mean rank"
         )
 
-    fit_kind("go", samples, describe, write)
+    def populations(model: dict[str, Any], result: HeldOut) -> list[dict[str, Any]]:
+        from reviewer.core.rating import go_rank_text
+
+        return [
+            {
+                "name": f"ranked 19×19 games (ranks {go_rank_text(low)}–{go_rank_text(high)})",
+                "rating_system": "go ranks",
+                "time_classes": [],
+                "boards": [[19, 19]],
+                "ratings": [low, high],
+                "sides": len(samples),
+                "coverage": result.coverage,
+                "checked": "leave-one-game-out cross-validation",
+            }
+        ]
+
+    fit_kind("go", samples, describe, populations, write)
 
 
 # -------------------------------------------------------------------------------------- go-data

@@ -31,9 +31,11 @@ from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labe
 from reviewer.core.explain import explain_assessed
 from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
+from reviewer.core.rating.scale import parse_declared
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
 from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
+from reviewer.core.scoring.population import population_of
 from reviewer.core.scoring.strength import load_model, strength_or_reason
 
 SCHEMA = "reviewer.report/1"
@@ -163,9 +165,12 @@ def strength_by_side(
     if not basis.coverage.complete:
         return {"white": NEEDS_EVERY_MOVE, "black": NEEDS_EVERY_MOVE}
     model = load_model(game.kind)
+    population = population_of(
+        game, parse_declared(game.kind, game.white_rank), parse_declared(game.kind, game.black_rank)
+    )
     sides: dict[Color, dict[str, Any] | str | None] = {}
     for color in COLORS:
-        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height))
+        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height), population)
         sides[color] = result if isinstance(result, str) else result.to_json()
     return sides
 

@@ -5,11 +5,12 @@ The model is a straight line fitted on real rated games by `benchmarks/strength_
 writes its coefficients and its prediction interval (from held-out residuals) to
 `resources/strength/<kind>.json`. Every estimate comes with that interval; where the analysis
 cannot carry an estimate (partial, labels withheld, too few moves, a board the model was not
-fitted on) there is none, nor where the model itself does no better on held-out games than
-guessing the mean rating of its data.
+fitted on) there is none, nor for a game outside the populations the model was checked on
+(`reviewer.core.scoring.population`: its interval's coverage is known on those only), nor where
+the model itself does no better on held-out games than guessing the mean rating of its data.
 
     model = load_model("chess")
-    estimate = estimate_strength(assessment, "white", model)   # Strength | None
+    estimate = estimate_strength(assessment, "white", model, population=population)   # Strength | None
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, GameKind
 from reviewer.core.scoring.common import GameAssessment, harmonic_mean_floored, mean
 from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
+from reviewer.core.scoring.population import CheckedPopulation, GamePopulation, population_reason
 from reviewer.resources import resource_path
 
 MODEL_SCHEMA = "reviewer.strength-model/1"
@@ -54,6 +56,7 @@ class StrengthModel:
     board_sizes: tuple[tuple[int, int], ...]  # Go: the boards the model was fitted on
     basis: str  # one line: what the model stands on and its held-out error
     beats_guessing: bool  # its held-out MAE and RMSE are below those of guessing the mean: else no estimate
+    populations: tuple[CheckedPopulation, ...] = ()  # the games it was checked on: no estimate for others
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> StrengthModel:
@@ -74,6 +77,7 @@ class StrengthModel:
             board_sizes=tuple((int(w), int(h)) for w, h in data.get("board_sizes", [])),
             basis=str(data["basis"]),
             beats_guessing=bool(data["beats_guessing"]),
+            populations=tuple(CheckedPopulation.from_json(p) for p in data.get("populations", [])),
         )
 
 
@@ -149,11 +153,13 @@ def strength_or_reason(
     color: Color,
     model: StrengthModel | None,
     board_size: tuple[int, int] | None = None,
+    population: GamePopulation | None = None,
 ) -> Strength | str:
     """One side's strength with the model's interval, or why the model cannot give one: no model,
-    another game or board, too few scored moves, or figures outside the range the model was fitted
-    on (a straight line is not extrapolated). The caller decides whether the analysis may carry an
-    estimate at all (complete coverage, trusted labels)."""
+    another game or board, a game outside the populations the model was checked on
+    (`reviewer.core.scoring.population`), too few scored moves, or figures outside the range the
+    model was fitted on (a straight line is not extrapolated). The caller decides whether the
+    analysis may carry an estimate at all (complete coverage, trusted labels)."""
     if model is None or model.kind != assessment.kind:
         return f"no {assessment.kind} strength model is installed"
     if not model.beats_guessing:
@@ -161,6 +167,10 @@ def strength_or_reason(
     if model.board_sizes and board_size not in model.board_sizes:
         boards = ", ".join(f"{width}×{height}" for width, height in model.board_sizes)
         return f"the {assessment.kind} model was fitted on {boards} boards only"
+    outside = population_reason(model.populations, population)
+    if outside is not None:
+        return outside
+    checked = next(c for c in model.populations if population is not None and c.admits(population))
     features = side_features(assessment, color)
     if features is None or features["moves"] < model.min_moves:
         return f"fewer than {model.min_moves} scored moves"
@@ -173,7 +183,11 @@ def strength_or_reason(
     value = predict(model, features)
     if value is None:
         return "a figure the model needs is missing"
-    return Strength(model.unit, value, value - model.below, value + model.above, model.level, model.basis)
+    basis = (
+        f"{model.basis}; checked on {checked.name}: the {model.level:.0%} interval held "
+        f"{checked.coverage:.0%} of {checked.sides} held-out sides' ratings"
+    )
+    return Strength(model.unit, value, value - model.below, value + model.above, model.level, basis)
 
 
 def estimate_strength(
@@ -181,9 +195,10 @@ def estimate_strength(
     color: Color,
     model: StrengthModel | None,
     board_size: tuple[int, int] | None = None,
+    population: GamePopulation | None = None,
 ) -> Strength | None:
     """`strength_or_reason` without the reason."""
-    result = strength_or_reason(assessment, color, model, board_size)
+    result = strength_or_reason(assessment, color, model, board_size, population)
     return result if isinstance(result, Strength) else None
 
 

@@ -418,7 +418,7 @@ def strength_table(player: Mapping[str, Any]) -> Table:
         )
     unit = game_support(kind).rating.unit
     columns = ("Game", "Date", "Colour", "Opponent", "Result", f"From the moves ({unit}, interval)")
-    empty = "No game has a strength estimate (it needs a complete analysis and enough scored moves)."
+    empty = "No game has a strength estimate (it needs a complete analysis, enough scored moves and a game like those the model was checked on)."
     return Table(columns, tuple(rows), frozenset({0}), empty)
 
 
