@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 
 TIME_CLASSES = ("bullet", "blitz", "rapid", "classical", "correspondence", "unstated")
@@ -75,7 +76,7 @@ class GamePopulation:
         return self._words("games")
 
     def _words(self, noun: str) -> str:
-        if self.kind == "go":
+        if game_support(self.kind).rating.unit == "rank":  # ranked games: Go's kyu and dan
             board = f"{self.board[0]}×{self.board[1]} " if self.board else ""
             rated = {"go ranks": "ranked", "professional ranks": "professional"}.get(self.rating_system, "unranked")
             return f"{rated} {board}{noun}"
@@ -154,21 +155,21 @@ def population_of(game: Game, white_rating: float | None, black_rating: float | 
     `game.white_rank`/`black_rank` (Elo, or a Go rank on the rating scale)."""
     ratings = (white_rating, black_rating)
     texts = (game.white_rank, game.black_rank)
-    if game.kind == "go":
+    if game_support(game.kind).rating.unit == "rank":
         if any(_is_professional(text) for text in texts):
             system = "professional ranks"
         elif any(rating is not None for rating in ratings):
             system = "go ranks"
         else:
             system = "unrated"
-        return GamePopulation("go", system, "unstated", ratings, texts, (game.board_width, game.board_height))
+        return GamePopulation(game.kind, system, "unstated", ratings, texts, (game.board_width, game.board_height))
     variant = game.headers.get("Variant", "").strip().lower()
     if game.chess960 or variant in ("chess960", "fischerandom", "freestyle"):
         variant = "Chess960"
     elif variant in ("", "standard", "chess", "normal", "from position"):
         variant = "standard"
     return GamePopulation(
-        "chess", chess_rating_system(game.headers), time_class(game.headers), ratings, texts, None, variant
+        game.kind, chess_rating_system(game.headers), time_class(game.headers), ratings, texts, None, variant
     )
 
 
