@@ -4,7 +4,16 @@ The window creates the widgets and wires them to the one `ReviewSession`; it kee
 of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions and
 menus (`window_actions`), the board column (`BoardArea`), the panel beside it (`ReviewPanel`), the
 status area, files opened and exported (`GameFiles`), the analysis run (`AnalysisController`), the
-dialogs (`WindowDialogs`) and the views kept in step with the session (`ReviewViews`).
+dialogs (`WindowDialogs`) and the views kept in step with the session (`ReviewViews`). Each part
+takes the collaborators it needs (the session, the settings, the runners, widgets, small callables),
+never the window.
+
+The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
+run and tests drive the window:
+- `open_file`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
+  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`;
+- its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
+  `cache_checked`, `lines_shown`, `lines_restored`.
 """
 
 from __future__ import annotations
@@ -64,6 +73,9 @@ class MainWindow(QMainWindow):
     export_finished = Signal(str)  # path written
     analysis_finished = Signal(bool)  # True when every position was analysed
     cache_checked = Signal(int)  # evaluations the analysis cache had for the game just opened
+    analysis_failed = Signal(str)  # one-line message
+    lines_shown = Signal(object)  # the live engine lines now on show (a LiveUpdate)
+    lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
 
     # Made by `window_actions` (build_actions, build_menus, build_toolbar) when the window is built.
     open_action: QAction
@@ -128,6 +140,7 @@ class MainWindow(QMainWindow):
         self.analysis = analysis_runner or AnalysisRunner(parent=self)
         if self.analysis.parent() is None:
             self.analysis.setParent(self)
+        self.analysis.failed.connect(self.analysis_failed)
         self.tasks = TaskRunner(self)
         self.assessor = AssessmentRunner(assess_safely, self)
         self.session.set_background_assessor(self.assessor.request)
@@ -203,6 +216,8 @@ class MainWindow(QMainWindow):
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
+        self.analysis_board.lines_shown.connect(self.lines_shown)
+        self.analysis_board.lines_restored.connect(self.lines_restored)
         self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
 
     def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
@@ -227,6 +242,29 @@ class MainWindow(QMainWindow):
         self.analysis_board.set_live(enabled)
         if not enabled:
             self.views.refresh()  # the review's own marks come back where the live ones were
+
+    def show_lines(self, count: int, ownership: bool = False, policy: bool = False) -> None:
+        """Turn the engine on with `count` lines, and the ownership and policy maps when asked."""
+        self.analysis_board.set_multipv(count)
+        self.set_live(True)
+        for wanted, action in ((ownership, self.ownership_action), (policy, self.policy_action)):
+            if wanted and not action.isChecked():
+                action.trigger()
+
+    def shown_line_count(self) -> int:
+        return len(self.lines_panel.rows())
+
+    @property
+    def restoring_lines(self) -> bool:
+        """True while the lines kept for the open game come back (`lines_restored` follows)."""
+        return bool(self.analysis_board.restoring_lines)
+
+    def go_to_ply(self, ply: int) -> None:
+        self.session.set_current_ply(ply)
+
+    def play_line(self, moves: list[str]) -> bool:
+        """Play `moves` from the position on show as a variation; False when they cannot be played."""
+        return self.session.play_line(moves) is not None
 
     def _show_live_widgets(self) -> None:
         """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
