@@ -343,10 +343,20 @@ class MainWindow(QMainWindow):
         self.analysis_controller.connect_workers()
         from reviewer.gui.training_cards import TrainingCards
 
-        self.training_cards = TrainingCards(self)
+        self.training_cards = TrainingCards(
+            self.session, self.tasks, self.analysis.is_running, self._reload_trainer, self.statusBar().showMessage, self
+        )
+        self.analysis_finished.connect(lambda _completed: self.training_cards.harvest())
         from reviewer.gui.network_warmup import NetworkWarmUp
 
-        self.network_warm_up = NetworkWarmUp(self)
+        self.network_warm_up = NetworkWarmUp(
+            self.session, self.tasks, self.engine_choice, lambda: self.analysis_controller.known_engines(), self
+        )
+
+    def _reload_trainer(self) -> None:
+        trainer = self.dialogs.train_window
+        if trainer is not None and trainer.isVisible():
+            trainer.reload()
 
     # ----------------------------------------------------------- driven from code and tests
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:
