@@ -44,7 +44,7 @@ from reviewer.gui.game_files import GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import board_message, game_warning
+from reviewer.gui.presenters.messages import Message, board_message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -155,6 +155,7 @@ class MainWindow(QMainWindow):
         self.analysis_controller = AnalysisController(self, discover_engines)
         self.dialogs = WindowDialogs(self)
         build_actions(self)
+        self._build_exports()
         build_menus(self)
         build_toolbar(self)
         self._build_central()
@@ -199,6 +200,23 @@ class MainWindow(QMainWindow):
         return self.board_area.go_board
 
     # ------------------------------------------------------------------------------ building
+    def _build_exports(self) -> None:
+        from reviewer.gui.exports import GameExports
+
+        self.exports = GameExports(
+            self.session,
+            self.settings,
+            self.tasks,
+            lambda: self.engine_label.text(),
+            lambda: self.board_stack.currentWidget(),
+            self.statusBar().showMessage,
+            self,
+        )
+        self.exports.finished.connect(lambda done: self.export_finished.emit(done) if done != "clipboard" else None)
+        self.exports.failed.connect(
+            lambda text: self.message_bar.add(Message(key=f"export:{text}", level="error", text=text, scope="app"))
+        )
+
     def _build_analysis_board(self) -> None:
         from reviewer.core.services.saved_lines import SavedLines
 

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QSizePolicy, QStyl
 
 from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.presenters.action_states import ActionStates
-from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.settings import PRESETS
 from reviewer.gui.style import is_dark_palette, judgement_color
@@ -186,13 +185,6 @@ def build_menus(window: MainWindow) -> None:
     window.recent_menu.aboutToShow.connect(window.files.fill_recent_menu)
     file_menu.addAction(window.choose_game_action)
     file_menu.addAction(window.export_action)
-    from reviewer.gui.exports import GameExports
-
-    window.exports = GameExports(window)
-    window.exports.finished.connect(lambda done: window.export_finished.emit(done) if done != "clipboard" else None)
-    window.exports.failed.connect(
-        lambda text: window.message_bar.add(Message(key=f"export:{text}", level="error", text=text, scope="app"))
-    )
     window.exports.add_to(file_menu)
     file_menu.addSeparator()
     file_menu.addAction(window.players_action)
