@@ -40,7 +40,7 @@ from reviewer.core.analysis import Limit
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.analysis_controller import AnalysisController
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
-from reviewer.gui.game_files import GameFiles
+from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
@@ -151,7 +151,20 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(900, 600)
 
         _import_shared_dependencies()
-        self.files = GameFiles(self)
+        self.message_bar = MessageBar(self)  # floats over the panel once that is made
+        self.files = GameFiles(
+            self.session,
+            self.settings,
+            self.tasks,
+            self.analysis.stop,
+            self.export,
+            self.message_bar,
+            self.statusBar(),
+            self,
+        )
+        self.files.title_changed.connect(self.setWindowTitle)
+        self.files.opened.connect(self._on_file_opened)
+        self.files.open_failed.connect(self.open_failed)
         self.analysis_controller = AnalysisController(self, discover_engines)
         self.dialogs = WindowDialogs(self)
         build_actions(self)
@@ -320,7 +333,6 @@ class MainWindow(QMainWindow):
         self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.addWidget(top)
 
-        self.message_bar = MessageBar(self)
         self.message_bar.action_triggered.connect(self.analysis_controller.on_message_action)
 
         central = QWidget(self)
@@ -370,6 +382,11 @@ class MainWindow(QMainWindow):
         self.network_warm_up = NetworkWarmUp(
             self.session, self.tasks, self.engine_choice, lambda: self.analysis_controller.known_engines(), self
         )
+
+    def _on_file_opened(self, path: str, game: Any) -> None:
+        self.analysis_controller.look_up_cached_analysis(game)
+        self.file_opened.emit(path)
+        QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self.analysis_controller.warm_up)
 
     def _reload_trainer(self) -> None:
         trainer = self.dialogs.train_window

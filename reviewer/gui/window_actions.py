@@ -181,8 +181,8 @@ def build_menus(window: MainWindow) -> None:
     bar = window.menuBar()
     file_menu = bar.addMenu("&File")
     file_menu.addAction(window.open_action)
-    window.recent_menu = file_menu.addMenu("Open &Recent")
-    window.recent_menu.aboutToShow.connect(window.files.fill_recent_menu)
+    window.recent_menu = window.files.recent_menu
+    file_menu.addMenu(window.recent_menu)
     file_menu.addAction(window.choose_game_action)
     file_menu.addAction(window.export_action)
     window.exports.add_to(file_menu)
