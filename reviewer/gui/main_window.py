@@ -166,7 +166,16 @@ class MainWindow(QMainWindow):
         self.files.opened.connect(self._on_file_opened)
         self.files.open_failed.connect(self.open_failed)
         self.analysis_controller = AnalysisController(self, discover_engines)
-        self.dialogs = WindowDialogs(self)
+        self.dialogs = WindowDialogs(
+            self.session,
+            self.settings,
+            self.analysis_controller,
+            self.answer_evaluator,
+            self.set_preset,
+            self.open_file,
+            self.statusBar(),
+            self,
+        )
         build_actions(self)
         self._build_exports()
         build_menus(self)
