@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.core.analysis import Limit
 from reviewer.gui.analysis_board import AnalysisBoard
-from reviewer.gui.analysis_controller import AnalysisController
+from reviewer.gui.analysis_controller import AnalysisController, EngineControls
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
 from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
@@ -165,7 +165,21 @@ class MainWindow(QMainWindow):
         self.files.title_changed.connect(self.setWindowTitle)
         self.files.opened.connect(self._on_file_opened)
         self.files.open_failed.connect(self.open_failed)
-        self.analysis_controller = AnalysisController(self, discover_engines)
+        self.status_area = StatusArea(self.statusBar(), self)
+        self.analysis_controller = AnalysisController(
+            self.session,
+            self.settings,
+            self.analysis,
+            self.tasks,
+            self.message_bar,
+            self.status_area,
+            self.statusBar(),
+            self,
+            discover_engines,
+        )
+        self.analysis_controller.enabled_changed.connect(self._update_enabled)
+        self.analysis_controller.analysis_finished.connect(self.analysis_finished)
+        self.analysis_controller.cache_checked.connect(self.cache_checked)
         self.dialogs = WindowDialogs(
             self.session,
             self.settings,
@@ -180,8 +194,14 @@ class MainWindow(QMainWindow):
         self._build_exports()
         build_menus(self)
         build_toolbar(self)
+        self.analysis_controller.attach_engine_controls(
+            EngineControls(
+                self.engine_button, self.engine_menu, self.limit_combo, (self.engine_manager_action, self.settings_action)
+            )
+        )
+        self.analysis_controller.settings_wanted.connect(self.dialogs.show_settings)
         self._build_central()
-        self.status_area = StatusArea(self.statusBar(), self)
+        self.analysis_controller.state_shown.connect(self.summary_panel.set_state)
         status = self.status_area
         self.engine_label, self.progress_bar, self.state_label = status.engine_label, status.progress_bar, status.state_label
         self.rate_label, self.eta_label = status.rate_label, status.eta_label
@@ -204,6 +224,7 @@ class MainWindow(QMainWindow):
             self.analysis.is_running,
             self,
         )
+        self.analysis_controller.refresh_wanted.connect(self.views.refresh)
         self._connect()
         self._build_analysis_board()
         self._refresh_timer = self.views.refresh_timer  # tests wait on it

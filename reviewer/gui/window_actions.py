@@ -268,14 +268,12 @@ def build_toolbar(window: MainWindow) -> None:
     # The text ends in ▾; the style's own indicator would sit on top of the text.
     window.engine_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
     window.engine_menu = QMenu(window.engine_button)
-    window.engine_menu.aboutToShow.connect(window.analysis_controller.fill_engine_menu)
     window.engine_button.setMenu(window.engine_menu)
     toolbar.addWidget(window.engine_button)
 
     window.limit_combo = QComboBox(window)
     window.limit_combo.setToolTip("How long the engine searches each position")
     window.limit_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-    window.limit_combo.activated.connect(window.analysis_controller.on_limit_chosen)
     toolbar.addWidget(window.limit_combo)
 
     window.analyse_button = QToolButton(window)
@@ -301,7 +299,6 @@ def build_toolbar(window: MainWindow) -> None:
     toolbar.addWidget(spacer)
     toolbar.addAction(window.flip_action)
     toolbar.addAction(window.settings_action)
-    window.analysis_controller.update_engine_controls()
 
 
 def media_icon(running: bool) -> QIcon:
