@@ -1,17 +1,19 @@
 """The main window: board on the left, summary / moves / comment on the right, graph below.
 
 The window creates the widgets and wires them to the one `ReviewSession`; it keeps no review state
-of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions and
-menus (`window_actions`), the board column (`BoardArea`), the panel beside it (`ReviewPanel`), the
-status area, files opened and exported (`GameFiles`), the analysis run (`AnalysisController`), the
-dialogs (`WindowDialogs`) and the views kept in step with the session (`ReviewViews`). Each part
+of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions,
+menus and toolbar (`window_actions.WindowActions`, held as `commands`), the board column
+(`BoardArea`), the panel beside it (`ReviewPanel`), the status area, files opened and exported
+(`GameFiles`), the analysis run (`AnalysisController`), the dialogs (`WindowDialogs`) and the views
+kept in step with the session (`ReviewViews`). Each part
 takes the collaborators it needs (the session, the settings, the runners, widgets, small callables),
 never the window.
 
 The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
 run and tests drive the window:
 - `open_file`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
-  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`;
+  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
+  `set_engine_choice`, `set_limit` (with remember=False) and `session.set_preset`;
 - its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
   `cache_checked`, `lines_shown`, `lines_restored`.
 """
@@ -23,15 +25,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QMainWindow,
-    QMenu,
     QSplitter,
-    QToolBar,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -53,13 +51,12 @@ from reviewer.gui.review_views import ReviewViews, ReviewWidgets
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
-from reviewer.gui.window_actions import apply_action_states, build_actions, build_menus, build_toolbar
+from reviewer.gui.window_actions import ActionSlots, apply_action_states, build_actions, build_menus, build_toolbar
 from reviewer.gui.window_dialogs import WindowDialogs
 from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
-    from reviewer.gui.exports import GameExports
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
@@ -76,52 +73,6 @@ class MainWindow(QMainWindow):
     analysis_failed = Signal(str)  # one-line message
     lines_shown = Signal(object)  # the live engine lines now on show (a LiveUpdate)
     lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
-
-    # Made by `window_actions` (build_actions, build_menus, build_toolbar) when the window is built.
-    open_action: QAction
-    export_action: QAction
-    choose_game_action: QAction
-    quit_action: QAction
-    players_action: QAction
-    collection_action: QAction
-    analyse_action: QAction
-    settings_action: QAction
-    previous_action: QAction
-    next_action: QAction
-    start_action: QAction
-    end_action: QAction
-    next_mistake_action: QAction
-    previous_mistake_action: QAction
-    flip_action: QAction
-    fullscreen_action: QAction
-    dark_action: QAction
-    shortcuts_action: QAction
-    about_action: QAction
-    engine_manager_action: QAction
-    install_stockfish_action: QAction
-    install_katago_action: QAction
-    live_action: QAction
-    move_numbers_action: QAction
-    ownership_action: QAction
-    policy_action: QAction
-    retro_white_action: QAction
-    retro_black_action: QAction
-    train_action: QAction
-    graph_mode_group: QActionGroup
-    graph_mode_actions: dict[str, QAction]
-    variation_actions: list[QAction]
-    lines_count_group: QActionGroup
-    lines_count_actions: list[QAction]
-    preset_group: QActionGroup
-    recent_menu: QMenu
-    preset_menu: QMenu
-    engine_menu: QMenu
-    exports: GameExports
-    toolbar: QToolBar
-    engine_button: QToolButton
-    analyse_button: QToolButton
-    limit_combo: QComboBox
-    preset_combo: QComboBox
 
     def __init__(
         self,
@@ -190,13 +141,41 @@ class MainWindow(QMainWindow):
             self.statusBar(),
             self,
         )
-        build_actions(self)
         self._build_exports()
-        build_menus(self)
-        build_toolbar(self)
+        slots = ActionSlots(
+            choose_file=self.files.choose_file,
+            choose_export=self.files.choose_export,
+            choose_game=self.files.choose_game,
+            show_players=self.dialogs.show_players,
+            show_collection=self.dialogs.show_collection,
+            show_settings=self.dialogs.show_settings,
+            show_shortcuts=self.dialogs.show_shortcuts,
+            show_about=self.dialogs.show_about,
+            show_trainer=self.dialogs.show_trainer,
+            show_engine_manager=self.dialogs.show_engine_manager,
+            toggle_analysis=self.analysis_controller.toggle_analysis,
+            jump_flagged=lambda step: self.views.jump_flagged(step),
+            set_graph_mode=lambda mode: self.views.set_graph_mode(mode),
+            toggle_flip=self.toggle_flip,
+            toggle_fullscreen=self.toggle_fullscreen,
+            toggle_dark=self.toggle_dark,
+            pass_move=lambda: self.analysis_board.pass_move(),
+            set_multipv=lambda count: self.analysis_board.set_multipv(count),
+            set_move_numbers=lambda shown: self.analysis_board.set_move_numbers(shown),
+            set_maps=lambda **maps: self.analysis_board.set_maps(**maps),
+            set_live=self.set_live,
+            learn_from_mistakes=self.learn_from_mistakes,
+            set_preset=self.set_preset,
+        )
+        self.commands = build_actions(self, self.session, slots)
+        build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
+        build_toolbar(self, self.session, slots, self.commands)
         self.analysis_controller.attach_engine_controls(
             EngineControls(
-                self.engine_button, self.engine_menu, self.limit_combo, (self.engine_manager_action, self.settings_action)
+                self.commands.engine_button,
+                self.commands.engine_menu,
+                self.commands.limit_combo,
+                (self.commands.engine_manager_action, self.commands.settings_action),
             )
         )
         self.analysis_controller.settings_wanted.connect(self.dialogs.show_settings)
@@ -298,7 +277,7 @@ class MainWindow(QMainWindow):
 
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
-        self.live_action.setChecked(enabled)
+        self.commands.live_action.setChecked(enabled)
         self._show_live_widgets()
         self.analysis_board.set_live(enabled)
         if not enabled:
@@ -308,7 +287,7 @@ class MainWindow(QMainWindow):
         """Turn the engine on with `count` lines, and the ownership and policy maps when asked."""
         self.analysis_board.set_multipv(count)
         self.set_live(True)
-        for wanted, action in ((ownership, self.ownership_action), (policy, self.policy_action)):
+        for wanted, action in ((ownership, self.commands.ownership_action), (policy, self.commands.policy_action)):
             if wanted and not action.isChecked():
                 action.trigger()
 
@@ -329,7 +308,7 @@ class MainWindow(QMainWindow):
 
     def _show_live_widgets(self) -> None:
         """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
-        enabled, game = self.live_action.isChecked(), self.session.game
+        enabled, game = self.commands.live_action.isChecked(), self.session.game
         self.lines_panel.setVisible(enabled)
         self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
         self.board_column.relayout()
@@ -463,15 +442,15 @@ class MainWindow(QMainWindow):
     def set_preset(self, preset: str) -> None:
         self.settings.preset = preset
         self.session.set_preset(preset)
-        self.preset_combo.setCurrentIndex(PRESETS.index(preset))
-        for action in self.preset_group.actions():
+        self.commands.preset_combo.setCurrentIndex(PRESETS.index(preset))
+        for action in self.commands.preset_group.actions():
             action.setChecked(action.text() == preset_label(preset))
 
 
     @Slot()
     def toggle_flip(self) -> None:
         self.board_area.set_flipped(not self.board_area.flipped)
-        self.flip_action.setChecked(self.board_area.flipped)
+        self.commands.flip_action.setChecked(self.board_area.flipped)
         self.views.update_player_strips()
 
     @Slot()
@@ -480,11 +459,11 @@ class MainWindow(QMainWindow):
             self.showNormal()
         else:
             self.showFullScreen()
-        self.fullscreen_action.setChecked(self.isFullScreen())
+        self.commands.fullscreen_action.setChecked(self.isFullScreen())
 
     @Slot()
     def toggle_dark(self) -> None:
-        dark = self.dark_action.isChecked()
+        dark = self.commands.dark_action.isChecked()
         self.settings.dark_theme = dark
         from reviewer.gui.app import apply_theme
 
@@ -508,7 +487,7 @@ class MainWindow(QMainWindow):
         self._ensure_graph().show()
         self.analysis_controller.update_engine_controls()
         shows_win = self.views.graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
-        self.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
+        self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
         self.status_area.new_game()
         self.message_bar.new_game()
         for index, warning in enumerate(game.warnings):
@@ -521,7 +500,7 @@ class MainWindow(QMainWindow):
         collection = self.session.collection
         games_in_file = len(collection) if collection is not None else 0
         kind = self.analysis_controller.current_kind()
-        apply_action_states(self, action_states(self.session.game is not None, self.analysis.is_running(), games_in_file, kind))
+        apply_action_states(self.commands, action_states(self.session.game is not None, self.analysis.is_running(), games_in_file, kind))
 
     def _show_welcome(self) -> None:
         self.board_area.show_welcome([path for path in self.settings.recent_files() if Path(path).is_file()][:6])
@@ -559,7 +538,7 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.WindowStateChange:
-            self.fullscreen_action.setChecked(self.isFullScreen())
+            self.commands.fullscreen_action.setChecked(self.isFullScreen())
         super().changeEvent(event)
 
 
