@@ -5,25 +5,32 @@ analysis cache. It talks to the workers; the window shows what it reports."""
 from __future__ import annotations
 
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QObject, Slot
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolButton, QWidget
 
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import engine_missing
-from reviewer.gui.settings import EngineChoice, describe_limit, engine_label, limit_choices
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.settings import EngineChoice, Settings, describe_limit, engine_label, limit_choices
+from reviewer.gui.status_area import StatusArea
 from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisProgress,
+    AnalysisRunner,
+    TaskRunner,
     builtin_go_identity,
     cached_evaluations,
     engine_display_name,
@@ -31,16 +38,45 @@ from reviewer.gui.workers import (
     remembered_identity,
 )
 
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+
+@dataclass(frozen=True)
+class EngineControls:
+    """The toolbar's engine controls: the engine button and its menu (ending in `menu_actions`), the limit."""
+
+    engine_button: QToolButton
+    engine_menu: QMenu
+    limit_combo: QComboBox
+    menu_actions: tuple[QAction, ...]
 
 
 class AnalysisController(QObject):
-    """The whole-game analysis of `window`'s session, and the engine controls of its toolbar."""
+    """The whole-game analysis of the session, and the engine controls of the toolbar (given by
+    `attach_engine_controls` once they are made)."""
 
-    def __init__(self, window: MainWindow, discover_engines: bool) -> None:
-        super().__init__(window)
-        self.window = window
+    enabled_changed = Signal()  # what can be done now may have changed (the analysis started or stopped)
+    analysis_finished = Signal(bool)  # True when every position was analysed
+    cache_checked = Signal(int)  # evaluations the analysis cache had for the game just opened
+    state_shown = Signal(str, str, object, object)  # state text, phase, Coverage | None, Trust
+    refresh_wanted = Signal()  # the views should be drawn again (the analysis ended, its scores settled)
+    settings_wanted = Signal()  # "Custom…" limit: the settings dialog
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        settings: Settings,
+        analysis: AnalysisRunner,
+        tasks: TaskRunner,
+        message_bar: MessageBar,
+        status_area: StatusArea,
+        status_bar: QStatusBar,
+        parent: QWidget,
+        discover_engines: bool,
+    ) -> None:
+        """`parent` holds the file dialog that locates an engine."""
+        super().__init__(parent)
+        self._session, self._settings, self._analysis, self._tasks = session, settings, analysis, tasks
+        self._message_bar, self._status_area, self._status_bar, self._parent = message_bar, status_area, status_bar, parent
+        self._controls: EngineControls | None = None
         self._pending_tasks: dict[int, tuple[str, Any]] = {}
         self._engine_overrides: dict[str, EngineChoice] = {}
         self._limit_overrides: dict[str, Limit] = {}
@@ -51,18 +87,24 @@ class AnalysisController(QObject):
         self._discovery_wanted, self._discovery_started = discover_engines, False
         self._analyse_when_engines_known = False
 
+    def attach_engine_controls(self, controls: EngineControls) -> None:
+        self._controls = controls
+        controls.engine_menu.aboutToShow.connect(self.fill_engine_menu)
+        controls.limit_combo.activated.connect(self.on_limit_chosen)
+        self.update_engine_controls()
+
     def connect_workers(self) -> None:
         """Listen to the analysis runner and the task runner (once both exist)."""
-        analysis = self.window.analysis
-        analysis.evaluation_ready.connect(self.window.session.add_evaluation)
+        analysis = self._analysis
+        analysis.evaluation_ready.connect(self._session.add_evaluation)
         analysis.progress_changed.connect(self._on_progress)
         analysis.failed.connect(self._on_analysis_failed)
         analysis.warned.connect(self._on_engine_warning)
         analysis.finished.connect(self._on_analysis_finished)
-        analysis.started.connect(lambda _job: self.window._update_enabled())
+        analysis.started.connect(lambda _job: self.enabled_changed.emit())
         analysis.engine_identified.connect(self._remember_engine_identity)
-        self.window.tasks.succeeded.connect(self._on_task_done)
-        self.window.tasks.failed.connect(self._on_task_failed)
+        self._tasks.succeeded.connect(self._on_task_done)
+        self._tasks.failed.connect(self._on_task_failed)
 
     def known_engines(self) -> list[EngineInfo]:
         return self._known_engines
@@ -72,11 +114,11 @@ class AnalysisController(QObject):
         self._analyse_when_engines_known = False  # Analyse was pressed for the game before
 
     def engine_choice(self, kind: str) -> EngineChoice:
-        return self._engine_overrides.get(kind) or self.window.settings.engine_choice(kind)
+        return self._engine_overrides.get(kind) or self._settings.engine_choice(kind)
 
     def set_engine_choice(self, choice: EngineChoice, remember: bool = True) -> None:
         if remember:
-            self.window.settings.set_engine_choice(choice)
+            self._settings.set_engine_choice(choice)
             self._engine_overrides.pop(choice.kind, None)
         else:
             self._engine_overrides[choice.kind] = choice
@@ -87,64 +129,64 @@ class AnalysisController(QObject):
         if override is not None:
             return override
         builtin_go = "builtin" not in game_support(kind).engine_protocols or self._go_runs_builtin()
-        return self.window.settings.limit(kind, builtin_go)
+        return self._settings.limit(kind, builtin_go)
 
     def _go_runs_builtin(self) -> bool:
         """Whether Go is reviewed by the built-in engine: as discovery finds it, or, until discovery
         answers, as the engine named itself when it last ran (as the engine button says)."""
         choice = self.engine_choice("go")
         if self._engines_pending and not self._known_engines and not (choice.command or choice.name):
-            identity = self.window.settings.engine_identity(choice)
+            identity = self._settings.engine_identity(choice)
             if identity:
                 return identity.startswith("builtin-go")
         return resolves_to_builtin(choice, self._known_engines)
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
         if remember:
-            self.window.settings.set_limit(kind, limit)
+            self._settings.set_limit(kind, limit)
             self._limit_overrides.pop(kind, None)
         else:
             self._limit_overrides[kind] = limit
         self.update_engine_controls()
 
     def current_kind(self) -> str:
-        return self.window.session.game.kind if self.window.session.game is not None else "chess"
+        return self._session.game.kind if self._session.game is not None else "chess"
 
     @Slot()
     def toggle_analysis(self) -> None:
-        if self.window.analysis.is_running():
+        if self._analysis.is_running():
             self.stop_analysis()
         else:
             self.start_analysis()
 
     def start_analysis(self) -> None:
-        game = self.window.session.game
+        game = self._session.game
         if game is None:
             return
         if self._limit_waits_for_discovery(game.kind):
             self._analyse_when_engines_known = True
             self._discover_engines()
-            self.window.statusBar().showMessage("Looking for engines: the analysis starts when they are known…")
+            self._status_bar.showMessage("Looking for engines: the analysis starts when they are known…")
             return
         self._analyse_when_engines_known = False
-        plies = tuple(range(self.window.session.ply_count + 1))
+        plies = tuple(range(self._session.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
         if "builtin" in game_support(kind).engine_protocols and self.limit_is_default(kind) and not self._go_runs_builtin():
-            limit_with_builtin = self.window.settings.limit(kind, True)
+            limit_with_builtin = self._settings.limit(kind, True)
         job = AnalysisJob(
             game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
             limit_with_builtin=limit_with_builtin,
         )
-        self.window.message_bar.remove("analysis-failed")
+        self._message_bar.remove("analysis-failed")
         self._analysis_state = AnalysisState().running(0, len(plies), None)
-        self.window.analysis.start(job)
-        self.window._update_enabled()
+        self._analysis.start(job)
+        self.enabled_changed.emit()
         self.show_analysis_state()
 
     def limit_is_default(self, kind: str) -> bool:
         """Whether `limit(kind)` is the default (the user picked none, here or in the settings)."""
-        return kind not in self._limit_overrides and not self.window.settings.has_limit(kind)
+        return kind not in self._limit_overrides and not self._settings.has_limit(kind)
 
     def _limit_waits_for_discovery(self, kind: str) -> bool:
         """Whether the default limit depends on engines discovery has not found yet (Go's default is
@@ -156,11 +198,11 @@ class AnalysisController(QObject):
 
     def stop_analysis(self) -> None:
         self._analyse_when_engines_known = False
-        self.window.analysis.stop()
-        self.window._update_enabled()
+        self._analysis.stop()
+        self.enabled_changed.emit()
 
     def _on_progress(self, progress: AnalysisProgress) -> None:
-        self.window.status_area.show_progress(progress)
+        self._status_area.show_progress(progress)
         self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s, progress.passes)
         self.show_analysis_state()
 
@@ -169,33 +211,33 @@ class AnalysisController(QObject):
         actions: tuple[str, ...] = ()
         if presentation(self.current_kind()).offers_engine_setup and engine_missing(message):
             actions = ("locate-engine", "install-stockfish")
-        self.window.message_bar.replace(
+        self._message_bar.replace(
             Message(key="analysis-failed", level="error", text=f"The analysis failed: {message}", actions=actions, scope="app")
         )
         self.show_analysis_state()
 
     def _on_analysis_finished(self, completed: bool) -> None:
-        self.window._update_enabled()
-        self.window.status_area.analysis_ended()
+        self.enabled_changed.emit()
+        self._status_area.analysis_ended()
         self._analysis_state = self._analysis_state.finished(completed)
         self.show_analysis_state()
         try:
-            if self.window.session.assessment_settled:
-                self.window.views.refresh()
+            if self._session.assessment_settled:
+                self.refresh_wanted.emit()
             else:  # the last evaluations are still being scored: score them now, once
-                self.window.session.settle_assessment()  # the views follow on assessment_changed
+                self._session.settle_assessment()  # the views follow on assessment_changed
         finally:
-            self.window.analysis_finished.emit(completed)
+            self.analysis_finished.emit(completed)
 
     def _on_engine_warning(self, text: str) -> None:
-        self.window.message_bar.add(Message(key=f"game:engine:{text}", level="warning", text=text))
+        self._message_bar.add(Message(key=f"game:engine:{text}", level="warning", text=text))
 
     def show_analysis_state(self) -> None:
         """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
-        coverage = self.window.session.basis.coverage if self.window.session.game is not None else None
+        coverage = self._session.basis.coverage if self._session.game is not None else None
         text = state_text(self._analysis_state, coverage)
-        self.window.state_label.setText(text)
-        self.window.summary_panel.set_state(text, self._analysis_state.phase, coverage, self.window.session.basis.trust)
+        self._status_area.state_label.setText(text)
+        self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.basis.trust)
 
     def on_message_action(self, key: str, action: str) -> None:
         if action == "locate-engine":
@@ -206,70 +248,70 @@ class AnalysisController(QObject):
     def locate_engine(self, path: str | None = None) -> None:
         """Ask for a chess engine program; it is used once it answers `uci` (checked off the GUI thread)."""
         if path is None:
-            path, _filter = QFileDialog.getOpenFileName(self.window, "Locate a UCI chess engine", "/usr/games", "All files (*)")
+            path, _filter = QFileDialog.getOpenFileName(self._parent, "Locate a UCI chess engine", "/usr/games", "All files (*)")
         if not path:
             return
         from reviewer.gui.engine_actions import check_uci_engine
 
-        task = self.window.tasks.submit(check_uci_engine, path)
+        task = self._tasks.submit(check_uci_engine, path)
         self._pending_tasks[task] = ("locate", path)
-        self.window.statusBar().showMessage(f"Checking {Path(path).name}…")
+        self._status_bar.showMessage(f"Checking {Path(path).name}…")
 
     def install_stockfish(self) -> None:
         """Run Reviewer's Stockfish installer off the GUI thread."""
         from reviewer.gui.engine_actions import install_stockfish_now
 
-        task = self.window.tasks.submit(install_stockfish_now)
+        task = self._tasks.submit(install_stockfish_now)
         self._pending_tasks[task] = ("install-stockfish", None)
-        self.window.message_bar.replace(Message(key="install-stockfish", level="info", text="Installing Stockfish…", scope="app"))
+        self._message_bar.replace(Message(key="install-stockfish", level="info", text="Installing Stockfish…", scope="app"))
 
     def _on_engine_located(self, path: str, name: str) -> None:
         self.set_engine_choice(EngineChoice(kind="chess", command=shlex.quote(path)))
-        self.window.message_bar.remove("analysis-failed")
-        self.window.message_bar.replace(
+        self._message_bar.remove("analysis-failed")
+        self._message_bar.replace(
             Message(key="engine-located", level="info", text=f"Chess engine set: {name} ({path}). Press Analyse.", scope="app")
         )
 
     def _on_stockfish_installed(self, result: tuple[bool, str]) -> None:
         ok, message = result
-        self.window.message_bar.remove("install-stockfish")
+        self._message_bar.remove("install-stockfish")
         if ok:
-            self.window.message_bar.remove("analysis-failed")
+            self._message_bar.remove("analysis-failed")
             self._known_engines = []
             self._discovery_started = False
             self._discover_engines()
-        self.window.message_bar.replace(
+        self._message_bar.replace(
             Message(key="stockfish-installed", level="info" if ok else "error", text=message, scope="app")
         )
 
     def _remember_engine_identity(self, choice: EngineChoice, identity: str) -> None:
-        self.window.settings.set_engine_identity(choice, identity)
+        self._settings.set_engine_identity(choice, identity)
         self.update_engine_controls()
 
     def look_up_cached_analysis(self, game: Game) -> None:
         """Show at once what the cache already holds for this game from the chosen engine and
         limit (looked up off the GUI thread); `cache_checked` tells how much it found."""
         choice, limit = self.engine_choice(game.kind), self.limit(game.kind)
-        identities = [self.window.settings.engine_identity(choice), *likely_identities(choice, self._known_engines)]
+        identities = [self._settings.engine_identity(choice), *likely_identities(choice, self._known_engines)]
         known = tuple(identity for identity in identities if identity)
         with_builtin = resolves_to_builtin(choice, self._known_engines)
-        task = self.window.tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
+        task = self._tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
         self._pending_tasks[task] = ("cache", (game, choice, limit))
 
     def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
         count = 0
-        if found is not None and self.window.session.game is game and not self.window.analysis.is_running():
+        if found is not None and self._session.game is game and not self._analysis.is_running():
             identity, evaluations = found
-            self.window.session.add_evaluations(evaluations)
+            self._session.add_evaluations(evaluations)
             count = len(evaluations)
-            self.window.settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
-            self.window.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+            self._settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
+            self._status_area.engine_label.setText(engine_display_name(identity))  # also the engine an export names
             self.update_engine_controls()
-            total = self.window.session.ply_count + 1
-            self.window.statusBar().showMessage(
+            total = self._session.ply_count + 1
+            self._status_bar.showMessage(
                 f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
             )
-        self.window.cache_checked.emit(count)
+        self.cache_checked.emit(count)
 
     def warm_up(self) -> None:
         """Load the opening table off the GUI thread before the first scoring needs it.
@@ -278,7 +320,7 @@ class AnalysisController(QObject):
         """
         if not self._warmed_up:
             self._warmed_up = True
-            self.window.tasks.submit(_load_opening_book)
+            self._tasks.submit(_load_opening_book)
         self._discover_engines()
 
     def _discover_engines(self) -> None:
@@ -287,17 +329,20 @@ class AnalysisController(QObject):
         if not self._discovery_wanted or self._discovery_started:
             return
         self._discovery_started = True
-        task = self.window.tasks.submit(_find_engines)
+        task = self._tasks.submit(_find_engines)
         self._pending_tasks[task] = ("engines", None)
 
     def fill_engine_menu(self) -> None:
         self._discover_engines()
-        self.window.engine_menu.clear()
+        if self._controls is None:
+            return
+        menu = self._controls.engine_menu
+        menu.clear()
         kind = self.current_kind()
         current = self.engine_choice(kind)
         found = [engine for engine in self._known_engines if engine.kind == kind]
         for engine in found:
-            action = self.window.engine_menu.addAction(engine_label(engine))
+            action = menu.addAction(engine_label(engine))
             action.setCheckable(True)
             action.setChecked(not current.command and current.name == engine.name)
             action.setEnabled(engine.usable)
@@ -307,16 +352,16 @@ class AnalysisController(QObject):
                 lambda _checked=False, n=engine.name: self.set_engine_choice(EngineChoice(kind=kind, name=n))
             )
         if not found:
-            self.window.engine_menu.addAction("Looking for engines…" if self._engines_pending else "No engine found").setEnabled(
+            menu.addAction("Looking for engines…" if self._engines_pending else "No engine found").setEnabled(
                 False
             )
         if current.command:
-            action = self.window.engine_menu.addAction(f"Custom: {current.command}")
+            action = menu.addAction(f"Custom: {current.command}")
             action.setCheckable(True)
             action.setChecked(True)
-        self.window.engine_menu.addSeparator()
-        self.window.engine_menu.addAction(self.window.engine_manager_action)
-        self.window.engine_menu.addAction(self.window.settings_action)
+        menu.addSeparator()
+        for action in self._controls.menu_actions:
+            menu.addAction(action)
 
     def _engine_text(self, choice: EngineChoice) -> str:
         """What the engine button says: the engine that will run, as discovery names it (or as
@@ -328,36 +373,41 @@ class AnalysisController(QObject):
             usable = [engine for engine in usable if engine.name.lower() == choice.name.lower()]
         if usable:
             return engine_label(usable[0])
-        identity = self.window.settings.engine_identity(choice)
+        identity = self._settings.engine_identity(choice)
         if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
             words = engine_display_name(identity).split()[:2]
             return " ".join(["Built-in" if words[0] == "builtin-go" else words[0], *words[1:]])
         return choice.describe()
 
     def update_engine_controls(self) -> None:
+        if self._controls is None:
+            return
+        combo = self._controls.limit_combo
         kind = self.current_kind()
         choice = self.engine_choice(kind)
-        self.window.engine_button.setText(f"{self._engine_text(choice)} ▾")
+        self._controls.engine_button.setText(f"{self._engine_text(choice)} ▾")
         limit = self.limit(kind)
-        self.window.limit_combo.blockSignals(True)
-        self.window.limit_combo.clear()
+        combo.blockSignals(True)
+        combo.clear()
         current_index = -1
         for index, option in enumerate(limit_choices(kind)):
-            self.window.limit_combo.addItem(option.label, option.limit)
+            combo.addItem(option.label, option.limit)
             if option.limit == limit:
                 current_index = index
         if current_index < 0:
-            self.window.limit_combo.addItem(f"Custom · {describe_limit(limit)}", limit)
-            current_index = self.window.limit_combo.count() - 1
-        self.window.limit_combo.addItem("Custom…", None)
-        self.window.limit_combo.setCurrentIndex(current_index)
-        self.window.limit_combo.blockSignals(False)
+            combo.addItem(f"Custom · {describe_limit(limit)}", limit)
+            current_index = combo.count() - 1
+        combo.addItem("Custom…", None)
+        combo.setCurrentIndex(current_index)
+        combo.blockSignals(False)
 
     def on_limit_chosen(self, index: int) -> None:
-        limit = self.window.limit_combo.itemData(index)
+        if self._controls is None:
+            return
+        limit = self._controls.limit_combo.itemData(index)
         if limit is None:
             self.update_engine_controls()
-            self.window.dialogs.show_settings()
+            self.settings_wanted.emit()
             return
         self.set_limit(self.current_kind(), limit)
 
@@ -382,8 +432,8 @@ class AnalysisController(QObject):
             if self._analyse_when_engines_known:
                 self.start_analysis()
                 return
-            session = self.window.session
-            if session.game is not None and len(session.evaluations) == 0 and not self.window.analysis.is_running():
+            session = self._session
+            if session.game is not None and len(session.evaluations) == 0 and not self._analysis.is_running():
                 self.look_up_cached_analysis(session.game)  # now the engine's name is known
         elif what == "cache":
             game, choice, limit = payload
@@ -394,7 +444,7 @@ class AnalysisController(QObject):
             return
         what, _payload = self._pending_tasks.pop(task_id)
         if what == "locate":
-            self.window.message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
+            self._message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
         elif what == "install-stockfish":
             self._on_stockfish_installed((False, message))
         elif what == "engines":
@@ -403,11 +453,11 @@ class AnalysisController(QObject):
             if self._analyse_when_engines_known:
                 self.start_analysis()
         elif what == "cache":  # an unreadable cache only means analysing again
-            self.window.message_bar.add(
+            self._message_bar.add(
                 Message(key=f"game:cache:{message}", level="warning",
                         text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
             )
-            self.window.cache_checked.emit(0)
+            self.cache_checked.emit(0)
 
 
 # -------------------------------------------------------------- work done off the GUI thread

@@ -120,15 +120,11 @@ def take_screenshot(
         if not lines:
             shoot_once()
             return
-        window.analysis_board.lines_shown.connect(lambda update: lines_ready(update))
-        window.analysis_board.set_multipv(lines)
-        window.set_live(True)
-        for wanted, action in zip(maps, (window.ownership_action, window.policy_action), strict=True):
-            if wanted and not action.isChecked():
-                action.trigger()
+        window.lines_shown.connect(lambda update: lines_ready(update))
+        window.show_lines(lines, ownership=maps[0], policy=maps[1])
 
     def lines_ready(update: object) -> None:
-        shown = window.lines_panel.rows()
+        shown = window.shown_line_count()
         evaluation = getattr(update, "evaluation", None)
         candidates = getattr(evaluation, "candidates", ())
         maps_missing = (maps[0] and getattr(evaluation, "ownership_black", None) is None) or (
@@ -137,19 +133,19 @@ def take_screenshot(
         if maps_missing and not getattr(update, "last", False):
             return  # the first, quickest answers may come before the maps
         enough = len(candidates) >= (lines or 1) or getattr(update, "last", False)
-        if enough and len(shown) >= min(lines or 1, max(1, len(candidates))):
+        if enough and shown >= min(lines or 1, max(1, len(candidates))):
             shoot_once()
 
     def play_moves() -> None:
         if outcome.get("played"):
             return
-        if window.analysis_board.restoring_lines:  # the lines played before come first
-            window.analysis_board.lines_restored.connect(play_moves)
+        if window.restoring_lines:  # the lines played before come first
+            window.lines_restored.connect(play_moves)
             return
         outcome["played"] = 1
         if ply is not None:
-            window.session.set_current_ply(ply)
-        if play and window.session.play_line(play) is None:
+            window.go_to_ply(ply)
+        if play and not window.play_line(play):
             problems.append("the moves could not be played")
             done(2)
             return
@@ -176,7 +172,7 @@ def take_screenshot(
     window.setFixedSize(*size)
     window.file_opened.connect(on_opened)
     window.open_failed.connect(lambda message: (problems.append(message), done(2)))  # type: ignore[func-returns-value]
-    window.analysis.failed.connect(problems.append)
+    window.analysis_failed.connect(problems.append)
     window.analysis_finished.connect(on_analysis_finished)
     window.show()
     window.open_file(path, game_index=game_index, ply=ply)

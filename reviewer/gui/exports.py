@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QMarginsF, QObject, QUrl, Signal
 from PySide6.QtGui import (
@@ -33,7 +33,7 @@ from PySide6.QtGui import (
     QPdfWriter,
     QTextDocument,
 )
-from PySide6.QtWidgets import QFileDialog, QMenu
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.atomic import write_bytes_atomic
@@ -41,9 +41,9 @@ from reviewer.core.export import check_target, export_game_text, moves_csv, repo
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.presenters.game_kinds import presentation
-
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.settings import Settings
+from reviewer.gui.workers import TaskRunner
 
 ReportFormat = Literal["json", "csv", "html", "pdf"]
 REPORT_FILTERS: dict[str, str] = {
@@ -181,20 +181,34 @@ class GameExports(QObject):
     finished = Signal(str)  # what was done: a path written, or "clipboard"
     failed = Signal(str)  # one line for the user
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self._window = window
+    def __init__(
+        self,
+        session: ReviewSession,
+        settings: Settings,
+        tasks: TaskRunner,
+        engine_name: Callable[[], str],
+        board_on_show: Callable[[], QWidget | None],
+        status_message: Callable[[str, int], None],
+        parent: QWidget,
+    ) -> None:
+        """`engine_name`: the engine named in reports; `board_on_show`: the board drawn for the image;
+        `status_message`: text and milliseconds (0: until replaced); `parent` holds the shortcuts and
+        the file dialogs."""
+        super().__init__(parent)
+        self._session, self._settings, self._task_runner = session, settings, tasks
+        self._engine_name, self._board_on_show, self._status_message = engine_name, board_on_show, status_message
+        self._parent = parent
         self._tasks: dict[int, tuple[str, Any]] = {}
-        window.tasks.succeeded.connect(self._on_done)
-        window.tasks.failed.connect(self._on_failed)
+        tasks.succeeded.connect(self._on_done)
+        tasks.failed.connect(self._on_failed)
 
         def action(text: str, slot: Callable[[], None], tip: str, keys: str | None = None) -> QAction:
-            made = QAction(text, window)
+            made = QAction(text, parent)
             made.setStatusTip(tip)
             made.triggered.connect(slot)
             if keys:
                 made.setShortcut(QKeySequence(keys))
-                window.addAction(made)
+                parent.addAction(made)
             return made
 
         self.annotated_action = action("Export annotated &game…", lambda: self.choose_annotated(False),
@@ -225,12 +239,12 @@ class GameExports(QObject):
                 file_menu.insertMenu(before, item) if before is not None else file_menu.addMenu(item)
             else:
                 file_menu.insertAction(before, item) if before is not None else file_menu.addAction(item)
-        self._window.session.game_loaded.connect(self.update_enabled)
+        self._session.game_loaded.connect(self.update_enabled)
         self.update_enabled()
         return copy_menu
 
     def update_enabled(self) -> None:
-        game = self._window.session.game
+        game = self._session.game
         for item in (self.annotated_action, self.with_analysis_action, self.image_action, *self.report_actions.values()):
             item.setEnabled(game is not None)
         self.copy_pgn_action.setEnabled(game is not None and _game_format(game) == "pgn")
@@ -240,20 +254,20 @@ class GameExports(QObject):
 
     # ------------------------------------------------------------------------------ choosing
     def _suggest(self, suffix: str, words: str = "reviewed") -> str:
-        game = self._window.session.game
+        game = self._session.game
         source = game.source.path if game is not None else None
-        return str(suggested_export_path(source, self._window.settings.last_export_directory, suffix, words))
+        return str(suggested_export_path(source, self._settings.last_export_directory, suffix, words))
 
     def _ask(self, title: str, suffix: str, filters: str, words: str = "reviewed") -> Path | None:
-        path, _chosen = QFileDialog.getSaveFileName(self._window, title, self._suggest(suffix, words), filters)
+        path, _chosen = QFileDialog.getSaveFileName(self._parent, title, self._suggest(suffix, words), filters)
         if not path:
             return None
         target = Path(path)
-        self._window.settings.last_export_directory = str(target.parent)
+        self._settings.last_export_directory = str(target.parent)
         return target if target.suffix.lower() == f".{suffix}" else target.with_name(target.name + f".{suffix}")
 
     def choose_annotated(self, with_analysis: bool) -> None:
-        game = self._window.session.game
+        game = self._session.game
         if game is None:
             return
         suffix = _game_format(game)
@@ -263,14 +277,14 @@ class GameExports(QObject):
             self.export_annotated(path, with_analysis)
 
     def choose_report(self, form: ReportFormat) -> None:
-        if self._window.session.game is None:
+        if self._session.game is None:
             return
         path = self._ask(f"Export a {form.upper()} report", form, REPORT_FILTERS[form], "report")
         if path is not None:
             self.export_report(path, form)
 
     def choose_image(self) -> None:
-        if self._window.session.game is None:
+        if self._session.game is None:
             return
         path = self._ask("Export the board as an image", "png", "PNG image (*.png)", "board")
         if path is not None:
@@ -278,12 +292,12 @@ class GameExports(QObject):
 
     # ------------------------------------------------------------------------------ doing
     def snapshot(self) -> ReviewSnapshot | None:
-        session = self._window.session
+        session = self._session
         if session.game is None:
             return None
         session.settle_assessment()  # the export covers every evaluation so far
         return ReviewSnapshot(session.game, tuple(session.evaluations.ordered()), session.assessment, session.preset,
-                              self._window.engine_label.text())
+                              self._engine_name())
 
     def export_annotated(self, path: Path, with_analysis: bool = False) -> None:
         snapshot = self.snapshot()
@@ -296,15 +310,15 @@ class GameExports(QObject):
             self._submit("file", path, write_report, path, snapshot, form)
 
     def export_board_image(self, path: Path) -> None:
-        game = self._window.session.game
-        board = self._window.board_stack.currentWidget()
+        game = self._session.game
+        board = self._board_on_show()
         if game is None or board is None:
             return
         image = board.grab().toImage()  # drawn here, encoded and written in the worker
         self._submit("file", path, write_png, path, image, [game.source.path])
 
     def copy(self, what: Literal["pgn", "fen", "sgf"]) -> None:
-        session = self._window.session
+        session = self._session
         game, node = session.game, session.current_node
         if game is None:
             return
@@ -320,10 +334,10 @@ class GameExports(QObject):
             self._submit("copy", what.upper(), game_text, snapshot)
 
     def _submit(self, what: str, payload: Any, function: Callable[..., Any], *args: Any) -> None:
-        task = self._window.tasks.submit(function, *args, must_finish=what == "file")
+        task = self._task_runner.submit(function, *args, must_finish=what == "file")
         self._tasks[task] = (what, payload)
         if what == "file":
-            self._window.statusBar().showMessage(f"Writing {Path(payload).name}…")
+            self._status_message(f"Writing {Path(payload).name}…", 0)
 
     def _on_done(self, task_id: int, result: Any) -> None:
         if task_id not in self._tasks:
@@ -331,10 +345,10 @@ class GameExports(QObject):
         what, payload = self._tasks.pop(task_id)
         if what == "copy":
             QGuiApplication.clipboard().setText(str(result))
-            self._window.statusBar().showMessage(f"Copied the {payload} to the clipboard", 4000)
+            self._status_message(f"Copied the {payload} to the clipboard", 4000)
             self.finished.emit("clipboard")
         else:
-            self._window.statusBar().showMessage(f"Wrote {payload}", 6000)
+            self._status_message(f"Wrote {payload}", 6000)
             self.finished.emit(str(payload))
 
     def _on_failed(self, task_id: int, message: str) -> None:
@@ -342,7 +356,7 @@ class GameExports(QObject):
             return
         what, payload = self._tasks.pop(task_id)
         text = f"Could not write {payload}: {message}" if what == "file" else f"Could not copy the {payload}: {message}"
-        self._window.statusBar().showMessage(text, 15000)
+        self._status_message(text, 15000)
         self.failed.emit(text)
 
 

@@ -3,42 +3,64 @@ and the Export dialog, which leaves the writing to the window's exports (`export
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from PySide6.QtCore import QObject, QTimer, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game
+from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER, window_title
-
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.settings import Settings
+from reviewer.gui.workers import TaskRunner
 
 WARM_UP_AFTER_OPEN_MS = 300  # once the game is on screen
 
 
 class GameFiles(QObject):
-    """Opens and exports for `window`, through its task runner; tells it by the window's signals."""
+    """Opens games into the session through the task runner, keeps the recent files (`recent_menu`),
+    and asks where to export (written by `export`)."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    opened = Signal(str, object)  # path, the Game now in the session
+    open_failed = Signal(str)  # one-line message
+    title_changed = Signal(str)  # the window's title for the game just opened
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        settings: Settings,
+        tasks: TaskRunner,
+        stop_analysis: Callable[[], None],
+        export: Callable[[Path], None],
+        message_bar: MessageBar,
+        status_bar: QStatusBar,
+        parent: QWidget,
+    ) -> None:
+        """`stop_analysis` runs before another game replaces the open one; `parent` holds the dialogs."""
+        super().__init__(parent)
+        self._session, self._settings, self._tasks = session, settings, tasks
+        self._stop_analysis, self._export = stop_analysis, export
+        self._message_bar, self._status_bar, self._parent = message_bar, status_bar, parent
         self._pending_tasks: dict[int, tuple[str, Any]] = {}
         self._pending_ply: int | None = None
-        window.tasks.succeeded.connect(self._on_task_done)
-        window.tasks.failed.connect(self._on_task_failed)
+        self.recent_menu = QMenu("Open &Recent", parent)
+        self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
+        tasks.succeeded.connect(self._on_task_done)
+        tasks.failed.connect(self._on_task_failed)
 
     @Slot()
     def choose_file(self) -> None:
-        folder = self.window.settings.last_directory or str(Path.home())
-        path, _filter = QFileDialog.getOpenFileName(self.window, "Open a game", folder, GAME_FILE_FILTER)
+        folder = self._settings.last_directory or str(Path.home())
+        path, _filter = QFileDialog.getOpenFileName(self._parent, "Open a game", folder, GAME_FILE_FILTER)
         if path:
             self.open_file(Path(path))
 
@@ -46,8 +68,8 @@ class GameFiles(QObject):
         """Read `path` off the GUI thread; a file of many games asks which one (unless given)."""
         path = Path(path)
         self._pending_ply = ply
-        self.window.statusBar().showMessage(f"Opening {path.name}…")
-        task = self.window.tasks.submit(_read_collection, path, game_index is None)
+        self._status_bar.showMessage(f"Opening {path.name}…")
+        task = self._tasks.submit(_read_collection, path, game_index is None)
         self._pending_tasks[task] = ("collection", (path, game_index))
 
     def _on_collection_read(self, path: Path, game_index: int | None, collection: GameCollection) -> None:
@@ -61,75 +83,73 @@ class GameFiles(QObject):
             else:
                 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 
-                dialog = GameChooserDialog(collection, path.name, self.window)
+                dialog = GameChooserDialog(collection, path.name, self._parent)
                 if dialog.exec() != GameChooserDialog.DialogCode.Accepted or dialog.chosen_index() is None:
-                    self.window.statusBar().showMessage("No game opened", 3000)
+                    self._status_bar.showMessage("No game opened", 3000)
                     return
                 game_index = dialog.chosen_index() or 0
         if not 0 <= game_index < count:
             self._open_failed(f"{path.name}: there is no game {game_index + 1} (the file has {count})")
             return
-        task = self.window.tasks.submit(_read_game, collection, game_index)
+        task = self._tasks.submit(_read_game, collection, game_index)
         self._pending_tasks[task] = ("game", (path, collection, game_index))
 
     def _on_game_read(
         self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...]
     ) -> None:
-        self.window.analysis.stop()
+        self._stop_analysis()
         try:
-            self.window.session.load_game(game, collection, index, embedded)
+            self._session.load_game(game, collection, index, embedded)
         finally:
             self._finish_opening(path, collection, index, game)
 
     def _finish_opening(self, path: Path, collection: GameCollection, index: int, game: Game) -> None:
         if self._pending_ply is not None:
-            self.window.session.set_current_ply(self._pending_ply)
+            self._session.set_current_ply(self._pending_ply)
             self._pending_ply = None
-        self.window.settings.add_recent_file(path)
-        self.window.settings.last_directory = str(path.parent)
-        self.window.setWindowTitle(window_title(game, path, index, len(collection)))
-        self.window.statusBar().showMessage(f"Opened {path.name}", 3000)
-        self.window.analysis_controller.look_up_cached_analysis(game)
-        self.window.file_opened.emit(str(path))
-        QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self.window.analysis_controller.warm_up)
+        self._settings.add_recent_file(path)
+        self._settings.last_directory = str(path.parent)
+        self.title_changed.emit(window_title(game, path, index, len(collection)))
+        self._status_bar.showMessage(f"Opened {path.name}", 3000)
+        self.opened.emit(str(path), game)
 
     @Slot()
     def choose_game(self) -> None:
-        collection = self.window.session.collection
-        game = self.window.session.game
+        collection = self._session.collection
+        game = self._session.game
         if collection is None or game is None or len(collection) < 2:
             return
         from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 
         path = Path(game.source.path or "")
-        dialog = GameChooserDialog(collection, path.name, self.window)
-        dialog.select_game(self.window.session.game_index)
+        dialog = GameChooserDialog(collection, path.name, self._parent)
+        dialog.select_game(self._session.game_index)
         if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
-            task = self.window.tasks.submit(_read_game, collection, dialog.chosen_index())
+            task = self._tasks.submit(_read_game, collection, dialog.chosen_index())
             self._pending_tasks[task] = ("game", (path, collection, dialog.chosen_index()))
 
     def _open_failed(self, message: str) -> None:
-        self.window.statusBar().clearMessage()  # "Opening …" is over
-        self.window.message_bar.add(Message(key=f"open:{message}", level="error", text=message, scope="app"))
-        self.window.open_failed.emit(message)
+        self._status_bar.clearMessage()  # "Opening …" is over
+        self._message_bar.add(Message(key=f"open:{message}", level="error", text=message, scope="app"))
+        self.open_failed.emit(message)
 
     def fill_recent_menu(self) -> None:
-        self.window.recent_menu.clear()
-        files = self.window.settings.recent_files()
+        self.recent_menu.clear()
+        files = self._settings.recent_files()
         for path in files:
-            action = self.window.recent_menu.addAction(Path(path).name)
+            action = self.recent_menu.addAction(Path(path).name)
             action.setToolTip(path)
             action.setStatusTip(path)
             action.triggered.connect(lambda _checked=False, p=path: self.open_file(Path(p)))
         if not files:
-            self.window.recent_menu.addAction("No recent files").setEnabled(False)
+            self.recent_menu.addAction("No recent files").setEnabled(False)
         else:
-            self.window.recent_menu.addSeparator()
-            self.window.recent_menu.addAction("Clear the list", self.window.settings.clear_recent_files)
+            self.recent_menu.addSeparator()
+            self.recent_menu.addAction("Clear the list", self._settings.clear_recent_files)
 
     @Slot()
     def choose_export(self) -> None:
-        game = self.window.session.game
+        game = self._session.game
         if game is None:
             return
         source = Path(game.source.path) if game.source.path else Path.home() / "game"
@@ -137,13 +157,13 @@ class GameFiles(QObject):
         suggestion = source.with_name(f"{source.stem}-reviewed.{extension}")
         annotated = f"Annotated {extension.upper()} (*.{extension})"
         report = "JSON report (*.json)"
-        path, chosen = QFileDialog.getSaveFileName(self.window, "Export the review", str(suggestion), f"{annotated};;{report}")
+        path, chosen = QFileDialog.getSaveFileName(self._parent, "Export the review", str(suggestion), f"{annotated};;{report}")
         if not path:
             return
         target = Path(path)
         if chosen == report and target.suffix.lower() != ".json":
             target = target.with_suffix(".json")
-        self.window.export(target)
+        self._export(target)
 
     def accept_drag(self, event: QDragEnterEvent) -> None:
         if any(url.isLocalFile() for url in event.mimeData().urls()):

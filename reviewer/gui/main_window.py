@@ -1,10 +1,21 @@
 """The main window: board on the left, summary / moves / comment on the right, graph below.
 
 The window creates the widgets and wires them to the one `ReviewSession`; it keeps no review state
-of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions and
-menus (`window_actions`), the board column (`BoardArea`), the panel beside it (`ReviewPanel`), the
-status area, files opened and exported (`GameFiles`), the analysis run (`AnalysisController`), the
-dialogs (`WindowDialogs`) and the views kept in step with the session (`ReviewViews`).
+of its own. What the views say comes from `gui.presenters`; the parts it composes: the actions,
+menus and toolbar (`window_actions.WindowActions`, held as `commands`), the board column
+(`BoardArea`), the panel beside it (`ReviewPanel`), the status area, files opened and exported
+(`GameFiles`), the analysis run (`AnalysisController`), the dialogs (`WindowDialogs`) and the views
+kept in step with the session (`ReviewViews`). Each part
+takes the collaborators it needs (the session, the settings, the runners, widgets, small callables),
+never the window.
+
+The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
+run and tests drive the window:
+- `open_file`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
+  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
+  `set_engine_choice`, `set_limit` (with remember=False) and `session.set_preset`;
+- its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
+  `cache_checked`, `lines_shown`, `lines_restored`.
 """
 
 from __future__ import annotations
@@ -14,28 +25,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
-    QComboBox,
     QMainWindow,
-    QMenu,
     QSplitter,
-    QToolBar,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from reviewer.core.analysis import Limit
 from reviewer.gui.analysis_board import AnalysisBoard
-from reviewer.gui.analysis_controller import AnalysisController
+from reviewer.gui.analysis_controller import AnalysisController, EngineControls
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
-from reviewer.gui.game_files import GameFiles
+from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import board_message, game_warning
+from reviewer.gui.presenters.messages import Message, board_message, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -44,13 +51,12 @@ from reviewer.gui.review_views import ReviewViews, ReviewWidgets
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
-from reviewer.gui.window_actions import apply_action_states, build_actions, build_menus, build_toolbar
+from reviewer.gui.window_actions import ActionSlots, apply_action_states, build_actions, build_menus, build_toolbar
 from reviewer.gui.window_dialogs import WindowDialogs
 from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
-    from reviewer.gui.exports import GameExports
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
@@ -64,52 +70,9 @@ class MainWindow(QMainWindow):
     export_finished = Signal(str)  # path written
     analysis_finished = Signal(bool)  # True when every position was analysed
     cache_checked = Signal(int)  # evaluations the analysis cache had for the game just opened
-
-    # Made by `window_actions` (build_actions, build_menus, build_toolbar) when the window is built.
-    open_action: QAction
-    export_action: QAction
-    choose_game_action: QAction
-    quit_action: QAction
-    players_action: QAction
-    collection_action: QAction
-    analyse_action: QAction
-    settings_action: QAction
-    previous_action: QAction
-    next_action: QAction
-    start_action: QAction
-    end_action: QAction
-    next_mistake_action: QAction
-    previous_mistake_action: QAction
-    flip_action: QAction
-    fullscreen_action: QAction
-    dark_action: QAction
-    shortcuts_action: QAction
-    about_action: QAction
-    engine_manager_action: QAction
-    install_stockfish_action: QAction
-    install_katago_action: QAction
-    live_action: QAction
-    move_numbers_action: QAction
-    ownership_action: QAction
-    policy_action: QAction
-    retro_white_action: QAction
-    retro_black_action: QAction
-    train_action: QAction
-    graph_mode_group: QActionGroup
-    graph_mode_actions: dict[str, QAction]
-    variation_actions: list[QAction]
-    lines_count_group: QActionGroup
-    lines_count_actions: list[QAction]
-    preset_group: QActionGroup
-    recent_menu: QMenu
-    preset_menu: QMenu
-    engine_menu: QMenu
-    exports: GameExports
-    toolbar: QToolBar
-    engine_button: QToolButton
-    analyse_button: QToolButton
-    limit_combo: QComboBox
-    preset_combo: QComboBox
+    analysis_failed = Signal(str)  # one-line message
+    lines_shown = Signal(object)  # the live engine lines now on show (a LiveUpdate)
+    lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
 
     def __init__(
         self,
@@ -128,6 +91,7 @@ class MainWindow(QMainWindow):
         self.analysis = analysis_runner or AnalysisRunner(parent=self)
         if self.analysis.parent() is None:
             self.analysis.setParent(self)
+        self.analysis.failed.connect(self.analysis_failed)
         self.tasks = TaskRunner(self)
         self.assessor = AssessmentRunner(assess_safely, self)
         self.session.set_background_assessor(self.assessor.request)
@@ -138,14 +102,85 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(900, 600)
 
         _import_shared_dependencies()
-        self.files = GameFiles(self)
-        self.analysis_controller = AnalysisController(self, discover_engines)
-        self.dialogs = WindowDialogs(self)
-        build_actions(self)
-        build_menus(self)
-        build_toolbar(self)
-        self._build_central()
+        self.message_bar = MessageBar(self)  # floats over the panel once that is made
+        self.files = GameFiles(
+            self.session,
+            self.settings,
+            self.tasks,
+            self.analysis.stop,
+            self.export,
+            self.message_bar,
+            self.statusBar(),
+            self,
+        )
+        self.files.title_changed.connect(self.setWindowTitle)
+        self.files.opened.connect(self._on_file_opened)
+        self.files.open_failed.connect(self.open_failed)
         self.status_area = StatusArea(self.statusBar(), self)
+        self.analysis_controller = AnalysisController(
+            self.session,
+            self.settings,
+            self.analysis,
+            self.tasks,
+            self.message_bar,
+            self.status_area,
+            self.statusBar(),
+            self,
+            discover_engines,
+        )
+        self.analysis_controller.enabled_changed.connect(self._update_enabled)
+        self.analysis_controller.analysis_finished.connect(self.analysis_finished)
+        self.analysis_controller.cache_checked.connect(self.cache_checked)
+        self.dialogs = WindowDialogs(
+            self.session,
+            self.settings,
+            self.analysis_controller,
+            self.answer_evaluator,
+            self.set_preset,
+            self.open_file,
+            self.statusBar(),
+            self,
+        )
+        self._build_exports()
+        slots = ActionSlots(
+            choose_file=self.files.choose_file,
+            choose_export=self.files.choose_export,
+            choose_game=self.files.choose_game,
+            show_players=self.dialogs.show_players,
+            show_collection=self.dialogs.show_collection,
+            show_settings=self.dialogs.show_settings,
+            show_shortcuts=self.dialogs.show_shortcuts,
+            show_about=self.dialogs.show_about,
+            show_trainer=self.dialogs.show_trainer,
+            show_engine_manager=self.dialogs.show_engine_manager,
+            toggle_analysis=self.analysis_controller.toggle_analysis,
+            jump_flagged=lambda step: self.views.jump_flagged(step),
+            set_graph_mode=lambda mode: self.views.set_graph_mode(mode),
+            toggle_flip=self.toggle_flip,
+            toggle_fullscreen=self.toggle_fullscreen,
+            toggle_dark=self.toggle_dark,
+            pass_move=lambda: self.analysis_board.pass_move(),
+            set_multipv=lambda count: self.analysis_board.set_multipv(count),
+            set_move_numbers=lambda shown: self.analysis_board.set_move_numbers(shown),
+            set_maps=lambda **maps: self.analysis_board.set_maps(**maps),
+            set_live=self.set_live,
+            learn_from_mistakes=self.learn_from_mistakes,
+            set_preset=self.set_preset,
+        )
+        self.commands = build_actions(self, self.session, slots)
+        build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
+        build_toolbar(self, self.session, slots, self.commands)
+        self.analysis_controller.attach_engine_controls(
+            EngineControls(
+                self.commands.engine_button,
+                self.commands.engine_menu,
+                self.commands.limit_combo,
+                (self.commands.engine_manager_action, self.commands.settings_action),
+            )
+        )
+        self.analysis_controller.settings_wanted.connect(self.dialogs.show_settings)
+        self._build_central()
+        self.analysis_controller.state_shown.connect(self.summary_panel.set_state)
         status = self.status_area
         self.engine_label, self.progress_bar, self.state_label = status.engine_label, status.progress_bar, status.state_label
         self.rate_label, self.eta_label = status.rate_label, status.eta_label
@@ -168,6 +203,7 @@ class MainWindow(QMainWindow):
             self.analysis.is_running,
             self,
         )
+        self.analysis_controller.refresh_wanted.connect(self.views.refresh)
         self._connect()
         self._build_analysis_board()
         self._refresh_timer = self.views.refresh_timer  # tests wait on it
@@ -186,6 +222,23 @@ class MainWindow(QMainWindow):
         return self.board_area.go_board
 
     # ------------------------------------------------------------------------------ building
+    def _build_exports(self) -> None:
+        from reviewer.gui.exports import GameExports
+
+        self.exports = GameExports(
+            self.session,
+            self.settings,
+            self.tasks,
+            lambda: self.engine_label.text(),
+            lambda: self.board_stack.currentWidget(),
+            self.statusBar().showMessage,
+            self,
+        )
+        self.exports.finished.connect(lambda done: self.export_finished.emit(done) if done != "clipboard" else None)
+        self.exports.failed.connect(
+            lambda text: self.message_bar.add(Message(key=f"export:{text}", level="error", text=text, scope="app"))
+        )
+
     def _build_analysis_board(self) -> None:
         from reviewer.core.services.saved_lines import SavedLines
 
@@ -203,6 +256,8 @@ class MainWindow(QMainWindow):
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
+        self.analysis_board.lines_shown.connect(self.lines_shown)
+        self.analysis_board.lines_restored.connect(self.lines_restored)
         self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
 
     def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
@@ -222,15 +277,38 @@ class MainWindow(QMainWindow):
 
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
-        self.live_action.setChecked(enabled)
+        self.commands.live_action.setChecked(enabled)
         self._show_live_widgets()
         self.analysis_board.set_live(enabled)
         if not enabled:
             self.views.refresh()  # the review's own marks come back where the live ones were
 
+    def show_lines(self, count: int, ownership: bool = False, policy: bool = False) -> None:
+        """Turn the engine on with `count` lines, and the ownership and policy maps when asked."""
+        self.analysis_board.set_multipv(count)
+        self.set_live(True)
+        for wanted, action in ((ownership, self.commands.ownership_action), (policy, self.commands.policy_action)):
+            if wanted and not action.isChecked():
+                action.trigger()
+
+    def shown_line_count(self) -> int:
+        return len(self.lines_panel.rows())
+
+    @property
+    def restoring_lines(self) -> bool:
+        """True while the lines kept for the open game come back (`lines_restored` follows)."""
+        return bool(self.analysis_board.restoring_lines)
+
+    def go_to_ply(self, ply: int) -> None:
+        self.session.set_current_ply(ply)
+
+    def play_line(self, moves: list[str]) -> bool:
+        """Play `moves` from the position on show as a variation; False when they cannot be played."""
+        return self.session.play_line(moves) is not None
+
     def _show_live_widgets(self) -> None:
         """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
-        enabled, game = self.live_action.isChecked(), self.session.game
+        enabled, game = self.commands.live_action.isChecked(), self.session.game
         self.lines_panel.setVisible(enabled)
         self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
         self.board_column.relayout()
@@ -264,7 +342,6 @@ class MainWindow(QMainWindow):
         self.main_splitter.setChildrenCollapsible(False)
         self.main_splitter.addWidget(top)
 
-        self.message_bar = MessageBar(self)
         self.message_bar.action_triggered.connect(self.analysis_controller.on_message_action)
 
         central = QWidget(self)
@@ -305,10 +382,25 @@ class MainWindow(QMainWindow):
         self.analysis_controller.connect_workers()
         from reviewer.gui.training_cards import TrainingCards
 
-        self.training_cards = TrainingCards(self)
+        self.training_cards = TrainingCards(
+            self.session, self.tasks, self.analysis.is_running, self._reload_trainer, self.statusBar().showMessage, self
+        )
+        self.analysis_finished.connect(lambda _completed: self.training_cards.harvest())
         from reviewer.gui.network_warmup import NetworkWarmUp
 
-        self.network_warm_up = NetworkWarmUp(self)
+        self.network_warm_up = NetworkWarmUp(
+            self.session, self.tasks, self.engine_choice, lambda: self.analysis_controller.known_engines(), self
+        )
+
+    def _on_file_opened(self, path: str, game: Any) -> None:
+        self.analysis_controller.look_up_cached_analysis(game)
+        self.file_opened.emit(path)
+        QTimer.singleShot(WARM_UP_AFTER_OPEN_MS, self.analysis_controller.warm_up)
+
+    def _reload_trainer(self) -> None:
+        trainer = self.dialogs.train_window
+        if trainer is not None and trainer.isVisible():
+            trainer.reload()
 
     # ----------------------------------------------------------- driven from code and tests
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:
@@ -350,15 +442,15 @@ class MainWindow(QMainWindow):
     def set_preset(self, preset: str) -> None:
         self.settings.preset = preset
         self.session.set_preset(preset)
-        self.preset_combo.setCurrentIndex(PRESETS.index(preset))
-        for action in self.preset_group.actions():
+        self.commands.preset_combo.setCurrentIndex(PRESETS.index(preset))
+        for action in self.commands.preset_group.actions():
             action.setChecked(action.text() == preset_label(preset))
 
 
     @Slot()
     def toggle_flip(self) -> None:
         self.board_area.set_flipped(not self.board_area.flipped)
-        self.flip_action.setChecked(self.board_area.flipped)
+        self.commands.flip_action.setChecked(self.board_area.flipped)
         self.views.update_player_strips()
 
     @Slot()
@@ -367,11 +459,11 @@ class MainWindow(QMainWindow):
             self.showNormal()
         else:
             self.showFullScreen()
-        self.fullscreen_action.setChecked(self.isFullScreen())
+        self.commands.fullscreen_action.setChecked(self.isFullScreen())
 
     @Slot()
     def toggle_dark(self) -> None:
-        dark = self.dark_action.isChecked()
+        dark = self.commands.dark_action.isChecked()
         self.settings.dark_theme = dark
         from reviewer.gui.app import apply_theme
 
@@ -395,7 +487,7 @@ class MainWindow(QMainWindow):
         self._ensure_graph().show()
         self.analysis_controller.update_engine_controls()
         shows_win = self.views.graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
-        self.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
+        self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
         self.status_area.new_game()
         self.message_bar.new_game()
         for index, warning in enumerate(game.warnings):
@@ -408,7 +500,7 @@ class MainWindow(QMainWindow):
         collection = self.session.collection
         games_in_file = len(collection) if collection is not None else 0
         kind = self.analysis_controller.current_kind()
-        apply_action_states(self, action_states(self.session.game is not None, self.analysis.is_running(), games_in_file, kind))
+        apply_action_states(self.commands, action_states(self.session.game is not None, self.analysis.is_running(), games_in_file, kind))
 
     def _show_welcome(self) -> None:
         self.board_area.show_welcome([path for path in self.settings.recent_files() if Path(path).is_file()][:6])
@@ -446,7 +538,7 @@ class MainWindow(QMainWindow):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.WindowStateChange:
-            self.fullscreen_action.setChecked(self.isFullScreen())
+            self.commands.fullscreen_action.setChecked(self.isFullScreen())
         super().changeEvent(event)
 
 

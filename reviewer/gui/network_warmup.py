@@ -4,34 +4,42 @@ are known, so that the first engine line (L) does not wait seconds for it."""
 from __future__ import annotations
 
 import shlex
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject
 
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import EngineChoice
-
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+from reviewer.gui.workers import TaskRunner
 
 
 class NetworkWarmUp(QObject):
     """Builds the network of the KataGo the open Go game would use, once per engine and board size."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(
+        self,
+        session: ReviewSession,
+        tasks: TaskRunner,
+        engine_choice: Callable[[str], EngineChoice],
+        known_engines: Callable[[], list[EngineInfo]],
+        parent: QObject | None = None,
+    ) -> None:
+        """`engine_choice`: the engine chosen for a kind of game; `known_engines`: those found so far."""
+        super().__init__(parent)
+        self._session, self._tasks = session, tasks
+        self._engine_choice, self._known_engines = engine_choice, known_engines
         self.requested: set[tuple[str, tuple[int, int]]] = set()
-        window.session.game_loaded.connect(self.maybe_warm)
-        window.tasks.succeeded.connect(lambda _task, _result: self.maybe_warm())  # engine discovery may have ended
+        session.game_loaded.connect(self.maybe_warm)
+        tasks.succeeded.connect(lambda _task, _result: self.maybe_warm())  # engine discovery may have ended
 
     def maybe_warm(self) -> None:
-        game = self.window.session.game
+        game = self._session.game
         if game is None or "katago" not in presentation(game.kind).engine_protocols:
             return
-        choice = self.window.analysis_controller.engine_choice(game.kind)
-        target = katago_to_warm(choice, self.window.analysis_controller.known_engines())
+        choice = self._engine_choice(game.kind)
+        target = katago_to_warm(choice, self._known_engines())
         if target is None:
             return
         board = (game.board_width, game.board_height)
@@ -39,7 +47,7 @@ class NetworkWarmUp(QObject):
         if key in self.requested:
             return
         self.requested.add(key)
-        self.window.tasks.submit(_warm, target, board)
+        self._tasks.submit(_warm, target, board)
 
 
 def katago_to_warm(choice: EngineChoice, known: list[EngineInfo]) -> EngineInfo | list[str] | None:

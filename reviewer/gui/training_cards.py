@@ -4,39 +4,49 @@ game's mistakes and blunders become cards in the deck, written off the GUI threa
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.gametree import Game
-
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.workers import TaskRunner
 
 
 class TrainingCards(QObject):
     """Adds the open game's cards to the deck once its analysis is settled; `added` tells how many
-    were new (after the deck was written)."""
+    were new (after the deck was written). Call `harvest` when an analysis ends as well."""
 
     added = Signal(int)
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(
+        self,
+        session: ReviewSession,
+        tasks: TaskRunner,
+        analysis_running: Callable[[], bool],
+        deck_changed: Callable[[], None],
+        status_message: Callable[[str, int], None],
+        parent: QObject | None = None,
+    ) -> None:
+        """`deck_changed`: shows the new cards where the deck is on show; `status_message`: text and
+        milliseconds, for the status bar."""
+        super().__init__(parent)
+        self._session, self._tasks = session, tasks
+        self._analysis_running, self._deck_changed, self._status_message = analysis_running, deck_changed, status_message
         self._pending: set[int] = set()
         self._harvested: tuple[int, str, int] | None = None  # (game id, engine id, evaluations) last sent
-        window.session.assessment_changed.connect(self.harvest)
-        window.analysis_finished.connect(lambda _completed: self.harvest())
-        window.tasks.succeeded.connect(self._on_done)
-        window.tasks.failed.connect(self._on_failed)
+        session.assessment_changed.connect(self.harvest)
+        tasks.succeeded.connect(self._on_done)
+        tasks.failed.connect(self._on_failed)
 
     def harvest(self) -> None:
         """Send the open game's settled analysis to the deck, unless it was sent already."""
-        window, session = self.window, self.window.session
+        session = self._session
         game = session.game
-        if game is None or window.analysis.is_running() or not session.assessment_settled:
+        if game is None or self._analysis_running() or not session.assessment_settled:
             return
         assessment, basis = session.assessment, session.basis
         if assessment is None or len(basis.evaluations) == 0 or not basis.trust.labels:
@@ -52,20 +62,18 @@ class TrainingCards(QObject):
         from reviewer.core.services.trainer.deck import default_deck_path
 
         deck = default_deck_path()  # where the deck is now, whatever the environment is when the thread runs
-        self._pending.add(window.tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, must_finish=True))
+        self._pending.add(self._tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, must_finish=True))
 
     def _on_done(self, task_id: int, result: Any) -> None:
         if task_id in self._pending:
             self._pending.discard(task_id)
             self.added.emit(int(result))
-            trainer = self.window.dialogs.train_window
-            if trainer is not None and trainer.isVisible():
-                trainer.reload()
+            self._deck_changed()
 
     def _on_failed(self, task_id: int, message: str) -> None:
         if task_id in self._pending:
             self._pending.discard(task_id)
-            self.window.statusBar().showMessage(f"Training cards not added: {message}", 8000)
+            self._status_message(f"Training cards not added: {message}", 8000)
 
 
 def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: Path) -> int:

@@ -1,32 +1,121 @@
 """The window's actions (with their shortcuts), its menus and its toolbar.
 
-Each action is an attribute of the window (`window.analyse_action`), added to the window so that
-its shortcut works with the menu bar hidden; the slots are the window's own.
+The actions, menus and toolbar widgets are held by a `WindowActions` the window owns
+(`window.commands.analyse_action`); each action is added to the host window so that its shortcut
+works with the menu bar hidden; what each one does comes in `ActionSlots`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QActionGroup, QIcon, QKeySequence, QPainter, QPixmap, QPolygonF
-from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QSizePolicy, QStyle, QToolBar, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QMainWindow,
+    QMenu,
+    QSizePolicy,
+    QStyle,
+    QToolBar,
+    QToolButton,
+    QWidget,
+)
 
+from reviewer.gui.exports import GameExports
 from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.presenters.action_states import ActionStates
-from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import preset_label
+from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import PRESETS
 from reviewer.gui.style import is_dark_palette, judgement_color
 
 if TYPE_CHECKING:
     from reviewer.core.gametree import Node
-    from reviewer.gui.main_window import MainWindow
+
+
+@dataclass(frozen=True)
+class ActionSlots:
+    """What the actions do: the file, dialog, analysis, view and board operations they trigger."""
+
+    choose_file: Callable[[], None]
+    choose_export: Callable[[], None]
+    choose_game: Callable[[], None]
+    show_players: Callable[[], None]
+    show_collection: Callable[[], None]
+    show_settings: Callable[[], None]
+    show_shortcuts: Callable[[], None]
+    show_about: Callable[[], None]
+    show_trainer: Callable[[], None]
+    show_engine_manager: Callable[..., Any]  # the engine to install, or none
+    toggle_analysis: Callable[[], None]
+    jump_flagged: Callable[[int], None]  # +1 the next mistake or blunder, -1 the one before
+    set_graph_mode: Callable[[str], None]
+    toggle_flip: Callable[[], None]
+    toggle_fullscreen: Callable[[], None]
+    toggle_dark: Callable[[], None]
+    pass_move: Callable[[], object]
+    set_multipv: Callable[[int], None]
+    set_move_numbers: Callable[[bool], None]
+    set_maps: Callable[..., None]  # ownership=, policy=
+    set_live: Callable[[bool], None]
+    learn_from_mistakes: Callable[[str], None]  # the colour
+    set_preset: Callable[[str], None]
+
+
+class WindowActions:
+    """The window's actions, menus and toolbar widgets, made by `build_actions`, `build_menus` and `build_toolbar`."""
+
+    open_action: QAction
+    export_action: QAction
+    choose_game_action: QAction
+    quit_action: QAction
+    players_action: QAction
+    collection_action: QAction
+    analyse_action: QAction
+    settings_action: QAction
+    previous_action: QAction
+    next_action: QAction
+    start_action: QAction
+    end_action: QAction
+    next_mistake_action: QAction
+    previous_mistake_action: QAction
+    flip_action: QAction
+    fullscreen_action: QAction
+    dark_action: QAction
+    shortcuts_action: QAction
+    about_action: QAction
+    engine_manager_action: QAction
+    install_stockfish_action: QAction
+    install_katago_action: QAction
+    live_action: QAction
+    move_numbers_action: QAction
+    ownership_action: QAction
+    policy_action: QAction
+    retro_white_action: QAction
+    retro_black_action: QAction
+    train_action: QAction
+    graph_mode_group: QActionGroup
+    graph_mode_actions: dict[str, QAction]
+    variation_actions: list[QAction]
+    lines_count_group: QActionGroup
+    lines_count_actions: list[QAction]
+    preset_group: QActionGroup
+    recent_menu: QMenu
+    preset_menu: QMenu
+    engine_menu: QMenu
+    toolbar: QToolBar
+    engine_button: QToolButton
+    analyse_button: QToolButton
+    limit_combo: QComboBox
+    preset_combo: QComboBox
 
 
 def make_action(
-    window: MainWindow,
+    host: QWidget,
     text: str,
     slot: Any,
     shortcuts: Sequence[QKeySequence | QKeySequence.StandardKey | str] = (),
@@ -34,9 +123,9 @@ def make_action(
     icon: QStyle.StandardPixmap | None = None,
     checkable: bool = False,
 ) -> QAction:
-    action = QAction(text, window)
+    action = QAction(text, host)
     if icon is not None:
-        action.setIcon(window.style().standardIcon(icon))
+        action.setIcon(host.style().standardIcon(icon))
     keys = [QKeySequence(key) if not isinstance(key, QKeySequence) else key for key in shortcuts]
     if keys:
         action.setShortcuts(keys)
@@ -46,90 +135,93 @@ def make_action(
         action.setStatusTip(tip)
     action.setCheckable(checkable)
     action.triggered.connect(slot)
-    window.addAction(action)  # shortcuts work even with the menu bar hidden (full screen)
+    host.addAction(action)  # shortcuts work even with the menu bar hidden (full screen)
     return action
 
 
-def build_actions(window: MainWindow) -> None:
+def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots) -> WindowActions:
+    """The actions, added to `host` so that their shortcuts work with the menu bar hidden; menus and
+    toolbar follow (`build_menus`, `build_toolbar`)."""
+    actions = WindowActions()
     sp = QStyle.StandardPixmap
-    window.open_action = make_action(window,
-        "&Open…", window.files.choose_file, [QKeySequence.StandardKey.Open], "Open a PGN or SGF file", sp.SP_DialogOpenButton
+    actions.open_action = make_action(host,
+        "&Open…", slots.choose_file, [QKeySequence.StandardKey.Open], "Open a PGN or SGF file", sp.SP_DialogOpenButton
     )
-    window.export_action = make_action(window,
+    actions.export_action = make_action(host,
         "&Export…",
-        window.files.choose_export,
+        slots.choose_export,
         [QKeySequence("Ctrl+S")],
         "Export the annotated game (PGN/SGF) or a JSON report",
         sp.SP_DialogSaveButton,
     )
-    window.choose_game_action = make_action(window,
+    actions.choose_game_action = make_action(host,
         "Another &game of this file…",
-        window.files.choose_game,
+        slots.choose_game,
         [QKeySequence("Ctrl+G")],
         "Pick another game of the open file",
     )
-    window.quit_action = make_action(window, "&Quit", window.close, [QKeySequence("Ctrl+Q")], "Quit Reviewer")
-    window.players_action = make_action(window,
-        "&Players…", window.dialogs.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
+    actions.quit_action = make_action(host, "&Quit", host.close, [QKeySequence("Ctrl+Q")], "Quit Reviewer")
+    actions.players_action = make_action(host,
+        "&Players…", slots.show_players, [QKeySequence("Ctrl+P")], "Estimate players' strength from many games"
     )
-    window.collection_action = make_action(window,
-        "Review a &collection…", window.dialogs.show_collection, [],
+    actions.collection_action = make_action(host,
+        "Review a &collection…", slots.show_collection, [],
         "Review many games in the background and see what they say about a player",
     )
-    window.analyse_action = make_action(window,
-        "Analyse", window.analysis_controller.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine"
+    actions.analyse_action = make_action(host,
+        "Analyse", slots.toggle_analysis, [QKeySequence("Space")], "Analyse the game with the engine"
     )
-    window.analyse_action.setIcon(media_icon(running=False))
-    window.settings_action = make_action(window,
+    actions.analyse_action.setIcon(media_icon(running=False))
+    actions.settings_action = make_action(host,
         "Engine && &settings…",
-        window.dialogs.show_settings,
+        slots.show_settings,
         [QKeySequence("Ctrl+,")],
         "Choose the engine, the search limit and the thresholds",
         sp.SP_FileDialogDetailedView,
     )
-    window.previous_action = make_action(window, "&Previous move", lambda: window.session.step(-1), ["Left"], "Previous move")
-    window.next_action = make_action(window, "&Next move", lambda: window.session.step(1), ["Right"], "Next move")
-    window.start_action = make_action(window, "&Start", window.session.go_to_start, ["Home", "Up"], "Start of the game")
-    window.end_action = make_action(window, "&End", window.session.go_to_end, ["End", "Down"], "End of the line")
-    window.next_mistake_action = make_action(window,
-        "Next &mistake or blunder", lambda: window.views.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
+    actions.previous_action = make_action(host, "&Previous move", lambda: session.step(-1), ["Left"], "Previous move")
+    actions.next_action = make_action(host, "&Next move", lambda: session.step(1), ["Right"], "Next move")
+    actions.start_action = make_action(host, "&Start", session.go_to_start, ["Home", "Up"], "Start of the game")
+    actions.end_action = make_action(host, "&End", session.go_to_end, ["End", "Down"], "End of the line")
+    actions.next_mistake_action = make_action(host,
+        "Next &mistake or blunder", lambda: slots.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
     )
-    window.previous_mistake_action = make_action(window,
+    actions.previous_mistake_action = make_action(host,
         "Previous m&istake or blunder",
-        lambda: window.views.jump_flagged(-1),
+        lambda: slots.jump_flagged(-1),
         ["P", "Ctrl+Left"],
         "Previous mistake or blunder",
     )
-    window.flip_action = make_action(window, "&Flip board", window.toggle_flip, ["F"], "Flip the board", checkable=True)
-    window.fullscreen_action = make_action(window,
-        "&Full screen", window.toggle_fullscreen, [QKeySequence("F11")], "Full screen", checkable=True
+    actions.flip_action = make_action(host, "&Flip board", slots.toggle_flip, ["F"], "Flip the board", checkable=True)
+    actions.fullscreen_action = make_action(host,
+        "&Full screen", slots.toggle_fullscreen, [QKeySequence("F11")], "Full screen", checkable=True
     )
-    window.dark_action = make_action(window, "&Dark theme", window.toggle_dark, [], "Dark theme", checkable=True)
-    window.dark_action.setChecked(is_dark_palette(QApplication.palette()))
-    window.shortcuts_action = make_action(window, "&Keyboard shortcuts", window.dialogs.show_shortcuts, ["F1"], "Keyboard shortcuts")
-    window.about_action = make_action(window, "&About Reviewer", window.dialogs.show_about)
-    window.engine_manager_action = make_action(window,
-        "&Engine manager…", lambda: window.dialogs.show_engine_manager(), [QKeySequence("Ctrl+E")],
+    actions.dark_action = make_action(host, "&Dark theme", slots.toggle_dark, [], "Dark theme", checkable=True)
+    actions.dark_action.setChecked(is_dark_palette(QApplication.palette()))
+    actions.shortcuts_action = make_action(host, "&Keyboard shortcuts", slots.show_shortcuts, ["F1"], "Keyboard shortcuts")
+    actions.about_action = make_action(host, "&About Reviewer", slots.show_about)
+    actions.engine_manager_action = make_action(host,
+        "&Engine manager…", lambda: slots.show_engine_manager(), [QKeySequence("Ctrl+E")],
         "Engines found, the default per game, your own engines, installs",
     )
-    window.install_stockfish_action = make_action(window, "Install &Stockfish…", lambda: window.dialogs.show_engine_manager("stockfish"))
-    window.install_katago_action = make_action(window, "Install &KataGo…", lambda: window.dialogs.show_engine_manager("katago"))
+    actions.install_stockfish_action = make_action(host, "Install &Stockfish…", lambda: slots.show_engine_manager("stockfish"))
+    actions.install_katago_action = make_action(host, "Install &KataGo…", lambda: slots.show_engine_manager("katago"))
 
-    build_board_actions(window)
+    build_board_actions(host, session, slots, actions)
 
-    window.graph_mode_group = QActionGroup(window)
-    window.graph_mode_actions = {}
+    actions.graph_mode_group = QActionGroup(host)
+    actions.graph_mode_actions = {}
     for mode, text in (("win", "Win chance"), ("cp", "Centipawns / points")):
-        action = QAction(text, window, checkable=True)
+        action = QAction(text, host, checkable=True)
         action.setData(mode)
-        action.triggered.connect(lambda _checked=False, m=mode: window.views.set_graph_mode(m))
-        window.graph_mode_group.addAction(action)
-        window.graph_mode_actions[mode] = action
+        action.triggered.connect(lambda _checked=False, m=mode: slots.set_graph_mode(m))
+        actions.graph_mode_group.addAction(action)
+        actions.graph_mode_actions[mode] = action
+    return actions
 
 
-def build_board_actions(window: MainWindow) -> None:
+def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlots, actions: WindowActions) -> None:
     """Playing on the board: variations, live engine lines, learning from mistakes."""
-    session = window.session
 
     def on_current(act: Callable[[Node], None]) -> Callable[[], None]:
         def run() -> None:
@@ -138,178 +230,170 @@ def build_board_actions(window: MainWindow) -> None:
 
         return run
 
-    window.variation_actions = [
-        make_action(window, "&Undo the last change", session.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
-        make_action(window, "Pro&mote variation", on_current(session.promote), [], "One step up"),
-        make_action(window, "Make &main line", on_current(session.make_mainline), [], "Main line"),
-        make_action(window, "&Delete from here", on_current(session.delete_from), ["Ctrl+Del"], "Delete"),
-        make_action(window, "&Pass (Go)", lambda: window.analysis_board.pass_move(), ["Shift+P"], "Pass"),
+    actions.variation_actions = [
+        make_action(host, "&Undo the last change", session.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
+        make_action(host, "Pro&mote variation", on_current(session.promote), [], "One step up"),
+        make_action(host, "Make &main line", on_current(session.make_mainline), [], "Main line"),
+        make_action(host, "&Delete from here", on_current(session.delete_from), ["Ctrl+Del"], "Delete"),
+        make_action(host, "&Pass (Go)", lambda: slots.pass_move(), ["Shift+P"], "Pass"),
     ]
-    window.live_action = make_action(window,
-        "Show &engine lines", lambda checked=False: window.set_live(checked), ["L"], "Live engine lines for the position on show",
+    actions.live_action = make_action(host,
+        "Show &engine lines", lambda checked=False: slots.set_live(checked), ["L"], "Live engine lines for the position on show",
         checkable=True,
     )
-    window.lines_count_group = QActionGroup(window)
-    window.lines_count_actions = []
+    actions.lines_count_group = QActionGroup(host)
+    actions.lines_count_actions = []
     for count in range(1, LinesPanel.MAX_LINES + 1):
-        action = QAction(f"{count} line{'s' if count > 1 else ''}", window, checkable=True)
+        action = QAction(f"{count} line{'s' if count > 1 else ''}", host, checkable=True)
         action.setChecked(count == 3)
-        action.triggered.connect(lambda _checked=False, k=count: window.analysis_board.set_multipv(k))
-        window.lines_count_group.addAction(action)
-        window.lines_count_actions.append(action)
-    window.move_numbers_action = make_action(window,
-        "Move &numbers (Go)", lambda checked=False: window.analysis_board.set_move_numbers(checked), [], "Move numbers",
+        action.triggered.connect(lambda _checked=False, k=count: slots.set_multipv(k))
+        actions.lines_count_group.addAction(action)
+        actions.lines_count_actions.append(action)
+    actions.move_numbers_action = make_action(host,
+        "Move &numbers (Go)", lambda checked=False: slots.set_move_numbers(checked), [], "Move numbers",
         checkable=True,
     )
-    window.ownership_action = make_action(window,
-        "&Territory (Go, KataGo)", lambda checked=False: window.analysis_board.set_maps(ownership=checked), ["O"],
+    actions.ownership_action = make_action(host,
+        "&Territory (Go, KataGo)", lambda checked=False: slots.set_maps(ownership=checked), ["O"],
         "Who owns each point, from the live engine lines", checkable=True,
     )
-    window.policy_action = make_action(window,
-        "&Policy (Go, KataGo)", lambda checked=False: window.analysis_board.set_maps(policy=checked), [],
+    actions.policy_action = make_action(host,
+        "&Policy (Go, KataGo)", lambda checked=False: slots.set_maps(policy=checked), [],
         "The network's first instinct for the side to move, from the live engine lines", checkable=True,
     )
-    window.retro_white_action = make_action(window,
-        "Learn from your mistakes: &White", lambda: window.learn_from_mistakes("white"), [], "Find better moves"
+    actions.retro_white_action = make_action(host,
+        "Learn from your mistakes: &White", lambda: slots.learn_from_mistakes("white"), [], "Find better moves"
     )
-    window.retro_black_action = make_action(window,
-        "Learn from your mistakes: &Black", lambda: window.learn_from_mistakes("black"), [], "Find better moves"
+    actions.retro_black_action = make_action(host,
+        "Learn from your mistakes: &Black", lambda: slots.learn_from_mistakes("black"), [], "Find better moves"
     )
-    window.train_action = make_action(window, "&Train…", window.dialogs.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
+    actions.train_action = make_action(host, "&Train…", slots.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
 
 
-def build_menus(window: MainWindow) -> None:
-    bar = window.menuBar()
+def build_menus(
+    host: QMainWindow, session: ReviewSession, slots: ActionSlots, actions: WindowActions, exports: GameExports, recent_menu: QMenu
+) -> None:
+    bar = host.menuBar()
     file_menu = bar.addMenu("&File")
-    file_menu.addAction(window.open_action)
-    window.recent_menu = file_menu.addMenu("Open &Recent")
-    window.recent_menu.aboutToShow.connect(window.files.fill_recent_menu)
-    file_menu.addAction(window.choose_game_action)
-    file_menu.addAction(window.export_action)
-    from reviewer.gui.exports import GameExports
-
-    window.exports = GameExports(window)
-    window.exports.finished.connect(lambda done: window.export_finished.emit(done) if done != "clipboard" else None)
-    window.exports.failed.connect(
-        lambda text: window.message_bar.add(Message(key=f"export:{text}", level="error", text=text, scope="app"))
-    )
-    window.exports.add_to(file_menu)
+    file_menu.addAction(actions.open_action)
+    actions.recent_menu = recent_menu
+    file_menu.addMenu(actions.recent_menu)
+    file_menu.addAction(actions.choose_game_action)
+    file_menu.addAction(actions.export_action)
+    exports.add_to(file_menu)
     file_menu.addSeparator()
-    file_menu.addAction(window.players_action)
-    file_menu.addAction(window.collection_action)
+    file_menu.addAction(actions.players_action)
+    file_menu.addAction(actions.collection_action)
     file_menu.addSeparator()
-    file_menu.addAction(window.quit_action)
+    file_menu.addAction(actions.quit_action)
 
     move_menu = bar.addMenu("&Moves")
-    for action in (window.previous_action, window.next_action, window.start_action, window.end_action):
+    for action in (actions.previous_action, actions.next_action, actions.start_action, actions.end_action):
         move_menu.addAction(action)
     move_menu.addSeparator()
-    move_menu.addAction(window.previous_mistake_action)
-    move_menu.addAction(window.next_mistake_action)
+    move_menu.addAction(actions.previous_mistake_action)
+    move_menu.addAction(actions.next_mistake_action)
     move_menu.addSeparator()
-    for action in window.variation_actions:
+    for action in actions.variation_actions:
         move_menu.addAction(action)
 
     analysis_menu = bar.addMenu("&Analysis")
-    analysis_menu.addAction(window.analyse_action)
-    analysis_menu.addAction(window.live_action)
+    analysis_menu.addAction(actions.analyse_action)
+    analysis_menu.addAction(actions.live_action)
     lines_menu = analysis_menu.addMenu("&Number of engine lines")
-    for action in window.lines_count_actions:
+    for action in actions.lines_count_actions:
         lines_menu.addAction(action)
     analysis_menu.addSeparator()
-    analysis_menu.addAction(window.retro_white_action)
-    analysis_menu.addAction(window.retro_black_action)
-    analysis_menu.addAction(window.train_action)
+    analysis_menu.addAction(actions.retro_white_action)
+    analysis_menu.addAction(actions.retro_black_action)
+    analysis_menu.addAction(actions.train_action)
     analysis_menu.addSeparator()
-    window.preset_menu = analysis_menu.addMenu("&Thresholds")
-    window.preset_group = QActionGroup(window)
+    actions.preset_menu = analysis_menu.addMenu("&Thresholds")
+    actions.preset_group = QActionGroup(host)
     for preset in PRESETS:
-        action = QAction(preset_label(preset), window, checkable=True)
-        action.setChecked(preset == window.session.preset)
-        action.triggered.connect(lambda _checked=False, p=preset: window.set_preset(p))
-        window.preset_group.addAction(action)
-        window.preset_menu.addAction(action)
+        action = QAction(preset_label(preset), host, checkable=True)
+        action.setChecked(preset == session.preset)
+        action.triggered.connect(lambda _checked=False, p=preset: slots.set_preset(p))
+        actions.preset_group.addAction(action)
+        actions.preset_menu.addAction(action)
     analysis_menu.addSeparator()
-    analysis_menu.addAction(window.settings_action)
+    analysis_menu.addAction(actions.settings_action)
 
     engines_menu = bar.addMenu("&Engines")
-    engines_menu.addAction(window.engine_manager_action)
+    engines_menu.addAction(actions.engine_manager_action)
     engines_menu.addSeparator()
-    engines_menu.addAction(window.install_stockfish_action)
-    engines_menu.addAction(window.install_katago_action)
+    engines_menu.addAction(actions.install_stockfish_action)
+    engines_menu.addAction(actions.install_katago_action)
 
     view_menu = bar.addMenu("&View")
-    view_menu.addAction(window.flip_action)
-    view_menu.addAction(window.move_numbers_action)
-    view_menu.addAction(window.ownership_action)
-    view_menu.addAction(window.policy_action)
+    view_menu.addAction(actions.flip_action)
+    view_menu.addAction(actions.move_numbers_action)
+    view_menu.addAction(actions.ownership_action)
+    view_menu.addAction(actions.policy_action)
     graph_menu = view_menu.addMenu("&Graph shows")
-    for action in window.graph_mode_actions.values():
+    for action in actions.graph_mode_actions.values():
         graph_menu.addAction(action)
-    view_menu.addAction(window.dark_action)
+    view_menu.addAction(actions.dark_action)
     view_menu.addSeparator()
-    view_menu.addAction(window.fullscreen_action)
+    view_menu.addAction(actions.fullscreen_action)
 
     help_menu = bar.addMenu("&Help")
-    help_menu.addAction(window.shortcuts_action)
-    help_menu.addAction(window.about_action)
+    help_menu.addAction(actions.shortcuts_action)
+    help_menu.addAction(actions.about_action)
 
 
-def build_toolbar(window: MainWindow) -> None:
-    toolbar = QToolBar("Main", window)
+def build_toolbar(host: QMainWindow, session: ReviewSession, slots: ActionSlots, actions: WindowActions) -> None:
+    toolbar = QToolBar("Main", host)
     toolbar.setObjectName("main-toolbar")
     toolbar.setMovable(False)
     toolbar.setFloatable(False)
     toolbar.setIconSize(QSize(18, 18))
     toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
     toolbar.toggleViewAction().setEnabled(False)
-    window.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
-    window.toolbar = toolbar
+    host.addToolBar(Qt.ToolBarArea.TopToolBarArea, toolbar)
+    actions.toolbar = toolbar
 
-    toolbar.addAction(window.open_action)
+    toolbar.addAction(actions.open_action)
     toolbar.addSeparator()
 
-    window.engine_button = QToolButton(window)
-    window.engine_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-    window.engine_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-    window.engine_button.setToolTip("The engine that analyses this kind of game")
+    actions.engine_button = QToolButton(host)
+    actions.engine_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    actions.engine_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+    actions.engine_button.setToolTip("The engine that analyses this kind of game")
     # The text ends in ▾; the style's own indicator would sit on top of the text.
-    window.engine_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
-    window.engine_menu = QMenu(window.engine_button)
-    window.engine_menu.aboutToShow.connect(window.analysis_controller.fill_engine_menu)
-    window.engine_button.setMenu(window.engine_menu)
-    toolbar.addWidget(window.engine_button)
+    actions.engine_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
+    actions.engine_menu = QMenu(actions.engine_button)
+    actions.engine_button.setMenu(actions.engine_menu)
+    toolbar.addWidget(actions.engine_button)
 
-    window.limit_combo = QComboBox(window)
-    window.limit_combo.setToolTip("How long the engine searches each position")
-    window.limit_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-    window.limit_combo.activated.connect(window.analysis_controller.on_limit_chosen)
-    toolbar.addWidget(window.limit_combo)
+    actions.limit_combo = QComboBox(host)
+    actions.limit_combo.setToolTip("How long the engine searches each position")
+    actions.limit_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+    toolbar.addWidget(actions.limit_combo)
 
-    window.analyse_button = QToolButton(window)
-    window.analyse_button.setDefaultAction(window.analyse_action)
-    window.analyse_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-    window.analyse_button.setObjectName("analyse-button")
-    window.analyse_button.setStyleSheet("QToolButton { font-weight: 600; padding: 2px 8px; }")
-    toolbar.addWidget(window.analyse_button)
+    actions.analyse_button = QToolButton(host)
+    actions.analyse_button.setDefaultAction(actions.analyse_action)
+    actions.analyse_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+    actions.analyse_button.setObjectName("analyse-button")
+    actions.analyse_button.setStyleSheet("QToolButton { font-weight: 600; padding: 2px 8px; }")
+    toolbar.addWidget(actions.analyse_button)
     toolbar.addSeparator()
 
-    window.preset_combo = QComboBox(window)
-    window.preset_combo.setToolTip("Thresholds for inaccuracies, mistakes and blunders (chess)")
+    actions.preset_combo = QComboBox(host)
+    actions.preset_combo.setToolTip("Thresholds for inaccuracies, mistakes and blunders (chess)")
     for preset in PRESETS:
-        window.preset_combo.addItem(preset_label(preset), preset)
-    window.preset_combo.setCurrentIndex(PRESETS.index(window.session.preset))
-    window.preset_combo.activated.connect(lambda index: window.set_preset(window.preset_combo.itemData(index)))
-    toolbar.addWidget(window.preset_combo)
+        actions.preset_combo.addItem(preset_label(preset), preset)
+    actions.preset_combo.setCurrentIndex(PRESETS.index(session.preset))
+    actions.preset_combo.activated.connect(lambda index: slots.set_preset(actions.preset_combo.itemData(index)))
+    toolbar.addWidget(actions.preset_combo)
     toolbar.addSeparator()
-    toolbar.addAction(window.export_action)
+    toolbar.addAction(actions.export_action)
 
-    spacer = QWidget(window)
+    spacer = QWidget(host)
     spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     toolbar.addWidget(spacer)
-    toolbar.addAction(window.flip_action)
-    toolbar.addAction(window.settings_action)
-    window.analysis_controller.update_engine_controls()
+    toolbar.addAction(actions.flip_action)
+    toolbar.addAction(actions.settings_action)
 
 
 def media_icon(running: bool) -> QIcon:
@@ -330,21 +414,21 @@ def media_icon(running: bool) -> QIcon:
     return QIcon(pixmap)
 
 
-def apply_action_states(window: MainWindow, states: ActionStates) -> None:
+def apply_action_states(actions: WindowActions, states: ActionStates) -> None:
     """Enable and name the actions as `states` (the presenter's rules) says."""
-    window.analyse_action.setEnabled(states.analyse_enabled)
-    window.analyse_action.setText(states.analyse_text)
-    window.analyse_action.setIcon(media_icon(states.running))
-    window.analyse_action.setToolTip(states.analyse_tip)
-    window.export_action.setEnabled(states.export_enabled)
-    window.choose_game_action.setEnabled(states.choose_game_enabled)
-    window.preset_combo.setEnabled(states.thresholds_enabled)
+    actions.analyse_action.setEnabled(states.analyse_enabled)
+    actions.analyse_action.setText(states.analyse_text)
+    actions.analyse_action.setIcon(media_icon(states.running))
+    actions.analyse_action.setToolTip(states.analyse_tip)
+    actions.export_action.setEnabled(states.export_enabled)
+    actions.choose_game_action.setEnabled(states.choose_game_enabled)
+    actions.preset_combo.setEnabled(states.thresholds_enabled)
     for action in (
-        window.previous_action,
-        window.next_action,
-        window.start_action,
-        window.end_action,
-        window.next_mistake_action,
-        window.previous_mistake_action,
+        actions.previous_action,
+        actions.next_action,
+        actions.start_action,
+        actions.end_action,
+        actions.next_mistake_action,
+        actions.previous_mistake_action,
     ):
         action.setEnabled(states.navigation_enabled)

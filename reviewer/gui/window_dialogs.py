@@ -2,25 +2,41 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject, Slot
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStatusBar, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.gui.analysis_controller import AnalysisController
 from reviewer.gui.presenters.text import SHORTCUTS
-
-if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+from reviewer.gui.session import ReviewSession
+from reviewer.gui.settings import Settings
 
 
 class WindowDialogs(QObject):
-    """Opens each dialog over `window`; the players, trainer and collection windows are made once and kept."""
+    """Opens each dialog over `parent`; the players, trainer and collection windows are made once and kept."""
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(
+        self,
+        session: ReviewSession,
+        settings: Settings,
+        analysis_controller: AnalysisController,
+        answer_evaluator: Callable[[Any], Any],
+        set_preset: Callable[[str], None],
+        open_file: Callable[[Path | str, int, int], None],
+        status_bar: QStatusBar,
+        parent: QWidget,
+    ) -> None:
+        """`answer_evaluator`: judges the trainer's answers for a card; `open_file(path, game index,
+        ply)` opens a game of the collection in `parent`, which is raised then."""
+        super().__init__(parent)
+        self._session, self._settings, self._analysis = session, settings, analysis_controller
+        self._answer_evaluator, self._set_preset, self._open_file = answer_evaluator, set_preset, open_file
+        self._status_bar, self._parent = status_bar, parent
         self.players_window: QWidget | None = None
         self.train_window: Any = None
         self.collection_window: Any = None
@@ -30,7 +46,7 @@ class WindowDialogs(QObject):
         from reviewer.gui.train_window import TrainWindow
 
         if self.train_window is None:
-            self.train_window = TrainWindow(Deck, self.window.answer_evaluator)
+            self.train_window = TrainWindow(Deck, self._answer_evaluator)
         self.train_window.show()
         self.train_window.raise_()
         self.train_window.reload()
@@ -39,47 +55,47 @@ class WindowDialogs(QObject):
     def show_settings(self) -> None:
         from reviewer.gui.dialogs.settings_dialog import SettingsDialog
 
-        kind = self.window.analysis_controller.current_kind()
+        kind = self._analysis.current_kind()
         dialog = SettingsDialog(
             kind=kind,
-            engines=self.window.analysis_controller.known_engines(),
-            engine=self.window.engine_choice(kind),
-            limit=self.window.limit(kind),
-            preset=self.window.session.preset,
-            parent=self.window,
+            engines=self._analysis.known_engines(),
+            engine=self._analysis.engine_choice(kind),
+            limit=self._analysis.limit(kind),
+            preset=self._session.preset,
+            parent=self._parent,
         )
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
-            self.window.set_engine_choice(dialog.engine_choice())
-            self.window.set_limit(kind, dialog.limit())
-            self.window.set_preset(dialog.preset())
+            self._analysis.set_engine_choice(dialog.engine_choice())
+            self._analysis.set_limit(kind, dialog.limit())
+            self._set_preset(dialog.preset())
 
     def show_engine_manager(self, install: str | None = None) -> Any:
         """The engine manager over this window; `install` ("stockfish"/"katago") starts that install."""
         from reviewer.gui.dialogs.engine_manager import open_engine_manager
 
-        dialog = open_engine_manager(self.window, self.window.settings, self.window.analysis_controller.current_kind(), install)
-        dialog.engines_changed.connect(self.window.analysis_controller.refresh_engines)
-        dialog.default_chosen.connect(self.window.set_engine_choice)
+        dialog = open_engine_manager(self._parent, self._settings, self._analysis.current_kind(), install)
+        dialog.engines_changed.connect(self._analysis.refresh_engines)
+        dialog.default_chosen.connect(self._analysis.set_engine_choice)
         return dialog
 
     @Slot()
     def show_shortcuts(self) -> None:
         from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
 
-        ShortcutsDialog(SHORTCUTS, self.window).exec()
+        ShortcutsDialog(SHORTCUTS, self._parent).exec()
 
     @Slot()
     def show_about(self) -> None:
         from reviewer.gui.dialogs.about import AboutDialog
 
-        AboutDialog(self.window).exec()
+        AboutDialog(self._parent).exec()
 
     @Slot()
     def show_players(self) -> None:
         try:
             from reviewer.gui.players_window import PlayersWindow
         except ImportError:
-            self.window.statusBar().showMessage("The players window is not available in this build", 5000)
+            self._status_bar.showMessage("The players window is not available in this build", 5000)
             return
         if self.players_window is None:
             self.players_window = PlayersWindow()  # a window of its own; closed with this one
@@ -94,10 +110,10 @@ class WindowDialogs(QObject):
         from reviewer.gui.collection_window import CollectionWindow, batch_settings_from
 
         if self.collection_window is None:
-            window = self.window
+            analysis, session = self._analysis, self._session
             collection = CollectionWindow(
-                lambda: batch_settings_from(window.engine_choice, window.limit, window.session.preset),
-                go_limit_is_default=lambda: window.analysis_controller.limit_is_default("go"),
+                lambda: batch_settings_from(analysis.engine_choice, analysis.limit, session.preset),
+                go_limit_is_default=lambda: analysis.limit_is_default("go"),
             )
             collection.game_requested.connect(self._open_collection_game)
             collection.install_requested.connect(
@@ -110,10 +126,10 @@ class WindowDialogs(QObject):
             self.collection_window.activateWindow()
 
     def _open_collection_game(self, path: str, index: int, ply: int) -> None:
-        self.window.open_file(path, game_index=index, ply=ply)
+        self._open_file(path, index, ply)
         if QGuiApplication.platformName() != "offscreen":
-            self.window.raise_()
-            self.window.activateWindow()
+            self._parent.raise_()
+            self._parent.activateWindow()
 
     def close(self) -> None:
         """With the main window: the side windows go too (a collection review stops, keeping what it finished)."""

@@ -328,7 +328,7 @@ def test_a_point_of_the_plot_and_a_mistake_open_their_game_in_the_main_window(qt
     main = main_window
     menu_texts = [action.text() for action in main.menuBar().actions()[0].menu().actions()]
     assert "Review a &collection…" in menu_texts
-    main.collection_action.trigger()
+    main.commands.collection_action.trigger()
     window = main.dialogs.collection_window
     assert window is not None and window.isVisible()
     window.set_paths([games_file])

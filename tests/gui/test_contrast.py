@@ -129,8 +129,8 @@ def window(qtbot, corpus_dir):
 
 
 def _switch(qtbot, window: MainWindow, dark: bool) -> None:
-    if window.dark_action.isChecked() != dark:
-        window.dark_action.trigger()  # the View menu's action, as a user switches
+    if window.commands.dark_action.isChecked() != dark:
+        window.commands.dark_action.trigger()  # the View menu's action, as a user switches
     qtbot.wait(10)
     assert style.is_dark_palette(QApplication.palette()) == dark
 
@@ -145,7 +145,7 @@ def test_the_contrast_maths_follow_wcag() -> None:
 def test_every_text_of_the_main_window_is_readable(qtbot, window, dark) -> None:
     _switch(qtbot, window, not dark)
     _switch(qtbot, window, dark)  # switched at run time, as the report said
-    assert window.analyse_button.isEnabled() and window.engine_button.text()
+    assert window.commands.analyse_button.isEnabled() and window.commands.engine_button.text()
     problems = contrast_problems(window)
     assert problems == [], "\n".join(problems)
 

@@ -156,7 +156,7 @@ def test_the_engines_menu_opens_the_manager_and_an_install_from_it(qtbot, tmp_pa
     qtbot.addWidget(window)
     menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&Engines")
     assert [a.text() for a in menu.actions() if a.text()] == ["&Engine manager…", "Install &Stockfish…", "Install &KataGo…"]
-    window.install_katago_action.trigger()
+    window.commands.install_katago_action.trigger()
     dialog = window.findChild(engine_manager.EngineManagerDialog)
     assert dialog is not None and dialog.isVisible() and dialog.progress.isVisible()
     assert dialogs is not None
@@ -198,7 +198,7 @@ def test_about_from_the_help_menu(qtbot, monkeypatch):
     monkeypatch.setattr(about.AboutDialog, "exec", lambda self: shown.append(self.windowTitle()) or 0)
     window = MainWindow(discover_engines=False)
     qtbot.addWidget(window)
-    window.about_action.trigger()
+    window.commands.about_action.trigger()
     assert shown == ["About Reviewer"]
 
 

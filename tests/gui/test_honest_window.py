@@ -87,11 +87,11 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     arrived: list[int] = []
     window.session.evaluation_added.connect(arrived.append)
     with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     assert window.state_label.text().startswith("Analysing… ")
     qtbot.waitUntil(lambda: len(arrived) >= 6, timeout=20000)
     with qtbot.waitSignal(window.analysis_finished, timeout=5000) as finished:
-        click(qtbot, window.analyse_button)  # now "Stop"
+        click(qtbot, window.commands.analyse_button)  # now "Stop"
     assert finished.args == [False]
     window.session.settle_assessment()
     coverage = window.session.basis.coverage
@@ -124,7 +124,7 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.set_engine_choice(fake_choice("--name", "Alpha"), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=30000):
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     window.session.settle_assessment()
     assert window.state_label.text() == f"Done · all {window.session.ply_count} moves analysed"
     alpha = window.summary_panel.accuracy_text("white")
@@ -132,10 +132,10 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
     window.set_engine_choice(fake_choice("--name", "Beta", "--search-ms", "80"), remember=False)
     arrived: list[int] = []
     window.session.evaluation_added.connect(arrived.append)
-    click(qtbot, window.analyse_button)
+    click(qtbot, window.commands.analyse_button)
     qtbot.waitUntil(lambda: len(arrived) >= 5, timeout=20000)
     with qtbot.waitSignal(window.analysis_finished, timeout=5000):
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     window.session.settle_assessment()
     ids = {evaluation.engine_id for evaluation in window.session.evaluations.ordered()}
     assert len(ids) == 1 and next(iter(ids)).startswith("Beta")
@@ -213,7 +213,7 @@ def test_no_chess_engine_says_so_and_offers_to_locate_one(qtbot, window, corpus_
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.set_engine_choice(EngineChoice(kind="chess", name="no-such-engine"), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=15000) as finished:
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     assert finished.args == [False]
     assert window.state_label.text().startswith("Failed: no chess engine named 'no-such-engine'")
     assert not window.progress_bar.isVisible()  # no "0/78" left behind
@@ -235,7 +235,7 @@ def test_no_chess_engine_says_so_and_offers_to_locate_one(qtbot, window, corpus_
     assert window.engine_choice("chess").command == shlex.quote(str(program))
     assert window.message_bar.row("analysis-failed") is None
     with qtbot.waitSignal(window.analysis_finished, timeout=30000) as finished:
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     assert finished.args == [True]
     assert window.state_label.text().startswith("Done · all ")
 
@@ -245,7 +245,7 @@ def test_install_stockfish_runs_the_installer_off_the_gui_thread(qtbot, window, 
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.set_engine_choice(EngineChoice(kind="chess", name="no-such-engine"), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=15000):
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     row = window.message_bar.row("analysis-failed")
     assert row is not None
     click(qtbot, row.buttons["install-stockfish"])
@@ -307,7 +307,7 @@ def test_an_engine_warning_is_kept_in_the_message_bar(qtbot, window, corpus_dir)
     command = shlex.join(fake_engine_command("fake_katago.py", "--warning", "unknown rules, using tromp-taylor"))
     window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=30000) as finished:
-        click(qtbot, window.analyse_button)
+        click(qtbot, window.commands.analyse_button)
     assert finished.args == [True]
     texts = [message.text for message in window.message_bar.messages()]
     assert texts == ["KataGo: unknown rules, using tromp-taylor"]  # once, however many queries warned

@@ -127,12 +127,12 @@ def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
     folder = Path(SHOTS)
     folder.mkdir(parents=True, exist_ok=True)
     for dark in (False, True):
-        if window.dark_action.isChecked() != dark:
-            window.dark_action.trigger()
+        if window.commands.dark_action.isChecked() != dark:
+            window.commands.dark_action.trigger()
         wait_for_theme(qtbot, widget or window)
         qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
         (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
-    window.dark_action.trigger()  # back to light for the rest of the journey
+    window.commands.dark_action.trigger()  # back to light for the rest of the journey
     wait_for_theme(qtbot, widget or window)
 
 

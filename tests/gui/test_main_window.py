@@ -133,7 +133,7 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
             assert re.search(r"Elo \d+ \(\d+ – \d+, 80%\)", details), details
         else:
             assert "Strength from the moves: none (" in window.summary_panel._rows[color].details.toolTip()
-    assert window.analyse_action.text() == "Analyse"
+    assert window.commands.analyse_action.text() == "Analyse"
     flagged = session.flagged_plies(("mistake", "blunder"))  # N goes to mistakes and blunders
     assert flagged, "the fake engine's scores flag some moves of this game"
     qtbot.keyClick(window, Qt.Key.Key_N)
@@ -153,7 +153,7 @@ def test_the_analysis_can_be_cancelled_with_space(qtbot, window, corpus_dir, tmp
     use_fake_engine(window, "--log", str(tmp_path / "searches.log"), "--wait-for-stop-after-total", "1")
     with qtbot.waitSignal(window.session.evaluation_added, timeout=60_000):
         window.start_analysis()
-    assert window.analyse_action.text() == "Stop"
+    assert window.commands.analyse_action.text() == "Stop"
     with qtbot.waitSignal(window.analysis_finished, timeout=60_000) as finished:
         qtbot.keyClick(window, Qt.Key.Key_Space)
     assert finished.args == [False]
@@ -248,7 +248,7 @@ def test_flip_preset_and_limit_are_remembered(qtbot, window, corpus_dir) -> None
     assert fresh.preset == "seed"
     assert fresh.limit("chess").depth == 12
     assert window.session.preset == "seed"
-    assert "depth 12" in window.limit_combo.currentText()
+    assert "depth 12" in window.commands.limit_combo.currentText()
 
 
 def test_summary_count_click_jumps_to_that_move(qtbot, window, corpus_dir) -> None:
@@ -267,7 +267,7 @@ def test_go_analysis_with_a_fake_katago_marks_candidates(qtbot, window, corpus_d
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     command = shlex.join(fake_engine_command("fake_katago.py"))
     window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
-    assert not window.preset_combo.isEnabled()  # chess thresholds do not apply to Go
+    assert not window.commands.preset_combo.isEnabled()  # chess thresholds do not apply to Go
     analyse(qtbot, window)
     session = window.session
     assert set(session.judgements()) == set(range(1, session.ply_count + 1))
@@ -296,7 +296,7 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
 def test_recent_files_menu_and_players_window(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     window.files.fill_recent_menu()
-    names = [action.text() for action in window.recent_menu.actions()]
+    names = [action.text() for action in window.commands.recent_menu.actions()]
     assert names[0] == GO_GAME[1]
     window.dialogs.show_players()
     assert window.dialogs.players_window is not None and window.dialogs.players_window.isVisible()
@@ -417,11 +417,11 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
     qtbot.keyClick(main, Qt.Key.Key_Space)  # Analyse, before discovery has answered
     assert not started and not main.analysis.is_running()
     assert "Looking for engines" in main.statusBar().currentMessage()
-    assert main.limit_combo.currentText() == "Quick · 50 visits"  # nothing known of the engine yet
+    assert main.commands.limit_combo.currentText() == "Quick · 50 visits"  # nothing known of the engine yet
     main.settings.set_engine_identity(main.engine_choice("go"), "KataGo 1.18.1 g170e-b15c192")
     main.analysis_controller.update_engine_controls()  # KataGo ran last time: the button and the limit say so
-    assert main.engine_button.text().startswith("KataGo 1.18.1")
-    assert main.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
+    assert main.commands.engine_button.text().startswith("KataGo 1.18.1")
+    assert main.commands.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
     with qtbot.waitSignal(main.analysis_finished, timeout=30000) as finished:
         release.set()
     assert finished.args == [True]
@@ -436,11 +436,11 @@ def test_go_is_reviewed_in_passes_with_katago_and_at_50_visits_with_the_built_in
 
     open_game(qtbot, window, corpus_dir / "sgf" / "katrain__ogs.sgf")
     assert window.limit("go") == Limit(visits=50)  # no KataGo found: the built-in engine's default
-    assert window.limit_combo.currentText() == "Quick · 50 visits"
+    assert window.commands.limit_combo.currentText() == "Quick · 50 visits"
     window.set_engine_choice(EngineChoice(kind="go", command="katago analysis -model m.bin.gz"), remember=False)
     assert window.limit("go") == default_go_passes().limit()
-    assert window.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
-    window.limit_combo.activated.emit(window.limit_combo.findText("Standard · 200 visits"))  # as a pick does
+    assert window.commands.limit_combo.currentText() == "Passes · 2 → 32 visits where in doubt"
+    window.commands.limit_combo.activated.emit(window.commands.limit_combo.findText("Standard · 200 visits"))  # as a pick does
     assert window.limit("go") == Limit(visits=200)  # the user's choice stays
-    assert window.limit_combo.currentText() == "Standard · 200 visits"
+    assert window.commands.limit_combo.currentText() == "Standard · 200 visits"
     assert window.limit("chess") != Limit(visits=200)

@@ -39,7 +39,7 @@ def test_every_menu_entry_has_its_own_name(window) -> None:
         names = [a.text().replace("&", "") for a in all_actions(top.menu()) if a.text() and not a.isSeparator()]
         repeated = {name for name in names if names.count(name) > 1 and not name[:1].isdigit()}
         assert not repeated, f"{top.text()}: {repeated}"
-    assert window.next_mistake_action.text().replace("&", "") == "Next mistake or blunder"
+    assert window.commands.next_mistake_action.text().replace("&", "") == "Next mistake or blunder"
 
 
 def test_n_goes_to_the_next_mistake_or_blunder_past_inaccuracies(qtbot, window, corpus_dir, monkeypatch) -> None:

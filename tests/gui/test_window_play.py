@@ -109,7 +109,7 @@ def test_the_engine_toggle_shows_live_lines_and_the_eval_bar(qtbot, window, corp
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.session.set_current_ply(10)
     QTest.keyClick(window, Qt.Key.Key_L)
-    assert window.live_action.isChecked() and window.lines_panel.isVisible() and window.eval_bar.isVisible()
+    assert window.commands.live_action.isChecked() and window.lines_panel.isVisible() and window.eval_bar.isVisible()
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)
     assert window.analysis_board.latest_update().token is window.session.current_node
     assert window.eval_bar.white_pct() is not None
@@ -159,7 +159,7 @@ def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot,
     assert variation.uci == move.uci() and not variation.is_mainline
     game_move = window.session.mainline_node(7).uci
 
-    make_main_line = next(action for action in window.variation_actions if "main line" in action.text().lower())
+    make_main_line = next(action for action in window.commands.variation_actions if "main line" in action.text().lower())
     make_main_line.trigger()
     assert window.session.mainline_node(7).uci == move.uci()
     QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo
@@ -287,7 +287,7 @@ def test_the_evaluation_bar_comes_with_a_chess_game_opened_after_a_go_game(qtbot
     QTest.keyClick(window, Qt.Key.Key_L)
     assert window.lines_panel.isVisible() and not window.eval_bar.isVisible()
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    assert window.live_action.isChecked() and window.eval_bar.isVisible()
+    assert window.commands.live_action.isChecked() and window.eval_bar.isVisible()
     qtbot.waitUntil(lambda: window.eval_bar.white_pct() is not None, timeout=WAIT_MS)
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     assert not window.eval_bar.isVisible()

@@ -112,12 +112,12 @@ class BoardWidget(QWidget):
         """The window colour around the board and the board's background: drawn again only when
         the size, screen scale, theme, window colour or `_background_state` changes."""
         ratio = self.devicePixelRatioF()
-        window = self.palette().color(self.backgroundRole())
-        key = (window.rgba(), self.width(), self.height(), ratio, theme, *self._background_state())
+        window_colour = self.palette().color(self.backgroundRole())
+        key = (window_colour.rgba(), self.width(), self.height(), ratio, theme, *self._background_state())
         if self._background is None or key != self._background_key:
             pixmap = QPixmap(max(1, round(self.width() * ratio)), max(1, round(self.height() * ratio)))
             pixmap.setDevicePixelRatio(ratio)
-            pixmap.fill(window)
+            pixmap.fill(window_colour)
             painter = QPainter(pixmap)
             try:
                 self._paint_background(painter, theme)
