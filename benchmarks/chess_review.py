@@ -1,27 +1,35 @@
 """Chess review: labels against a deep reference, for uniform node budgets and for the review in passes.
 
-The reference (benchmarks/data/chess_reference.json, made by benchmarks/chess_reference.py: Stockfish,
-5M nodes per position, one thread, each game backwards) judges every move of a few real games from
-the shared corpus. In one run, each setting reviews the same games through
-`reviewer.core.review.analyse_game` (no cache), and the benchmark prints, against the reference:
+The reference judges every move of a few real games from the shared corpus. By default it is the
+consensus of two runs (benchmarks/data/chess_reference2.json, made by benchmarks/chess_reference2.py:
+Stockfish, 5M nodes per position, one thread, each run with a hash of its own); `--single-reference`
+takes run 1 alone (benchmarks/data/chess_reference.json, benchmarks/chess_reference.py). In one run,
+each setting reviews the same games through `reviewer.core.review.analyse_game` (no cache), and the
+benchmark prints, against the reference:
 
-  agree     the share of moves given the same label (book, best, good, inaccuracy, mistake, blunder)
-  agree*    the same with best and good as one label: `best` means the move is the engine's first
+  equal     the share of moves given the label (book, best, good, inaccuracy, mistake, blunder) of
+            either run
+  eq b=g    the same with best and good as one label: `best` means the move is the engine's first
             choice (SCORING.md), so between near-equal moves it follows which one a search ranks first
-  recall    of the reference's mistakes and blunders, the share the setting flags as mistake or blunder
-  precision of the setting's mistakes and blunders, the share the reference flags so
-  wall s    wall-clock seconds for all games (engines started before the clock)
+  recall    of the moves both runs call a mistake or blunder, the share the setting flags so
+  prec.     of the setting's mistakes and blunders, the share either run flags so (prec.2: both runs)
+  wall s    wall-clock seconds for all games (engines started before the clock); x 1M: against the
+            uniform 1M-node review of the same run
   cpu s     the engines' CPU seconds (steadier than wall time on a shared machine)
+  graph at  when the first pass had searched every position (the whole graph shown), summed over
+            the games, as a share of the uniform 1M-node review's wall time
 
 Uniform budgets run as today's default does (UciEngine's default arrangement: on 2 cores one process,
-Threads=2); the passes run one single-thread engine per core. Only moves whose two positions the
-reference holds are compared (a game the reference has not finished counts from its end backwards),
-and by default only the positions the reference holds are reviewed (`--whole-games` for all).
-`--compare-only` compares the saved labels of the last run (benchmarks/data/chess_review_runs.json)
-with the reference as it is now, without running an engine.
+Threads=2); the passes run one single-thread engine per core. `--prefixes` also prints the default
+scheme where it is the first passes of a longer one (the same searches, timed to the end of its last
+pass). Only moves whose two positions the reference holds are compared (a game the reference has not
+finished counts from its end backwards), and by default only the positions the reference holds are
+reviewed (`--whole-games` for all). `--compare-only` compares the saved labels of the last run
+(benchmarks/data/chess_review_runs.json) with the reference as it is now, without running an engine.
 
     nice -n 10 .venv/bin/python benchmarks/chess_review.py [--uniform 30000,100000,300000,1000000]
-        [--passes 40000,250000,1000000/20000,500000,1000000] [--margins 3,1/3,0.5] [--repeat-passes]
+        [--passes 40000,250000,1000000,5000000/...] [--margins 3,1,1/...] [--flags-from 4/...]
+        [--prefixes] [--repeat-passes] [--single-reference]
 """
 
 from __future__ import annotations
