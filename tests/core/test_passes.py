@@ -252,9 +252,16 @@ def test_go_refines_the_moves_that_lost_two_points_and_the_ones_looked_at_first(
 
 @pytest.mark.engine
 @pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason="Stockfish is not installed")
-def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "scheme",
+    [
+        ChessPasses(nodes=(2000, 8000, 20000), engines=2),
+        ChessPasses(nodes=(2000, 8000, 20000, 40000), margins=(3.0, 1.0, 2.0), engines=2, flags_from=4),
+    ],
+    ids=["passes", "last pass on mistakes only"],
+)
+def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_dir: Path, scheme: ChessPasses) -> None:
     game = load_game(corpus_dir / "pgn" / "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", 3)
-    scheme = ChessPasses(nodes=(2000, 8000, 20000), engines=2)
     runs = []
     for _ in range(2):
         with UciEngine([STOCKFISH], threads=2) as engine:  # a pool of one 2-thread process: the scheme rearranges it
