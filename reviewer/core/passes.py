@@ -9,9 +9,13 @@ of every move that is flagged (inaccuracy or worse), whose drop lies within `mar
 of a threshold of any preset, that involves a mate, or whose position is sharp (SCORING.md,
 Sharpness). Each later pass looks only at moves touched by the pass before and deepens them again
 when their label changed with depth, when a mistake's or blunder's best move changed, or when the
-drop is still within `margins[k]` of a threshold. Every pass runs each engine (one thread, a fixed hash cleared by
-`ucinewgame`) on a fixed run of consecutive positions, backwards from the last one, so the same
-game and settings give the same labels.
+drop is still within `margins[k]` of a threshold. From pass `flags_from` on (when set), a pass
+deepens only the moves whose standing as a mistake or worse is in doubt: the drop lies within the
+pass's margin of a preset's mistake threshold, or the move became or stopped being a mistake or
+blunder with the pass before (a search deep enough to settle those costs too much for the rest).
+Every pass runs each engine (one thread, a fixed hash cleared by `ucinewgame`) on a fixed run of
+consecutive positions, backwards from the last one, so the same game and settings give the same
+labels.
 
 Go (`GoPasses`): pass 1 searches every position at `visits[0]` (one or two visits: the network's
 own judgement); pass 2 searches again at `visits[1]` both positions of every move that lost at
@@ -60,6 +64,8 @@ __all__ = [
 # Doubt is judged against the thresholds of every preset, so one review serves them all; labels
 # are then given by the preset the player picks.
 THRESHOLDS = tuple(sorted({t for preset in DROP_THRESHOLDS.values() for t in preset}))
+MISTAKE_THRESHOLDS = tuple(sorted({preset[1] for preset in DROP_THRESHOLDS.values()}))  # mistake or worse from here
+FLAGGED = ("mistake", "blunder")
 DOUBT_PRESET: Preset = "lichess"  # the lowest thresholds: its flagged moves include every preset's
 SHARP = 1.0  # sharpness above which a position's figures are deepened (about W = L = 27%)
 
@@ -72,13 +78,15 @@ class ChessPasses:
     margins: tuple[float, ...] = (3.0, 1.0)  # win points around a threshold that count as doubt, pass 2, 3…
     engines: int = 1
     hash_mb: int = 64
+    flags_from: int = 0  # the first pass that looks only at mistakes and worse (0: none)
     kind: str = "chess"
 
     @property
     def scheme_id(self) -> str:
         nodes = ">".join(str(n) for n in self.nodes)
         margins = ">".join(f"{m:g}" for m in self.margins)
-        return f"chess-passes-v1:nodes{nodes}:margins{margins}:engines{self.engines}:hash{self.hash_mb}"
+        flags = f":flags{self.flags_from}" if self.flags_from else ""
+        return f"chess-passes-v1:nodes{nodes}:margins{margins}:engines{self.engines}:hash{self.hash_mb}{flags}"
 
     def limit(self, multipv: int = 1) -> Limit:
         return Limit(scheme=self.scheme_id, multipv=multipv)
@@ -143,7 +151,7 @@ def default_go_passes() -> GoPasses:
 
 _CHESS_ID = re.compile(
     r"^chess-passes-v1:nodes(?P<nodes>[\d>]+):margins(?P<margins>[\d.>]*):engines(?P<engines>\d+)"
-    r":hash(?P<hash>\d+)$"
+    r":hash(?P<hash>\d+)(?::flags(?P<flags>\d+))?$"
 )
 _GO_ID = re.compile(r"^go-passes-v1:visits(?P<fast>\d+)>(?P<deep>\d+):refine(?P<loss>[\d.]+):batch(?P<batch>\d+)$")
 
@@ -157,6 +165,7 @@ def scheme_from_id(scheme_id: str) -> Scheme:
             margins=tuple(float(m) for m in match["margins"].split(">") if m),
             engines=int(match["engines"]),
             hash_mb=int(match["hash"]),
+            flags_from=int(match["flags"] or 0),
         )
     match = _GO_ID.match(scheme_id)
     if match:
@@ -199,7 +208,9 @@ def chess_moves_in_doubt(
     `latest` holds each position's deepest evaluation. For `next_pass` ≥ 3, `touched` is the set of
     positions the previous pass searched and `earlier` their evaluations before it: only moves with
     a touched position are looked at, and a move is in doubt when its label or its best move
-    changed, or its drop is still within the pass's margin of a threshold.
+    changed, or its drop is still within the pass's margin of a threshold; from pass
+    `scheme.flags_from` on, only when it became or stopped being a mistake or worse, or its drop is
+    within the margin of a mistake threshold.
     """
     margin = scheme.margins[min(next_pass - 2, len(scheme.margins) - 1)] if scheme.margins else 0.0
     now = assess_chess(game, EvaluationTable(dict(latest)), preset=DOUBT_PRESET)
@@ -227,8 +238,15 @@ def chess_moves_in_doubt(
     before_pass = dict(latest)
     before_pass.update(earlier or {})
     then = assess_chess(game, EvaluationTable(before_pass), preset=DOUBT_PRESET)
+    flags_only = 0 < scheme.flags_from <= next_pass
     for move, old in zip(now.moves, then.moves, strict=True):
         if move.book or not ({move.ply - 1, move.ply} & touched):
+            continue
+        if flags_only:
+            if (move.judgement in FLAGGED) != (old.judgement in FLAGGED) or _near_threshold(
+                move.win_drop_mover, MISTAKE_THRESHOLDS, margin
+            ):
+                doubtful.add(move.ply)
             continue
         if (
             move.judgement != old.judgement

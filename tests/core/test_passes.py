@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,10 @@ def test_scheme_ids_name_every_setting_and_read_back() -> None:
     assert scheme_from_id(go_scheme.scheme_id) == go_scheme
     assert "scheme=" + chess_scheme.scheme_id in chess_scheme.limit().describe()
     assert chess_scheme.scheme_id != ChessPasses(nodes=(1000, 5001), margins=(2.5,), engines=3, hash_mb=32).scheme_id
+    deep = ChessPasses(nodes=(1000, 5000, 9000), margins=(2.5, 1.0), flags_from=3)
+    assert scheme_from_id(deep.scheme_id) == deep
+    assert deep.scheme_id != replace(deep, flags_from=0).scheme_id
+    assert ":flags" not in chess_scheme.scheme_id  # the ids of schemes without it stay as they were
     with pytest.raises(ValueError, match="unknown review scheme"):
         scheme_from_id("chess-passes-v9:whatever")
 
@@ -94,6 +99,29 @@ def test_first_pass_covers_every_position_then_only_moves_in_doubt_are_deepened(
     assert third == in_doubt(1.0, first_look=False) & second
     assert [(s.index, s.positions) for s in starts] == [(1, game.ply_count + 1), (2, len(second)), (3, len(third))]
     assert len(searched(log)) == sum(1 for e in yielded if e.terminal is None)
+
+
+def test_a_pass_on_mistakes_only_deepens_only_moves_near_a_mistake_threshold(tmp_path: Path) -> None:
+    """From `flags_from` on, a pass looks at the mistake thresholds of the presets (10 and 20 win
+    points) alone; the fake engine answers the same at every budget, so no move changes its label."""
+    game = opera()
+    plain = ChessPasses(nodes=(100, 200, 300), margins=(3.0, 4.0), engines=2)
+    flags = replace(plain, flags_from=3)
+    with fake_uci(tmp_path / "plain.log") as engine:
+        plain_table, _, plain_yielded = review(game, engine, plain.limit())
+    with fake_uci(tmp_path / "flags.log") as engine:
+        _, starts, yielded = review(game, engine, flags.limit())
+    second = {e.ply for e in yielded if e.review_pass == 2}
+    assert second == {e.ply for e in plain_yielded if e.review_pass == 2}  # pass 2 is the same
+    near_mistake = set()
+    for move in assess_chess(game, plain_table).moves:
+        drop = move.win_drop_mover
+        if not move.book and drop is not None and any(abs(drop - t) < 4.0 for t in (10.0, 20.0)):
+            near_mistake.update((move.ply - 1, move.ply))
+    third = {e.ply for e in yielded if e.review_pass == 3}
+    assert third == near_mistake & second
+    assert third < {e.ply for e in plain_yielded if e.review_pass == 3}  # fewer than every threshold's
+    assert starts[-1].positions == len(third)
 
 
 def test_a_stable_review_stops_after_the_second_pass(tmp_path: Path) -> None:
@@ -224,9 +252,16 @@ def test_go_refines_the_moves_that_lost_two_points_and_the_ones_looked_at_first(
 
 @pytest.mark.engine
 @pytest.mark.skipif(shutil.which(STOCKFISH) is None, reason="Stockfish is not installed")
-def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_dir: Path) -> None:
+@pytest.mark.parametrize(
+    "scheme",
+    [
+        ChessPasses(nodes=(2000, 8000, 20000), engines=2),
+        ChessPasses(nodes=(2000, 8000, 20000, 40000), margins=(3.0, 1.0, 2.0), engines=2, flags_from=4),
+    ],
+    ids=["passes", "last pass on mistakes only"],
+)
+def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_dir: Path, scheme: ChessPasses) -> None:
     game = load_game(corpus_dir / "pgn" / "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", 3)
-    scheme = ChessPasses(nodes=(2000, 8000, 20000), engines=2)
     runs = []
     for _ in range(2):
         with UciEngine([STOCKFISH], threads=2) as engine:  # a pool of one 2-thread process: the scheme rearranges it
