@@ -131,6 +131,8 @@ def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
             window.dark_action.trigger()
         wait_for_theme(qtbot, widget or window)
         qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
+        QApplication.sendPostedEvents()  # the layouts asked for (a plot's axes make room for their labels)
+        QApplication.processEvents()
         (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
     window.dark_action.trigger()  # back to light for the rest of the journey
     wait_for_theme(qtbot, widget or window)
