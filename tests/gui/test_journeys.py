@@ -1,6 +1,7 @@
 """Journeys through the real window, as a player makes them, across the joins between features:
 open → analyse → click the graph → play a variation on the board → engine lines → undo → export →
-reopen the export and the original → train on the mistakes. Mouse and keys through QTest; engines are
+reopen the export and the original → train on the mistakes; and a collection reviewed, cancelled after its
+first game → its insights → that game opened from a mistake → its cards trained. Mouse and keys through QTest; engines are
 the fake ones of tests/fakes (real protocols, fixed answers); every wait is on a signal or a state.
 
 With REVIEWER_JOURNEY_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
@@ -321,8 +322,6 @@ def searches_in(log: Path) -> int:
 
 @pytest.mark.qt_log_ignore("This plugin does not support (raise|propagateSizeHints)")  # the offscreen platform's notes
 def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards_are_trained(qtbot, corpus_dir, tmp_path):
-    import chess
-
     from reviewer.core.analysis import Limit
     from reviewer.core.services.trainer.deck import Deck
 
@@ -407,7 +406,6 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
         drag(trainer.chess_board, best.from_square, best.to_square)
         qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
         assert trainer.feedback_label.text().startswith("Good") and trainer.current() is card
-        assert isinstance(best, chess.Move)
         shoot(qtbot, window, "collection-trainer", trainer)
         QTest.mouseClick(trainer.next_button, Qt.MouseButton.LeftButton)
         qtbot.waitUntil(lambda: trainer.current() is not card, timeout=WAIT_MS)
