@@ -205,11 +205,11 @@ class TimelineChart(pg.PlotWidget):  # type: ignore[misc]
         timeline = self.timeline
         if timeline is None or not timeline.points:
             self.setTitle(self._message if timeline is None else f"{timeline.title}: no scored game", color=theme.text)
-            self.setLabel("left", "", color=theme.text)
-            self.setLabel("bottom", "", color=theme.text)
+            for name in ("left", "bottom"):  # no scale without points: its numbers would mean nothing
+                self.hideAxis(name)
             return
         self.setTitle(timeline.title, color=theme.text)
-        self.setLabel("left", timeline.y_label, color=theme.text)
+        self.setLabel("left", timeline.y_label, color=theme.text)  # (shows the axis again)
         self.setLabel("bottom", timeline.x_label, color=theme.text)
         xs = [p.x for p in timeline.points]
         ys = [p.y for p in timeline.points]

@@ -37,6 +37,7 @@ from reviewer.gui.board.go_play import PlayableGoBoard
 
 class TrainWindow(QWidget):
     loaded = Signal(object, object)  # list[DueCard], Progress (from the deck's thread)
+    recorded = Signal(object, object)  # the same, once an answer is written
     judged = Signal(object, object)  # Card, Verdict
     reviewed = Signal(str)  # "next due …"
     failed = Signal(str)
@@ -61,6 +62,7 @@ class TrainWindow(QWidget):
         self._answered: Card | None = None
         self._waiting: tuple[list[DueCard], Progress] | None = None
         self._leaving = False
+        self._recording = False  # an answer is being written: what the deck said before it is out of date
 
         self.progress_label = QLabel("Loading the deck…")
         self.progress_label.setAccessibleName("Training progress")
@@ -118,6 +120,7 @@ class TrainWindow(QWidget):
         layout.addLayout(buttons)
 
         self.loaded.connect(self._on_loaded)
+        self.recorded.connect(self._on_recorded)
         self.judged.connect(self._on_judged)
         self.reviewed.connect(self._on_reviewed)
         self.failed.connect(self.feedback_label.setText)
@@ -198,7 +201,7 @@ class TrainWindow(QWidget):
             with self._deck_factory() as deck:
                 review = deck.review(card.card_id, move, accepted, attempts, seconds)
                 self.reviewed.emit(f"next time: {review.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}")
-                self.loaded.emit(deck.due(where=where), deck.progress())
+                self.recorded.emit(deck.due(where=where), deck.progress())
         except Exception as error:
             self.failed.emit(f"Cannot save the answer: {error}")
 
@@ -207,6 +210,8 @@ class TrainWindow(QWidget):
     def _on_loaded(self, due: object, progress: object) -> None:
         assert isinstance(due, list) and isinstance(progress, Progress)
         if self._answered is not None and not self._leaving:
+            if self._recording:  # read before the answer was written: it would ask the same card again
+                return
             self._waiting = (due, progress)
             self._show_progress(due, progress)
             return
@@ -215,11 +220,17 @@ class TrainWindow(QWidget):
         self._due = due
         self._show_progress(due, progress)
         card = self.current()
-        if card is not None and (previous is None or previous.card_id != card.card_id):
+        if card is None:
+            self.feedback_label.setText("")  # nothing due: no feedback left without its card
+        elif previous is None or previous.card_id != card.card_id:
             self._attempts = 0
             self._asked_at = time.monotonic()
             self.feedback_label.setText("")
         self._show(card)
+
+    def _on_recorded(self, due: object, progress: object) -> None:
+        self._recording = False
+        self._on_loaded(due, progress)
 
     def _show_progress(self, due: list[DueCard], progress: Progress) -> None:
         self.progress_label.setText(
@@ -260,6 +271,7 @@ class TrainWindow(QWidget):
     def _record(self, card: Card, move: str, accepted: bool) -> None:
         seconds = time.monotonic() - self._asked_at
         attempts = max(1, self._attempts)
+        self._recording, self._waiting = True, None
         self._worker.submit(self._review, card, move, accepted, attempts, seconds, self.card_filter())
 
     def _show(self, card: Card | None) -> None:

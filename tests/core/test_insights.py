@@ -9,7 +9,10 @@ import math
 import re
 from typing import Any
 
+import pytest
+
 from reviewer.core.services.insights import INSIGHTS_CSV_COLUMNS, collection_insights, insights_csv, insights_html
+from reviewer.core.services.insights.collect import known_date
 
 
 def move(ply: int, color: str, phase: str, loss: float, accuracy: float | None = None, weight: float | None = None,
@@ -235,3 +238,14 @@ def test_insights_over_real_reports_of_the_corpus(corpus_dir):
             assert 0 <= point["accuracy"] <= 100 and point["loss"] >= 0
     rows = list(csv.DictReader(io.StringIO(insights_csv(insights))))
     assert {row["section"] for row in rows} >= {"game", "phase", "colour", "opening", "rating"}
+
+
+@pytest.mark.parametrize(("header", "shown"), [
+    ("1848.??.??", "1848"), ("2024.05.??", "2024-05"), ("2024.05.17", "2024-05-17"), ("2016-03-13,14", "2016-03-13"),
+    ("2023.02.30", "2023-02"), ("????.??.??", None), ("", None),
+])
+def test_a_date_is_shown_as_far_as_the_header_knows_it(header, shown):
+    assert known_date(header) == shown
+    dated = report("Alice", "Bob", "1-0", header, [move(1, "white", "opening", 0.0, 100.0)],
+                   summary={"white": {"accuracy": 60.0, "acpl": 10.0}, "black": {"accuracy": 50.0, "acpl": 20.0}})
+    assert player(collection_insights([dated]), "Alice", "chess")["timeline"][0]["date"] == shown

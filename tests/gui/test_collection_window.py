@@ -103,6 +103,8 @@ def searches(log: Path) -> int:
 
 
 def test_a_collection_is_reviewed_in_the_background_to_the_end_and_not_again(qtbot, window, games_file, engine_log):
+    chart = window.panel.chart
+    assert not chart.getAxis("left").isVisible() and not chart.getAxis("bottom").isVisible()  # a message, no scale
     window.set_paths([games_file])
     window.player_edit.setText("anna")
     counts = review(qtbot, window)
@@ -112,6 +114,7 @@ def test_a_collection_is_reviewed_in_the_background_to_the_end_and_not_again(qtb
     assert window.status_label.text() == "4 games: 4 analysed"
     assert window.shown_player()["name"] == "Anna"
     assert not window.panel.left_out_label.isVisibleTo(window)
+    assert chart.getAxis("left").isVisible() and chart.getAxis("bottom").isVisible()
     done = searches(engine_log)
     assert done > 0
 

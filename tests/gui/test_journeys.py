@@ -1,6 +1,7 @@
 """Journeys through the real window, as a player makes them, across the joins between features:
 open → analyse → click the graph → play a variation on the board → engine lines → undo → export →
-reopen the export and the original → train on the mistakes. Mouse and keys through QTest; engines are
+reopen the export and the original → train on the mistakes; and a collection reviewed, cancelled after its
+first game → its insights → that game opened from a mistake → its cards trained. Mouse and keys through QTest; engines are
 the fake ones of tests/fakes (real protocols, fixed answers); every wait is on a signal or a state.
 
 With REVIEWER_JOURNEY_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
@@ -131,6 +132,8 @@ def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
             window.commands.dark_action.trigger()
         wait_for_theme(qtbot, widget or window)
         qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
+        QApplication.sendPostedEvents()  # the layouts asked for (a plot's axes make room for their labels)
+        QApplication.processEvents()
         (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
     window.commands.dark_action.trigger()  # back to light for the rest of the journey
     wait_for_theme(qtbot, widget or window)
@@ -297,3 +300,117 @@ def test_an_analysis_in_the_window_makes_cards_without_a_command(qtbot, window, 
     qtbot.waitUntil(lambda: trainer.current() is not None, timeout=WAIT_MS)
     trainer.close_deck()
 
+
+
+COLLECTION_GAMES = ("pgn", "chesslib__Morphy_UTF8.pgn")  # Paul Morphy plays every game
+
+
+def morphy_collection(corpus_dir: Path, folder: Path) -> tuple[Path, int]:
+    """Games 2 to 5 of the corpus file as one multi-game PGN of their own, and the first one's plies."""
+    import chess.pgn
+
+    path = folder / "morphy.pgn"
+    with corpus_dir.joinpath(*COLLECTION_GAMES).open(encoding="utf-8") as source:
+        games = [chess.pgn.read_game(source) for _ in range(5)][1:]
+    path.write_text("\n\n".join(str(game) for game in games) + "\n", encoding="utf-8")
+    return path, len(list(games[0].mainline_moves()))
+
+
+def searches_in(log: Path) -> int:
+    return len(log.read_text().splitlines()) if log.exists() else 0
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support (raise|propagateSizeHints)")  # the offscreen platform's notes
+def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards_are_trained(qtbot, corpus_dir, tmp_path):
+    from reviewer.core.analysis import Limit
+    from reviewer.core.services.trainer.deck import Deck
+
+    games, first_game_plies = morphy_collection(corpus_dir, tmp_path)
+    log, release = tmp_path / "searches.log", tmp_path / "release"
+    window = make_window(qtbot)
+    # The second game's first search waits for the stop. (`--log=FILE`: an argument that is a file's
+    # name would give the engine a new fingerprint with every search, and the window would not
+    # recognise the review's engine in the analysis cache.)
+    hanging = fake_engine_command(
+        "fake_uci.py", "--pv-plies", "6", f"--log={log}",
+        f"--wait-for-stop-after-total={first_game_plies + 1}", f"--release={release}",
+    )
+    window.set_engine_choice(EngineChoice(kind="chess", command=shlex.join(hanging)), remember=False)
+    window.set_limit("chess", Limit(nodes=1000), remember=False)  # one search a position: the first game's plies and its start
+    try:
+        # File ▸ Review a collection…, as a player finds it.
+        file_menu = window.menuBar().actions()[0].menu()
+        collection_action = next(a for a in file_menu.actions() if a.text() == "Review a &collection…")
+        collection_action.trigger()
+        collection = window.dialogs.collection_window
+        qtbot.waitExposed(collection)
+        collection.resize(1200, 800)
+        collection.set_paths([games])
+
+        with qtbot.waitSignal(collection.run_finished, timeout=WAIT_MS) as finished:
+            QTest.mouseClick(collection.review_button, Qt.MouseButton.LeftButton)
+            qtbot.waitUntil(lambda: collection.progress_shown is not None and collection.progress_shown.done == 1
+                            and searches_in(log) > first_game_plies + 1, timeout=WAIT_MS)
+            shoot(qtbot, window, "collection-running", collection)
+            QTest.mouseClick(collection.cancel_button, Qt.MouseButton.LeftButton)
+        release.touch()
+        counts = finished.args[0]
+        problems = [collection.problems_list.item(i).text() for i in range(collection.problems_list.count())]
+        assert problems == []
+        assert counts.cancelled and counts.analysed == 1 and counts.total == 4
+        assert collection.status_label.text() == "4 games: 1 analysed · cancelled: 3 not reviewed"
+        morphy = collection.shown_player()
+        assert morphy["name"].startswith("Morphy, Paul") and morphy["games"] == 4 and morphy["scored_games"] == 1
+        panel = collection.panel
+        assert panel.left_out_label.isVisibleTo(collection)
+        assert panel.left_out_label.text() == "3 games left out of the figures: not analysed"
+        assert len(panel.chart.timeline.points) == 1
+        QTest.mouseClick(panel.tabs.tabBar(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         panel.tabs.tabBar().tabRect(panel.tabs.indexOf(panel.mistake_table)).center())
+        assert panel.tabs.currentWidget() is panel.mistake_table
+        mistakes = panel.mistake_table
+        assert mistakes.proxy.rowCount() > 0 and set(mistakes.texts("Game")) == {"1"}
+        shoot(qtbot, window, "collection-cancelled", collection)
+
+        # A double-click on the costliest mistake opens its game at the move, labels and all.
+        view = mistakes.view
+        cell = view.visualRect(mistakes.proxy.index(0, 1)).center()
+        row = mistakes.row_at(0)
+        with qtbot.waitSignal(window.cache_checked, timeout=WAIT_MS) as checked:
+            QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
+            QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
+        assert checked.args[0] == first_game_plies + 1  # the review's evaluations, from the cache
+        session = window.session
+        assert session.game_index == 0 and session.current_ply == row.ply
+        settle(qtbot, window)
+        labels = shown_labels(window)
+        assert labels.get(row.ply), "the mistake opened is labelled in the move list"
+        shoot(qtbot, window, "collection-game")
+
+        # Ctrl+T: the trainer holds this game's mistakes and blunders, one card each.
+        window.activateWindow()  # what the app does on a screen (offscreen, nothing raises it)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=WAIT_MS)
+        QTest.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+        trainer = window.dialogs.train_window
+        qtbot.addWidget(trainer)
+        qtbot.waitExposed(trainer)
+        qtbot.waitUntil(lambda: trainer.current() is not None, timeout=WAIT_MS)
+        with Deck() as deck:
+            cards = deck.cards()
+        flagged = {ply for ply, judgement in session.judgements().items() if judgement in ("mistake", "blunder")}
+        assert {card.ply for card in cards} == flagged
+        assert {(card.source_path, card.source_index) for card in cards} == {(str(games), 0)}
+        card = trainer.current()
+        board = trainer.chess_board.board()
+        best = board.parse_san(card.best)
+        drag(trainer.chess_board, best.from_square, best.to_square)
+        qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
+        assert trainer.feedback_label.text().startswith("Good") and trainer.current() is card
+        shoot(qtbot, window, "collection-trainer", trainer)
+        QTest.mouseClick(trainer.next_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: trainer.current() is not card, timeout=WAIT_MS)
+        assert trainer.feedback_label.text() == ""
+        trainer.close_deck()
+    finally:
+        release.touch()
+        window.close()

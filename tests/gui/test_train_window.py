@@ -97,3 +97,27 @@ def test_the_feedback_stays_with_the_card_answered_and_the_next_card_comes_when_
     assert window.feedback_label.text() == ""
     assert window.answered() is None and not window.next_button.isEnabled()
     window.close_deck()
+
+
+def test_a_deck_read_before_the_answer_was_written_never_asks_the_answered_card_again(qtbot, deck_path):
+    import threading
+
+    window = TrainWindow(lambda: Deck(deck_path))
+    qtbot.addWidget(window)
+    window.kind_filter.setCurrentIndex(1)  # chess only: one card
+    qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
+    card, read_before = window.current(), list(window._due)
+    writing = threading.Event()
+    window._worker.submit(writing.wait)  # the answer waits behind this in the deck's thread
+    try:
+        click(window.chess_board, chess.G7)
+        click(window.chess_board, chess.G6)
+        assert window.answered() is card
+        window.loaded.emit(read_before, Deck(deck_path).progress())  # a reload's answer, read before the answer
+        QTest.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
+        assert window.current() is card and window.answered() is card  # still on show: not asked again
+    finally:
+        writing.set()
+    qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)  # the written deck: nothing due
+    assert window.feedback_label.text() == "" and window.boards.currentWidget() is window.empty_label
+    window.close_deck()

@@ -12,6 +12,7 @@ mistakes and the per-game strength; the others are counted under `left_out` with
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, assert_never
@@ -159,8 +160,7 @@ class _Player:
         if game_support(self.kind).has_openings:
             opening = game.get("opening") or {}
             self.by_opening.setdefault((opening.get("eco"), opening.get("name")), _Tally()).add(outcome, accuracy, loss)
-        date = parse_date(str(game.get("date") or ""))
-        common = {"game": number, "source": source, "date": date.isoformat() if date else None}
+        common = {"game": number, "source": source, "date": known_date(str(game.get("date") or ""))}
         if reason is not None:
             return
         self.points.append(
@@ -333,3 +333,21 @@ def collection_insights(reports: Sequence[Mapping[str, Any]], player: str | None
 
 
 __all__ = ["SCHEMA", "collection_insights", "left_out_reason", "player_outcome"]
+
+
+_DATE_PARTS = re.compile(r"\d{4}(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?")
+
+
+def known_date(text: str) -> str | None:
+    """The date of a game's header as far as it is known, ISO style: '1848.??.??' -> '1848',
+    '2024.05.??' -> '2024-05', '2024.05.17' -> '2024-05-17' (never a day that was not written)."""
+    date = parse_date(text)
+    match = _DATE_PARTS.search(text)
+    if date is None or match is None:
+        return None
+    month, day = match.group(1), match.group(2)
+    if month is None or int(month) != date.month:
+        return f"{date.year:04d}"
+    if day is None or int(day) != date.day:
+        return f"{date.year:04d}-{date.month:02d}"
+    return date.isoformat()
