@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from support import fake_engine_command
 
 from reviewer.core.analysis import EvaluationTable
+from reviewer.core.cache import AnalysisCache, position_keys
 from reviewer.core.engines.katago import KataGoEngine
 from reviewer.core.explain import explain_assessed
 from reviewer.core.explain.go import NO_MAPS_NOTE
 from reviewer.core.gametree import Game, Node, point_from_gtp
-from reviewer.core.passes import default_go_passes
-from reviewer.core.review import analyse_game
+from reviewer.core.passes import default_go_passes, pass_cache_id
+from reviewer.core.review import analyse_game, identity_key
 from reviewer.core.scoring.go import assess_go
 
 pytestmark = pytest.mark.timeout(120)
@@ -75,3 +77,33 @@ def test_flagged_moves_of_the_default_go_review_are_explained_by_ownership(tmp_p
             motif = "deadGroup" if move.color == "black" else "aliveGroup"
             assert why is not None and motif in why.motifs, (move.ply, why)
     assert "black" in crossing, "some flagged Black move hands the left half to White"
+
+
+def test_a_refined_result_cached_without_maps_is_still_used_and_explained_with_less(tmp_path: Path) -> None:
+    """Results cached before the refining pass asked for maps are read, not searched again."""
+    game = go_game(MOVES)
+    log = tmp_path / "katago.log"
+    scheme = default_go_passes()
+    limit = scheme.limit()
+    command = fake_engine_command("fake_katago.py", "--log", str(log), "--ownership-follows-lead")
+    with AnalysisCache(tmp_path / "cache.sqlite") as cache, KataGoEngine(command) as engine:
+        fresh = EvaluationTable()
+        for evaluation in analyse_game(game, engine, limit, threading.Event(), cache):
+            fresh.add(evaluation)
+        refined = [e for e in fresh.ordered() if e.review_pass == 2]
+        assert refined and all(e.ownership_black is not None for e in refined)
+        keys = position_keys(game, [e.ply for e in refined])
+        refined_id = pass_cache_id(identity_key(engine.identity, limit), 2)
+        for evaluation in refined:  # as a version that did not ask for maps left them
+            old = replace(evaluation, ownership_black=None, policy=None, review_pass=None, engine_id="")
+            cache.put(keys[evaluation.ply], refined_id, old)
+        log.write_text("")
+        again = EvaluationTable()
+        for evaluation in analyse_game(game, engine, limit, threading.Event(), cache):
+            again.add(evaluation)
+    assert queries(log) == []  # everything came from the cache
+    assert all(again.get(e.ply).review_pass == 2 and again.get(e.ply).ownership_black is None for e in refined)
+    for move in assess_go(game, again).moves:
+        assert move.judgement == next(m for m in assess_go(game, fresh).moves if m.ply == move.ply).judgement
+        why = explain_assessed(game, again, move)
+        assert why is None or set(why.motifs) <= {"capture", "atari"}
