@@ -89,6 +89,7 @@ class MainWindow(QMainWindow):
     install_stockfish_action: QAction
     install_katago_action: QAction
     live_action: QAction
+    threat_action: QAction
     move_numbers_action: QAction
     ownership_action: QAction
     policy_action: QAction

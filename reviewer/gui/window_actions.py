@@ -149,6 +149,10 @@ def build_board_actions(window: MainWindow) -> None:
         "Show &engine lines", lambda checked=False: window.set_live(checked), ["L"], "Live engine lines for the position on show",
         checkable=True,
     )
+    window.threat_action = make_action(window,
+        "Show &threat", lambda checked=False: window.analysis_board.set_threat(checked), ["X"],
+        "What the opponent threatens: its best move if it were its turn", checkable=True,
+    )
     window.lines_count_group = QActionGroup(window)
     window.lines_count_actions = []
     for count in range(1, LinesPanel.MAX_LINES + 1):
@@ -213,6 +217,7 @@ def build_menus(window: MainWindow) -> None:
     analysis_menu = bar.addMenu("&Analysis")
     analysis_menu.addAction(window.analyse_action)
     analysis_menu.addAction(window.live_action)
+    analysis_menu.addAction(window.threat_action)
     lines_menu = analysis_menu.addMenu("&Number of engine lines")
     for action in window.lines_count_actions:
         lines_menu.addAction(action)
