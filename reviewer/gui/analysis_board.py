@@ -57,6 +57,7 @@ class AnalysisBoard(QObject):
         show_message: Callable[[str], None],
         saved_lines: SavedLines | None = None,
         parent: QObject | None = None,
+        show_note: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
@@ -66,6 +67,7 @@ class AnalysisBoard(QObject):
         self.entry = entry
         self._engine_factory_for = engine_factory_for
         self._show_message = show_message
+        self._show_note = show_note or show_message  # what was asked for and found, not a problem
         self._chess_board: PlayableChessBoard | None = None
         self._go_board: PlayableGoBoard | None = None
         self._bridge: LiveBridge | None = None
@@ -383,7 +385,7 @@ class AnalysisBoard(QObject):
         assert threat is not None
         why = threat.explain(request[1], request[2], evaluation if isinstance(evaluation, Evaluation) else None)
         self._show_threat(why)
-        self._show_message(why.text if why is not None else "The engine's answer shows no threat here.")
+        self._show_note(why.text if why is not None else "The engine's answer shows no threat here.")
 
     def _show_threat(self, why: Why | None) -> None:
         changed = why != self._threat_why

@@ -35,7 +35,7 @@ from reviewer.gui.game_files import GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import board_message, game_warning
+from reviewer.gui.presenters.messages import board_message, board_note, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -200,6 +200,7 @@ class MainWindow(QMainWindow):
             self._show_board_message,
             SavedLines(),
             self,
+            show_note=lambda text: self.message_bar.replace(board_note(text)),
         )
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro

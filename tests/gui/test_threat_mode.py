@@ -49,7 +49,7 @@ def test_x_shows_the_chess_threat_and_hides_it_and_a_move_drops_it(qtbot, window
     why = window.analysis_board.threat
     assert why.text == "Threatens Nxe5, winning a pawn."
     assert window.chess_board.preview_arrows() == [(chess.F3, chess.E5)]
-    assert any(m.text == why.text for m in window.message_bar.messages())
+    assert any(m.text == why.text and m.level == "info" for m in window.message_bar.messages())
     QTest.keyClick(window, Qt.Key.Key_X)
     assert not window.threat_action.isChecked()
     assert window.analysis_board.threat is None and window.chess_board.preview_arrows() == []
