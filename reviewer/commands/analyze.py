@@ -119,7 +119,8 @@ def add_limit_arguments(parser: argparse.ArgumentParser) -> None:
         "--maps",
         action="store_true",
         help="Go with --visits: ask KataGo for its ownership and policy maps too, so that the report can say "
-        "which groups a mistake left to die and which areas changed hands (docs/SCORING.md, Why a move lost)",
+        "which groups a mistake left to die and which areas changed hands (docs/SCORING.md, Why a move lost); "
+        "the default review in passes asks for them where it refines",
     )
 
 

@@ -20,7 +20,10 @@ labels.
 Go (`GoPasses`): pass 1 searches every position at `visits[0]` (one or two visits: the network's
 own judgement); pass 2 searches again at `visits[1]` both positions of every move that lost at
 least `refine_loss` points, and first of all the moves the player is looking at (`focus`), in
-small batches so that a move the player turns to is searched next.
+small batches so that a move the player turns to is searched next. Pass 2 also asks for the
+ownership maps, so that a flagged move's explanation can name the groups and areas it gave away;
+the maps are extra figures, not part of the key: a pass-2 result cached without them is still used
+(its explanation then says less).
 
 The scheme is named in `Limit.scheme`, so it is part of every cache key and `engine_id`: results of
 different schemes are never mixed, and results of a uniform budget are never taken for them. Each
@@ -119,7 +122,9 @@ class GoPasses:
         return Limit(scheme=self.scheme_id, multipv=multipv)
 
     def pass_limit(self, index: int) -> Limit:
-        return Limit(visits=self.visits[index - 1])
+        # The refining pass settles the label of every move that lost points: it also asks for the
+        # ownership maps, which say why such a move lost (core/explain). The fast pass does not.
+        return Limit(visits=self.visits[index - 1], maps=index == self.pass_count and index > 1)
 
     def describe_pass(self, index: int) -> str:
         return f"{self.visits[index - 1]} visits"

@@ -12,8 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from reviewer.core.analysis import Evaluation
+from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
+from reviewer.core.explain import Why, threat_of
 from reviewer.core.games import game_support
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import move_numbers, position_after
@@ -32,8 +33,10 @@ from reviewer.gui.move_list import MoveListWidget
 from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
+from reviewer.gui.threat import ThreatSearch
 
 EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
+THREAT_BUDGET_STEP = 1  # the threat is searched with live analysis's second budget (100k nodes, 8 visits)
 
 
 class AnalysisBoard(QObject):
@@ -41,6 +44,7 @@ class AnalysisBoard(QObject):
     lines_loaded = Signal(str, str, object)  # fingerprint, source, saved lines (from the store's thread)
     store_failed = Signal(str)
     lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
+    threat_shown = Signal(object)  # the Why of the threat now on show (None: none shown)
 
     def __init__(
         self,
@@ -53,6 +57,7 @@ class AnalysisBoard(QObject):
         show_message: Callable[[str], None],
         saved_lines: SavedLines | None = None,
         parent: QObject | None = None,
+        show_note: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
@@ -62,6 +67,7 @@ class AnalysisBoard(QObject):
         self.entry = entry
         self._engine_factory_for = engine_factory_for
         self._show_message = show_message
+        self._show_note = show_note or show_message  # what was asked for and found, not a problem
         self._chess_board: PlayableChessBoard | None = None
         self._go_board: PlayableGoBoard | None = None
         self._bridge: LiveBridge | None = None
@@ -81,6 +87,12 @@ class AnalysisBoard(QObject):
         self._entering = False  # a move from the move box is being played
         self._closed = False
         self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
+        self._threat_on = False
+        self._threat_why: Why | None = None
+        self._threat_request: tuple[Node, Game, int] | None = None  # the position on show, the game and ply searched
+        self._threat = ThreatSearch(self)
+        self._threat.found.connect(self._on_threat)
+        self._threat.failed.connect(show_message)
         self.lines_loaded.connect(self._graft_saved_lines)
         self.store_failed.connect(show_message)
         session.move_refused.connect(self._on_refused)
@@ -120,6 +132,25 @@ class AnalysisBoard(QObject):
             self.eval_bar.set_evaluation(None)
             return
         self._follow(self.session.current_node)
+
+    @property
+    def threat(self) -> Why | None:
+        """What the opponent threatens in the position on show, while threat mode is on and it is known."""
+        return self._threat_why
+
+    @property
+    def threat_mode(self) -> bool:
+        return self._threat_on
+
+    def set_threat(self, enabled: bool) -> None:
+        """Threat mode (lichess's X): the opponent's best move if it were its turn, with what it would win."""
+        self._threat_on = enabled
+        self._show_threat(None)
+        if enabled:
+            self._search_threat(self.session.current_node)
+        else:
+            self._threat_request = None
+            self._threat.cancel()
 
     def set_multipv(self, lines: int) -> None:
         self._multipv = max(1, min(LinesPanel.MAX_LINES, lines))
@@ -168,6 +199,7 @@ class AnalysisBoard(QObject):
     def close(self) -> None:
         self._closed = True  # lines read back after this are for a board no longer shown
         self._store_thread.shutdown(wait=True)
+        self._threat.close()
         if self._bridge is not None:
             self._bridge.close()
             self._bridge = None
@@ -253,6 +285,9 @@ class AnalysisBoard(QObject):
         self._refresh_numbers()
         self._paint_maps(None)  # the maps on show were of the position before
         self._clear_previews()  # so were the hovered line's arrows and stones
+        if self._threat_on:
+            self._show_threat(None)
+            self._search_threat(node)
         if self._live:
             self._follow(node)
 
@@ -270,6 +305,9 @@ class AnalysisBoard(QObject):
         if game is None or node is None:
             return
         sequence = list(moves) if isinstance(moves, tuple) else []
+        if not sequence and self._threat_why is not None:
+            self._paint_threat()  # the mouse left the line: the threat is back
+            return
         if self._chess_board is not None and self._chess_board.kind == game.kind:
             self._chess_board.set_preview_arrows(line_arrows(board_after(game, node), sequence) if sequence else [])
         elif self._go_board is not None and self._go_board.kind == game.kind:
@@ -317,6 +355,58 @@ class AnalysisBoard(QObject):
         self.session.clear_live_lines()
         self.lines.clear_lines("thinking…")  # the lines on show were of another position: not to be clicked
         self._bridge.set_position(shown, ply, node)
+
+    def _search_threat(self, node: Node | None) -> None:
+        game = self.session.game
+        threat = threat_of(game.kind) if game is not None else None
+        self._threat_request = None
+        if game is None or node is None or threat is None:
+            self._threat.cancel()
+            return
+        found = threat.search(game, node)
+        if found is None:
+            self._threat.cancel()
+            self._show_message("No threat to show here: the side to move is in check, or the game is over.")
+            return
+        searched, ply = found
+        self._threat_request = (node, searched, ply)
+        budget = game_support(game.kind).live_budgets()[THREAT_BUDGET_STEP]
+        size = (game.board_width, game.board_height)
+        limit = Limit(nodes=budget.nodes, visits=budget.visits)
+        self._threat.search((game.kind, size), self._engine_factory_for(game.kind, size), searched, ply, limit, node)
+
+    def _on_threat(self, token: object, evaluation: object) -> None:
+        request, game = self._threat_request, self.session.game
+        if not self._threat_on or request is None or game is None or token is not request[0]:
+            return  # about a position no longer on show, or threat mode was switched off
+        if token is not self.session.current_node:
+            return
+        threat = threat_of(game.kind)
+        assert threat is not None
+        why = threat.explain(request[1], request[2], evaluation if isinstance(evaluation, Evaluation) else None)
+        self._show_threat(why)
+        self._show_note(why.text if why is not None else "The engine's answer shows no threat here.")
+
+    def _show_threat(self, why: Why | None) -> None:
+        changed = why != self._threat_why
+        self._threat_why = why
+        self._paint_threat()
+        if changed:
+            self.threat_shown.emit(why)
+
+    def _paint_threat(self) -> None:
+        """The threat's first move: an arrow (chess) or a ghost stone numbered 1 (Go); nothing when none."""
+        why, request, game = self._threat_why, self._threat_request, self.session.game
+        move = why.line[0] if why is not None and why.line and request is not None and game is not None else None
+        if move is None or request is None or game is None:
+            self._clear_previews()
+            return
+        searched, ply = request[1], request[2]
+        if self._chess_board is not None and self._chess_board.kind == game.kind:
+            self._chess_board.set_preview_arrows(line_arrows(board_after(searched, searched.node_at_ply(ply)), [move]))
+        elif self._go_board is not None and self._go_board.kind == game.kind:
+            position = position_after(searched, searched.node_at_ply(ply))
+            self._go_board.set_ghost_stones(ghost_stones([move], position.to_move, position.height))
 
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
         """Go: the live search's candidates on the board, KaTrain style (grey when the engine is too weak

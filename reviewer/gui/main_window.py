@@ -42,7 +42,7 @@ from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import Message, board_message, game_warning
+from reviewer.gui.presenters.messages import Message, board_message, board_note, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -163,6 +163,7 @@ class MainWindow(QMainWindow):
             set_multipv=lambda count: self.analysis_board.set_multipv(count),
             set_move_numbers=lambda shown: self.analysis_board.set_move_numbers(shown),
             set_maps=lambda **maps: self.analysis_board.set_maps(**maps),
+            set_threat=lambda checked: self.analysis_board.set_threat(checked),
             set_live=self.set_live,
             learn_from_mistakes=self.learn_from_mistakes,
             set_preset=self.set_preset,
@@ -252,6 +253,7 @@ class MainWindow(QMainWindow):
             self._show_board_message,
             SavedLines(),
             self,
+            show_note=lambda text: self.message_bar.replace(board_note(text)),
         )
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro

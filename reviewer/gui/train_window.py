@@ -101,6 +101,9 @@ class TrainWindow(QWidget):
         self.feedback_label = QLabel()
         self.feedback_label.setWordWrap(True)
         self.feedback_label.setAccessibleName("Answer feedback")
+        self.why_label = QLabel()  # why the game's move lost: after a wrong answer or "Show me"
+        self.why_label.setWordWrap(True)
+        self.why_label.setAccessibleName("Why the game's move lost")
         self.show_button = QPushButton("Show me")
         self.show_button.clicked.connect(self.show_answer)
         self.next_button = QPushButton("Next card")
@@ -117,6 +120,7 @@ class TrainWindow(QWidget):
         layout.addWidget(self.boards, 1)
         layout.addWidget(self.card_label)
         layout.addWidget(self.feedback_label)
+        layout.addWidget(self.why_label)
         layout.addLayout(buttons)
 
         self.loaded.connect(self._on_loaded)
@@ -181,6 +185,7 @@ class TrainWindow(QWidget):
         if card is None or self._busy or self._answered is not None:
             return
         self.feedback_label.setText(f"The best move was {card.best}.")
+        self._tell_why(card)
         self._finish(card, card.best)
         self._record(card, card.best, accepted=False)
 
@@ -226,6 +231,7 @@ class TrainWindow(QWidget):
             self._attempts = 0
             self._asked_at = time.monotonic()
             self.feedback_label.setText("")
+            self.why_label.setText("")
         self._show(card)
 
     def _on_recorded(self, due: object, progress: object) -> None:
@@ -246,6 +252,8 @@ class TrainWindow(QWidget):
         if not verdict.move or verdict.accepted is None:
             return
         self._attempts += 1
+        if not verdict.accepted:
+            self._tell_why(card)
         if verdict.accepted:
             self._finish(card, verdict.move)
             self._record(card, verdict.move, accepted=True)
@@ -253,6 +261,10 @@ class TrainWindow(QWidget):
     def _on_reviewed(self, text: str) -> None:
         if self._answered is not None:  # about the card on show
             self.feedback_label.setText(f"{self.feedback_label.text()} ({text})")
+
+    def _tell_why(self, card: Card) -> None:
+        if card.why_text:
+            self.why_label.setText(f"In the game, {card.played}: {card.why_text}")
 
     def _finish(self, card: Card, move: str) -> None:
         """`card` is answered by `move`: show that move played on the board and wait for "Next card"."""

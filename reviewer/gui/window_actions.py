@@ -62,6 +62,7 @@ class ActionSlots:
     set_move_numbers: Callable[[bool], None]
     set_maps: Callable[..., None]  # ownership=, policy=
     set_live: Callable[[bool], None]
+    set_threat: Callable[[bool], None]
     learn_from_mistakes: Callable[[str], None]  # the colour
     set_preset: Callable[[str], None]
 
@@ -92,6 +93,7 @@ class WindowActions:
     install_stockfish_action: QAction
     install_katago_action: QAction
     live_action: QAction
+    threat_action: QAction
     move_numbers_action: QAction
     ownership_action: QAction
     policy_action: QAction
@@ -241,6 +243,10 @@ def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlot
         "Show &engine lines", lambda checked=False: slots.set_live(checked), ["L"], "Live engine lines for the position on show",
         checkable=True,
     )
+    actions.threat_action = make_action(host,
+        "Show &threat", lambda checked=False: slots.set_threat(checked), ["X"],
+        "What the opponent threatens: its best move if it were its turn", checkable=True,
+    )
     actions.lines_count_group = QActionGroup(host)
     actions.lines_count_actions = []
     for count in range(1, LinesPanel.MAX_LINES + 1):
@@ -300,6 +306,7 @@ def build_menus(
     analysis_menu = bar.addMenu("&Analysis")
     analysis_menu.addAction(actions.analyse_action)
     analysis_menu.addAction(actions.live_action)
+    analysis_menu.addAction(actions.threat_action)
     lines_menu = analysis_menu.addMenu("&Number of engine lines")
     for action in actions.lines_count_actions:
         lines_menu.addAction(action)

@@ -22,6 +22,8 @@ else --report-as). Switches make it misbehave the ways KataGo can:
   --log FILE             append every line received to FILE
   --version V            what query_version answers (default 1.18.1)
   --max-board N          refuse bigger boards as KataGo does (default 19, its usual build)
+  --ownership-follows-lead  the left half of the ownership map is Black's while Black leads and
+                         White's otherwise (the right half is always White's)
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ parser.add_argument("--started-log", default="")
 parser.add_argument("--tuning-file", default="")
 parser.add_argument("--log", default="")
 parser.add_argument("--version", default="1.18.1")
+parser.add_argument("--ownership-follows-lead", action="store_true")
 options, _katago_args = parser.parse_known_args()
 
 out_lock = threading.Lock()
@@ -125,7 +128,8 @@ def result(query: dict, turn: int, during_search: bool) -> dict:
     flip = report_as == "WHITE" or (report_as == "SIDETOMOVE" and side == "W")
     if query.get("includeOwnership"):
         # Rows from the top, as KataGo sends them: Black owns the left half, White the right.
-        black_view = [0.9 if col < width // 2 else -0.9 for _row in range(height) for col in range(width)]
+        left = 0.9 if not options.ownership_follows_lead or lead_black > 0 else -0.9
+        black_view = [left if col < width // 2 else -0.9 for _row in range(height) for col in range(width)]
         answer["ownership"] = [-v if flip else v for v in black_view]
     if query.get("includePolicy"):
         # The top-left point is the network's favourite; the bottom-right one is illegal; pass last.

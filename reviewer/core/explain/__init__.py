@@ -15,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.explain.common import Why
+from reviewer.core.explain.common import Threat, Why
 from reviewer.core.games.support import game_support, resolve
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.scoring import MoveAssessment
 
-__all__ = ["EXPLAINED_JUDGEMENTS", "Why", "explain_assessed", "explain_move"]
+__all__ = ["EXPLAINED_JUDGEMENTS", "Threat", "Why", "explain_assessed", "explain_move", "threat_of"]
 
 EXPLAINED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 
@@ -50,3 +50,13 @@ def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessm
     if move.judgement not in EXPLAINED_JUDGEMENTS:
         return None
     return explain_move(game, move.ply, evaluations.get(move.ply - 1), evaluations.get(move.ply))
+
+
+def threat_of(kind: GameKind) -> Threat | None:
+    """How a game tells what the opponent threatens (lichess's threat mode), named by its support
+    object (`threat_ref`); None for a game without it."""
+    support = game_support(kind)
+    if support.threat_ref is None:
+        return None
+    threat: Threat = resolve(support.threat_ref)
+    return threat

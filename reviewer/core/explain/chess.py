@@ -15,9 +15,9 @@ from dataclasses import dataclass
 import chess
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.explain.common import Why
+from reviewer.core.explain.common import Threat, Why
 from reviewer.core.games import rules_for
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Node
 
 MAX_LINE_PLIES = 10
 MAX_MATE_THEME = 5  # lichess names mateIn1 .. mateIn5
@@ -667,3 +667,46 @@ def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Ev
     except (IndexError, ValueError):
         return None
     return explain_position(board, move, before, after)
+
+
+# --------------------------------------------------------------------------- the threat
+
+
+def threat_search(game: Game, node: Node) -> tuple[Game, int] | None:
+    """The position after `node` with the other side to move (a null move), as a game of its own;
+    None when the side to move is in check or the game is over (no null move is legal then)."""
+    board: chess.Board = rules_for(game.kind).after(game, node)
+    if board.is_check() or board.is_game_over():
+        return None
+    flipped = board.copy(stack=False)
+    flipped.push(chess.Move.null())
+    return Game(kind=game.kind, start_fen=flipped.fen()), 0
+
+
+def explain_threat(game: Game, ply: int, evaluation: Evaluation | None) -> Why | None:
+    """What the best line of the side to move in a `threat_search` position wins: mate, material, or
+    only its first move."""
+    try:
+        board: chess.Board = rules_for(game.kind).after(game, game.node_at_ply(ply))
+    except (IndexError, ValueError):
+        return None
+    plies = replay(board, _line_of(evaluation))
+    if not plies:
+        return None
+    threatener = board.turn
+    first = plies[0]
+    line = tuple(p.san for p in plies)
+    gain, settled, settled_board = settled_gain(board, plies, threatener)
+    ctx = Context(board, plies, threatener, gain)
+    motifs = [item.motif for detector in DETECTORS for item in detector(ctx)]
+    focus = _names((first.move.from_square, first.move.to_square))
+    cp = _mover_cp(evaluation, threatener)
+    if cp is not None and cp > 50000:
+        return Why(tuple(motifs), f"Threatens {first.san}, with mate in {100000 - cp}.", line, focus)
+    if gain > 0 and 0 <= settled < MATERIAL_HORIZON_PLIES:
+        words = material_words(board, settled_board, not threatener)
+        return Why(tuple(motifs), f"Threatens {first.san}, winning {words}.", line, focus)
+    return Why(tuple(motifs), f"{color_name(threatener)}'s best move if it were its turn: {first.san}.", line, focus)
+
+
+THREAT = Threat(threat_search, explain_threat)

@@ -28,3 +28,14 @@ class Why:
             line=tuple(str(m) for m in data.get("line", ())),
             focus=tuple(str(f) for f in data.get("focus", ())),
         )
+
+
+@dataclass(frozen=True)
+class Threat:
+    """How a game tells what the opponent threatens: `search(game, node)` gives the game and ply an
+    engine searches for it (the position on show with the other side to move; None where that makes
+    no sense: in check, the game over), and `explain(game, ply, evaluation)` says what that search's
+    best line would win."""
+
+    search: Any  # Callable[[Game, Node], tuple[Game, int] | None]
+    explain: Any  # Callable[[Game, int, Evaluation | None], Why | None]

@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.explain.common import Why
+from reviewer.core.explain.common import Threat, Why
 from reviewer.core.games import GameRules, IllegalMove, rules_for
 from reviewer.core.games.go import GoPosition
-from reviewer.core.gametree import Color, Game, Point, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.games.support import game_support
+from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.variations import line_game
 
 MAX_LINE_MOVES = 10
 OWNED = 0.5  # |ownership| from which a point counts as one side's
@@ -326,3 +328,59 @@ def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Ev
     return explain_position(
         rules, rules.after(game, node.parent), rules.after(game, node), node.point, node.color, before, after
     )
+
+
+# --------------------------------------------------------------------------- the threat
+
+
+def threat_search(game: Game, node: Node) -> tuple[Game, int] | None:
+    """The game up to `node` with a pass of the side to move after it: the opponent plays next."""
+    support = game_support(game.kind)
+    position: GoPosition = support.rules.after(game, node)
+    if support.is_over(position):
+        return None
+    shown, ply = line_game(game, node)
+    shown.node_at_ply(ply).add_child(Node(move="pass", color=position.to_move, point=None))
+    return shown, ply + 1
+
+
+def explain_threat(game: Game, ply: int, evaluation: Evaluation | None) -> Why | None:
+    """What the best line of the side to move in a `threat_search` position captures or puts in
+    atari, by the rules; else only its first move."""
+    rules = rules_for(game.kind)
+    try:
+        position: GoPosition = rules.after(game, game.node_at_ply(ply))
+    except IndexError:
+        return None
+    threatener = position.to_move
+    line_moves = evaluation.pv or ((evaluation.best_move,) if evaluation.best_move else ()) if evaluation else ()
+    steps = replay(rules, position, line_moves)
+    if not steps or steps[0].color != threatener:
+        return None
+    height = position.height
+    first = steps[0].move
+    line = tuple(s.move for s in steps)
+    found = _line_tactics(steps, other_color(threatener), height)
+    first_point = point_from_gtp(first, height)
+    focus = [first] if first_point is not None else []
+    threatened = other_color(threatener)
+    first_capture = _stones_of(steps[0].before, threatened) - _stones_of(steps[0].after, threatened)
+    if first_capture:
+        text = f"Threatens {first}, capturing {_stones(len(first_capture))} at {_where(first_capture, height)}."
+        return Why(("capture",), text, line, tuple(focus + _gtp(first_capture, height)))
+    atari = next((f for f in found if f.motif == "atari"), None)
+    if atari is not None:
+        text = f"Threatens {first}, putting {_stones(len(atari.focus))} at {_where(atari.focus, height)} in atari."
+        return Why(("atari",), text, line, tuple(focus + _gtp(atari.focus, height)))
+    capture = next((f for f in found if f.motif == "capture"), None)
+    if capture is not None:  # "The line D4 E5 F6 captures 3 stones at C3."
+        text = f"Threatens {first}: {capture.sentence[0].lower()}{capture.sentence[1:]}"
+        return Why(("capture",), text, line, tuple(focus + _gtp(capture.focus, height)))
+    return Why((), f"{threatener.capitalize()}'s best move if it were its turn: {first}.", line, tuple(focus))
+
+
+def _stones_of(position: GoPosition, color: Color) -> frozenset[Point]:
+    return frozenset(position.black if color == "black" else position.white)
+
+
+THREAT = Threat(threat_search, explain_threat)

@@ -392,6 +392,7 @@ SUPPORT = GameSupport(
     ),
     assess_ref="reviewer.core.scoring.chess:assess_chess",
     explain_ref="reviewer.core.explain.chess:explain_game_move",
+    threat_ref="reviewer.core.explain.chess:THREAT",
     uses_thresholds=True,
     has_openings=True,
     first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)

@@ -421,6 +421,7 @@ SUPPORT = GameSupport(
     ),
     assess_ref="reviewer.core.scoring.go:assess_go",
     explain_ref="reviewer.core.explain.go:explain_game_move",
+    threat_ref="reviewer.core.explain.go:THREAT",
     uses_thresholds=False,
     has_openings=False,
     first_move_needs_start=True,

@@ -145,6 +145,7 @@ class GameSupport:
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     explain_ref: str | None = None  # move explanations, when the game has them
+    threat_ref: str | None = None  # what the opponent threatens (an explain.common.Threat), when the game tells it
 
     @property
     def rules(self) -> Any:

@@ -63,6 +63,9 @@ class PlayableChessBoard(ChessBoardWidget):
         self._preview = [Arrow(a, b, color="#003088cc", width_frac=0.13) for a, b in arrows]
         self.update()
 
+    def preview_arrows(self) -> list[tuple[int, int]]:
+        return [(arrow.from_sq, arrow.to_sq) for arrow in self._preview]
+
     def selected_square(self) -> int | None:
         return self._selected
 

@@ -60,6 +60,9 @@ class PlayableGoBoard(GoBoardWidget):
         self._ghosts = list(stones)
         self.update()
 
+    def ghost_stones(self) -> list[tuple[Point, str, int]]:
+        return list(self._ghosts)
+
     def _covered_points(self) -> set[Point]:
         return {point for point, _color, _number in self._ghosts}
 

@@ -60,5 +60,10 @@ def game_warning(index: int, text: str) -> Message:
 
 def board_message(text: str) -> Message:
     """What the board reports (a refused move, live analysis in trouble): failures are errors."""
-    level: Level = "error" if text.startswith(("live analysis stopped", "Could not")) else "warning"
+    level: Level = "error" if text.startswith(("live analysis stopped", "threat search stopped", "Could not")) else "warning"
     return Message(key="board", level=level, text=text, scope="game")
+
+
+def board_note(text: str) -> Message:
+    """What the board found when asked (the threat of threat mode): a note, in the board's one slot."""
+    return Message(key="board", level="info", text=text, scope="game")

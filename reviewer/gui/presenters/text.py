@@ -19,6 +19,7 @@ SHORTCUTS: tuple[tuple[str, str], ...] = (
     ("N  or  Ctrl+→", "next mistake or blunder"),
     ("P  or  Ctrl+←", "previous mistake or blunder"),
     ("Space", "analyse the game / stop the analysis"),
+    ("X", "show / hide what the opponent threatens"),
     ("F", "flip the board"),
     ("Ctrl+O", "open a game file (or drop one on the window)"),
     ("Ctrl+G", "another game of the open file"),

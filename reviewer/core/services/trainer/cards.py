@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, assert_never
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.explain import explain_assessed
 from reviewer.core.games import IllegalMove, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind, other_color
 from reviewer.core.scoring import GameAssessment
@@ -58,6 +59,10 @@ class Card:
     black: str = ""
     date: str = ""
     opening: str = ""
+    # Why the played move lost (reviewer.core.explain), when the analysis could tell; cards made
+    # before explanations existed have neither.
+    why_text: str = ""
+    why_motifs: tuple[str, ...] = ()
 
     @property
     def player(self) -> str:
@@ -75,6 +80,7 @@ class Card:
     def from_json(text: str) -> Card:
         data = json.loads(text)
         data["answers"] = tuple(Answer(**a) for a in data.get("answers", ()))
+        data["why_motifs"] = tuple(str(m) for m in data.get("why_motifs", ()))
         return Card(**data)
 
 
@@ -178,6 +184,7 @@ def cards_from_game(
         record = rules.to_record(position, game)
         if baseline is None or loss is None:
             continue
+        why = explain_assessed(game, evaluations, move)
         cards.append(
             Card(
                 card_id=card_id_for(game.kind, rules.position_key(position)),
@@ -198,6 +205,8 @@ def cards_from_game(
                 black=game.black,
                 date=game.date,
                 opening=opening,
+                why_text=why.text if why is not None else "",
+                why_motifs=why.motifs if why is not None else (),
             )
         )
     return cards

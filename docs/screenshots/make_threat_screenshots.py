@@ -1,0 +1,82 @@
+"""Screenshots of threat mode (X), light and dark: what the opponent threatens, drawn and said.
+
+    python docs/screenshots/make_threat_screenshots.py chess|go [--dark] OUT.png
+
+chess: 1. e4 e5 2. Qh5 Nc6 3. Bc4, Black to move; Stockfish searches the position with White to
+move again and finds the mate on f7. go: a short 9×9 game written here, Black to move, whose
+stone at C2 has one liberty left; the built-in Go engine searches with White to move. Runs
+offscreen with a private cache and settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+CHESS_PGN = "1. e4 e5 2. Qh5 Nc6 3. Bc4 *\n"
+GO_SGF = "(;GM[1]FF[4]SZ[9]KM[7]RU[chinese];B[ch];W[bh];B[gc];W[dh];B[gg];W[ci])"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("what", choices=("chess", "go"))
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--dark", action="store_true")
+    args = parser.parse_args()
+    private = Path(tempfile.mkdtemp(prefix="reviewer-shots-"))
+    for name in ("CACHE", "CONFIG"):
+        os.environ[f"REVIEWER_{name}_DIR"] = str(private / name.lower())
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    from reviewer.gui.app import create_application
+    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.settings import EngineChoice
+
+    app = create_application([], dark=args.dark)
+    window = MainWindow(discover_engines=False, remember_layout=False)
+    window.resize(1400, 900)
+    window.show()
+
+    def wait(signal, timeout_s: float = 300.0) -> None:
+        loop = QEventLoop()
+        timer = QTimer()
+        timer.setSingleShot(True)
+        timer.timeout.connect(loop.quit)
+        signal.connect(loop.quit)
+        timer.start(int(timeout_s * 1000))
+        loop.exec()
+        timer.stop()
+        signal.disconnect(loop.quit)
+
+    if args.what == "chess":
+        path = private / "threat.pgn"
+        path.write_text(CHESS_PGN)
+        window.set_engine_choice(EngineChoice(kind="chess", command="/usr/games/stockfish"), remember=False)
+    else:
+        path = private / "threat.sgf"
+        path.write_text(GO_SGF)
+        window.set_engine_choice(EngineChoice(kind="go", name="builtin"), remember=False)
+    window.open_file(path, ply=None)
+    wait(window.file_opened)
+    game = window.session.game
+    window.session.set_current_ply(game.ply_count)
+    window.threat_action.trigger()
+    while window.analysis_board.threat is None:
+        wait(window.analysis_board.threat_shown)
+    why = window.analysis_board.threat
+    print(why.motifs, why.text, why.line)
+    for _ in range(5):
+        app.processEvents()
+    window.grab().save(str(args.out))
+    print(f"wrote {args.out}")
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

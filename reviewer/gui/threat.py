@@ -1,0 +1,84 @@
+"""Threat mode (lichess's `x`): a short search of the position on show with the other side to move,
+off the GUI thread; a new request or `cancel` drops the one before, and an answer about a position
+no longer asked for is never delivered."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from PySide6.QtCore import QObject, Signal
+
+from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.engines.base import Engine
+from reviewer.core.errors import EngineError
+from reviewer.core.gametree import Game
+
+
+class ThreatSearch(QObject):
+    """One worker thread; an engine per kind of game, opened on first need and kept for the next search."""
+
+    found = Signal(object, object)  # the request's token, the Evaluation (None: the engine had nothing)
+    failed = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="threat")
+        self._lock = threading.Lock()
+        self._generation = 0
+        self._stop = threading.Event()
+        self._engines: dict[object, Engine] = {}  # touched only on the worker thread
+
+    def search(
+        self, engine_key: object, engine_factory: Callable[[], Engine], game: Game, ply: int, limit: Limit, token: object
+    ) -> None:
+        with self._lock:
+            self._generation += 1
+            self._stop.set()
+            self._stop = stop = threading.Event()
+            generation = self._generation
+        self._worker.submit(self._run, engine_key, engine_factory, game, ply, limit, token, stop, generation)
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._generation += 1
+            self._stop.set()
+
+    def close(self) -> None:
+        self.cancel()
+        self._worker.submit(self._close_engines)
+        self._worker.shutdown(wait=True)
+
+    def _close_engines(self) -> None:
+        for engine in self._engines.values():
+            engine.close()
+        self._engines.clear()
+
+    def _run(
+        self, engine_key: object, engine_factory: Callable[[], Engine], game: Game, ply: int, limit: Limit,
+        token: object, stop: threading.Event, generation: int,
+    ) -> None:
+        if stop.is_set():
+            return
+        evaluation: Evaluation | None = None
+        try:
+            engine = self._engines.get(engine_key)
+            if engine is None:
+                engine = self._engines[engine_key] = engine_factory()
+            results = engine.analyse(game, [ply], limit, stop)
+            try:
+                evaluation = next(results, None)
+            finally:
+                results.close()
+        except EngineError as error:
+            broken = self._engines.pop(engine_key, None)
+            if broken is not None:
+                broken.close()
+            with self._lock:
+                if generation == self._generation:
+                    self.failed.emit(f"threat search stopped: {error}")
+            return
+        with self._lock:
+            if generation == self._generation and not stop.is_set():
+                self.found.emit(token, evaluation)
