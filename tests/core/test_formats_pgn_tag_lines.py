@@ -47,8 +47,6 @@ def _collections(data: bytes, tmp_path, monkeypatch) -> list[PgnCollection]:
 @pytest.mark.parametrize("position", ["first", "middle", "last"])
 @pytest.mark.parametrize("broken", BROKEN_LINES)
 def test_a_broken_tag_line_is_skipped_and_named_not_a_game_of_its_own(broken, position, tmp_path, monkeypatch):
-    if position == "first" and broken.startswith("[ "):
-        pytest.skip("a tag section begins at `[` and a name character")
     data = _two_games(broken, position).encode("utf-8")
     for collection in _collections(data, tmp_path, monkeypatch):
         assert len(collection) == 2
@@ -68,6 +66,20 @@ def test_a_broken_tag_line_is_skipped_and_named_not_a_game_of_its_own(broken, po
         else:
             assert any(broken.strip() in warning and "skipped" in warning for warning in game.warnings), game.warnings
         assert collection.game(1).mainline_moves() == ["d4", "d5"] and not collection.game(1).warnings
+
+
+@pytest.mark.parametrize("broken", BROKEN_LINES[:-1])
+def test_a_broken_first_tag_line_of_a_later_game_is_named_on_that_game(broken, tmp_path, monkeypatch):
+    text = (
+        '[Event "A"]\n[White "W1"]\n[Black "B1"]\n[Result "1-0"]\n\n1. e4 { a clock\n[%clk 0:03:00] } e5 1-0\n\n'
+        f'{broken}\n[Event "A"]\n[White "W2"]\n[Black "B2"]\n[Result "0-1"]\n\n1. d4 d5 0-1\n'
+    )
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 2
+        first, second = collection.game(0), collection.game(1)
+        assert first.mainline_moves() == ["e4", "e5"] and not first.warnings
+        assert (second.white, second.black, second.result) == ("W2", "B2", "0-1")
+        assert any(broken.strip() in warning and "skipped" in warning for warning in second.warnings), second.warnings
 
 
 def test_several_broken_lines_in_one_tag_section_and_header_only_games(tmp_path, monkeypatch):

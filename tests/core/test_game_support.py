@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.explain.common import Threat
 from reviewer.core.games import game_support, registered_games, rules_for
 from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Game
@@ -22,7 +23,8 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
-        assert callable(resolve(reference)) or reference == support.rules_ref, reference
+        assert callable(resolve(reference)) or reference in (support.rules_ref, support.threat_ref), reference
+    assert isinstance(resolve(support.threat_ref or ""), Threat)
     assert support.rules is rules_for(kind) and support.rules.kind == kind
 
 

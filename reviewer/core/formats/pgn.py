@@ -517,12 +517,26 @@ class PgnCollection(GameCollection):
             headers=dict(self.headers(index)),
         )
 
+    def _lines_before_tags(self, index: int) -> str:
+        """The lines just above a game's first tag that begin with `[` (a broken first tag line), which
+        the index leaves to the text before the game."""
+        start = self._index.starts[index]
+        before = decode_value(self._bytes(max(0, start - 4096) if index == 0 else self._index.movetexts[index - 1], start))[0]
+        kept: list[str] = []
+        for line in reversed(before.splitlines(keepends=True)):
+            text = line.strip()
+            if text and (not text.startswith("[") or text.startswith("[%") or "{" in text or "}" in text):
+                break
+            kept.append(line)
+        return "".join(reversed(kept))
+
     def _game(self, index: int) -> Game:
         start, end = self._index.movetexts[index], self._index.end(index)
         movetext = decode_value(self._bytes(start, end))[0]
         last = self._index.complete and index == len(self._index) - 1
         game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
         header_text = self._header_text(index)
+        header_text = self._lines_before_tags(index) + header_text
         for line in reversed(broken_tag_lines(header_text)):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
         for name in split_tag_names(header_text):
