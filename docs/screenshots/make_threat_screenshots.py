@@ -65,7 +65,7 @@ def main() -> int:
     wait(window.file_opened)
     game = window.session.game
     window.session.set_current_ply(game.ply_count)
-    window.threat_action.trigger()
+    window.commands.threat_action.trigger()
     while window.analysis_board.threat is None:
         wait(window.analysis_board.threat_shown)
     why = window.analysis_board.threat
