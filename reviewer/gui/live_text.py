@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.explain.chess import replay
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 from reviewer.gui.presenters.board_marks import candidate_losses, loss_text
@@ -98,16 +99,7 @@ def speed_text(evaluation: Evaluation) -> str:
 
 def line_arrows(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
     """(from, to) squares of the first `limit` moves of a SAN line; stops at a move that does not parse."""
-    arrows: list[tuple[int, int]] = []
-    board = board.copy(stack=False)
-    for san in list(sans)[:limit]:
-        try:
-            move = board.parse_san(san)
-        except ValueError:
-            break
-        arrows.append((move.from_square, move.to_square))
-        board.push(move)
-    return arrows
+    return [(ply.move.from_square, ply.move.to_square) for ply in replay(board, sans, limit)]
 
 
 def ghost_stones(moves: Sequence[str], first_color: str, height: int, limit: int = 10) -> list[tuple[Point, str, int]]:
