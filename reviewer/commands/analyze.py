@@ -66,9 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_arguments(parser)
     add_limit_arguments(parser)
     add_scoring_arguments(parser)
-    parser.add_argument(
-        "--json", metavar="OUT", help="write the reviewer.report/1 JSON here (a list for several games; - = stdout)"
-    )
+    add_output_argument(parser, "--json", "write the reviewer.report/1 JSON here (a list for several games)")
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write an annotated copy: .pgn for chess ([%%eval]), .sgf for Go"
     )
@@ -77,13 +75,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="-o: keep Reviewer's full analysis in the PGN ([%%rvw] commands, which some programs show as text)",
     )
-    parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move; - = stdout)")
-    parser.add_argument(
-        "--html", metavar="OUT", help="write a self-contained HTML report (graph, mistakes, figures; - = stdout)"
-    )
+    add_output_argument(parser, "--csv", "write every move's figures as CSV (one row per move)")
+    add_output_argument(parser, "--html", "write a self-contained HTML report (graph, mistakes, figures)")
     parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
+
+
+def add_output_argument(parser: argparse.ArgumentParser, flag: str, help_text: str) -> None:
+    """A report output: `flag OUT` writes to OUT; `flag -`, or the flag alone, to standard output."""
+    parser.add_argument(flag, metavar="OUT", nargs="?", const=STANDARD_OUTPUT, help=f"{help_text} (alone or -: standard output)")
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:

@@ -317,7 +317,11 @@ def explain_position(
     return Why(tuple(dict.fromkeys(f.motif for f in found)), " ".join(sentences), line, tuple(focus))
 
 
-def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+def explain_game_move(
+    game: Game, ply: int, before: Evaluation | None, after: Evaluation | None, *, plain: bool = False
+) -> Why | None:
+    """Why main-line move `ply` lost; with `plain`, a move whose figures show nothing gets the engine's
+    best reply and how the lead fell (`_nothing_found`)."""
     rules = rules_for(game.kind)
     try:
         node = game.node_at_ply(ply)
@@ -325,9 +329,31 @@ def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Ev
         return None
     if node.parent is None or node.color is None:
         return None
-    return explain_position(
-        rules, rules.after(game, node.parent), rules.after(game, node), node.point, node.color, before, after
-    )
+    position_after = rules.after(game, node)
+    why = explain_position(rules, rules.after(game, node.parent), position_after, node.point, node.color, before, after)
+    if why is None and plain:
+        return _nothing_found(rules, position_after, node.color, before, after)
+    return why
+
+
+def _nothing_found(
+    rules: GameRules[Any], position_after: GoPosition, mover: Color, before: Evaluation | None, after: Evaluation | None
+) -> Why | None:
+    """What can still be said of a move whose figures show no group, capture or area: the engine's
+    best reply and how the mover's lead fell, nothing more; None without a line."""
+    steps = replay(rules, position_after, after.pv if after is not None else ())
+    line = tuple(s.move for s in steps)
+    if not line:
+        return None
+    lead_before, lead_after = _lead_for(before, mover), _lead_for(after, mover)
+    sentences = ["No group, capture or area in the engine's figures explains this loss"]
+    if lead_before is not None and lead_after is not None:
+        sentences[0] += f": {mover.capitalize()}'s lead goes from {lead_before:+.1f} to {lead_after:+.1f} points"
+    sentences[0] += "."
+    sentences.append(f"{other_color(mover).capitalize()}'s best reply is {line[0]}.")
+    if _maps(before, after, position_after.width * position_after.height) is None:
+        sentences.append(NO_MAPS_NOTE)
+    return Why((), " ".join(sentences), line, line[:1])
 
 
 # --------------------------------------------------------------------------- the threat
