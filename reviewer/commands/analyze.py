@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, assert_never
 
+from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.cache import AnalysisCache
@@ -80,11 +81,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
-
-
-def add_output_argument(parser: argparse.ArgumentParser, flag: str, help_text: str) -> None:
-    """A report output: `flag OUT` writes to OUT; `flag -`, or the flag alone, to standard output."""
-    parser.add_argument(flag, metavar="OUT", nargs="?", const=STANDARD_OUTPUT, help=f"{help_text} (alone or -: standard output)")
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -323,7 +319,6 @@ def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> Non
         raise BadInput(f"{flag} names one engine, for chess or for Go: analyse the chess and the Go games separately")
 
 
-STANDARD_OUTPUT = "-"
 
 
 def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:

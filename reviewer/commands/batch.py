@@ -45,11 +45,9 @@ from pathlib import Path
 from typing import Any, TextIO, assert_never
 
 from reviewer.commands.analyze import (
-    STANDARD_OUTPUT,
     BadInput,
     add_engine_arguments,
     add_limit_arguments,
-    add_output_argument,
     add_scoring_arguments,
     engine_command,
     folder_problem,
@@ -59,6 +57,7 @@ from reviewer.commands.analyze import (
     terminal_bar,
     write_texts,
 )
+from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.games import game_support
 from reviewer.core.services.batch import (
     BatchOutcome,
