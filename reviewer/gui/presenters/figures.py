@@ -42,7 +42,7 @@ def graph_series(
     evals: dict[int, float] = {}
     for ply, evaluation in evaluations.items():
         if not _win_chances(game) and mode == presentation(game.kind).graph_modes[0]:
-            value = evaluation.winrate_black
+            value = evaluation.winrate_first
         else:
             value = position_value(game, evaluation)
         if value is not None:
