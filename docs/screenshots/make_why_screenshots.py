@@ -48,11 +48,11 @@ def _go_evaluations() -> list:
         mover_best = "D4" if ply % 2 == 0 or lost else "D5"
         evaluations.append(
             Evaluation(
-                ply=ply, kind="go", engine_id=engine_id, score_lead_black=-9.5 if lost else 4.0,
-                winrate_black=0.1 if lost else 0.75, best_move=mover_best,
+                ply=ply, kind="go", engine_id=engine_id, score_lead_first=-9.5 if lost else 4.0,
+                winrate_first=0.1 if lost else 0.75, best_move=mover_best,
                 pv=("D4", "E3", "B3") if lost else (mover_best,),
-                candidates=(Candidate(move=mover_best, order=0, prior=0.6, score_lead_black=-9.5 if lost else 4.0),),
-                ownership_black=ownership(-0.9 if lost else 0.9),
+                candidates=(Candidate(move=mover_best, order=0, prior=0.6, score_lead_first=-9.5 if lost else 4.0),),
+                ownership_first=ownership(-0.9 if lost else 0.9),
             )
         )
     return evaluations

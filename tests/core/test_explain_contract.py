@@ -38,7 +38,7 @@ def test_pgn_comment_carries_the_why_and_a_second_export_does_not_repeat_it():
 
 def test_pgn_comment_without_why_when_the_line_is_missing():
     game, table = scholars_mate()
-    table.add(dataclasses.replace(table.get(6), best_move=None, pv=(), mate_white=None, score_cp_white=900))
+    table.add(dataclasses.replace(table.get(6), best_move=None, pv=(), mate_first=None, score_cp_first=900))
     comment = annotate_chess_game(game, table).node_at_ply(6).comment
     assert "Why:" not in comment
 

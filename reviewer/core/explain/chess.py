@@ -556,11 +556,11 @@ def _mover_cp(evaluation: Evaluation | None, mover: chess.Color) -> int | None:
     if evaluation is None:
         return None
     sign = 1 if mover == chess.WHITE else -1
-    if evaluation.mate_white is not None and evaluation.mate_white != 0:
-        mate = evaluation.mate_white * sign
+    if evaluation.mate_first is not None and evaluation.mate_first != 0:
+        mate = evaluation.mate_first * sign
         return 100000 - abs(mate) if mate > 0 else -100000 + abs(mate)
-    if evaluation.score_cp_white is not None:
-        return evaluation.score_cp_white * sign
+    if evaluation.score_cp_first is not None:
+        return evaluation.score_cp_first * sign
     return None
 
 

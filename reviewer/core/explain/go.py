@@ -126,11 +126,11 @@ class Found:
 def _maps(
     before: Evaluation | None, after: Evaluation | None, size: int
 ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    if before is None or after is None or before.ownership_black is None or after.ownership_black is None:
+    if before is None or after is None or before.ownership_first is None or after.ownership_first is None:
         return None
-    if len(before.ownership_black) != size or len(after.ownership_black) != size:
+    if len(before.ownership_first) != size or len(after.ownership_first) != size:
         return None
-    return before.ownership_black, after.ownership_black
+    return before.ownership_first, after.ownership_first
 
 
 def _group_changes(
@@ -243,9 +243,9 @@ def _line_tactics(steps: Sequence[Step], mover: Color, height: int) -> list[Foun
 
 
 def _lead_for(evaluation: Evaluation | None, mover: Color) -> float | None:
-    if evaluation is None or evaluation.score_lead_black is None:
+    if evaluation is None or evaluation.score_lead_first is None:
         return None
-    return evaluation.score_lead_black * (1 if mover == "black" else -1)
+    return evaluation.score_lead_first * (1 if mover == "black" else -1)
 
 
 def _slow(
