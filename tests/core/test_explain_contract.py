@@ -85,7 +85,7 @@ def test_analyze_asks_katago_for_maps_with_maps(tmp_path):
 
 def test_a_flagged_move_whose_line_shows_no_motif_still_says_what_the_line_and_figures_do():
     game, table = scholars_mate()
-    table.add(dataclasses.replace(table.get(6), mate_white=None, score_cp_white=250, pv=("a3", "a6")))
+    table.add(dataclasses.replace(table.get(6), mate_first=None, score_cp_first=250, pv=("a3", "a6")))
     move = build_report(game, table)["moves"][5]
     assert move["judgement"] in ("mistake", "blunder")
     assert move["why"]["motifs"] == [] and move["why"]["line"] == ["a3", "a6"] and move["why"]["focus"] == ["a2", "a3"]
