@@ -465,6 +465,24 @@ def print_review_table(results_path: Path, reference: Path = REFERENCE, min_visi
         print("\n".join(format_review_table(board, rows)))
 
 
+def summarise_reference(reference: Path = REFERENCE) -> int:
+    """Print each stored slice's moves and its own mistakes+blunders; return the 19x19 ones at 64
+    visits or more."""
+    stored = json.loads(reference.read_text())
+    deep = 0
+    print(f"{reference.name}: {stored['engine']}")
+    for piece, item in zip(stored_slices(stored), stored["slices"], strict=True):
+        labels = reference_labels(piece, item)
+        serious = sum(label in SERIOUS for label, _ in labels.values())
+        if piece.board == 19 and item["visits"] >= 64:
+            deep += serious
+        print(f"  {piece.file}: {piece.board}x{piece.board}, positions {piece.plies[0]}-{piece.plies[-1]} "
+              f"({len(piece.plies)}), {item['visits']} visits, {item['date']}: {len(labels)} moves, "
+              f"{serious} mistakes+blunders")
+    print(f"19x19 at 64 visits or more: {deep} mistakes+blunders")
+    return deep
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -492,8 +510,12 @@ def main() -> int:
     rev.add_argument("--reference", type=Path, default=REFERENCE, help="the stored reference to compare with")
     rev.add_argument("--min-reference-visits", type=int, default=64,
                      help="compare only with reference slices searched at this many visits or more")
+    summary = sub.add_parser("summary", help="each stored reference slice's moves and mistakes+blunders")
+    summary.add_argument("--reference", type=Path, default=REFERENCE)
     args = parser.parse_args()
-    if args.command == "review":
+    if args.command == "summary":
+        summarise_reference(args.reference)
+    elif args.command == "review":
         if args.table_only:
             print_review_table(args.out, args.reference, args.min_reference_visits)
         else:
