@@ -213,9 +213,14 @@ def print_build_summary(stored: dict[str, Any]) -> None:
     explain_s = sum(g["explain_s"] for g in games)
     flagged = sum(len(g["moves"]) for g in games)
     with_maps = sum(1 for g in games for m in g["moves"] if m["before"] and m["after"] and m["before"]["maps"] and m["after"]["maps"])
-    print(f"\n{flagged} flagged moves in {len(games)} games ({with_maps} with ownership maps before and after)")
+    print()
+    for g in games:
+        print(f"{g['file']}: {g['size'][0]}x{g['size'][1]}, {g['plies']} moves, {g['engine']}, positions per pass "
+              f"{g['positions_per_pass']}, review {g['review_s']:.1f} s (load {g['load']}), explanations "
+              f"{g['explain_s']:.3f} s, {len(g['moves'])} flagged")
+    print(f"{flagged} flagged moves in {len(games)} games ({with_maps} with ownership maps before and after)")
     print(f"review {review_s:.1f} s, explanations {explain_s:.3f} s: "
-          f"{100 * explain_s / (review_s + explain_s):.2f}% of the review with them")
+          f"{100 * explain_s / (review_s + explain_s):.4f}% of the review with them")
 
 
 # ------------------------------------------------------------------------------------------ score
@@ -353,10 +358,11 @@ def _check(claim: dict[str, Any], move: dict[str, Any], game: Any, before: dict[
     if motif == "slow":
         lead_before, lead_after = sign * before["lead_black"], sign * after["lead_black"]
         best = point_from_gtp(before["best_move"], height) if before["best_move"] else None
-        far = best is not None and node.point is not None and \
-            max(abs(best[0] - node.point[0]), abs(best[1] - node.point[1])) >= 4
+        lines = max(abs(best[0] - node.point[0]), abs(best[1] - node.point[1])) \
+            if best is not None and node.point is not None else 0
         loss = lead_before - lead_after
-        return loss >= SLOW_LOSS and far, f"deep loss {loss:.1f}, deep best {before['best_move']}"
+        return loss >= SLOW_LOSS and lines >= 4, \
+            f"deep loss {loss:.2f}, deep best {before['best_move']} {lines} lines from the move"
     if motif == "capture":
         taken = set(points)
         rules_ok = _captured(_play_line(rules, position, move["line"]), taken, mover)
@@ -435,6 +441,7 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     searched_s = time.perf_counter() - started
     named: dict[str, int] = {}
     held: dict[str, int] = {}
+    told: dict[str, list[int]] = {}  # the motif the text tells (the first claim): [held, named]
     truths: dict[str, int] = {}
     found: dict[str, int] = {}
     otherwise: dict[str, int] = {}  # the test holds, the motif is not named, another one is
@@ -456,24 +463,29 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
                 found[motif] = found.get(motif, 0) + int(holds and motif in shown)
                 if holds and motif not in shown and shown:
                     otherwise[motif] = otherwise.get(motif, 0) + 1
-            for claim in move["claims"]:
+            for index, claim in enumerate(move["claims"]):
                 motif = claim["motif"]
                 named[motif] = named.get(motif, 0) + 1
                 ok, why = _check(claim, move, game, before, after)
                 held[motif] = held.get(motif, 0) + int(ok)
+                if index == 0:
+                    counts = told.setdefault(motif, [0, 0])
+                    counts[0] += int(ok)
+                    counts[1] += 1
                 if not ok:
                     failures.append(f"{stored_game['file']} ply {move['ply']} {move['move']} {motif}: {why}")
     flagged = sum(len(g["moves"]) for g in games)
     print(f"{flagged} flagged moves in {len(games)} games, {checked} with both deeper searches "
           f"(KataGo {visits} visits with maps; {searched_s:.0f} s searching in this run); "
           f"{unexplained} flagged moves without an explanation\n")
-    print("| motif | named | precision | recall | test |")
-    print("|---|---|---|---|---|")
+    print("| motif | named | precision | in the text | recall | test |")
+    print("|---|---|---|---|---|---|")
     for motif in sorted(set(named) | {m for m in truths if truths[m]}):
         count = named.get(motif, 0)
         precision = f"{100 * held[motif] / count:.0f}% ({held[motif]}/{count})" if count else "n/a"
         recall = f"{100 * found[motif] / truths[motif]:.0f}% ({found[motif]}/{truths[motif]})" if truths.get(motif) else "n/a"
-        print(f"| {motif} | {count} | {precision} | {recall} | {TESTS.get(motif, '')} |")
+        text = f"{told[motif][0]}/{told[motif][1]}" if motif in told else "0"
+        print(f"| {motif} | {count} | {precision} | {text} | {recall} | {TESTS.get(motif, '')} |")
     for motif, count in sorted(otherwise.items()):
         print(f"{motif}: the test holds but another motif was named instead on {count} of {truths[motif]} moves")
     if failures:
