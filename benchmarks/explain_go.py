@@ -3,7 +3,7 @@
 Run through benchmarks/explain.py:
 
     nice -n 15 .venv/bin/python benchmarks/explain.py build --go [--files A.sgf,B.gib]
-    nice -n 15 .venv/bin/python benchmarks/explain.py score --go [--visits 64] [--compare-only]
+    nice -n 15 .venv/bin/python benchmarks/explain.py score --go [--visits 64] [--max-moves N] [--compare-only]
 
 `build --go` reviews real amateur games of the shared corpus (files nobody here wrote) the way
 `reviewer analyze` and the app do: KataGo as installed by `reviewer engines install`, opened by the
