@@ -96,6 +96,9 @@ def _summary(evaluation: Any) -> dict[str, Any] | None:
         "visits": evaluation.nodes,
         "review_pass": evaluation.review_pass,
         "maps": evaluation.ownership_black is not None,
+        # what the explainer stood on, so that a changed detector can be run again without an engine
+        "ownership_black": [round(v, 3) for v in evaluation.ownership_black] if evaluation.ownership_black else None,
+        "policy": [round(v, 4) for v in evaluation.policy] if evaluation.policy else None,
     }
 
 
@@ -446,6 +449,7 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     found: dict[str, int] = {}
     otherwise: dict[str, int] = {}  # the test holds, the motif is not named, another one is
     failures: list[str] = []
+    missed: list[str] = []
     moves = checked = unexplained = 0
     for stored_game in games:
         game = _load(CORPUS / "sgf" / stored_game["file"])
@@ -463,6 +467,7 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
                 found[motif] = found.get(motif, 0) + int(holds and motif in shown)
                 if holds and motif not in shown and shown:
                     otherwise[motif] = otherwise.get(motif, 0) + 1
+                    missed.append(f"{stored_game['file']} ply {move['ply']} {move['move']} {motif}: named {move['motifs']}")
             for index, claim in enumerate(move["claims"]):
                 motif = claim["motif"]
                 named[motif] = named.get(motif, 0) + 1
@@ -488,6 +493,14 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
         print(f"| {motif} | {count} | {precision} | {text} | {recall} | {TESTS.get(motif, '')} |")
     for motif, count in sorted(otherwise.items()):
         print(f"{motif}: the test holds but another motif was named instead on {count} of {truths[motif]} moves")
+    for line in missed:
+        print(f"  {line}")
+    for stored_game in games:
+        for move in stored_game["moves"]:
+            if not move["motifs"]:
+                maps = bool(move["before"] and move["before"]["maps"] and move["after"] and move["after"]["maps"])
+                print(f"no explanation: {stored_game['file']} ply {move['ply']} {move['move']} "
+                      f"(maps before and after: {maps}, loss {move['loss']:.1f})")
     if failures:
         print("\nclaims that failed their test:")
         for line in failures:
