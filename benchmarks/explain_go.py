@@ -437,8 +437,9 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     deep: dict[str, Any] = {}
     if DEEP.exists():
         data = json.loads(DEEP.read_text())
-        if data["visits"] == visits or compare_only:
-            deep, visits = data["positions"], data["visits"]
+        if data["visits"] != visits and not compare_only:
+            raise SystemExit(f"{DEEP.name} holds searches at {data['visits']} visits: move it away to search at {visits}")
+        deep, visits = data["positions"], data["visits"]
     started = time.perf_counter()
     deep_searches(games, visits, deep, compare_only, max_moves)
     searched_s = time.perf_counter() - started
