@@ -56,7 +56,7 @@ DATA_PATH = Path(__file__).resolve().parent / "data" / "chess_depth_curve.json"
 DEFAULT_BUDGETS = "20000,50000,100000,200000,500000,1000000,2000000"
 BASELINE_NODES = 1_000_000
 ENGINES, HASH_MB = 2, 64
-KEPT = ("ply", "score_cp_white", "mate_white", "wdl_white", "side_to_move", "terminal", "best_move", "depth", "nodes")
+KEPT = ("ply", "score_cp_first", "mate_first", "wdl_first", "side_to_move", "terminal", "best_move", "depth", "nodes")
 
 
 @dataclasses.dataclass
@@ -134,7 +134,7 @@ def doubtful_moves(
         if ply not in reviewed.compared or move.book or move.judgement is None:
             continue
         mate = any(
-            e is not None and (e.mate_white is not None or e.terminal == "checkmate")
+            e is not None and (e.mate_first is not None or e.terminal == "checkmate")
             for e in (state.get(ply - 1), state.get(ply))
         )
         drop = move.win_drop_mover

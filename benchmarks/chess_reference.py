@@ -59,9 +59,9 @@ def evaluation_record(board: chess.Board, info: chess.engine.InfoDict) -> dict[s
     pv = info.get("pv") or []
     wdl = info.get("wdl")
     return {
-        "score_cp_white": score.score(),
-        "mate_white": score.mate(),
-        "wdl_white": list(wdl.white()) if wdl is not None else None,
+        "score_cp_first": score.score(),
+        "mate_first": score.mate(),
+        "wdl_first": list(wdl.white()) if wdl is not None else None,
         "best_move_uci": pv[0].uci() if pv else None,
         "best_move": board.san(pv[0]) if pv else None,
         "depth": info.get("depth"),
@@ -105,7 +105,7 @@ def analyse_game(file_name: str, index: int, nodes: int) -> None:
             record.update(game=key, ply=ply, fen=board.fen(), seconds=round(time.monotonic() - started, 2))
             with LINES_PATH.open("a") as out:
                 out.write(json.dumps(record) + "\n")
-            print(f"{key} ply {ply}: {record.get('score_cp_white')} {record.get('best_move')} "
+            print(f"{key} ply {ply}: {record.get('score_cp_first')} {record.get('best_move')} "
                   f"d{record.get('depth')} {record['seconds']}s", flush=True)
     finally:
         engine.quit()

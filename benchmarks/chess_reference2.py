@@ -43,7 +43,7 @@ NODES = 5_000_000
 LINES2_PATH = DATA_DIR / "chess_reference2.jsonl"
 JSON2_PATH = DATA_DIR / "chess_reference2.json"
 DEPTH_CURVE_PATH = DATA_DIR / "chess_depth_curve.json"
-KEPT = ("score_cp_white", "mate_white", "wdl_white", "best_move", "depth", "nodes")
+KEPT = ("score_cp_first", "mate_first", "wdl_first", "best_move", "depth", "nodes")
 
 
 def run1() -> dict[str, dict[int, dict[str, Any]]]:
@@ -95,7 +95,7 @@ def analyse_game(file_name: str, index: int) -> None:
             record.update(game=key, ply=ply, fen=board.fen(), seconds=round(time.monotonic() - started, 2))
             with LINES2_PATH.open("a") as out:
                 out.write(json.dumps(record) + "\n")
-            print(f"{key} ply {ply}: {record.get('score_cp_white')} {record.get('mate_white')} {record.get('best_move')} "
+            print(f"{key} ply {ply}: {record.get('score_cp_first')} {record.get('mate_first')} {record.get('best_move')} "
                   f"d{record.get('depth')} {record['seconds']}s", flush=True)
     finally:
         engine.quit()

@@ -89,10 +89,10 @@ def reference_table(game: Game, records: dict[int, dict[str, Any]]) -> Evaluatio
         if record.get("terminal"):
             evaluation = terminal_evaluation(board, ply, "reference")
         else:
-            wdl = record.get("wdl_white")
+            wdl = record.get("wdl_first")
             evaluation = Evaluation(
-                ply=ply, kind="chess", engine_id="reference", score_cp_white=record["score_cp_white"],
-                mate_white=record["mate_white"], wdl_white=tuple(wdl) if wdl else None,
+                ply=ply, kind="chess", engine_id="reference", score_cp_first=record["score_cp_first"],
+                mate_first=record["mate_first"], wdl_first=tuple(wdl) if wdl else None,
                 side_to_move="white" if board.turn == chess.WHITE else "black", best_move=record["best_move"],
                 depth=record["depth"], nodes=record["nodes"],
             )

@@ -144,7 +144,7 @@ def play_game(task: tuple[int, int, int, int, int, float] | tuple[int, int, int,
             moves.append(move)
             passes = passes + 1 if move == PASS_MOVE else 0
             color = "white" if color == "black" else "black"
-        board_margin_black = player.position.score_lead_black()
+        board_margin_black = player.position.lead_black()
         if resigned is not None:
             winner = "white" if resigned == "black" else "black"
             margin_black = gnugo_margin_black = None

@@ -94,13 +94,13 @@ def chess_evaluations(game: Game) -> list[Evaluation]:
         candidates = []
         for order, move in enumerate(legal):
             line = [board.san(move)]
-            candidates.append(Candidate(move=line[0], order=order, score_cp_white=score - 30 * order, pv=tuple(line)))
+            candidates.append(Candidate(move=line[0], order=order, score_cp_first=score - 30 * order, pv=tuple(line)))
         evaluations.append(
             Evaluation(
                 ply=ply,
                 kind="chess",
                 engine_id="bench",
-                score_cp_white=score,
+                score_cp_first=score,
                 side_to_move="white" if board.turn == chess.WHITE else "black",
                 best_move=candidates[0].move if candidates else None,
                 pv=candidates[0].pv if candidates else (),
@@ -126,8 +126,8 @@ def go_evaluations(game: Game) -> list[Evaluation]:
                 order=order,
                 visits=400 // (order + 1),
                 prior=0.3 / (order + 1),
-                score_lead_black=lead - order * 1.5,
-                winrate_black=0.5,
+                score_lead_first=lead - order * 1.5,
+                winrate_first=0.5,
                 pv=(gtp_from_point(point, size),),
             )
             for order, point in enumerate(picks)
@@ -137,8 +137,8 @@ def go_evaluations(game: Game) -> list[Evaluation]:
                 ply=ply,
                 kind="go",
                 engine_id="bench",
-                score_lead_black=lead,
-                winrate_black=max(0.01, min(0.99, 0.5 + lead / 40)),
+                score_lead_first=lead,
+                winrate_first=max(0.01, min(0.99, 0.5 + lead / 40)),
                 best_move=candidates[0].move,
                 pv=candidates[0].pv,
                 candidates=candidates,

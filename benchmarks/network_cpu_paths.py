@@ -75,8 +75,8 @@ def compare(sgf: Path, positions: int, visits: tuple[int, ...]) -> None:
                 engine.close()
         line = [f"{count} visit(s): katago {rates['katago']:6.2f} positions/s"]
         for path in ("onnxruntime", "numpy"):
-            winrate = [abs(results[path][p].winrate_black - results["katago"][p].winrate_black) * 100 for p in plies]  # type: ignore[operator]
-            lead = [abs(results[path][p].score_lead_black - results["katago"][p].score_lead_black) for p in plies]  # type: ignore[operator]
+            winrate = [abs(results[path][p].winrate_first - results["katago"][p].winrate_first) * 100 for p in plies]  # type: ignore[operator]
+            lead = [abs(results[path][p].score_lead_first - results["katago"][p].score_lead_first) for p in plies]  # type: ignore[operator]
             line.append(
                 f"  {path} {rates[path]:6.2f} positions/s = {rates[path] / rates['katago']:4.1f}x katago;"
                 f" agree: winrate max {max(winrate):.3f} median {statistics.median(winrate):.4f} points of %,"

@@ -46,7 +46,7 @@ def play_game(task: tuple[int, str, str, int, int]) -> dict:
     while moves < MAX_MOVES and position.meta[3] < 2:  # meta[3]: consecutive passes
         variant = black_variant if position.to_move == "black" else white_variant
         result = search_position(position, playouts, seed=_mix_seed(seed, moves), variant=variant)
-        mover_winrate = result.winrate_black if position.to_move == "black" else 1 - result.winrate_black
+        mover_winrate = result.winrate_first if position.to_move == "black" else 1 - result.winrate_first
         if moves >= RESIGN_AFTER and mover_winrate < RESIGN_BELOW:
             resigned = position.to_move
             break
@@ -57,10 +57,10 @@ def play_game(task: tuple[int, str, str, int, int]) -> dict:
         winner = "white" if resigned == "black" else "black"
         score = None
     else:
-        score = position.score_lead_black()
+        score = position.lead_black()
         winner = "black" if score > 0 else "white" if score < 0 else "jigo"
     return {"index": index, "black": black_variant, "white": white_variant, "winner": winner, "moves": moves,
-            "score_lead_black": score, "resigned": resigned}
+            "score_lead_first": score, "resigned": resigned}
 
 
 def run_match(games: int, playouts: int, workers: int, seed: int, challenger: str, baseline: str) -> dict:

@@ -52,17 +52,17 @@ def scholars_mate() -> tuple[Game, EvaluationTable]:
             ply=5,
             kind="chess",
             engine_id=STOCKFISH_ID,
-            score_cp_white=50,
+            score_cp_first=50,
             side_to_move="black",
             best_move="g6",
             candidates=(
-                Candidate(move="g6", order=0, score_cp_white=50),
-                Candidate(move="Qe7", order=1, score_cp_white=60),
-                Candidate(move="Nf6", order=2, mate_white=1),
+                Candidate(move="g6", order=0, score_cp_first=50),
+                Candidate(move="Qe7", order=1, score_cp_first=60),
+                Candidate(move="Nf6", order=2, mate_first=1),
             ),
         )
     )
-    table.add(Evaluation(ply=6, kind="chess", engine_id=STOCKFISH_ID, mate_white=1, side_to_move="white", best_move="Qxf7#"))
+    table.add(Evaluation(ply=6, kind="chess", engine_id=STOCKFISH_ID, mate_first=1, side_to_move="white", best_move="Qxf7#"))
     table.add(Evaluation(ply=7, kind="chess", engine_id=STOCKFISH_ID, side_to_move="black", terminal="checkmate"))
     return game, table
 
@@ -86,17 +86,17 @@ def go_game_with_a_blunder(engine_id: str = KATAGO_ID) -> tuple[Game, Evaluation
             ply=2,
             kind="go",
             engine_id=engine_id,
-            score_lead_black=7.0,
-            winrate_black=0.8,
+            score_lead_first=7.0,
+            winrate_first=0.8,
             best_move="G5",
             candidates=(
-                Candidate(move="G5", order=0, prior=0.5, score_lead_black=7.0),
-                Candidate(move="C5", order=1, prior=0.3, score_lead_black=6.2),
-                Candidate(move="D7", order=2, prior=0.2, score_lead_black=3.0),
+                Candidate(move="G5", order=0, prior=0.5, score_lead_first=7.0),
+                Candidate(move="C5", order=1, prior=0.3, score_lead_first=6.2),
+                Candidate(move="D7", order=2, prior=0.2, score_lead_first=3.0),
             ),
         )
     )
-    table.add(Evaluation(ply=3, kind="go", engine_id=engine_id, score_lead_black=-6.0, winrate_black=0.2, best_move="G5"))
+    table.add(Evaluation(ply=3, kind="go", engine_id=engine_id, score_lead_first=-6.0, winrate_first=0.2, best_move="G5"))
     return game, table
 
 

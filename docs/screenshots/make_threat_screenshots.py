@@ -11,10 +11,11 @@ offscreen with a private cache and settings.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+import shot_window
+from shot_window import private_dirs, shown_window
 
 CHESS_PGN = "1. e4 e5 2. Qh5 Nc6 3. Bc4 *\n"
 GO_SGF = "(;GM[1]FF[4]SZ[9]KM[7]RU[chinese];B[ch];W[bh];B[gc];W[dh];B[gg];W[ci])"
@@ -26,32 +27,14 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--dark", action="store_true")
     args = parser.parse_args()
-    private = Path(tempfile.mkdtemp(prefix="reviewer-shots-"))
-    for name in ("CACHE", "CONFIG"):
-        os.environ[f"REVIEWER_{name}_DIR"] = str(private / name.lower())
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    private = private_dirs("CACHE", "CONFIG")
 
-    from PySide6.QtCore import QEventLoop, QTimer
-
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
     from reviewer.gui.settings import EngineChoice
 
-    app = create_application([], dark=args.dark)
-    window = MainWindow(discover_engines=False, remember_layout=False)
-    window.resize(1400, 900)
-    window.show()
+    app, window = shown_window(args.dark)
 
     def wait(signal, timeout_s: float = 300.0) -> None:
-        loop = QEventLoop()
-        timer = QTimer()
-        timer.setSingleShot(True)
-        timer.timeout.connect(loop.quit)
-        signal.connect(loop.quit)
-        timer.start(int(timeout_s * 1000))
-        loop.exec()
-        timer.stop()
-        signal.disconnect(loop.quit)
+        shot_window.wait(signal, timeout_s)
 
     if args.what == "chess":
         path = private / "threat.pgn"

@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
+
+import shot_window
+from shot_window import private_dirs, shown_window
 
 CORPUS = Path(os.environ.get("REVIEWER_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "corpus"
 CHESS_GAME = CORPUS / "pgn" / "chesslib__Morphy_UTF8.pgn"
@@ -27,32 +29,15 @@ def main() -> int:
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--stop-after", type=int, default=14, help="partial: positions before Stop")
     args = parser.parse_args()
-    private = Path(tempfile.mkdtemp(prefix="reviewer-shots-"))
-    for name in ("DATA", "CACHE", "CONFIG"):
-        os.environ[f"REVIEWER_{name}_DIR"] = str(private / name.lower())
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-    from PySide6.QtCore import QEventLoop, QTimer
+    private_dirs("DATA", "CACHE", "CONFIG")
 
     from reviewer.core.analysis import Limit
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
     from reviewer.gui.settings import EngineChoice
 
-    app = create_application([], dark=args.dark)
-    window = MainWindow(discover_engines=False, remember_layout=False)
-    window.resize(1400, 900)
-    window.show()
+    app, window = shown_window(args.dark)
+
     def wait(signal, timeout_s: float = 600.0) -> None:
-        loop = QEventLoop()
-        timer = QTimer()
-        timer.setSingleShot(True)
-        timer.timeout.connect(loop.quit)
-        signal.connect(loop.quit)
-        timer.start(int(timeout_s * 1000))
-        loop.exec()
-        timer.stop()
-        signal.disconnect(loop.quit)
+        shot_window.wait(signal, timeout_s)
 
     path = GO_GAME if args.what == "builtin-go" else CHESS_GAME
     window.open_file(path, game_index=0, ply=None)

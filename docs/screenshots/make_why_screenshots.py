@@ -14,8 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from pathlib import Path
+
+import shot_window
+from shot_window import private_dirs, shown_window
 
 CORPUS = Path(os.environ.get("REVIEWER_SHARED", Path(__file__).resolve().parents[3] / "shared")) / "corpus"
 CHESS_GAME = (CORPUS / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn", 1)
@@ -46,11 +48,11 @@ def _go_evaluations() -> list:
         mover_best = "D4" if ply % 2 == 0 or lost else "D5"
         evaluations.append(
             Evaluation(
-                ply=ply, kind="go", engine_id=engine_id, score_lead_black=-9.5 if lost else 4.0,
-                winrate_black=0.1 if lost else 0.75, best_move=mover_best,
+                ply=ply, kind="go", engine_id=engine_id, score_lead_first=-9.5 if lost else 4.0,
+                winrate_first=0.1 if lost else 0.75, best_move=mover_best,
                 pv=("D4", "E3", "B3") if lost else (mover_best,),
-                candidates=(Candidate(move=mover_best, order=0, prior=0.6, score_lead_black=-9.5 if lost else 4.0),),
-                ownership_black=ownership(-0.9 if lost else 0.9),
+                candidates=(Candidate(move=mover_best, order=0, prior=0.6, score_lead_first=-9.5 if lost else 4.0),),
+                ownership_first=ownership(-0.9 if lost else 0.9),
             )
         )
     return evaluations
@@ -62,34 +64,16 @@ def main() -> int:
     parser.add_argument("out", type=Path)
     parser.add_argument("--dark", action="store_true")
     args = parser.parse_args()
-    private = Path(tempfile.mkdtemp(prefix="reviewer-shots-"))
-    for name in ("CACHE", "CONFIG"):
-        os.environ[f"REVIEWER_{name}_DIR"] = str(private / name.lower())
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-
-    from PySide6.QtCore import QEventLoop, QTimer
+    private = private_dirs("CACHE", "CONFIG")
 
     from reviewer.core.analysis import Limit
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
     from reviewer.gui.presenters.why import move_why
     from reviewer.gui.settings import EngineChoice
 
-    app = create_application([], dark=args.dark)
-    window = MainWindow(discover_engines=False, remember_layout=False)
-    window.resize(1400, 900)
-    window.show()
+    app, window = shown_window(args.dark)
 
     def wait(signal, timeout_s: float = 900.0) -> None:
-        loop = QEventLoop()
-        timer = QTimer()
-        timer.setSingleShot(True)
-        timer.timeout.connect(loop.quit)
-        signal.connect(loop.quit)
-        timer.start(int(timeout_s * 1000))
-        loop.exec()
-        timer.stop()
-        signal.disconnect(loop.quit)
+        shot_window.wait(signal, timeout_s)
 
     if args.what == "chess":
         path, index = CHESS_GAME

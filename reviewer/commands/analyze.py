@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, assert_never
 
+from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.cache import AnalysisCache
@@ -66,9 +67,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_arguments(parser)
     add_limit_arguments(parser)
     add_scoring_arguments(parser)
-    parser.add_argument(
-        "--json", metavar="OUT", help="write the reviewer.report/1 JSON here (a list for several games; - = stdout)"
-    )
+    add_output_argument(parser, "--json", "write the reviewer.report/1 JSON here (a list for several games)")
     parser.add_argument(
         "-o", "--output", metavar="OUT", help="write an annotated copy: .pgn for chess ([%%eval]), .sgf for Go"
     )
@@ -77,10 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="-o: keep Reviewer's full analysis in the PGN ([%%rvw] commands, which some programs show as text)",
     )
-    parser.add_argument("--csv", metavar="OUT", help="write every move's figures as CSV (one row per move; - = stdout)")
-    parser.add_argument(
-        "--html", metavar="OUT", help="write a self-contained HTML report (graph, mistakes, figures; - = stdout)"
-    )
+    add_output_argument(parser, "--csv", "write every move's figures as CSV (one row per move)")
+    add_output_argument(parser, "--html", "write a self-contained HTML report (graph, mistakes, figures)")
     parser.add_argument("--overwrite", action="store_true", help="let -o replace the game file being analysed")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress and no figures on the terminal")
@@ -322,7 +319,6 @@ def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> Non
         raise BadInput(f"{flag} names one engine, for chess or for Go: analyse the chess and the Go games separately")
 
 
-STANDARD_OUTPUT = "-"
 
 
 def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import Any, TextIO, assert_never
 
 from reviewer.commands.analyze import (
-    STANDARD_OUTPUT,
     BadInput,
     add_engine_arguments,
     add_limit_arguments,
@@ -54,9 +53,11 @@ from reviewer.commands.analyze import (
     folder_problem,
     install_interrupt_handler,
     limit_for,
+    report_targets,
     terminal_bar,
     write_texts,
 )
+from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.games import game_support
 from reviewer.core.services.batch import (
     BatchOutcome,
@@ -96,9 +97,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--store", metavar="DB", help="the batch store of finished games (default: batch.sqlite in Reviewer's data folder)"
     )
-    parser.add_argument("--json", metavar="OUT", help="write every game's report and the insights as JSON (- = stdout)")
-    parser.add_argument("--csv", metavar="OUT", help="write the players' insights as CSV (- = stdout)")
-    parser.add_argument("--html", metavar="OUT", help="write the players' insights as a self-contained HTML page (- = stdout)")
+    add_output_argument(parser, "--json", "write every game's report and the insights as JSON")
+    add_output_argument(parser, "--csv", "write the players' insights as CSV")
+    add_output_argument(parser, "--html", "write the players' insights as a self-contained HTML page")
     parser.add_argument("--no-cache", action="store_true", help="neither read nor write the analysis cache")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress, no lines per game and no table")
 
@@ -271,15 +272,11 @@ def _executor(args: argparse.Namespace, cache: Any, err: TextIO, engines: Engine
 # -- outputs ---------------------------------------------------------------------------------------------
 
 
-def _targets(args: argparse.Namespace) -> list[tuple[str, str]]:
-    return [(flag, target) for flag, target in (("--json", args.json), ("--csv", args.csv), ("--html", args.html)) if target]
-
-
 def _check_outputs(args: argparse.Namespace) -> None:
-    to_stdout = [flag for flag, target in _targets(args) if target == STANDARD_OUTPUT]
+    to_stdout = [flag for flag, target in report_targets(args) if target == STANDARD_OUTPUT]
     if len(to_stdout) > 1:
         raise BadInput(f"only one output can go to standard output, not {' and '.join(to_stdout)}")
-    for _, target in _targets(args):
+    for _, target in report_targets(args):
         if target == STANDARD_OUTPUT:
             continue
         if Path(target).is_dir():
@@ -309,7 +306,7 @@ def _write_outputs(args: argparse.Namespace, plan: BatchPlan, outcome: BatchOutc
         insights = batch_insights(reports, args.player)
     except (ValueError, KeyError, TypeError) as error:
         return [f"cannot sum up the games: {error}"]
-    stdout_taken = any(target == STANDARD_OUTPUT for _, target in _targets(args))
+    stdout_taken = any(target == STANDARD_OUTPUT for _, target in report_targets(args))
     if not args.quiet and not stdout_taken:
         _print_players(insights, sys.stdout)
     writers: list[tuple[str, Callable[[], str]]] = []

@@ -12,6 +12,7 @@ import argparse
 import sys
 from typing import Any
 
+from reviewer.commands.outputs import add_output_argument
 from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="judgement thresholds in win points: lichess 5/10/15 (default), seed 10/20/30",
     )
     parser.add_argument("--skip-book", action="store_true", help="leave book moves out of the per-side figures")
-    parser.add_argument("--json", metavar="OUT", help="write the JSON report to OUT ('-' for standard output)")
+    add_output_argument(parser, "--json", "write the JSON report to OUT")
 
 
 def _load_game(path: str, index: int) -> Game:

@@ -21,6 +21,8 @@ import json
 import sys
 from typing import Any
 
+from reviewer.commands.outputs import add_output_argument
+
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
@@ -31,7 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     action.add_argument("--answer", nargs=2, metavar=("CARD", "MOVE"), help="answer a card with a move")
     action.add_argument("--stats", action="store_true", help="how the training goes")
     parser.add_argument("--deck", metavar="FILE", help="the deck file (default: trainer.sqlite in the data directory)")
-    parser.add_argument("--json", metavar="OUT", help="with --due/--stats: write JSON to OUT ('-' for standard output)")
+    add_output_argument(parser, "--json", "with --due/--stats: write JSON to OUT")
     parser.add_argument("--player", metavar="NAME", help="only this player's mistakes (--add) or cards (--due)")
     parser.add_argument("--kind", choices=("chess", "go"), help="only chess or only Go cards")
     parser.add_argument("--side", choices=("white", "black"), help="only cards of this colour")

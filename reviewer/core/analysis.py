@@ -1,7 +1,14 @@
 """What an engine said about positions: immutable records, shared by every engine and view.
 
-Points of view live in the names: `score_cp_white` is centipawns for White, `score_lead_black`
-is Go points for Black. Engines convert at their edge; nothing downstream flips a sign.
+Points of view live in the names, and the point of view of every value is the game's FIRST
+player: the one who moves first under the game's rules, `GameSupport.player_order[0]` (White in
+chess, Black in Go; a shogi engine's values would be Black's (Sente's), a xiangqi engine's Red's).
+So `score_cp_first` is centipawns for White in chess, `score_lead_first` points for Black in Go.
+Engines convert at their edge (UCI's side-to-move centipawns, KataGo's values for the side it
+reports for); nothing downstream flips a sign.
+
+`to_json` writes these names; `from_json` also reads the colour names that files and caches written
+before this naming hold (`score_cp_white`, `score_lead_black`, ...), through `_FORMER_NAMES`.
 The SQLite cache of these records lives in `reviewer.core.cache`.
 """
 
@@ -15,6 +22,28 @@ from reviewer.core.gametree import GameKind
 Terminal = Literal["checkmate", "stalemate", "draw"]
 
 
+# The colour names evaluations were stored under before the first-player names (chess's values were
+# White's, Go's Black's: each game's first player), so caches and files of that time still load.
+_FORMER_NAMES = {
+    "score_cp_white": "score_cp_first",
+    "mate_white": "mate_first",
+    "wdl_white": "wdl_first",
+    "score_lead_black": "score_lead_first",
+    "winrate_black": "winrate_first",
+    "ownership_black": "ownership_first",
+}
+
+
+def _current_names(data: dict[str, Any]) -> dict[str, Any]:
+    """`data` with each former field name renamed; a record holding both names keeps the current one."""
+    renamed = dict(data)
+    for former, current in _FORMER_NAMES.items():
+        if former in renamed:
+            value = renamed.pop(former)
+            renamed.setdefault(current, value)
+    return renamed
+
+
 @dataclass(frozen=True)
 class Candidate:
     """One move the engine considered in a position, best first (`order` 0 = the engine's choice)."""
@@ -23,10 +52,10 @@ class Candidate:
     order: int
     visits: int | None = None  # Go visits / chess nodes of this line when known
     prior: float | None = None  # Go: policy prior, 0..1
-    score_cp_white: int | None = None  # chess: centipawns, White's view; None when a mate is announced
-    mate_white: int | None = None  # chess: mate in N moves, >0 White mates, <0 Black mates
-    score_lead_black: float | None = None  # Go: points, Black's view
-    winrate_black: float | None = None  # Go: 0..1, Black's view
+    score_cp_first: int | None = None  # centipawns (chess), the first player's view; None when a mate is announced
+    mate_first: int | None = None  # mate in N moves: >0 the first player mates, <0 the second does
+    score_lead_first: float | None = None  # points (Go), the first player's view
+    winrate_first: float | None = None  # 0..1, the first player's view
     pv: tuple[str, ...] = ()  # the line, first move included (SAN / GTP)
 
 
@@ -37,13 +66,14 @@ class Evaluation:
     ply: int
     kind: GameKind
     engine_id: str = ""  # engine identity + limit, as used for the cache key
-    # Chess (root values)
-    score_cp_white: int | None = None  # None when a mate is announced or the position is terminal
-    mate_white: int | None = None  # >0: White mates in N; <0: Black mates in N
-    wdl_white: tuple[int, int, int] | None = None  # permille (win, draw, loss) for White
-    # Go (root values)
-    score_lead_black: float | None = None
-    winrate_black: float | None = None  # 0..1
+    # Root values, each in the first player's view (see the module docstring)
+    # Centipawn games (chess)
+    score_cp_first: int | None = None  # None when a mate is announced or the position is terminal
+    mate_first: int | None = None  # >0: the first player mates in N; <0: the second player does
+    wdl_first: tuple[int, int, int] | None = None  # permille (win, draw, loss) for the first player
+    # Point games (Go)
+    score_lead_first: float | None = None
+    winrate_first: float | None = None  # 0..1
     # Both
     side_to_move: Literal["white", "black"] | None = None
     terminal: Terminal | None = None  # the game is over in this position (chess)
@@ -56,7 +86,7 @@ class Evaluation:
     review_pass: int | None = None  # which pass of a review in passes gave it (1 = the fast pass); None: one pass
     # Go maps, asked for with Limit(maps=True): one value per point, rows from the bottom (row 0 = line 1),
     # each row left to right, as gametree points count them.
-    ownership_black: tuple[float, ...] | None = None  # -1 (White's) .. 1 (Black's)
+    ownership_first: tuple[float, ...] | None = None  # -1 (the second player's) .. 1 (the first player's)
     policy: tuple[float, ...] | None = None  # the network's prior for the side to move, 0..1; 0 where illegal
 
     def with_ply(self, ply: int) -> Evaluation:
@@ -67,10 +97,13 @@ class Evaluation:
 
     @staticmethod
     def from_json(data: dict[str, Any]) -> Evaluation:
-        data = dict(data)
-        data["candidates"] = tuple(Candidate(**{**c, "pv": tuple(c.get("pv", ()))}) for c in data.get("candidates", ()))
+        """The evaluation `to_json` wrote, or one written with the former colour names."""
+        data = _current_names(data)
+        data["candidates"] = tuple(
+            Candidate(**{**_current_names(c), "pv": tuple(c.get("pv", ()))}) for c in data.get("candidates", ())
+        )
         data["pv"] = tuple(data.get("pv", ()))
-        for name in ("wdl_white", "ownership_black", "policy"):
+        for name in ("wdl_first", "ownership_first", "policy"):
             if data.get(name) is not None:
                 data[name] = tuple(data[name])
         return Evaluation(**data)

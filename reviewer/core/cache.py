@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.games.support import game_support, resolve
@@ -118,18 +118,12 @@ class AnalysisCache:
             if self._connection is None:
                 return found
             try:
-                for start in range(0, len(wanted), 500):
-                    chunk = wanted[start : start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    rows = self._connection.execute(
-                        f"SELECT position_key, evaluation FROM evaluations WHERE engine_id = ? AND position_key IN ({marks})",
-                        (engine_id, *chunk),
-                    ).fetchall()
-                    for key, text in rows:
-                        try:
-                            found[key] = Evaluation.from_json(json.loads(text))
-                        except (ValueError, TypeError, KeyError):
-                            LOG.warning("ignoring an unreadable cache entry for %s", key)
+                query = "SELECT position_key, evaluation FROM evaluations WHERE engine_id = ? AND position_key IN ({marks})"
+                for key, text in self._rows_for_keys(query, wanted, engine_id):
+                    try:
+                        found[key] = Evaluation.from_json(json.loads(text))
+                    except (ValueError, TypeError, KeyError):
+                        LOG.warning("ignoring an unreadable cache entry for %s", key)
             except sqlite3.Error as error:
                 self._disable(f"cannot read the analysis cache {self.path}: {error}")
         return found
@@ -142,18 +136,23 @@ class AnalysisCache:
             if self._connection is None:
                 return counts
             try:
-                for start in range(0, len(wanted), 500):
-                    chunk = wanted[start : start + 500]
-                    marks = ",".join("?" * len(chunk))
-                    rows = self._connection.execute(
-                        f"SELECT engine_id, COUNT(*) FROM evaluations WHERE position_key IN ({marks}) GROUP BY engine_id",
-                        chunk,
-                    ).fetchall()
-                    for engine_id, count in rows:
-                        counts[engine_id] = counts.get(engine_id, 0) + int(count)
+                query = "SELECT engine_id, COUNT(*) FROM evaluations WHERE position_key IN ({marks}) GROUP BY engine_id"
+                for engine_id, count in self._rows_for_keys(query, wanted):
+                    counts[engine_id] = counts.get(engine_id, 0) + int(count)
             except sqlite3.Error as error:
                 self._disable(f"cannot read the analysis cache {self.path}: {error}")
         return counts
+
+    def _rows_for_keys(self, query: str, keys: list[str], *leading: object) -> list[tuple[Any, ...]]:
+        """The rows of `query` (its `{marks}` the placeholders of the keys, after `leading` parameters) for
+        all `keys`, asked 500 at a time (SQLite's limit on parameters); the caller holds the lock."""
+        assert self._connection is not None
+        rows: list[tuple[Any, ...]] = []
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += self._connection.execute(query.format(marks=marks), (*leading, *chunk)).fetchall()
+        return rows
 
     def get(self, key: str, engine_id: str) -> Evaluation | None:
         return self.get_many([key], engine_id).get(key)

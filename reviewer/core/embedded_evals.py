@@ -87,9 +87,9 @@ def _problem(match: re.Match[str], centipawn_integers: bool) -> str:
 def _evaluation(match: re.Match[str], ply: int, centipawn_integers: bool) -> Evaluation:
     depth = int(match["depth"]) if match["depth"] else None
     if match["mate"] is not None:
-        return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, mate_white=_mate(match), depth=depth)
-    score_cp_white = _score_cp(match, centipawn_integers)
-    return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, score_cp_white=score_cp_white, depth=depth)
+        return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, mate_first=_mate(match), depth=depth)
+    score_cp_first = _score_cp(match, centipawn_integers)
+    return Evaluation(ply=ply, kind="chess", engine_id=EMBEDDED_ENGINE_ID, score_cp_first=score_cp_first, depth=depth)
 
 
 def uses_centipawn_integers(comments: list[str]) -> bool:
@@ -253,7 +253,7 @@ def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
         return None
     winrate = None if winrate_pct is None else min(1.0, max(0.0, winrate_pct / 100))
     return Evaluation(
-        ply=ply, kind="go", engine_id=SGF_PROPERTIES_ENGINE_ID, winrate_black=winrate, score_lead_black=lead
+        ply=ply, kind="go", engine_id=SGF_PROPERTIES_ENGINE_ID, winrate_first=winrate, score_lead_first=lead
     )
 
 

@@ -226,10 +226,10 @@ def chess_moves_in_doubt(
                 continue
             before, after = latest.get(move.ply - 1), latest.get(move.ply)
             mate_involved = any(
-                e is not None and (e.mate_white is not None or e.terminal == "checkmate") for e in (before, after)
+                e is not None and (e.mate_first is not None or e.terminal == "checkmate") for e in (before, after)
             )
             sharp = any(
-                e is not None and (sharpness(e.wdl_white) or 0.0) > SHARP for e in (before, after)
+                e is not None and (sharpness(e.wdl_first) or 0.0) > SHARP for e in (before, after)
             )
             if (
                 move.judgement in ("inaccuracy", "mistake", "blunder")

@@ -48,13 +48,11 @@ GO_WINRATES_ONLY_NOTE = (
 
 
 def _winrates_only(game: Game, evaluations: EvaluationTable) -> bool:
-    """A Go game whose evaluations give winrates but not a single score lead."""
+    """A game whose evaluations give winrates but not a single value of the game's figures (Go: a
+    score lead)."""
     ordered = evaluations.ordered()
-    return (
-        game_support(game.kind).scores.field == "score_lead_black"
-        and any(e.winrate_black is not None for e in ordered)
-        and all(e.score_lead_black is None for e in ordered)
-    )
+    value_field = game_support(game.kind).scores.field
+    return any(e.winrate_first is not None for e in ordered) and all(getattr(e, value_field) is None for e in ordered)
 
 
 @dataclass(frozen=True)

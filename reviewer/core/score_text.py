@@ -26,8 +26,8 @@ def score_text(kind: GameKind | str, evaluation: Evaluation | None, fallback: fl
             return "checkmate"
         if evaluation.terminal is not None:
             return evaluation.terminal
-        if evaluation.mate_white is not None and evaluation.mate_white != 0:
-            return f"#{evaluation.mate_white}"
+        if evaluation.mate_first is not None and evaluation.mate_first != 0:
+            return f"#{evaluation.mate_first}"
         value = getattr(evaluation, game_support(kind).scores.field)
         if value is not None:
             return value_text(kind, float(value))

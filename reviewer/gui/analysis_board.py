@@ -422,7 +422,7 @@ class AnalysisBoard(QObject):
     def _paint_maps(self, evaluation: Evaluation | None) -> None:
         if self._go_board is None:
             return
-        ownership = evaluation.ownership_black if evaluation is not None and self._live else None
+        ownership = evaluation.ownership_first if evaluation is not None and self._live else None
         policy = evaluation.policy if evaluation is not None and self._live else None
         self._go_board.set_ownership(ownership if self._show_ownership else None)
         self._go_board.set_policy(policy if self._show_policy else None)

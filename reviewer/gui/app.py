@@ -127,7 +127,7 @@ def take_screenshot(
         shown = window.shown_line_count()
         evaluation = getattr(update, "evaluation", None)
         candidates = getattr(evaluation, "candidates", ())
-        maps_missing = (maps[0] and getattr(evaluation, "ownership_black", None) is None) or (
+        maps_missing = (maps[0] and getattr(evaluation, "ownership_first", None) is None) or (
             maps[1] and getattr(evaluation, "policy", None) is None
         )
         if maps_missing and not getattr(update, "last", False):

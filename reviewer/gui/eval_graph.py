@@ -39,9 +39,9 @@ _GAP_SPAN = 1e4  # a gap band's height in data units: taller than any mode's ran
 ROUGH_TAG = "Rough estimate · no labels"
 
 
-def win_percent_white(score_cp_white: float) -> float:
+def win_percent_white(cp_white: float) -> float:
     """Lichess's win chance for White (0–100) from a centipawn evaluation (White's view)."""
-    clamped = max(-_CP_CLAMP, min(_CP_CLAMP, score_cp_white))
+    clamped = max(-_CP_CLAMP, min(_CP_CLAMP, cp_white))
     return 50 + 50 * (2 / (1 + math.exp(-_WIN_SLOPE * clamped)) - 1)
 
 
@@ -452,7 +452,7 @@ class EvalGraphWidget(QWidget):
             bars.setBrush(self._brushes[judgement])
         self.view.setBackground(QColor(theme.graph_background))
         upper, lower = QColor(theme.graph_white_area), QColor(theme.graph_black_area)
-        if game_support(self._kind).scores.view == "black":  # Go figures are Black's view: Black ahead is up
+        if game_support(self._kind).first_player == "black":  # figures are the first player's view: its lead is up
             upper, lower = lower, upper
         upper.setAlpha(235)
         lower.setAlpha(235)

@@ -270,10 +270,10 @@ class EvalBar(QWidget):
             self._white_pct, self._text, self._bar_text = None, "", ""
         else:
             self._white_pct = win_pct_white(evaluation)
-            self._text = chess_score_text(evaluation.score_cp_white, evaluation.mate_white)
-            cp = evaluation.score_cp_white
+            self._text = chess_score_text(evaluation.score_cp_first, evaluation.mate_first)
+            cp = evaluation.score_cp_first
             self._bar_text = (  # what fits in the bar: one decimal, as lichess's bar
-                f"{abs(cp) / 100:.1f}" if evaluation.mate_white is None and cp is not None else self._text.lstrip("+")
+                f"{abs(cp) / 100:.1f}" if evaluation.mate_first is None and cp is not None else self._text.lstrip("+")
             )
         self.setToolTip(self._text)
         self.update()

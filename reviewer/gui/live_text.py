@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.explain.chess import replay
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 from reviewer.gui.presenters.board_marks import candidate_losses, loss_text
@@ -26,19 +27,19 @@ class LineRow:
     moves_text: str  # "12. Nf3 Nc6 13. Bb5" / "D4 Q16 C3"
 
 
-def chess_score_text(score_cp_white: int | None, mate_white: int | None) -> str:
-    if mate_white is not None:
-        return f"#{mate_white}"
-    if score_cp_white is None:
+def chess_score_text(score_cp_first: int | None, mate_first: int | None) -> str:
+    if mate_first is not None:
+        return f"#{mate_first}"
+    if score_cp_first is None:
         return "–"
-    return f"{score_cp_white / 100:+.2f}"
+    return f"{score_cp_first / 100:+.2f}"
 
 
-def go_score_text(score_lead_black: float | None) -> str:
-    if score_lead_black is None:
+def go_score_text(lead_black: float | None) -> str:
+    if lead_black is None:
         return "–"
-    leader = "B" if score_lead_black >= 0 else "W"
-    return f"{leader}+{abs(score_lead_black):.1f}"
+    leader = "B" if lead_black >= 0 else "W"
+    return f"{leader}+{abs(lead_black):.1f}"
 
 
 def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
@@ -59,16 +60,16 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
         lost = loss_text(evaluation.kind, loss) if loss is not None and candidate.order > 0 else ""
         moves = candidate.pv or (candidate.move,)
         if game_support(evaluation.kind).scores.style == "pawns":
-            score = chess_score_text(candidate.score_cp_white, candidate.mate_white)
+            score = chess_score_text(candidate.score_cp_first, candidate.mate_first)
             detail = _work_text(candidate, evaluation)
-            if candidate.order == 0 and evaluation.wdl_white is not None:
-                win, draw, loss = evaluation.wdl_white
+            if candidate.order == 0 and evaluation.wdl_first is not None:
+                win, draw, loss = evaluation.wdl_first
                 detail = f"W {win / 10:.0f}% · D {draw / 10:.0f}% · L {loss / 10:.0f}%" + (f" · {detail}" if detail else "")
             text = numbered_moves(moves, board.fullmove_number, board.turn == chess.WHITE) if board is not None else " ".join(moves)
             detail = " · ".join(part for part in (lost, detail) if part)
         else:
-            score = go_score_text(candidate.score_lead_black)
-            winrate = candidate.winrate_black
+            score = go_score_text(candidate.score_lead_first)
+            winrate = candidate.winrate_first
             detail = " · ".join(
                 part
                 for part in (
@@ -98,16 +99,7 @@ def speed_text(evaluation: Evaluation) -> str:
 
 def line_arrows(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
     """(from, to) squares of the first `limit` moves of a SAN line; stops at a move that does not parse."""
-    arrows: list[tuple[int, int]] = []
-    board = board.copy(stack=False)
-    for san in list(sans)[:limit]:
-        try:
-            move = board.parse_san(san)
-        except ValueError:
-            break
-        arrows.append((move.from_square, move.to_square))
-        board.push(move)
-    return arrows
+    return [(ply.move.from_square, ply.move.to_square) for ply in replay(board, sans, limit)]
 
 
 def ghost_stones(moves: Sequence[str], first_color: str, height: int, limit: int = 10) -> list[tuple[Point, str, int]]:
@@ -129,8 +121,8 @@ def win_pct_white(evaluation: Evaluation) -> float | None:
     """White's win chance in percent for the evaluation bar (lichess's curve; mates are 0 or 100)."""
     from reviewer.core.scoring.chess import win_pct
 
-    if evaluation.mate_white is not None:
-        return 100.0 if evaluation.mate_white > 0 else 0.0
-    if evaluation.score_cp_white is None:
+    if evaluation.mate_first is not None:
+        return 100.0 if evaluation.mate_first > 0 else 0.0
+    if evaluation.score_cp_first is None:
         return None
-    return win_pct(evaluation.score_cp_white)
+    return win_pct(evaluation.score_cp_first)

@@ -160,7 +160,7 @@ class TrainWindow(QWidget):
         if self._waiting is not None:
             due, progress = self._waiting
             self._answered, self._waiting, self._leaving = None, None, False
-            self._on_loaded(due, progress)
+            self._show_due(due, progress, keep_asked=False)
         else:
             self._leaving = True  # the answer is still being written: the deck's reply moves on
 
@@ -220,8 +220,17 @@ class TrainWindow(QWidget):
             self._waiting = (due, progress)
             self._show_progress(due, progress)
             return
+        keep_asked = self._answered is None  # a card being asked, not one answered and left
         self._answered, self._waiting, self._leaving = None, None, False
+        self._show_due(due, progress, keep_asked)
+
+    def _show_due(self, due: list[DueCard], progress: Progress, keep_asked: bool) -> None:
+        """Show the deck's due cards; with `keep_asked`, the card being asked stays on show while it
+        is still due (a deck changed by an analysis in the background never swaps it under the player)."""
         previous = self.current()
+        if keep_asked and previous is not None:
+            at = next((i for i, entry in enumerate(due) if entry.card.card_id == previous.card_id), 0)
+            due = [due[at], *due[:at], *due[at + 1 :]] if at else due
         self._due = due
         self._show_progress(due, progress)
         card = self.current()

@@ -24,9 +24,9 @@ def test_finds_the_only_capturing_or_saving_move(problem, variant):
 
 def test_capture_is_seen_as_winning_and_the_score_reflects_the_captured_stones():
     result = search_position(CAPTURE.position(), 1000, seed=2)
-    assert result.winrate_black > 0.8
+    assert result.winrate_first > 0.8
     best = result.best
-    assert best.score_lead_black > 20  # eight stones and their area change hands
+    assert best.score_lead_first > 20  # eight stones and their area change hands
 
 
 def test_same_seed_same_analysis_other_seed_other_search():
@@ -34,7 +34,7 @@ def test_same_seed_same_analysis_other_seed_other_search():
     first = search_position(position, 600, seed=5)
     second = search_position(position, 600, seed=5)
     assert first.moves == second.moves
-    assert first.score_lead_black == second.score_lead_black
+    assert first.score_lead_first == second.score_lead_first
     other = search_position(position, 600, seed=6)
     assert other.moves != first.moves
 
@@ -59,20 +59,20 @@ def test_engine_protocol_output_is_sane():
         assert isinstance(evaluation, Evaluation)
         assert evaluation.kind == "go"
         assert evaluation.nodes == 300
-        assert 0.0 <= evaluation.winrate_black <= 1.0
+        assert 0.0 <= evaluation.winrate_first <= 1.0
         assert evaluation.side_to_move == ("black" if evaluation.ply % 2 == 0 else "white")
         candidates = evaluation.candidates
         assert candidates and [c.order for c in candidates] == list(range(len(candidates)))
         visits = [c.visits for c in candidates]
         assert visits == sorted(visits, reverse=True)
         assert sum(c.prior for c in candidates) == pytest.approx(1.0, abs=1e-6)
-        assert all(0.0 <= c.winrate_black <= 1.0 and c.score_lead_black is not None for c in candidates)
+        assert all(0.0 <= c.winrate_first <= 1.0 and c.score_lead_first is not None for c in candidates)
         assert evaluation.best_move == candidates[0].move
         assert evaluation.pv[0] == evaluation.best_move and candidates[0].pv[0] == candidates[0].move
         assert evaluation.engine_id.startswith(engine.identity)
         # the root lead is the mean over all playouts: between the candidates' extremes
-        leads = [c.score_lead_black for c in candidates]
-        assert min(leads) - 1e-6 <= evaluation.score_lead_black <= max(leads) + 1e-6
+        leads = [c.score_lead_first for c in candidates]
+        assert min(leads) - 1e-6 <= evaluation.score_lead_first <= max(leads) + 1e-6
     occupied = {"E5", "G3", "C7"}
     assert evaluations[3].best_move not in occupied
 

@@ -148,7 +148,7 @@ def test_area_score_counts_stones_and_one_colour_regions():
         komi=0.5,
     )
     assert position.area_black_minus_white() == 0
-    assert position.score_lead_black() == -0.5
+    assert position.lead_black() == -0.5
     position = position_from_rows(
         [
             ". X O . .",
@@ -160,7 +160,7 @@ def test_area_score_counts_stones_and_one_colour_regions():
     )
     # black: 4 stones + 4 territory = 8; white: 4 stones + 7 territory = 11; one dame
     assert position.area_black_minus_white() == 8 - 11
-    assert position.score_lead_black() == -10.5
+    assert position.lead_black() == -10.5
 
 
 def test_area_score_of_an_empty_board_is_zero_and_dame_counts_for_nobody():

@@ -18,12 +18,12 @@ EVALUATION = Evaluation(
     ply=7,
     kind="chess",
     engine_id="E | nodes=10,multipv=1",
-    score_cp_white=-35,
-    wdl_white=(10, 900, 90),
+    score_cp_first=-35,
+    wdl_first=(10, 900, 90),
     side_to_move="black",
     best_move="Nf6",
     pv=("Nf6", "Nc3"),
-    candidates=(Candidate(move="Nf6", order=0, score_cp_white=-35, pv=("Nf6", "Nc3")),),
+    candidates=(Candidate(move="Nf6", order=0, score_cp_first=-35, pv=("Nf6", "Nc3")),),
     depth=12,
     nodes=1000,
 )
@@ -205,7 +205,7 @@ path, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 print("ready", flush=True)
 sys.stdin.readline()
 cache = AnalysisCache(path)
-evaluation = Evaluation(ply=0, kind="go", engine_id="E", score_lead_black=1.5, winrate_black=0.6)
+evaluation = Evaluation(ply=0, kind="go", engine_id="E", score_lead_first=1.5, winrate_first=0.6)
 for index in range(first, first + count):
     cache.put(f"k{index}", "E", evaluation.with_ply(index))
     cache.remember_engine(f"fp{index % 3}", "E")

@@ -85,7 +85,7 @@ def test_mixed_evaluations_in_one_table_are_scored_from_one_engine_only():
     table = EvaluationTable()
     for evaluation in tagged(cp_table([20, 30, 25, 30, 25]), STOCKFISH):
         table.add(evaluation)
-    table.add(Evaluation(ply=4, kind="chess", score_cp_white=-900, engine_id=STOCKFISH_FAST))  # one stray
+    table.add(Evaluation(ply=4, kind="chess", score_cp_first=-900, engine_id=STOCKFISH_FAST))  # one stray
     report = build_report(game, table)
     assert report["coverage"]["moves_analysed"] == 3 and report["coverage"]["left_out"] == [
         {"engine_id": STOCKFISH_FAST, "positions": 1}
@@ -165,11 +165,11 @@ def test_go_partial_analysis_is_said_in_the_sgf():
 
 
 def test_scores_keep_the_mate_distance():
-    assert score_text("chess", Evaluation(ply=1, kind="chess", mate_white=3)) == "#3"
-    assert score_text("chess", Evaluation(ply=1, kind="chess", mate_white=-3)) == "#-3"
-    assert score_text("chess", Evaluation(ply=1, kind="chess", score_cp_white=-41)) == "-0.41"
+    assert score_text("chess", Evaluation(ply=1, kind="chess", mate_first=3)) == "#3"
+    assert score_text("chess", Evaluation(ply=1, kind="chess", mate_first=-3)) == "#-3"
+    assert score_text("chess", Evaluation(ply=1, kind="chess", score_cp_first=-41)) == "-0.41"
     assert score_text("chess", Evaluation(ply=1, kind="chess", terminal="checkmate")) == "checkmate"
-    assert score_text("go", Evaluation(ply=1, kind="go", score_lead_black=-2.46)) == "W+2.5"
+    assert score_text("go", Evaluation(ply=1, kind="go", score_lead_first=-2.46)) == "W+2.5"
     assert value_text("chess", 1000) == "#+" and value_text("chess", None) == "?"
     game = chess_game("e4 f6 d4 g5 Qh5")
     report = build_report(game, cp_table([20, 30, "#3", "#2", "#1", None]))

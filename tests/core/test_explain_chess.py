@@ -23,9 +23,9 @@ def explain(
     board = chess.Board(fen)
     move = chess.Move.from_uci(uci)
     assert move in board.legal_moves
-    after = Evaluation(ply=1, kind="chess", score_cp_white=after_cp, mate_white=after_mate, pv=tuple(refutation))
+    after = Evaluation(ply=1, kind="chess", score_cp_first=after_cp, mate_first=after_mate, pv=tuple(refutation))
     before = Evaluation(
-        ply=0, kind="chess", score_cp_white=before_cp, mate_white=before_mate, pv=tuple(before_pv or ())
+        ply=0, kind="chess", score_cp_first=before_cp, mate_first=before_mate, pv=tuple(before_pv or ())
     )
     return explain_position(board, move, before, after)
 
@@ -208,8 +208,8 @@ def test_any_line_explains_without_crashing_or_claiming_unplayed_moves(data):
         return
     move = data.draw(st.sampled_from(moves))
     words = data.draw(st.lists(st.sampled_from(["e4", "Nf3", "Qxd8#", "O-O", "zz", "", "Kxe8", "exd5"]), max_size=6))
-    after = Evaluation(ply=1, kind="chess", score_cp_white=data.draw(st.integers(-2000, 2000)), pv=tuple(words))
-    before = Evaluation(ply=0, kind="chess", mate_white=data.draw(st.sampled_from([None, 3, -3])), pv=tuple(words))
+    after = Evaluation(ply=1, kind="chess", score_cp_first=data.draw(st.integers(-2000, 2000)), pv=tuple(words))
+    before = Evaluation(ply=0, kind="chess", mate_first=data.draw(st.sampled_from([None, 3, -3])), pv=tuple(words))
     why = explain_position(board.copy(), move, before, after)
     if why is not None:
         assert why.text

@@ -38,7 +38,7 @@ def test_pgn_comment_carries_the_why_and_a_second_export_does_not_repeat_it():
 
 def test_pgn_comment_without_why_when_the_line_is_missing():
     game, table = scholars_mate()
-    table.add(dataclasses.replace(table.get(6), best_move=None, pv=(), mate_white=None, score_cp_white=900))
+    table.add(dataclasses.replace(table.get(6), best_move=None, pv=(), mate_first=None, score_cp_first=900))
     comment = annotate_chess_game(game, table).node_at_ply(6).comment
     assert "Why:" not in comment
 
@@ -81,3 +81,24 @@ def test_analyze_asks_katago_for_maps_with_maps(tmp_path):
     assert all("why" in move for move in report["moves"])
     assert main([*arguments, "--json", str(report_path)]) == 0
     assert "maps" not in json.loads(report_path.read_text())["engine"]["id"]
+
+
+def test_a_flagged_move_whose_line_shows_no_motif_still_says_what_the_line_and_figures_do():
+    game, table = scholars_mate()
+    table.add(dataclasses.replace(table.get(6), mate_first=None, score_cp_first=250, pv=("a3", "a6")))
+    move = build_report(game, table)["moves"][5]
+    assert move["judgement"] in ("mistake", "blunder")
+    assert move["why"]["motifs"] == [] and move["why"]["line"] == ["a3", "a6"] and move["why"]["focus"] == ["a2", "a3"]
+    assert move["why"]["text"].startswith("No tactic shows in the engine's line 4. a3 a6; the engine's evaluation for Black falls")
+    assert move["why"]["text"].endswith("to -2.50.")
+
+
+def test_a_go_move_whose_figures_show_nothing_gets_the_reply_and_the_lead_and_says_what_is_missing():
+    game, table = go_game_with_a_blunder()
+    table.add(dataclasses.replace(table.get(3), pv=("D5",)))
+    why = build_report(game, table)["moves"][2]["why"]
+    assert why["motifs"] == [] and why["line"] == ["D5"] and why["focus"] == ["D5"]
+    assert why["text"] == (
+        "No group, capture or area in the engine's figures explains this loss: Black's lead goes from +7.0 to -6.0 "
+        "points. White's best reply is D5. The engine gave no ownership map, so life and death and territory are not judged."
+    )

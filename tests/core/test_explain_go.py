@@ -40,7 +40,7 @@ def evaluation(
     policy: tuple[float, ...] | None = None,
 ) -> Evaluation:
     return Evaluation(
-        ply=ply, kind="go", score_lead_black=lead, pv=tuple(pv), ownership_black=own, best_move=best, policy=policy
+        ply=ply, kind="go", score_lead_first=lead, pv=tuple(pv), ownership_first=own, best_move=best, policy=policy
     )
 
 

@@ -66,11 +66,11 @@ def test_flagged_moves_of_the_default_go_review_are_explained_by_ownership(tmp_p
     for move in flagged:
         before, after = table.get(move.ply - 1), table.get(move.ply)
         assert before is not None and after is not None
-        assert before.ownership_black is not None and after.ownership_black is not None
+        assert before.ownership_first is not None and after.ownership_first is not None
         why = explain_assessed(game, table, move)
         assert why is None or NO_MAPS_NOTE not in why.text
         sign = 1 if move.color == "black" else -1
-        gave_the_left_away = sign * (before.score_lead_black or 0) > 0 > sign * (after.score_lead_black or 0)
+        gave_the_left_away = sign * (before.score_lead_first or 0) > 0 > sign * (after.score_lead_first or 0)
         if gave_the_left_away:
             # Black's stones stand on the left: a Black move loses them, a White move lets them live.
             crossing.append(move.color)
@@ -91,18 +91,18 @@ def test_a_refined_result_cached_without_maps_is_still_used_and_explained_with_l
         for evaluation in analyse_game(game, engine, limit, threading.Event(), cache):
             fresh.add(evaluation)
         refined = [e for e in fresh.ordered() if e.review_pass == 2]
-        assert refined and all(e.ownership_black is not None for e in refined)
+        assert refined and all(e.ownership_first is not None for e in refined)
         keys = position_keys(game, [e.ply for e in refined])
         refined_id = pass_cache_id(identity_key(engine.identity, limit), 2)
         for evaluation in refined:  # as a version that did not ask for maps left them
-            old = replace(evaluation, ownership_black=None, policy=None, review_pass=None, engine_id="")
+            old = replace(evaluation, ownership_first=None, policy=None, review_pass=None, engine_id="")
             cache.put(keys[evaluation.ply], refined_id, old)
         log.write_text("")
         again = EvaluationTable()
         for evaluation in analyse_game(game, engine, limit, threading.Event(), cache):
             again.add(evaluation)
     assert queries(log) == []  # everything came from the cache
-    assert all(again.get(e.ply).review_pass == 2 and again.get(e.ply).ownership_black is None for e in refined)
+    assert all(again.get(e.ply).review_pass == 2 and again.get(e.ply).ownership_first is None for e in refined)
     for move in assess_go(game, again).moves:
         assert move.judgement == next(m for m in assess_go(game, fresh).moves if m.ply == move.ply).judgement
         why = explain_assessed(game, again, move)

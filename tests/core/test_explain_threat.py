@@ -50,7 +50,7 @@ def test_chess_threat_of_mate_and_of_nothing():
     threat = threat_of("chess")
     assert threat is not None
     searched, ply = threat.search(game, last(game))
-    mate = threat.explain(searched, ply, Evaluation(ply=ply, kind="chess", pv=("Qxf7#",), mate_white=1))
+    mate = threat.explain(searched, ply, Evaluation(ply=ply, kind="chess", pv=("Qxf7#",), mate_first=1))
     assert mate is not None and mate.text == "Threatens Qxf7#, with mate in 1."
     quiet = threat.explain(searched, ply, Evaluation(ply=ply, kind="chess", pv=("Nc3",)))
     assert quiet is not None and quiet.text == "White's best move if it were its turn: Nc3."

@@ -17,14 +17,14 @@ def chess_evaluation() -> Evaluation:
         ply=7,
         kind="chess",
         engine_id=AWKWARD_ID,
-        score_cp_white=-35,
-        wdl_white=(120, 800, 80),
+        score_cp_first=-35,
+        wdl_first=(120, 800, 80),
         side_to_move="black",
         best_move="exd8=Q+",
         pv=("exd8=Q+", "Kxd8", "O-O-O#"),
         candidates=(
-            Candidate(move="exd8=Q+", order=0, visits=12345, score_cp_white=-35, pv=("exd8=Q+", "Kxd8")),
-            Candidate(move="Nf3", order=1, mate_white=-3, pv=("Nf3",)),
+            Candidate(move="exd8=Q+", order=0, visits=12345, score_cp_first=-35, pv=("exd8=Q+", "Kxd8")),
+            Candidate(move="Nf3", order=1, mate_first=-3, pv=("Nf3",)),
         ),
         depth=22,
         nodes=1_000_000,
@@ -37,14 +37,14 @@ def go_evaluation() -> Evaluation:
         ply=0,
         kind="go",
         engine_id="KataGo 1.15 | visits=200",
-        score_lead_black=3.4000000000000004,
-        winrate_black=0.6123456789012345,
+        score_lead_first=3.4000000000000004,
+        winrate_first=0.6123456789012345,
         side_to_move="white",
         best_move="pass",
         pv=("pass", "Q16"),
         candidates=(
-            Candidate(move="pass", order=0, visits=150, prior=0.41, score_lead_black=3.4, winrate_black=0.61, pv=("pass", "Q16")),
-            Candidate(move="D4", order=1, prior=1e-07, score_lead_black=-0.0, winrate_black=0.5),
+            Candidate(move="pass", order=0, visits=150, prior=0.41, score_lead_first=3.4, winrate_first=0.61, pv=("pass", "Q16")),
+            Candidate(move="D4", order=1, prior=1e-07, score_lead_first=-0.0, winrate_first=0.5),
         ),
         nodes=200,
     )
@@ -62,7 +62,7 @@ def test_round_trip_is_exact(make):
 
 def test_terminal_positions_and_mates():
     mated = Evaluation(ply=33, kind="chess", engine_id="e", side_to_move="black", terminal="checkmate")
-    mating = Evaluation(ply=32, kind="chess", engine_id="e", mate_white=1, best_move="Rd8#", pv=("Rd8#",))
+    mating = Evaluation(ply=32, kind="chess", engine_id="e", mate_first=1, best_move="Rd8#", pv=("Rd8#",))
     for evaluation in (mated, mating):
         assert decode_evaluation(encode_evaluation(evaluation), evaluation.ply, "chess") == evaluation
 
@@ -89,7 +89,7 @@ def test_other_versions_and_broken_text_are_refused():
 
 
 def test_unknown_keys_are_skipped():
-    assert decode_evaluation("1;s=2.5;zz=whatever", 3, "go") == Evaluation(ply=3, kind="go", score_lead_black=2.5)
+    assert decode_evaluation("1;s=2.5;zz=whatever", 3, "go") == Evaluation(ply=3, kind="go", score_lead_first=2.5)
 
 
 moves = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8)
@@ -105,9 +105,9 @@ finite = st.floats(allow_nan=False, allow_infinity=False)
     prior=st.none() | finite,
 )
 def test_any_text_and_number_survive(engine_id, lead, winrate, line, prior):
-    candidates = (Candidate(move=line[0], order=0, prior=prior, score_lead_black=lead, pv=line),) if line else ()
+    candidates = (Candidate(move=line[0], order=0, prior=prior, score_lead_first=lead, pv=line),) if line else ()
     evaluation = Evaluation(
-        ply=4, kind="go", engine_id=engine_id, score_lead_black=lead, winrate_black=winrate,
+        ply=4, kind="go", engine_id=engine_id, score_lead_first=lead, winrate_first=winrate,
         best_move=line[0] if line else None, pv=line, candidates=candidates,
     )
     assert decode_evaluation(encode_evaluation(evaluation), 4, "go") == evaluation

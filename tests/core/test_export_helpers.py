@@ -47,15 +47,15 @@ def chess_evaluations(game: Game, engine_id: str = "Synthetic 1.0 | nodes=1,mult
                     break
                 sans.append(line.san(legal[0]))
                 line.push(legal[0])
-            candidates.append(Candidate(move=sans[0], order=order, visits=1000, score_cp_white=cp - 7 * order, pv=tuple(sans)))
+            candidates.append(Candidate(move=sans[0], order=order, visits=1000, score_cp_first=cp - 7 * order, pv=tuple(sans)))
         wins = max(0, min(1000, 500 + cp // 2))
         table.add(
             Evaluation(
                 ply=ply,
                 kind="chess",
                 engine_id=engine_id,
-                score_cp_white=cp,
-                wdl_white=(wins, 1000 - wins, 0),
+                score_cp_first=cp,
+                wdl_first=(wins, 1000 - wins, 0),
                 side_to_move=side,
                 best_move=candidates[0].move,
                 pv=candidates[0].pv,
@@ -91,8 +91,8 @@ def go_evaluations(game: Game, engine_id: str = "Synthetic Go | visits=10,multip
                     order=order,
                     visits=10 // (order + 1),
                     prior=(0.5, 0.3, 0.2)[order],
-                    score_lead_black=lead - sign * 1.5 * order,
-                    winrate_black=1 / (1 + 2.718281828 ** (-(lead - sign * 1.5 * order) / 4)),
+                    score_lead_first=lead - sign * 1.5 * order,
+                    winrate_first=1 / (1 + 2.718281828 ** (-(lead - sign * 1.5 * order) / 4)),
                     pv=(move, *follow),
                 )
             )
@@ -101,8 +101,8 @@ def go_evaluations(game: Game, engine_id: str = "Synthetic Go | visits=10,multip
                 ply=ply,
                 kind="go",
                 engine_id=engine_id,
-                score_lead_black=lead,
-                winrate_black=candidates[0].winrate_black,
+                score_lead_first=lead,
+                winrate_first=candidates[0].winrate_first,
                 side_to_move=side,  # type: ignore[arg-type]
                 best_move=candidates[0].move,
                 pv=candidates[0].pv,

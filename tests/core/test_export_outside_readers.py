@@ -80,10 +80,10 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
         evaluation = table.get(move.ply)
         if evaluation.terminal is not None:
             assert seen["eval"] is None
-        elif evaluation.mate_white is not None:
-            assert seen["eval"] == f"#{evaluation.mate_white}"
+        elif evaluation.mate_first is not None:
+            assert seen["eval"] == f"#{evaluation.mate_first}"
         else:
-            assert seen["eval"] == pytest.approx(evaluation.score_cp_white / 100)
+            assert seen["eval"] == pytest.approx(evaluation.score_cp_first / 100)
         assert "rvw" not in (seen["diag"] or {})  # no private record in a plain export
         assert "[%" not in (seen["comment"] or "")
         if move.judgement in NAG_TEXT:
@@ -94,7 +94,7 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
         else:
             assert seen["nags"] == [] and seen["variations"] == []
     assert lines > 3
-    assert read["gameComment"]["eval"] == pytest.approx(table.get(0).score_cp_white / 100)
+    assert read["gameComment"]["eval"] == pytest.approx(table.get(0).score_cp_first / 100)
     tags = read["tags"]
     assert tags["Annotator"].startswith("Reviewer") and tags["ECO"] == "C41"
     assert float(tags["WhiteAccuracy"]) == pytest.approx(assessment.white.accuracy, abs=0.05)
@@ -142,9 +142,9 @@ def test_pgn_parser_keeps_clocks_next_to_evals(node, tmp_path):
 def test_sabaki_sgf_reads_winrates_leads_annotations_and_lines(node, tmp_path):
     game = game_from_sgf_text("(;GM[1]FF[4]SZ[9]KM[6.5]C[my notes];B[ee];W[cc];B[gg];W[cg];B[dd];W[dg];B[fc])")
     table = go_evaluations(game)
-    before = table.get(2).score_lead_black
-    table.add(replace(table.get(3), score_lead_black=before - 13.0, winrate_black=0.1))  # Black's 3rd move: a blunder
-    table.add(replace(table.get(4), score_lead_black=before - 9.0))  # White's: a mistake
+    before = table.get(2).score_lead_first
+    table.add(replace(table.get(3), score_lead_first=before - 13.0, winrate_first=0.1))  # Black's 3rd move: a blunder
+    table.add(replace(table.get(4), score_lead_first=before - 9.0))  # White's: a mistake
     path = tmp_path / "game.sgf"
     path.write_text(export_game_text(game, table), encoding="utf-8")
     (read,) = read_with(node, "read_sgf.js", path)
@@ -153,8 +153,8 @@ def test_sabaki_sgf_reads_winrates_leads_annotations_and_lines(node, tmp_path):
     assert len(nodes) == game.ply_count + 1
     for ply, seen in enumerate(nodes):
         evaluation = table.get(ply)
-        assert seen["data"]["SBKV"] == [f"{100 * evaluation.winrate_black:.2f}"]
-        assert seen["data"]["SBKS"] == [f"{evaluation.score_lead_black:.2f}"]
+        assert seen["data"]["SBKV"] == [f"{100 * evaluation.winrate_first:.2f}"]
+        assert seen["data"]["SBKS"] == [f"{evaluation.score_lead_first:.2f}"]
         assert seen["data"]["RVW"][0].startswith("1;")
     flagged = 0
     for move in assessment.moves:

@@ -47,7 +47,7 @@ def test_python_chess_reads_every_eval_symbol_and_line(opera_review):
         evaluation = table.get(move.ply)
         score = node.eval()
         if evaluation.terminal is None:
-            expected = chess.engine.Mate(evaluation.mate_white) if evaluation.mate_white else chess.engine.Cp(evaluation.score_cp_white)
+            expected = chess.engine.Mate(evaluation.mate_first) if evaluation.mate_first else chess.engine.Cp(evaluation.score_cp_first)
             assert score.white() == expected, move.ply
         else:
             assert score is None
@@ -64,7 +64,7 @@ def test_python_chess_reads_every_eval_symbol_and_line(opera_review):
             assert not set(node.nags) & set(SYMBOL_NAGS.values())
             assert len(node.parent.variations) == 1
     assert flagged > 3
-    assert read.eval().white() == chess.engine.Cp(table.get(0).score_cp_white)
+    assert read.eval().white() == chess.engine.Cp(table.get(0).score_cp_first)
     headers = read.headers
     assert headers["Annotator"] == "Reviewer 0.1.0 (FakeFish 1.0)"
     assert headers["WhiteAccuracy"] == f"{assessment.white.accuracy:.1f}"
@@ -154,7 +154,7 @@ def test_an_old_reviewer_judgement_and_line_are_replaced_not_kept():
     )
     table = EvaluationTable()
     for ply, cp in enumerate((20, 30, 30, -400, -400)):
-        table.add(Evaluation(ply=ply, kind="chess", score_cp_white=cp, best_move="h3", pv=("h3", "d5")))
+        table.add(Evaluation(ply=ply, kind="chess", score_cp_first=cp, best_move="h3", pv=("h3", "d5")))
     assert assess_game(game, table).move_at_ply(3).judgement == "blunder"
     node = list(chess.pgn.read_game(io.StringIO(export_game_text(game, table))).mainline())[2]
     assert node.nags == {4}
@@ -168,7 +168,7 @@ def test_lichess_broadcast_words_without_values_are_the_users():
     game = game_from_pgn_text("1. a3 e5 2. f3? { Mistake. Nc3 was best. } (2. Nc3 Nf6) d5 *")
     table = EvaluationTable()
     for ply in range(5):
-        table.add(Evaluation(ply=ply, kind="chess", score_cp_white=20, best_move="h3"))
+        table.add(Evaluation(ply=ply, kind="chess", score_cp_first=20, best_move="h3"))
     node = list(chess.pgn.read_game(io.StringIO(export_game_text(game, table))).mainline())[2]
     assert "Mistake. Nc3 was best." in node.comment and node.nags == {2}
     assert [v.san() for v in node.parent.variations[1:]] == ["Nc3"]
@@ -178,7 +178,7 @@ def test_a_users_question_mark_stays_on_a_move_judged_good():
     game = game_from_pgn_text("1. a3 e5 2. f3? { hmm } d5 *")
     table = EvaluationTable()
     for ply in range(5):
-        table.add(Evaluation(ply=ply, kind="chess", engine_id="x", score_cp_white=20, best_move="Nc3"))
+        table.add(Evaluation(ply=ply, kind="chess", engine_id="x", score_cp_first=20, best_move="Nc3"))
     assert assess_game(game, table).move_at_ply(3).judgement == "good"
     third = list(chess.pgn.read_game(io.StringIO(export_game_text(game, table))).mainline())[2]
     assert third.nags == {2} and third.comment.endswith("hmm")
@@ -188,8 +188,8 @@ def test_mate_wording_follows_lichess():
     game = game_from_pgn_text("1. a3 e5 2. f3 d5 3. g4 Qh4# *")
     table = EvaluationTable()
     for ply, cp in enumerate((20, -10, -20, -60, -40)):
-        table.add(Evaluation(ply=ply, kind="chess", score_cp_white=cp, best_move="Nc3"))
-    table.add(Evaluation(ply=5, kind="chess", mate_white=-1, best_move="Qh4#"))
+        table.add(Evaluation(ply=ply, kind="chess", score_cp_first=cp, best_move="Nc3"))
+    table.add(Evaluation(ply=5, kind="chess", mate_first=-1, best_move="Qh4#"))
     table.add(Evaluation(ply=6, kind="chess", terminal="checkmate", side_to_move="white"))
     node = list(chess.pgn.read_game(io.StringIO(export_game_text(game, table))).mainline())[4]
     assert "(-0.40 \u2192 #-1) Checkmate is now unavoidable. Nc3 was best." in node.comment
@@ -255,7 +255,7 @@ def test_a_partial_review_keeps_the_files_evaluations_elsewhere(opera_review):
     reopened = game_from_pgn_text(export_game_text(game, table, with_analysis=True))
     newer = EvaluationTable()
     for ply in range(10, 20):
-        newer.add(Evaluation(ply=ply, kind="chess", engine_id="Other 2 | depth=3", score_cp_white=ply, best_move="h3"))
+        newer.add(Evaluation(ply=ply, kind="chess", engine_id="Other 2 | depth=3", score_cp_first=ply, best_move="h3"))
     twice = game_from_pgn_text(export_game_text(reopened, newer, with_analysis=True))
     back = evaluations_from_game(twice)
     assert sorted(back.by_ply) == sorted(table.by_ply)

@@ -54,8 +54,8 @@ def test_sgfmill_reads_values_judgements_comments_and_lines(go_review):
     assert len(nodes) == game.ply_count + 1
     for ply, node in enumerate(nodes):
         evaluation = table.get(ply)
-        assert float(node.get("SBKV")) == pytest.approx(100 * evaluation.winrate_black, abs=0.005)
-        assert float(node.get("SBKS")) == pytest.approx(evaluation.score_lead_black, abs=0.005)
+        assert float(node.get("SBKV")) == pytest.approx(100 * evaluation.winrate_first, abs=0.005)
+        assert float(node.get("SBKS")) == pytest.approx(evaluation.score_lead_first, abs=0.005)
         assert decode_evaluation(node.get("RVW"), ply, "go", table.get(0).engine_id) == evaluation
     flagged = 0
     for move in assessment.moves:
@@ -110,8 +110,8 @@ def test_sabaki_values_alone_still_give_the_graph(go_review):
     table_back = evaluations_from_game(reopened)
     assert sorted(table_back.by_ply) == sorted(table.by_ply)
     for ply, evaluation in table.by_ply.items():
-        assert table_back.get(ply).score_lead_black == pytest.approx(evaluation.score_lead_black, abs=0.005)
-        assert table_back.get(ply).winrate_black == pytest.approx(evaluation.winrate_black, abs=0.00005)
+        assert table_back.get(ply).score_lead_first == pytest.approx(evaluation.score_lead_first, abs=0.005)
+        assert table_back.get(ply).winrate_first == pytest.approx(evaluation.winrate_first, abs=0.00005)
     losses = [m.loss for m in assess_game(reopened, table_back).moves]
     assert losses == pytest.approx([m.loss for m in assess_game(game, table).moves], abs=0.01)
 
@@ -121,7 +121,7 @@ def test_escaping_of_the_private_property():
     table = EvaluationTable()
     odd_id = "Kata]Go \\ [weird] | visits=5"
     for ply in range(3):
-        table.add(Evaluation(ply=ply, kind="go", engine_id=odd_id, score_lead_black=0.5 * ply, winrate_black=0.5))
+        table.add(Evaluation(ply=ply, kind="go", engine_id=odd_id, score_lead_first=0.5 * ply, winrate_first=0.5))
     text = export_game_text(game, table)
     root = sgf.Sgf_game.from_string(text).get_root()
     assert decode_evaluation(root.get("RVW"), 0, "go").engine_id == odd_id
@@ -172,7 +172,7 @@ def test_a_users_bad_move_mark_stays_on_a_move_judged_good():
     game = game_from_sgf_text("(;GM[1]FF[4]SZ[9];B[ee]BM[1]C[I hesitated];W[cc])")
     table = EvaluationTable()
     for ply in range(3):
-        table.add(Evaluation(ply=ply, kind="go", score_lead_black=1.0, winrate_black=0.55, best_move="A1"))
+        table.add(Evaluation(ply=ply, kind="go", score_lead_first=1.0, winrate_first=0.55, best_move="A1"))
     assert assess_game(game, table).move_at_ply(1).judgement == "good"
     first = mainline(sgf.Sgf_game.from_string(export_game_text(game, table)))[1]
     assert first.get("BM") == 1 and first.get("C").startswith("I hesitated\n\nReviewer: Good")
@@ -190,7 +190,7 @@ def test_a_partial_review_keeps_the_files_evaluations_elsewhere(go_review):
     reopened = game_from_sgf_text(export_game_text(game, table))
     newer = EvaluationTable()
     for ply in range(5, 9):
-        newer.add(Evaluation(ply=ply, kind="go", engine_id="Other | visits=1", score_lead_black=float(ply), winrate_black=0.5))
+        newer.add(Evaluation(ply=ply, kind="go", engine_id="Other | visits=1", score_lead_first=float(ply), winrate_first=0.5))
     back = evaluations_from_game(game_from_sgf_text(export_game_text(reopened, newer)))
     assert sorted(back.by_ply) == sorted(table.by_ply)
     for ply, evaluation in table.by_ply.items():

@@ -329,7 +329,7 @@ def test_setup_only_nodes_are_positions_not_moves():
     assert game.ply_count == 6 and game.move_count == 4
     evaluations = EvaluationTable()
     for ply in range(game.ply_count + 1):
-        evaluations.add(Evaluation(ply=ply, kind="go", engine_id="e", score_lead_black=float(ply), winrate_black=0.5))
+        evaluations.add(Evaluation(ply=ply, kind="go", engine_id="e", score_lead_first=float(ply), winrate_first=0.5))
     assessment = assess_game(game, evaluations)
     assert [m.ply for m in assessment.moves] == [1, 2, 4, 6]
     assert [m.move for m in assessment.moves] == ["E5", "C7", "D6", "F4"]

@@ -39,7 +39,7 @@ def test_the_games_answer_for_themselves() -> None:
     assert (chess.player_order, go.player_order) == (("white", "black"), ("black", "white"))
     assert (chess.rating_text(1850.4), go.rating_text(-4.0)) == ("1850", "5k")
     assert (chess.parse_rating("2450"), go.parse_rating("3d")) == (2450.0, 3.0)
-    assert score_text("chess", Evaluation(ply=0, kind="chess", score_cp_white=41)) == "+0.41"
-    assert score_text("go", Evaluation(ply=0, kind="go", score_lead_black=-2.5)) == "W+2.5"
+    assert score_text("chess", Evaluation(ply=0, kind="chess", score_cp_first=41)) == "+0.41"
+    assert score_text("go", Evaluation(ply=0, kind="go", score_lead_first=-2.5)) == "W+2.5"
     assert chess.is_over(chess.rules.play(chess.rules.start(Game(kind="chess")), "e4").position) is False
     assert (chess.pass_move, go.pass_move) == ("", "pass")

@@ -52,9 +52,9 @@ def gtp_moves(game: Game) -> list[list[str]]:
 
 def numbers(evaluation) -> list[float]:
     """Every value of an evaluation that depends on the point of view, in a fixed order."""
-    values = [evaluation.score_lead_black, evaluation.winrate_black]
+    values = [evaluation.score_lead_first, evaluation.winrate_first]
     for candidate in evaluation.candidates:
-        values += [candidate.score_lead_black, candidate.winrate_black]
+        values += [candidate.score_lead_first, candidate.winrate_first]
     return values
 
 
@@ -227,8 +227,8 @@ def test_analyses_a_whole_game_in_one_query_black_view(tmp_path):
     moves = gtp_moves(game)
     for evaluation in results:
         assert evaluation.kind == "go"
-        assert evaluation.score_lead_black == pytest.approx(expected_lead_black(moves, evaluation.ply))
-        assert evaluation.winrate_black == pytest.approx(1 / (1 + math.exp(-evaluation.score_lead_black / 4)))
+        assert evaluation.score_lead_first == pytest.approx(expected_lead_black(moves, evaluation.ply))
+        assert evaluation.winrate_first == pytest.approx(1 / (1 + math.exp(-evaluation.score_lead_first / 4)))
         assert evaluation.side_to_move == ("black" if evaluation.ply % 2 == 0 else "white")
         assert [c.order for c in evaluation.candidates] == [0, 1, 2]
         assert evaluation.best_move == evaluation.candidates[0].move == "C3"
@@ -237,7 +237,7 @@ def test_analyses_a_whole_game_in_one_query_black_view(tmp_path):
         assert evaluation.engine_id.startswith("KataGo 1.18.1 fake-model | visits=4")
         # Candidates are worse for the mover the later they come, whoever moves.
         s = 1 if evaluation.side_to_move == "black" else -1
-        assert s * evaluation.candidates[0].score_lead_black > s * evaluation.candidates[2].score_lead_black
+        assert s * evaluation.candidates[0].score_lead_first > s * evaluation.candidates[2].score_lead_first
 
 
 def test_only_the_plies_asked_for(tmp_path):
@@ -253,14 +253,14 @@ def test_out_of_order_results_land_on_the_right_ply():
     plies = [e.ply for e in results]
     assert plies != sorted(plies) and sorted(plies) == list(range(len(MOVES_9) + 1))
     for evaluation in results:
-        assert evaluation.score_lead_black == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
+        assert evaluation.score_lead_first == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
 
 
 def test_partial_results_are_never_taken_as_final():
     with KataGoEngine(fake("--partial", "3")) as engine:
         results = run_all(engine, go_game(MOVES_9))
     assert len(results) == len(MOVES_9) + 1
-    assert all(abs(e.score_lead_black) < 100 for e in results)
+    assert all(abs(e.score_lead_first) < 100 for e in results)
 
 
 def test_garbage_lines_are_skipped():
@@ -269,7 +269,7 @@ def test_garbage_lines_are_skipped():
         results = run_all(engine, game)
     assert sorted(e.ply for e in results) == list(range(len(MOVES_9) + 1))
     for evaluation in results:
-        assert evaluation.score_lead_black == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
+        assert evaluation.score_lead_first == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
 
 
 def test_a_crash_restarts_katago_and_asks_only_the_missing_turns(tmp_path):
@@ -286,7 +286,7 @@ def test_a_crash_restarts_katago_and_asks_only_the_missing_turns(tmp_path):
     first_answers = {e.ply for e in results[:3]}
     assert set(queries[1]["analyzeTurns"]) == set(range(len(MOVES_9) + 1)) - first_answers
     for evaluation in results:
-        assert evaluation.score_lead_black == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
+        assert evaluation.score_lead_first == pytest.approx(expected_lead_black(gtp_moves(game), evaluation.ply))
 
 
 def test_a_katago_that_keeps_dying_ends_with_engine_crashed():
@@ -425,7 +425,7 @@ def test_the_same_position_twice_is_asked_once_and_given_to_both_plies(tmp_path)
         results = run_all(engine, game)
     assert sorted(e.ply for e in results) == [0, 1, 2, 3]
     by_ply = {e.ply: e for e in results}
-    assert by_ply[3].score_lead_black == by_ply[2].score_lead_black
+    assert by_ply[3].score_lead_first == by_ply[2].score_lead_first
     query = json.loads(next(line for line in log.read_text().splitlines() if "analyzeTurns" in line))
     assert query["analyzeTurns"] == [0, 1, 2]
 
@@ -487,7 +487,7 @@ def test_maps_come_in_black_view_with_rows_from_the_bottom(report_as):
     with KataGoEngine(fake(), report_as=report_as) as engine:
         results = {e.ply: e for e in run_all(engine, game, plies=[2, 3], limit=Limit(visits=4, maps=True))}
     for evaluation in results.values():
-        ownership, policy = evaluation.ownership_black, evaluation.policy
+        ownership, policy = evaluation.ownership_first, evaluation.policy
         assert ownership is not None and policy is not None and len(ownership) == len(policy) == 81
         # The fake gives Black the left half whoever moves and however it reports.
         for row in range(9):
@@ -501,7 +501,7 @@ def test_no_maps_unless_asked(tmp_path):
     log = tmp_path / "queries.log"
     with KataGoEngine(fake("--log", str(log))) as engine:
         (evaluation,) = run_all(engine, go_game(MOVES_9), plies=[1])
-    assert evaluation.ownership_black is None and evaluation.policy is None
+    assert evaluation.ownership_first is None and evaluation.policy is None
     assert '"includeOwnership"' not in log.read_text()
 
 

@@ -238,15 +238,15 @@ def test_one_and_two_visits_are_answered_in_process_and_more_by_katago(tmp_path,
         assert sorted(one) == sorted(two) == list(range(5))
         for ply in range(5):
             first, second = one[ply], two[ply]
-            assert first.nodes == 1 and first.candidates == () and 0 <= first.winrate_black <= 1
+            assert first.nodes == 1 and first.candidates == () and 0 <= first.winrate_first <= 1
             assert second.nodes == 2 and len(second.candidates) == 1
             (best,) = second.candidates
             assert best.move == second.best_move and best.visits == 1 and 0 < best.prior <= 1
             # two visits: the root's values are the mean of the position's and its best move's
-            assert second.winrate_black == pytest.approx((first.winrate_black + best.winrate_black) / 2)
-            assert second.score_lead_black == pytest.approx((first.score_lead_black + best.score_lead_black) / 2)
+            assert second.winrate_first == pytest.approx((first.winrate_first + best.winrate_first) / 2)
+            assert second.score_lead_first == pytest.approx((first.score_lead_first + best.score_lead_first) / 2)
             assert second.side_to_move == ("black" if ply % 2 == 0 else "white")
-            assert len(second.policy) == len(second.ownership_black) == 81
+            assert len(second.policy) == len(second.ownership_first) == 81
             assert 0.5 < sum(second.policy) <= 1.0 + 1e-6  # the rest is the pass's prior
         # occupied points cannot be played: their prior is 0
         assert two[4].policy[4 * 9 + 4] == 0.0  # E5

@@ -38,13 +38,13 @@ def test_real_katago_analyses_a_few_turns_of_a_9x9_game(katago, corpus_dir):
     assert katago.identity.startswith("KataGo 1.")
     for ply, evaluation in results.items():
         assert evaluation.side_to_move == ("black" if ply % 2 == 0 else "white")
-        assert 0.0 <= evaluation.winrate_black <= 1.0 and abs(evaluation.score_lead_black) < 81
+        assert 0.0 <= evaluation.winrate_first <= 1.0 and abs(evaluation.score_lead_first) < 81
         assert evaluation.nodes >= 2 and evaluation.candidates and evaluation.candidates[0].order == 0
         assert evaluation.best_move == evaluation.candidates[0].move
         point_from_gtp(evaluation.best_move, 9)  # a move on this board (or pass)
         assert all(c.prior is not None and 0 <= c.prior <= 1 for c in evaluation.candidates)
     # In this endgame Black is clearly ahead (komi 0.5), whoever is to move.
-    assert all(e.score_lead_black > 0 and e.winrate_black > 0.5 for e in results.values())
+    assert all(e.score_lead_first > 0 and e.winrate_first > 0.5 for e in results.values())
 
 
 def test_real_katago_side_to_move_reports_are_turned_to_black(katago, corpus_dir):
@@ -56,7 +56,7 @@ def test_real_katago_side_to_move_reports_are_turned_to_black(katago, corpus_dir
     finally:
         katago.forced_report_as = katago.report_as = "BLACK"
     assert white_to_move.side_to_move == "white"
-    assert white_to_move.score_lead_black > 0 and white_to_move.winrate_black > 0.5
+    assert white_to_move.score_lead_first > 0 and white_to_move.winrate_first > 0.5
 
 
 @pytest.mark.parametrize("visits", [2, 3], ids=["in-process", "katago-process"])
@@ -64,7 +64,7 @@ def test_real_katago_gives_ownership_and_policy_maps_when_asked(katago, corpus_d
     game = load_game(corpus_dir / "sgf" / "sabaki__endgame-9.sgf")
     ply = game.ply_count
     (evaluation,) = katago.analyse(game, [ply], Limit(visits=visits, maps=True), threading.Event())
-    ownership, policy = evaluation.ownership_black, evaluation.policy
+    ownership, policy = evaluation.ownership_first, evaluation.policy
     assert ownership is not None and policy is not None
     assert len(ownership) == len(policy) == game.board_width * game.board_height
     assert all(-1.0 <= v <= 1.0 for v in ownership) and all(0.0 <= p <= 1.0 for p in policy)

@@ -141,7 +141,7 @@ def test_go_lines_come_from_katago_analysis_queries():
         live.set_position(game, 2, "go")
         update = collector.next_update()
         assert update.token == "go" and update.evaluation.kind == "go"
-        assert update.evaluation.score_lead_black is not None and update.evaluation.candidates
+        assert update.evaluation.score_lead_first is not None and update.evaluation.candidates
     finally:
         live.close()
 
@@ -157,7 +157,7 @@ def test_real_stockfish_gives_lines_with_depth():
         game = Game(kind="chess", start_fen="6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", first_player="white")
         live.set_position(game, 0, "back rank")
         update = collector.next_update()
-        assert update.evaluation.best_move == "Rd8#" and update.evaluation.mate_white == 1
+        assert update.evaluation.best_move == "Rd8#" and update.evaluation.mate_first == 1
         assert len(update.evaluation.candidates) == 2 and (update.evaluation.depth or 0) >= 1
     finally:
         live.close()

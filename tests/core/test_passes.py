@@ -87,7 +87,7 @@ def test_first_pass_covers_every_position_then_only_moves_in_doubt_are_deepened(
             near = move.win_drop_mover is not None and any(abs(move.win_drop_mover - t) < margin for t in THRESHOLDS)
             flagged = move.judgement in ("inaccuracy", "mistake", "blunder")
             pair = (table.get(move.ply - 1), table.get(move.ply))
-            mate = any(e is not None and (e.mate_white is not None or e.terminal == "checkmate") for e in pair)
+            mate = any(e is not None and (e.mate_first is not None or e.terminal == "checkmate") for e in pair)
             if near or (first_look and (flagged or mate)):
                 plies.update((move.ply - 1, move.ply))
         return plies
@@ -152,8 +152,8 @@ def test_the_cache_never_mixes_schemes_or_uniform_budgets(tmp_path: Path) -> Non
             again, starts, _ = review(game, engine, one.limit(), cache=cache)
             assert len(searched(log)) == after_other  # the same scheme: all from the cache
         assert [s.positions for s in starts] == [0, 0]
-        assert {p: (e.review_pass, e.score_cp_white, e.engine_id) for p, e in again.by_ply.items()} == {
-            p: (e.review_pass, e.score_cp_white, e.engine_id) for p, e in first.by_ply.items()
+        assert {p: (e.review_pass, e.score_cp_first, e.engine_id) for p, e in again.by_ply.items()} == {
+            p: (e.review_pass, e.score_cp_first, e.engine_id) for p, e in first.by_ply.items()
         }
         assert all("scheme=" + one.scheme_id in e.engine_id for e in again.ordered())
     finally:
@@ -185,8 +185,8 @@ def test_stopping_mid_pass_keeps_finished_work_and_resumes_where_it_stopped(tmp_
             finished_in_pass_two
         )
         assert len(searched(log)) - done_before == len(deeper[0]) - 1 + len(deeper[1])
-        assert {p: (e.review_pass, e.score_cp_white) for p, e in resumed.by_ply.items()} == {
-            p: (e.review_pass, e.score_cp_white) for p, e in complete.by_ply.items()
+        assert {p: (e.review_pass, e.score_cp_first) for p, e in resumed.by_ply.items()} == {
+            p: (e.review_pass, e.score_cp_first) for p, e in complete.by_ply.items()
         }
     finally:
         cache.close()
@@ -269,8 +269,8 @@ def test_the_same_game_and_settings_give_the_same_labels_with_stockfish(corpus_d
         runs.append(table)
     labels = [[m.judgement for m in assess_chess(game, table).moves] for table in runs]
     assert labels[0] == labels[1]
-    assert [(e.score_cp_white, e.mate_white, e.best_move, e.review_pass) for e in runs[0].ordered()] == [
-        (e.score_cp_white, e.mate_white, e.best_move, e.review_pass) for e in runs[1].ordered()
+    assert [(e.score_cp_first, e.mate_first, e.best_move, e.review_pass) for e in runs[0].ordered()] == [
+        (e.score_cp_first, e.mate_first, e.best_move, e.review_pass) for e in runs[1].ordered()
     ]
     assert {e.review_pass for e in runs[0].ordered()} >= {1, 2}
 

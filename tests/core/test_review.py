@@ -100,7 +100,7 @@ def test_a_repeated_position_is_searched_once_and_reported_at_both_plies(tmp_pat
     assert sorted(evaluations) == [0, 1, 2, 3, 4, 5]
     # Plies 4 and 5 repeat plies 0 and 1: four searches for six positions.
     assert len(searches(log)) == 4
-    assert evaluations[5].ply == 5 and evaluations[5].score_cp_white == evaluations[1].score_cp_white
+    assert evaluations[5].ply == 5 and evaluations[5].score_cp_first == evaluations[1].score_cp_first
     assert evaluations[4].ply == 4 and evaluations[4].best_move == evaluations[0].best_move
 
 

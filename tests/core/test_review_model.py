@@ -152,7 +152,7 @@ def test_live_lines_belong_to_the_node_on_show(game) -> None:
     model.set_current_ply(5)
     here, elsewhere = model.current_node, model.mainline_node(6)
     assert here is not None
-    update = LiveUpdate(token=here, evaluation=Evaluation(ply=5, kind="chess", engine_id="live", score_cp_white=40), step=0, seconds=0.1, last=False)
+    update = LiveUpdate(token=here, evaluation=Evaluation(ply=5, kind="chess", engine_id="live", score_cp_first=40), step=0, seconds=0.1, last=False)
     events = recorded(model)
     assert not model.set_live_lines(elsewhere, update)  # about a position not on show
     assert model.set_live_lines(here, update)

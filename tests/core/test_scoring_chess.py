@@ -48,16 +48,16 @@ def ev(ply: int, **fields) -> Evaluation:
 
 
 def test_centipawns_pass_through_and_clamp_at_1000():
-    assert normalised_cp_white(ev(3, score_cp_white=35)) == 35
-    assert normalised_cp_white(ev(3, score_cp_white=1000)) == 1000
-    assert normalised_cp_white(ev(3, score_cp_white=1001)) == 1000
-    assert normalised_cp_white(ev(3, score_cp_white=-2500)) == -1000
+    assert normalised_cp_white(ev(3, score_cp_first=35)) == 35
+    assert normalised_cp_white(ev(3, score_cp_first=1000)) == 1000
+    assert normalised_cp_white(ev(3, score_cp_first=1001)) == 1000
+    assert normalised_cp_white(ev(3, score_cp_first=-2500)) == -1000
 
 
 def test_mates_for_either_side_become_plus_minus_1000():
-    assert normalised_cp_white(ev(5, mate_white=7)) == 1000  # White mates in 7
-    assert normalised_cp_white(ev(5, mate_white=1)) == 1000
-    assert normalised_cp_white(ev(5, mate_white=-2)) == -1000  # Black mates in 2
+    assert normalised_cp_white(ev(5, mate_first=7)) == 1000  # White mates in 7
+    assert normalised_cp_white(ev(5, mate_first=1)) == 1000
+    assert normalised_cp_white(ev(5, mate_first=-2)) == -1000  # Black mates in 2
 
 
 def test_checkmated_side_to_move_scores_minus_1000_for_that_side():
@@ -66,8 +66,8 @@ def test_checkmated_side_to_move_scores_minus_1000_for_that_side():
     # Black to move and checkmated: -1000 for Black = +1000 from White's view
     assert normalised_cp_white(ev(4, terminal="checkmate", side_to_move="black")) == 1000
     # "mate 0" is the same verdict: the side to move is mated
-    assert normalised_cp_white(ev(4, mate_white=0, side_to_move="black")) == 1000
-    assert normalised_cp_white(ev(4, mate_white=0), side_to_move="white") == -1000
+    assert normalised_cp_white(ev(4, mate_first=0, side_to_move="black")) == 1000
+    assert normalised_cp_white(ev(4, mate_first=0), side_to_move="white") == -1000
 
 
 def test_stalemate_and_draws_score_zero_and_missing_is_none():
@@ -346,7 +346,7 @@ def test_best_move_comparison_accepts_uci_and_check_signs():
     assert assess_game(game, table).moves[2].is_best is False
     # the best move from a candidate list when best_move is absent
     table = cp_table([30, 30, None, 320])
-    table.add(ev(2, score_cp_white=300, candidates=(Candidate(move="Qh5+", order=0),)))
+    table.add(ev(2, score_cp_first=300, candidates=(Candidate(move="Qh5+", order=0),)))
     assert assess_game(game, table).moves[2].is_best is True
 
 

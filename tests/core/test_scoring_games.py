@@ -63,21 +63,21 @@ def cp_table(scores_cp_white: list[int | str | None], best: dict[int, str] | Non
         if score is None:
             continue
         if isinstance(score, str):
-            table.add(Evaluation(ply=ply, kind="chess", mate_white=int(score.lstrip("#")), best_move=best.get(ply)))
+            table.add(Evaluation(ply=ply, kind="chess", mate_first=int(score.lstrip("#")), best_move=best.get(ply)))
         else:
-            table.add(Evaluation(ply=ply, kind="chess", score_cp_white=score, best_move=best.get(ply)))
+            table.add(Evaluation(ply=ply, kind="chess", score_cp_first=score, best_move=best.get(ply)))
     return table
 
 
-def go_eval(ply: int, lead_black: float, candidates: list[tuple[str, float, float]] = (), winrate_black: float | None = None) -> Evaluation:
+def go_eval(ply: int, lead_black: float, candidates: list[tuple[str, float, float]] = (), winrate_first: float | None = None) -> Evaluation:
     """A Go evaluation; candidates as (move, prior, lead for Black), best first."""
     return Evaluation(
         ply=ply,
         kind="go",
-        score_lead_black=lead_black,
-        winrate_black=winrate_black,
+        score_lead_first=lead_black,
+        winrate_first=winrate_first,
         candidates=tuple(
-            Candidate(move=move, order=order, prior=prior, score_lead_black=lead)
+            Candidate(move=move, order=order, prior=prior, score_lead_first=lead)
             for order, (move, prior, lead) in enumerate(candidates)
         ),
     )
@@ -93,4 +93,4 @@ def test_chess_game_builder_keeps_moves_colours_and_comments():
 
 def test_cp_table_reads_mates_and_gaps():
     table = cp_table([15, "#-3", None, 40])
-    assert table.get(1).mate_white == -3 and table.get(2) is None and table.get(3).score_cp_white == 40
+    assert table.get(1).mate_first == -3 and table.get(2) is None and table.get(3).score_cp_first == 40

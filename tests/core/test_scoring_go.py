@@ -32,7 +32,7 @@ BLACK_CANDIDATES = [("D4", 0.5, 2.5), ("Q16", 0.3, 1.0), ("C3", 0.2, 0.0)]
 
 
 def candidates(rows):
-    return [Candidate(move=m, order=i, prior=p, score_lead_black=lead) for i, (m, p, lead) in enumerate(rows)]
+    return [Candidate(move=m, order=i, prior=p, score_lead_first=lead) for i, (m, p, lead) in enumerate(rows)]
 
 
 def test_points_lost_root_to_root_and_signed():
@@ -92,10 +92,10 @@ def hand_game():
     """Black Q16 (not the top choice), White E5 (loses 4), Black D4 (the top choice), White pass (gains)."""
     game = go_game(["Q16", "E5", "D4", "pass"])
     table = EvaluationTable()
-    table.add(go_eval(0, 2.0, BLACK_CANDIDATES, winrate_black=0.6))
+    table.add(go_eval(0, 2.0, BLACK_CANDIDATES, winrate_first=0.6))
     # P1 after Q16: S = 1.2. White to move: D4 (0.6, lead 1.0) loses -(1.2-1.0) < 0 -> 0;
     # E5 (0.4, lead 5.2) loses -(1.2 - 5.2) = 4 -> 1.6; difficulty 1.6 -> weight 1
-    table.add(go_eval(1, 1.2, [("D4", 0.6, 1.0), ("E5", 0.4, 5.2)], winrate_black=0.55))
+    table.add(go_eval(1, 1.2, [("D4", 0.6, 1.0), ("E5", 0.4, 5.2)], winrate_first=0.55))
     # P2 after E5: S = 5.2. Black to move: D4 (0.9, lead 5.0) loses 0.2 -> 0.18; K10 (0.1, 3.0) loses 2.2 -> 0.22
     # difficulty 0.4 -> weight 0.4
     table.add(go_eval(2, 5.2, [("D4", 0.9, 5.0), ("K10", 0.1, 3.0)]))

@@ -48,9 +48,9 @@ def test_chess_answers_follow_the_retro_rules():
 
 def test_an_engine_verdict_on_an_unknown_answer_is_measured_against_the_baseline():
     card = chess_card()
-    after_a6 = Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, mate_white=1, side_to_move="white")
+    after_a6 = Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, mate_first=1, side_to_move="white")
     assert loss_from_evaluation(card, after_a6) == pytest.approx(card.baseline - win_pct(-1000), abs=1e-3)
-    after_g6 = Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, score_cp_white=50, side_to_move="white")
+    after_g6 = Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=50, side_to_move="white")
     assert loss_from_evaluation(card, after_g6) == pytest.approx(0.0, abs=1e-6)
 
 

@@ -47,11 +47,11 @@ def test_every_position_is_searched_once_and_scores_are_whites_view(tmp_path):
     assert final.terminal == "checkmate" and final.side_to_move == "black" and final.best_move is None
     # Material is level at the start: only the fake's small offset remains.
     start = evaluations[0]
-    assert start.side_to_move == "white" and start.score_cp_white is not None
-    assert abs(start.score_cp_white) <= 20
+    assert start.side_to_move == "white" and start.score_cp_first is not None
+    assert abs(start.score_cp_first) <= 20
     # After 16...Nxb8 White mates at once (17. Rd8#): a mate for White, whoever reports it.
-    assert evaluations[32].mate_white == 1 and evaluations[32].best_move == "Rd8#"
-    assert evaluations[32].score_cp_white is None
+    assert evaluations[32].mate_first == 1 and evaluations[32].best_move == "Rd8#"
+    assert evaluations[32].score_cp_first is None
     assert evaluations[0].engine_id == "FakeFish 1.0 | nodes=1000,multipv=1"
 
 
@@ -61,10 +61,10 @@ def test_score_signs_follow_the_side_to_move():
         evaluations = {e.ply: e for e in engine.analyse(board_game, [0, 1], Limit(nodes=10), threading.Event())}
     # White is four queens up in both positions, whoever is to move.
     assert evaluations[0].side_to_move == "black"
-    assert evaluations[0].score_cp_white > 3000
+    assert evaluations[0].score_cp_first > 3000
     assert evaluations[1].side_to_move == "white"
-    assert evaluations[1].score_cp_white > 3000
-    assert evaluations[0].wdl_white is not None and evaluations[0].wdl_white[0] > evaluations[0].wdl_white[2]
+    assert evaluations[1].score_cp_first > 3000
+    assert evaluations[0].wdl_first is not None and evaluations[0].wdl_first[0] > evaluations[0].wdl_first[2]
 
 
 def test_best_move_pv_and_candidates_are_san():
@@ -72,12 +72,12 @@ def test_best_move_pv_and_candidates_are_san():
     with fake(processes=1) as engine:
         (evaluation,) = engine.analyse(game, [6], Limit(nodes=10, multipv=3), threading.Event())
     assert evaluation.best_move == "Qxf7#"
-    assert evaluation.mate_white == 1 and evaluation.score_cp_white is None
+    assert evaluation.mate_first == 1 and evaluation.score_cp_first is None
     assert evaluation.pv == ("Qxf7#",)
     assert [c.order for c in evaluation.candidates] == [0, 1, 2]
     assert evaluation.candidates[0].move == "Qxf7#"
     assert all(c.move and c.move[0] in "KQRBNabcdefgh" for c in evaluation.candidates)
-    assert evaluation.candidates[1].score_cp_white is not None
+    assert evaluation.candidates[1].score_cp_first is not None
     assert len(evaluation.candidates[1].pv) == 2
 
 
@@ -86,7 +86,7 @@ def test_stalemate_and_dead_draw_are_not_searched(tmp_path):
     stalemate = game_from_pgn_text('[FEN "7k/5Q2/6K1/8/8/8/8/8 w - - 0 1"]\n\n1. Kh6 *')
     with fake("--log", str(log), processes=1) as engine:
         evaluations = {e.ply: e for e in engine.analyse(stalemate, [0, 1], Limit(nodes=10), threading.Event())}
-    assert evaluations[1].terminal == "stalemate" and evaluations[1].score_cp_white == 0
+    assert evaluations[1].terminal == "stalemate" and evaluations[1].score_cp_first == 0
     assert evaluations[0].terminal is None
     assert len(logged_fens(log)) == 1
 
@@ -96,7 +96,7 @@ def test_without_wdl_support_there_is_no_wdl():
     with fake("--no-wdl", processes=1) as engine:
         (evaluation,) = engine.analyse(game, [3], Limit(nodes=10), threading.Event())
         assert not engine.supports_wdl
-    assert evaluation.wdl_white is None and evaluation.score_cp_white is not None
+    assert evaluation.wdl_first is None and evaluation.score_cp_first is not None
 
 
 def test_garbage_lines_are_tolerated():
@@ -104,7 +104,7 @@ def test_garbage_lines_are_tolerated():
     with fake("--garbage") as engine:
         evaluations = list(engine.analyse(game, range(10), Limit(nodes=10), threading.Event()))
     assert sorted(e.ply for e in evaluations) == list(range(10))
-    assert all(e.score_cp_white is not None or e.mate_white is not None for e in evaluations)
+    assert all(e.score_cp_first is not None or e.mate_first is not None for e in evaluations)
 
 
 def test_a_dead_process_is_restarted_and_its_position_asked_again(tmp_path):
@@ -236,9 +236,9 @@ def test_stockfish_on_the_opera_game():
         evaluations = {e.ply: e for e in engine.analyse(game, range(game.ply_count + 1), Limit(nodes=2000), threading.Event())}
     assert sorted(evaluations) == list(range(game.ply_count + 1))
     assert evaluations[33].terminal == "checkmate"
-    assert evaluations[32].mate_white == 1 and evaluations[32].best_move == "Rd8#"
-    assert abs(evaluations[0].score_cp_white) < 100
-    assert evaluations[0].wdl_white is not None and sum(evaluations[0].wdl_white) == 1000
+    assert evaluations[32].mate_first == 1 and evaluations[32].best_move == "Rd8#"
+    assert abs(evaluations[0].score_cp_first) < 100
+    assert evaluations[0].wdl_first is not None and sum(evaluations[0].wdl_first) == 1000
     board = chess.Board()
     assert board.parse_san(evaluations[0].best_move) in board.legal_moves
 
@@ -247,11 +247,11 @@ def test_info_lines_are_turned_to_whites_view():
     line = "info depth 12 seldepth 18 multipv 1 score cp 35 lowerbound wdl 120 800 80 nodes 5000 nps 1 time 3 pv e2e4 e7e5"
     white = parse_info_line(line, white_to_move=True)
     black = parse_info_line(line, white_to_move=False)
-    assert (white.score_cp_white, white.wdl_white, white.depth, white.nodes) == (35, (120, 800, 80), 12, 5000)
-    assert (black.score_cp_white, black.wdl_white) == (-35, (80, 800, 120))
+    assert (white.score_cp_first, white.wdl_first, white.depth, white.nodes) == (35, (120, 800, 80), 12, 5000)
+    assert (black.score_cp_first, black.wdl_first) == (-35, (80, 800, 120))
     assert white.pv == ("e2e4", "e7e5")
     mated = parse_info_line("info depth 5 score mate -3 pv g1h1", white_to_move=False)
-    assert mated.mate_white == 3 and mated.score_cp_white is None
+    assert mated.mate_first == 3 and mated.score_cp_first is None
 
 
 @pytest.mark.parametrize(

@@ -154,13 +154,13 @@ class LineEngine:
             if not answer or answer[0] != "candidates":
                 raise EngineCrashed(f"the fake engine answered {answer!r}")
             candidates = tuple(
-                Candidate(move=move, order=order, score_lead_black=float(lead))
+                Candidate(move=move, order=order, score_lead_first=float(lead))
                 for order, (move, _, lead) in enumerate(item.partition(":") for item in answer[1:])
             )
             side = game.first_player if ply % 2 == 0 else other_color(game.first_player)
             yield Evaluation(
                 ply=ply, kind=KIND, engine_id=f"{self.identity} | {limit.describe()}", side_to_move=side,
-                score_lead_black=candidates[0].score_lead_black if candidates else 0.0,
+                score_lead_first=candidates[0].score_lead_first if candidates else 0.0,
                 best_move=candidates[0].move if candidates else None, candidates=candidates,
             )
 
@@ -189,7 +189,7 @@ SUPPORT = GameSupport(
     numbered_moves=False,
     bottom_player="black",
     scores=ScoreUnits(
-        view="black", field="score_lead_black", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
+        field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost",
         summary_loss_key="weighted_loss", loss_floor=1.0, loss_cap=10.0, shift_worth_saying=1.0, style="lead",
         averaging="weighted", log_offset=0.1,

@@ -188,11 +188,11 @@ def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
             game,
             evaluations=[
                 Evaluation(
-                    ply=5, kind="chess", engine_id="Stockfish | nodes=1", score_cp_white=50, side_to_move="black",
+                    ply=5, kind="chess", engine_id="Stockfish | nodes=1", score_cp_first=50, side_to_move="black",
                     best_move="g6",
-                    candidates=(Candidate(move="g6", order=0, score_cp_white=50), Candidate(move="Qe7", order=1, score_cp_white=60)),
+                    candidates=(Candidate(move="g6", order=0, score_cp_first=50), Candidate(move="Qe7", order=1, score_cp_first=60)),
                 ),
-                Evaluation(ply=6, kind="chess", engine_id="Stockfish | nodes=1", mate_white=1, side_to_move="white"),
+                Evaluation(ply=6, kind="chess", engine_id="Stockfish | nodes=1", mate_first=1, side_to_move="white"),
                 Evaluation(ply=7, kind="chess", engine_id="Stockfish | nodes=1", side_to_move="black", terminal="checkmate"),
             ],
         )
@@ -258,7 +258,7 @@ def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
         analysis.set_live(True)
         qtbot.waitUntil(lambda: analysis.latest_update() is not None, timeout=WAIT_MS)
         evaluation = analysis.latest_update().evaluation
-        assert evaluation.ownership_black is not None and evaluation.policy is not None
+        assert evaluation.ownership_first is not None and evaluation.policy is not None
         # The live candidates are marked on the board, the engine's choice first.
         marks = board.candidates
         assert [m.point for m in marks][:1] == [point_from_gtp("C3", 9)] and marks[0].is_best

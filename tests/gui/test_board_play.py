@@ -182,11 +182,11 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
     evaluation = Evaluation(
         ply=0,
         kind="chess",
-        score_cp_white=30,
+        score_cp_first=30,
         depth=12,
         candidates=(
-            Candidate(move="e4", order=0, score_cp_white=30, pv=("e4", "e5")),
-            Candidate(move="d4", order=1, mate_white=-3, pv=("d4", "d5")),
+            Candidate(move="e4", order=0, score_cp_first=30, pv=("e4", "e5")),
+            Candidate(move="d4", order=1, mate_first=-3, pv=("d4", "d5")),
         ),
     )
     panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=2)
@@ -213,10 +213,10 @@ def test_the_eval_bar_fills_with_whites_share(qtbot):
     bar = EvalBar()
     qtbot.addWidget(bar)
     bar.resize(22, 300)
-    bar.set_evaluation(Evaluation(ply=0, kind="chess", mate_white=2))
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", mate_first=2))
     image = bar.grab().toImage()
     assert bar.white_pct() == 100.0 and image.pixelColor(11, 150).lightness() > 200
-    bar.set_evaluation(Evaluation(ply=0, kind="chess", score_cp_white=-400))
+    bar.set_evaluation(Evaluation(ply=0, kind="chess", score_cp_first=-400))
     image = bar.grab().toImage()
     assert bar.white_pct() < 20 and image.pixelColor(11, 100).lightness() < 100 and image.pixelColor(11, 295).lightness() > 200
 

@@ -22,12 +22,12 @@ def position() -> tuple[Game, Evaluation]:
     # KataGo's verdict on the position (its root) is not its first candidate's value: a view that
     # measures from one and a view that measures from the other disagree.
     evaluation = Evaluation(
-        ply=2, kind="go", engine_id=ENGINE, score_lead_black=2.3, winrate_black=0.6, side_to_move="black",
+        ply=2, kind="go", engine_id=ENGINE, score_lead_first=2.3, winrate_first=0.6, side_to_move="black",
         best_move="R4", pv=("R4", "C16"), nodes=400,
         candidates=(
-            Candidate(move="R4", order=0, score_lead_black=1.9, winrate_black=0.58, visits=250, pv=("R4", "C16")),
-            Candidate(move="K7", order=1, score_lead_black=1.2, winrate_black=0.55, visits=90, pv=("K7", "C16")),
-            Candidate(move="C16", order=2, score_lead_black=0.4, winrate_black=0.52, visits=60, pv=("C16",)),
+            Candidate(move="R4", order=0, score_lead_first=1.9, winrate_first=0.58, visits=250, pv=("R4", "C16")),
+            Candidate(move="K7", order=1, score_lead_first=1.2, winrate_first=0.55, visits=90, pv=("K7", "C16")),
+            Candidate(move="C16", order=2, score_lead_first=0.4, winrate_first=0.52, visits=60, pv=("C16",)),
         ),
     )
     return game, evaluation

@@ -160,7 +160,7 @@ def test_a_go_review_with_its_notice_is_readable(qtbot, window, corpus_dir, dark
     engine_id = "builtin-go 1.0 | visits=50,multipv=1"
     game = window.session.game
     window.session.add_evaluations(
-        [Evaluation(ply=ply, kind="go", engine_id=engine_id, score_lead_black=2.0 - ply % 3) for ply in range(game.ply_count + 1)],
+        [Evaluation(ply=ply, kind="go", engine_id=engine_id, score_lead_first=2.0 - ply % 3) for ply in range(game.ply_count + 1)],
         from_analysis=True,
     )
     window.session.settle_assessment()

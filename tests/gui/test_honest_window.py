@@ -151,7 +151,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     evaluations = []
     for ply in range(game.ply_count + 1):
         lead = 3.0 if ply % 4 < 2 else -9.0  # big swings a trusted engine would call blunders
-        evaluations.append(Evaluation(ply=ply, kind="go", engine_id=BUILTIN_ID, score_lead_black=lead, winrate_black=0.5, best_move="A1"))
+        evaluations.append(Evaluation(ply=ply, kind="go", engine_id=BUILTIN_ID, score_lead_first=lead, winrate_first=0.5, best_move="A1"))
     for evaluation in evaluations:
         window.analysis.evaluation_ready.emit(evaluation)  # as the analysis delivers them
     window.session.settle_assessment()
@@ -260,8 +260,8 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
     engine_id = "Fake 1 | nodes=1,multipv=1"
     window.session.add_evaluations(
         [
-            Evaluation(ply=4, kind="chess", engine_id=engine_id, mate_white=3, best_move="Qh5", pv=("Qh5",)),
-            Evaluation(ply=5, kind="chess", engine_id=engine_id, mate_white=-2, best_move="Qh4", pv=("Qh4",)),
+            Evaluation(ply=4, kind="chess", engine_id=engine_id, mate_first=3, best_move="Qh5", pv=("Qh5",)),
+            Evaluation(ply=5, kind="chess", engine_id=engine_id, mate_first=-2, best_move="Qh4", pv=("Qh4",)),
         ],
         from_analysis=True,
     )
@@ -289,8 +289,8 @@ def test_scores_shown_for_a_best_move_never_say_it_lost(qtbot, window, corpus_di
     played = game.node_at_ply(31).move
     window.session.add_evaluations(
         [
-            Evaluation(ply=30, kind="chess", engine_id=engine_id, score_cp_white=30, best_move=played, pv=(played,)),
-            Evaluation(ply=31, kind="chess", engine_id=engine_id, score_cp_white=-473, best_move="a6", pv=("a6",)),
+            Evaluation(ply=30, kind="chess", engine_id=engine_id, score_cp_first=30, best_move=played, pv=(played,)),
+            Evaluation(ply=31, kind="chess", engine_id=engine_id, score_cp_first=-473, best_move="a6", pv=("a6",)),
         ],
         from_analysis=True,
     )

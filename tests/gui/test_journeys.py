@@ -404,7 +404,14 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
         board = trainer.chess_board.board()
         best = board.parse_san(card.best)
         drag(trainer.chess_board, best.from_square, best.to_square)
-        qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
+        try:
+            qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
+        except Exception:
+            raise AssertionError(
+                f"feedback {trainer.feedback_label.text()!r}; card {card.card_id} {card.best} on show "
+                f"{getattr(trainer.current(), 'card_id', None)}; answered {trainer.answered()}; board {trainer.chess_board.board().fen()} "
+                f"card position {card.position}; geometry {trainer.chess_board.geometry()}"
+            ) from None
         assert trainer.feedback_label.text().startswith("Good") and trainer.current() is card
         shoot(qtbot, window, "collection-trainer", trainer)
         QTest.mouseClick(trainer.next_button, Qt.MouseButton.LeftButton)

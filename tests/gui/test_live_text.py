@@ -42,12 +42,12 @@ def test_rows_carry_score_wdl_depth_and_line():
     evaluation = Evaluation(
         ply=0,
         kind="chess",
-        score_cp_white=30,
-        wdl_white=(310, 600, 90),
+        score_cp_first=30,
+        wdl_first=(310, 600, 90),
         depth=18,
         candidates=(
-            Candidate(move="d4", order=1, score_cp_white=25, pv=("d4", "d5")),
-            Candidate(move="e4", order=0, score_cp_white=30, pv=("e4", "e5", "Nf3")),
+            Candidate(move="d4", order=1, score_cp_first=25, pv=("d4", "d5")),
+            Candidate(move="e4", order=0, score_cp_first=30, pv=("e4", "e5", "Nf3")),
         ),
     )
     rows = line_rows(evaluation, board)
@@ -66,5 +66,5 @@ def test_arrows_ghosts_speed_and_bar():
     assert ghost_stones(["D4", "pass", "Q16"], "black", 19) == [((3, 3), "black", 1), ((15, 15), "black", 3)]
     assert speed_text(Evaluation(ply=0, kind="chess", nodes=2_400_000, seconds=2.0)) == "1.2M nodes/s"
     assert speed_text(Evaluation(ply=0, kind="go", nodes=70, seconds=2.0)) == "35 visits/s"
-    assert win_pct_white(Evaluation(ply=0, kind="chess", mate_white=-2)) == 0.0
-    assert 49.9 < (win_pct_white(Evaluation(ply=0, kind="chess", score_cp_white=0)) or 0) < 50.1
+    assert win_pct_white(Evaluation(ply=0, kind="chess", mate_first=-2)) == 0.0
+    assert 49.9 < (win_pct_white(Evaluation(ply=0, kind="chess", score_cp_first=0)) or 0) < 50.1

@@ -88,7 +88,7 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
     game = window.session.game
     for ply in range(game.ply_count + 1):  # synthetic evaluations so that the graph has points
         window.session.add_evaluation(
-            Evaluation(ply=ply, kind="chess", score_cp_white=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
+            Evaluation(ply=ply, kind="chess", score_cp_first=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
         )
     qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=20_000)  # the throttled refresh ran
     graph = window.eval_graph

@@ -58,18 +58,18 @@ def chess_move(judgement: str, loss: float, best: str | None = "Nf3", move: str 
 
 
 def test_a_best_move_is_never_said_to_lose_centipawns():
-    before = Evaluation(ply=4, kind="chess", score_cp_white=30)
-    after = Evaluation(ply=5, kind="chess", score_cp_white=-473)
+    before = Evaluation(ply=4, kind="chess", score_cp_first=30)
+    after = Evaluation(ply=5, kind="chess", score_cp_first=-473)
     said = verdict("chess", chess_move("best", 503.0, best="e4"), before, after)
     assert said is not None and said.title == "Best move" and said.best is None
     assert "lost" not in said.detail and "engine's own choice" in said.detail and "5.03" in said.detail
-    mistake = verdict("chess", chess_move("mistake", 120.0), before, Evaluation(ply=5, kind="chess", score_cp_white=-90))
+    mistake = verdict("chess", chess_move("mistake", 120.0), before, Evaluation(ply=5, kind="chess", score_cp_first=-90))
     assert mistake is not None and mistake.detail == "120 cp lost." and mistake.best == "Nf3"
     assert verdict("chess", chess_move("best", 4.0, best="e4"), before, before).detail == ""  # type: ignore[union-attr]
 
 
 def test_the_verdict_keeps_the_mate_distance():
-    before = Evaluation(ply=4, kind="chess", mate_white=3)
-    after = Evaluation(ply=5, kind="chess", mate_white=-2)
+    before = Evaluation(ply=4, kind="chess", mate_first=3)
+    after = Evaluation(ply=5, kind="chess", mate_first=-2)
     said = verdict("chess", chess_move("blunder", 2000.0), before, after)
     assert said is not None and said.change == "(#3 → #-2)"

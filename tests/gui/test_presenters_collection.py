@@ -21,7 +21,7 @@ def chess_report(evaluated: bool = True, date: str = "2024.01.05", index: int = 
     if evaluated:
         for ply, cp in ((0, 20), (1, 30), (2, 25), (3, 40), (4, 45)):
             side = "white" if ply % 2 == 0 else "black"
-            table.add(Evaluation(ply=ply, kind="chess", engine_id=STOCKFISH_ID, score_cp_white=cp, side_to_move=side, best_move="e4"))
+            table.add(Evaluation(ply=ply, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=cp, side_to_move=side, best_move="e4"))
     else:
         table = EvaluationTable()
     report = build_report(game, table, {"preset": "lichess"}, STOCKFISH_ID if evaluated else None)
@@ -33,7 +33,7 @@ def go_report() -> dict:
     game, table = go_game_with_a_blunder()
     game.result = "W+R"
     for ply, lead in ((0, 7.0), (1, 7.2)):
-        table.add(Evaluation(ply=ply, kind="go", engine_id=KATAGO_ID, score_lead_black=lead, winrate_black=0.8, best_move="E5"))
+        table.add(Evaluation(ply=ply, kind="go", engine_id=KATAGO_ID, score_lead_first=lead, winrate_first=0.8, best_move="E5"))
     report = build_report(game, table, {"preset": "lichess"}, KATAGO_ID)
     report["source"] = {"path": "/games/go.sgf", "index": 0, "key": "go", "imported": False}
     return report

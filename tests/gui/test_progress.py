@@ -59,8 +59,8 @@ def test_the_speed_is_hidden_until_meaningful_and_never_reads_zero():
 def test_no_accuracy_before_a_move_of_that_side_is_judged():
     game, _table = scholars_mate()
     table = EvaluationTable()
-    table.add(Evaluation(ply=6, kind="chess", score_cp_white=900, side_to_move="white", engine_id="e"))
-    table.add(Evaluation(ply=7, kind="chess", mate_white=0, side_to_move="black", terminal="checkmate", engine_id="e"))
+    table.add(Evaluation(ply=6, kind="chess", score_cp_first=900, side_to_move="white", engine_id="e"))
+    table.add(Evaluation(ply=7, kind="chess", mate_first=0, side_to_move="black", terminal="checkmate", engine_id="e"))
     assessment = assess_game(game, table)  # only White's last move is judged
     white, black = summary_dicts(assessment)
     assert white is not None and white["accuracy"] is not None and side_accuracy(assessment, "white") is not None
@@ -75,7 +75,7 @@ def passes_analyse(game, engine, limit, stop, plies, on_progress, on_pass=None) 
         on_progress(0, len(searched), None, None)
         for done, ply in enumerate(searched, start=1):
             on_progress(done, len(searched), None, None)
-            yield Evaluation(ply=ply, kind="chess", score_cp_white=10, engine_id="e | scheme=passes")
+            yield Evaluation(ply=ply, kind="chess", score_cp_first=10, engine_id="e | scheme=passes")
 
 
 def test_the_runner_reports_the_pass_under_way_with_its_own_count(qtbot):

@@ -25,7 +25,7 @@ def chess_game(sans: list[str]) -> Game:
 
 def cp_eval(ply: int, cp_white: int, best: str | None = None) -> Evaluation:
     side = "white" if ply % 2 == 0 else "black"
-    return Evaluation(ply=ply, kind="chess", engine_id="test", score_cp_white=cp_white, side_to_move=side, best_move=best)
+    return Evaluation(ply=ply, kind="chess", engine_id="test", score_cp_first=cp_white, side_to_move=side, best_move=best)
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_evaluations_of_another_game_or_out_of_range_are_ignored(session, qtbot)
     session.load_game(chess_game(["e4"]))
     with qtbot.assertNotEmitted(session.evaluation_added):
         session.add_evaluation(cp_eval(7, 10))
-        session.add_evaluation(Evaluation(ply=0, kind="go", score_lead_black=1.0))
+        session.add_evaluation(Evaluation(ply=0, kind="go", score_lead_first=1.0))
     assert len(session.evaluations) == 0
 
 
@@ -143,11 +143,11 @@ def test_go_game_from_the_corpus(session, corpus_dir) -> None:
     before = Evaluation(
         ply=10,
         kind="go",
-        score_lead_black=2.0,
+        score_lead_first=2.0,
         best_move=game.node_at_ply(11).move,
-        candidates=(Candidate(move=game.node_at_ply(11).move or "pass", order=0, prior=0.5, score_lead_black=2.0),),
+        candidates=(Candidate(move=game.node_at_ply(11).move or "pass", order=0, prior=0.5, score_lead_first=2.0),),
     )
-    after = Evaluation(ply=11, kind="go", score_lead_black=2.0)  # the best move, and no points lost
+    after = Evaluation(ply=11, kind="go", score_lead_first=2.0)  # the best move, and no points lost
     session.add_evaluation(before)
     session.add_evaluation(after)
     assert session.judgements()[11] == "best"
@@ -190,10 +190,10 @@ def test_evaluations_of_two_engines_are_kept_apart_and_one_set_is_shown(session)
     assert session.basis.coverage.text() == "not analysed"  # nothing open
     game = chess_game(["e4", "e5", "Nf3", "Nc6"])
     file_id, engine_id = "pgn-comments", "Stockfish 16.1 | nodes=1000,multipv=1"
-    session.load_game(game, evaluations=[Evaluation(ply=p, kind="chess", engine_id=file_id, score_cp_white=10) for p in range(game.ply_count + 1)])
+    session.load_game(game, evaluations=[Evaluation(ply=p, kind="chess", engine_id=file_id, score_cp_first=10) for p in range(game.ply_count + 1)])
     assert session.basis.coverage.complete and session.basis.coverage.engine_id == file_id
-    session.add_evaluation(Evaluation(ply=0, kind="chess", engine_id=engine_id, score_cp_white=-500))
-    session.add_evaluation(Evaluation(ply=1, kind="chess", engine_id=engine_id, score_cp_white=-480))
+    session.add_evaluation(Evaluation(ply=0, kind="chess", engine_id=engine_id, score_cp_first=-500))
+    session.add_evaluation(Evaluation(ply=1, kind="chess", engine_id=engine_id, score_cp_first=-480))
     # the analysis the user runs is shown, alone; the file's values wait, not mixed in
     assert {e.engine_id for e in session.evaluations.ordered()} == {engine_id}
     assert session.basis.coverage.moves_text() == f"analysed 1 of {game.ply_count} moves"

@@ -27,7 +27,7 @@ def session(qtbot) -> ReviewSession:
     session = ReviewSession()
     session.load_game(chess_game(["e4", "e5", "Nf3", "Nc6"]))
     for ply in range(5):
-        session.add_evaluation(Evaluation(ply=ply, kind="chess", engine_id="t", score_cp_white=20))
+        session.add_evaluation(Evaluation(ply=ply, kind="chess", engine_id="t", score_cp_first=20))
     return session
 
 

@@ -121,3 +121,23 @@ def test_a_deck_read_before_the_answer_was_written_never_asks_the_answered_card_
     qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)  # the written deck: nothing due
     assert window.feedback_label.text() == "" and window.boards.currentWidget() is window.empty_label
     window.close_deck()
+
+
+def test_a_deck_changed_in_the_background_never_swaps_the_card_being_asked(qtbot, deck_path):
+    import dataclasses
+    import sqlite3
+    import time
+
+    window = TrainWindow(lambda: Deck(deck_path))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.current() is not None, timeout=WAIT_MS)
+    asked = window.current()
+    with sqlite3.connect(deck_path) as connection:  # the other card now comes first in the deck's order
+        connection.execute("UPDATE cards SET due_at = CASE WHEN card_id = ? THEN ? ELSE 0 END", (asked.card_id, time.time() - 60))
+    with Deck(deck_path) as deck:  # and an analysis adds a card meanwhile
+        deck.add([dataclasses.replace(chess_card(), card_id="added-in-the-background")])
+    window.reload()
+    qtbot.waitUntil(lambda: window.progress_label.text().startswith("3 due"), timeout=WAIT_MS)
+    assert window.current().card_id == asked.card_id
+    window.close_deck()

@@ -64,14 +64,14 @@ def test_clicking_a_forking_blunder_shows_why_and_marks_the_fork(qtbot, window, 
     path.write_text(FORK_PGN)
     open_file(qtbot, window, path)
     window.session.add_evaluation(
-        Evaluation(ply=0, kind="chess", engine_id=STOCKFISH_ID, score_cp_white=0, side_to_move="black", best_move="Kd8", pv=("Kd8",))
+        Evaluation(ply=0, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=0, side_to_move="black", best_move="Kd8", pv=("Kd8",))
     )
     window.session.add_evaluation(
-        Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, score_cp_white=900, side_to_move="white",
+        Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=900, side_to_move="white",
                    best_move="Nc7+", pv=("Nc7+", "Kd7", "Nxa8"))
     )
     window.session.add_evaluation(
-        Evaluation(ply=2, kind="chess", engine_id=STOCKFISH_ID, score_cp_white=900, side_to_move="black", best_move="Kd7", pv=("Kd7",))
+        Evaluation(ply=2, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=900, side_to_move="black", best_move="Kd7", pv=("Kd7",))
     )
     wait_for_judgement(qtbot, window, 1)
     click_move(qtbot, window, 2)
@@ -100,16 +100,16 @@ def test_clicking_a_go_move_that_lets_a_group_die_outlines_the_group(qtbot, wind
 
     for ply in range(6):
         window.session.add_evaluation(
-            Evaluation(ply=ply, kind="go", engine_id=KATAGO_ID, score_lead_black=5.0, winrate_black=0.7,
-                       best_move="D4", ownership_black=ownership(0.9))
+            Evaluation(ply=ply, kind="go", engine_id=KATAGO_ID, score_lead_first=5.0, winrate_first=0.7,
+                       best_move="D4", ownership_first=ownership(0.9))
         )
     window.session.add_evaluation(
-        Evaluation(ply=6, kind="go", engine_id=KATAGO_ID, score_lead_black=5.0, winrate_black=0.7, best_move="D4",
-                   pv=("D4",), ownership_black=ownership(0.9))
+        Evaluation(ply=6, kind="go", engine_id=KATAGO_ID, score_lead_first=5.0, winrate_first=0.7, best_move="D4",
+                   pv=("D4",), ownership_first=ownership(0.9))
     )
     window.session.add_evaluation(
-        Evaluation(ply=7, kind="go", engine_id=KATAGO_ID, score_lead_black=-9.0, winrate_black=0.1, best_move="D4",
-                   pv=("D4", "E3"), ownership_black=ownership(-0.9))
+        Evaluation(ply=7, kind="go", engine_id=KATAGO_ID, score_lead_first=-9.0, winrate_first=0.1, best_move="D4",
+                   pv=("D4", "E3"), ownership_first=ownership(-0.9))
     )
     wait_for_judgement(qtbot, window, 7)
     click_move(qtbot, window, 7)

@@ -66,7 +66,7 @@ def test_header_names_players_safely_and_the_board_for_go():
 
 def test_graph_tooltips_number_chess_moves_in_pairs_and_go_moves_one_by_one():
     table = EvaluationTable()
-    table.add(Evaluation(ply=2, kind="chess", score_cp_white=35, best_move="Nf3"))
+    table.add(Evaluation(ply=2, kind="chess", score_cp_first=35, best_move="Nf3"))
     texts = graph_point_texts(CHESS, CHESS.node_at_ply, table, CHESS.ply_count)
     assert texts[0] == "Start  not analysed"
     assert texts[1] == "1. e4  not analysed"
@@ -75,7 +75,7 @@ def test_graph_tooltips_number_chess_moves_in_pairs_and_go_moves_one_by_one():
 
 
 def test_graph_series_shows_go_winrate_or_lead_by_mode():
-    evaluation = Evaluation(ply=1, kind="go", score_lead_black=3.5, winrate_black=0.71)
+    evaluation = Evaluation(ply=1, kind="go", score_lead_first=3.5, winrate_first=0.71)
     assert graph_series(GO, {1: evaluation}, None, "winrate") == ({1: 0.71}, {})
     assert graph_series(GO, {1: evaluation}, None, "lead") == ({1: 3.5}, {})
 
@@ -83,7 +83,7 @@ def test_graph_series_shows_go_winrate_or_lead_by_mode():
 def test_chess_arrows_best_on_top_and_unreadable_moves_left_out():
     evaluation = Evaluation(
         ply=0, kind="chess", best_move="e4",
-        candidates=(Candidate("e4", 0, score_cp_white=30), Candidate("d4", 1, score_cp_white=20), Candidate("Zz9", 2)),
+        candidates=(Candidate("e4", 0, score_cp_first=30), Candidate("d4", 1, score_cp_first=20), Candidate("Zz9", 2)),
     )
     arrows = chess_arrows(chess.Board(), evaluation, lambda *fields: fields)
     assert arrows == [
@@ -95,11 +95,11 @@ def test_chess_arrows_best_on_top_and_unreadable_moves_left_out():
 
 def test_go_marks_leave_out_passes_and_moves_with_too_few_visits():
     evaluation = Evaluation(
-        ply=0, kind="go", score_lead_black=2.0,
+        ply=0, kind="go", score_lead_first=2.0,
         candidates=(
-            Candidate("Q16", 0, visits=500, score_lead_black=2.0),
-            Candidate("D4", 1, visits=100, score_lead_black=1.0),
-            Candidate("C3", 2, visits=3, score_lead_black=-5.0),
+            Candidate("Q16", 0, visits=500, score_lead_first=2.0),
+            Candidate("D4", 1, visits=100, score_lead_first=1.0),
+            Candidate("C3", 2, visits=3, score_lead_first=-5.0),
             Candidate("pass", 3, visits=200),
         ),
     )

@@ -60,7 +60,7 @@ class ScriptedEngine:
                 stop.wait(10)
             if stop.is_set():
                 return
-            yield Evaluation(ply=ply, kind="chess", engine_id=self.identity, score_cp_white=10 * ply)
+            yield Evaluation(ply=ply, kind="chess", engine_id=self.identity, score_cp_first=10 * ply)
 
     def close(self) -> None:
         self.closed.set()
@@ -203,7 +203,7 @@ def test_a_game_analysed_before_is_answered_without_starting_the_engine(qtbot, g
     completed, again = run_to_the_end(qtbot, runner, job)
     assert completed
     assert sorted(ev.ply for ev in again) == list(job.plies)
-    assert {ev.ply: ev.score_cp_white for ev in again} == {ev.ply: ev.score_cp_white for ev in first}
+    assert {ev.ply: ev.score_cp_first for ev in again} == {ev.ply: ev.score_cp_first for ev in first}
     assert started_log.read_text().splitlines() == ["started"]  # not started again
     assert runner.shutdown(3.0)
 
@@ -308,13 +308,13 @@ def test_cached_evaluations_come_from_the_first_identity_the_cache_knows(game, t
     keys = position_keys(game, [0, 1, 2])
     with AnalysisCache(path) as cache:
         for ply in (0, 2):
-            cache.put(keys[ply], f"Fish 2 | {limit.describe()}", Evaluation(ply=ply, kind="chess", score_cp_white=ply))
+            cache.put(keys[ply], f"Fish 2 | {limit.describe()}", Evaluation(ply=ply, kind="chess", score_cp_first=ply))
         cache.put(keys[1], f"Fish 2 | {Limit(nodes=5).describe()}", Evaluation(ply=1, kind="chess"))
     found = cached_evaluations(game, ["Fish 1", "Fish 2"], limit, str(path))
     assert found is not None
     identity, evaluations = found
     assert identity == "Fish 2"
-    assert [(ev.ply, ev.score_cp_white) for ev in evaluations] == [(0, 0), (2, 2)]
+    assert [(ev.ply, ev.score_cp_first) for ev in evaluations] == [(0, 0), (2, 2)]
     assert cached_evaluations(game, ["Fish 1"], limit, str(path)) is None
     assert cached_evaluations(game, ["Fish 2"], Limit(depth=3), str(path)) is None
 

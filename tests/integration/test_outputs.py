@@ -106,12 +106,20 @@ def test_an_output_under_a_file_fails_clearly(tmp_path, fake_uci):
     assert "Traceback" not in run.stderr and "a-file" in run.stderr
 
 
-def test_json_to_standard_output(tmp_path, fake_uci):
-    run = analyse(fake_uci, "--json", "-", cwd=tmp_path)
+@pytest.mark.parametrize("flags", [("--json", "-"), ("--json",)])
+def test_json_to_standard_output(tmp_path, fake_uci, flags):
+    run = analyse(fake_uci, *flags, cwd=tmp_path)
     assert not (tmp_path / "-").exists()
     from report_contract import load_strict_json
 
     check_report(load_strict_json(run.stdout), "chess")
+
+
+def test_html_alone_goes_to_standard_output_and_two_outputs_there_are_refused(tmp_path, fake_uci):
+    run = analyse(fake_uci, "--html", cwd=tmp_path)
+    assert run.returncode == EXIT_OK and run.stdout.lstrip().lower().startswith("<!doctype html")
+    run = analyse(fake_uci, "--html", "--json", cwd=tmp_path)
+    assert run.returncode != EXIT_OK and "standard output" in run.stderr and "Traceback" not in run.stderr
 
 
 def test_report_command_writes_atomically_too(tmp_path):

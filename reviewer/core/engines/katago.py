@@ -183,7 +183,8 @@ def plan_queries(game: Game) -> QueryPlan:
 def to_black_view(
     score_lead: float, winrate: float, report_as: ReportAs, side_to_move: Color
 ) -> tuple[float, float]:
-    """(scoreLead, winrate) as KataGo reported them -> (score_lead_black, winrate_black)."""
+    """(scoreLead, winrate) as KataGo reported them -> in Black's view, Go's first player's:
+    (score_lead_first, winrate_first)."""
     if report_as == "WHITE" or (report_as == "SIDETOMOVE" and side_to_move == "white"):
         return -score_lead, 1.0 - winrate
     return score_lead, winrate
@@ -234,16 +235,16 @@ def evaluation_from_response(
     lead, winrate = _number(root.get("scoreLead")), _number(root.get("winrate"))
     if lead is None or winrate is None:
         return None
-    lead_black, winrate_black = to_black_view(lead, winrate, report_as, side_to_move)
+    lead_first, winrate_first = to_black_view(lead, winrate, report_as, side_to_move)
     candidates: list[Candidate] = []
     infos = response.get("moveInfos")
     for info in infos if isinstance(infos, list) else ():
         if not isinstance(info, dict) or not isinstance(info.get("move"), str):
             continue
         move_lead, move_winrate = _number(info.get("scoreLead")), _number(info.get("winrate"))
-        move_lead_black = move_winrate_black = None
+        move_lead_first = move_winrate_first = None
         if move_lead is not None and move_winrate is not None:
-            move_lead_black, move_winrate_black = to_black_view(move_lead, move_winrate, report_as, side_to_move)
+            move_lead_first, move_winrate_first = to_black_view(move_lead, move_winrate, report_as, side_to_move)
         order = info.get("order")
         visits = info.get("visits")
         candidates.append(
@@ -252,8 +253,8 @@ def evaluation_from_response(
                 order=order if isinstance(order, int) else len(candidates),
                 visits=visits if isinstance(visits, int) else None,
                 prior=_number(info.get("prior")),
-                score_lead_black=move_lead_black,
-                winrate_black=move_winrate_black,
+                score_lead_first=move_lead_first,
+                winrate_first=move_winrate_first,
                 pv=_gtp_list(info.get("pv")) or (info["move"],),
             )
         )
@@ -270,14 +271,14 @@ def evaluation_from_response(
         ply=ply,
         kind="go",
         engine_id=engine_id,
-        score_lead_black=lead_black,
-        winrate_black=winrate_black,
+        score_lead_first=lead_first,
+        winrate_first=winrate_first,
         side_to_move=side_to_move,
         best_move=best.move if best else None,
         pv=best.pv if best else (),
         candidates=tuple(candidates),
         nodes=visits if isinstance(visits, int) else None,
-        ownership_black=ownership,
+        ownership_first=ownership,
         policy=policy,
     )
 

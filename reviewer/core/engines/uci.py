@@ -627,8 +627,8 @@ class UciEngine:
                         move=san_line[0],
                         order=order,
                         visits=info.nodes,
-                        score_cp_white=info.score_cp_white,
-                        mate_white=info.mate_white,
+                        score_cp_first=info.score_cp_first,
+                        mate_first=info.mate_first,
                         pv=san_line,
                     )
                 )
@@ -641,9 +641,9 @@ class UciEngine:
             ply=ply,
             kind="chess",
             engine_id=engine_id,
-            score_cp_white=main.score_cp_white,
-            mate_white=main.mate_white,
-            wdl_white=main.wdl_white,
+            score_cp_first=main.score_cp_first,
+            mate_first=main.mate_first,
+            wdl_first=main.wdl_first,
             side_to_move="white" if white_to_move else "black",
             best_move=root.san(best) if best is not None else None,
             pv=_san_line(root, pv_moves),
@@ -656,11 +656,12 @@ class UciEngine:
 
 @dataclass(frozen=True)
 class InfoLine:
-    """One UCI `info` line, scores already turned to White's view; moves still UCI text."""
+    """One UCI `info` line, scores already turned from the side to move's view to White's (chess's first
+    player); moves still UCI text."""
 
-    score_cp_white: int | None
-    mate_white: int | None
-    wdl_white: tuple[int, int, int] | None
+    score_cp_first: int | None
+    mate_first: int | None
+    wdl_first: tuple[int, int, int] | None
     depth: int | None
     nodes: int | None
     pv: tuple[str, ...]
@@ -813,15 +814,15 @@ def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Ev
     if outcome.termination == chess.Termination.CHECKMATE:
         wdl = (1000, 0, 0) if outcome.winner == chess.WHITE else (0, 0, 1000)
         return Evaluation(
-            ply=ply, kind="chess", engine_id=engine_id, wdl_white=wdl, side_to_move=side_to_move, terminal="checkmate"
+            ply=ply, kind="chess", engine_id=engine_id, wdl_first=wdl, side_to_move=side_to_move, terminal="checkmate"
         )
     terminal: Terminal = "stalemate" if outcome.termination == chess.Termination.STALEMATE else "draw"
     return Evaluation(
         ply=ply,
         kind="chess",
         engine_id=engine_id,
-        score_cp_white=0,
-        wdl_white=(0, 1000, 0),
+        score_cp_first=0,
+        wdl_first=(0, 1000, 0),
         side_to_move=side_to_move,
         terminal=terminal,
     )

@@ -24,7 +24,7 @@ __all__ = ["EXPLAINED_JUDGEMENTS", "Threat", "Why", "explain_assessed", "explain
 
 EXPLAINED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
 
-Explainer = Callable[[Game, int, Evaluation | None, Evaluation | None], Why | None]
+Explainer = Callable[..., Why | None]  # (game, ply, before, after, *, plain=False)
 
 
 def _explainer(kind: GameKind) -> Explainer | None:
@@ -36,20 +36,25 @@ def _explainer(kind: GameKind) -> Explainer | None:
     return explainer
 
 
-def explain_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+def explain_move(
+    game: Game, ply: int, before: Evaluation | None, after: Evaluation | None, *, plain: bool = False
+) -> Why | None:
     """Why main-line move `ply` (1-based) lost, from the evaluations of the positions before and
-    after it; None when the lines carry nothing to explain it with."""
+    after it; None when the lines carry nothing to explain it with. With `plain`, a move whose line
+    shows no motif still gets what the line and the figures say (the engine's reply, how the
+    evaluation fell), with no motif."""
     explainer = _explainer(game.kind)
     if explainer is None or ply < 1:
         return None
-    return explainer(game, ply, before, after)
+    why: Why | None = explainer(game, ply, before, after, plain=plain)
+    return why
 
 
 def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessment) -> Why | None:
     """Why a judged move lost, for an inaccuracy, mistake or blunder; None for any other move."""
     if move.judgement not in EXPLAINED_JUDGEMENTS:
         return None
-    return explain_move(game, move.ply, evaluations.get(move.ply - 1), evaluations.get(move.ply))
+    return explain_move(game, move.ply, evaluations.get(move.ply - 1), evaluations.get(move.ply), plain=True)
 
 
 def threat_of(kind: GameKind) -> Threat | None:

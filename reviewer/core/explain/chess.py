@@ -556,11 +556,11 @@ def _mover_cp(evaluation: Evaluation | None, mover: chess.Color) -> int | None:
     if evaluation is None:
         return None
     sign = 1 if mover == chess.WHITE else -1
-    if evaluation.mate_white is not None and evaluation.mate_white != 0:
-        mate = evaluation.mate_white * sign
+    if evaluation.mate_first is not None and evaluation.mate_first != 0:
+        mate = evaluation.mate_first * sign
         return 100000 - abs(mate) if mate > 0 else -100000 + abs(mate)
-    if evaluation.score_cp_white is not None:
-        return evaluation.score_cp_white * sign
+    if evaluation.score_cp_first is not None:
+        return evaluation.score_cp_first * sign
     return None
 
 
@@ -656,7 +656,11 @@ def explain_position(
     return None
 
 
-def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+def explain_game_move(
+    game: Game, ply: int, before: Evaluation | None, after: Evaluation | None, *, plain: bool = False
+) -> Why | None:
+    """Why main-line move `ply` lost; with `plain`, a move whose line shows no motif gets what the
+    line and the evaluations still say (`_no_tactic`)."""
     rules = rules_for(game.kind)
     try:
         node = game.node_at_ply(ply)
@@ -666,7 +670,28 @@ def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Ev
         move = chess.Move.from_uci(node.uci)
     except (IndexError, ValueError):
         return None
-    return explain_position(board, move, before, after)
+    why = explain_position(board, move, before, after)
+    if why is None and plain and move in board.legal_moves:
+        return _no_tactic(board, move, before, after)
+    return why
+
+
+def _no_tactic(board: chess.Board, move: chess.Move, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+    """What can still be said of a move whose line shows no motif and wins no material in sight:
+    the engine's line and how its evaluation fell, nothing more; None without a line."""
+    mover = board.turn
+    start = board.copy(stack=False)
+    start.push(move)
+    plies = replay(start, _line_of(after))
+    cp_before, cp_after = _mover_cp(before, mover), _mover_cp(after, mover)
+    fall = ""
+    if cp_before is not None and cp_after is not None and max(abs(cp_before), abs(cp_after)) < 50000:
+        fall = f"the engine's evaluation for {color_name(mover)} falls from {cp_before / 100:+.2f} to {cp_after / 100:+.2f}"
+    if not plies:
+        return None
+    first = plies[0]
+    text = f"No tactic shows in the engine's line {line_text(plies[:4])}" + (f"; {fall}." if fall else ".")
+    return Why((), text, tuple(p.san for p in plies), _names((first.move.from_square, first.move.to_square)))
 
 
 # --------------------------------------------------------------------------- the threat

@@ -126,11 +126,11 @@ class Found:
 def _maps(
     before: Evaluation | None, after: Evaluation | None, size: int
 ) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    if before is None or after is None or before.ownership_black is None or after.ownership_black is None:
+    if before is None or after is None or before.ownership_first is None or after.ownership_first is None:
         return None
-    if len(before.ownership_black) != size or len(after.ownership_black) != size:
+    if len(before.ownership_first) != size or len(after.ownership_first) != size:
         return None
-    return before.ownership_black, after.ownership_black
+    return before.ownership_first, after.ownership_first
 
 
 def _group_changes(
@@ -243,9 +243,9 @@ def _line_tactics(steps: Sequence[Step], mover: Color, height: int) -> list[Foun
 
 
 def _lead_for(evaluation: Evaluation | None, mover: Color) -> float | None:
-    if evaluation is None or evaluation.score_lead_black is None:
+    if evaluation is None or evaluation.score_lead_first is None:
         return None
-    return evaluation.score_lead_black * (1 if mover == "black" else -1)
+    return evaluation.score_lead_first * (1 if mover == "black" else -1)
 
 
 def _slow(
@@ -317,7 +317,11 @@ def explain_position(
     return Why(tuple(dict.fromkeys(f.motif for f in found)), " ".join(sentences), line, tuple(focus))
 
 
-def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Evaluation | None) -> Why | None:
+def explain_game_move(
+    game: Game, ply: int, before: Evaluation | None, after: Evaluation | None, *, plain: bool = False
+) -> Why | None:
+    """Why main-line move `ply` lost; with `plain`, a move whose figures show nothing gets the engine's
+    best reply and how the lead fell (`_nothing_found`)."""
     rules = rules_for(game.kind)
     try:
         node = game.node_at_ply(ply)
@@ -325,9 +329,31 @@ def explain_game_move(game: Game, ply: int, before: Evaluation | None, after: Ev
         return None
     if node.parent is None or node.color is None:
         return None
-    return explain_position(
-        rules, rules.after(game, node.parent), rules.after(game, node), node.point, node.color, before, after
-    )
+    position_after = rules.after(game, node)
+    why = explain_position(rules, rules.after(game, node.parent), position_after, node.point, node.color, before, after)
+    if why is None and plain:
+        return _nothing_found(rules, position_after, node.color, before, after)
+    return why
+
+
+def _nothing_found(
+    rules: GameRules[Any], position_after: GoPosition, mover: Color, before: Evaluation | None, after: Evaluation | None
+) -> Why | None:
+    """What can still be said of a move whose figures show no group, capture or area: the engine's
+    best reply and how the mover's lead fell, nothing more; None without a line."""
+    steps = replay(rules, position_after, after.pv if after is not None else ())
+    line = tuple(s.move for s in steps)
+    if not line:
+        return None
+    lead_before, lead_after = _lead_for(before, mover), _lead_for(after, mover)
+    sentences = ["No group, capture or area in the engine's figures explains this loss"]
+    if lead_before is not None and lead_after is not None:
+        sentences[0] += f": {mover.capitalize()}'s lead goes from {lead_before:+.1f} to {lead_after:+.1f} points"
+    sentences[0] += "."
+    sentences.append(f"{other_color(mover).capitalize()}'s best reply is {line[0]}.")
+    if _maps(before, after, position_after.width * position_after.height) is None:
+        sentences.append(NO_MAPS_NOTE)
+    return Why((), " ".join(sentences), line, line[:1])
 
 
 # --------------------------------------------------------------------------- the threat

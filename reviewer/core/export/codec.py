@@ -36,19 +36,19 @@ _SAFE = ".-+#=_:@!?"
 _VERSION_FIELD = re.compile(r"^\d+$")
 
 _EVAL_KEYS: dict[str, str] = {
-    "cp": "score_cp_white",
-    "m": "mate_white",
-    "s": "score_lead_black",
-    "w": "winrate_black",
+    "cp": "score_cp_first",
+    "m": "mate_first",
+    "s": "score_lead_first",
+    "w": "winrate_first",
     "d": "depth",
     "n": "nodes",
     "t": "seconds",
     "p": "review_pass",
 }
-_INT_FIELDS = {"score_cp_white", "mate_white", "depth", "nodes", "review_pass"}
+_INT_FIELDS = {"score_cp_first", "mate_first", "depth", "nodes", "review_pass"}
 _SIDES = {"w": "white", "b": "black"}
 _TERMINALS = ("checkmate", "stalemate", "draw")
-_CANDIDATE_FIELDS = ("move", "order", "visits", "prior", "score_cp_white", "mate_white", "score_lead_black", "winrate_black", "pv")
+_CANDIDATE_FIELDS = ("move", "order", "visits", "prior", "score_cp_first", "mate_first", "score_lead_first", "winrate_first", "pv")
 
 
 class CodecError(ValueError):
@@ -82,8 +82,8 @@ def encode_evaluation(evaluation: Evaluation, previous_engine_id: str | None = N
         value = getattr(evaluation, name)
         if value is not None:
             fields.append(f"{key}={_number(value)}")
-    if evaluation.wdl_white is not None:
-        fields.append("wdl=" + "/".join(str(int(v)) for v in evaluation.wdl_white))
+    if evaluation.wdl_first is not None:
+        fields.append("wdl=" + "/".join(str(int(v)) for v in evaluation.wdl_first))
     if evaluation.side_to_move is not None:
         fields.append("tm=" + evaluation.side_to_move[0])
     if evaluation.terminal is not None:
@@ -132,7 +132,7 @@ def decode_evaluation(text: str, ply: int, kind: GameKind, previous_engine_id: s
                 wdl = tuple(int(v) for v in raw.split("/"))
                 if len(wdl) != 3:
                     raise CodecError(f"wdl needs three numbers: {raw!r}")
-                values["wdl_white"] = wdl
+                values["wdl_first"] = wdl
             elif key == "tm":
                 if raw not in _SIDES:
                     raise CodecError(f"side to move {raw!r}")
@@ -176,10 +176,10 @@ def _decode_candidate(text: str) -> Candidate:
         "order": int,
         "visits": int,
         "prior": float,
-        "score_cp_white": int,
-        "mate_white": int,
-        "score_lead_black": float,
-        "winrate_black": float,
+        "score_cp_first": int,
+        "mate_first": int,
+        "score_lead_first": float,
+        "winrate_first": float,
         "pv": _parse_line,
     }
     for name, raw in zip(_CANDIDATE_FIELDS, parts, strict=False):  # fields a newer writer added are ignored

@@ -83,20 +83,20 @@ def eval_command(evaluation: Evaluation | None) -> str | None:
     """`[%eval 0.35]` / `[%eval #-3]`, White's view; None when there is no score (game over, none known)."""
     if evaluation is None or evaluation.terminal is not None:
         return None
-    if evaluation.mate_white is not None and evaluation.mate_white != 0:
-        return f"[%eval #{evaluation.mate_white}]"
-    if evaluation.score_cp_white is not None:
-        return f"[%eval {evaluation.score_cp_white / 100:.2f}]"
+    if evaluation.mate_first is not None and evaluation.mate_first != 0:
+        return f"[%eval #{evaluation.mate_first}]"
+    if evaluation.score_cp_first is not None:
+        return f"[%eval {evaluation.score_cp_first / 100:.2f}]"
     return None
 
 
 def _shown_value(evaluation: Evaluation | None, normalised_cp_white: float | None) -> str:
     """A position's value as lichess shows it in the comment: `0.41`, `#-3`."""
     if evaluation is not None and evaluation.terminal is None:
-        if evaluation.mate_white is not None:
-            return f"#{evaluation.mate_white}"
-        if evaluation.score_cp_white is not None:
-            return f"{evaluation.score_cp_white / 100:.2f}"
+        if evaluation.mate_first is not None:
+            return f"#{evaluation.mate_first}"
+        if evaluation.score_cp_first is not None:
+            return f"{evaluation.score_cp_first / 100:.2f}"
     if evaluation is not None and evaluation.terminal == "checkmate":
         return "#0"
     return f"{(normalised_cp_white or 0.0) / 100:.2f}"
@@ -106,10 +106,10 @@ def _mover_mates(evaluation: Evaluation | None, mover: Color) -> bool | None:
     """True: the mover mates by force; False: the mover is mated; None: no mate announced."""
     if evaluation is None:
         return None
-    if evaluation.terminal == "checkmate" or evaluation.mate_white == 0:
+    if evaluation.terminal == "checkmate" or evaluation.mate_first == 0:
         return evaluation.side_to_move is not None and evaluation.side_to_move != mover
-    if evaluation.mate_white is not None:
-        return (evaluation.mate_white > 0) == (mover == "white")
+    if evaluation.mate_first is not None:
+        return (evaluation.mate_first > 0) == (mover == "white")
     return None
 
 

@@ -58,14 +58,14 @@ _GENERATED_LINE = re.compile(r"^" + re.escape(COMMENT_PREFIX) + r".*(?:\n|$)", r
 _WORDS = {"best": "Best move", "good": "Good", "inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
 
 
-def lead_text(score_lead_black: float | None) -> str:
+def lead_text(lead_black: float | None) -> str:
     """`B+3.2`, `W+0.5`, `even`; `?` when unknown."""
-    if score_lead_black is None:
+    if lead_black is None:
         return "?"
-    shown = round(abs(score_lead_black), 1)
+    shown = round(abs(lead_black), 1)
     if shown == 0:
         return "even"
-    return f"{'B' if score_lead_black > 0 else 'W'}+{shown:.1f}"
+    return f"{'B' if lead_black > 0 else 'W'}+{shown:.1f}"
 
 
 def strip_generated(comment: str) -> tuple[str, bool]:
@@ -171,10 +171,10 @@ def _clear_own(node: Node) -> None:
 
 
 def _put_evaluation(node: Node, evaluation: Evaluation, previous_engine_id: str | None) -> None:
-    if evaluation.winrate_black is not None:
-        node.properties[WINRATE] = [f"{100 * evaluation.winrate_black:.2f}"]
-    if evaluation.score_lead_black is not None:
-        node.properties[SCORE_LEAD] = [f"{evaluation.score_lead_black:.2f}"]
+    if evaluation.winrate_first is not None:
+        node.properties[WINRATE] = [f"{100 * evaluation.winrate_first:.2f}"]
+    if evaluation.score_lead_first is not None:
+        node.properties[SCORE_LEAD] = [f"{evaluation.score_lead_first:.2f}"]
     node.properties[PROPERTY] = [encode_evaluation(evaluation, previous_engine_id)]
 
 

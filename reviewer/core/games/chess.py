@@ -381,7 +381,7 @@ SUPPORT = GameSupport(
     numbered_moves=True,
     bottom_player="white",
     scores=ScoreUnits(
-        view="white", field="score_cp_white", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
+        field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
     ),

@@ -410,7 +410,7 @@ SUPPORT = GameSupport(
     numbered_moves=False,
     bottom_player="black",
     scores=ScoreUnits(
-        view="black", field="score_lead_black", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
+        field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
         summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
     ),

@@ -61,10 +61,10 @@ def resolve(reference: str) -> Any:
 
 @dataclass(frozen=True)
 class ScoreUnits:
-    """How a game's engine values and losses read (chess: centipawns for White; Go: points for Black)."""
+    """How a game's engine values and losses read (chess: centipawns; Go: points). Every value takes
+    the first player's view (`GameSupport.player_order[0]`: White in chess, Black in Go)."""
 
-    view: Color  # whose point of view the values take
-    field: str  # the `Evaluation`/`Candidate` field of a value in that view ("score_cp_white")
+    field: str  # the `Evaluation`/`Candidate` field of a value, in the first player's view ("score_cp_first")
     unit: str  # a short unit after a number: "cp", "points"
     per_shown_unit: float  # a value is shown divided by this (chess: pawns = cp / 100)
     shown_decimals: int  # of a shown value (a candidate's loss, a shift)

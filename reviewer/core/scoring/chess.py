@@ -69,16 +69,16 @@ def normalised_cp_white(evaluation: Evaluation | None, side_to_move: Color | Non
     if evaluation is None:
         return None
     mover_to_play = evaluation.side_to_move or side_to_move
-    if evaluation.terminal == "checkmate" or evaluation.mate_white == 0:
+    if evaluation.terminal == "checkmate" or evaluation.mate_first == 0:
         if mover_to_play is None:
             return None
         return float(-MATE_CP if mover_to_play == "white" else MATE_CP)
     if evaluation.terminal in ("stalemate", "draw"):
         return 0.0
-    if evaluation.mate_white is not None:
-        return float(MATE_CP if evaluation.mate_white > 0 else -MATE_CP)
-    if evaluation.score_cp_white is not None:
-        return float(clamp(evaluation.score_cp_white, -MATE_CP, MATE_CP))
+    if evaluation.mate_first is not None:
+        return float(MATE_CP if evaluation.mate_first > 0 else -MATE_CP)
+    if evaluation.score_cp_first is not None:
+        return float(clamp(evaluation.score_cp_first, -MATE_CP, MATE_CP))
     return None
 
 
@@ -94,17 +94,17 @@ def mover_score(evaluation: Evaluation | None, mover: Color, side_to_move: Color
     if evaluation is None:
         return None
     to_play = evaluation.side_to_move or side_to_move
-    if evaluation.terminal == "checkmate" or evaluation.mate_white == 0:
+    if evaluation.terminal == "checkmate" or evaluation.mate_first == 0:
         if to_play is None:
             return None
         return MoverScore(cp=None, mate_for_mover=to_play != mover)
     if evaluation.terminal in ("stalemate", "draw"):
         return MoverScore(cp=0.0, mate_for_mover=None)
     s = sign_of(mover)
-    if evaluation.mate_white is not None:
-        return MoverScore(cp=None, mate_for_mover=(evaluation.mate_white > 0) == (s > 0))
-    if evaluation.score_cp_white is not None:
-        return MoverScore(cp=float(s * evaluation.score_cp_white), mate_for_mover=None)
+    if evaluation.mate_first is not None:
+        return MoverScore(cp=None, mate_for_mover=(evaluation.mate_first > 0) == (s > 0))
+    if evaluation.score_cp_first is not None:
+        return MoverScore(cp=float(s * evaluation.score_cp_first), mate_for_mover=None)
     return None
 
 
@@ -326,7 +326,7 @@ def assess_chess(
     ]
     if evaluations.get(0) is None:
         e_white[0] = float(INITIAL_CP_WHITE)
-    initial_raw = Evaluation(ply=0, kind="chess", score_cp_white=INITIAL_CP_WHITE)
+    initial_raw = Evaluation(ply=0, kind="chess", score_cp_first=INITIAL_CP_WHITE)
 
     best_moves_seen = False
     moves: list[MoveAssessment] = []
@@ -379,7 +379,7 @@ def assess_chess(
                 book=is_book,
                 is_best=is_best,
                 win_drop_mover=drop,
-                sharpness_after=sharpness(after_eval.wdl_white) if after_eval is not None else None,
+                sharpness_after=sharpness(after_eval.wdl_first) if after_eval is not None else None,
             )
         )
 

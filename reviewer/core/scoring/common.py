@@ -71,7 +71,7 @@ def count_judgements(judgements: Iterable[str | None]) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class MoveAssessment:
-    """One main-line move, judged. Chess values are White's view, Go values Black's view.
+    """One main-line move, judged. Values take the first player's view (White in chess, Black in Go).
 
     `loss` is the centipawn loss (chess, >= 0) or the points lost (Go, signed: negative when the
     move gained). `eval_before`/`eval_after` are E (chess, normalised centipawns) or S (Go, score

@@ -45,9 +45,9 @@ def points_lost(lead_before_black: float, lead_after_black: float, mover: Color)
 
 
 def _usable(candidates: Sequence[Candidate]) -> list[tuple[float, float]]:
-    """(prior, score_lead_black) of every candidate that has both."""
+    """(prior, score_lead_first) of every candidate that has both."""
     return [
-        (c.prior, c.score_lead_black) for c in candidates if c.prior is not None and c.score_lead_black is not None
+        (c.prior, c.score_lead_first) for c in candidates if c.prior is not None and c.score_lead_first is not None
     ]
 
 
@@ -125,13 +125,13 @@ def is_top5(move: str, evaluation: Evaluation | None, mover: Color) -> bool | No
     top = top_candidate(evaluation)
     if top is not None and _same_point(top, move):
         return True
-    lead = evaluation.score_lead_black
+    lead = evaluation.score_lead_first
     for candidate in evaluation.candidates:
         if not _same_point(candidate.move, move) or candidate.order >= TOP5_ORDER_LIMIT:
             continue
-        if lead is None or candidate.score_lead_black is None:
+        if lead is None or candidate.score_lead_first is None:
             return None
-        return sign_of(mover) * (lead - candidate.score_lead_black) < TOP5_MAX_LOSS
+        return sign_of(mover) * (lead - candidate.score_lead_first) < TOP5_MAX_LOSS
     return False
 
 
@@ -147,8 +147,8 @@ def assess_go(
             continue  # stones set up (AB/AW/AE), nobody moved: a position, not a move to judge
         mover = node.color or game.mover_at_ply(ply)
         before, after = evaluations.get(ply - 1), evaluations.get(ply)
-        lead_before = before.score_lead_black if before is not None else None
-        lead_after = after.score_lead_black if after is not None else None
+        lead_before = before.score_lead_first if before is not None else None
+        lead_after = after.score_lead_first if after is not None else None
         move_text = node.move or "pass"
         best = top_candidate(before)
         best_seen = best_seen or best is not None
@@ -182,8 +182,8 @@ def assess_go(
                 weight=adj,
                 eval_before=lead_before,
                 eval_after=lead_after,
-                win_pct_before=_pct(before.winrate_black) if before is not None else None,
-                win_pct_after=_pct(after.winrate_black) if after is not None else None,
+                win_pct_before=_pct(before.winrate_first) if before is not None else None,
+                win_pct_after=_pct(after.winrate_first) if after is not None else None,
                 colour_class=None if loss_l is None else colour_class(loss_l),
                 is_best=is_best,
                 difficulty=hard,

@@ -66,10 +66,10 @@ class PlayableGoBoard(GoBoardWidget):
     def _covered_points(self) -> set[Point]:
         return {point for point, _color, _number in self._ghosts}
 
-    def set_ownership(self, ownership_black: Sequence[float] | None) -> None:
+    def set_ownership(self, ownership_first: Sequence[float] | None) -> None:
         """KataGo's ownership (Black's view, -1..1, one value per point, row 0 first) as a territory
         heat map; None hides it."""
-        self._ownership = ownership_black
+        self._ownership = ownership_first
         self.update()
 
     def set_policy(self, policy: Sequence[float] | None) -> None:

@@ -41,10 +41,10 @@ def candidate_losses(evaluation: Evaluation | None, to_move: str) -> dict[str, f
     if evaluation is None or not evaluation.candidates:
         return {}
     shown_as = presentation(evaluation.kind)
-    sign = 1 if to_move == shown_as.score_view else -1
+    sign = 1 if to_move == shown_as.first_player else -1
     first = min(evaluation.candidates, key=lambda c: c.order)
     reference = getattr(evaluation, shown_as.candidate_score)
-    if reference is None or evaluation.mate_white is not None:
+    if reference is None or evaluation.mate_first is not None:
         reference = getattr(first, shown_as.candidate_score)
     losses: dict[str, float] = {}
     if reference is None:

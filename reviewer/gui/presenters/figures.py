@@ -24,7 +24,7 @@ def _graph_loss(game: Game, move: Any) -> float | None:
         return None if move.loss is None else float(move.loss)
     if move.win_pct_before is None or move.win_pct_after is None:
         return None
-    sign_mover = 1.0 if move.color == "white" else -1.0
+    sign_mover = 1.0 if move.color == game_support(game.kind).first_player else -1.0  # win % are the first player's
     return max(0.0, sign_mover * float(move.win_pct_before - move.win_pct_after))
 
 
@@ -42,7 +42,7 @@ def graph_series(
     evals: dict[int, float] = {}
     for ply, evaluation in evaluations.items():
         if not _win_chances(game) and mode == presentation(game.kind).graph_modes[0]:
-            value = evaluation.winrate_black
+            value = evaluation.winrate_first
         else:
             value = position_value(game, evaluation)
         if value is not None:

@@ -16,8 +16,8 @@ from reviewer.core.gametree import Color, GameKind
 class GamePresentation:
     kind: GameKind
     numbered_moves: bool  # "12. Nf3 Nc6 13. Bb5" (chess) rather than plain "Q16 D4 R4" (Go)
-    score_view: Color  # whose point of view the engine's candidate scores take
-    candidate_score: str  # the candidate's value in that view: "score_cp_white", "score_lead_black"
+    first_player: Color  # whose point of view the engine's values take (the game's first player)
+    candidate_score: str  # the candidate's value in that view: "score_cp_first", "score_lead_first"
     loss_per_unit: float  # candidate losses are shown in pawns (cp / 100) or in points
     loss_decimals: int
     bottom_player: Color  # at the bottom of an unflipped board (Go: Black, as KaTrain)
@@ -38,7 +38,7 @@ def presentation(kind: str) -> GamePresentation:
     return GamePresentation(
         kind=support.kind,
         numbered_moves=support.numbered_moves,
-        score_view=support.scores.view,
+        first_player=support.first_player,
         candidate_score=support.scores.field,
         loss_per_unit=support.scores.per_shown_unit,
         loss_decimals=support.scores.shown_decimals,

@@ -49,16 +49,16 @@ class MoveStats:
     index: int  # board index, -1 = pass
     move: str  # GTP
     visits: int
-    winrate_black: float
-    score_lead_black: float
+    winrate_first: float
+    score_lead_first: float
     pv: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class SearchResult:
     playouts: int
-    winrate_black: float
-    score_lead_black: float
+    winrate_first: float
+    score_lead_first: float
     moves: tuple[MoveStats, ...]  # most visited first
     seconds: float
 
@@ -188,18 +188,18 @@ class Searcher:
                         index=index,
                         move=position.gtp(index),
                         visits=visits,
-                        winrate_black=self._black_winrate(child, root_black),
-                        score_lead_black=float(self.tree[ms.SCORE_SUM, child] / visits),
+                        winrate_first=self._black_winrate(child, root_black),
+                        score_lead_first=float(self.tree[ms.SCORE_SUM, child] / visits),
                         pv=pv,
                     )
                 )
         # most visited first; ties by the better result for the side to move, then board order
         sign = 1.0 if root_black else -1.0
-        moves.sort(key=lambda m: (-m.visits, -sign * m.winrate_black, m.index))
+        moves.sort(key=lambda m: (-m.visits, -sign * m.winrate_first, m.index))
         return SearchResult(
             playouts=total,
-            winrate_black=self._black_winrate(0, not root_black),
-            score_lead_black=float(self.tree[ms.SCORE_SUM, 0] / total) if total else -position.komi,
+            winrate_first=self._black_winrate(0, not root_black),
+            score_lead_first=float(self.tree[ms.SCORE_SUM, 0] / total) if total else -position.komi,
             moves=tuple(moves),
             seconds=self.seconds,
         )
@@ -314,8 +314,8 @@ class BuiltinGoEngine:
                 order=order,
                 visits=m.visits,
                 prior=m.visits / child_total,
-                score_lead_black=round(m.score_lead_black, 3),
-                winrate_black=round(m.winrate_black, 5),
+                score_lead_first=round(m.score_lead_first, 3),
+                winrate_first=round(m.winrate_first, 5),
                 pv=m.pv,
             )
             for order, m in enumerate(result.moves)
@@ -325,8 +325,8 @@ class BuiltinGoEngine:
             ply=ply,
             kind="go",
             engine_id=f"{self.identity} | {limit.describe()}",  # as review.engine_key writes it
-            score_lead_black=round(result.score_lead_black, 3),
-            winrate_black=round(result.winrate_black, 5),
+            score_lead_first=round(result.score_lead_first, 3),
+            winrate_first=round(result.winrate_first, 5),
             side_to_move=position.to_move,
             best_move=best.move if best else "pass",
             pv=best.pv if best else ("pass",),

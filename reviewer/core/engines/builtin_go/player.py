@@ -75,7 +75,7 @@ class GamePlayer:
 
     def board_margin(self, color: Color) -> float:
         """`color`'s area margin on the board as it stands (every stone alive), komi included."""
-        lead_black = self.position.score_lead_black()
+        lead_black = self.position.lead_black()
         return lead_black if color == "black" else -lead_black
 
     def genmove(self, color: Color) -> Decision:
@@ -87,7 +87,7 @@ class GamePlayer:
         )
         if result is None:  # only a stop event interrupts a search, and the player gives none
             raise RuntimeError("the search of the built-in engine was interrupted")
-        mover_winrate = result.winrate_black if color == "black" else 1.0 - result.winrate_black
+        mover_winrate = result.winrate_first if color == "black" else 1.0 - result.winrate_first
         best = result.best
         if self._opponent_just_passed():
             # The game is settled when ending it now leaves every stone where it is: the
@@ -100,8 +100,8 @@ class GamePlayer:
             )
             if judged is not None:
                 sign = 1.0 if color == "black" else -1.0
-                pass_winrate = judged.winrate_black if color == "black" else 1.0 - judged.winrate_black
-                if abs(sign * judged.score_lead_black - self.board_margin(color)) < 0.5:
+                pass_winrate = judged.winrate_first if color == "black" else 1.0 - judged.winrate_first
+                if abs(sign * judged.score_lead_first - self.board_margin(color)) < 0.5:
                     self.play(color, PASS_MOVE)
                     return Decision(PASS_MOVE, pass_winrate, result.playouts + judged.playouts)
         if best is None or best.index < 0:

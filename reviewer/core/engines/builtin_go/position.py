@@ -211,7 +211,7 @@ class Position:
         size = int(self.cfg[bd.CFG_SIZE])
         return int(bd.area_score(self.b, self.cfg, np.zeros(size, np.int64), np.empty(size, np.int64)))
 
-    def score_lead_black(self) -> float:
+    def lead_black(self) -> float:
         """Area score from Black's view, komi included."""
         return self.area_black_minus_white() - self.komi
 

@@ -37,12 +37,12 @@ BATCH = 8  # positions per forward pass: both backends are fastest around here
 
 @dataclass(frozen=True)
 class RootValues:
-    """One position's network evaluation, post-processed as KataGo does, from Black's view."""
+    """One position's network evaluation, post-processed as KataGo does, from Black's view (Go's first player)."""
 
-    winrate_black: float
-    lead_black: float
+    winrate_first: float
+    lead_first: float
     policy: NDArray[np.float32]  # (rows * columns + 1,) from the top row, pass last; -1 where illegal
-    ownership_black: NDArray[np.float32]  # (rows, columns) from the top row
+    ownership_first: NDArray[np.float32]  # (rows, columns) from the top row
     search_policy: NDArray[np.float32] | None = None  # the policy without symmetric copies (-1), if any
 
 
@@ -267,7 +267,7 @@ class NetworkEvaluator:
     ) -> Evaluation:
         width, height = plan.width, plan.height
         side = plan.segments[segment_index].side_to_move(turn)
-        winrate, lead = root.winrate_black, root.lead_black
+        winrate, lead = root.winrate_first, root.lead_first
         candidates: tuple[Candidate, ...] = ()
         best_move: str | None = None
         if child is not None:
@@ -280,27 +280,27 @@ class NetworkEvaluator:
                     order=0,
                     visits=1,
                     prior=prior,
-                    score_lead_black=child.lead_black,
-                    winrate_black=child.winrate_black,
+                    score_lead_first=child.lead_first,
+                    winrate_first=child.winrate_first,
                     pv=(best_move,),
                 ),
             )
-            winrate, lead = (winrate + child.winrate_black) / 2, (lead + child.lead_black) / 2
+            winrate, lead = (winrate + child.winrate_first) / 2, (lead + child.lead_first) / 2
         ownership = policy = None
         if maps:
-            ownership = _bottom_rows(root.ownership_black.reshape(-1), width, height)
+            ownership = _bottom_rows(root.ownership_first.reshape(-1), width, height)
             policy = tuple(max(0.0, p) for p in _bottom_rows(root.policy, width, height))
         return Evaluation(
             ply=0,
             kind="go",
             engine_id=engine_id,
-            score_lead_black=lead,
-            winrate_black=winrate,
+            score_lead_first=lead,
+            winrate_first=winrate,
             side_to_move=side,
             best_move=best_move,
             pv=(best_move,) if best_move else (),
             candidates=candidates,
             nodes=min(visits, 2 if child is not None else 1),
-            ownership_black=ownership,
+            ownership_first=ownership,
             policy=policy,
         )

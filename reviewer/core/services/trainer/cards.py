@@ -107,7 +107,7 @@ def _mover_value_chess(evaluation: Evaluation | None, mover: Color, to_move: Col
 
 
 def _candidate_value_chess(candidate: Candidate, mover: Color) -> float | None:
-    probe = Evaluation(ply=0, kind="chess", score_cp_white=candidate.score_cp_white, mate_white=candidate.mate_white)
+    probe = Evaluation(ply=0, kind="chess", score_cp_first=candidate.score_cp_first, mate_first=candidate.mate_first)
     return _mover_value_chess(probe, mover, other_color(mover))
 
 
@@ -135,7 +135,7 @@ def _answers(kind: GameKind, before: Evaluation, mover: Color, baseline: float) 
         if _win_chances(kind):
             value = _candidate_value_chess(candidate, mover)
         else:
-            value = _mover_value_go(candidate.score_lead_black, mover)
+            value = _mover_value_go(candidate.score_lead_first, mover)
         if value is None or candidate.move in answers:
             continue
         answers[candidate.move] = max(0.0, baseline - value)
@@ -179,7 +179,7 @@ def cards_from_game(
             baseline = _mover_value_chess(before, mover, mover)
             loss = move.win_drop_mover
         else:
-            baseline = _mover_value_go(before.score_lead_black, mover)
+            baseline = _mover_value_go(before.score_lead_first, mover)
             loss = move.loss
         record = rules.to_record(position, game)
         if baseline is None or loss is None:
@@ -279,7 +279,7 @@ def loss_from_evaluation(card: Card, after: Evaluation) -> float | None:
     if _win_chances(card.kind):
         value = _mover_value_chess(after, card.side, other_color(card.side))
     else:
-        value = _mover_value_go(after.score_lead_black, card.side)
+        value = _mover_value_go(after.score_lead_first, card.side)
     return None if value is None else max(0.0, card.baseline - value)
 
 
