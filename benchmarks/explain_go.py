@@ -90,14 +90,14 @@ def _summary(evaluation: Any) -> dict[str, Any] | None:
     if evaluation is None:
         return None
     return {
-        "lead_black": evaluation.score_lead_black,
+        "lead_black": evaluation.score_lead_first,
         "best_move": evaluation.best_move,
         "pv": list(evaluation.pv),
         "visits": evaluation.nodes,
         "review_pass": evaluation.review_pass,
-        "maps": evaluation.ownership_black is not None,
+        "maps": evaluation.ownership_first is not None,
         # what the explainer stood on, so that a changed detector can be run again without an engine
-        "ownership_black": [round(v, 3) for v in evaluation.ownership_black] if evaluation.ownership_black else None,
+        "ownership_black": [round(v, 3) for v in evaluation.ownership_first] if evaluation.ownership_first else None,
         "policy": [round(v, 4) for v in evaluation.policy] if evaluation.policy else None,
     }
 
@@ -319,13 +319,13 @@ def deep_searches(games: list[dict[str, Any]], visits: int, deep: dict[str, Any]
         try:
             started = time.perf_counter()
             for done, evaluation in enumerate(engine.analyse(game, wanted, Limit(visits=visits, maps=True), threading.Event()), 1):
-                assert evaluation.ownership_black is not None
+                assert evaluation.ownership_first is not None
                 deep[_deep_key(stored["file"], evaluation.ply)] = {
                     "visits": evaluation.nodes,
-                    "lead_black": evaluation.score_lead_black,
+                    "lead_black": evaluation.score_lead_first,
                     "best_move": evaluation.best_move,
                     "pv": list(evaluation.pv),
-                    "ownership_black": [round(v, 3) for v in evaluation.ownership_black],
+                    "ownership_black": [round(v, 3) for v in evaluation.ownership_first],
                 }
                 DEEP.write_text(json.dumps({"visits": visits, "positions": deep}) + "\n")
                 print(f"  {stored['file']} ply {evaluation.ply}: {done}/{len(wanted)}, "
@@ -483,7 +483,7 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     flagged = sum(len(g["moves"]) for g in games)
     print(f"{flagged} flagged moves in {len(games)} games, {checked} with both deeper searches "
           f"(KataGo {visits} visits with maps; {searched_s:.0f} s searching in this run); "
-          f"{unexplained} flagged moves without an explanation\n")
+          f"{unexplained} flagged moves without a motif\n")
     print("| motif | named | precision | in the text | recall | test |")
     print("|---|---|---|---|---|---|")
     for motif in sorted(set(named) | {m for m in truths if truths[m]}):
@@ -500,7 +500,7 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
         for move in stored_game["moves"]:
             if not move["motifs"]:
                 maps = bool(move["before"] and move["before"]["maps"] and move["after"] and move["after"]["maps"])
-                print(f"no explanation: {stored_game['file']} ply {move['ply']} {move['move']} "
+                print(f"no motif: {stored_game['file']} ply {move['ply']} {move['move']} "
                       f"(maps before and after: {maps}, loss {move['loss']:.1f})")
     if failures:
         print("\nclaims that failed their test:")
