@@ -5,6 +5,8 @@ Two steps:
     nice -n 10 .venv/bin/python benchmarks/explain.py build [--games 20] [--depth 10]
     nice -n 10 .venv/bin/python benchmarks/explain.py score [--search-depth 3]
 
+Go's motifs: `build --go` and `score --go` (benchmarks/explain_go.py says what they do).
+
 `build` reviews the first game of each of the first `--games` PGN files of the shared corpus (real
 games nobody here wrote) with Stockfish (/usr/games/stockfish) at `--depth` through
 `reviewer.core.review.analyse_game` (no cache), judges them (SCORING.md), explains every
@@ -335,10 +337,24 @@ def main() -> int:
     make = sub.add_parser("build")
     make.add_argument("--games", type=int, default=20)
     make.add_argument("--depth", type=int, default=10)
+    make.add_argument("--go", action="store_true", help="Go instead: see benchmarks/explain_go.py")
+    make.add_argument("--files", default=None, help="Go: SGF/GIB/... files of the corpus, comma-separated")
+    make.add_argument("--fresh", action="store_true", help="Go: review the stored games again")
     check = sub.add_parser("score")
     check.add_argument("--search-depth", type=int, default=3)
+    check.add_argument("--go", action="store_true", help="Go instead: see benchmarks/explain_go.py")
+    check.add_argument("--visits", type=int, default=64, help="Go: visits of the deeper search")
+    check.add_argument("--max-moves", type=int, default=None, help="Go: deeper searches for at most this many flagged moves")
+    check.add_argument("--compare-only", action="store_true", help="Go: only the stored deep searches, no engine")
     args = parser.parse_args()
-    if args.step == "build":
+    if args.go:
+        import explain_go
+
+        if args.step == "build":
+            explain_go.build(args.files.split(",") if args.files else explain_go.DEFAULT_FILES, args.fresh)
+        else:
+            explain_go.score(args.visits, args.compare_only, args.max_moves)
+    elif args.step == "build":
         build(args.games, args.depth)
     else:
         score(args.search_depth)
