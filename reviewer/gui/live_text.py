@@ -118,11 +118,6 @@ def ghost_stones(moves: Sequence[str], first_color: str, height: int, limit: int
 
 
 def win_pct_white(evaluation: Evaluation) -> float | None:
-    """White's win chance in percent for the evaluation bar (lichess's curve; mates are 0 or 100)."""
-    from reviewer.core.scoring.chess import win_pct
-
-    if evaluation.mate_first is not None:
-        return 100.0 if evaluation.mate_first > 0 else 0.0
-    if evaluation.score_cp_first is None:
-        return None
-    return win_pct(evaluation.score_cp_first)
+    """White's win chance in percent for the evaluation bar, as the game reads it (chess: lichess's
+    curve; mates are 0 or 100)."""
+    return game_support(evaluation.kind).eval_bar_share(evaluation)

@@ -192,7 +192,8 @@ SUPPORT = GameSupport(
         field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost",
         summary_loss_key="weighted_loss", loss_floor=1.0, loss_cap=10.0, shift_worth_saying=1.0, style="lead",
-        averaging="weighted", log_offset=0.1,
+        averaging="weighted", log_offset=0.1, value_first_ref="reviewer.core.scoring.go:lead_black",
+        mover_value_ref="reviewer.core.scoring.go:lead_of_mover",
     ),
     rating=RatingScale(
         unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",

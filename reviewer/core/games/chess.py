@@ -384,6 +384,7 @@ SUPPORT = GameSupport(
         field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
+        value_first_ref="reviewer.core.scoring.chess:normalised_cp_white", mover_value_ref="reviewer.core.scoring.chess:win_pct_of_mover",
     ),
     rating=RatingScale(
         unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0,
@@ -416,6 +417,7 @@ SUPPORT = GameSupport(
     report_move_ref="reviewer.core.report:chess_move_fields",
     graph_modes=("win", "cp"),
     has_eval_bar=True,
+    eval_bar_ref="reviewer.core.scoring.chess:win_pct_white",
     board_header=False,
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",

@@ -21,9 +21,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reviewer.core.analysis import EvaluationTable
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.games.base import PlayedMove
-from reviewer.core.gametree import Color, Game, GameKind, Node
+from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 
 __all__ = [
     "Averaging",
@@ -79,6 +79,10 @@ class ScoreUnits:
     style: ValueStyle  # a value as text: "pawns" (+0.41, #+ at the mate bound), "lead" (B+2.5, W+0.5, even)
     averaging: Averaging  # a side's loss: the mean of its moves' losses (each with an accuracy), or weighted by difficulty
     log_offset: float  # the strength model takes log(loss + this): a loss of 0 happens over a short game
+    # The game's reading of its values (scoring code, "package.module:function"); a game that names
+    # none cannot be graphed or trained on, and asking says so.
+    value_first_ref: str = ""  # (evaluation) -> float | None: a position's value in the graph's and summary's unit, the first player's view (chess: E(P); Go: S(P))
+    mover_value_ref: str = ""  # (evaluation, mover, to_move) -> float | None: the value to `mover` of a position `to_move` plays, in the unit the trainer's losses take (chess: win %; Go: points)
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,7 @@ class GameSupport:
     # Display
     graph_modes: tuple[str, str] = ("win", "value")  # the settings' names of (win chance, value) graph modes
     has_eval_bar: bool = False  # beside the board while the engine lines are on
+    eval_bar_ref: str = ""  # (evaluation) -> float | None: the first player's share of the bar in percent, where has_eval_bar
     board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
     pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
@@ -188,6 +193,39 @@ class GameSupport:
 
     def parse_result(self, text: str) -> Any:
         return resolve(self.rating.result_ref)(text)
+
+    def position_value(self, evaluation: Evaluation) -> float | None:
+        """The position's value in the graph's and summary's unit, the first player's view."""
+        value: float | None = self._named("value_first_ref", self.scores.value_first_ref)(evaluation)
+        return value
+
+    def mover_value(self, evaluation: Evaluation, mover: Color, to_move: Color) -> float | None:
+        """The value to `mover` of the position `evaluation` judges, `to_move` to play, in the unit
+        the trainer measures losses in."""
+        value: float | None = self._named("mover_value_ref", self.scores.mover_value_ref)(evaluation, mover, to_move)
+        return value
+
+    def candidate_value(self, candidate: Candidate, mover: Color) -> float | None:
+        """The value to `mover` of the position after `mover` plays `candidate`, as `mover_value`."""
+        probe = Evaluation(
+            ply=0,
+            kind=self.kind,
+            score_cp_first=candidate.score_cp_first,
+            mate_first=candidate.mate_first,
+            score_lead_first=candidate.score_lead_first,
+            winrate_first=candidate.winrate_first,
+        )
+        return self.mover_value(probe, mover, other_color(mover))
+
+    def eval_bar_share(self, evaluation: Evaluation) -> float | None:
+        """The first player's share of the evaluation bar in percent; None without a verdict."""
+        share: float | None = self._named("eval_bar_ref", self.eval_bar_ref)(evaluation)
+        return share
+
+    def _named(self, name: str, reference: str) -> Any:
+        if not reference:
+            raise ValueError(f"the game {self.title!r} names no {name}: its support object does not say how to read its values")
+        return resolve(reference)
 
     def report_game_fields(self, game: Game, assessment: Any) -> dict[str, Any]:
         fields: dict[str, Any] = resolve(self.report_game_ref)(game, assessment) if self.report_game_ref else {}

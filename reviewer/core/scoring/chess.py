@@ -113,6 +113,24 @@ def win_pct(cp: float) -> float:
     return 50.0 + 50.0 * (2.0 / (1.0 + math.exp(-WIN_PCT_SLOPE * cp)) - 1.0)
 
 
+def win_pct_of_mover(evaluation: Evaluation | None, mover: Color, to_move: Color) -> float | None:
+    """The mover's win % of a position `to_move` plays: E(P) from the mover's view, on lichess's curve."""
+    cp_white = normalised_cp_white(evaluation, to_move)
+    if cp_white is None:
+        return None
+    return win_pct(sign_of(mover) * cp_white)
+
+
+def win_pct_white(evaluation: Evaluation) -> float | None:
+    """White's win chance in percent for the evaluation bar: the engine's centipawns on lichess's
+    curve, unclamped; a mate is 0 or 100."""
+    if evaluation.mate_first is not None:
+        return 100.0 if evaluation.mate_first > 0 else 0.0
+    if evaluation.score_cp_first is None:
+        return None
+    return win_pct(evaluation.score_cp_first)
+
+
 def move_accuracy(win_pct_before: float, win_pct_after: float) -> float:
     """Per-move accuracy from the mover's win % before and after, lichess's +1 included."""
     if win_pct_after >= win_pct_before:

@@ -39,6 +39,17 @@ def sign_of(color: Color) -> int:
     return 1 if color == "black" else -1
 
 
+def lead_black(evaluation: Evaluation) -> float | None:
+    """S(P): the root score lead, Black's view."""
+    return evaluation.score_lead_first
+
+
+def lead_of_mover(evaluation: Evaluation, mover: Color, to_move: Color) -> float | None:
+    """The root score lead from the mover's view, in points, whoever is to play."""
+    lead = evaluation.score_lead_first
+    return None if lead is None else sign_of(mover) * lead
+
+
 def points_lost(lead_before_black: float, lead_after_black: float, mover: Color) -> float:
     """Root to root, signed: negative when the move gained points for the mover."""
     return sign_of(mover) * (lead_before_black - lead_after_black)

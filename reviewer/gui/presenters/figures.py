@@ -8,7 +8,6 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
-from reviewer.core.scoring.chess import normalised_cp_white
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import SCREEN_DOTS
 
@@ -51,11 +50,9 @@ def graph_series(
 
 
 def position_value(game: Game, evaluation: Evaluation) -> float | None:
-    """E(P) for chess (normalised centipawns, White's view), S(P) for Go (lead, Black's view)."""
-    if not _win_chances(game):
-        value: float | None = getattr(evaluation, game_support(game.kind).scores.field)
-        return value
-    return normalised_cp_white(evaluation)
+    """The game's value of the position, the first player's view: E(P) for chess (normalised
+    centipawns, White's view), S(P) for Go (lead, Black's view)."""
+    return game_support(game.kind).position_value(evaluation)
 
 
 ACCURACY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean")

@@ -18,12 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, assert_never
 
-from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.explain import explain_assessed
 from reviewer.core.games import IllegalMove, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind, other_color
 from reviewer.core.scoring import GameAssessment
-from reviewer.core.scoring.chess import normalised_cp_white, win_pct
 from reviewer.core.scoring.trust import judge_engine
 
 CHESS_ACCEPT_WIN_DROP = 2.0  # win points (0..100), the mover's view
@@ -99,24 +98,6 @@ def position_of(card: Card) -> Any:
 # ------------------------------------------------------------------------------- values
 
 
-def _mover_value_chess(evaluation: Evaluation | None, mover: Color, to_move: Color) -> float | None:
-    cp = normalised_cp_white(evaluation, to_move)
-    if cp is None:
-        return None
-    return win_pct(cp if mover == "white" else -cp)
-
-
-def _candidate_value_chess(candidate: Candidate, mover: Color) -> float | None:
-    probe = Evaluation(ply=0, kind="chess", score_cp_first=candidate.score_cp_first, mate_first=candidate.mate_first)
-    return _mover_value_chess(probe, mover, other_color(mover))
-
-
-def _mover_value_go(lead_black: float | None, mover: Color) -> float | None:
-    if lead_black is None:
-        return None
-    return lead_black if mover == "black" else -lead_black
-
-
 def _win_chances(kind: GameKind) -> bool:
     """Whether a card of `kind` measures losses as win chances (centipawn scores, chess) rather than points."""
     style = game_support(kind).scores.style
@@ -130,12 +111,10 @@ def _win_chances(kind: GameKind) -> bool:
 
 
 def _answers(kind: GameKind, before: Evaluation, mover: Color, baseline: float) -> tuple[Answer, ...]:
+    support = game_support(kind)
     answers: dict[str, float] = {}
     for candidate in sorted(before.candidates, key=lambda c: c.order):
-        if _win_chances(kind):
-            value = _candidate_value_chess(candidate, mover)
-        else:
-            value = _mover_value_go(candidate.score_lead_first, mover)
+        value = support.candidate_value(candidate, mover)
         if value is None or candidate.move in answers:
             continue
         answers[candidate.move] = max(0.0, baseline - value)
@@ -175,12 +154,8 @@ def cards_from_game(
         position = rules.after(game, parent)
         if rules.side_to_move(position) != mover:
             continue  # a setup or a pass in between: the card would ask the wrong side
-        if _win_chances(game.kind):
-            baseline = _mover_value_chess(before, mover, mover)
-            loss = move.win_drop_mover
-        else:
-            baseline = _mover_value_go(before.score_lead_first, mover)
-            loss = move.loss
+        baseline = game_support(game.kind).mover_value(before, mover, mover)
+        loss = move.win_drop_mover if _win_chances(game.kind) else move.loss
         record = rules.to_record(position, game)
         if baseline is None or loss is None:
             continue
@@ -276,10 +251,7 @@ def answer_game(card: Card, move: str) -> Game:
 
 def loss_from_evaluation(card: Card, after: Evaluation) -> float | None:
     """What an answer costs against the card's baseline, from the engine's verdict after it."""
-    if _win_chances(card.kind):
-        value = _mover_value_chess(after, card.side, other_color(card.side))
-    else:
-        value = _mover_value_go(after.score_lead_first, card.side)
+    value = game_support(card.kind).mover_value(after, card.side, other_color(card.side))
     return None if value is None else max(0.0, card.baseline - value)
 
 
