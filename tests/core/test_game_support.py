@@ -6,12 +6,13 @@ import dataclasses
 
 import pytest
 
-from reviewer.core.analysis import Evaluation
+from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.explain.common import Threat
 from reviewer.core.games import game_support, registered_games, rules_for
 from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Game
 from reviewer.core.score_text import score_text
+from reviewer.core.scoring.chess import win_pct
 
 
 @pytest.mark.parametrize("kind", ["chess", "go"])
@@ -20,6 +21,7 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references = [value for field in dataclasses.fields(support) if field.name.endswith("_ref")
                   and (value := getattr(support, field.name))]
     references += [support.rating.format_ref, support.rating.parse_ref, support.rating.result_ref]
+    references += [support.scores.value_first_ref, support.scores.mover_value_ref]
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
@@ -43,3 +45,44 @@ def test_the_games_answer_for_themselves() -> None:
     assert score_text("go", Evaluation(ply=0, kind="go", score_lead_first=-2.5)) == "W+2.5"
     assert chess.is_over(chess.rules.play(chess.rules.start(Game(kind="chess")), "e4").position) is False
     assert (chess.pass_move, go.pass_move) == ("", "pass")
+
+
+def test_chess_reads_its_values_as_normalised_centipawns_and_win_chances() -> None:
+    chess = game_support("chess")
+    assert chess.position_value(Evaluation(ply=3, kind="chess", score_cp_first=1500)) == 1000  # clamped
+    assert chess.position_value(Evaluation(ply=3, kind="chess", mate_first=-2)) == -1000
+    plus_three = Evaluation(ply=3, kind="chess", score_cp_first=300)
+    assert chess.mover_value(plus_three, "black", "black") == pytest.approx(win_pct(-300))
+    checkmated = Evaluation(ply=3, kind="chess", terminal="checkmate")  # who is mated: the side to play
+    assert (chess.mover_value(checkmated, "white", "black"), chess.mover_value(checkmated, "black", "black")) == (
+        win_pct(1000),
+        win_pct(-1000),
+    )
+    mated_by_black = Candidate(move="Qh5", order=1, mate_first=-1)
+    assert chess.candidate_value(mated_by_black, "white") == pytest.approx(win_pct(-1000))
+    assert chess.candidate_value(Candidate(move="e4", order=0, score_cp_first=35), "white") == pytest.approx(win_pct(35))
+    # The bar: the engine's centipawns unclamped, a mate all of it.
+    assert chess.eval_bar_share(Evaluation(ply=3, kind="chess", score_cp_first=1500)) == pytest.approx(win_pct(1500))
+    assert chess.eval_bar_share(Evaluation(ply=3, kind="chess", mate_first=-2)) == 0.0
+    assert chess.eval_bar_share(Evaluation(ply=3, kind="chess")) is None
+
+
+def test_go_reads_its_values_as_leads_in_points() -> None:
+    go = game_support("go")
+    white_ahead = Evaluation(ply=4, kind="go", score_lead_first=-2.5)
+    assert go.position_value(white_ahead) == -2.5  # Black's view
+    assert (go.mover_value(white_ahead, "white", "black"), go.mover_value(white_ahead, "black", "black")) == (2.5, -2.5)
+    assert go.candidate_value(Candidate(move="D4", order=0, score_lead_first=3.0), "white") == -3.0
+    assert go.mover_value(Evaluation(ply=4, kind="go"), "black", "black") is None
+
+
+def test_a_game_that_names_no_reading_of_its_values_is_told_so() -> None:
+    go = game_support("go")
+    silent = dataclasses.replace(go, title="Silent", scores=dataclasses.replace(go.scores, value_first_ref="", mover_value_ref=""))
+    position = Evaluation(ply=0, kind="go", score_lead_first=1.0)
+    with pytest.raises(ValueError, match="'Silent' names no value_first_ref"):
+        silent.position_value(position)
+    with pytest.raises(ValueError, match="'Silent' names no mover_value_ref"):
+        silent.candidate_value(Candidate(move="D4", order=0, score_lead_first=1.0), "black")
+    with pytest.raises(ValueError, match="'Go' names no eval_bar_ref"):
+        go.eval_bar_share(position)

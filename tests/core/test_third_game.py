@@ -12,6 +12,7 @@ import pytest
 from support import fake_engine_command
 
 from reviewer.cli import main
+from reviewer.core.analysis import Evaluation
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import open_collection, read_extensions
 from reviewer.core.games import GameSupport, game_support, register_game, registered_games, rules_for, unregister_game
@@ -58,6 +59,13 @@ def test_moves_are_played_by_its_rules(connect_four) -> None:
     assert (added.node.move, added.node.color) == ("d", "white")
     with pytest.raises(ValueError, match="not a column"):
         editor.play(added.node, "z")
+
+
+def test_its_values_are_its_first_players_leads(connect_four) -> None:
+    support = game_support(KIND)
+    black_ahead = Evaluation(ply=2, kind=KIND, score_lead_first=1.5)
+    assert support.position_value(black_ahead) == 1.5
+    assert (support.mover_value(black_ahead, "black", "black"), support.mover_value(black_ahead, "white", "black")) == (1.5, -1.5)
 
 
 def test_a_third_game_is_reviewed_reported_and_exported(tmp_path, capsys, connect_four) -> None:
