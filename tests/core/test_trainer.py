@@ -40,7 +40,8 @@ def test_chess_answers_follow_the_retro_rules():
     assert judge_answer(card, "Nf6").accepted is False  # the game's own move
     unknown = judge_answer(card, "a6")
     assert unknown.accepted is None and "cannot judge" in unknown.message
-    assert judge_answer(card, "a6", evaluate=lambda _card, _move: 35.0).accepted is False
+    costly = judge_answer(card, "a6", evaluate=lambda _card, _move: 35.0)
+    assert costly.accepted is False and "(−35.0 win %)" in costly.message
     assert judge_answer(card, "a6", evaluate=lambda _card, _move: 1.0).accepted is True
     illegal = judge_answer(card, "Kd7")
     assert illegal.accepted is False and illegal.move == "" and "not legal" in illegal.message

@@ -193,7 +193,7 @@ SUPPORT = GameSupport(
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost",
         summary_loss_key="weighted_loss", loss_floor=1.0, loss_cap=10.0, shift_worth_saying=1.0, style="lead",
         averaging="weighted", log_offset=0.1, value_first_ref="reviewer.core.scoring.go:lead_black",
-        mover_value_ref="reviewer.core.scoring.go:lead_of_mover",
+        mover_value_ref="reviewer.core.scoring.go:lead_of_mover", accept_mover_loss=1.5,
     ),
     rating=RatingScale(
         unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",

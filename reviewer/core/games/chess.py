@@ -385,6 +385,7 @@ SUPPORT = GameSupport(
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
         value_first_ref="reviewer.core.scoring.chess:normalised_cp_white", mover_value_ref="reviewer.core.scoring.chess:win_pct_of_mover",
+        mover_loss_field="win_drop_mover", mover_loss_unit="win %", accept_mover_loss=2.0,  # lichess: 0.04 winning chances
     ),
     rating=RatingScale(
         unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0,

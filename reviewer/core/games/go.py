@@ -414,6 +414,7 @@ SUPPORT = GameSupport(
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
         summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
         value_first_ref="reviewer.core.scoring.go:lead_black", mover_value_ref="reviewer.core.scoring.go:lead_of_mover",
+        accept_mover_loss=1.5,  # KaTrain's "good" colour class
     ),
     rating=RatingScale(
         unit="rank", description="rank (1k = 0, 1d = 1, 5k = -4)", plural="ranks", decimals=3, spread=2.0,

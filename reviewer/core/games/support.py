@@ -83,6 +83,10 @@ class ScoreUnits:
     # none cannot be graphed or trained on, and asking says so.
     value_first_ref: str = ""  # (evaluation) -> float | None: a position's value in the graph's and summary's unit, the first player's view (chess: E(P); Go: S(P))
     mover_value_ref: str = ""  # (evaluation, mover, to_move) -> float | None: the value to `mover` of a position `to_move` plays, in the unit the trainer's losses take (chess: win %; Go: points)
+    # What a move costs its mover in that unit, as the trainer reads it
+    mover_loss_field: str = "loss"  # the `MoveAssessment` field of what a played move cost (chess: "win_drop_mover")
+    mover_loss_unit: str = ""  # that unit after a number (chess: "win %"); "" when it is `unit`
+    accept_mover_loss: float = 0.0  # the trainer accepts an answer that costs less than this; 0: only answers as good as the best
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,9 @@ mistakes"): the position before the move, the side to move, the move that was pl
 engine's best move and every candidate the engine saw that is good enough. An answer the card
 does not know is judged by an engine (`judge_answer`'s `evaluate`), as lichess's retro mode does.
 
-Acceptance, from the mover's view, relative to the engine's verdict on the position:
-- chess: the answer loses less than `CHESS_ACCEPT_WIN_DROP` win points (lichess: 0.04 winning chances);
-- Go: the answer loses less than `GO_ACCEPT_POINTS` points (KaTrain's "good" colour class).
+Acceptance, from the mover's view, relative to the engine's verdict on the position: the answer
+loses less than the game's `ScoreUnits.accept_mover_loss` (chess: 2 win points, lichess's 0.04
+winning chances; Go: 1.5 points, KaTrain's "good" colour class).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, assert_never
+from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.explain import explain_assessed
@@ -25,8 +25,6 @@ from reviewer.core.gametree import Color, Game, GameKind, other_color
 from reviewer.core.scoring import GameAssessment
 from reviewer.core.scoring.trust import judge_engine
 
-CHESS_ACCEPT_WIN_DROP = 2.0  # win points (0..100), the mover's view
-GO_ACCEPT_POINTS = 1.5  # points, the mover's view
 CARD_JUDGEMENTS = ("mistake", "blunder")
 
 
@@ -69,7 +67,7 @@ class Card:
 
     @property
     def acceptable(self) -> tuple[str, ...]:
-        limit = CHESS_ACCEPT_WIN_DROP if _win_chances(self.kind) else GO_ACCEPT_POINTS
+        limit = game_support(self.kind).scores.accept_mover_loss
         return tuple(a.move for a in self.answers if a.loss < limit)
 
     def to_json(self) -> str:
@@ -98,18 +96,6 @@ def position_of(card: Card) -> Any:
 # ------------------------------------------------------------------------------- values
 
 
-def _win_chances(kind: GameKind) -> bool:
-    """Whether a card of `kind` measures losses as win chances (centipawn scores, chess) rather than points."""
-    style = game_support(kind).scores.style
-    match style:
-        case "pawns":
-            return True
-        case "lead":
-            return False
-        case _:
-            assert_never(style)
-
-
 def _answers(kind: GameKind, before: Evaluation, mover: Color, baseline: float) -> tuple[Answer, ...]:
     support = game_support(kind)
     answers: dict[str, float] = {}
@@ -135,7 +121,7 @@ def cards_from_game(
 ) -> list[Card]:
     """A card for every mistake and blunder (book moves never) whose position the engine judged,
     made only from evaluations an engine that may label moves gave (scoring.trust)."""
-    rules = rules_for(game.kind)
+    rules, support = rules_for(game.kind), game_support(game.kind)
     cards: list[Card] = []
     board_size = max(game.board_width, game.board_height)
     opening = assessment.opening.name if assessment.opening is not None else ""
@@ -154,8 +140,8 @@ def cards_from_game(
         position = rules.after(game, parent)
         if rules.side_to_move(position) != mover:
             continue  # a setup or a pass in between: the card would ask the wrong side
-        baseline = game_support(game.kind).mover_value(before, mover, mover)
-        loss = move.win_drop_mover if _win_chances(game.kind) else move.loss
+        baseline = support.mover_value(before, mover, mover)
+        loss: float | None = getattr(move, support.scores.mover_loss_field)
         record = rules.to_record(position, game)
         if baseline is None or loss is None:
             continue
@@ -212,7 +198,7 @@ def judge_answer(card: Card, text: str, evaluate: Evaluator | None = None) -> Ve
     except IllegalMove as illegal:
         return Verdict(False, "", f"Illegal move: {illegal}")
     move = played.move
-    limit = CHESS_ACCEPT_WIN_DROP if _win_chances(card.kind) else GO_ACCEPT_POINTS
+    limit = game_support(card.kind).scores.accept_mover_loss
     known = {_canonical(card, a.move): a.loss for a in card.answers}
     loss = known.get(move)
     if loss is None and move == _canonical(card, card.played):
@@ -237,7 +223,8 @@ def _canonical(card: Card, move: str) -> str:
 
 
 def _loss_text(card: Card, loss: float) -> str:
-    return f"−{loss:.1f} win %" if _win_chances(card.kind) else f"−{loss:.1f} {game_support(card.kind).scores.unit}"
+    scores = game_support(card.kind).scores
+    return f"−{loss:.1f} {scores.mover_loss_unit or scores.unit}"
 
 
 def answer_game(card: Card, move: str) -> Game:
@@ -256,8 +243,6 @@ def loss_from_evaluation(card: Card, after: Evaluation) -> float | None:
 
 
 __all__: Sequence[str] = [
-    "CHESS_ACCEPT_WIN_DROP",
-    "GO_ACCEPT_POINTS",
     "Answer",
     "Card",
     "Verdict",
