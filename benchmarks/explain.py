@@ -339,7 +339,7 @@ def main() -> int:
     make.add_argument("--depth", type=int, default=10)
     make.add_argument("--go", action="store_true", help="Go instead: see benchmarks/explain_go.py")
     make.add_argument("--files", default=None, help="Go: SGF/GIB/... files of the corpus, comma-separated")
-    make.add_argument("--fresh", action="store_true", help="Go: review the stored games again")
+    make.add_argument("--fresh", action="store_true", help="Go: review the named games again, replacing them (other stored games stay)")
     check = sub.add_parser("score")
     check.add_argument("--search-depth", type=int, default=3)
     check.add_argument("--go", action="store_true", help="Go instead: see benchmarks/explain_go.py")

@@ -13,11 +13,17 @@ more), no cache; then it judges the game, builds its report and explains every i
 and blunder. Each flagged move goes to benchmarks/data/explain_go_positions.json: the file, ply,
 colour and move (GTP), the judgement and loss, the motifs, text, line and focus Reviewer gave, each
 claim with the points it names, and the review's evaluations before and after the move (lead, best
-move, line, visits, whether it had maps). A game already stored is not reviewed again (--fresh does).
+move, line, visits, the maps themselves). A game already stored is not reviewed again; --fresh
+reviews the games named by --files (or the default ones) again and replaces their stored moves,
+keeping the other games stored.
 It prints the time of the review (analysis, judgement and report, KataGo's start apart) against the
 time the explanations took.
 
-`score --go` checks each claim by a test that does not use the explainer's code: a deeper KataGo
+`score --go` first explains each stored move again with this tree's explainer, from the review's
+evaluations as stored (maps included), so that a changed detector is measured on the same review
+without an engine; it prints the moves whose motifs changed. A move whose maps were not stored
+(builds before they were) keeps the explanation stored at its build. Then it checks each claim by a
+test that does not use the explainer's code: a deeper KataGo
 search (`--visits`, with ownership maps) of the positions before and after the move, and the Go
 rules of reviewer.core.games.go with liberties counted here:
 
@@ -130,6 +136,35 @@ def claims(game: Any, ply: int, before: Any, after: Any) -> list[dict[str, Any]]
     return [{"motif": f.motif, "sentence": f.sentence, "points": [_gtp(p, height) for p in f.focus]} for f in found]
 
 
+def _evaluation(ply: int, summary: dict[str, Any] | None) -> Any:
+    """The review's evaluation as `_summary` stored it, maps included (rounded as stored)."""
+    from reviewer.core.analysis import Evaluation
+
+    if summary is None:
+        return None
+    own, policy = summary.get("ownership_black"), summary.get("policy")
+    return Evaluation(ply=ply, kind="go", score_lead_first=summary["lead_black"], best_move=summary["best_move"],
+                      pv=tuple(summary["pv"]), nodes=summary["visits"], review_pass=summary["review_pass"],
+                      ownership_first=tuple(own) if own else None, policy=tuple(policy) if policy else None)
+
+
+def reexplain(game: Any, move: dict[str, Any]) -> bool:
+    """Explains a stored move again with this tree's explainer, from the review's evaluations as
+    stored, and puts its motifs, text, line and claims in `move`; False (the stored explanation
+    stays) where the review's maps were not stored, since the explanation then cannot be made again."""
+    from reviewer.core.explain import explain_move
+
+    stored_maps = [s for s in (move["before"], move["after"]) if s is not None and s.get("maps")]
+    if any(s.get("ownership_black") is None for s in stored_maps):
+        return False
+    before, after = _evaluation(move["ply"] - 1, move["before"]), _evaluation(move["ply"], move["after"])
+    why = explain_move(game, move["ply"], before, after, plain=True)
+    move.update(motifs=list(why.motifs) if why else [], text=why.text if why else None,
+                line=list(why.line) if why else [], focus=list(why.focus) if why else [],
+                claims=claims(game, move["ply"], before, after))
+    return True
+
+
 def _load(path: Path) -> Any:
     from reviewer.core.formats import load_game
 
@@ -145,7 +180,9 @@ def build(files: Sequence[str], fresh: bool) -> None:
     from reviewer.core.review import analyse_game
     from reviewer.core.scoring import assess_game
 
-    stored: dict[str, Any] = json.loads(DATA.read_text()) if DATA.exists() and not fresh else {"games": []}
+    stored: dict[str, Any] = json.loads(DATA.read_text()) if DATA.exists() else {"games": []}
+    if fresh:  # the named games are reviewed again; the other stored games stay
+        stored["games"] = [g for g in stored["games"] if g["file"] not in files]
     done = {g["file"] for g in stored["games"]}
     limit = default_go_passes().limit()
     print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; scheme {limit.scheme}", flush=True)
@@ -452,10 +489,17 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     failures: list[str] = []
     missed: list[str] = []
     moves = checked = unexplained = 0
+    changed: list[str] = []
+    again = 0
     for stored_game in games:
         game = _load(CORPUS / "sgf" / stored_game["file"])
         for move in stored_game["moves"]:
             moves += 1
+            was = move["motifs"]
+            if reexplain(game, move):
+                again += 1
+                if move["motifs"] != was:
+                    changed.append(f"{stored_game['file']} ply {move['ply']} {move['move']}: {was} -> {move['motifs']}")
             unexplained += not move["motifs"]
             before = deep.get(_deep_key(stored_game["file"], move["ply"] - 1))
             after = deep.get(_deep_key(stored_game["file"], move["ply"]))
@@ -483,7 +527,12 @@ def score(visits: int, compare_only: bool, max_moves: int | None = None) -> None
     flagged = sum(len(g["moves"]) for g in games)
     print(f"{flagged} flagged moves in {len(games)} games, {checked} with both deeper searches "
           f"(KataGo {visits} visits with maps; {searched_s:.0f} s searching in this run); "
-          f"{unexplained} flagged moves without a motif\n")
+          f"{unexplained} flagged moves without a motif")
+    print(f"{again} flagged moves explained again by this tree's explainer from the review's stored maps "
+          f"({moves - again} as stored at the build: their maps were not stored); motifs changed on {len(changed)}")
+    for line in changed:
+        print(f"  {line}")
+    print()
     print("| motif | named | precision | in the text | recall | test |")
     print("|---|---|---|---|---|---|")
     for motif in sorted(set(named) | {m for m in truths if truths[m]}):

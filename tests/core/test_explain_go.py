@@ -85,6 +85,49 @@ def test_alive_group():
     assert "Lets the white group at G7 (3 stones) live" in why.text
 
 
+# White's stones a diagonal or a jump apart from one end of the board to the other: the chain
+# G7 G6 F7, the lone E8 (diagonal to F7), the chain C8 C7 (a jump from E8); Black's stones far off.
+LINKED_BOARD = ["J1", "G7", "J2", "G6", "J3", "F7", "H1", "E8", "H2", "C8", "H3", "C7", "J5", "A9"]
+SWINGING = ["G7", "G6", "F7"]
+STAYING = ["E8", "C8", "C7"]
+
+
+def test_a_chain_that_changes_hands_is_named_though_its_colour_has_linked_stones_elsewhere():
+    game = go_game(LINKED_BOARD)  # White's A9 (ply 14) gives up G7 G6 F7; E8, C8, C7 stay White's
+    before = ownership(dict.fromkeys(SWINGING + STAYING, -0.9))
+    after = ownership({**dict.fromkeys(SWINGING, 0.9), **dict.fromkeys(STAYING, -0.9)})
+    why = explain_move(game, 14, evaluation(13, own=before), evaluation(14, pv=["F6"], own=after))
+    assert why is not None and why.motifs[0] == "deadGroup"
+    assert "The white group at G7 (3 stones) can now be killed" in why.text
+    assert set(SWINGING) <= set(why.focus) and not set(STAYING) & set(why.focus)
+    # Black's J5 (ply 13) let the same chain live: before it the map gave it to Black
+    before = ownership({**dict.fromkeys(SWINGING, 0.9), **dict.fromkeys(STAYING, -0.9)})
+    after = ownership(dict.fromkeys(SWINGING + STAYING, -0.9))
+    why = explain_move(game, 13, evaluation(12, own=before), evaluation(13, pv=["F6"], own=after))
+    assert why is not None and why.motifs[0] == "aliveGroup"
+    assert "Lets the white group at G7 (3 stones) live" in why.text
+    assert not set(STAYING) & set(why.focus)
+
+
+def test_linked_chains_that_change_hands_together_are_named_as_one_group():
+    game = go_game(LINKED_BOARD)
+    before = ownership(dict.fromkeys(SWINGING + STAYING, -0.9))
+    after = ownership({**dict.fromkeys([*SWINGING, "E8"], 0.9), "C8": -0.9, "C7": -0.9})
+    why = explain_move(game, 14, evaluation(13, own=before), evaluation(14, own=after))
+    assert why is not None and why.motifs == ("deadGroup",)
+    assert "(4 stones)" in why.text
+    assert set(why.focus) == {*SWINGING, "E8"}
+
+
+def test_a_chain_that_holds_is_left_out_of_the_group_named():
+    game = go_game(LINKED_BOARD)
+    before = ownership(dict.fromkeys(SWINGING + STAYING, -0.9))
+    after = ownership({**dict.fromkeys(SWINGING, -0.9), **dict.fromkeys(STAYING, 0.9)})  # E8 C8 C7 go, G7 holds
+    why = explain_move(game, 14, evaluation(13, own=before), evaluation(14, own=after))
+    assert why is not None and why.motifs == ("deadGroup",)
+    assert set(why.focus) == set(STAYING)
+
+
 def test_territory_swing():
     area = [f"{col}{row}" for col in "ABC" for row in (7, 8, 9)]
     game = go_game(["E5", "E3", "J1"])

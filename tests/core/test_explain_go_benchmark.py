@@ -93,3 +93,23 @@ def test_slow_needs_the_loss_and_a_best_move_far_away(bench):
     assert check(bench, game, 3, "slow", ["E5", "A1"], [], deep(lead=4, best="E5"), deep(lead=-1))
     assert not check(bench, game, 3, "slow", ["E5", "A1"], [], deep(lead=4, best="B2"), deep(lead=-1))  # local
     assert not check(bench, game, 3, "slow", ["E5", "A1"], [], deep(lead=4, best="E5"), deep(lead=2))  # 2 points
+
+
+def summary(black: dict[str, float] | None, pv: list[str] | None = None, stored: bool = True) -> dict[str, Any]:
+    ownership = deep(black=black)["ownership_black"]
+    return {"lead_black": 0.0, "best_move": None, "pv": pv or [], "visits": 32, "review_pass": 2, "maps": True,
+            "ownership_black": ownership if stored else None, "policy": None}
+
+
+def test_score_explains_a_stored_move_again_from_its_stored_maps(bench):
+    game = go_game(["C3", "G7", "C4", "G6", "D3", "F7", "J9"])
+    group = ["C3", "C4", "D3"]
+    move = {"ply": 7, "motifs": ["territory"], "claims": [],
+            "before": summary(dict.fromkeys(group, 0.9)), "after": summary(dict.fromkeys(group, -0.9), ["D4"])}
+    assert bench.reexplain(game, move)
+    assert move["motifs"] == ["deadGroup"] and move["line"] == ["D4"]
+    assert [c["motif"] for c in move["claims"]] == ["deadGroup"] and set(move["claims"][0]["points"]) == set(group)
+    # maps that were not stored: the explanation made at the build stays
+    old = {"ply": 7, "motifs": ["territory"], "claims": [],
+           "before": summary(None, stored=False), "after": summary(None, stored=False)}
+    assert not bench.reexplain(game, old) and old["motifs"] == ["territory"]

@@ -58,10 +58,9 @@ def liberties(position: GoPosition, chain: Iterable[Point]) -> set[Point]:
     return free
 
 
-def groups(position: GoPosition, color: Color) -> list[frozenset[Point]]:
-    """Chains joined when they touch diagonally or stand one point apart on a line: the units a
-    player lives or dies with, as near as the stones alone say."""
-    parts = chains(position, color)
+def linked(parts: Sequence[frozenset[Point]]) -> list[frozenset[Point]]:
+    """`parts` (chains of one colour) joined when they touch diagonally or stand one point apart on a
+    line: the units a player lives or dies with, as near as the stones alone say."""
     merged: list[set[Point]] = []
     for part in parts:
         near = [g for g in merged if any(abs(a[0] - b[0]) + abs(a[1] - b[1]) <= 2 for a in part for b in g)]
@@ -133,35 +132,53 @@ def _maps(
     return before.ownership_first, after.ownership_first
 
 
+def _swung_groups(
+    position: GoPosition,
+    color: Color,
+    sign: float,
+    own_before: Sequence[float],
+    own_after: Sequence[float],
+    *,
+    was_at_least: float,
+    now_at_most: float,
+) -> list[frozenset[Point]]:
+    """The groups of `color`'s chains that changed hands, each chain judged by its own mean
+    ownership (from the mover's view, `sign`): a chain that stayed put is no part of a group, so
+    stones a diagonal or a jump away cannot join the chains that swung to the rest of the board."""
+    width = position.width
+    swung = []
+    for chain in chains(position, color):
+        was, now = sign * _mean(own_before, chain, width), sign * _mean(own_after, chain, width)
+        if was >= was_at_least and now <= now_at_most and was - now >= GROUP_SWING:
+            swung.append(chain)
+    return linked(swung)
+
+
 def _group_changes(
     position: GoPosition, mover: Color, own_before: Sequence[float], own_after: Sequence[float]
 ) -> list[Found]:
     sign = 1.0 if mover == "black" else -1.0
     found: list[Found] = []
-    height, width = position.height, position.width
-    for group in groups(position, mover):
-        was, now = sign * _mean(own_before, group, width), sign * _mean(own_after, group, width)
-        if was >= 0 and now <= -OWNED and was - now >= GROUP_SWING:
-            found.append(
-                Found(
-                    "deadGroup",
-                    f"The {mover} group at {_where(group, height)} ({_stones(len(group))}) can now be killed: "
-                    f"KataGo's ownership map turns it from {mover.capitalize()}'s to {other_color(mover).capitalize()}'s.",
-                    tuple(group),
-                )
+    height = position.height
+    for group in _swung_groups(position, mover, sign, own_before, own_after, was_at_least=0.0, now_at_most=-OWNED):
+        found.append(
+            Found(
+                "deadGroup",
+                f"The {mover} group at {_where(group, height)} ({_stones(len(group))}) can now be killed: "
+                f"KataGo's ownership map turns it from {mover.capitalize()}'s to {other_color(mover).capitalize()}'s.",
+                tuple(group),
             )
+        )
     opponent = other_color(mover)
-    for group in groups(position, opponent):
-        was, now = sign * _mean(own_before, group, width), sign * _mean(own_after, group, width)
-        if was >= OWNED and now <= 0 and was - now >= GROUP_SWING:
-            found.append(
-                Found(
-                    "aliveGroup",
-                    f"Lets the {opponent} group at {_where(group, height)} ({_stones(len(group))}) live: "
-                    f"KataGo's ownership map counted it as captured before the move and as {opponent.capitalize()}'s after it.",
-                    tuple(group),
-                )
+    for group in _swung_groups(position, opponent, sign, own_before, own_after, was_at_least=OWNED, now_at_most=0.0):
+        found.append(
+            Found(
+                "aliveGroup",
+                f"Lets the {opponent} group at {_where(group, height)} ({_stones(len(group))}) live: "
+                f"KataGo's ownership map counted it as captured before the move and as {opponent.capitalize()}'s after it.",
+                tuple(group),
             )
+        )
     found.sort(key=lambda f: -len(f.focus))
     return found
 
