@@ -189,6 +189,19 @@ def _best_as_good(label: str | None) -> str | None:
     return "good" if label == "best" else label
 
 
+_GRAVITY = {"inaccuracy": 1, "mistake": 2, "blunder": 3}
+
+
+def graver_of(first: Labels, second: Labels) -> Labels:
+    """Each move with the graver of its two labels (a label of no gravity: the first's)."""
+    joined: dict[str, dict[int, str | None]] = {}
+    for key, labels in first.by_game.items():
+        other = second.by_game.get(key, {})
+        joined[key] = {ply: max((label, other.get(ply)), key=lambda text: _GRAVITY.get(text or "", 0))
+                       for ply, label in labels.items()}
+    return Labels(joined)
+
+
 def compare(labels: Labels, reference: Labels | Sequence[Labels], plies: dict[str, list[int]]) -> Agreement:
     """Labels against one reference run, or the consensus of several: a label is equal when it
     matches any run; a mistake or blunder of the reference is one every run flags (recall counts
@@ -273,6 +286,9 @@ def main() -> None:
                         help="review whole games (default: only the positions the reference holds)")
     parser.add_argument("--compare-only", action="store_true",
                         help=f"no engine: compare the labels of the last run ({RUNS_PATH.name}) with the reference now")
+    parser.add_argument("--unions", action="store_true",
+                        help="with --compare-only: also every two saved settings together, a move taking the graver "
+                             "of their two labels (would flagging what either flags reach the goal?)")
     args = parser.parse_args()
 
     records, source = reference_records()
@@ -349,6 +365,18 @@ def main() -> None:
             line(run["name"], as_labels(run["labels"]), run["wall_s"], run["cpu_s"], run.get("first_pass_s"), uniform_wall)
             for note in run.get("notes", []):
                 print(note)
+        if args.unions:
+            named: list[tuple[str, Labels]] = []
+            for run in saved["runs"]:
+                named += [(prefix["name"], as_labels(prefix["labels"])) for prefix in run.get("prefixes", [])]
+                named.append((run["name"], as_labels(run["labels"])))
+            print("\nboth settings of a pair, a move taking the graver label:")
+            for first in range(len(named)):
+                for second in range(first + 1, len(named)):
+                    joined = graver_of(named[first][1], named[second][1])
+                    a = compare(joined, reference_labels, plies)
+                    print(f"  {named[first][0][:44]:<44} + {named[second][0][:44]:<44} equal {a.agree:6.1%} "
+                          f"recall {a.recall:6.1%} prec. {a.precision:6.1%} M+B {a.flagged}")
         return
 
     # Each game's positions the reference holds (a suffix of the game: it is computed backwards).
