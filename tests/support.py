@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import chess
@@ -17,6 +18,31 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
 CORPUS_DIR = SHARED_DIR / "corpus"
 FAKES_DIR = Path(__file__).resolve().parent / "fakes"
+
+
+def lines_by_module(
+    folder: Path, lines_of: Callable[[Path], list[int]], skipped: Callable[[str], bool], base: Path | None = None
+) -> dict[str, list[int]]:
+    """Each Python module under `folder` (named relative to `base`, by default `folder`) that
+    `skipped` does not leave out, with the lines `lines_of` finds in it, where it finds any."""
+    found: dict[str, list[int]] = {}
+    for path in sorted(folder.rglob("*.py")):
+        relative = path.relative_to(base or folder).as_posix()
+        if skipped(relative):
+            continue
+        lines = lines_of(path)
+        if lines:
+            found[relative] = lines
+    return found
+
+
+def print_count(found: dict[str, list[int]], what: str) -> int:
+    """Print how many lines `found` holds and where, after `what`; return the count (for a ratchet's ceiling)."""
+    count = sum(len(lines) for lines in found.values())
+    print(f"\n{count} {what} in {len(found)} modules:")
+    for module, lines in found.items():
+        print(f"  {module}: {', '.join(map(str, lines))}")
+    return count
 
 
 def fake_engine_command(script_name: str, *args: str) -> list[str]:

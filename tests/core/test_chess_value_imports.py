@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from support import lines_by_module, print_count
+
 ROOT = Path(__file__).resolve().parents[2]
 SCANNED = ("reviewer", "benchmarks")
 CHESS_VALUES = "reviewer.core.scoring.chess"
@@ -53,13 +55,8 @@ def uses_in(tree: ast.AST) -> list[int]:
 def uses_outside_chess() -> dict[str, list[int]]:
     found: dict[str, list[int]] = {}
     for folder in SCANNED:
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            relative = path.relative_to(ROOT).as_posix()
-            if relative.startswith(CHESS_ONLY):
-                continue
-            lines = uses_in(ast.parse(path.read_text(encoding="utf-8")))
-            if lines:
-                found[relative] = lines
+        found |= lines_by_module(ROOT / folder, lambda path: uses_in(ast.parse(path.read_text(encoding="utf-8"))),
+                                 lambda relative: relative.startswith(CHESS_ONLY), base=ROOT)
     return found
 
 
@@ -80,9 +77,5 @@ f = c.assess_chess
 
 
 def test_only_chess_calls_chess_values() -> None:
-    found = uses_outside_chess()
-    count = sum(len(lines) for lines in found.values())
-    print(f"\n{count} uses of {CHESS_VALUES}'s {' / '.join(sorted(NAMES))} in {len(found)} modules outside chess's own:")
-    for module, lines in found.items():
-        print(f"  {module}: {', '.join(map(str, lines))}")
+    count = print_count(uses_outside_chess(), f"uses of {CHESS_VALUES}'s {' / '.join(sorted(NAMES))} outside chess's own")
     assert count <= MOST_USES, "ask game_support(kind) for the value (position_value, mover_value, eval_bar_share) instead"

@@ -15,6 +15,8 @@ import re
 import sqlite3
 from pathlib import Path
 
+from support import lines_by_module, print_count
+
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.cache import AnalysisCache
 from reviewer.core.games import game_support
@@ -78,16 +80,9 @@ GO = Evaluation(
 
 def colour_names(package: Path = PACKAGE) -> dict[str, list[int]]:
     """Each module of `package` outside the mapping with the lines that name a value by a colour."""
-    found: dict[str, list[int]] = {}
-    for path in sorted(package.rglob("*.py")):
-        relative = path.relative_to(package).as_posix()
-        if relative in MAPPING:
-            continue
-        lines = [number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-                 for _ in COLOUR_NAMES.finditer(line)]
-        if lines:
-            found[relative] = lines
-    return found
+    return lines_by_module(package, lambda path: [number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                                                  for _ in COLOUR_NAMES.finditer(line)],
+                           lambda relative: relative in MAPPING)
 
 
 def test_the_counter_sees_each_colour_name(tmp_path):
@@ -103,11 +98,7 @@ def test_the_counter_sees_each_colour_name(tmp_path):
 
 
 def test_colour_named_values_do_not_come_back() -> None:
-    found = colour_names()
-    count = sum(len(lines) for lines in found.values())
-    print(f"\n{count} colour-named engine values in reviewer/ outside {', '.join(MAPPING)}:")
-    for module, lines in found.items():
-        print(f"  {module}: {', '.join(map(str, lines))}")
+    count = print_count(colour_names(), f"colour-named engine values in reviewer/ outside {', '.join(MAPPING)}")
     assert count <= MOST_COLOUR_NAMES, "a value named by a colour: name it by the first player (score_cp_first, ...)"
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from support import lines_by_module, print_count
+
 PACKAGE = Path(__file__).resolve().parents[2] / "reviewer"
 EXEMPT = ("core/games/", "core/formats/", "gui/board/")
 GAME_NAMES = frozenset({"chess", "go"})
@@ -69,15 +71,8 @@ def switches_in(tree: ast.AST) -> list[int]:
 
 def kind_switches(package: Path = PACKAGE) -> dict[str, list[int]]:
     """Each module outside the games layer, the readers and the board widgets with the lines of its switches."""
-    found: dict[str, list[int]] = {}
-    for path in sorted(package.rglob("*.py")):
-        relative = path.relative_to(package).as_posix()
-        if relative.startswith(EXEMPT):
-            continue
-        lines = switches_in(ast.parse(path.read_text(encoding="utf-8")))
-        if lines:
-            found[relative] = lines
-    return found
+    return lines_by_module(package, lambda path: switches_in(ast.parse(path.read_text(encoding="utf-8"))),
+                           lambda relative: relative.startswith(EXEMPT))
 
 
 def test_the_counter_sees_each_form_of_switch() -> None:
@@ -97,9 +92,5 @@ g = name == "go"
 
 
 def test_switches_on_the_kind_do_not_come_back() -> None:
-    found = kind_switches()
-    count = sum(len(lines) for lines in found.values())
-    print(f"\n{count} switches on the game kind in {len(found)} modules outside core/games, core/formats, gui/board:")
-    for module, lines in found.items():
-        print(f"  {module}: {', '.join(map(str, lines))}")
+    count = print_count(kind_switches(), "switches on the game kind outside core/games, core/formats, gui/board")
     assert count <= MOST_SWITCHES, "a new switch on the game kind: ask the game's support object instead"
