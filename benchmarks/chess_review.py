@@ -60,6 +60,7 @@ from reviewer.core.gametree import Game  # noqa: E402
 from reviewer.core.passes import ChessPasses, PassStart, default_chess_passes  # noqa: E402
 from reviewer.core.review import analyse_game  # noqa: E402
 from reviewer.core.scoring.chess import assess_chess  # noqa: E402
+from reviewer.core.scoring.common import FLAGGED_JUDGEMENTS  # noqa: E402
 
 FLAGGED = ("mistake", "blunder")
 
@@ -189,7 +190,7 @@ def _best_as_good(label: str | None) -> str | None:
     return "good" if label == "best" else label
 
 
-_GRAVITY = {"inaccuracy": 1, "mistake": 2, "blunder": 3}
+_GRAVITY = {label: rank for rank, label in enumerate(FLAGGED_JUDGEMENTS, 1)}  # inaccuracy < mistake < blunder
 
 
 def graver_of(first: Labels, second: Labels) -> Labels:

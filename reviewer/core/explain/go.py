@@ -19,6 +19,7 @@ from reviewer.core.games import GameRules, IllegalMove, rules_for
 from reviewer.core.games.go import GoPosition
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.scoring.go import lead_of_mover
 from reviewer.core.variations import line_game
 
 MAX_LINE_MOVES = 10
@@ -260,9 +261,7 @@ def _line_tactics(steps: Sequence[Step], mover: Color, height: int) -> list[Foun
 
 
 def _lead_for(evaluation: Evaluation | None, mover: Color) -> float | None:
-    if evaluation is None or evaluation.score_lead_first is None:
-        return None
-    return evaluation.score_lead_first * (1 if mover == "black" else -1)
+    return None if evaluation is None else lead_of_mover(evaluation, mover, mover)
 
 
 def _slow(
