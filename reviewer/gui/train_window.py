@@ -79,10 +79,10 @@ class TrainWindow(QWidget):
         filters = QHBoxLayout()
         for widget in (self.kind_filter, self.side_filter, self.player_filter, self.opening_filter):
             filters.addWidget(widget)
-        self.kind_filter.currentIndexChanged.connect(lambda _i: self.reload())
-        self.side_filter.currentIndexChanged.connect(lambda _i: self.reload())
-        self.player_filter.editingFinished.connect(self.reload)
-        self.opening_filter.editingFinished.connect(self.reload)
+        self.kind_filter.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.side_filter.currentIndexChanged.connect(lambda _i: self._filters_changed())
+        self.player_filter.editingFinished.connect(self._filters_changed)
+        self.opening_filter.editingFinished.connect(self._filters_changed)
 
         self.chess_board = PlayableChessBoard()
         self.go_board = PlayableGoBoard()
@@ -145,9 +145,14 @@ class TrainWindow(QWidget):
         )
 
     def reload(self) -> None:
-        if self._answered is not None:
-            self._leaving = True  # new filters: the answered card gives way to what they select
+        """Read the deck again (it changed, or the window is shown again): the card being asked, or
+        the one answered with its feedback, stays on show."""
         self._worker.submit(self._load, self.card_filter())
+
+    def _filters_changed(self) -> None:
+        if self._answered is not None:
+            self._leaving = True  # the answered card gives way to what the new filters select
+        self.reload()
 
     def answered(self) -> Card | None:
         """The card answered and still on show, waiting for the player to ask for the next one."""

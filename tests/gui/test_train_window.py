@@ -141,3 +141,22 @@ def test_a_deck_changed_in_the_background_never_swaps_the_card_being_asked(qtbot
     qtbot.waitUntil(lambda: window.progress_label.text().startswith("3 due"), timeout=WAIT_MS)
     assert window.current().card_id == asked.card_id
     window.close_deck()
+
+
+def test_a_deck_changed_in_the_background_leaves_the_answered_card_and_its_feedback_on_show(qtbot, deck_path):
+    window = TrainWindow(lambda: Deck(deck_path))
+    qtbot.addWidget(window)
+    window.kind_filter.setCurrentIndex(1)  # chess only: one card
+    qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
+    card = window.current()
+    click(window.chess_board, chess.G7)
+    click(window.chess_board, chess.G6)
+    qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)
+    feedback = window.feedback_label.text()
+    with qtbot.waitSignal(window.loaded, timeout=WAIT_MS):
+        window.reload()  # what the main window does when an analysis adds cards
+    assert window.answered() is card and window.current() is card
+    assert window.feedback_label.text() == feedback and window.next_button.isEnabled()
+    QTest.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
+    assert window.current() is None and window.feedback_label.text() == ""
+    window.close_deck()
