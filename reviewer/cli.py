@@ -13,6 +13,7 @@ import os
 import sys
 
 from reviewer import __version__
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_INTERRUPTED, EXIT_OK
 
 COMMANDS: dict[str, str] = {
     "gui": "open the desktop app (the default when no command is given)",
@@ -24,8 +25,6 @@ COMMANDS: dict[str, str] = {
     "rate": "estimate players' strength from many games",
     "train": "train on your own mistakes (cards brought back by spaced repetition)",
 }
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

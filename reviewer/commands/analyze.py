@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, assert_never
 
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.analysis import EvaluationTable, Limit
 from reviewer.core.atomic import write_text_atomic
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
     from reviewer.core.engines.registry import EnginePlan
     from reviewer.core.scoring import Preset
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 DEFAULT_CHESS_NODES = 1_000_000
 PROGRESS_LINE_EVERY_S = 5.0
 
@@ -317,8 +317,6 @@ def _check_engine_fits(args: argparse.Namespace, jobs: Sequence[GameJob]) -> Non
     if len(kinds) > 1 and (args.engine_cmd is not None or args.engine is not None):
         flag = "--engine-cmd" if args.engine_cmd is not None else "--engine"
         raise BadInput(f"{flag} names one engine, for chess or for Go: analyse the chess and the Go games separately")
-
-
 
 
 def _check_outputs(args: argparse.Namespace, jobs: Sequence[GameJob]) -> None:

@@ -57,6 +57,7 @@ from reviewer.commands.analyze import (
     terminal_bar,
     write_texts,
 )
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from reviewer.commands.outputs import STANDARD_OUTPUT, add_output_argument
 from reviewer.core.games import game_support
 from reviewer.core.services.batch import (
@@ -74,7 +75,6 @@ from reviewer.core.services.batch import (
 )
 from reviewer.core.services.batch.task import EnginePool
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 0, 1, 2, 130
 PROGRAM = "reviewer batch"
 SCHEMA = "reviewer.batch/1"
 PROGRESS_LINE_EVERY_S = 5.0

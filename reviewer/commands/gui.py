@@ -22,13 +22,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT
 from reviewer.core.analysis import Limit
 from reviewer.core.games import game_support, registered_games
 
 if TYPE_CHECKING:
     from reviewer.gui.main_window import MainWindow
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCREENSHOT_TIMEOUT_S = 600
 
 

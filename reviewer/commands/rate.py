@@ -19,6 +19,7 @@ import sys
 import unicodedata
 from typing import Any
 
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.games import game_support
 from reviewer.core.rating import PlayerRating, RatingOptions, RatingResult, rate_games
@@ -26,7 +27,6 @@ from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
 
 SCHEMA = "reviewer.ratings/1"
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

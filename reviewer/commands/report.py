@@ -12,12 +12,11 @@ import argparse
 import sys
 from typing import Any
 
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from reviewer.commands.outputs import add_output_argument
 from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -21,9 +21,8 @@ import json
 import sys
 from typing import Any
 
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from reviewer.commands.outputs import add_output_argument
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
