@@ -23,7 +23,7 @@ from support import REPO_ROOT
 from reviewer import __version__
 from reviewer.core.engines.install import stockfish_path
 
-SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "Makefile", "reviewer", "resources", "packaging", "docs")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "CONTRIBUTING.md", "Makefile", "reviewer", "resources", "packaging", "docs")
 RESOURCE_FILES = ("openings/a.tsv", "openings/e.tsv", "samples/opera-game.pgn", "icons/reviewer.svg",
                   "katago/opencltuning/README.md", "strength/chess.json", "strength/go.json")
 
