@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QLabel, QTextBrowser
 
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Node
 from reviewer.core.report import strength_by_side
 from reviewer.gui.presenters.board_marks import mainline_anchor
@@ -89,11 +90,13 @@ class ReviewViews(QObject):
         """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
         kind = self.analysis.current_kind()
         win_mode, value_mode = presentation(kind).graph_modes
-        setattr(self.settings, f"graph_mode_{kind}", win_mode if mode == "win" else value_mode)
+        self.settings.set_graph_mode(kind, win_mode if mode == "win" else value_mode)
         self.refresh()
 
     def graph_mode(self, kind: str) -> str:
-        return str(getattr(self.settings, f"graph_mode_{kind}"))
+        chosen = self.settings.graph_mode(kind)
+        support = game_support(kind)
+        return chosen if chosen in support.graph_modes else support.default_graph_mode
 
     def show_current(self, node: Node) -> None:
         game = self.session.game

@@ -225,21 +225,12 @@ class Settings:
     def dark_theme(self, dark: bool) -> None:
         self._qsettings.setValue("appearance/theme", "dark" if dark else "light")
 
-    @property
-    def graph_mode_chess(self) -> str:
-        return self._text("appearance/graph_chess") or "win"
+    def graph_mode(self, kind: str) -> str | None:
+        """The graph mode the player last picked for games of `kind`, or None."""
+        return self._text(f"appearance/graph_{kind}") or None
 
-    @graph_mode_chess.setter
-    def graph_mode_chess(self, mode: str) -> None:
-        self._qsettings.setValue("appearance/graph_chess", mode)
-
-    @property
-    def graph_mode_go(self) -> str:
-        return self._text("appearance/graph_go") or "lead"
-
-    @graph_mode_go.setter
-    def graph_mode_go(self, mode: str) -> None:
-        self._qsettings.setValue("appearance/graph_go", mode)
+    def set_graph_mode(self, kind: str, mode: str) -> None:
+        self._qsettings.setValue(f"appearance/graph_{kind}", mode)
 
     # -- files ---------------------------------------------------------------------------------
     def recent_files(self) -> list[str]:

@@ -161,3 +161,20 @@ def test_reviewer_without_arguments_opens_the_app(qapp, monkeypatch) -> None:
     assert [window.windowTitle() for window in shown] == ["Reviewer"]
     for window in shown:
         window.close()
+
+
+def test_graph_modes_are_kept_per_game_for_any_registered_game(qapp) -> None:
+    from reviewer.core.games import register_game, unregister_game
+    from tests.games.connect_four import KIND, SUPPORT
+
+    settings = Settings()
+    assert settings.graph_mode("chess") is None and settings.graph_mode("go") is None
+    register_game(SUPPORT)
+    try:
+        settings.set_graph_mode(KIND, "value")
+        settings.set_graph_mode("go", "winrate")
+        settings.sync()
+        again = Settings()
+        assert (again.graph_mode(KIND), again.graph_mode("go"), again.graph_mode("chess")) == ("value", "winrate", None)
+    finally:
+        unregister_game(KIND)

@@ -144,3 +144,19 @@ def test_the_game_file_is_never_written_over(qtbot, window, tmp_path, monkeypatc
         assert "is the game file being reviewed" in failed.args[0]
         assert window.statusBar().currentMessage() == failed.args[0]
     assert source.read_bytes() == before and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_the_graph_mode_is_chosen_per_game_and_kept(qtbot, window, tmp_path) -> None:
+    go_path = tmp_path / "short.sgf"
+    go_path.write_text(GO_GAME)
+    _open_and_analyse(qtbot, window, OPERA)
+    graph = window._ensure_graph()
+    assert graph.mode() == "win"  # chess opens on White's win chance
+    window.commands.graph_mode_actions["cp"].trigger()
+    assert graph.mode() == "cp"
+    _open_and_analyse(qtbot, window, go_path, engine="fake_katago.py")
+    assert graph.mode() == "lead"  # Go opens on the score lead, whatever chess shows
+    window.commands.graph_mode_actions["win"].trigger()
+    assert graph.mode() == "winrate"
+    _open_and_analyse(qtbot, window, OPERA)
+    assert graph.mode() == "cp" and window.commands.graph_mode_actions["cp"].isChecked()

@@ -446,6 +446,7 @@ SUPPORT = GameSupport(
     report_game_ref="reviewer.core.report:go_game_fields",
     report_move_ref="reviewer.core.report:go_move_fields",
     graph_modes=("winrate", "lead"),
+    default_graph_mode="lead",
     has_eval_bar=False,
     board_header=True,
     pass_move="pass",

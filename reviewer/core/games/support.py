@@ -147,6 +147,7 @@ class GameSupport:
     report_move_ref: str = ""  # (move) -> dict: a reported move's fields of this game
     # Display
     graph_modes: tuple[str, str] = ("win", "value")  # the settings' names of (win chance, value) graph modes
+    default_graph_mode: str = "win"  # one of graph_modes: what the graph shows until the player picks
     has_eval_bar: bool = False  # beside the board while the engine lines are on
     eval_bar_ref: str = ""  # (evaluation) -> float | None: the first player's share of the bar in percent, where has_eval_bar
     board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
