@@ -36,6 +36,7 @@ from reviewer.gui.session import ReviewSession
 from reviewer.gui.threat import ThreatSearch
 
 EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
+HIDDEN_LINES_TEXT = "Engine lines are hidden while you look for a better move."
 THREAT_BUDGET_STEP = 1  # the threat is searched with live analysis's second budget (100k nodes, 8 visits)
 
 
@@ -99,6 +100,7 @@ class AnalysisBoard(QObject):
         session.tree_changed.connect(self._on_tree_changed)
         session.current_changed.connect(self._on_current_changed)
         session.game_loaded.connect(self._on_game_loaded)
+        session.engine_hidden_changed.connect(self._on_engine_hidden_changed)
         entry.move_entered.connect(self._on_entry)
         lines.line_clicked.connect(self._on_line_clicked)
         lines.line_hovered.connect(self._on_line_hovered)
@@ -242,7 +244,7 @@ class AnalysisBoard(QObject):
         if game is None:
             return
         self.move_list.refresh_tree()
-        self.move_list.set_judgements(self.session.judgements())
+        self.move_list.set_judgements(self.session.shown_judgements())
         if self.session.current_node is not None:
             self.move_list.set_current_node(self.session.current_node)
         if self._saved_lines is not None and self._fingerprint and not self._closed:
@@ -291,6 +293,29 @@ class AnalysisBoard(QObject):
         if self._live:
             self._follow(node)
 
+    def _on_engine_hidden_changed(self) -> None:
+        """While the player looks for a move the live lines, evaluation bar, maps and threat are
+        hidden (and not searched); they come back for the position on show once the answer is in."""
+        if self.session.engine_hidden_from is None:
+            if self._live:
+                self._follow(self.session.current_node)
+            if self._threat_on:
+                self._search_threat(self.session.current_node)
+            return
+        if self._bridge is not None:
+            self._bridge.stop()
+        self.session.clear_live_lines()
+        self._paint_maps(None)
+        self.eval_bar.set_evaluation(None)
+        if self._go_board is not None:
+            self._go_board.set_candidates([], rough=False)
+            self._go_board.set_best_move(None)
+        self._threat_request = None
+        self._threat.cancel()
+        self._show_threat(None)
+        if self._live:
+            self.lines.clear_lines(HIDDEN_LINES_TEXT)
+
     def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
         self.session.play_line(list(moves))
 
@@ -316,7 +341,8 @@ class AnalysisBoard(QObject):
 
     def _on_update(self, update: LiveUpdate) -> None:
         game, node = self.session.game, self.session.current_node
-        if not self._live or game is None or node is None or update.token is not node:
+        hidden = self.session.engine_hidden_from is not None
+        if not self._live or hidden or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
         self.session.set_live_lines(node, update)
         board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
@@ -336,6 +362,9 @@ class AnalysisBoard(QObject):
     def _follow(self, node: Node | None) -> None:
         game = self.session.game
         if game is None or node is None:
+            return
+        if self.session.engine_hidden_from is not None:
+            self.lines.clear_lines(HIDDEN_LINES_TEXT)
             return
         board_size = (game.board_width, game.board_height)
         wanted = (game.kind, board_size)
@@ -360,7 +389,7 @@ class AnalysisBoard(QObject):
         game = self.session.game
         threat = threat_of(game.kind) if game is not None else None
         self._threat_request = None
-        if game is None or node is None or threat is None:
+        if game is None or node is None or threat is None or self.session.engine_hidden_from is not None:
             self._threat.cancel()
             return
         found = threat.search(game, node)

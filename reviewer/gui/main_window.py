@@ -260,7 +260,6 @@ class MainWindow(QMainWindow):
         self.board_area.analysis_board = self.analysis_board
         self.analysis_board.lines_shown.connect(self.lines_shown)
         self.analysis_board.lines_restored.connect(self.lines_restored)
-        self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
 
     def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
         from reviewer.gui.workers import open_engine_from_registry
@@ -379,6 +378,7 @@ class MainWindow(QMainWindow):
         session.game_loaded.connect(self._on_game_loaded)
         session.current_changed.connect(self.views.show_current)
         session.assessment_changed.connect(self.views.schedule_refresh)
+        session.engine_hidden_changed.connect(self.views.refresh)
         self.move_list.node_selected.connect(session.set_current_node)
         self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
