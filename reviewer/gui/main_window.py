@@ -332,6 +332,7 @@ class MainWindow(QMainWindow):
         self.header_label, self.summary_panel, self.move_list = panel.header_label, panel.summary_panel, panel.move_list
         self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
         self.move_entry, self.right_splitter = panel.move_entry, panel.splitter
+        self.move_entry.left.connect(self._focus_board)
 
         top = BoardAndPanel(self.board_column, self.review_panel, self)
         self.board_and_panel = top
@@ -497,6 +498,13 @@ class MainWindow(QMainWindow):
         self.move_list.set_problems(problem_plies(game))
         self.analysis_controller.new_game()
         self._update_enabled()  # the views follow on the session's assessment_changed
+        if not self.move_entry.text():  # the keys step through the new game, unless a move is being typed
+            self._focus_board()
+
+    def _focus_board(self) -> None:
+        board = self.board_stack.currentWidget()
+        if board is not None:
+            board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _update_enabled(self) -> None:
         collection = self.session.collection
