@@ -93,7 +93,7 @@ def test_a_typed_move_is_played_and_an_illegal_one_stays_with_its_reason(harness
     qtbot.keyClicks(harness.entry, "Qxf7")
     QTest.keyClick(harness.entry, Qt.Key.Key_Return)
     assert harness.entry.text() == "Qxf7" and "not legal" in harness.entry.refusal()
-    assert harness.messages[-1].startswith("Illegal move Qxf7")
+    assert harness.messages[-1].startswith("Qxf7 is not legal")
     assert harness.session.current_node.move == "Bb5"  # nothing lost, nothing played
 
 
