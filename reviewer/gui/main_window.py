@@ -42,7 +42,7 @@ from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import Message, board_message, board_note, game_warning
+from reviewer.gui.presenters.messages import BoardCause, Message, board_key, board_message, board_note, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -253,7 +253,7 @@ class MainWindow(QMainWindow):
             self._show_board_message,
             SavedLines(),
             self,
-            show_note=lambda text: self.message_bar.replace(board_note(text)),
+            messages=_BoardMessages(self.message_bar),
         )
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
@@ -273,8 +273,8 @@ class MainWindow(QMainWindow):
         choice = self.engine_choice(card.kind)
         return engine_evaluator(choice.command, choice.name)
 
-    def _show_board_message(self, text: str) -> None:
-        self.message_bar.replace(board_message(text))
+    def _show_board_message(self, text: str, cause: BoardCause = "retro") -> None:
+        self.message_bar.replace(board_message(text, cause))
 
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
@@ -315,6 +315,7 @@ class MainWindow(QMainWindow):
         self.board_column.relayout()
 
     def learn_from_mistakes(self, color: str) -> None:
+        self.message_bar.remove(board_key("retro"))  # what the last request was told
         if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
             self._show_board_message("Learn from your mistakes needs a finished analysis by an engine that labels moves.")
         elif self.retro.retro is not None and not self.retro.retro.items:
@@ -352,7 +353,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
         self.message_bar.setParent(central)
-        self.message_bar.float_over(self.review_panel)
+        self.message_bar.float_over(self.review_panel, clear_of=self.header_label)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
@@ -550,6 +551,19 @@ class MainWindow(QMainWindow):
         if event.type() == QEvent.Type.WindowStateChange:
             self.commands.fullscreen_action.setChecked(self.isFullScreen())
         super().changeEvent(event)
+
+
+class _BoardMessages:
+    """The board's messages in the window's message bar, one per cause."""
+
+    def __init__(self, bar: MessageBar) -> None:
+        self._bar = bar
+
+    def show(self, cause: BoardCause, text: str, note: bool = False) -> None:
+        self._bar.replace(board_note(text, cause) if note else board_message(text, cause))
+
+    def clear(self, cause: BoardCause) -> None:
+        self._bar.remove(board_key(cause))
 
 
 _startup_frozen = False
