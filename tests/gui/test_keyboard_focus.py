@@ -69,6 +69,12 @@ def test_every_navigation_key_works_from_every_focusable_widget(qtbot, window, c
             QTest.keyClick(focused(), key)
             where = f"{key.name} from {type(widget).__name__} {widget.objectName()!r}"
             assert window.session.current_ply == (last if wanted is None else wanted), where
+        if game == GO_GAME and widget is not window.move_entry:  # Shift+P passes, wherever the focus is
+            window.session.set_current_ply(FROM_PLY)
+            widget.setFocus()
+            qtbot.waitUntil(widget.hasFocus)
+            QTest.keyClick(focused(), Qt.Key.Key_P, Qt.KeyboardModifier.ShiftModifier)
+            assert window.session.current_node.move == "pass", f"Shift+P from {type(widget).__name__}"
 
 
 def test_keys_edit_a_move_being_typed_and_esc_gives_them_back(qtbot, window, corpus_dir) -> None:
