@@ -184,8 +184,8 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
     )
     actions.previous_action = make_action(host, "&Previous move", lambda: session.step(-1), ["Left"], "Previous move")
     actions.next_action = make_action(host, "&Next move", lambda: session.step(1), ["Right"], "Next move")
-    actions.start_action = make_action(host, "&Start", session.go_to_start, ["Home", "Up"], "Start of the game")
-    actions.end_action = make_action(host, "&End", session.go_to_end, ["End", "Down"], "End of the line")
+    actions.start_action = make_action(host, "&Start of the game", session.go_to_start, ["Home", "Up"], "Start of the game")
+    actions.end_action = make_action(host, "&End of the line", session.go_to_end, ["End", "Down"], "End of the line")
     actions.next_mistake_action = make_action(host,
         "Next &mistake or blunder", lambda: slots.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
     )

@@ -154,7 +154,7 @@ def test_the_shortcut_list_comes_from_the_actions(qtbot, window) -> None:
     listed = " ".join(rows)
     for keys in ("L", "O", "X", "Ctrl+T", "Shift+P", "Ctrl+Z", "Ctrl+Del", "Ctrl+E", "F1", "Space", "←", "→"):
         assert keys in listed.split("  or  ") or any(keys in part.split("  or  ") for part in rows), keys
-    assert rows["L"] == "Show engine lines" and rows["Ctrl+T"] == "Train"
+    assert rows["L"] == "Show engine lines" and rows["Ctrl+T"] == "Train" and rows["Home  or  ↑"] == "Start of the game"
 
 
 @pytest.mark.parametrize(("kind", "shown"), [("chess", True), ("go", False)])
