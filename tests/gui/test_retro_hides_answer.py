@@ -129,3 +129,27 @@ def test_opening_another_game_ends_the_questions(qtbot, window, tmp_path) -> Non
     with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
         window.open_file(other)
     assert window.session.engine_hidden_from is None and not window.retro_panel.isVisible()
+
+
+def test_a_go_mistake_asked_shows_no_candidate_nor_best_point(qtbot, window) -> None:
+    from support import go_game_with_a_blunder
+
+    game, table = go_game_with_a_blunder()
+    window.session.load_game(game, evaluations=table.ordered())
+
+    def judged() -> bool:
+        move = window.session.move_assessment(3)
+        return move is not None and move.judgement in ("mistake", "blunder")
+
+    qtbot.waitUntil(judged, timeout=WAIT_MS)
+    window.views.refresh()
+    window.session.set_current_ply(2)
+    board = window.go_board
+    assert board.candidates  # the review's candidates, before the question
+    window.commands.retro_black_action.trigger()
+    assert "A1 was a" in window.retro_panel.prompt.text() and window.session.current_ply == 2
+    assert board.candidates == [] and board._best_move is None
+    assert "G5" not in comment_text(window) and "Engine" not in comment_text(window)
+    QTest.mouseClick(window.retro_panel.show_me, Qt.MouseButton.LeftButton)
+    assert window.retro_panel.feedback.text().startswith("The best move was G5.")
+    assert board.candidates and board._best_move is not None  # answered: the engine's view is back
