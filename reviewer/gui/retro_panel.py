@@ -70,7 +70,6 @@ class RetroController(QObject):
     moves played on the board (`offer_move`)."""
 
     judged = Signal(object, object)  # (the card, the Verdict) from the engine's thread
-    best_move_shown = Signal(str)  # the move "show me" revealed
 
     def __init__(
         self,
@@ -152,7 +151,6 @@ class RetroController(QObject):
         card = retro.current.card
         best = retro.show_me()
         self.panel.feedback.setText(f"The best move was {best}." + self._why_text(card, f" {card.played} lost: "))
-        self.best_move_shown.emit(best)
         self._keep_answered(card)
 
     def skip(self) -> None:

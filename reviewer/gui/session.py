@@ -2,8 +2,9 @@
 `reviewer.core.services.review_model.ReviewModel`, which owns the open game, its evaluations, the
 labels, the node on show and its live lines, and re-emits the model's events as Qt signals.
 
-Every method and property forwards to the model; views connect to the signals and read through
-here (or `session.model`). The model is used on the GUI thread only, so its events, and the
+Every method and property forwards to the model, but for one state of the views alone: the engine's
+view hidden while the player looks for a move (`hide_engine_from`). Views connect to the signals
+and read through here (or `session.model`). The model is used on the GUI thread only, so its events, and the
 signals emitted for them, are delivered on the GUI thread; work done elsewhere comes back through
 queued signals (`accept_assessment` is a slot for the background assessor's results).
 """
