@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -31,11 +32,22 @@ from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.move_list import MoveListWidget
 from reviewer.gui.presenters.board_marks import go_candidate_marks
+from reviewer.gui.presenters.messages import BoardCause
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.threat import ThreatSearch
 
 EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
+
+
+class BoardMessages(Protocol):
+    """Where the board's messages go, each under its cause (`presenters.messages.BoardCause`), so
+    that it can be taken away when its cause goes."""
+
+    def show(self, cause: BoardCause, text: str, note: bool = False) -> None: ...
+
+    def clear(self, cause: BoardCause) -> None: ...
+HIDDEN_LINES_TEXT = "Engine lines are hidden while you look for a better move."
 THREAT_BUDGET_STEP = 1  # the threat is searched with live analysis's second budget (100k nodes, 8 visits)
 
 
@@ -58,7 +70,10 @@ class AnalysisBoard(QObject):
         saved_lines: SavedLines | None = None,
         parent: QObject | None = None,
         show_note: Callable[[str], None] | None = None,
+        messages: BoardMessages | None = None,
     ) -> None:
+        """`messages`: where the board's messages go by cause; without it they go to `show_message`
+        (and the notes to `show_note`) and stay."""
         super().__init__(parent)
         self.session = session
         self.move_list = move_list
@@ -68,6 +83,7 @@ class AnalysisBoard(QObject):
         self._engine_factory_for = engine_factory_for
         self._show_message = show_message
         self._show_note = show_note or show_message  # what was asked for and found, not a problem
+        self._messages = messages
         self._chess_board: PlayableChessBoard | None = None
         self._go_board: PlayableGoBoard | None = None
         self._bridge: LiveBridge | None = None
@@ -92,13 +108,14 @@ class AnalysisBoard(QObject):
         self._threat_request: tuple[Node, Game, int] | None = None  # the position on show, the game and ply searched
         self._threat = ThreatSearch(self)
         self._threat.found.connect(self._on_threat)
-        self._threat.failed.connect(show_message)
+        self._threat.failed.connect(self._on_engine_failed)
         self.lines_loaded.connect(self._graft_saved_lines)
-        self.store_failed.connect(show_message)
+        self.store_failed.connect(self._on_store_failed)
         session.move_refused.connect(self._on_refused)
         session.tree_changed.connect(self._on_tree_changed)
         session.current_changed.connect(self._on_current_changed)
         session.game_loaded.connect(self._on_game_loaded)
+        session.engine_hidden_changed.connect(self._on_engine_hidden_changed)
         entry.move_entered.connect(self._on_entry)
         lines.line_clicked.connect(self._on_line_clicked)
         lines.line_hovered.connect(self._on_line_hovered)
@@ -123,6 +140,11 @@ class AnalysisBoard(QObject):
     def set_live(self, enabled: bool) -> None:
         """The engine toggle (lichess's L): analyse the position on show until switched off."""
         self._live = enabled
+        if enabled:
+            self._unsay("maps")  # "press L" is done; a map the engine lacks is told anew
+            self._told_no_maps = False
+        elif not self._threat_on:
+            self._unsay("engine")
         if not enabled:
             if self._bridge is not None:
                 self._bridge.stop()
@@ -146,6 +168,9 @@ class AnalysisBoard(QObject):
         """Threat mode (lichess's X): the opponent's best move if it were its turn, with what it would win."""
         self._threat_on = enabled
         self._show_threat(None)
+        self._unsay("threat")
+        if not enabled and not self._live:
+            self._unsay("engine")
         if enabled:
             self._search_threat(self.session.current_node)
         else:
@@ -166,8 +191,9 @@ class AnalysisBoard(QObject):
         if policy is not None:
             self._show_policy = policy
         self._told_no_maps = False
+        self._unsay("maps")
         if (self._show_ownership or self._show_policy) and not self._live:
-            self._show_message("Territory and policy come with the engine lines: press L to switch them on.")
+            self._say("maps", "Territory and policy come with the engine lines: press L to switch them on.")
         latest = self.session.live_lines
         self._paint_maps(latest.evaluation if latest is not None else None)
 
@@ -223,7 +249,7 @@ class AnalysisBoard(QObject):
     def _on_refused(self, reason: str) -> None:
         if self._entering:  # the move box marks its own refused text; a board move leaves it alone
             self.entry.refuse(reason)
-        self._show_message(reason)
+        self._say("move", reason)
 
     def _on_game_loaded(self) -> None:
         self.entry.clear_refusal()
@@ -242,7 +268,7 @@ class AnalysisBoard(QObject):
         if game is None:
             return
         self.move_list.refresh_tree()
-        self.move_list.set_judgements(self.session.judgements())
+        self.move_list.set_judgements(self.session.shown_judgements())
         if self.session.current_node is not None:
             self.move_list.set_current_node(self.session.current_node)
         if self._saved_lines is not None and self._fingerprint and not self._closed:
@@ -275,13 +301,15 @@ class AnalysisBoard(QObject):
         if isinstance(lines, list) and lines:
             added, problems = graft(game, lines)
             for problem in problems:
-                self._show_message(problem)
+                self._say("saved-lines", problem)
             if added:
                 self.session.tree_edited_elsewhere()
         self.lines_restored.emit()
 
     def _on_current_changed(self, node: Node) -> None:
         self.entry.clear_refusal()  # it was about the position before
+        self._unsay("move")  # so was a refused move
+        self._unsay("threat")  # and the threat
         self._refresh_numbers()
         self._paint_maps(None)  # the maps on show were of the position before
         self._clear_previews()  # so were the hovered line's arrows and stones
@@ -290,6 +318,30 @@ class AnalysisBoard(QObject):
             self._search_threat(node)
         if self._live:
             self._follow(node)
+
+    def _on_engine_hidden_changed(self) -> None:
+        """While the player looks for a move the live lines, evaluation bar, maps and threat are
+        hidden (and not searched); they come back for the position on show once the answer is in."""
+        if self.session.engine_hidden_from is None:
+            if self._live:
+                self._follow(self.session.current_node)
+            if self._threat_on:
+                self._search_threat(self.session.current_node)
+            return
+        if self._bridge is not None:
+            self._bridge.stop()
+        self.session.clear_live_lines()
+        self._paint_maps(None)
+        self.eval_bar.set_evaluation(None)
+        if self._go_board is not None:
+            self._go_board.set_candidates([], rough=False)
+            self._go_board.set_best_move(None)
+        self._threat_request = None
+        self._threat.cancel()
+        self._show_threat(None)
+        self._unsay("threat")
+        if self._live:
+            self.lines.clear_lines(HIDDEN_LINES_TEXT)
 
     def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
         self.session.play_line(list(moves))
@@ -316,9 +368,12 @@ class AnalysisBoard(QObject):
 
     def _on_update(self, update: LiveUpdate) -> None:
         game, node = self.session.game, self.session.current_node
-        if not self._live or game is None or node is None or update.token is not node:
+        hidden = self.session.engine_hidden_from is not None
+        if not self._live or hidden or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
         self.session.set_live_lines(node, update)
+        if not self._threat_on:  # the engine works again (the threat search may still fail)
+            self._unsay("engine")
         board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
         self.lines.show_update(update, board, self._multipv)
         if game_support(game.kind).has_eval_bar:
@@ -327,15 +382,24 @@ class AnalysisBoard(QObject):
         self._mark_candidates(game, node, update.evaluation)
         self.lines_shown.emit(update)
 
+    def _on_engine_failed(self, message: str) -> None:
+        self._say("engine", message)
+
+    def _on_store_failed(self, message: str) -> None:
+        self._say("saved-lines", message)
+
     def _on_failed(self, message: str) -> None:
         self.lines.clear_lines(message)
-        self._show_message(message)
+        self._say("engine", message)
 
     # -------------------------------------------------------------------------- helpers
 
     def _follow(self, node: Node | None) -> None:
         game = self.session.game
         if game is None or node is None:
+            return
+        if self.session.engine_hidden_from is not None:
+            self.lines.clear_lines(HIDDEN_LINES_TEXT)
             return
         board_size = (game.board_width, game.board_height)
         wanted = (game.kind, board_size)
@@ -360,13 +424,13 @@ class AnalysisBoard(QObject):
         game = self.session.game
         threat = threat_of(game.kind) if game is not None else None
         self._threat_request = None
-        if game is None or node is None or threat is None:
+        if game is None or node is None or threat is None or self.session.engine_hidden_from is not None:
             self._threat.cancel()
             return
         found = threat.search(game, node)
         if found is None:
             self._threat.cancel()
-            self._show_message("No threat to show here: the side to move is in check, or the game is over.")
+            self._say("threat", "No threat to show here: the side to move is in check, or the game is over.", note=True)
             return
         searched, ply = found
         self._threat_request = (node, searched, ply)
@@ -385,7 +449,7 @@ class AnalysisBoard(QObject):
         assert threat is not None
         why = threat.explain(request[1], request[2], evaluation if isinstance(evaluation, Evaluation) else None)
         self._show_threat(why)
-        self._show_note(why.text if why is not None else "The engine's answer shows no threat here.")
+        self._say("threat", why.text if why is not None else "The engine's answer shows no threat here.", note=True)
 
     def _show_threat(self, why: Why | None) -> None:
         changed = why != self._threat_why
@@ -429,7 +493,20 @@ class AnalysisBoard(QObject):
         wanted = self._show_ownership or self._show_policy
         if wanted and evaluation is not None and ownership is None and policy is None and not self._told_no_maps:
             self._told_no_maps = True
-            self._show_message("This engine gives no territory or policy map: KataGo does (Engines ▸ Install KataGo).")
+            self._say("maps", "This engine gives no territory or policy map: KataGo does (Engines ▸ Install KataGo).")
+
+    def _say(self, cause: BoardCause, text: str, note: bool = False) -> None:
+        if self._messages is not None:
+            self._messages.show(cause, text, note)
+        elif note:
+            self._show_note(text)
+        else:
+            self._show_message(text)
+
+    def _unsay(self, cause: BoardCause) -> None:
+        """`cause` is gone: so is its message."""
+        if self._messages is not None:
+            self._messages.clear(cause)
 
     def _refresh_numbers(self) -> None:
         game, node = self.session.game, self.session.current_node

@@ -212,7 +212,8 @@ class AnalysisController(QObject):
         if presentation(self.current_kind()).offers_engine_setup and engine_missing(message):
             actions = ("locate-engine", "install-stockfish")
         self._message_bar.replace(
-            Message(key="analysis-failed", level="error", text=f"The analysis failed: {message}", actions=actions, scope="app")
+            Message(key="analysis-failed", level="error", text=f"The analysis failed: {message}", actions=actions, scope="app",
+                    reason=message)
         )
         self.show_analysis_state()
 

@@ -151,8 +151,8 @@ class _LineLabel(QWidget):
         event.accept()
 
     def _plies(self, move_index: int | None) -> int:
-        """Moves to play for a point on the line: up to the move there; off the moves, the first one."""
-        return move_index + 1 if move_index is not None else 1
+        """Moves to play for a point on the line: up to the move there; off the moves, all of them."""
+        return move_index + 1 if move_index is not None else sum(1 for _text, index in self._tokens if index is not None)
 
     def leaveEvent(self, event: QEvent) -> None:
         self._hovered, self._hover_plies = None, -1
@@ -175,7 +175,7 @@ def move_tokens(moves: tuple[str, ...], moves_text: str) -> list[tuple[str, int 
 
 class LinesPanel(QFrame):
     """Up to five engine lines: score, depth or visits, the moves. Click a move of a line to play
-    the line up to that move (off the moves: its first move); hover to see it on the board.
+    the line up to that move (off the moves: the whole line); hover to see it on the board.
 
     Signals:
         line_clicked(tuple[str, ...]): the moves to play, from the position on show.

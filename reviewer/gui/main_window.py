@@ -42,7 +42,7 @@ from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import Message, board_message, board_note, game_warning
+from reviewer.gui.presenters.messages import BoardCause, Message, board_key, board_message, board_note, game_warning
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -253,14 +253,13 @@ class MainWindow(QMainWindow):
             self._show_board_message,
             SavedLines(),
             self,
-            show_note=lambda text: self.message_bar.replace(board_note(text)),
+            messages=_BoardMessages(self.message_bar),
         )
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
         self.analysis_board.lines_shown.connect(self.lines_shown)
         self.analysis_board.lines_restored.connect(self.lines_restored)
-        self.retro.best_move_shown.connect(lambda move: self._show_board_message(f"The best move was {move}."))
 
     def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
         from reviewer.gui.workers import open_engine_from_registry
@@ -274,8 +273,8 @@ class MainWindow(QMainWindow):
         choice = self.engine_choice(card.kind)
         return engine_evaluator(choice.command, choice.name)
 
-    def _show_board_message(self, text: str) -> None:
-        self.message_bar.replace(board_message(text))
+    def _show_board_message(self, text: str, cause: BoardCause = "retro") -> None:
+        self.message_bar.replace(board_message(text, cause))
 
     def set_live(self, enabled: bool) -> None:
         """The engine toggle: live lines (and the evaluation bar for chess) for the position on show."""
@@ -316,6 +315,7 @@ class MainWindow(QMainWindow):
         self.board_column.relayout()
 
     def learn_from_mistakes(self, color: str) -> None:
+        self.message_bar.remove(board_key("retro"))  # what the last request was told
         if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
             self._show_board_message("Learn from your mistakes needs a finished analysis by an engine that labels moves.")
         elif self.retro.retro is not None and not self.retro.retro.items:
@@ -333,6 +333,7 @@ class MainWindow(QMainWindow):
         self.header_label, self.summary_panel, self.move_list = panel.header_label, panel.summary_panel, panel.move_list
         self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
         self.move_entry, self.right_splitter = panel.move_entry, panel.splitter
+        self.move_entry.left.connect(self._focus_board)
 
         top = BoardAndPanel(self.board_column, self.review_panel, self)
         self.board_and_panel = top
@@ -352,7 +353,7 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
         self.message_bar.setParent(central)
-        self.message_bar.float_over(self.review_panel)
+        self.message_bar.float_over(self.review_panel, clear_of=self.header_label)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
@@ -379,6 +380,7 @@ class MainWindow(QMainWindow):
         session.game_loaded.connect(self._on_game_loaded)
         session.current_changed.connect(self.views.show_current)
         session.assessment_changed.connect(self.views.schedule_refresh)
+        session.engine_hidden_changed.connect(self.views.refresh)
         self.move_list.node_selected.connect(session.set_current_node)
         self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
@@ -497,6 +499,13 @@ class MainWindow(QMainWindow):
         self.move_list.set_problems(problem_plies(game))
         self.analysis_controller.new_game()
         self._update_enabled()  # the views follow on the session's assessment_changed
+        if not self.move_entry.text():  # the keys step through the new game, unless a move is being typed
+            self._focus_board()
+
+    def _focus_board(self) -> None:
+        board = self.board_stack.currentWidget()
+        if board is not None:
+            board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _update_enabled(self) -> None:
         collection = self.session.collection
@@ -542,6 +551,19 @@ class MainWindow(QMainWindow):
         if event.type() == QEvent.Type.WindowStateChange:
             self.commands.fullscreen_action.setChecked(self.isFullScreen())
         super().changeEvent(event)
+
+
+class _BoardMessages:
+    """The board's messages in the window's message bar, one per cause."""
+
+    def __init__(self, bar: MessageBar) -> None:
+        self._bar = bar
+
+    def show(self, cause: BoardCause, text: str, note: bool = False) -> None:
+        self._bar.replace(board_note(text, cause) if note else board_message(text, cause))
+
+    def clear(self, cause: BoardCause) -> None:
+        self._bar.remove(board_key(cause))
 
 
 _startup_frozen = False

@@ -2,8 +2,10 @@
 
 Each message is a row: a coloured mark for its level, the text, the actions it offers (buttons)
 and a ✕ that dismisses it. The bar hides itself when nothing is left. In the window it lies over
-the top of the review panel (`float_over`), so that a message never changes the board's size. The messages themselves
-live in a `MessageLog` (Qt-free); the bar only shows it.
+the top of the review panel, below the game's header (`float_over`), so that a message never
+changes the board's size nor hides the players' names. At most `MAX_SHOWN` rows stack, the newest;
+the others wait behind a "more" button. The messages themselves live in a `MessageLog` (Qt-free);
+the bar only shows it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ ACTION_TITLES = {
     "retry": "Try again",
 }
 LEVEL_WORDS = {"info": "Note", "warning": "Warning", "error": "Error"}
+MAX_SHOWN = 3  # rows stacked at once, unless the player asks for all
 
 
 class _MessageRow(QFrame):
@@ -77,18 +80,27 @@ class MessageBar(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 6)
         self._layout.setSpacing(3)
         self._anchor: QWidget | None = None
+        self._clear_of: QWidget | None = None
+        self._expanded = False
+        self.more_button = QToolButton(self)
+        self.more_button.setAutoRaise(True)
+        self.more_button.clicked.connect(self._toggle_more)
+        self.more_button.hide()
         self.hide()
 
-    def float_over(self, anchor: QWidget) -> None:
+    def float_over(self, anchor: QWidget, clear_of: QWidget | None = None) -> None:
         """Lie over the top of `anchor` (a widget in this bar's parent) instead of taking room in a
-        layout: a message then never resizes what is under it."""
-        self._anchor = anchor
+        layout: a message then never resizes what is under it; below `clear_of` (a widget inside
+        `anchor` that stays in sight) when given."""
+        self._anchor, self._clear_of = anchor, clear_of
         anchor.installEventFilter(self)
+        if clear_of is not None:
+            clear_of.installEventFilter(self)
         self.setAutoFillBackground(True)
         self._place()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self._anchor and event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show):
+        if watched in (self._anchor, self._clear_of) and event.type() in (QEvent.Type.Resize, QEvent.Type.Move, QEvent.Type.Show):
             self._place()
         return False
 
@@ -97,9 +109,14 @@ class MessageBar(QWidget):
         if anchor is None or parent is None or not self._rows:
             return
         top_left = anchor.mapTo(parent, QPoint(0, 0))
+        top = top_left.y()
+        clear_of = self._clear_of
+        if clear_of is not None and clear_of.isVisible() and clear_of.height() > 0:
+            top = max(top, clear_of.mapTo(parent, QPoint(0, clear_of.height())).y() + 2)
         width = anchor.width()
         wanted = self._layout.heightForWidth(width) if self._layout.hasHeightForWidth() else self.sizeHint().height()
-        self.setGeometry(QRect(top_left.x(), top_left.y(), width, max(1, min(wanted, anchor.height() * 2 // 3))))
+        room = top_left.y() + anchor.height() - top
+        self.setGeometry(QRect(top_left.x(), top, width, max(1, min(wanted, room * 2 // 3))))
         self.raise_()
 
     # ------------------------------------------------------------------------------- API
@@ -127,6 +144,10 @@ class MessageBar(QWidget):
     def messages(self) -> list[Message]:
         return list(self.log.messages)
 
+    def shown_rows(self) -> list[_MessageRow]:
+        """The rows on show, oldest first (at most `MAX_SHOWN` unless all were asked for)."""
+        return list(self._rows)
+
     def row(self, key: str) -> _MessageRow | None:
         return next((row for row in self._rows if row.message.key == key), None)
 
@@ -140,14 +161,28 @@ class MessageBar(QWidget):
         super().changeEvent(event)
 
     # ---------------------------------------------------------------------------- drawing
+    def _toggle_more(self) -> None:
+        self._expanded = not self._expanded
+        self._rebuild()
+
     def _rebuild(self) -> None:
         for row in self._rows:
             self._layout.removeWidget(row)
             row.hide()
             row.deleteLater()
-        self._rows = [_MessageRow(self, message) for message in self.log.messages]
+        messages = self.log.messages
+        if len(messages) <= MAX_SHOWN:
+            self._expanded = False
+        shown = messages if self._expanded else messages[-MAX_SHOWN:]
+        self._rows = [_MessageRow(self, message) for message in shown]
         for row in self._rows:
             self._layout.addWidget(row)
             row.show()  # now, not on the next turn of the event loop: the bar's height counts it
+        hidden = len(messages) - len(shown)
+        self._layout.removeWidget(self.more_button)
+        if hidden or self._expanded:
+            self.more_button.setText("Show fewer messages" if self._expanded else f"{hidden} more message{'s' if hidden > 1 else ''}…")
+            self._layout.addWidget(self.more_button, 0, Qt.AlignmentFlag.AlignRight)
+        self.more_button.setVisible(bool(hidden or self._expanded))
         self.setVisible(bool(self._rows))
         self._place()

@@ -2,16 +2,24 @@
 
 The box only proposes the text (`move_entered`); the session asks the rules. A refused move keeps
 its text, marked, with the reason as the tooltip, until the text is changed.
+
+The box holds the keyboard only while a move is typed in it: with nothing typed the window's
+navigation keys (←/→/Home/End/↑/↓, Ctrl+←/→) still step through the game, and Esc, Enter on
+nothing or a move played leave the box (`left`: the window gives the keyboard back to the board).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
+
+NAVIGATION_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Down})
 
 
 class MoveEntry(QLineEdit):
     move_entered = Signal(str)
+    left = Signal()  # the player is done with the box (Esc, Enter, a move played)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,8 +48,31 @@ class MoveEntry(QLineEdit):
     def accept_move(self) -> None:
         self.clear_refusal()
         self.clear()
+        self.leave()
+
+    def leave(self) -> None:
+        self.clearFocus()
+        self.left.emit()
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self._passes_on(event):
+            event.ignore()  # not the box's: the window's shortcut takes the key
+            return True
+        return super().event(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            self.leave()
+            return
+        super().keyPressEvent(event)
+
+    def _passes_on(self, event: QKeyEvent) -> bool:
+        """A navigation key with nothing typed: it has nothing to move in the box."""
+        return not self.text() and Qt.Key(event.key()) in NAVIGATION_KEYS
 
     def _enter(self) -> None:
         text = self.text().strip()
         if text:
             self.move_entered.emit(text)
+        else:
+            self.leave()

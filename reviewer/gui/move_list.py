@@ -71,7 +71,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._start_fullmove = 1
         self._start_white = True
         self._fonts: dict[bool, QFont] = {}
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click takes the keyboard from the move box
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.viewport().setMouseTracking(True)

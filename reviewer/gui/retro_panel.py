@@ -1,6 +1,10 @@
 """Learn from your mistakes in the window: the panel that asks, and the controller that takes the
 moves played on the board while it asks (instead of adding them to the game).
 
+While a mistake is asked the session hides the engine's view (`ReviewSession.hide_engine_from`):
+no arrow, line, label, evaluation, threat or "why" tells the answer. A mistake answered (found, or
+shown) stays on show with its feedback until the player asks for the next one.
+
 A move the card does not know is judged by an engine in a worker thread (the GUI never waits on it).
 """
 
@@ -22,6 +26,7 @@ from reviewer.gui.session import ReviewSession
 class RetroPanel(QFrame):
     show_me_clicked = Signal()
     skip_clicked = Signal()
+    next_clicked = Signal()
     stop_clicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -34,9 +39,12 @@ class RetroPanel(QFrame):
         self.feedback.setAccessibleName("Answer feedback")
         self.show_me = QPushButton("Show me")
         self.skip = QPushButton("Skip")
+        self.next = QPushButton("Next")
+        self.next.setToolTip("The next mistake")
+        self.next.setEnabled(False)
         self.stop = QPushButton("Stop")
         buttons = QHBoxLayout()
-        for button in (self.show_me, self.skip, self.stop):
+        for button in (self.show_me, self.skip, self.next, self.stop):
             buttons.addWidget(button)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("<b>Learn from your mistakes</b>"))
@@ -45,11 +53,15 @@ class RetroPanel(QFrame):
         layout.addLayout(buttons)
         self.show_me.clicked.connect(self.show_me_clicked)
         self.skip.clicked.connect(self.skip_clicked)
+        self.next.clicked.connect(self.next_clicked)
         self.stop.clicked.connect(self.stop_clicked)
 
-    def set_finished(self, finished: bool) -> None:
-        self.show_me.setEnabled(not finished)
-        self.skip.setEnabled(not finished)
+    def set_state(self, asking: bool, answered: bool, finished: bool) -> None:
+        """`asking`: a mistake waits for a move; `answered`: one was found or shown and stays on show
+        until Next; `finished`: none is left."""
+        self.show_me.setEnabled(asking)
+        self.skip.setEnabled(asking)
+        self.next.setEnabled(answered)
         self.stop.setText("Close" if finished else "Stop")
 
 
@@ -58,7 +70,6 @@ class RetroController(QObject):
     moves played on the board (`offer_move`)."""
 
     judged = Signal(object, object)  # (the card, the Verdict) from the engine's thread
-    best_move_shown = Signal(str)  # the move "show me" revealed
 
     def __init__(
         self,
@@ -74,15 +85,28 @@ class RetroController(QObject):
         self._retro: Retro | None = None
         self._engine_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="retro-engine")
         self._waiting = False
+        self._answered: Card | None = None  # the mistake found or shown, on show until Next
         panel.show_me_clicked.connect(self.show_me)
         panel.skip_clicked.connect(self.skip)
+        panel.next_clicked.connect(self.next)
         panel.stop_clicked.connect(self.stop)
         self.judged.connect(self._on_judged)
+        session.game_loaded.connect(self.stop)  # its mistakes were another game's
         panel.hide()
 
     @property
     def active(self) -> bool:
-        return self._retro is not None and not self._retro.done
+        """True while a mistake is asked or one answered is on show: the board's moves come here."""
+        return self._retro is not None and (not self._retro.done or self._answered is not None)
+
+    @property
+    def asking(self) -> bool:
+        """True while the player looks for a move (and the engine's view is hidden)."""
+        return self._retro is not None and not self._retro.done and self._answered is None
+
+    @property
+    def answered(self) -> Card | None:
+        return self._answered
 
     @property
     def retro(self) -> Retro | None:
@@ -97,6 +121,7 @@ class RetroController(QObject):
         if assessment is None:
             return False
         self._retro = Retro.for_game(game, self.session.evaluations, assessment, color)
+        self._answered = None
         self.panel.feedback.setText("")
         self.panel.show()
         self._ask()
@@ -104,7 +129,7 @@ class RetroController(QObject):
 
     def offer_move(self, move: str) -> None:
         retro = self._retro
-        if retro is None or retro.current is None or self._waiting:
+        if retro is None or retro.current is None or self._waiting or self._answered is not None:
             return
         card = retro.current.card
         verdict = retro.answer(move)
@@ -117,26 +142,35 @@ class RetroController(QObject):
             self.panel.feedback.setText(f"{verdict.move}: asking the engine…")
             self._engine_thread.submit(self._judge_with_engine, card, move, evaluate)
             return
-        self._show_verdict(verdict)
+        self._show_verdict(verdict, card)
 
     def show_me(self) -> None:
         retro = self._retro
-        if retro is None or retro.current is None:
+        if retro is None or retro.current is None or not self.asking or self._waiting:
             return
         card = retro.current.card
         best = retro.show_me()
         self.panel.feedback.setText(f"The best move was {best}." + self._why_text(card, f" {card.played} lost: "))
-        self.best_move_shown.emit(best)
-        self._ask()
+        self._keep_answered(card)
 
     def skip(self) -> None:
-        if self._retro is not None:
+        if self._retro is not None and self.asking and not self._waiting:
             self._retro.skip()
+            self.panel.feedback.setText("")
+            self._ask()
+
+    def next(self) -> None:
+        """Leave the mistake answered for the next one (or the summary)."""
+        if self._answered is not None:
+            self._answered = None
             self.panel.feedback.setText("")
             self._ask()
 
     def stop(self) -> None:
         self._retro = None
+        self._answered = None
+        self._waiting = False
+        self.session.hide_engine_from(None)
         self.panel.hide()
 
     def close(self) -> None:
@@ -156,17 +190,26 @@ class RetroController(QObject):
             return
         if verdict.accepted is not None and verdict.move:
             retro.answer(verdict.move, evaluate=lambda _card, _move: verdict.loss)
-            self._show_verdict(verdict)
+            self._show_verdict(verdict, card)
         else:
             self.panel.feedback.setText(verdict.message)
 
-    def _show_verdict(self, verdict: Verdict) -> None:
-        retro = self._retro
-        card = retro.current.card if retro is not None and retro.current is not None else None
-        again = card is not None and verdict.accepted is False and verdict.move == card.played
-        self.panel.feedback.setText(verdict.message + (self._why_text(card, " ") if again and card else ""))
+    def _show_verdict(self, verdict: Verdict, card: Card) -> None:
+        """`card`: the mistake `verdict` answers. Why the game's move lost waits for the answer: it
+        would point at the move looked for."""
         if verdict.accepted:
-            self._ask()
+            self.panel.feedback.setText(verdict.message + self._why_text(card, f" {card.played} lost: "))
+            self._keep_answered(card)
+        else:
+            self.panel.feedback.setText(verdict.message)
+
+    def _keep_answered(self, card: Card) -> None:
+        """`card` is answered: its position stays on show, now with the engine's view, until Next."""
+        self._answered = card
+        retro = self._retro
+        self.panel.set_state(asking=False, answered=True, finished=retro is None or retro.done)
+        self.session.hide_engine_from(None)
+        self.panel.next.setFocus()
 
     def _why_text(self, card: Card, lead: str) -> str:
         """Why the game's move of `card` lost (`reviewer.core.explain`), after `lead`; "" when the lines show nothing."""
@@ -181,7 +224,8 @@ class RetroController(QObject):
         if retro is None:
             return
         self.panel.prompt.setText(retro.prompt())
-        self.panel.set_finished(retro.done)
+        self.panel.set_state(asking=not retro.done, answered=False, finished=retro.done)
         item = retro.current
+        self.session.hide_engine_from(item.card.ply if item is not None else None)
         if item is not None:
             self.session.set_current_ply(item.card.ply - 1)

@@ -103,11 +103,13 @@ class ReviewViews(QObject):
         if game is None:
             return
         ply = node.ply if node.is_mainline else None
-        evaluation = self.session.evaluations.get(ply) if ply is not None else None
+        hidden = self.session.engine_hidden_from is not None  # the player looks for a move: no engine view
+        evaluation = self.session.evaluations.get(ply) if ply is not None and not hidden else None
         rough = lambda: not self.session.basis.trust.labels  # noqa: E731
         widgets = self.widgets
-        why = move_why(self.session, node)
-        widgets.board_area.show_node(game, node, evaluation, self._judgement_at(ply), rough, why)
+        why = move_why(self.session, node) if not hidden else None
+        judgement = self._judgement_at(ply) if not hidden else None
+        widgets.board_area.show_node(game, node, evaluation, judgement, rough, why)
         widgets.move_list.set_current_node(node)
         graph = widgets.graph()
         if graph is not None:
@@ -146,15 +148,21 @@ class ReviewViews(QObject):
         widgets = self.widgets
         if self.session.assessment_error:
             widgets.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
-        judgements = self.session.judgements()
+        judgements = self.session.shown_judgements()
         widgets.move_list.set_judgements(judgements)
         mode = self.graph_mode(game.kind)
         basis = self.session.basis
         evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
+        point_texts = graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count)
+        hidden = self.session.engine_hidden_from
+        if hidden is not None:  # neither the position asked nor any after it: their figures would tell
+            evals = {ply: value for ply, value in evals.items() if ply < hidden - 1}
+            losses = {ply: value for ply, value in losses.items() if ply < hidden}
+            point_texts = {ply: text for ply, text in point_texts.items() if ply < hidden - 1}
         graph = widgets.ensure_graph()
         graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
         graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
-        graph.set_point_texts(graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count))
+        graph.set_point_texts(point_texts)
         white, black = summary_dicts(assessment)
         strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
         widgets.summary_panel.set_summary(

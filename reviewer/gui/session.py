@@ -2,8 +2,9 @@
 `reviewer.core.services.review_model.ReviewModel`, which owns the open game, its evaluations, the
 labels, the node on show and its live lines, and re-emits the model's events as Qt signals.
 
-Every method and property forwards to the model; views connect to the signals and read through
-here (or `session.model`). The model is used on the GUI thread only, so its events, and the
+Every method and property forwards to the model, but for one state of the views alone: the engine's
+view hidden while the player looks for a move (`hide_engine_from`). Views connect to the signals
+and read through here (or `session.model`). The model is used on the GUI thread only, so its events, and the
 signals emitted for them, are delivered on the GUI thread; work done elsewhere comes back through
 queued signals (`accept_assessment` is a slot for the background assessor's results).
 """
@@ -47,11 +48,13 @@ class ReviewSession(QObject):
     tree_changed = Signal(bool)  # moves were added, removed or reordered; True when the main line changed
     move_refused = Signal(str)  # a move the rules refused, with the reason
     live_lines_changed = Signal(object)  # Node whose live lines were set or cleared
+    engine_hidden_changed = Signal()  # the player began or ended looking for a move on their own
 
     def __init__(self, preset: str = "lichess", parent: QObject | None = None, model: ReviewModel | None = None) -> None:
         super().__init__(parent)
         self.model = model if model is not None else ReviewModel(preset)
         self.model.subscribe_all(self._relay)
+        self._engine_hidden_from: int | None = None
 
     def _relay(self, event: ReviewEvent) -> None:
         match event:
@@ -148,6 +151,24 @@ class ReviewSession(QObject):
 
     def move_assessment(self, ply: int) -> MoveAssessment | None:
         return self.model.move_assessment(ply)
+
+    # -- the engine's view hidden while the player looks for a move ---------------------------------
+    @property
+    def engine_hidden_from(self) -> int | None:
+        """The ply of the move the player is asked to better ("Learn from your mistakes"), while
+        asked: the views then show no engine figure of any position, nor the labels and graph
+        points from that move on. None when nothing is hidden."""
+        return self._engine_hidden_from
+
+    def hide_engine_from(self, ply: int | None) -> None:
+        if ply != self._engine_hidden_from:
+            self._engine_hidden_from = ply
+            self.engine_hidden_changed.emit()
+
+    def shown_judgements(self) -> dict[int, str | None]:
+        """The labels the move list and graph may show: `judgements` less the hidden ones."""
+        judgements, hidden = self.model.judgements(), self._engine_hidden_from
+        return judgements if hidden is None else {ply: label for ply, label in judgements.items() if ply < hidden}
 
     # -- navigation ----------------------------------------------------------------------------
     @property

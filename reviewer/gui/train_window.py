@@ -101,7 +101,7 @@ class TrainWindow(QWidget):
         self.feedback_label = QLabel()
         self.feedback_label.setWordWrap(True)
         self.feedback_label.setAccessibleName("Answer feedback")
-        self.why_label = QLabel()  # why the game's move lost: after a wrong answer or "Show me"
+        self.why_label = QLabel()  # why the game's move lost: once the card is answered (found or shown)
         self.why_label.setWordWrap(True)
         self.why_label.setAccessibleName("Why the game's move lost")
         self.show_button = QPushButton("Show me")
@@ -266,9 +266,8 @@ class TrainWindow(QWidget):
         if not verdict.move or verdict.accepted is None:
             return
         self._attempts += 1
-        if not verdict.accepted:
+        if verdict.accepted:  # why the game's move lost would point at the move looked for: after the answer
             self._tell_why(card)
-        if verdict.accepted:
             self._finish(card, verdict.move)
             self._record(card, verdict.move, accepted=True)
 

@@ -100,6 +100,7 @@ class WindowActions:
     retro_white_action: QAction
     retro_black_action: QAction
     train_action: QAction
+    pass_action: QAction
     graph_mode_group: QActionGroup
     graph_mode_actions: dict[str, QAction]
     variation_actions: list[QAction]
@@ -183,8 +184,8 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
     )
     actions.previous_action = make_action(host, "&Previous move", lambda: session.step(-1), ["Left"], "Previous move")
     actions.next_action = make_action(host, "&Next move", lambda: session.step(1), ["Right"], "Next move")
-    actions.start_action = make_action(host, "&Start", session.go_to_start, ["Home", "Up"], "Start of the game")
-    actions.end_action = make_action(host, "&End", session.go_to_end, ["End", "Down"], "End of the line")
+    actions.start_action = make_action(host, "&Start of the game", session.go_to_start, ["Home", "Up"], "Start of the game")
+    actions.end_action = make_action(host, "&End of the line", session.go_to_end, ["End", "Down"], "End of the line")
     actions.next_mistake_action = make_action(host,
         "Next &mistake or blunder", lambda: slots.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
     )
@@ -237,8 +238,9 @@ def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlot
         make_action(host, "Pro&mote variation", on_current(session.promote), [], "One step up"),
         make_action(host, "Make &main line", on_current(session.make_mainline), [], "Main line"),
         make_action(host, "&Delete from here", on_current(session.delete_from), ["Ctrl+Del"], "Delete"),
-        make_action(host, "&Pass (Go)", lambda: slots.pass_move(), ["Shift+P"], "Pass"),
     ]
+    actions.pass_action = make_action(host, "&Pass (Go)", lambda: slots.pass_move(), ["Shift+P"], "Pass")
+    actions.variation_actions.append(actions.pass_action)
     actions.live_action = make_action(host,
         "Show &engine lines", lambda checked=False: slots.set_live(checked), ["L"], "Live engine lines for the position on show",
         checkable=True,
@@ -430,6 +432,11 @@ def apply_action_states(actions: WindowActions, states: ActionStates) -> None:
     actions.export_action.setEnabled(states.export_enabled)
     actions.choose_game_action.setEnabled(states.choose_game_enabled)
     actions.preset_combo.setEnabled(states.thresholds_enabled)
+    actions.preset_menu.setEnabled(states.thresholds_enabled)
+    actions.pass_action.setEnabled(states.pass_enabled)
+    for action in (actions.move_numbers_action, actions.ownership_action, actions.policy_action):
+        action.setEnabled(states.point_maps_enabled)
+    actions.threat_action.setEnabled(states.threat_enabled)
     for action in (
         actions.previous_action,
         actions.next_action,

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QStatusBar, QWidget
 
 from reviewer.core.games import game_support
 from reviewer.gui.analysis_controller import AnalysisController
-from reviewer.gui.presenters.text import SHORTCUTS
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import Settings
 
@@ -80,9 +79,9 @@ class WindowDialogs(QObject):
 
     @Slot()
     def show_shortcuts(self) -> None:
-        from reviewer.gui.dialogs.shortcuts import ShortcutsDialog
+        from reviewer.gui.dialogs.shortcuts import ShortcutsDialog, shortcut_rows
 
-        ShortcutsDialog(SHORTCUTS, self._parent).exec()
+        ShortcutsDialog(shortcut_rows(self._parent.actions()), self._parent).exec()
 
     @Slot()
     def show_about(self) -> None:

@@ -57,6 +57,16 @@ def test_chess_threat_of_mate_and_of_nothing():
     assert threat.explain(searched, ply, Evaluation(ply=ply, kind="chess", pv=("Ke3",))) is None  # refused by the rules
 
 
+def test_a_chess_threat_says_what_it_wins_though_its_line_trades_on_later():
+    game = chess_game("1. d4 e6 2. Bg5")  # Black to move: the bishop eyes the queen
+    threat = threat_of("chess")
+    assert threat is not None
+    searched, ply = threat.search(game, last(game))
+    for line in (("Bxd8", "Kxd8"), ("Bxd8", "Kxd8", "e4", "d5", "exd5", "exd5"), ("Bxd8", "Kxd8", "Nc3", "Bb4", "a3", "Bxc3+", "bxc3")):
+        why = threat.explain(searched, ply, Evaluation(ply=ply, kind="chess", pv=line, score_cp_first=700))
+        assert why is not None and why.text == "Threatens Bxd8, winning a queen for a bishop.", line
+
+
 def test_no_chess_threat_while_in_check():
     game = chess_game("1. e4 f5 2. Qh5+")
     threat = threat_of("chess")

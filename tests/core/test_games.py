@@ -49,9 +49,9 @@ def test_chess_takes_san_and_uci_and_names_the_move_in_both():
         ("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1", "e1e2", "the king would be in check on e2"),
         ("4k3/4r3/8/8/8/8/N7/4K3 w - - 0 1", "a2b4", "the king is in check and this move does not stop it"),
         (chess.STARTING_FEN, "hello", "not a move in SAN (Nf3) or UCI (g1f3)"),
-        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "a promotion: say the piece (e.g. e7e8q)"),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "it is a promotion: say the piece (e.g. e7e8q)"),
         ("4k3/8/8/8/8/8/8/N3K2N w - - 0 1", "Nf2", None),  # only one knight reaches f2
-        ("4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1", "Nd3", "ambiguous: say which piece moves (e.g. Nbd2)"),
+        ("4k3/8/8/8/8/8/1N3N2/4K3 w - - 0 1", "Nd3", "it is ambiguous: say which piece moves (e.g. Nbd2)"),
     ],
 )
 def test_chess_refuses_with_a_reason(fen, typed, reason):
@@ -63,6 +63,23 @@ def test_chess_refuses_with_a_reason(fen, typed, reason):
     with pytest.raises(IllegalMove) as refused:
         rules.play(board, typed)
     assert refused.value.reason == reason
+
+
+@pytest.mark.parametrize(
+    ("fen", "typed", "sentence"),
+    [
+        (chess.STARTING_FEN, "e2e5", "e2–e5 is not legal: a pawn cannot go from e2 to e5"),
+        (chess.STARTING_FEN, "d1d3", "Qd1–d3 is not legal: the way from d1 to d3 is blocked"),
+        ("r3k3/8/8/R7/8/8/8/4K3 b - - 0 1", "a8a4", "Ra8–a4 is not legal: the way from a8 to a4 is blocked"),
+        (chess.STARTING_FEN, "Nf6", "Nf6 is not legal in this position (white to move)"),
+        (chess.STARTING_FEN, "hello", "hello is not a move in SAN (Nf3) or UCI (g1f3)"),
+        ("4k3/P7/8/8/8/8/8/4K3 w - - 0 1", "a7a8", "a7–a8 is not legal: it is a promotion: say the piece (e.g. e7e8q)"),
+    ],
+)
+def test_a_refused_chess_move_is_named_as_players_name_moves(fen, typed, sentence):
+    with pytest.raises(IllegalMove) as refused:
+        rules_for("chess").play(chess.Board(fen), typed)
+    assert refused.value.sentence == sentence
 
 
 @pytest.mark.parametrize(

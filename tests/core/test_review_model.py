@@ -113,7 +113,7 @@ def test_the_games_own_move_is_followed_and_a_refused_one_changes_nothing(game) 
     events.clear()
     tree_before = [node.children[:] for node in model.mainline_node(11).path_from_root()]
     assert model.play_move("a1a1") is None
-    assert len(events) == 1 and isinstance(events[0], MoveRefused) and events[0].reason == "Illegal move a1a1: a piece must move to another square"
+    assert len(events) == 1 and isinstance(events[0], MoveRefused) and events[0].reason == "a1a1 is not legal: a piece must move to another square"
     assert model.current_ply == 11 and [node.children for node in model.mainline_node(11).path_from_root()] == tree_before
 
 

@@ -93,7 +93,7 @@ def test_a_typed_move_is_played_and_an_illegal_one_stays_with_its_reason(harness
     qtbot.keyClicks(harness.entry, "Qxf7")
     QTest.keyClick(harness.entry, Qt.Key.Key_Return)
     assert harness.entry.text() == "Qxf7" and "not legal" in harness.entry.refusal()
-    assert harness.messages[-1].startswith("Illegal move Qxf7")
+    assert harness.messages[-1].startswith("Qxf7 is not legal")
     assert harness.session.current_node.move == "Bb5"  # nothing lost, nothing played
 
 
@@ -208,7 +208,9 @@ def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
         assert len(game.node_at_ply(5).children) == 1  # an answer is not added to the game
         made.click(chess.G7)
         made.click(chess.G6)
-        assert panel.feedback.text() == "Good, that's the best move."
+        assert panel.feedback.text().startswith("Good, that's the best move.")
+        assert "Nf6 was a blunder" in panel.prompt.text()  # the feedback stays with its own mistake
+        panel.next.click()
         assert panel.prompt.text() == "Done. 1 of 1 found (0 at the first try), 0 shown, 0 skipped"
         assert not made.analysis.retro.active
         made.analysis.retro.close()

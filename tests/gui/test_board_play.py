@@ -161,7 +161,7 @@ def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot)
     with qtbot.waitSignal(entry.move_entered) as entered:
         QTest.keyClick(entry, Qt.Key.Key_Return)
     assert entered.args == ["Nf3"]
-    entry.refuse("Illegal move Nf3: not legal in this position (black to move)")
+    entry.refuse("Nf3 is not legal in this position (black to move)")
     assert entry.text() == "Nf3" and "not legal" in entry.toolTip()
     qtbot.keyClicks(entry, "x")
     assert entry.refusal() == "" and entry.toolTip() == ""
@@ -204,6 +204,34 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
     assert hovered.args == [("d4", "d5")]
     panel.clear_lines("Engine off")
     assert panel.rows() == [] and not panel.line_label(0).isVisible()
+
+
+def test_a_click_on_an_engine_line_off_its_moves_plays_the_whole_line(qtbot):
+    from reviewer.core.analysis import Candidate, Evaluation
+    from reviewer.core.services.live import LiveUpdate
+    from reviewer.gui.live_panel import LinesPanel
+
+    panel = LinesPanel()
+    qtbot.addWidget(panel)
+    panel.resize(520, 160)
+    panel.show()
+    qtbot.waitExposed(panel)
+    line = ("e4", "e5", "Nf3", "Nc6")
+    evaluation = Evaluation(ply=0, kind="chess", score_cp_first=30, depth=12,
+                            candidates=(Candidate(move="e4", order=0, score_cp_first=30, pv=line),))
+    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=1)
+    label = panel.line_label(0)
+    on_the_score = QPoint(4, label.height() // 2)
+    with qtbot.waitSignal(panel.line_clicked) as clicked:
+        QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, on_the_score)
+    assert clicked.args == [line]
+    number = label.move_rect(2).topLeft() - QPoint(8, -label.height() // 2)  # on "2." before Nf3
+    with qtbot.waitSignal(panel.line_clicked) as clicked:
+        QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, number)
+    assert clicked.args == [line]
+    with qtbot.waitSignal(panel.line_clicked) as clicked:  # a move: up to it
+        QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.move_rect(2).center())
+    assert clicked.args == [line[:3]]
 
 
 def test_the_eval_bar_fills_with_whites_share(qtbot):

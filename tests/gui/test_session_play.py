@@ -51,7 +51,7 @@ def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(session,
     session.set_current_ply(4)
     with qtbot.waitSignal(session.move_refused) as refused, qtbot.assertNotEmitted(session.tree_changed):
         assert session.play_move("Qxf7") is None
-    assert refused.args[0].startswith("Illegal move Qxf7: not legal") and session.current_ply == 4
+    assert refused.args[0].startswith("Qxf7 is not legal in this position") and session.current_ply == 4
 
 
 def test_extending_the_main_line_and_promoting_a_variation(session, qtbot):

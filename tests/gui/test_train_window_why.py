@@ -1,4 +1,5 @@
-"""The Train view says why the game's move lost after a wrong answer and after "Show me"."""
+"""The Train view says why the game's move lost once the card is answered (found or shown), never
+while the player still looks for the move: it would point at it."""
 
 from __future__ import annotations
 
@@ -28,13 +29,17 @@ def open_window(qtbot, tmp_path) -> TrainWindow:
     return window
 
 
-def test_a_wrong_answer_tells_why_the_games_move_lost(qtbot, tmp_path):
+def test_why_the_games_move_lost_waits_until_the_card_is_answered(qtbot, tmp_path):
     window = open_window(qtbot, tmp_path)
     card = window.current()
     assert card.why_text and window.why_label.text() == ""  # not before the player has tried
     click(window.chess_board, chess.G8)
     click(window.chess_board, chess.F6)  # the game's move again
     assert window.feedback_label.text().startswith("Not this one")
+    assert window.why_label.text() == ""  # still looking: the why would point at the answer
+    click(window.chess_board, chess.G7)
+    click(window.chess_board, chess.G6)  # the best move
+    assert window.feedback_label.text().startswith("Good")
     assert window.why_label.text() == f"In the game, Nf6: {card.why_text}"
     window.close_deck()
 

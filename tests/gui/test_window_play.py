@@ -90,7 +90,7 @@ def test_the_move_box_and_a_refused_move_in_the_message_bar(qtbot, window, corpu
     qtbot.keyClicks(window.move_entry, "Ke2")
     QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
     texts = [message.text for message in window.message_bar.messages()]
-    assert any(text.startswith("Illegal move Ke2") for text in texts)
+    assert any(text.startswith("Ke2 is not legal") for text in texts)
     assert window.session.current_node.move == "Nh3"
 
 
@@ -309,9 +309,9 @@ def test_an_illegal_drag_says_why_and_a_small_letter_move_is_read(qtbot, window,
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.session.set_current_ply(0)
     drag(window.chess_board, chess.D1, chess.D3)
-    assert "Illegal move d1d3: the way from d1 to d3 is blocked" in message_texts(window)
+    assert "Qd1–d3 is not legal: the way from d1 to d3 is blocked" in message_texts(window)
     drag(window.chess_board, chess.E7, chess.E5)
-    assert "Illegal move e7e5: it is White's move" in message_texts(window)
+    assert "e7–e5 is not legal: it is White's move" in message_texts(window)
     assert window.session.current_ply == 0 and window.move_entry.refusal() == ""  # the box was not used
     qtbot.keyClicks(window.move_entry, "nh3")
     QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
@@ -350,4 +350,5 @@ def test_a_warning_does_not_change_the_size_of_the_board(qtbot, window, corpus_d
     assert window.message_bar.isVisible() and window.message_bar.height() > 20
     assert window.chess_board.size() == before
     origin = QPoint(0, 0)
-    assert window.message_bar.mapTo(window, origin) == window.review_panel.mapTo(window, origin)  # over the panel
+    bar, panel, header = (widget.mapTo(window, origin) for widget in (window.message_bar, window.review_panel, window.header_label))
+    assert bar.x() == panel.x() and bar.y() > header.y() + window.header_label.height() - 1  # over the panel, below the names

@@ -722,6 +722,10 @@ def explain_threat(game: Game, ply: int, evaluation: Evaluation | None) -> Why |
     first = plies[0]
     line = tuple(p.san for p in plies)
     gain, settled, settled_board = settled_gain(board, plies, threatener)
+    if not (gain > 0 and 0 <= settled < MATERIAL_HORIZON_PLIES):
+        # A long line trades on later (a pawn here, a piece there): what the threat wins is what its
+        # first plies win, the later trades are the line's, not the threat's.
+        gain, settled, settled_board = settled_gain(board, plies[:MATERIAL_HORIZON_PLIES], threatener)
     ctx = Context(board, plies, threatener, gain)
     motifs = [item.motif for detector in DETECTORS for item in detector(ctx)]
     focus = _names((first.move.from_square, first.move.to_square))

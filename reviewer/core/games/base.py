@@ -26,6 +26,16 @@ class IllegalMove(ValueError):
         self.move = move
         self.reason = reason
 
+    @property
+    def sentence(self) -> str:
+        """What the player reads: "Ra8–a5 is not legal: the way from a8 to a5 is blocked",
+        "Qxf7 is not legal in this position (black to move)", "D4 is not legal: the point is occupied"."""
+        if not self.move:
+            return self.reason[:1].upper() + self.reason[1:]
+        if self.reason.startswith("not "):
+            return f"{self.move} is {self.reason}"
+        return f"{self.move} is not legal: {self.reason}"
+
 
 @dataclass(frozen=True)
 class PlayedMove(Generic[PositionT]):

@@ -125,8 +125,8 @@ def parse_user_move(board: chess.Board, text: str) -> chess.Move:
         if move in board.legal_moves:
             return move
         if move.promotion is None and chess.Move(move.from_square, move.to_square, chess.QUEEN) in board.legal_moves:
-            raise IllegalMove(text, "a promotion: say the piece (e.g. e7e8q)")
-        raise IllegalMove(text, why_illegal(board, move))
+            raise IllegalMove(long_move_name(board, move), "it is a promotion: say the piece (e.g. e7e8q)")
+        raise IllegalMove(long_move_name(board, move), why_illegal(board, move))
     first_refusal: IllegalMove | None = None
     for reading in _san_readings(text):
         try:
@@ -158,13 +158,22 @@ def _parse_san(board: chess.Board, typed: str, san: str) -> chess.Move:
     try:
         return board.parse_san(san)
     except chess.AmbiguousMoveError:
-        raise IllegalMove(typed, "ambiguous: say which piece moves (e.g. Nbd2)") from None
+        raise IllegalMove(typed, "it is ambiguous: say which piece moves (e.g. Nbd2)") from None
     except chess.IllegalMoveError as error:
         if "promotion" in str(error):
-            raise IllegalMove(typed, "a promotion: say the piece (e.g. e8=Q)") from None
+            raise IllegalMove(typed, "it is a promotion: say the piece (e.g. e8=Q)") from None
         raise IllegalMove(typed, f"not legal in this position ({color_of(board)} to move)") from None
     except ValueError:
         raise IllegalMove(typed, "not a move in SAN (Nf3) or UCI (g1f3)") from None
+
+
+def long_move_name(board: chess.Board, move: chess.Move) -> str:
+    """A move that may not be legal, as players name it: the piece, where from and where to
+    ("Ra8–a5", "e2–e5", "e7–e8=Q"), the piece left out for a pawn or an empty square."""
+    piece = board.piece_at(move.from_square)
+    letter = piece.symbol().upper() if piece is not None and piece.piece_type != chess.PAWN else ""
+    promotion = f"={chess.piece_symbol(move.promotion).upper()}" if move.promotion else ""
+    return f"{letter}{chess.square_name(move.from_square)}–{chess.square_name(move.to_square)}{promotion}"
 
 
 def why_illegal(board: chess.Board, move: chess.Move) -> str:

@@ -450,4 +450,5 @@ SUPPORT = GameSupport(
     has_eval_bar=False,
     board_header=True,
     pass_move="pass",
+    point_maps=True,
 )

@@ -152,6 +152,7 @@ class GameSupport:
     eval_bar_ref: str = ""  # (evaluation) -> float | None: the first player's share of the bar in percent, where has_eval_bar
     board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
     pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
+    point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     explain_ref: str | None = None  # move explanations, when the game has them

@@ -429,7 +429,7 @@ class ReviewModel:
         try:
             result = self._editor().play(self._current, text)
         except IllegalMove as illegal:
-            self._emit(MoveRefused(f"Illegal move {illegal}"))
+            self._emit(MoveRefused(illegal.sentence))
             return None
         if result.created:
             self._after_edit(mainline_changed=result.node.is_mainline)
@@ -443,7 +443,7 @@ class ReviewModel:
         try:
             node = self._editor().play_line(self._current, list(moves))
         except IllegalMove as illegal:
-            self._emit(MoveRefused(f"Illegal move {illegal}"))
+            self._emit(MoveRefused(illegal.sentence))
             return None
         self._after_edit(mainline_changed=node.is_mainline)
         self.set_current_node(node)

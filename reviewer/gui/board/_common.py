@@ -75,6 +75,7 @@ class BoardWidget(QWidget):
         self._wheel = WheelStepper()
         self._background: QPixmap | None = None
         self._background_key: tuple[Any, ...] | None = None
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)  # a click takes the keyboard from a text box
         policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         policy.setHeightForWidth(True)
         self.setSizePolicy(policy)

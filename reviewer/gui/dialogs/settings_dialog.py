@@ -141,10 +141,14 @@ class SettingsDialog(QDialog):
         self.preset_combo.setCurrentIndex(max(0, PRESETS.index(preset) if preset in PRESETS else 0))
         review_box = QGroupBox("Move labels")
         review_form = QFormLayout(review_box)
-        review_form.addRow("Chess thresholds", self.preset_combo)
-        note = QLabel("Go moves are labelled by points lost: 3 / 6 / 12 (KaTrain).")
-        note.setEnabled(False)
-        review_form.addRow(note)
+        if game_support(kind).uses_thresholds:  # each game's own rule, not the other's
+            review_form.addRow("Thresholds", self.preset_combo)
+        else:
+            self.preset_combo.setParent(review_box)
+            self.preset_combo.hide()  # kept for the chess games: `preset` answers what it was
+            note = QLabel("Go moves are labelled by points lost: 3 / 6 / 12 (KaTrain).")
+            note.setEnabled(False)
+            review_form.addRow(note)
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.accept)

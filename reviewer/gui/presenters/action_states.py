@@ -17,10 +17,15 @@ class ActionStates:
     choose_game_enabled: bool  # another game of the open file
     thresholds_enabled: bool  # the inaccuracy/mistake/blunder presets
     navigation_enabled: bool  # previous/next move and mistake, start, end
+    pass_enabled: bool  # a pass can be played in the game on show
+    point_maps_enabled: bool  # move numbers, territory and policy (Go)
+    threat_enabled: bool
 
 
 def action_states(has_game: bool, running: bool, games_in_file: int, kind: str) -> ActionStates:
-    """`games_in_file`: 0 with no file open; `kind`: the open game's (or the default) kind."""
+    """`games_in_file`: 0 with no file open; `kind`: the open game's (or the default) kind.
+    What means nothing for the game on show is disabled."""
+    shown = presentation(kind)
     return ActionStates(
         analyse_enabled=has_game,
         running=running,
@@ -28,6 +33,9 @@ def action_states(has_game: bool, running: bool, games_in_file: int, kind: str) 
         analyse_tip="Stop the analysis (Space)" if running else "Analyse the game with the engine (Space)",
         export_enabled=has_game,
         choose_game_enabled=games_in_file > 1,
-        thresholds_enabled=presentation(kind).uses_thresholds,
+        thresholds_enabled=shown.uses_thresholds,
         navigation_enabled=has_game,
+        pass_enabled=has_game and shown.can_pass,
+        point_maps_enabled=has_game and shown.point_maps,
+        threat_enabled=has_game and shown.has_threat,
     )

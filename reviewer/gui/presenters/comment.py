@@ -43,6 +43,9 @@ def comment_html(session: ReviewSession, node: Node) -> str:
                      f"<span style='color:gray'> · {mover}</span></div>")
     elif node.parent is None and session.evaluations.get(0) is not None:
         parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
+    if session.engine_hidden_from is not None:  # the player looks for a move: nothing may tell it
+        parts.append("<div style='margin-top:4px; color:gray'>The engine's view is hidden until you answer.</div>")
+        return "".join(parts)
     said = verdict(game.kind, move, session.evaluations.get(ply - 1), session.evaluations.get(ply)) if move and ply else None
     if move is not None and said is not None:
         colour = judgement_hex(move.judgement)

@@ -28,6 +28,9 @@ class GamePresentation:
     engine_protocols: tuple[str, ...]  # discovered engines, in the order the registry prefers them
     graph_modes: tuple[str, str]  # the settings' names of (win chance, value) graph modes
     board_header: bool  # the header names Black first with stone letters, the board size and komi
+    can_pass: bool  # a move may pass (Go)
+    point_maps: bool  # move numbers, territory and policy maps on the board's points (Go)
+    has_threat: bool  # threat mode tells what the opponent threatens
 
 
 def presentation(kind: str) -> GamePresentation:
@@ -50,4 +53,7 @@ def presentation(kind: str) -> GamePresentation:
         engine_protocols=support.engine_protocols,
         graph_modes=support.graph_modes,
         board_header=support.board_header,
+        can_pass=bool(support.pass_move),
+        point_maps=support.point_maps,
+        has_threat=support.threat_ref is not None,
     )

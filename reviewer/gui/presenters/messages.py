@@ -1,7 +1,11 @@
-"""Every warning of the open game, kept until the user dismisses it (the message bar shows them).
+"""Every warning of the open game, kept until the user dismisses it or its cause goes (the message
+bar shows them).
 
-A message has a key: the same problem reported twice is shown once. Game-scoped messages go when
-another game is opened; app-scoped ones (an engine that cannot be found) stay until dismissed.
+A message has a key, its cause: the same cause reported again replaces its message, and whoever
+reports it goes on to take it away when the cause goes (`remove`). The same words, or the same
+problem behind them (`reason`: an engine that cannot start, told by the analysis, the live lines
+and the threat search alike), are shown once. Game-scoped messages go when another game is opened;
+app-scoped ones (an engine that cannot be found) stay until dismissed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ class Message:
     text: str
     actions: tuple[str, ...] = ()  # action names the window knows ("locate-engine", "install-stockfish")
     scope: Scope = "game"
+    reason: str = ""  # the problem behind the text, when others may report it too (an engine's error)
+
+    def says_the_same_as(self, other: Message) -> bool:
+        return self.text == other.text or (bool(self.reason) and self.reason == other.reason)
 
 
 @dataclass
@@ -28,16 +36,21 @@ class MessageLog:
     dismissed: set[str] = field(default_factory=set)
 
     def add(self, message: Message) -> bool:
-        """Keep `message` unless one with its key is shown or was dismissed for this game; True if added."""
-        if message.key in self.dismissed or any(m.key == message.key for m in self.messages):
+        """Keep `message` unless one with its key, or one saying the same, is shown, or its key was
+        dismissed for this game; True if added."""
+        if message.key in self.dismissed or any(m.key == message.key or m.says_the_same_as(message) for m in self.messages):
             return False
         self.messages.append(message)
         return True
 
     def replace(self, message: Message) -> None:
-        """Show `message`, replacing one with the same key (a state that changed)."""
+        """Show `message`, replacing one with the same key (a state that changed) and any saying the same."""
         self.dismissed.discard(message.key)
-        self.messages = [m for m in self.messages if m.key != message.key]
+        others = [m for m in self.messages if m.key != message.key]
+        if any(m.says_the_same_as(message) and m.actions and not message.actions for m in others):
+            self.messages = others  # the one that offers a way out says it
+            return
+        self.messages = [m for m in others if not m.says_the_same_as(message)]
         self.messages.append(message)
 
     def dismiss(self, key: str) -> None:
@@ -58,12 +71,23 @@ def game_warning(index: int, text: str) -> Message:
     return Message(key=f"game:warning:{index}:{text}", level="warning", text=text)
 
 
-def board_message(text: str) -> Message:
-    """What the board reports (a refused move, live analysis in trouble): failures are errors."""
-    level: Level = "error" if text.startswith(("live analysis stopped", "threat search stopped", "Could not")) else "warning"
-    return Message(key="board", level=level, text=text, scope="game")
+_ENGINE_STOPPED = ("live analysis stopped: ", "threat search stopped: ")
+
+BoardCause = Literal["move", "threat", "engine", "maps", "saved-lines", "retro"]
 
 
-def board_note(text: str) -> Message:
-    """What the board found when asked (the threat of threat mode): a note, in the board's one slot."""
-    return Message(key="board", level="info", text=text, scope="game")
+def board_key(cause: BoardCause) -> str:
+    return f"board:{cause}"
+
+
+def board_message(text: str, cause: BoardCause = "move") -> Message:
+    """What the board reports, by its cause ("move": a refused move; "engine": live analysis or the
+    threat search in trouble; ...): failures are errors."""
+    level: Level = "error" if text.startswith((*_ENGINE_STOPPED, "Could not")) else "warning"
+    reason = next((text[len(prefix):] for prefix in _ENGINE_STOPPED if text.startswith(prefix)), "")
+    return Message(key=board_key(cause), level=level, text=text, scope="game", reason=reason)
+
+
+def board_note(text: str, cause: BoardCause = "threat") -> Message:
+    """What the board found when asked (the threat of threat mode): a note."""
+    return Message(key=board_key(cause), level="info", text=text, scope="game")

@@ -1,4 +1,4 @@
-"""The window's own words: titles, the welcome page, player lines, file filters and shortcuts."""
+"""The window's own words: titles, the welcome page, player lines, file filters."""
 
 from __future__ import annotations
 
@@ -10,25 +10,6 @@ from reviewer.core.gametree import Game
 SCREEN_DOTS = "…"
 
 GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
-
-
-SHORTCUTS: tuple[tuple[str, str], ...] = (
-    ("← / →", "previous / next move (also the mouse wheel over the board)"),
-    ("↑ / Home", "start of the game"),
-    ("↓ / End", "end of the line"),
-    ("N  or  Ctrl+→", "next mistake or blunder"),
-    ("P  or  Ctrl+←", "previous mistake or blunder"),
-    ("Space", "analyse the game / stop the analysis"),
-    ("X", "show / hide what the opponent threatens"),
-    ("F", "flip the board"),
-    ("Ctrl+O", "open a game file (or drop one on the window)"),
-    ("Ctrl+G", "another game of the open file"),
-    ("Ctrl+P", "players' strength from many games"),
-    ("Ctrl+S", "export annotated PGN/SGF or a JSON report"),
-    ("Ctrl+,", "engine and analysis settings"),
-    ("F11", "full screen"),
-    ("Ctrl+Q", "quit"),
-)
 
 
 def engine_missing(message: str) -> bool:

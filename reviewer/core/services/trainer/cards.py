@@ -196,7 +196,7 @@ def judge_answer(card: Card, text: str, evaluate: Evaluator | None = None) -> Ve
     try:
         played = rules.play(position_of(card), text)
     except IllegalMove as illegal:
-        return Verdict(False, "", f"Illegal move: {illegal}")
+        return Verdict(False, "", illegal.sentence)
     move = played.move
     limit = game_support(card.kind).scores.accept_mover_loss
     known = {_canonical(card, a.move): a.loss for a in card.answers}
