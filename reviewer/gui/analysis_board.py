@@ -8,7 +8,6 @@ game state of its own (the session does, the live lines on show included).
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -35,6 +34,7 @@ from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.presenters.messages import BoardCause
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
+from reviewer.gui.tasks import Tasks
 from reviewer.gui.threat import ThreatSearch
 
 EngineFactoryFor = Callable[[str, tuple[int, int] | None], Callable[[], Engine]]
@@ -102,7 +102,7 @@ class AnalysisBoard(QObject):
         self._restoring = False
         self._entering = False  # a move from the move box is being played
         self._closed = False
-        self._store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="saved-lines")  # in order
+        self._tasks = Tasks(self)  # the saved lines' lane: reads and writes in order
         self._threat_on = False
         self._threat_why: Why | None = None
         self._threat_request: tuple[Node, Game, int] | None = None  # the position on show, the game and ply searched
@@ -224,7 +224,7 @@ class AnalysisBoard(QObject):
 
     def close(self) -> None:
         self._closed = True  # lines read back after this are for a board no longer shown
-        self._store_thread.shutdown(wait=True)
+        self._tasks.shutdown(timeout_s=30)
         self._threat.close()
         if self._bridge is not None:
             self._bridge.close()
@@ -259,7 +259,10 @@ class AnalysisBoard(QObject):
             self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
             self._source = game_source(collection.path if collection is not None else None, self.session.game_index)
             self._restoring = True
-            self._store_thread.submit(self._load_lines, self._saved_lines, self._fingerprint, self._source, game)
+            fingerprint, source = self._fingerprint, self._source
+            task = self._tasks.submit(self._saved_lines.load, game, source, lane="saved-lines")
+            task.done.connect(lambda lines: self.lines_loaded.emit(fingerprint, source, lines))
+            task.failed.connect(lambda message: self._lines_unreadable(fingerprint, source, message))
         if self._live:
             self._follow(self.session.current_node)
 
@@ -275,23 +278,16 @@ class AnalysisBoard(QObject):
             lines = added_lines(game, self._original_paths)
             # Played before the kept lines are back: added to them, as they are not on the board yet.
             keep_stored = self._restoring
-            self._store_thread.submit(self._save_lines, self._saved_lines, self._fingerprint, self._source, lines, keep_stored)
+            task = self._tasks.submit(
+                self._saved_lines.save, self._fingerprint, lines, self._source, keep_stored,
+                lane="saved-lines", must_finish=True,
+            )
+            task.failed.connect(lambda message: self.store_failed.emit(f"Could not keep the lines you added: {message}"))
 
-    def _load_lines(self, store: SavedLines, fingerprint: str, source: str, game: Game) -> None:
-        try:
-            lines = store.load(game, source)
-        except Exception as error:  # an unreadable store hides saved lines, never the game
-            self.store_failed.emit(f"Could not read the lines you added before: {error}")
-            lines = []
-        self.lines_loaded.emit(fingerprint, source, lines)
-
-    def _save_lines(
-        self, store: SavedLines, fingerprint: str, source: str, lines: list[list[str]], keep_stored: bool = False
-    ) -> None:
-        try:
-            store.save(fingerprint, lines, source, keep_stored)
-        except Exception as error:
-            self.store_failed.emit(f"Could not keep the lines you added: {error}")
+    def _lines_unreadable(self, fingerprint: str, source: str, message: str) -> None:
+        """An unreadable store hides the saved lines, never the game."""
+        self.store_failed.emit(f"Could not read the lines you added before: {message}")
+        self.lines_loaded.emit(fingerprint, source, [])
 
     def _graft_saved_lines(self, fingerprint: str, source: str, lines: object) -> None:
         game = self.session.game

@@ -11,7 +11,6 @@ A move the card does not know is judged by an engine in a worker thread (the GUI
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
@@ -21,6 +20,7 @@ from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict
 from reviewer.core.services.trainer.retro import Retro
 from reviewer.gui.presenters.why import move_why
 from reviewer.gui.session import ReviewSession
+from reviewer.gui.tasks import Tasks
 
 
 class RetroPanel(QFrame):
@@ -69,8 +69,6 @@ class RetroController(QObject):
     """Runs one `Retro` on the open game. `active` while it asks; the analysis board hands it the
     moves played on the board (`offer_move`)."""
 
-    judged = Signal(object, object)  # (the card, the Verdict) from the engine's thread
-
     def __init__(
         self,
         session: ReviewSession,
@@ -83,14 +81,13 @@ class RetroController(QObject):
         self.panel = panel
         self._evaluator_for = evaluator_for
         self._retro: Retro | None = None
-        self._engine_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="retro-engine")
+        self._tasks = Tasks(self)
         self._waiting = False
         self._answered: Card | None = None  # the mistake found or shown, on show until Next
         panel.show_me_clicked.connect(self.show_me)
         panel.skip_clicked.connect(self.skip)
         panel.next_clicked.connect(self.next)
         panel.stop_clicked.connect(self.stop)
-        self.judged.connect(self._on_judged)
         session.game_loaded.connect(self.stop)  # its mistakes were another game's
         panel.hide()
 
@@ -140,7 +137,9 @@ class RetroController(QObject):
                 return
             self._waiting = True
             self.panel.feedback.setText(f"{verdict.move}: asking the engine…")
-            self._engine_thread.submit(self._judge_with_engine, card, move, evaluate)
+            task = self._tasks.submit(_judge_with_engine, card, move, evaluate, lane="engine")
+            task.done.connect(lambda verdict, card=card: self._on_judged(card, verdict))
+            task.failed.connect(self._on_judge_failed)
             return
         self._show_verdict(verdict, card)
 
@@ -174,14 +173,13 @@ class RetroController(QObject):
         self.panel.hide()
 
     def close(self) -> None:
-        self._engine_thread.shutdown(wait=True)
+        self._tasks.shutdown()
 
     # ---------------------------------------------------------------------------- helpers
 
-    def _judge_with_engine(self, card: Card, move: str, evaluate: Evaluator) -> None:
-        from reviewer.core.services.trainer.cards import judge_answer
-
-        self.judged.emit(card, judge_answer(card, move, evaluate))
+    def _on_judge_failed(self, message: str) -> None:
+        self._waiting = False
+        self.panel.feedback.setText(f"The engine could not judge the move: {message}")
 
     def _on_judged(self, card: object, verdict: object) -> None:
         self._waiting = False
@@ -229,3 +227,9 @@ class RetroController(QObject):
         self.session.hide_engine_from(item.card.ply if item is not None else None)
         if item is not None:
             self.session.set_current_ply(item.card.ply - 1)
+
+
+def _judge_with_engine(card: Card, move: str, evaluate: Evaluator) -> Verdict:
+    from reviewer.core.services.trainer.cards import judge_answer
+
+    return judge_answer(card, move, evaluate)

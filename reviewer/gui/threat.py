@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from PySide6.QtCore import QObject, Signal
 
@@ -14,41 +13,49 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import EngineError
 from reviewer.core.gametree import Game
+from reviewer.gui.tasks import Tasks
 
 
 class ThreatSearch(QObject):
-    """One worker thread; an engine per kind of game, opened on first need and kept for the next search."""
+    """One engine lane; an engine per kind of game, opened on first need and kept for the next search."""
 
     found = Signal(object, object)  # the request's token, the Evaluation (None: the engine had nothing)
     failed = Signal(str)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="threat")
-        self._lock = threading.Lock()
+        self._tasks = Tasks(self)
         self._generation = 0
         self._stop = threading.Event()
-        self._engines: dict[object, Engine] = {}  # touched only on the worker thread
+        self._engines: dict[object, Engine] = {}  # touched only on the engine lane
 
     def search(
         self, engine_key: object, engine_factory: Callable[[], Engine], game: Game, ply: int, limit: Limit, token: object
     ) -> None:
-        with self._lock:
-            self._generation += 1
-            self._stop.set()
-            self._stop = stop = threading.Event()
-            generation = self._generation
-        self._worker.submit(self._run, engine_key, engine_factory, game, ply, limit, token, stop, generation)
+        self._generation += 1
+        self._stop.set()
+        self._stop = stop = threading.Event()
+        generation = self._generation
+        task = self._tasks.submit(self._run, engine_key, engine_factory, game, ply, limit, stop, lane="engine")
+        task.done.connect(lambda evaluation: self._deliver(generation, stop, token, evaluation))
+        task.failed.connect(lambda message: self._fail(generation, message))
 
     def cancel(self) -> None:
-        with self._lock:
-            self._generation += 1
-            self._stop.set()
+        self._generation += 1
+        self._stop.set()
 
     def close(self) -> None:
         self.cancel()
-        self._worker.submit(self._close_engines)
-        self._worker.shutdown(wait=True)
+        self._tasks.submit(self._close_engines, lane="engine")
+        self._tasks.shutdown(timeout_s=30)
+
+    def _deliver(self, generation: int, stop: threading.Event, token: object, evaluation: object) -> None:
+        if generation == self._generation and not stop.is_set():
+            self.found.emit(token, evaluation)
+
+    def _fail(self, generation: int, message: str) -> None:
+        if generation == self._generation:
+            self.failed.emit(f"threat search stopped: {message}")
 
     def _close_engines(self) -> None:
         for engine in self._engines.values():
@@ -57,28 +64,21 @@ class ThreatSearch(QObject):
 
     def _run(
         self, engine_key: object, engine_factory: Callable[[], Engine], game: Game, ply: int, limit: Limit,
-        token: object, stop: threading.Event, generation: int,
-    ) -> None:
+        stop: threading.Event,
+    ) -> Evaluation | None:
         if stop.is_set():
-            return
-        evaluation: Evaluation | None = None
+            return None
         try:
             engine = self._engines.get(engine_key)
             if engine is None:
                 engine = self._engines[engine_key] = engine_factory()
             results = engine.analyse(game, [ply], limit, stop)
             try:
-                evaluation = next(results, None)
+                return next(results, None)
             finally:
                 results.close()
-        except EngineError as error:
+        except EngineError:
             broken = self._engines.pop(engine_key, None)
             if broken is not None:
                 broken.close()
-            with self._lock:
-                if generation == self._generation:
-                    self.failed.emit(f"threat search stopped: {error}")
-            return
-        with self._lock:
-            if generation == self._generation and not stop.is_set():
-                self.found.emit(token, evaluation)
+            raise

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import chess
@@ -33,6 +32,7 @@ from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge
 from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.tasks import Tasks
 
 
 class TrainWindow(QWidget):
@@ -52,7 +52,7 @@ class TrainWindow(QWidget):
         self.setWindowTitle("Train — Reviewer")
         self._deck_factory = deck_factory
         self._evaluator_for = evaluator_for
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="trainer")
+        self._tasks = Tasks(self)  # one lane: the deck sees its reads and writes in order
         self._due: list[DueCard] = []
         self._attempts = 0
         self._asked_at = time.monotonic()
@@ -147,7 +147,9 @@ class TrainWindow(QWidget):
     def reload(self) -> None:
         """Read the deck again (it changed, or the window is shown again): the card being asked, or
         the one answered with its feedback, stays on show."""
-        self._worker.submit(self._load, self.card_filter())
+        task = self._tasks.submit(_load_due, self._deck_factory, self.card_filter(), lane="deck")
+        task.done.connect(lambda result: self.loaded.emit(*result))
+        task.failed.connect(lambda message: self.failed.emit(f"Cannot open the deck: {message}"))
 
     def _filters_changed(self) -> None:
         if self._answered is not None:
@@ -181,7 +183,9 @@ class TrainWindow(QWidget):
                 return
             self._busy = True
             self.feedback_label.setText(f"{verdict.move}: asking the engine…")
-            self._worker.submit(lambda: self.judged.emit(card, judge_answer(card, move, evaluate)))
+            task = self._tasks.submit(judge_answer, card, move, evaluate, lane="deck")
+            task.done.connect(lambda verdict: self.judged.emit(card, verdict))
+            task.failed.connect(self._on_judge_failed)
             return
         self._on_judged(card, verdict)
 
@@ -195,27 +199,21 @@ class TrainWindow(QWidget):
         self._record(card, card.best, accepted=False)
 
     def close_deck(self) -> None:
-        self._worker.shutdown(wait=True)
+        self._tasks.shutdown(timeout_s=30)
 
     # ---------------------------------------------------------------------------- worker
 
-    def _load(self, where: CardFilter) -> None:
-        try:
-            with self._deck_factory() as deck:
-                self.loaded.emit(deck.due(where=where), deck.progress())
-        except Exception as error:  # an unreadable deck is said, never a crash
-            self.failed.emit(f"Cannot open the deck: {error}")
-
-    def _review(self, card: Card, move: str, accepted: bool, attempts: int, seconds: float, where: CardFilter) -> None:
-        try:
-            with self._deck_factory() as deck:
-                review = deck.review(card.card_id, move, accepted, attempts, seconds)
-                self.reviewed.emit(f"next time: {review.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}")
-                self.recorded.emit(deck.due(where=where), deck.progress())
-        except Exception as error:
-            self.failed.emit(f"Cannot save the answer: {error}")
-
     # ----------------------------------------------------------------------------- slots
+
+    def _on_answer_recorded(self, result: object) -> None:
+        assert isinstance(result, tuple)
+        next_due, due, progress = result
+        self.reviewed.emit(next_due)
+        self.recorded.emit(due, progress)
+
+    def _on_judge_failed(self, message: str) -> None:
+        self._busy = False
+        self.feedback_label.setText(f"The engine could not judge the move: {message}")
 
     def _on_loaded(self, due: object, progress: object) -> None:
         assert isinstance(due, list) and isinstance(progress, Progress)
@@ -297,7 +295,12 @@ class TrainWindow(QWidget):
         seconds = time.monotonic() - self._asked_at
         attempts = max(1, self._attempts)
         self._recording, self._waiting = True, None
-        self._worker.submit(self._review, card, move, accepted, attempts, seconds, self.card_filter())
+        task = self._tasks.submit(
+            _record_answer, self._deck_factory, card, move, accepted, attempts, seconds, self.card_filter(),
+            lane="deck", must_finish=True,
+        )
+        task.done.connect(self._on_answer_recorded)
+        task.failed.connect(lambda message: self.failed.emit(f"Cannot save the answer: {message}"))
 
     def _show(self, card: Card | None) -> None:
         self.next_button.setEnabled(False)
@@ -325,3 +328,18 @@ class TrainWindow(QWidget):
             f"{card.side.capitalize()} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
             f"{card.judgement}. Find a better move."
         )
+
+
+def _load_due(deck_factory: Callable[[], Deck], where: CardFilter) -> tuple[list[DueCard], Progress]:
+    with deck_factory() as deck:
+        return deck.due(where=where), deck.progress()
+
+
+def _record_answer(
+    deck_factory: Callable[[], Deck], card: Card, move: str, accepted: bool, attempts: int, seconds: float,
+    where: CardFilter,
+) -> tuple[str, list[DueCard], Progress]:
+    with deck_factory() as deck:
+        review = deck.review(card.card_id, move, accepted, attempts, seconds)
+        next_due = f"next time: {review.next_due.astimezone().strftime('%Y-%m-%d %H:%M')}"
+        return next_due, deck.due(where=where), deck.progress()

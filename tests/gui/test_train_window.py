@@ -108,7 +108,7 @@ def test_a_deck_read_before_the_answer_was_written_never_asks_the_answered_card_
     qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
     card, read_before = window.current(), list(window._due)
     writing = threading.Event()
-    window._worker.submit(writing.wait)  # the answer waits behind this in the deck's thread
+    window._tasks.submit(writing.wait, lane="deck")  # the answer waits behind this in the deck's lane
     try:
         click(window.chess_board, chess.G7)
         click(window.chess_board, chess.G6)
