@@ -101,6 +101,10 @@ class ChessPasses:
         return f"{_compact(self.nodes[index - 1])} nodes"
 
     @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return self.nodes
+
+    @property
     def pass_count(self) -> int:
         return len(self.nodes)
 
@@ -128,6 +132,10 @@ class GoPasses:
 
     def describe_pass(self, index: int) -> str:
         return f"{self.visits[index - 1]} visits"
+
+    @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return tuple(self.visits)
 
     @property
     def pass_count(self) -> int:
@@ -280,6 +288,9 @@ class PassStart:
     count: int
     positions: int
     budget: str
+    # every pass's budget per position (nodes or visits), the first pass first: what a position of
+    # each pass costs, against the others
+    pass_budgets: tuple[int, ...] = ()
 
 
 PassCallback = Callable[[PassStart], None]
@@ -361,7 +372,7 @@ def run_passes(
         from_cache = cached[index - 1] if index - 1 < len(cached) else {}
         to_search = sorted(ply for ply in targets if ply not in from_cache)
         if on_pass is not None:
-            on_pass(PassStart(index, scheme.pass_count, len(to_search), scheme.describe_pass(index)))
+            on_pass(PassStart(index, scheme.pass_count, len(to_search), scheme.describe_pass(index), scheme.pass_budgets))
         for ply in sorted(targets & from_cache.keys()):
             state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
             yield state[ply]

@@ -27,7 +27,7 @@ from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassCallback, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
-from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow
+from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow, ReviewEta
 from reviewer.gui.settings import EngineChoice
 
 EngineOpener = Callable[[EngineChoice], Engine]
@@ -184,7 +184,7 @@ class AnalysisRunner(QObject):
     _finished_from_thread = Signal(int, bool)
     _engine_named_from_thread = Signal(int, str)
     _counted_from_thread = Signal(int, int, int, float)  # job, positions searched, in all (of the pass), when
-    _pass_from_thread = Signal(int, object)  # job, PassStart
+    _pass_from_thread = Signal(int, object, float)  # job, PassStart, when
 
     def __init__(
         self,
@@ -192,8 +192,11 @@ class AnalysisRunner(QObject):
         analyse: AnalyseFunction = analyse_with_review,
         parent: QObject | None = None,
         fingerprint: EngineFingerprinter = fingerprint_from_registry,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`clock`: seconds, read when a position is known (the speed and the ETA come from it)."""
         super().__init__(parent)
+        self._clock = clock
         self._open_engine = open_engine
         self._fingerprint = fingerprint
         self._analyse = analyse
@@ -205,6 +208,7 @@ class AnalysisRunner(QObject):
         self._done_plies: set[int] = set()
         self._stage: str | None = None
         self._rate = RateWindow(RATE_WINDOW)
+        self._eta = ReviewEta()
         self._counted = False  # the analysis counts its searched positions (else evaluations are counted)
         self._pass: PassProgress | None = None
         self._engine_name = ""
@@ -235,6 +239,7 @@ class AnalysisRunner(QObject):
         self._done_plies = set()
         self._stage = None
         self._rate.reset()
+        self._eta = ReviewEta()
         self._counted = False
         self._pass = None
         self._engine_name = job.engine.describe()
@@ -293,10 +298,10 @@ class AnalysisRunner(QObject):
             return named(opened)
 
         def on_progress(done: int, total: int, _rate: float | None, _eta: float | None) -> None:
-            gate.emit(self, "_counted_from_thread", job_id, done, total, time.monotonic())
+            gate.emit(self, "_counted_from_thread", job_id, done, total, self._clock())
 
         def on_pass(start: PassStart) -> None:
-            gate.emit(self, "_pass_from_thread", job_id, start)
+            gate.emit(self, "_pass_from_thread", job_id, start, self._clock())
 
         def analyse(limit: Limit) -> None:
             assert engine is not None
@@ -347,16 +352,18 @@ class AnalysisRunner(QObject):
             self._counted = True
             self._rate.reset()
         self._rate.add(done, at_s)
+        self._eta.searched(done, at_s, total)
         if self._pass is not None:
             self._pass = replace(self._pass, done=done, total=max(total, self._pass.total))
         self._emit_progress()
 
-    @Slot(int, object)
-    def _on_pass(self, job_id: int, start: PassStart) -> None:
+    @Slot(int, object, float)
+    def _on_pass(self, job_id: int, start: PassStart, at_s: float) -> None:
         if job_id != self._job_id:
             return
         self._pass = PassProgress(start.index, start.count, 0, start.positions)
         self._rate.reset()
+        self._eta.start_pass(start.index, start.positions, at_s, start.pass_budgets)
         self._emit_progress()
 
     @Slot(int, object)
@@ -367,7 +374,7 @@ class AnalysisRunner(QObject):
         if evaluation.review_pass is not None:
             self._stage = pass_text(evaluation.engine_id, evaluation.review_pass)
         if not self._counted:
-            self._rate.add(len(self._done_plies), time.monotonic())
+            self._rate.add(len(self._done_plies), self._clock())
         self.evaluation_ready.emit(evaluation)
         self._emit_progress()
 
@@ -395,8 +402,7 @@ class AnalysisRunner(QObject):
         done = len(self._done_plies & set(self._job.plies))
         rate = self._rate.rate()
         passes = self._pass if self._pass is not None and self._pass.count > 1 else None
-        left = passes.total - passes.done if passes is not None else total - done
-        eta = left / rate if rate else None
+        eta = self._eta.eta_s() if self._counted else (total - done) / rate if rate else None
         self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes))
 
 
