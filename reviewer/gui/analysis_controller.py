@@ -5,7 +5,7 @@ analysis cache. It talks to the workers; the window shows what it reports."""
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +17,7 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.passes import PassStanding
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
@@ -33,6 +34,7 @@ from reviewer.gui.workers import (
     TaskRunner,
     builtin_go_identity,
     cached_evaluations,
+    cached_pass_standing,
     engine_display_name,
     import_go_engine_modules,
     remembered_identity,
@@ -83,6 +85,7 @@ class AnalysisController(QObject):
         self._known_engines: list[EngineInfo] = []
         self._engines_pending = discover_engines
         self._analysis_state = AnalysisState()
+        self._standing: PassStanding | None = None  # of the review in passes under way
         self._warmed_up = False
         self._discovery_wanted, self._discovery_started = discover_engines, False
         self._analyse_when_engines_known = False
@@ -180,6 +183,7 @@ class AnalysisController(QObject):
         )
         self._message_bar.remove("analysis-failed")
         self._analysis_state = AnalysisState().running(0, len(plies), None)
+        self._standing = None
         self._analysis.start(job)
         self.enabled_changed.emit()
         self.show_analysis_state()
@@ -203,6 +207,9 @@ class AnalysisController(QObject):
 
     def _on_progress(self, progress: AnalysisProgress) -> None:
         self._status_area.show_progress(progress)
+        if progress.standing is not None:
+            self._standing = progress.standing
+            self._session.set_pass_standing(progress.standing)
         self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s, progress.passes)
         self.show_analysis_state()
 
@@ -220,6 +227,9 @@ class AnalysisController(QObject):
         self.enabled_changed.emit()
         self._status_area.analysis_ended()
         self._analysis_state = self._analysis_state.finished(completed)
+        standing, self._standing = self._standing, None
+        if completed and standing is not None:  # every pass ran: the last one searched all it looked at
+            self._session.set_pass_standing(replace(standing, reached=standing.count, refined=standing.in_doubt))
         self.show_analysis_state()
         try:
             if self._session.assessment_settled:
@@ -301,15 +311,16 @@ class AnalysisController(QObject):
     def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
         count = 0
         if found is not None and self._session.game is game and not self._analysis.is_running():
-            identity, evaluations = found
+            identity, evaluations, standing = found
+            if standing is not None:
+                self._session.set_pass_standing(standing)
             self._session.add_evaluations(evaluations)
             count = len(evaluations)
             self._settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
             self._status_area.engine_label.setText(engine_display_name(identity))  # also the engine an export names
             self.update_engine_controls()
-            total = self._session.ply_count + 1
             self._status_bar.showMessage(
-                f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
+                f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(limit)})", 6000
             )
         self.cache_checked.emit(count)
 
@@ -463,14 +474,19 @@ class AnalysisController(QObject):
 # -------------------------------------------------------------- work done off the GUI thread
 def _cached_analysis(
     game: Game, choice: EngineChoice, identities: tuple[str, ...], with_builtin: bool, limit: Limit
-) -> tuple[str, tuple[Evaluation, ...]] | None:
-    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have."""
+) -> tuple[str, tuple[Evaluation, ...], PassStanding | None] | None:
+    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have,
+    and how far a review in passes got."""
     remembered = remembered_identity(choice)
     if remembered:
         identities = (remembered, *identities)
     if with_builtin:
         identities = (*identities, builtin_go_identity())
-    return cached_evaluations(game, identities, limit)
+    found = cached_evaluations(game, identities, limit)
+    if found is None:
+        return None
+    identity, evaluations = found
+    return identity, evaluations, cached_pass_standing(game, identity, limit)
 
 
 def _load_opening_book() -> None:

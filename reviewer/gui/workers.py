@@ -25,7 +25,7 @@ from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
-from reviewer.core.passes import PassCallback, PassStart, pass_text
+from reviewer.core.passes import PassCallback, PassStanding, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
 from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow, ReviewEta
 from reviewer.gui.settings import EngineChoice
@@ -100,6 +100,7 @@ class AnalysisProgress:
     engine_name: str
     stage: str | None = None  # the pass the latest figure came from ("pass 2 of 3 · 250k nodes")
     passes: PassProgress | None = None  # a review in passes: the pass under way and its own count
+    standing: PassStanding | None = None  # a review in passes: how far it got, for the figures' basis
 
 
 _engine_import_lock = threading.Lock()
@@ -211,6 +212,7 @@ class AnalysisRunner(QObject):
         self._eta = ReviewEta()
         self._counted = False  # the analysis counts its searched positions (else evaluations are counted)
         self._pass: PassProgress | None = None
+        self._scheme_engine_id = ""  # the engine id of a review in passes' evaluations, once one came
         self._engine_name = ""
         self._gate = _Gate()
         self.destroyed.connect(self._gate.close)
@@ -242,6 +244,7 @@ class AnalysisRunner(QObject):
         self._eta = ReviewEta()
         self._counted = False
         self._pass = None
+        self._scheme_engine_id = ""
         self._engine_name = job.engine.describe()
         if self._gate.closed:  # started again after a shutdown
             self._gate = _Gate()
@@ -361,7 +364,8 @@ class AnalysisRunner(QObject):
     def _on_pass(self, job_id: int, start: PassStart, at_s: float) -> None:
         if job_id != self._job_id:
             return
-        self._pass = PassProgress(start.index, start.count, 0, start.positions)
+        cached = max(0, (start.in_doubt if start.in_doubt is not None else start.positions) - start.positions)
+        self._pass = PassProgress(start.index, start.count, 0, start.positions, cached)
         self._rate.reset()
         self._eta.start_pass(start.index, start.positions, at_s, start.pass_budgets)
         self._emit_progress()
@@ -373,6 +377,7 @@ class AnalysisRunner(QObject):
         self._done_plies.add(evaluation.ply)
         if evaluation.review_pass is not None:
             self._stage = pass_text(evaluation.engine_id, evaluation.review_pass)
+            self._scheme_engine_id = evaluation.engine_id
         if not self._counted:
             self._rate.add(len(self._done_plies), self._clock())
         self.evaluation_ready.emit(evaluation)
@@ -403,7 +408,11 @@ class AnalysisRunner(QObject):
         rate = self._rate.rate()
         passes = self._pass if self._pass is not None and self._pass.count > 1 else None
         eta = self._eta.eta_s() if self._counted else (total - done) / rate if rate else None
-        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes))
+        standing = None
+        if self._pass is not None and self._scheme_engine_id:
+            step = self._pass
+            standing = PassStanding(self._scheme_engine_id, step.index, step.count, step.cached + step.total, step.cached + step.done)
+        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes, standing))
 
 
 def _engine_label(engine: Engine, choice: EngineChoice) -> str:
@@ -444,6 +453,27 @@ def cached_evaluations(
                 evaluations = tuple(found[keys[ply]].with_ply(ply) for ply in plies if keys[ply] in found)
                 return identity, evaluations
     return None
+
+
+def cached_pass_standing(game: Game, identity: str, limit: Limit, cache_path: str | None = None) -> PassStanding | None:
+    """How far the cached review in passes (`limit.scheme`) of `game` by `identity` got; None when
+    `limit` is no review in passes. Reads the disk: call it off the GUI thread."""
+    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.core.passes import pass_cache_id, review_standing, scheme_from_id
+    from reviewer.core.review import engine_key
+
+    if limit.scheme is None:
+        return None
+    scheme = scheme_from_id(limit.scheme)
+    plies = range(game.ply_count + 1)
+    keys = position_keys(game, plies)
+    cache_id = engine_key(_NamedEngine(identity), limit)  # type: ignore[arg-type]
+    by_pass: list[dict[int, Evaluation]] = []
+    with AnalysisCache(cache_path) as cache:
+        for index in range(1, scheme.pass_count + 1):
+            found = cache.get_many(list(dict.fromkeys(keys.values())), pass_cache_id(cache_id, index))
+            by_pass.append({ply: found[key].with_ply(ply) for ply, key in keys.items() if key in found})
+    return review_standing(game, scheme, by_pass, cache_id)
 
 
 def remembered_identity(choice: EngineChoice) -> str | None:

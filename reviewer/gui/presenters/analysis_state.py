@@ -20,6 +20,7 @@ class PassProgress:
     count: int
     done: int = 0
     total: int = 0
+    cached: int = 0  # positions of the pass the cache answered (not in `done` or `total`)
 
 
 @dataclass(frozen=True)
