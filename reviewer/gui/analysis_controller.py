@@ -86,6 +86,7 @@ class AnalysisController(QObject):
         self._engines_pending = discover_engines
         self._analysis_state = AnalysisState()
         self._standing: PassStanding | None = None  # of the review in passes under way
+        self._looking_up: Game | None = None  # the game whose saved analysis is being looked for
         self._warmed_up = False
         self._discovery_wanted, self._discovery_started = discover_engines, False
         self._analyse_when_engines_known = False
@@ -246,6 +247,9 @@ class AnalysisController(QObject):
         """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
         coverage = self._session.basis.coverage if self._session.game is not None else None
         text = state_text(self._analysis_state, coverage)
+        looking = self._looking_up is not None and self._looking_up is self._session.game
+        if looking and self._analysis_state.phase == "idle" and (coverage is None or not coverage.analysed):
+            text = LOOKING_TEXT
         self._status_area.state_label.setText(text)
         self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.basis.trust)
 
@@ -307,8 +311,12 @@ class AnalysisController(QObject):
         with_builtin = resolves_to_builtin(choice, self._known_engines)
         task = self._tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
         self._pending_tasks[task] = ("cache", (game, choice, limit))
+        self._looking_up = game
+        self.show_analysis_state()
 
     def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
+        if self._looking_up is game:
+            self._looking_up = None
         count = 0
         if found is not None and self._session.game is game and not self._analysis.is_running():
             identity, evaluations, standing = found
@@ -322,6 +330,7 @@ class AnalysisController(QObject):
             self._status_bar.showMessage(
                 f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(limit)})", 6000
             )
+        self.show_analysis_state()
         self.cache_checked.emit(count)
 
     def warm_up(self) -> None:
@@ -464,11 +473,16 @@ class AnalysisController(QObject):
             if self._analyse_when_engines_known:
                 self.start_analysis()
         elif what == "cache":  # an unreadable cache only means analysing again
+            self._looking_up = None
+            self.show_analysis_state()
             self._message_bar.add(
                 Message(key=f"game:cache:{message}", level="warning",
                         text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
             )
             self.cache_checked.emit(0)
+
+
+LOOKING_TEXT = "Looking for a saved analysis…"
 
 
 # -------------------------------------------------------------- work done off the GUI thread

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import threading
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,22 @@ def test_a_game_with_one_cached_move_shows_no_figure_from_it(qtbot, window, corp
             assert chip.text().startswith("–") and not chip.isEnabled()
     assert re.fullmatch(r"[01]/\d+ moves", window.summary_panel.basis_text("white"))
     assert "accuracy" not in window.bottom_player.label.text() and "accuracy" not in window.top_player.label.text()
+
+
+def test_until_the_cache_answers_the_header_says_it_looks_for_a_saved_analysis(qtbot, window, corpus_dir, monkeypatch) -> None:
+    from reviewer.gui import analysis_controller
+
+    answer = threading.Event()
+    real = analysis_controller._cached_analysis
+
+    def held_lookup(*args):
+        answer.wait(30)
+        return real(*args)
+
+    monkeypatch.setattr(analysis_controller, "_cached_analysis", held_lookup)
+    window.open_file(corpus_dir.joinpath(*CHESS_GAME))
+    qtbot.waitUntil(lambda: window.summary_panel.state_text() == "Looking for a saved analysis…", timeout=15000)
+    assert window.state_label.text() == "Looking for a saved analysis…"
+    with qtbot.waitSignal(window.cache_checked, timeout=15000):
+        answer.set()
+    assert window.summary_panel.state_text() == "Not analysed"
