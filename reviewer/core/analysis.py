@@ -138,6 +138,26 @@ class Limit:
             parts.append("maps")
         return ",".join(parts)
 
+    @staticmethod
+    def parse(text: str) -> Limit:
+        """The limit `describe()` wrote ('depth=10,multipv=1'); ValueError for text it did not write."""
+        fields: dict[str, Any] = {}
+        for part in text.split(","):
+            name, equals, value = part.strip().partition("=")
+            if not equals:
+                if name != "maps":
+                    raise ValueError(f"not a limit: {text!r}")
+                fields["maps"] = True
+            elif name in ("nodes", "depth", "visits", "multipv"):
+                fields[name] = int(value)
+            elif name == "movetime":
+                fields["movetime_s"] = float(value)
+            elif name == "scheme":
+                fields["scheme"] = value
+            else:
+                raise ValueError(f"not a limit: {text!r}")
+        return Limit(**fields)
+
 
 @dataclass(frozen=True)
 class PassStanding:

@@ -13,7 +13,8 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolButton, QWidget
 
-from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.analysis import Limit
+from reviewer.core.coverage import Coverage
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
@@ -31,10 +32,10 @@ from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisProgress,
     AnalysisRunner,
+    CachedAnalysis,
     TaskRunner,
+    best_cached_analysis,
     builtin_go_identity,
-    cached_evaluations,
-    cached_pass_standing,
     engine_display_name,
     import_go_engine_modules,
     remembered_identity,
@@ -146,12 +147,18 @@ class AnalysisController(QObject):
         return resolves_to_builtin(choice, self._known_engines)
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
+        """Choose the budget; the cache's analysis for it is shown when it is better than the one on show."""
         if remember:
             self._settings.set_limit(kind, limit)
             self._limit_overrides.pop(kind, None)
         else:
             self._limit_overrides[kind] = limit
         self.update_engine_controls()
+        game = self._session.game
+        if game is not None and game.kind == kind and not self._analysis.is_running():
+            self.look_up_cached_analysis(game)
+        elif game is not None:
+            self.show_analysis_state()
 
     def current_kind(self) -> str:
         return self._session.game.kind if self._session.game is not None else "chess"
@@ -250,8 +257,21 @@ class AnalysisController(QObject):
         looking = self._looking_up is not None and self._looking_up is self._session.game
         if looking and self._analysis_state.phase == "idle" and (coverage is None or not coverage.analysed):
             text = LOOKING_TEXT
+        elif coverage is not None and coverage.analysed and self._analysis_state.phase != "running":
+            text += self._other_budget_text(coverage)
         self._status_area.state_label.setText(text)
         self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.basis.trust)
+
+    def _other_budget_text(self, coverage: Coverage) -> str:
+        """' · depth 10' when the analysis on show is not of the budget chosen now; '' when it is."""
+        if coverage.limit is None:  # the file's own evaluations
+            return ""
+        try:
+            shown = Limit.parse(coverage.limit)
+        except ValueError:
+            return f" · {coverage.limit}"
+        chosen = self.limit(self.current_kind())
+        return "" if shown == chosen else f" · {describe_limit(shown)}"
 
     def on_message_action(self, key: str, action: str) -> None:
         if action == "locate-engine":
@@ -314,21 +334,29 @@ class AnalysisController(QObject):
         self._looking_up = game
         self.show_analysis_state()
 
-    def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
+    def _on_cached_analysis(
+        self, game: Game, choice: EngineChoice, limit: Limit, found: Any
+    ) -> None:
         if self._looking_up is game:
             self._looking_up = None
         count = 0
-        if found is not None and self._session.game is game and not self._analysis.is_running():
-            identity, evaluations, standing = found
-            if standing is not None:
-                self._session.set_pass_standing(standing)
-            self._session.add_evaluations(evaluations)
-            count = len(evaluations)
-            self._settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
-            self._status_area.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+        if isinstance(found, CachedAnalysis) and self._session.game is game and not self._analysis.is_running():
+            shown = self._session.basis.coverage
+            if found.standing is not None:
+                self._session.set_pass_standing(found.standing)
+            # The chosen budget's analysis is shown when it is no worse than the one on show
+            # (switching the budget shows its analysis without a run); another is shown only
+            # where nothing better is.
+            better = found.complete or not shown.complete
+            self._session.add_evaluations(found.evaluations, from_analysis=found.chosen and better)
+            count = len(found.evaluations)
+            if found.chosen and found.matched_identity:
+                self._settings.set_engine_identity(choice, found.identity)  # it matched: no guessing next time
+            if self._session.basis.coverage.engine_id.startswith(found.identity + " | "):
+                self._status_area.engine_label.setText(engine_display_name(found.identity))  # also the engine an export names
             self.update_engine_controls()
             self._status_bar.showMessage(
-                f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(limit)})", 6000
+                f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(found.limit)})", 6000
             )
         self.show_analysis_state()
         self.cache_checked.emit(count)
@@ -488,19 +516,15 @@ LOOKING_TEXT = "Looking for a saved analysis…"
 # -------------------------------------------------------------- work done off the GUI thread
 def _cached_analysis(
     game: Game, choice: EngineChoice, identities: tuple[str, ...], with_builtin: bool, limit: Limit
-) -> tuple[str, tuple[Evaluation, ...], PassStanding | None] | None:
-    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have,
-    and how far a review in passes got."""
+) -> CachedAnalysis | None:
+    """The best analysis the cache has of `game` (`best_cached_analysis`), the chosen budget's by
+    the chosen engine first, which may have any of `identities`."""
     remembered = remembered_identity(choice)
     if remembered:
         identities = (remembered, *identities)
     if with_builtin:
         identities = (*identities, builtin_go_identity())
-    found = cached_evaluations(game, identities, limit)
-    if found is None:
-        return None
-    identity, evaluations = found
-    return identity, evaluations, cached_pass_standing(game, identity, limit)
+    return best_cached_analysis(game, identities, limit)
 
 
 def _load_opening_book() -> None:

@@ -458,22 +458,93 @@ def cached_evaluations(
 def cached_pass_standing(game: Game, identity: str, limit: Limit, cache_path: str | None = None) -> PassStanding | None:
     """How far the cached review in passes (`limit.scheme`) of `game` by `identity` got; None when
     `limit` is no review in passes. Reads the disk: call it off the GUI thread."""
-    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.core.cache import AnalysisCache
+
+    with AnalysisCache(cache_path) as cache:
+        return _pass_standing(cache, game, identity, limit)
+
+
+def _pass_standing(cache: Any, game: Game, identity: str, limit: Limit) -> PassStanding | None:
+    from reviewer.core.cache import position_keys
     from reviewer.core.passes import pass_cache_id, review_standing, scheme_from_id
     from reviewer.core.review import engine_key
 
     if limit.scheme is None:
         return None
     scheme = scheme_from_id(limit.scheme)
-    plies = range(game.ply_count + 1)
-    keys = position_keys(game, plies)
+    keys = position_keys(game, range(game.ply_count + 1))
     cache_id = engine_key(_NamedEngine(identity), limit)  # type: ignore[arg-type]
     by_pass: list[dict[int, Evaluation]] = []
-    with AnalysisCache(cache_path) as cache:
-        for index in range(1, scheme.pass_count + 1):
-            found = cache.get_many(list(dict.fromkeys(keys.values())), pass_cache_id(cache_id, index))
-            by_pass.append({ply: found[key].with_ply(ply) for ply, key in keys.items() if key in found})
+    for index in range(1, scheme.pass_count + 1):
+        found = cache.get_many(list(dict.fromkeys(keys.values())), pass_cache_id(cache_id, index))
+        by_pass.append({ply: found[key].with_ply(ply) for ply, key in keys.items() if key in found})
     return review_standing(game, scheme, by_pass, cache_id)
+
+
+@dataclass(frozen=True)
+class CachedAnalysis:
+    """One engine setting's analysis of a game found in the cache."""
+
+    identity: str
+    limit: Limit
+    evaluations: tuple[Evaluation, ...]
+    standing: PassStanding | None  # a review in passes: how far it got
+    complete: bool  # every move analysed by every pass
+    moves_analysed: int
+    chosen: bool  # under the budget chosen now, by one of the identities the chosen engine may have
+    matched_identity: bool = False  # its identity is one the chosen engine was known to have
+
+
+def best_cached_analysis(
+    game: Game, identities: Sequence[str], limit: Limit, cache_path: str | None = None
+) -> CachedAnalysis | None:
+    """The best analysis the cache holds for the main line of `game`, whatever engine setting made
+    it: the chosen budget's (`limit`, by one of `identities`) when it is complete, else a complete
+    one, else the one that covers most moves (the chosen budget's among equals). The cache is asked
+    which settings have the game's positions, so no engine need be known or started. None when it
+    holds nothing. Reads the disk: call it off the GUI thread."""
+    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.core.coverage import select_analysis
+    from reviewer.core.review import cached_results
+
+    plies = range(game.ply_count + 1)
+    keys = position_keys(game, plies)
+    wanted = set(identities)
+    found: list[CachedAnalysis] = []
+    with AnalysisCache(cache_path) as cache:
+        settings = dict.fromkeys(_setting_of(cache_id) for cache_id in cache.engines_covering(keys.values()))
+        for setting in settings:
+            identity, _, described = setting.rpartition(" | ")
+            try:
+                setting_limit = Limit.parse(described)
+                by_key = cached_results(cache, keys.values(), setting, setting_limit)
+                standing = _pass_standing(cache, game, identity, setting_limit)
+            except ValueError:  # written by another version (an unknown scheme or limit)
+                continue
+            evaluations = tuple(by_key[keys[ply]].with_ply(ply) for ply in plies if keys[ply] in by_key)
+            if not identity or not evaluations:
+                continue
+            coverage = select_analysis(game, evaluations, standing=standing).coverage
+            chosen = setting_limit == limit and (identity in wanted or not wanted)
+            found.append(
+                CachedAnalysis(
+                    identity, setting_limit, evaluations, standing, coverage.complete, coverage.moves_analysed, chosen,
+                    identity in wanted,
+                )
+            )
+    if not found:
+        return None
+    return max(
+        found,
+        key=lambda one: (one.chosen and one.complete, one.complete, one.moves_analysed, one.chosen, one.identity in wanted),
+    )
+
+
+def _setting_of(cache_id: str) -> str:
+    """The engine setting (`identity | limit`) a cache id belongs to: a review in passes keeps each
+    pass under its own id (`… | pass=2`)."""
+    setting, _, index = cache_id.rpartition(" | pass=")
+    return setting if setting and index.isdigit() else cache_id
 
 
 def remembered_identity(choice: EngineChoice) -> str | None:

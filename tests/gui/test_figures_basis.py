@@ -210,3 +210,43 @@ def test_until_the_cache_answers_the_header_says_it_looks_for_a_saved_analysis(q
     with qtbot.waitSignal(window.cache_checked, timeout=15000):
         answer.set()
     assert window.summary_panel.state_text() == "Not analysed"
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")  # the offscreen platform's notes
+def test_the_best_cached_analysis_is_shown_whatever_the_budget_and_switching_shows_the_new_ones(qtbot, window, corpus_dir, tmp_path) -> None:
+    path = corpus_dir.joinpath(*CHESS_GAME)
+    log = tmp_path / "searches.log"
+    command = shlex.join(fake_engine_command("fake_uci.py", "--log", str(log)))
+    engine = open_engine("chess", None, command)
+    try:
+        with AnalysisCache() as cache:  # reviewed before at two budgets, neither the one chosen now
+            for limit in (Limit(nodes=1_000_000), Limit(nodes=100_000)):
+                assert len(list(analyse_game(load_game(path), engine, limit, cache=cache))) == 78
+    finally:
+        engine.close()
+    searched = log.read_text().count("\n")
+    window.set_engine_choice(EngineChoice(kind="chess", command=command), remember=False)
+    combo = window.commands.limit_combo
+    assert combo.currentIndex() == 0 and combo.currentText().startswith("Passes")
+    open_game(qtbot, window, path)
+    window.session.settle_assessment()
+    moves = window.session.ply_count
+    assert window.session.basis.coverage.complete
+    shown = window.summary_panel.state_text()
+    assert re.match(rf"All {moves} moves analysed · (100k|1M) nodes", shown), shown
+    assert window.summary_panel.accuracy_text("white").endswith("%")
+    for budget in (100_000, 1_000_000):
+        index = next(i for i in range(combo.count()) if combo.itemData(i) == Limit(nodes=budget))
+        click(qtbot, combo)  # the list of budgets opens
+        view = combo.view()
+        qtbot.waitUntil(view.isVisible, timeout=5000)
+        for _ in range(index - combo.currentIndex()):
+            qtbot.keyClick(view, Qt.Key.Key_Down)
+        with qtbot.waitSignal(window.cache_checked, timeout=15000):
+            qtbot.keyClick(view, Qt.Key.Key_Return)
+        window.session.settle_assessment()
+        assert window.session.basis.coverage.limit == f"nodes={budget},multipv=1"
+        # the chosen budget's (the other analysis is named as left out)
+        assert window.summary_panel.state_text().split(" (")[0] == f"All {moves} moves analysed"
+    assert not window.analysis.is_running()
+    assert log.read_text().count("\n") == searched  # no engine searched anything
