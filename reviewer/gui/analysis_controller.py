@@ -35,7 +35,6 @@ from reviewer.gui.workers import (
     CachedAnalysis,
     TaskRunner,
     best_cached_analysis,
-    builtin_go_identity,
     engine_display_name,
     import_go_engine_modules,
     remembered_identity,
@@ -522,9 +521,8 @@ def _cached_analysis(
     remembered = remembered_identity(choice)
     if remembered:
         identities = (remembered, *identities)
-    if with_builtin:
-        identities = (*identities, builtin_go_identity())
-    return best_cached_analysis(game, identities, limit)
+    # the built-in Go engine's identity names its options: known by its start, without loading it
+    return best_cached_analysis(game, identities, limit, identity_prefixes=("builtin-go ",) if with_builtin else ())
 
 
 def _load_opening_book() -> None:

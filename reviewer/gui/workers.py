@@ -496,13 +496,18 @@ class CachedAnalysis:
 
 
 def best_cached_analysis(
-    game: Game, identities: Sequence[str], limit: Limit, cache_path: str | None = None
+    game: Game,
+    identities: Sequence[str],
+    limit: Limit,
+    cache_path: str | None = None,
+    identity_prefixes: Sequence[str] = (),
 ) -> CachedAnalysis | None:
     """The best analysis the cache holds for the main line of `game`, whatever engine setting made
     it: the chosen budget's (`limit`, by one of `identities`) when it is complete, else a complete
     one, else the one that covers most moves (the chosen budget's among equals). The cache is asked
     which settings have the game's positions, so no engine need be known or started. None when it
-    holds nothing. Reads the disk: call it off the GUI thread."""
+    holds nothing. `identity_prefixes`: the chosen engine's identity may also begin with one of these
+    (the built-in Go engine's names its options). Reads the disk: call it off the GUI thread."""
     from reviewer.core.cache import AnalysisCache, position_keys
     from reviewer.core.coverage import select_analysis
     from reviewer.core.review import cached_results
@@ -525,18 +530,19 @@ def best_cached_analysis(
             if not identity or not evaluations:
                 continue
             coverage = select_analysis(game, evaluations, standing=standing).coverage
-            chosen = setting_limit == limit and (identity in wanted or not wanted)
+            matched = identity in wanted or any(identity.startswith(prefix) for prefix in identity_prefixes)
+            chosen = setting_limit == limit and (matched or not (wanted or identity_prefixes))
             found.append(
                 CachedAnalysis(
                     identity, setting_limit, evaluations, standing, coverage.complete, coverage.moves_analysed, chosen,
-                    identity in wanted,
+                    matched,
                 )
             )
     if not found:
         return None
     return max(
         found,
-        key=lambda one: (one.chosen and one.complete, one.complete, one.moves_analysed, one.chosen, one.identity in wanted),
+        key=lambda one: (one.chosen and one.complete, one.complete, one.moves_analysed, one.chosen, one.matched_identity),
     )
 
 
@@ -557,18 +563,6 @@ def remembered_identity(choice: EngineChoice) -> str | None:
         return None
     with AnalysisCache() as cache:
         return cache.engine_identity(fingerprint)
-
-
-def builtin_go_identity() -> str:
-    """The built-in Go engine's identity, without running a search (it starts in no time)."""
-    from reviewer.core.engines.registry import open_engine
-
-    import_go_engine_modules()
-    engine = open_engine("go", "builtin")
-    try:
-        return engine.identity
-    finally:
-        engine.close()
 
 
 class AssessmentRunner(QObject):
