@@ -138,12 +138,65 @@ class Limit:
             parts.append("maps")
         return ",".join(parts)
 
+    @staticmethod
+    def parse(text: str) -> Limit:
+        """The limit `describe()` wrote ('depth=10,multipv=1'); ValueError for text it did not write."""
+        fields: dict[str, Any] = {}
+        for part in text.split(","):
+            name, equals, value = part.strip().partition("=")
+            if not equals:
+                if name != "maps":
+                    raise ValueError(f"not a limit: {text!r}")
+                fields["maps"] = True
+            elif name in ("nodes", "depth", "visits", "multipv"):
+                fields[name] = int(value)
+            elif name == "movetime":
+                fields["movetime_s"] = float(value)
+            elif name == "scheme":
+                fields["scheme"] = value
+            else:
+                raise ValueError(f"not a limit: {text!r}")
+        return Limit(**fields)
+
+
+@dataclass(frozen=True)
+class PassStanding:
+    """How far a review in passes got: pass `reached` of `count` had `refined` of the `in_doubt`
+    positions it looks at searched. Finished when the last pass has them all."""
+
+    engine_id: str  # the scheme's engine id (`identity | scheme=…`): the analysis it is about
+    reached: int
+    count: int
+    in_doubt: int
+    refined: int
+
+    @property
+    def finished(self) -> bool:
+        return self.reached >= self.count and self.refined >= self.in_doubt
+
+    def short_text(self) -> str:
+        """'pass 2 of 3'; '' when finished."""
+        return "" if self.finished else f"pass {self.reached} of {self.count}"
+
+    def text(self) -> str:
+        """'pass 2 of 3: 6 of 112 positions in doubt refined' ('pass 1 of 3: 29 of 79 positions');
+        '' when finished."""
+        if self.finished:
+            return ""
+        if self.reached == 1:
+            return f"pass 1 of {self.count}: {self.refined} of {self.in_doubt} positions"
+        return f"pass {self.reached} of {self.count}: {self.refined} of {self.in_doubt} positions in doubt refined"
+
 
 @dataclass
 class EvaluationTable:
-    """A game's evaluations by ply; the one place they are kept while a review is open."""
+    """A game's evaluations by ply; the one place they are kept while a review is open.
+
+    `passes`: how far the review in passes that made them got, when known (its figures are not
+    final before its last pass is done; `reviewer.core.coverage.select_analysis` reads it)."""
 
     by_ply: dict[int, Evaluation] = field(default_factory=dict)
+    passes: PassStanding | None = None
 
     def add(self, evaluation: Evaluation) -> None:
         self.by_ply[evaluation.ply] = evaluation

@@ -25,6 +25,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.passes import PassStanding
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, Preset, assess_game
 from reviewer.core.scoring.common import ChessSideSummary, GoSideSummary, SideSummary
 from reviewer.core.scoring.trust import TRUSTED, Trust, judge_engine
@@ -68,6 +69,7 @@ class Coverage:
     moves_total: int
     missing_plies: tuple[int, ...] = ()  # main-line positions without an evaluation (chess: P0 is optional)
     left_out: tuple[tuple[str, int], ...] = ()  # other engine settings' ids and their position counts
+    passes: PassStanding | None = None  # a review in passes: how far it got (None: not one, or not known)
 
     @property
     def analysed(self) -> bool:
@@ -75,7 +77,13 @@ class Coverage:
 
     @property
     def complete(self) -> bool:
-        return self.analysed and not self.missing_plies
+        """Every position analysed, and every pass of a review in passes done: the figures are final."""
+        return self.analysed and not self.missing_plies and (self.passes is None or self.passes.finished)
+
+    @property
+    def passes_unfinished(self) -> PassStanding | None:
+        """The standing of a review in passes that has passes left; None otherwise."""
+        return self.passes if self.passes is not None and not self.passes.finished else None
 
     @property
     def engine_name(self) -> str:
@@ -95,7 +103,13 @@ class Coverage:
             return "not analysed"
         if self.complete:
             return f"all {self.moves_total} moves analysed"
-        return f"analysed {self.moves_analysed} of {self.moves_total} moves"
+        passes = self.passes_unfinished
+        if passes is None:
+            return f"analysed {self.moves_analysed} of {self.moves_total} moves"
+        if passes.reached == 1:
+            return f"analysed {self.moves_analysed} of {self.moves_total} moves · {passes.short_text()}"
+        searched = f"all {self.moves_total} moves" if not self.missing_plies else f"{self.moves_analysed} of {self.moves_total} moves"
+        return f"{searched} searched at pass 1 · {passes.text()}"
 
     def text(self) -> str:
         """The coverage with the engine: 'analysed 23 of 68 moves · Stockfish 16.1 (nodes=100000)'."""
@@ -135,6 +149,15 @@ class Coverage:
             "limit": self.limit,
             "missing_plies": list(self.missing_plies),
             "left_out": [{"engine_id": engine_id, "positions": count} for engine_id, count in self.left_out],
+            "passes": None
+            if self.passes is None
+            else {
+                "reached": self.passes.reached,
+                "count": self.passes.count,
+                "in_doubt": self.passes.in_doubt,
+                "refined": self.passes.refined,
+                "finished": self.passes.finished,
+            },
             "text": self.text(),
         }
 
@@ -178,14 +201,17 @@ def select_analysis(
     evaluations: Iterable[Evaluation] | EvaluationTable,
     prefer: str | None = None,
     ply_count: int | None = None,
+    standing: PassStanding | None = None,
 ) -> AnalysisBasis:
     """The one engine setting's evaluations that `game`'s figures may use (see the module's rules).
 
     `evaluations` come oldest first (an `EvaluationTable` in ply order is fine: it holds at most one
     evaluation per ply); `prefer` is the engine id of the analysis the user ran last. `ply_count`:
-    the game's main-line length when the caller knows it (it is counted otherwise).
+    the game's main-line length when the caller knows it (it is counted otherwise). `standing`: how
+    far a review in passes got, used when it is about the chosen set.
     """
     if isinstance(evaluations, EvaluationTable):
+        standing = standing if standing is not None else evaluations.passes
         evaluations = evaluations.ordered()
     moves_total = game.ply_count if ply_count is None else ply_count
     positions_total = moves_total + 1
@@ -217,6 +243,7 @@ def select_analysis(
         moves_total=moves_total,
         missing_plies=tuple(ply for ply in range(positions_total) if ply not in known),
         left_out=left_out,
+        passes=standing if standing is not None and chosen is not None and standing.engine_id == chosen else None,
     )
     trust = judge_engine(chosen, game.kind, max(game.board_width, game.board_height)) if chosen else TRUSTED
     return AnalysisBasis(EvaluationTable(by_ply), coverage, trust)

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
+from reviewer.core.analysis import Evaluation, EvaluationTable, Limit, PassStanding
 from reviewer.core.engines.base import Engine
 from reviewer.core.gametree import Game
 from reviewer.core.scoring.chess import DROP_THRESHOLDS, assess_chess, sharpness
@@ -52,6 +52,7 @@ __all__ = [
     "ChessPasses",
     "GoPasses",
     "PassPlan",
+    "PassStanding",
     "PassStart",
     "Scheme",
     "chess_moves_in_doubt",
@@ -60,6 +61,7 @@ __all__ = [
     "go_moves_to_refine",
     "pass_cache_id",
     "pass_text",
+    "review_standing",
     "scheme_from_id",
     "scheme_text",
 ]
@@ -101,6 +103,10 @@ class ChessPasses:
         return f"{_compact(self.nodes[index - 1])} nodes"
 
     @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return self.nodes
+
+    @property
     def pass_count(self) -> int:
         return len(self.nodes)
 
@@ -128,6 +134,10 @@ class GoPasses:
 
     def describe_pass(self, index: int) -> str:
         return f"{self.visits[index - 1]} visits"
+
+    @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return tuple(self.visits)
 
     @property
     def pass_count(self) -> int:
@@ -278,8 +288,12 @@ class PassStart:
 
     index: int
     count: int
-    positions: int
+    positions: int  # to search (those the cache holds are not searched again)
     budget: str
+    # every pass's budget per position (nodes or visits), the first pass first: what a position of
+    # each pass costs, against the others
+    pass_budgets: tuple[int, ...] = ()
+    in_doubt: int | None = None  # the positions the pass looks at, the cached ones included (None: `positions`)
 
 
 PassCallback = Callable[[PassStart], None]
@@ -349,19 +363,17 @@ def run_passes(
     for index in range(1, scheme.pass_count + 1):
         if stop.is_set():
             return
-        if index == 1:
-            targets = set(wanted)
-        elif isinstance(scheme, ChessPasses):
-            moves = chess_moves_in_doubt(game, state, scheme, index, earlier=earlier, touched=touched)
-            targets = _move_plies_to_positions(moves) & wanted_set
-        else:
-            targets = _move_plies_to_positions(go_moves_to_refine(game, state, scheme.refine_loss)) & wanted_set
+        targets = _pass_targets(game, scheme, index, state, earlier, touched, wanted_set)
         earlier = {ply: state[ply] for ply in targets if ply in state}
         touched = targets
         from_cache = cached[index - 1] if index - 1 < len(cached) else {}
         to_search = sorted(ply for ply in targets if ply not in from_cache)
         if on_pass is not None:
-            on_pass(PassStart(index, scheme.pass_count, len(to_search), scheme.describe_pass(index)))
+            on_pass(
+                PassStart(
+                    index, scheme.pass_count, len(to_search), scheme.describe_pass(index), scheme.pass_budgets, len(targets)
+                )
+            )
         for ply in sorted(targets & from_cache.keys()):
             state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
             yield state[ply]
@@ -397,6 +409,47 @@ def run_passes(
                     close()
             if stop.is_set():
                 return
+
+
+def _pass_targets(
+    game: Game,
+    scheme: Scheme,
+    index: int,
+    state: dict[int, Evaluation],
+    earlier: dict[int, Evaluation],
+    touched: set[int],
+    wanted: set[int],
+) -> set[int]:
+    """The positions pass `index` searches, from each position's figures after the passes before."""
+    if index == 1:
+        return set(wanted)
+    if isinstance(scheme, ChessPasses):
+        moves = chess_moves_in_doubt(game, state, scheme, index, earlier=earlier, touched=touched)
+        return _move_plies_to_positions(moves) & wanted
+    return _move_plies_to_positions(go_moves_to_refine(game, state, scheme.refine_loss)) & wanted
+
+
+def review_standing(
+    game: Game, scheme: Scheme, cached: Sequence[dict[int, Evaluation]], engine_id: str, plies: Sequence[int] | None = None
+) -> PassStanding:
+    """How far the review of `game` got, from each pass's results (`cached[k-1]`: pass k's, by ply):
+    every pass decides what it looks at from the passes before, as `run_passes` does, and the first
+    pass that lacks a result for one of them is where the review stopped."""
+    wanted_set = set(plies) if plies is not None else set(range(game.ply_count + 1))
+    state: dict[int, Evaluation] = {}
+    touched: set[int] = set()
+    earlier: dict[int, Evaluation] = {}
+    for index in range(1, scheme.pass_count + 1):
+        targets = _pass_targets(game, scheme, index, state, earlier, touched, wanted_set)
+        earlier = {ply: state[ply] for ply in targets if ply in state}
+        touched = targets
+        from_cache = cached[index - 1] if index - 1 < len(cached) else {}
+        found = targets & from_cache.keys()
+        for ply in found:
+            state[ply] = from_cache[ply]
+        if len(found) < len(targets) or index == scheme.pass_count:
+            return PassStanding(engine_id, index, scheme.pass_count, len(targets), len(found))
+    return PassStanding(engine_id, scheme.pass_count, scheme.pass_count, 0, 0)
 
 
 def _focused_batches(

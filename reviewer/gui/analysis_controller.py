@@ -5,7 +5,7 @@ analysis cache. It talks to the workers; the window shows what it reports."""
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +13,12 @@ from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolButton, QWidget
 
-from reviewer.core.analysis import Evaluation, Limit
+from reviewer.core.analysis import Limit
+from reviewer.core.coverage import Coverage
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.passes import PassStanding
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.analysis_state import AnalysisState, state_text
 from reviewer.gui.presenters.engine_choice import likely_identities, resolves_to_builtin
@@ -30,9 +32,9 @@ from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisProgress,
     AnalysisRunner,
+    CachedAnalysis,
     TaskRunner,
-    builtin_go_identity,
-    cached_evaluations,
+    best_cached_analysis,
     engine_display_name,
     import_go_engine_modules,
     remembered_identity,
@@ -83,6 +85,8 @@ class AnalysisController(QObject):
         self._known_engines: list[EngineInfo] = []
         self._engines_pending = discover_engines
         self._analysis_state = AnalysisState()
+        self._standing: PassStanding | None = None  # of the review in passes under way
+        self._looking_up: Game | None = None  # the game whose saved analysis is being looked for
         self._warmed_up = False
         self._discovery_wanted, self._discovery_started = discover_engines, False
         self._analyse_when_engines_known = False
@@ -142,12 +146,18 @@ class AnalysisController(QObject):
         return resolves_to_builtin(choice, self._known_engines)
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
+        """Choose the budget; the cache's analysis for it is shown when it is better than the one on show."""
         if remember:
             self._settings.set_limit(kind, limit)
             self._limit_overrides.pop(kind, None)
         else:
             self._limit_overrides[kind] = limit
         self.update_engine_controls()
+        game = self._session.game
+        if game is not None and game.kind == kind and not self._analysis.is_running():
+            self.look_up_cached_analysis(game)
+        elif game is not None:
+            self.show_analysis_state()
 
     def current_kind(self) -> str:
         return self._session.game.kind if self._session.game is not None else "chess"
@@ -180,6 +190,7 @@ class AnalysisController(QObject):
         )
         self._message_bar.remove("analysis-failed")
         self._analysis_state = AnalysisState().running(0, len(plies), None)
+        self._standing = None
         self._analysis.start(job)
         self.enabled_changed.emit()
         self.show_analysis_state()
@@ -203,6 +214,9 @@ class AnalysisController(QObject):
 
     def _on_progress(self, progress: AnalysisProgress) -> None:
         self._status_area.show_progress(progress)
+        if progress.standing is not None:
+            self._standing = progress.standing
+            self._session.set_pass_standing(progress.standing)
         self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s, progress.passes)
         self.show_analysis_state()
 
@@ -221,6 +235,9 @@ class AnalysisController(QObject):
         self.enabled_changed.emit()
         self._status_area.analysis_ended()
         self._analysis_state = self._analysis_state.finished(completed)
+        standing, self._standing = self._standing, None
+        if completed and standing is not None:  # every pass ran: the last one searched all it looked at
+            self._session.set_pass_standing(replace(standing, reached=standing.count, refined=standing.in_doubt))
         self.show_analysis_state()
         try:
             if self._session.assessment_settled:
@@ -237,8 +254,24 @@ class AnalysisController(QObject):
         """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
         coverage = self._session.basis.coverage if self._session.game is not None else None
         text = state_text(self._analysis_state, coverage)
+        looking = self._looking_up is not None and self._looking_up is self._session.game
+        if looking and self._analysis_state.phase == "idle" and (coverage is None or not coverage.analysed):
+            text = LOOKING_TEXT
+        elif coverage is not None and coverage.analysed and self._analysis_state.phase != "running":
+            text += self._other_budget_text(coverage)
         self._status_area.state_label.setText(text)
         self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.basis.trust)
+
+    def _other_budget_text(self, coverage: Coverage) -> str:
+        """' · depth 10' when the analysis on show is not of the budget chosen now; '' when it is."""
+        if coverage.limit is None:  # the file's own evaluations
+            return ""
+        try:
+            shown = Limit.parse(coverage.limit)
+        except ValueError:
+            return f" · {coverage.limit}"
+        chosen = self.limit(self.current_kind())
+        return "" if shown == chosen else f" · {describe_limit(shown)}"
 
     def on_message_action(self, key: str, action: str) -> None:
         if action == "locate-engine":
@@ -298,20 +331,34 @@ class AnalysisController(QObject):
         with_builtin = resolves_to_builtin(choice, self._known_engines)
         task = self._tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
         self._pending_tasks[task] = ("cache", (game, choice, limit))
+        self._looking_up = game
+        self.show_analysis_state()
 
-    def _on_cached_analysis(self, game: Game, choice: EngineChoice, limit: Limit, found: Any) -> None:
+    def _on_cached_analysis(
+        self, game: Game, choice: EngineChoice, limit: Limit, found: Any
+    ) -> None:
+        if self._looking_up is game:
+            self._looking_up = None
         count = 0
-        if found is not None and self._session.game is game and not self._analysis.is_running():
-            identity, evaluations = found
-            self._session.add_evaluations(evaluations)
-            count = len(evaluations)
-            self._settings.set_engine_identity(choice, identity)  # it matched: no guessing next time
-            self._status_area.engine_label.setText(engine_display_name(identity))  # also the engine an export names
+        if isinstance(found, CachedAnalysis) and self._session.game is game and not self._analysis.is_running():
+            shown = self._session.basis.coverage
+            if found.standing is not None:
+                self._session.set_pass_standing(found.standing)
+            # The chosen budget's analysis is shown when it is no worse than the one on show
+            # (switching the budget shows its analysis without a run); another is shown only
+            # where nothing better is.
+            better = found.complete or not shown.complete
+            self._session.add_evaluations(found.evaluations, from_analysis=found.chosen and better)
+            count = len(found.evaluations)
+            if found.chosen and found.matched_identity:
+                self._settings.set_engine_identity(choice, found.identity)  # it matched: no guessing next time
+            if self._session.basis.coverage.engine_id.startswith(found.identity + " | "):
+                self._status_area.engine_label.setText(engine_display_name(found.identity))  # also the engine an export names
             self.update_engine_controls()
-            total = self._session.ply_count + 1
             self._status_bar.showMessage(
-                f"From the analysis cache: {count} of {total} positions ({describe_limit(limit)})", 6000
+                f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(found.limit)})", 6000
             )
+        self.show_analysis_state()
         self.cache_checked.emit(count)
 
     def warm_up(self) -> None:
@@ -454,6 +501,8 @@ class AnalysisController(QObject):
             if self._analyse_when_engines_known:
                 self.start_analysis()
         elif what == "cache":  # an unreadable cache only means analysing again
+            self._looking_up = None
+            self.show_analysis_state()
             self._message_bar.add(
                 Message(key=f"game:cache:{message}", level="warning",
                         text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
@@ -461,17 +510,20 @@ class AnalysisController(QObject):
             self.cache_checked.emit(0)
 
 
+LOOKING_TEXT = "Looking for a saved analysis…"
+
+
 # -------------------------------------------------------------- work done off the GUI thread
 def _cached_analysis(
     game: Game, choice: EngineChoice, identities: tuple[str, ...], with_builtin: bool, limit: Limit
-) -> tuple[str, tuple[Evaluation, ...]] | None:
-    """The cache's evaluations of `game` by the chosen engine, tried by every identity it may have."""
+) -> CachedAnalysis | None:
+    """The best analysis the cache has of `game` (`best_cached_analysis`), the chosen budget's by
+    the chosen engine first, which may have any of `identities`."""
     remembered = remembered_identity(choice)
     if remembered:
         identities = (remembered, *identities)
-    if with_builtin:
-        identities = (*identities, builtin_go_identity())
-    return cached_evaluations(game, identities, limit)
+    # the built-in Go engine's identity names its options: known by its start, without loading it
+    return best_cached_analysis(game, identities, limit, identity_prefixes=("builtin-go ",) if with_builtin else ())
 
 
 def _load_opening_book() -> None:

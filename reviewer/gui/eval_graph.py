@@ -203,6 +203,9 @@ class EvalGraphWidget(QWidget):
         self.rough_label = QLabel(ROUGH_TAG, self)
         self.rough_label.setObjectName("graph-rough")
         self.rough_label.hide()
+        self.partial_label = QLabel(self)  # what a graph that is not final stands on
+        self.partial_label.setObjectName("graph-partial")
+        self.partial_label.hide()
 
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.view.scene().sigMouseMoved.connect(self._on_mouse_moved)
@@ -282,8 +285,9 @@ class EvalGraphWidget(QWidget):
         self._loss_top = max(game_support(kind).scores.loss_floor, highest) * 1.08  # bars never fill the plot for tiny losses
         self._update_ranges()
 
-    def set_coverage(self, missing_plies: tuple[int, ...] | list[int], rough: bool = False) -> None:
-        """Shade the positions a partial analysis did not reach; tag the graph as a rough estimate."""
+    def set_coverage(self, missing_plies: tuple[int, ...] | list[int], rough: bool = False, partial_text: str = "") -> None:
+        """Shade the positions a partial analysis did not reach; tag the graph as a rough estimate,
+        and with `partial_text` (what it stands on) while it is not final."""
         self._missing = tuple(missing_plies)
         path = QPainterPath()
         for first, last in _runs(self._missing):
@@ -292,6 +296,15 @@ class EvalGraphWidget(QWidget):
         self.rough_label.setVisible(rough)
         self.rough_label.adjustSize()
         self.rough_label.move(_AXIS_WIDTH + 8, 6)
+        self.partial_label.setText(partial_text)
+        self.partial_label.setVisible(bool(partial_text))
+        self.partial_label.adjustSize()
+        left = _AXIS_WIDTH + 8 + (self.rough_label.width() + 6 if rough else 0)
+        self.partial_label.move(left, 6)
+
+    def partial_text(self) -> str:
+        """The tag of a graph that is not final ('' when it is)."""
+        return self.partial_label.text() if not self.partial_label.isHidden() else ""
 
     def missing_plies(self) -> tuple[int, ...]:
         return self._missing
@@ -446,6 +459,10 @@ class EvalGraphWidget(QWidget):
         tag_background = QColor(theme.graph_background)
         self.rough_label.setStyleSheet(
             f"QLabel#graph-rough {{ color: {theme.text}; background: {tag_background.name()};"
+            f" border: 1px solid {theme.graph_axis}; border-radius: 3px; padding: 1px 6px; }}"
+        )
+        self.partial_label.setStyleSheet(
+            f"QLabel#graph-partial {{ color: {theme.warning_text}; background: {tag_background.name()};"
             f" border: 1px solid {theme.graph_axis}; border-radius: 3px; padding: 1px 6px; }}"
         )
         for judgement, bars in self._bar_paths.items():  # type: ignore[assignment]

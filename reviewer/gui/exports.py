@@ -40,6 +40,7 @@ from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.export import check_target, export_game_text, moves_csv, report_html, save_annotated, save_text
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
+from reviewer.core.passes import PassStanding
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import Settings
@@ -65,9 +66,10 @@ class ReviewSnapshot:
     assessment: Any
     preset: str
     engine: str
+    passes: PassStanding | None = None  # how far a review in passes got: an unfinished one is partial
 
     def table(self) -> EvaluationTable:
-        table = EvaluationTable()
+        table = EvaluationTable(passes=self.passes)
         for evaluation in self.evaluations:
             table.add(evaluation)
         return table
@@ -297,7 +299,7 @@ class GameExports(QObject):
             return None
         session.settle_assessment()  # the export covers every evaluation so far
         return ReviewSnapshot(session.game, tuple(session.evaluations.ordered()), session.assessment, session.preset,
-                              self._engine_name())
+                              self._engine_name(), session.basis.coverage.passes)
 
     def export_annotated(self, path: Path, with_analysis: bool = False) -> None:
         snapshot = self.snapshot()

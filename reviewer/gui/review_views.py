@@ -17,7 +17,7 @@ from reviewer.core.gametree import Node
 from reviewer.core.report import strength_by_side
 from reviewer.gui.presenters.board_marks import mainline_anchor
 from reviewer.gui.presenters.comment import comment_html, header_html
-from reviewer.gui.presenters.figures import graph_point_texts, graph_series, summary_dicts
+from reviewer.gui.presenters.figures import graph_point_texts, graph_series, side_bases, summary_dicts
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import MISTAKE_JUDGEMENTS
 from reviewer.gui.presenters.messages import Message
@@ -161,12 +161,23 @@ class ReviewViews(QObject):
             point_texts = {ply: text for ply, text in point_texts.items() if ply < hidden - 1}
         graph = widgets.ensure_graph()
         graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
-        graph.set_coverage(basis.coverage.missing_plies if basis.coverage.analysed else (), rough=not basis.trust.labels)
+        coverage = basis.coverage
+        partial = coverage.analysed and not coverage.complete
+        graph.set_coverage(
+            coverage.missing_plies if coverage.analysed else (),
+            rough=not basis.trust.labels,
+            partial_text=f"Not final: {coverage.moves_text()}" if partial else "",
+        )
         graph.set_point_texts(point_texts)
         white, black = summary_dicts(assessment)
         strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
         widgets.summary_panel.set_summary(
-            game.kind, white, black, (game.white or "White", game.black or "Black"), dict(strengths or {})  # type: ignore[arg-type]
+            game.kind,
+            white,
+            black,
+            (game.white or "White", game.black or "Black"),
+            dict(strengths or {}),  # type: ignore[arg-type]
+            side_bases(game, assessment, coverage),
         )
         self.analysis.show_analysis_state()
         widgets.header_label.setText(themed_html(header_html(game, assessment)))

@@ -19,6 +19,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import AnalysisBasis
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.gametree import Game, Node
+from reviewer.core.passes import PassStanding
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.review_model import (
@@ -116,6 +117,9 @@ class ReviewSession(QObject):
 
     def add_evaluations(self, evaluations: Iterable[Evaluation], from_analysis: bool = False) -> None:
         self.model.add_evaluations(evaluations, from_analysis)
+
+    def set_pass_standing(self, standing: PassStanding) -> None:
+        self.model.set_pass_standing(standing)
 
     @property
     def preset(self) -> str:

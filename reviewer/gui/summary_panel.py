@@ -26,6 +26,7 @@ from reviewer.gui.presenters.collection import estimate_text
 if TYPE_CHECKING:
     from reviewer.core.coverage import Coverage
     from reviewer.core.scoring.trust import Trust
+    from reviewer.gui.presenters.figures import SideBasis
 
 _SIDES = ("white", "black")
 
@@ -121,6 +122,17 @@ class _SideRow:
         self.accuracy = QLabel(panel)
         self.accuracy.setFont(style.figure_font(4, bold=True))
         self.accuracy.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        # beside the figure, as large: what it stands on while it is not final
+        self.basis = QLabel(panel)
+        self.basis.setObjectName("figure-basis")
+        self.basis.setFont(style.figure_font(4))
+        self.basis.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.basis.hide()
+        self.figure_box = QHBoxLayout()
+        self.figure_box.setSpacing(6)
+        self.figure_box.setContentsMargins(0, 0, 0, 0)
+        self.figure_box.addWidget(self.accuracy)
+        self.figure_box.addWidget(self.basis)
         self.details = QLabel(panel)
         self.details.setFont(style.figure_font(-0.5))
         self.details.setWordWrap(True)
@@ -153,6 +165,7 @@ class SummaryPanel(QWidget):
         self._summaries: dict[str, dict[str, Any] | None] = {"white": None, "black": None}
         self._names = ("", "")
         self._strengths: dict[str, dict[str, Any] | str | None] = {}
+        self._bases: dict[str, SideBasis] = {}
         self._rows = {color: _SideRow(self, color) for color in _SIDES}
         self.state_label = QLabel(self)
         self.state_label.setObjectName("analysis-state")
@@ -181,15 +194,17 @@ class SummaryPanel(QWidget):
         black: dict[str, Any] | None,
         names: tuple[str, str],
         strengths: dict[str, dict[str, Any] | str | None] | None = None,
+        bases: dict[str, SideBasis] | None = None,
     ) -> None:
         """Show both sides' figures (None: not analysed yet). names = (White's, Black's);
         strengths: each side's strength estimate from the moves (`report.strength_by_side`), or
-        why it has none."""
+        why it has none; bases: what each side's figures stand on, said beside them until final."""
         order_changed = kind != self._kind
         self._kind = kind
         self._summaries = {"white": white, "black": black}
         self._names = names
         self._strengths = dict(strengths or {})
+        self._bases = dict(bases or {})
         if order_changed:
             self._place_rows()
         for color in _SIDES:
@@ -232,7 +247,13 @@ class SummaryPanel(QWidget):
         return self._rows[color].chips[judgement]
 
     def accuracy_text(self, color: str) -> str:
+        """The figure, without what it stands on (`basis_text`)."""
         return self._rows[color].accuracy.text()
+
+    def basis_text(self, color: str) -> str:
+        """What `color`'s figures stand on, beside them ('29/39 moves · pass 1 of 3'); '' when final."""
+        row = self._rows[color]
+        return row.basis.text() if not row.basis.isHidden() else ""
 
     def details_text(self, color: str) -> str:
         return self._rows[color].details.text()
@@ -245,12 +266,13 @@ class SummaryPanel(QWidget):
         for index, color in enumerate(order):
             row = self._rows[color]
             top = index * 2
-            for widget in (row.dot, row.name, row.accuracy, row.details):
+            for widget in (row.dot, row.name, row.details):
                 self._grid.removeWidget(widget)
             self._grid.removeItem(row.chip_box)
+            self._grid.removeItem(row.figure_box)
             self._grid.addWidget(row.dot, top, 0, Qt.AlignmentFlag.AlignVCenter)
             self._grid.addWidget(row.name, top, 1)
-            self._grid.addWidget(row.accuracy, top, 2)
+            self._grid.addLayout(row.figure_box, top, 2)
             self._grid.addLayout(row.chip_box, top, 3)
             self._grid.addWidget(row.details, top + 1, 1, 1, 3)
             if index == 0:
@@ -269,8 +291,22 @@ class SummaryPanel(QWidget):
         row.name.setToolTip(f"{default}: {name}")
         row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
         row.accuracy.setToolTip(accuracy_tooltip(self._kind, summary))
+        basis = self._bases.get(row.color)
+        basis_text = basis.text() if basis is not None and summary is not None else ""
+        row.basis.setText(basis_text)
+        row.basis.setVisible(bool(basis_text))
+        row.basis.setToolTip(
+            "What this side's figures stand on: its moves analysed so far"
+            + (" and the pass of the review they come from" if basis is not None and basis.passes else "")
+            + ". They change until the analysis is done."
+        )
+        _set_style_sheet(row.basis, f"color: {theme.warning_text};")
+        too_few = basis is not None and summary is not None and not basis.enough
         if summary is None:
             row.details.setText("not analysed yet")
+        elif too_few:
+            assert basis is not None
+            row.details.setText(basis.too_few_text())
         elif summary.get("accuracy") is None and not summary.get("counts") and summary.get("moves"):
             row.details.setText("rough estimate: no labels or accuracy")
         else:

@@ -25,9 +25,9 @@ from reviewer.core.errors import ReviewerError
 from reviewer.core.export import ExportError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
-from reviewer.core.passes import PassCallback, PassStart, pass_text
+from reviewer.core.passes import PassCallback, PassStanding, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
-from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow
+from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow, ReviewEta
 from reviewer.gui.settings import EngineChoice
 
 EngineOpener = Callable[[EngineChoice], Engine]
@@ -100,6 +100,7 @@ class AnalysisProgress:
     engine_name: str
     stage: str | None = None  # the pass the latest figure came from ("pass 2 of 3 · 250k nodes")
     passes: PassProgress | None = None  # a review in passes: the pass under way and its own count
+    standing: PassStanding | None = None  # a review in passes: how far it got, for the figures' basis
 
 
 _engine_import_lock = threading.Lock()
@@ -184,7 +185,7 @@ class AnalysisRunner(QObject):
     _finished_from_thread = Signal(int, bool)
     _engine_named_from_thread = Signal(int, str)
     _counted_from_thread = Signal(int, int, int, float)  # job, positions searched, in all (of the pass), when
-    _pass_from_thread = Signal(int, object)  # job, PassStart
+    _pass_from_thread = Signal(int, object, float)  # job, PassStart, when
 
     def __init__(
         self,
@@ -192,8 +193,11 @@ class AnalysisRunner(QObject):
         analyse: AnalyseFunction = analyse_with_review,
         parent: QObject | None = None,
         fingerprint: EngineFingerprinter = fingerprint_from_registry,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """`clock`: seconds, read when a position is known (the speed and the ETA come from it)."""
         super().__init__(parent)
+        self._clock = clock
         self._open_engine = open_engine
         self._fingerprint = fingerprint
         self._analyse = analyse
@@ -205,8 +209,10 @@ class AnalysisRunner(QObject):
         self._done_plies: set[int] = set()
         self._stage: str | None = None
         self._rate = RateWindow(RATE_WINDOW)
+        self._eta = ReviewEta()
         self._counted = False  # the analysis counts its searched positions (else evaluations are counted)
         self._pass: PassProgress | None = None
+        self._scheme_engine_id = ""  # the engine id of a review in passes' evaluations, once one came
         self._engine_name = ""
         self._gate = _Gate()
         self.destroyed.connect(self._gate.close)
@@ -235,8 +241,10 @@ class AnalysisRunner(QObject):
         self._done_plies = set()
         self._stage = None
         self._rate.reset()
+        self._eta = ReviewEta()
         self._counted = False
         self._pass = None
+        self._scheme_engine_id = ""
         self._engine_name = job.engine.describe()
         if self._gate.closed:  # started again after a shutdown
             self._gate = _Gate()
@@ -293,10 +301,10 @@ class AnalysisRunner(QObject):
             return named(opened)
 
         def on_progress(done: int, total: int, _rate: float | None, _eta: float | None) -> None:
-            gate.emit(self, "_counted_from_thread", job_id, done, total, time.monotonic())
+            gate.emit(self, "_counted_from_thread", job_id, done, total, self._clock())
 
         def on_pass(start: PassStart) -> None:
-            gate.emit(self, "_pass_from_thread", job_id, start)
+            gate.emit(self, "_pass_from_thread", job_id, start, self._clock())
 
         def analyse(limit: Limit) -> None:
             assert engine is not None
@@ -347,16 +355,19 @@ class AnalysisRunner(QObject):
             self._counted = True
             self._rate.reset()
         self._rate.add(done, at_s)
+        self._eta.searched(done, at_s, total)
         if self._pass is not None:
             self._pass = replace(self._pass, done=done, total=max(total, self._pass.total))
         self._emit_progress()
 
-    @Slot(int, object)
-    def _on_pass(self, job_id: int, start: PassStart) -> None:
+    @Slot(int, object, float)
+    def _on_pass(self, job_id: int, start: PassStart, at_s: float) -> None:
         if job_id != self._job_id:
             return
-        self._pass = PassProgress(start.index, start.count, 0, start.positions)
+        cached = max(0, (start.in_doubt if start.in_doubt is not None else start.positions) - start.positions)
+        self._pass = PassProgress(start.index, start.count, 0, start.positions, cached)
         self._rate.reset()
+        self._eta.start_pass(start.index, start.positions, at_s, start.pass_budgets)
         self._emit_progress()
 
     @Slot(int, object)
@@ -366,8 +377,9 @@ class AnalysisRunner(QObject):
         self._done_plies.add(evaluation.ply)
         if evaluation.review_pass is not None:
             self._stage = pass_text(evaluation.engine_id, evaluation.review_pass)
+            self._scheme_engine_id = evaluation.engine_id
         if not self._counted:
-            self._rate.add(len(self._done_plies), time.monotonic())
+            self._rate.add(len(self._done_plies), self._clock())
         self.evaluation_ready.emit(evaluation)
         self._emit_progress()
 
@@ -395,9 +407,12 @@ class AnalysisRunner(QObject):
         done = len(self._done_plies & set(self._job.plies))
         rate = self._rate.rate()
         passes = self._pass if self._pass is not None and self._pass.count > 1 else None
-        left = passes.total - passes.done if passes is not None else total - done
-        eta = left / rate if rate else None
-        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes))
+        eta = self._eta.eta_s() if self._counted else (total - done) / rate if rate else None
+        standing = None
+        if self._pass is not None and self._scheme_engine_id:
+            step = self._pass
+            standing = PassStanding(self._scheme_engine_id, step.index, step.count, step.cached + step.total, step.cached + step.done)
+        self.progress_changed.emit(AnalysisProgress(done, total, rate, eta, self._engine_name, self._stage, passes, standing))
 
 
 def _engine_label(engine: Engine, choice: EngineChoice) -> str:
@@ -440,6 +455,104 @@ def cached_evaluations(
     return None
 
 
+def cached_pass_standing(game: Game, identity: str, limit: Limit, cache_path: str | None = None) -> PassStanding | None:
+    """How far the cached review in passes (`limit.scheme`) of `game` by `identity` got; None when
+    `limit` is no review in passes. Reads the disk: call it off the GUI thread."""
+    from reviewer.core.cache import AnalysisCache
+
+    with AnalysisCache(cache_path) as cache:
+        return _pass_standing(cache, game, identity, limit)
+
+
+def _pass_standing(cache: Any, game: Game, identity: str, limit: Limit) -> PassStanding | None:
+    from reviewer.core.cache import position_keys
+    from reviewer.core.passes import pass_cache_id, review_standing, scheme_from_id
+    from reviewer.core.review import engine_key
+
+    if limit.scheme is None:
+        return None
+    scheme = scheme_from_id(limit.scheme)
+    keys = position_keys(game, range(game.ply_count + 1))
+    cache_id = engine_key(_NamedEngine(identity), limit)  # type: ignore[arg-type]
+    by_pass: list[dict[int, Evaluation]] = []
+    for index in range(1, scheme.pass_count + 1):
+        found = cache.get_many(list(dict.fromkeys(keys.values())), pass_cache_id(cache_id, index))
+        by_pass.append({ply: found[key].with_ply(ply) for ply, key in keys.items() if key in found})
+    return review_standing(game, scheme, by_pass, cache_id)
+
+
+@dataclass(frozen=True)
+class CachedAnalysis:
+    """One engine setting's analysis of a game found in the cache."""
+
+    identity: str
+    limit: Limit
+    evaluations: tuple[Evaluation, ...]
+    standing: PassStanding | None  # a review in passes: how far it got
+    complete: bool  # every move analysed by every pass
+    moves_analysed: int
+    chosen: bool  # under the budget chosen now, by one of the identities the chosen engine may have
+    matched_identity: bool = False  # its identity is one the chosen engine was known to have
+
+
+def best_cached_analysis(
+    game: Game,
+    identities: Sequence[str],
+    limit: Limit,
+    cache_path: str | None = None,
+    identity_prefixes: Sequence[str] = (),
+) -> CachedAnalysis | None:
+    """The best analysis the cache holds for the main line of `game`, whatever engine setting made
+    it: the chosen budget's (`limit`, by one of `identities`) when it is complete, else a complete
+    one, else the one that covers most moves (the chosen budget's among equals). The cache is asked
+    which settings have the game's positions, so no engine need be known or started. None when it
+    holds nothing. `identity_prefixes`: the chosen engine's identity may also begin with one of these
+    (the built-in Go engine's names its options). Reads the disk: call it off the GUI thread."""
+    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.core.coverage import select_analysis
+    from reviewer.core.review import cached_results
+
+    plies = range(game.ply_count + 1)
+    keys = position_keys(game, plies)
+    wanted = set(identities)
+    found: list[CachedAnalysis] = []
+    with AnalysisCache(cache_path) as cache:
+        settings = dict.fromkeys(_setting_of(cache_id) for cache_id in cache.engines_covering(keys.values()))
+        for setting in settings:
+            identity, _, described = setting.rpartition(" | ")
+            try:
+                setting_limit = Limit.parse(described)
+                by_key = cached_results(cache, keys.values(), setting, setting_limit)
+                standing = _pass_standing(cache, game, identity, setting_limit)
+            except ValueError:  # written by another version (an unknown scheme or limit)
+                continue
+            evaluations = tuple(by_key[keys[ply]].with_ply(ply) for ply in plies if keys[ply] in by_key)
+            if not identity or not evaluations:
+                continue
+            coverage = select_analysis(game, evaluations, standing=standing).coverage
+            matched = identity in wanted or any(identity.startswith(prefix) for prefix in identity_prefixes)
+            chosen = setting_limit == limit and (matched or not (wanted or identity_prefixes))
+            found.append(
+                CachedAnalysis(
+                    identity, setting_limit, evaluations, standing, coverage.complete, coverage.moves_analysed, chosen,
+                    matched,
+                )
+            )
+    if not found:
+        return None
+    return max(
+        found,
+        key=lambda one: (one.chosen and one.complete, one.complete, one.moves_analysed, one.chosen, one.matched_identity),
+    )
+
+
+def _setting_of(cache_id: str) -> str:
+    """The engine setting (`identity | limit`) a cache id belongs to: a review in passes keeps each
+    pass under its own id (`… | pass=2`)."""
+    setting, _, index = cache_id.rpartition(" | pass=")
+    return setting if setting and index.isdigit() else cache_id
+
+
 def remembered_identity(choice: EngineChoice) -> str | None:
     """The identity the analysis cache remembers for the program `choice` runs (recognised by
     its files, without starting it); None when it cannot tell. Reads the disk."""
@@ -450,18 +563,6 @@ def remembered_identity(choice: EngineChoice) -> str | None:
         return None
     with AnalysisCache() as cache:
         return cache.engine_identity(fingerprint)
-
-
-def builtin_go_identity() -> str:
-    """The built-in Go engine's identity, without running a search (it starts in no time)."""
-    from reviewer.core.engines.registry import open_engine
-
-    import_go_engine_modules()
-    engine = open_engine("go", "builtin")
-    try:
-        return engine.identity
-    finally:
-        engine.close()
 
 
 class AssessmentRunner(QObject):

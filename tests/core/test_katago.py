@@ -512,3 +512,18 @@ def test_a_malformed_map_is_left_out():
     rows_from_top = [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
     assert map_from_response([v for row in rows_from_top for v in row], 2, 3) == (5.0, 6.0, 3.0, 4.0, 1.0, 2.0)
     assert map_from_response([1.0, -1.0], 2, 1, flip=True) == (-1.0, 1.0)
+
+
+def test_a_batch_query_reports_each_position_as_katago_answers_it():
+    from reviewer.core.formats import game_from_sgf_text
+    from reviewer.core.review import analyse_game
+
+    game = game_from_sgf_text("(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cg];B[gc];W[cc];B[eg];W[gg])")
+    counts: list[int] = []
+    arrived: list[int] = []
+    with KataGoEngine(fake("--delay", "0.05")) as engine:
+        for _evaluation in analyse_game(game, engine, Limit(visits=8), on_progress=lambda done, *_: counts.append(done)):
+            arrived.append(len(counts))
+    # one count a position, each before the next position's answer: the bar moves with the work
+    assert counts == list(range(8))
+    assert arrived == list(range(1, 8))

@@ -288,3 +288,31 @@ def test_on_a_symmetric_board_the_second_visit_skips_symmetric_copies_as_katago_
     rectangle = np.zeros((9, 13, 22), np.float32)
     copies = _symmetric_copies(rectangle, "black")
     assert copies is not None and int((~copies).sum()) == 5 * 7  # no transpose on a rectangle
+
+
+def test_the_network_answers_positions_as_it_evaluates_them_not_the_whole_game_at_the_end(tmp_path, tiny_model, monkeypatch):
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "numpy")
+    letters = "abcdefghi"
+    black = [f"{c}a" for c in letters] + ["ab"]
+    white = [f"{c}i" for c in letters] + ["ah"]
+    moves = "".join(f";B[{b}];W[{w}]" for b, w in zip(black, white))
+    game = game_from_sgf_text(f"(;GM[1]FF[4]SZ[9]KM[6.5]RU[Japanese]{moves})")
+    assert game.ply_count == 20
+    forwarded: list[int] = []
+    real_forward = NetworkRunner.forward
+
+    def counting_forward(self, spatial, global_inputs):
+        forwarded.append(len(spatial))
+        return real_forward(self, spatial, global_inputs)
+
+    monkeypatch.setattr(NetworkRunner, "forward", counting_forward)
+    engine, log = _engine(tmp_path, tiny_model[0])
+    try:
+        results = engine.analyse(game, range(21), Limit(visits=2), threading.Event())
+        first = next(results)
+        assert sum(forwarded) < 21  # the first answer came before every position was evaluated
+        rest = list(results)
+        assert sorted(e.ply for e in [first, *rest]) == list(range(21))
+        assert _analysis_queries(log) == []
+    finally:
+        engine.close()

@@ -286,3 +286,23 @@ def test_the_pass_of_a_figure_is_told_in_words() -> None:
     assert pass_text("Stockfish 15.1 | nodes=100000,multipv=1", 1) is None
     go_id = "KataGo 1.18.1 | " + GoPasses(visits=(1, 24)).limit().describe()
     assert pass_text(go_id, 2) == "pass 2 of 2 · 24 visits"
+
+
+def test_the_standing_of_a_review_in_passes_is_where_its_first_unfinished_pass_stopped():
+    from support import go_game_with_a_blunder
+
+    from reviewer.core.analysis import Evaluation
+    from reviewer.core.passes import review_standing
+
+    game, table = go_game_with_a_blunder()
+    scheme = GoPasses()
+    fast = {ply: Evaluation(ply=ply, kind="go", engine_id="k", score_lead_first=7.0, winrate_first=0.8) for ply in (0, 1)}
+    fast.update(table.by_ply)  # ply 3 loses 13 points: positions 2 and 3 are in doubt
+    stopped = review_standing(game, scheme, [fast, {2: fast[2]}], "k")
+    assert (stopped.reached, stopped.count, stopped.in_doubt, stopped.refined) == (2, 2, 2, 1)
+    assert not stopped.finished and stopped.text() == "pass 2 of 2: 1 of 2 positions in doubt refined"
+    done = review_standing(game, scheme, [fast, {2: fast[2], 3: fast[3]}], "k")
+    assert done.finished and done.text() == ""
+    in_pass_1 = review_standing(game, scheme, [{0: fast[0]}], "k")
+    assert (in_pass_1.reached, in_pass_1.in_doubt, in_pass_1.refined) == (1, 4, 1)
+    assert in_pass_1.short_text() == "pass 1 of 2"

@@ -96,7 +96,8 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     window.session.settle_assessment()
     coverage = window.session.basis.coverage
     assert 0 < coverage.moves_analysed < coverage.moves_total
-    expected = f"Stopped · analysed {coverage.moves_analysed} of {coverage.moves_total} moves"
+    assert coverage.moves_text().startswith(f"analysed {coverage.moves_analysed} of {coverage.moves_total} moves")
+    expected = f"Stopped · {coverage.moves_text()}"
     assert window.state_label.text() == expected
     assert window.summary_panel.state_text() == expected
     for color in ("white", "black"):  # no strength estimate from part of a game
@@ -115,7 +116,7 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     pgn = tmp_path / "partial.pgn"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
         window.export(pgn)
-    assert f'[ReviewerCoverage "analysed {coverage.moves_analysed} of {coverage.moves_total} moves"]' in pgn.read_text(
+    assert f'[ReviewerCoverage "{coverage.moves_text()}"]' in pgn.read_text(
         encoding="utf-8"
     )
 

@@ -18,7 +18,7 @@ from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.comment import comment_html
-from reviewer.gui.settings import EngineChoice, Settings
+from reviewer.gui.settings import EngineChoice, Settings, describe_limit
 
 FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
@@ -343,8 +343,12 @@ def test_a_game_analysed_before_shows_its_cached_analysis_when_opened(qtbot, win
     other_limit.set_limit("chess", Limit(depth=3), remember=False)
     with qtbot.waitSignal(other_limit.cache_checked, timeout=10000) as checked:
         other_limit.open_file(path)
-    assert checked.args == [0]
-    assert len(other_limit.session.evaluations) == 0
+    # another budget: the best analysis the cache has is shown all the same, saying which it is
+    assert checked.args == [other_limit.session.ply_count + 1]
+    assert other_limit.session.basis.coverage.complete
+    shown = describe_limit(Limit.parse(other_limit.session.basis.coverage.limit or ""))
+    assert shown != describe_limit(Limit(depth=3))
+    assert other_limit.summary_panel.state_text().endswith(f" · {shown}")
 
 
 def test_scoring_runs_off_the_gui_thread_during_an_analysis(qtbot, window, corpus_dir) -> None:

@@ -18,6 +18,7 @@ from reviewer.gui.presenters.analysis_state import (
     AnalysisState,
     PassProgress,
     RateWindow,
+    ReviewEta,
     progress_format,
     rate_text,
     state_text,
@@ -31,7 +32,7 @@ from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner
 def test_a_review_in_passes_says_which_pass_and_counts_that_pass():
     passes = PassProgress(index=2, count=3, done=14, total=23)
     running = AnalysisState().running(59, 59, 12.0, passes)
-    assert state_text(running, None) == "Analysing… pass 2 of 3: 14 of 23 positions · ETA 0:12 (this pass)"
+    assert state_text(running, None) == "Analysing… pass 2 of 3: 14 of 23 positions · ETA 0:12"
     last = AnalysisState().running(59, 59, 5.0, PassProgress(3, 3, 4, 9))
     assert state_text(last, None) == "Analysing… pass 3 of 3: 4 of 9 positions · ETA 0:05"
     assert progress_format(59, 59, "pass 2 of 3 · 250k nodes", passes) == "pass 2/3 · 14/23"
@@ -111,3 +112,65 @@ def test_the_progress_text_fits_its_one_line_bar(qtbot, dark):
     assert bar.height() >= metrics.height()
     assert "Pass 2 of 3" in bar.toolTip()
     assert area.rate_label.text() == "1.4 s/pos"
+
+
+def test_the_eta_is_of_the_whole_review_each_pass_priced_at_its_budget():
+    eta = ReviewEta(least=3, later_share=0.5)
+    eta.start_pass(1, 79, at_s=0.0, budgets=(40_000, 250_000, 1_000_000))
+    assert eta.eta_s() is None  # no speed yet
+    for done in range(1, 11):
+        eta.searched(done, at_s=float(done))  # 1 s a position at 40k nodes
+    # 69 positions left of pass 1, then about half as many at 6.25 times the cost, and half again at 25 times
+    assert eta.eta_s() == pytest.approx(69 * 1.0 + 39.5 * 6.25 + 19.75 * 25.0)
+    eta.start_pass(2, 30, at_s=79.0)
+    assert eta.eta_s() == pytest.approx(30 * 6.25 + 15 * 25.0)  # priced from pass 1's speed until pass 2 has its own
+    for done in range(1, 6):
+        eta.searched(done, at_s=79.0 + 10.0 * done)  # 10 s a position at 250k nodes
+    assert eta.eta_s() == pytest.approx(25 * 10.0 + 15 * 40.0)
+
+
+def test_the_eta_comes_from_the_mean_of_the_pass_not_from_its_last_position():
+    eta = ReviewEta()
+    eta.start_pass(2, 19, at_s=0.0, budgets=(2, 32))  # the last pass of a Go review: 19 positions in doubt
+    for done in range(1, 16):
+        eta.searched(done, at_s=100.0 * done / 15)
+    eta.searched(16, at_s=145.0)  # the 16th took 45 s
+    assert eta.eta_s() == pytest.approx(3 * 145.0 / 16)
+
+
+def test_a_review_in_one_pass_is_timed_from_its_first_searched_position_not_the_cached_burst():
+    eta = ReviewEta()
+    eta.searched(40, at_s=5.0, total=100)  # 40 from the cache, at once
+    for searched in range(1, 5):
+        eta.searched(40 + searched, at_s=5.0 + 2.0 * searched)
+    assert eta.eta_s() == pytest.approx(56 * 2.0)
+
+
+def budgeted_passes_analyse(game, engine, limit, stop, plies, on_progress, on_pass=None) -> Iterator[Evaluation]:
+    """A review in three passes of budgets 1, 4 and 16: 8 positions, then 4, then 2."""
+    for index, searched in ((1, list(plies)), (2, list(plies)[:4]), (3, list(plies)[:2])):
+        on_pass(PassStart(index, 3, len(searched), "budget", (1, 4, 16)))
+        on_progress(0, len(searched), None, None)
+        for done, ply in enumerate(searched, start=1):
+            on_progress(done, len(searched), None, None)
+            yield Evaluation(ply=ply, kind="chess", score_cp_first=10, engine_id="e | scheme=passes")
+
+
+def test_the_runner_gives_the_eta_of_every_pass_to_come_from_the_clock_it_is_given(qtbot):
+    game, _table = scholars_mate()
+    ticks = iter(float(second) for second in range(10_000))
+    runner = AnalysisRunner(
+        open_engine=lambda _choice: None,  # type: ignore[arg-type,return-value]
+        analyse=budgeted_passes_analyse,
+        clock=lambda: next(ticks),
+    )
+    progress: list[AnalysisProgress] = []
+    runner.progress_changed.connect(progress.append)
+    job = AnalysisJob(game=game, engine=EngineChoice(kind="chess"), limit=Limit(nodes=1000), plies=tuple(range(8)))
+    with qtbot.waitSignal(runner.finished, timeout=10_000):
+        runner.start(job)
+    # pass 1 began at tick 0, its count of 0 came at tick 1, its 4th position at tick 5: 1.25 s a position
+    fourth = [p for p in progress if p.passes == PassProgress(1, 3, 4, 8)]
+    assert fourth and all(p.eta_s == pytest.approx((4 + 4 * 4 + 2 * 16) * 1.25) for p in fourth)
+    assert progress[-1].passes == PassProgress(3, 3, 2, 2) and progress[-1].eta_s == pytest.approx(0.0)
+    assert runner.shutdown(timeout_s=10.0)

@@ -349,3 +349,25 @@ def test_a_katago_that_does_not_start_leaves_the_game_to_the_built_in_engine_at_
     else:  # a limit the user chose stays as it is
         assert all("go-passes" in ev.engine_id for ev in received)
         assert warnings == []
+
+
+def test_the_best_cached_analysis_needs_no_engine_and_prefers_the_chosen_budget_when_complete(game, tmp_path) -> None:
+    from reviewer.core.cache import AnalysisCache, position_keys
+    from reviewer.gui.workers import best_cached_analysis
+
+    path = tmp_path / "cache.sqlite"
+    chosen, other = Limit(visits=50), Limit(depth=10)
+    plies = list(range(game.ply_count + 1))
+    keys = position_keys(game, plies)
+    builtin = "builtin-go 1.0 rave seed=0 default-playouts=2000"  # the built-in engine names its options
+    with AnalysisCache(path) as cache:
+        for ply in plies:  # complete at another budget
+            cache.put(keys[ply], f"Fish 2 | {other.describe()}", Evaluation(ply=ply, kind="chess", score_cp_first=ply))
+        cache.put(keys[0], f"{builtin} | {chosen.describe()}", Evaluation(ply=0, kind="chess", score_cp_first=0))
+    best = best_cached_analysis(game, [], chosen, str(path), identity_prefixes=("builtin-go ",))
+    assert best is not None and best.identity == "Fish 2" and best.complete and not best.chosen  # complete beats partial
+    with AnalysisCache(path) as cache:
+        for ply in plies[1:]:
+            cache.put(keys[ply], f"{builtin} | {chosen.describe()}", Evaluation(ply=ply, kind="chess", score_cp_first=ply))
+    best = best_cached_analysis(game, [], chosen, str(path), identity_prefixes=("builtin-go ",))
+    assert best is not None and best.identity == builtin and best.chosen and best.matched_identity and best.complete

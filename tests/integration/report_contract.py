@@ -320,7 +320,8 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
     if coverage is not None:
         assert coverage["moves_total"] == len(report["moves"]), f"coverage counts {coverage['moves_total']} moves"
         assert 0 <= coverage["moves_analysed"] <= coverage["moves_total"]
-        assert coverage["complete"] == (coverage["missing_plies"] == [] and coverage["positions_analysed"] > 0)
+        passes_done = coverage.get("passes") is None or coverage["passes"]["finished"]
+        assert coverage["complete"] == (coverage["missing_plies"] == [] and coverage["positions_analysed"] > 0 and passes_done)
     for index, move in enumerate(report["moves"], start=1):
         assert set(move) >= MOVE_KEYS, f"move {index} lacks {sorted(MOVE_KEYS - set(move))}"
         assert move["ply"] == index and isinstance(move["ply"], int), f"move {index} has ply {move['ply']!r}"

@@ -35,6 +35,7 @@ __all__ = [
     "ValueStyle",
     "WorkUnit",
     "game_support",
+    "players_in_order",
     "register_game",
     "registered_games",
     "resolve",
@@ -287,6 +288,18 @@ def game_support(kind: GameKind) -> GameSupport:
     if support is None:
         raise ValueError(f"unknown kind of game: {kind!r}")
     return support
+
+
+def players_in_order(game: Game) -> tuple[tuple[Color, str], tuple[Color, str]]:
+    """(colour, name) of both players in the order every place lists them: the kind's first player
+    first (White in chess; Black in Go, even when handicap stones give White the first move). A name
+    is "" when the file gives none."""
+    first, second = game_support(game.kind).player_order
+    return (first, _name_of(game, first)), (second, _name_of(game, second))
+
+
+def _name_of(game: Game, color: Color) -> str:
+    return (game.white if color == "white" else game.black) or ""
 
 
 def readers() -> dict[str, Callable[[str, bytes], Any]]:

@@ -25,7 +25,7 @@ game the set covers and `basis.trust` whether it may give labels at all.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
@@ -33,6 +33,7 @@ from reviewer.core.coverage import AnalysisBasis, Coverage, assess_basis, select
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.games import IllegalMove
 from reviewer.core.gametree import Game, Node
+from reviewer.core.passes import PassStanding
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.variations import TreeEditor
@@ -98,6 +99,7 @@ class ReviewModel:
         # every evaluation of the open game by (engine id, ply), oldest first
         self._all: dict[tuple[str, int], Evaluation] = {}
         self._prefer: str | None = None
+        self._standings: dict[str, PassStanding] = {}  # how far each review in passes got, by its engine id
         self._basis: AnalysisBasis | None = None
         self._preset = preset
         self._current: Node | None = None
@@ -166,6 +168,7 @@ class ReviewModel:
         self._game_index = index
         self._all = {}
         self._prefer = None
+        self._standings = {}
         for evaluation in evaluations:
             self._keep(evaluation)
         self._select()
@@ -226,6 +229,14 @@ class ReviewModel:
         else:
             self._emit(AssessmentChanged())
 
+    def set_pass_standing(self, standing: PassStanding) -> None:
+        """How far the review in passes of `standing.engine_id` got (from the run, or the cache):
+        until its last pass is done, its figures are not final."""
+        if self._standings.get(standing.engine_id) == standing:
+            return
+        self._standings[standing.engine_id] = standing
+        self._select()
+
     def _keep(self, evaluation: Evaluation) -> None:
         key = (evaluation.engine_id, evaluation.ply)
         self._all.pop(key, None)  # the newest goes last
@@ -236,7 +247,11 @@ class ReviewModel:
             self._evaluations = EvaluationTable()
             self._basis = AnalysisBasis(self._evaluations, Coverage("", 0, 0, 0, 0))
             return
-        self._basis = select_analysis(self._game, self._all.values(), prefer=self._prefer, ply_count=self.ply_count)
+        basis = select_analysis(self._game, self._all.values(), prefer=self._prefer, ply_count=self.ply_count)
+        standing = self._standings.get(basis.coverage.engine_id)
+        if standing is not None:
+            basis = replace(basis, coverage=replace(basis.coverage, passes=standing))
+        self._basis = basis
         self._evaluations = self._basis.evaluations
 
     def _request_background_assessment(self) -> None:
@@ -509,6 +524,7 @@ class ReviewModel:
                 keep += 1
             for key in [key for key in self._all if key[1] >= keep]:
                 del self._all[key]
+            self._standings = {}  # they were of the old main line
             self._select()
             # Moves added after the main line's end leave every scored move as it was: its labels
             # stay on show until the new assessment comes. Any other change voids them at once.

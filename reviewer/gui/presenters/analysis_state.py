@@ -20,6 +20,7 @@ class PassProgress:
     count: int
     done: int = 0
     total: int = 0
+    cached: int = 0  # positions of the pass the cache answered (not in `done` or `total`)
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class AnalysisState:
     phase: Phase = "idle"
     done: int = 0  # positions
     total: int = 0
-    eta_s: float | None = None  # of the whole run, or of the current pass when `passes` is set
+    eta_s: float | None = None  # of the whole review, every pass still to come included
     reason: str = ""  # why it failed
     passes: PassProgress | None = None  # a review in passes: the pass under way
 
@@ -64,8 +65,6 @@ def state_text(state: AnalysisState, coverage: Coverage | None) -> str:
         eta = f" · ETA {clock(state.eta_s)}" if state.eta_s is not None else " · ETA …"
         passes = state.passes
         if passes is not None and passes.count > 1:
-            if passes.index < passes.count:
-                eta += " (this pass)"
             return f"Analysing… pass {passes.index} of {passes.count}: {passes.done} of {passes.total} positions{eta}"
         return f"Analysing… {state.done} of {state.total} positions{eta}"
     if state.phase == "stopped":
@@ -134,3 +133,86 @@ class RateWindow:
         if last - first < self.least or ended <= started:
             return None
         return (last - first) / (ended - started)
+
+
+@dataclass
+class _PassTiming:
+    positions: int
+    budget: float  # per position, in the units of every pass of the review (nodes, visits)
+    started_s: float
+    first_done: int = 0  # counted before this pass searched anything (figures from the cache)
+    done: int = 0
+    last_s: float | None = None
+
+    def seconds_per_position(self, least: int) -> float | None:
+        searched = self.done - self.first_done
+        if searched < least or self.last_s is None or self.last_s <= self.started_s:
+            return None
+        return (self.last_s - self.started_s) / searched
+
+
+class ReviewEta:
+    """The time left of a whole review, from the timings of the positions searched so far.
+
+    A position of a pass costs that pass's budget (nodes, visits): the seconds a unit of budget
+    takes are measured over the current pass (its mean since it began, once `least` positions are
+    searched), else over the last pass that measured them, and every position still to search is
+    priced at its own pass's budget. How many positions a later pass will search is known only when
+    it begins: until then it is taken as `later_share` of the pass before. Times are given (seconds
+    of any one clock), so the arithmetic is the same in a test as in the app.
+    """
+
+    def __init__(self, least: int = 3, later_share: float = 0.5) -> None:
+        self.least = least
+        self.later_share = later_share
+        self._budgets: tuple[float, ...] = (1.0,)
+        self._index = 0  # the pass under way, from 1; 0 before any
+        self._current: _PassTiming | None = None
+        self._seconds_per_budget: float | None = None  # of the last pass that measured it
+
+    def start_pass(self, index: int, positions: int, at_s: float, budgets: tuple[float, ...] = ()) -> None:
+        """Pass `index` (from 1) begins with `positions` to search; `budgets`: every pass's budget
+        per position (one pass of budget 1 when not given)."""
+        self._close_pass()
+        if budgets:
+            self._budgets = tuple(float(budget) for budget in budgets)
+        self._index = index
+        budget = self._budgets[min(index, len(self._budgets)) - 1]
+        self._current = _PassTiming(positions, budget, at_s)
+
+    def searched(self, done: int, at_s: float, total: int | None = None) -> None:
+        """`done` positions of the current pass are known at `at_s` (one pass of `total` begins at
+        the first count when none was started)."""
+        if self._current is None:
+            self.start_pass(1, total if total is not None else done, at_s)
+            assert self._current is not None
+            self._current.first_done = self._current.done = done
+            return
+        current = self._current
+        if total is not None:
+            current.positions = max(current.positions, total)
+        current.done = max(current.done, done)
+        current.last_s = at_s
+
+    def _close_pass(self) -> None:
+        current = self._current
+        if current is not None and current.budget > 0:
+            measured = current.seconds_per_position(self.least)
+            if measured is not None:
+                self._seconds_per_budget = measured / current.budget
+
+    def eta_s(self) -> float | None:
+        """Seconds until the review ends; None until a speed is measured."""
+        current = self._current
+        if current is None:
+            return None
+        own = current.seconds_per_position(self.least)
+        per_budget = own / current.budget if own is not None and current.budget > 0 else self._seconds_per_budget
+        if per_budget is None:
+            return None
+        left = max(0, current.positions - current.done) * (own if own is not None else per_budget * current.budget)
+        positions = float(current.positions)
+        for budget in self._budgets[self._index :]:
+            positions *= self.later_share
+            left += positions * budget * per_budget
+        return left

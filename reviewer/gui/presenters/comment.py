@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.games.support import players_in_order
 from reviewer.core.gametree import Game, Node, numbered_moves
 from reviewer.core.passes import pass_text
 from reviewer.core.score_text import score_text
@@ -14,7 +15,7 @@ from reviewer.gui.presenters.board_marks import candidate_losses, loss_text, sea
 from reviewer.gui.presenters.figures import position_value
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
-from reviewer.gui.presenters.text import SCREEN_DOTS, escape_html
+from reviewer.gui.presenters.text import SCREEN_DOTS, escape_html, player_name
 from reviewer.gui.presenters.verdict import verdict
 from reviewer.gui.presenters.why import move_why
 
@@ -130,15 +131,19 @@ def _readable_comment(comment: str) -> str:
 
 
 def header_html(game: Game, assessment: Any) -> str:
-    players = f"<b>{escape_html(game.white or 'White')}</b> – <b>{escape_html(game.black or 'Black')}</b>"
     board_header = presentation(game.kind).board_header
-    if board_header:
-        players = f"<b>{escape_html(game.black or 'Black')}</b> (B) – <b>{escape_html(game.white or 'White')}</b> (W)"
+    names = []
+    for color, _name in players_in_order(game):
+        mark = f" ({color[0].upper()})" if board_header else ""
+        names.append(f"<b>{escape_html(player_name(game, color))}</b>{mark}")
+    players = " – ".join(names)
     details = [text for text in (game.result, game.event, game.date) if text and text not in ("?", "????.??.??")]
     if board_header:
         details.append(f"{game.board_width}×{game.board_height}")
         if game.komi is not None:
             details.append(f"komi {game.komi:g}")
+        if game.handicap >= 2:
+            details.append(f"{game.handicap} stones handicap")
     opening = getattr(assessment, "opening", None)
     if opening is not None:
         details.append(f"{opening.eco} {opening.name}")

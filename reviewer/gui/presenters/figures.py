@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
+from reviewer.core.coverage import Coverage
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
@@ -56,16 +58,83 @@ def position_value(game: Game, evaluation: Evaluation) -> float | None:
 
 
 ACCURACY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean")
+# A side's figures from fewer of its moves (all of them when it played fewer) are no figure at all:
+# one judged move gives an "accuracy" or an "ACPL" that says nothing of the game.
+MIN_MOVES_FOR_FIGURES = 5
+
+
+def _side_moves(assessment: Any, color: str) -> list[Any]:
+    moves = getattr(assessment, "moves", ()) if assessment is not None else ()
+    return [move for move in moves or () if move.color == color]
+
+
+def _judged(move: Any) -> bool:
+    """Judged, or scored where labels are withheld; a book move is neither."""
+    return not move.book and (move.judgement not in (None, "book") or move.loss is not None)
 
 
 def side_judged(assessment: Any, color: str) -> bool:
-    """Whether a move of `color` has been judged (a book move is not judged): until then its
-    accuracy is no figure at all, not 100%."""
-    moves = getattr(assessment, "moves", ()) if assessment is not None else ()
-    return any(move.color == color and move.judgement not in (None, "book") for move in moves)
+    """Whether enough of `color`'s moves are judged (a book move is not judged) for its figures to
+    mean something (`MIN_MOVES_FOR_FIGURES`): until then its accuracy is no figure at all, not 100%."""
+    moves = _side_moves(assessment, color)
+    judged = sum(1 for move in moves if _judged(move))
+    return judged > 0 and judged >= _needed(moves)
+
+
+def _needed(moves: list[Any]) -> int:
+    """How many judged moves a side's figures need: `MIN_MOVES_FOR_FIGURES`, or every move out of
+    the opening book when it played fewer."""
+    return min(MIN_MOVES_FOR_FIGURES, sum(1 for move in moves if not move.book))
+
+
+@dataclass(frozen=True)
+class SideBasis:
+    """What one side's figures stand on: its moves judged of its moves played, and while the
+    analysis is not final, which pass of a review in passes they come from."""
+
+    moves_judged: int
+    moves_total: int
+    moves_needed: int = MIN_MOVES_FOR_FIGURES  # judged moves its figures need (see `side_judged`)
+    passes: str = ""  # 'pass 1 of 3' while a review in passes has passes left
+    final: bool = False  # every move analysed by every pass: the figures are the game's
+
+    @property
+    def enough(self) -> bool:
+        return self.moves_judged > 0 and self.moves_judged >= self.moves_needed
+
+    def text(self) -> str:
+        """'29/39 moves · pass 1 of 3' beside the figure; '' when it is final."""
+        if self.final:
+            return ""
+        parts = [f"{self.moves_judged}/{self.moves_total} moves"]
+        if self.passes:
+            parts.append(self.passes)
+        return " · ".join(parts)
+
+    def too_few_text(self) -> str:
+        """Where the figures would be when there are too few moves for them."""
+        if self.moves_judged == 0:
+            return "no move of this side analysed yet"
+        return f"{self.moves_judged} of {self.moves_total} moves analysed: too few for a figure"
+
+
+def side_bases(game: Game, assessment: Any, coverage: Coverage | None) -> dict[str, SideBasis]:
+    """Each side's `SideBasis` from the assessment on show and the coverage of its analysis."""
+    final = coverage is not None and coverage.complete
+    standing = coverage.passes_unfinished if coverage is not None else None
+    passes = standing.short_text() if standing is not None else ""
+    bases = {}
+    for color in ("white", "black"):
+        moves = _side_moves(assessment, color)
+        total = len(moves) if moves else sum(1 for ply in range(1, game.ply_count + 1) if game.mover_at_ply(ply) == color)
+        needed = _needed(moves) if moves else min(MIN_MOVES_FOR_FIGURES, total)
+        bases[color] = SideBasis(sum(1 for move in moves if _judged(move)), total, needed, passes, final)
+    return bases
 
 
 def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Each side's figures (None before any evaluation); a side with too few moves judged for
+    them has its figures and counts voided (see `side_judged`)."""
     if assessment is None:
         return None, None
     summary = getattr(assessment, "summary", {}) or {}
@@ -74,7 +143,9 @@ def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any
         side = summary.get(color)
         figures = side.to_json() if side is not None else None
         if figures is not None and not side_judged(assessment, color):
-            figures.update(dict.fromkeys(ACCURACY_FIELDS))
+            figures = {"moves": figures.get("moves"), "counts": {}} | dict.fromkeys(
+                key for key in figures if key not in ("moves", "counts")
+            )
         dicts.append(figures)
     return dicts[0], dicts[1]
 

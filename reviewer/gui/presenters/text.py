@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.core.gametree import Game
+from reviewer.core.games.support import players_in_order
+from reviewer.core.gametree import Color, Game
 
 # After a move number for Black on screen ("6… Nf6"); files write "6... Nf6".
 SCREEN_DOTS = "…"
@@ -18,8 +19,15 @@ def engine_missing(message: str) -> bool:
     return any(words in lowered for words in ("no chess engine", "is not installed", "does not work", "not found"))
 
 
+def player_name(game: Game, color: Color) -> str:
+    """The name of `color`'s player, or the colour when the file names nobody."""
+    name = game.white if color == "white" else game.black
+    return name or color.capitalize()
+
+
 def player_line(game: Game) -> str:
-    return f"{game.white or 'White'} – {game.black or 'Black'}"
+    """'Carlsen – Caruana' in chess, 'Kim – Lee' (Black first) in Go: the order of every place."""
+    return " – ".join(name or color.capitalize() for color, name in players_in_order(game))
 
 
 def preset_label(preset: str) -> str:

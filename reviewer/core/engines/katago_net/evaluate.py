@@ -212,31 +212,39 @@ class NetworkEvaluator:
         for segment_index, turns in sorted(by_segment.items()):
             turns = sorted(turns)
             inputs = inputs_for_turns(plan, segment_index, turns)
-            roots = self._evaluate(network, inputs, stop)
-            if roots is None:
-                return
-            if visits == 2:
-                roots = [_without_copies(root, inputs.spatial[row], inputs.to_move[row]) for row, root in enumerate(roots)]
-            root_by_turn = dict(zip(turns, roots))
-            children: dict[int, RootValues] = {}
-            if visits == 2:
-                found = self._children(network, plan, segment_index, root_by_turn, stop)
-                if found is None:
+            # One forward pass's positions at a time, each yielded as soon as it is known: the
+            # progress moves with the work instead of waiting for the whole game.
+            for start in range(0, len(turns), BATCH):
+                rows = range(start, min(start + BATCH, len(turns)))
+                roots = self._evaluate(network, inputs, stop, rows)
+                if roots is None:
                     return
-                children = found
-            for turn in turns:
-                evaluation = self._evaluation(plan, root_by_turn[turn], children.get(turn), turn, segment_index, engine_id, visits, maps)
-                for ply in wanted[(segment_index, turn)]:
-                    yield replace(evaluation, ply=ply)
-                if stop.is_set():
-                    return
+                if visits == 2:
+                    roots = [_without_copies(root, inputs.spatial[row], inputs.to_move[row]) for row, root in zip(rows, roots)]
+                root_by_turn = {turns[row]: root for row, root in zip(rows, roots)}
+                children: dict[int, RootValues] = {}
+                if visits == 2:
+                    found = self._children(network, plan, segment_index, root_by_turn, stop)
+                    if found is None:
+                        return
+                    children = found
+                for turn in root_by_turn:
+                    evaluation = self._evaluation(plan, root_by_turn[turn], children.get(turn), turn, segment_index, engine_id, visits, maps)
+                    for ply in wanted[(segment_index, turn)]:
+                        yield replace(evaluation, ply=ply)
+                    if stop.is_set():
+                        return
 
-    def _evaluate(self, network: NetworkRunner, inputs: NetInputs, stop: threading.Event) -> list[RootValues] | None:
+    def _evaluate(
+        self, network: NetworkRunner, inputs: NetInputs, stop: threading.Event, rows: range | None = None
+    ) -> list[RootValues] | None:
+        """The root values of the inputs' `rows` (all of them by default), in that order."""
+        rows = rows if rows is not None else range(len(inputs.to_move))
         values: list[RootValues] = []
-        for start in range(0, len(inputs.to_move), BATCH):
+        for start in range(rows.start, rows.stop, BATCH):
             if stop.is_set():
                 return None
-            end = start + BATCH
+            end = min(start + BATCH, rows.stop)
             outputs = network.forward(inputs.spatial[start:end], inputs.global_inputs[start:end])
             for offset in range(len(outputs.value_logits)):
                 index = start + offset
