@@ -28,12 +28,12 @@ from reviewer.gui.presenters.text import engine_missing
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import EngineChoice, Settings, describe_limit, engine_label, limit_choices
 from reviewer.gui.status_area import StatusArea
+from reviewer.gui.tasks import Tasks
 from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisProgress,
     AnalysisRunner,
     CachedAnalysis,
-    TaskRunner,
     best_cached_analysis,
     engine_display_name,
     import_go_engine_modules,
@@ -61,13 +61,14 @@ class AnalysisController(QObject):
     state_shown = Signal(str, str, object, object)  # state text, phase, Coverage | None, Trust
     refresh_wanted = Signal()  # the views should be drawn again (the analysis ended, its scores settled)
     settings_wanted = Signal()  # "Custom…" limit: the settings dialog
+    engines_found = Signal()  # engine discovery answered: `known_engines()` is what it found
 
     def __init__(
         self,
         session: ReviewSession,
         settings: Settings,
         analysis: AnalysisRunner,
-        tasks: TaskRunner,
+        tasks: Tasks,
         message_bar: MessageBar,
         status_area: StatusArea,
         status_bar: QStatusBar,
@@ -79,7 +80,6 @@ class AnalysisController(QObject):
         self._session, self._settings, self._analysis, self._tasks = session, settings, analysis, tasks
         self._message_bar, self._status_area, self._status_bar, self._parent = message_bar, status_area, status_bar, parent
         self._controls: EngineControls | None = None
-        self._pending_tasks: dict[int, tuple[str, Any]] = {}
         self._engine_overrides: dict[str, EngineChoice] = {}
         self._limit_overrides: dict[str, Limit] = {}
         self._known_engines: list[EngineInfo] = []
@@ -107,8 +107,6 @@ class AnalysisController(QObject):
         analysis.finished.connect(self._on_analysis_finished)
         analysis.started.connect(lambda _job: self.enabled_changed.emit())
         analysis.engine_identified.connect(self._remember_engine_identity)
-        self._tasks.succeeded.connect(self._on_task_done)
-        self._tasks.failed.connect(self._on_task_failed)
 
     def known_engines(self) -> list[EngineInfo]:
         return self._known_engines
@@ -288,7 +286,8 @@ class AnalysisController(QObject):
         from reviewer.gui.engine_actions import check_uci_engine
 
         task = self._tasks.submit(check_uci_engine, path)
-        self._pending_tasks[task] = ("locate", path)
+        task.done.connect(lambda name: self._on_engine_located(path, name))
+        task.failed.connect(self._on_engine_refused)
         self._status_bar.showMessage(f"Checking {Path(path).name}…")
 
     def install_stockfish(self) -> None:
@@ -296,7 +295,8 @@ class AnalysisController(QObject):
         from reviewer.gui.engine_actions import install_stockfish_now
 
         task = self._tasks.submit(install_stockfish_now)
-        self._pending_tasks[task] = ("install-stockfish", None)
+        task.done.connect(self._on_stockfish_installed)
+        task.failed.connect(lambda message: self._on_stockfish_installed((False, message)))
         self._message_bar.replace(Message(key="install-stockfish", level="info", text="Installing Stockfish…", scope="app"))
 
     def _on_engine_located(self, path: str, name: str) -> None:
@@ -330,7 +330,8 @@ class AnalysisController(QObject):
         known = tuple(identity for identity in identities if identity)
         with_builtin = resolves_to_builtin(choice, self._known_engines)
         task = self._tasks.submit(_cached_analysis, game, choice, known, with_builtin, limit)
-        self._pending_tasks[task] = ("cache", (game, choice, limit))
+        task.done.connect(lambda found: self._on_cached_analysis(game, choice, limit, found))
+        task.failed.connect(self._on_cache_unreadable)
         self._looking_up = game
         self.show_analysis_state()
 
@@ -378,7 +379,8 @@ class AnalysisController(QObject):
             return
         self._discovery_started = True
         task = self._tasks.submit(_find_engines)
-        self._pending_tasks[task] = ("engines", None)
+        task.done.connect(self._on_engines_found)
+        task.failed.connect(lambda _message: self._on_engines_found([]))
 
     def fill_engine_menu(self) -> None:
         self._discover_engines()
@@ -465,49 +467,30 @@ class AnalysisController(QObject):
         self._discover_engines()
 
 
-    def _on_task_done(self, task_id: int, result: Any) -> None:
-        if task_id not in self._pending_tasks:
-            return
-        what, payload = self._pending_tasks.pop(task_id)
-        if what == "locate":
-            self._on_engine_located(payload, result)
-        elif what == "install-stockfish":
-            self._on_stockfish_installed(result)
-        elif what == "engines":
-            self._known_engines = list(result or [])
-            self._engines_pending = False
-            self.update_engine_controls()
-            if self._analyse_when_engines_known:
-                self.start_analysis()
-                return
-            session = self._session
-            if session.game is not None and len(session.evaluations) == 0 and not self._analysis.is_running():
-                self.look_up_cached_analysis(session.game)  # now the engine's name is known
-        elif what == "cache":
-            game, choice, limit = payload
-            self._on_cached_analysis(game, choice, limit, result)
+    def _on_engine_refused(self, message: str) -> None:
+        self._message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
 
-    def _on_task_failed(self, task_id: int, message: str) -> None:
-        if task_id not in self._pending_tasks:
+    def _on_engines_found(self, found: object) -> None:
+        self._known_engines = list(found) if isinstance(found, list) else []
+        self._engines_pending = False
+        self.update_engine_controls()
+        self.engines_found.emit()
+        if self._analyse_when_engines_known:
+            self.start_analysis()
             return
-        what, _payload = self._pending_tasks.pop(task_id)
-        if what == "locate":
-            self._message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
-        elif what == "install-stockfish":
-            self._on_stockfish_installed((False, message))
-        elif what == "engines":
-            self._known_engines = []
-            self._engines_pending = False
-            if self._analyse_when_engines_known:
-                self.start_analysis()
-        elif what == "cache":  # an unreadable cache only means analysing again
-            self._looking_up = None
-            self.show_analysis_state()
-            self._message_bar.add(
-                Message(key=f"game:cache:{message}", level="warning",
-                        text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
-            )
-            self.cache_checked.emit(0)
+        session = self._session
+        if session.game is not None and len(session.evaluations) == 0 and not self._analysis.is_running():
+            self.look_up_cached_analysis(session.game)  # now the engine's name is known
+
+    def _on_cache_unreadable(self, message: str) -> None:
+        """An unreadable cache only means analysing again."""
+        self._looking_up = None
+        self.show_analysis_state()
+        self._message_bar.add(
+            Message(key=f"game:cache:{message}", level="warning",
+                    text=f"The analysis cache could not be read ({message}): the game will be analysed again.")
+        )
+        self.cache_checked.emit(0)
 
 
 LOOKING_TEXT = "Looking for a saved analysis…"

@@ -44,7 +44,7 @@ from reviewer.core.passes import PassStanding
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import Settings
-from reviewer.gui.workers import TaskRunner
+from reviewer.gui.tasks import Tasks
 
 ReportFormat = Literal["json", "csv", "html", "pdf"]
 REPORT_FILTERS: dict[str, str] = {
@@ -187,7 +187,7 @@ class GameExports(QObject):
         self,
         session: ReviewSession,
         settings: Settings,
-        tasks: TaskRunner,
+        tasks: Tasks,
         engine_name: Callable[[], str],
         board_on_show: Callable[[], QWidget | None],
         status_message: Callable[[str, int], None],
@@ -200,9 +200,6 @@ class GameExports(QObject):
         self._session, self._settings, self._task_runner = session, settings, tasks
         self._engine_name, self._board_on_show, self._status_message = engine_name, board_on_show, status_message
         self._parent = parent
-        self._tasks: dict[int, tuple[str, Any]] = {}
-        tasks.succeeded.connect(self._on_done)
-        tasks.failed.connect(self._on_failed)
 
         def action(text: str, slot: Callable[[], None], tip: str, keys: str | None = None) -> QAction:
             made = QAction(text, parent)
@@ -337,14 +334,12 @@ class GameExports(QObject):
 
     def _submit(self, what: str, payload: Any, function: Callable[..., Any], *args: Any) -> None:
         task = self._task_runner.submit(function, *args, must_finish=what == "file")
-        self._tasks[task] = (what, payload)
+        task.done.connect(lambda result: self._on_done(what, payload, result))
+        task.failed.connect(lambda message: self._on_failed(what, payload, message))
         if what == "file":
             self._status_message(f"Writing {Path(payload).name}…", 0)
 
-    def _on_done(self, task_id: int, result: Any) -> None:
-        if task_id not in self._tasks:
-            return
-        what, payload = self._tasks.pop(task_id)
+    def _on_done(self, what: str, payload: Any, result: Any) -> None:
         if what == "copy":
             QGuiApplication.clipboard().setText(str(result))
             self._status_message(f"Copied the {payload} to the clipboard", 4000)
@@ -353,10 +348,7 @@ class GameExports(QObject):
             self._status_message(f"Wrote {payload}", 6000)
             self.finished.emit(str(payload))
 
-    def _on_failed(self, task_id: int, message: str) -> None:
-        if task_id not in self._tasks:
-            return
-        what, payload = self._tasks.pop(task_id)
+    def _on_failed(self, what: str, payload: Any, message: str) -> None:
         text = f"Could not write {payload}: {message}" if what == "file" else f"Could not copy the {payload}: {message}"
         self._status_message(text, 15000)
         self.failed.emit(text)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -21,7 +20,7 @@ from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER, window_title
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import Settings
-from reviewer.gui.workers import TaskRunner
+from reviewer.gui.tasks import Tasks
 
 WARM_UP_AFTER_OPEN_MS = 300  # once the game is on screen
 
@@ -38,7 +37,7 @@ class GameFiles(QObject):
         self,
         session: ReviewSession,
         settings: Settings,
-        tasks: TaskRunner,
+        tasks: Tasks,
         stop_analysis: Callable[[], None],
         export: Callable[[Path], None],
         message_bar: MessageBar,
@@ -50,12 +49,9 @@ class GameFiles(QObject):
         self._session, self._settings, self._tasks = session, settings, tasks
         self._stop_analysis, self._export = stop_analysis, export
         self._message_bar, self._status_bar, self._parent = message_bar, status_bar, parent
-        self._pending_tasks: dict[int, tuple[str, Any]] = {}
         self._pending_ply: int | None = None
         self.recent_menu = QMenu("Open &Recent", parent)
         self.recent_menu.aboutToShow.connect(self.fill_recent_menu)
-        tasks.succeeded.connect(self._on_task_done)
-        tasks.failed.connect(self._on_task_failed)
 
     @Slot()
     def choose_file(self) -> None:
@@ -70,7 +66,8 @@ class GameFiles(QObject):
         self._pending_ply = ply
         self._status_bar.showMessage(f"Opening {path.name}…")
         task = self._tasks.submit(_read_collection, path, game_index is None)
-        self._pending_tasks[task] = ("collection", (path, game_index))
+        task.done.connect(lambda collection: self._on_collection_read(path, game_index, collection))
+        task.failed.connect(self._open_failed)
 
     def _on_collection_read(self, path: Path, game_index: int | None, collection: GameCollection) -> None:
         count = len(collection)
@@ -91,8 +88,12 @@ class GameFiles(QObject):
         if not 0 <= game_index < count:
             self._open_failed(f"{path.name}: there is no game {game_index + 1} (the file has {count})")
             return
-        task = self._tasks.submit(_read_game, collection, game_index)
-        self._pending_tasks[task] = ("game", (path, collection, game_index))
+        self._read_game(path, collection, game_index)
+
+    def _read_game(self, path: Path, collection: GameCollection, index: int) -> None:
+        task = self._tasks.submit(_read_game, collection, index)
+        task.done.connect(lambda result: self._on_game_read(path, collection, index, *result))
+        task.failed.connect(self._open_failed)
 
     def _on_game_read(
         self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...]
@@ -125,8 +126,7 @@ class GameFiles(QObject):
         dialog = GameChooserDialog(collection, path.name, self._parent)
         dialog.select_game(self._session.game_index)
         if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
-            task = self._tasks.submit(_read_game, collection, dialog.chosen_index())
-            self._pending_tasks[task] = ("game", (path, collection, dialog.chosen_index()))
+            self._read_game(path, collection, dialog.chosen_index() or 0)
 
     def _open_failed(self, message: str) -> None:
         self._status_bar.clearMessage()  # "Opening …" is over
@@ -175,25 +175,6 @@ class GameFiles(QObject):
                 event.acceptProposedAction()
                 self.open_file(Path(url.toLocalFile()))
                 return
-
-    def _on_task_done(self, task_id: int, result: Any) -> None:
-        if task_id not in self._pending_tasks:
-            return
-        what, payload = self._pending_tasks.pop(task_id)
-        if what == "collection":
-            path, game_index = payload
-            self._on_collection_read(path, game_index, result)
-        elif what == "game":
-            path, collection, index = payload
-            game, embedded = result
-            self._on_game_read(path, collection, index, game, embedded)
-
-    def _on_task_failed(self, task_id: int, message: str) -> None:
-        if task_id not in self._pending_tasks:
-            return
-        what, _payload = self._pending_tasks.pop(task_id)
-        if what in ("collection", "game"):
-            self._open_failed(message)
 
 
 # -------------------------------------------------------------- work done off the GUI thread

@@ -51,9 +51,10 @@ from reviewer.gui.review_views import ReviewViews, ReviewWidgets
 from reviewer.gui.session import ReviewSession, assess_safely
 from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
+from reviewer.gui.tasks import Tasks
 from reviewer.gui.window_actions import ActionSlots, apply_action_states, build_actions, build_menus, build_toolbar
 from reviewer.gui.window_dialogs import WindowDialogs
-from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
+from reviewer.gui.workers import AnalysisRunner, AssessmentRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
@@ -92,7 +93,7 @@ class MainWindow(QMainWindow):
         if self.analysis.parent() is None:
             self.analysis.setParent(self)
         self.analysis.failed.connect(self.analysis_failed)
-        self.tasks = TaskRunner(self)
+        self.tasks = Tasks(self)
         self.assessor = AssessmentRunner(assess_safely, self)
         self.session.set_background_assessor(self.assessor.request)
         self.assessor.ready.connect(self.session.accept_assessment)
@@ -395,6 +396,7 @@ class MainWindow(QMainWindow):
         self.network_warm_up = NetworkWarmUp(
             self.session, self.tasks, self.engine_choice, lambda: self.analysis_controller.known_engines(), self
         )
+        self.analysis_controller.engines_found.connect(self.network_warm_up.maybe_warm)
 
     def _on_file_opened(self, path: str, game: Any) -> None:
         self.analysis_controller.look_up_cached_analysis(game)

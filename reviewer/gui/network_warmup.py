@@ -12,7 +12,7 @@ from reviewer.core.engines.discovery import EngineInfo
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import EngineChoice
-from reviewer.gui.workers import TaskRunner
+from reviewer.gui.tasks import Tasks
 
 
 class NetworkWarmUp(QObject):
@@ -21,7 +21,7 @@ class NetworkWarmUp(QObject):
     def __init__(
         self,
         session: ReviewSession,
-        tasks: TaskRunner,
+        tasks: Tasks,
         engine_choice: Callable[[str], EngineChoice],
         known_engines: Callable[[], list[EngineInfo]],
         parent: QObject | None = None,
@@ -32,7 +32,6 @@ class NetworkWarmUp(QObject):
         self._engine_choice, self._known_engines = engine_choice, known_engines
         self.requested: set[tuple[str, tuple[int, int]]] = set()
         session.game_loaded.connect(self.maybe_warm)
-        tasks.succeeded.connect(lambda _task, _result: self.maybe_warm())  # engine discovery may have ended
 
     def maybe_warm(self) -> None:
         game = self._session.game

@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.gametree import Game
 from reviewer.gui.session import ReviewSession
-from reviewer.gui.workers import TaskRunner
+from reviewer.gui.tasks import Tasks
 
 
 class TrainingCards(QObject):
@@ -25,7 +25,7 @@ class TrainingCards(QObject):
     def __init__(
         self,
         session: ReviewSession,
-        tasks: TaskRunner,
+        tasks: Tasks,
         analysis_running: Callable[[], bool],
         deck_changed: Callable[[], None],
         status_message: Callable[[str, int], None],
@@ -36,11 +36,8 @@ class TrainingCards(QObject):
         super().__init__(parent)
         self._session, self._tasks = session, tasks
         self._analysis_running, self._deck_changed, self._status_message = analysis_running, deck_changed, status_message
-        self._pending: set[int] = set()
         self._harvested: tuple[int, str, int] | None = None  # (game id, engine id, evaluations) last sent
         session.assessment_changed.connect(self.harvest)
-        tasks.succeeded.connect(self._on_done)
-        tasks.failed.connect(self._on_failed)
 
     def harvest(self) -> None:
         """Send the open game's settled analysis to the deck, unless it was sent already."""
@@ -62,18 +59,16 @@ class TrainingCards(QObject):
         from reviewer.core.services.trainer.deck import default_deck_path
 
         deck = default_deck_path()  # where the deck is now, whatever the environment is when the thread runs
-        self._pending.add(self._tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, must_finish=True))
+        task = self._tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, lane="deck", must_finish=True)
+        task.done.connect(self._on_done)
+        task.failed.connect(self._on_failed)
 
-    def _on_done(self, task_id: int, result: Any) -> None:
-        if task_id in self._pending:
-            self._pending.discard(task_id)
-            self.added.emit(int(result))
-            self._deck_changed()
+    def _on_done(self, added: object) -> None:
+        self.added.emit(int(added))  # type: ignore[call-overload]
+        self._deck_changed()
 
-    def _on_failed(self, task_id: int, message: str) -> None:
-        if task_id in self._pending:
-            self._pending.discard(task_id)
-            self._status_message(f"Training cards not added: {message}", 8000)
+    def _on_failed(self, message: str) -> None:
+        self._status_message(f"Training cards not added: {message}", 8000)
 
 
 def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: Path) -> int:

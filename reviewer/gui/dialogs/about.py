@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from reviewer import __version__
 from reviewer.core.engines.discovery import EngineInfo, find_engines
 from reviewer.gui.icons import app_icon
-from reviewer.gui.workers import TaskRunner
+from reviewer.gui.tasks import Tasks
 
 LIBRARIES = (("python-chess", "chess"), ("sgfmill", "sgfmill"), ("pyqtgraph", "pyqtgraph"), ("numba", "numba"))
 ENGINE_COLUMNS = ("Engine", "Game", "Version", "Status")
@@ -112,16 +112,16 @@ class AboutDialog(QDialog):
         layout.addWidget(self.engines_table)
         layout.addWidget(buttons)
 
-        self._tasks = TaskRunner(self)
-        self._tasks.succeeded.connect(self._on_engines)
-        self._tasks.failed.connect(self._on_engines_failed)
+        self._tasks = Tasks(self)
         self._find = find
         QTimer.singleShot(0, self._start_looking)
 
     def _start_looking(self) -> None:
-        self._tasks.submit(self._find)
+        task = self._tasks.submit(self._find)
+        task.done.connect(self._on_engines)
+        task.failed.connect(self._on_engines_failed)
 
-    def _on_engines(self, _task_id: int, engines: Any) -> None:
+    def _on_engines(self, engines: Any) -> None:
         self.engines_found = list(engines or [])
         rows: list[tuple[str, str, str, str]] = [
             (e.name, e.kind, e.version or "–", "ok" if e.usable else f"{e.status}: {e.detail}")
@@ -129,7 +129,7 @@ class AboutDialog(QDialog):
         ] or [("No engine found", "", "", "")]
         _fill(self.engines_table, rows)
 
-    def _on_engines_failed(self, _task_id: int, message: str) -> None:
+    def _on_engines_failed(self, message: str) -> None:
         self.engines_found = []
         _fill(self.engines_table, [(f"Could not look for engines: {message}", "", "", "")])
 
