@@ -16,6 +16,7 @@ from reviewer.commands.outputs import add_output_argument
 from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.scoring.go import top5_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -138,9 +139,10 @@ def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
             ("Weighted loss (points)", "weighted_loss", 2),
             ("Mean loss (points)", "mean_loss", 2),
             ("Top move (share)", "top_move_match", 2),
-            ("Top 5 (share)", "top5_match", 2),
         ]
     table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
+    if game_support(report["game"]["kind"]).scores.averaging == "weighted":
+        table.append(("Top 5", top5_text(white), top5_text(black)))
     for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
         table.append((label, _count(white["counts"], key), _count(black["counts"], key)))
     scored = report.get("scored_moves") or {}

@@ -62,7 +62,7 @@ class ReportOptions:
 
 
 CHESS_SUMMARY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts")
-GO_SUMMARY_FIELDS = ("accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts")
+GO_SUMMARY_FIELDS = ("accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "top5_moves", "counts")
 
 
 def _number(value: float | None) -> float | None:
@@ -226,6 +226,8 @@ def _summary_block(summary: ChessSideSummary | GoSideSummary, labels: bool) -> d
         value = getattr(summary, name)
         if name == "counts":
             block[name] = dict(value) if labels else None
+        elif isinstance(value, int) and not isinstance(value, bool):
+            block[name] = value if labels else None  # a count of moves, like `counts`
         else:
             block[name] = _number(value)
     return block

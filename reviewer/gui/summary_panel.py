@@ -20,6 +20,7 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.scoring.go import top5_counts
 from reviewer.gui import style
 from reviewer.gui.presenters.collection import estimate_text
 
@@ -73,13 +74,30 @@ def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
     )
 
 
+def top5_detail(summary: dict[str, Any]) -> str:
+    """'top 5 12/20': on the moves whose position the engine searched five lines or more."""
+    counts = top5_counts(summary)
+    return "" if counts is None else f"top 5 {counts[0]}/{counts[1]}"
+
+
+def top5_tooltip(summary: dict[str, Any]) -> str:
+    counts = top5_counts(summary)
+    if counts is None:
+        return "One of the engine's top 5: none (no position before this side's moves was searched to five lines)"
+    return (
+        f"One of the engine's top 5: {counts[0]} of the {counts[1]} moves whose position has five lines "
+        f"({_share(summary.get('top5_match'))}; the other positions were searched too briefly to have a top 5)"
+    )
+
+
 def go_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
     parts = [
         f"weighted loss {_number(summary.get('weighted_loss'), 2)}",
         f"mean loss {_number(summary.get('mean_loss'), 2)}",
         f"top move {_share(summary.get('top_move_match'))}",
-        f"top 5 {_share(summary.get('top5_match'))}",
     ]
+    if top5 := top5_detail(summary):
+        parts.append(top5)
     if estimate := strength_text("go", strength):
         parts.append(estimate)
     return " · ".join(parts)
@@ -237,6 +255,9 @@ class SummaryPanel(QWidget):
     def details_text(self, color: str) -> str:
         return self._rows[color].details.text()
 
+    def details_tooltip(self, color: str) -> str:
+        return self._rows[color].details.toolTip()
+
     # ------------------------------------------------------------------------------ layout
 
     def _place_rows(self) -> None:
@@ -316,7 +337,7 @@ class SummaryPanel(QWidget):
                 f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
                 f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
                 f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"
-                f"One of the engine's top 5: {_share(summary.get('top5_match'))}"
+                f"{top5_tooltip(summary)}"
             )
         return f"{figures}\n{self._strength_tooltip(color)}"
 

@@ -15,7 +15,7 @@ from reviewer.core.scoring import assess_game
 
 MOVE_FIELDS = {"ply", "color", "move", "best", "judgement", "loss", "accuracy", "weight", "eval_before", "eval_after"}
 CHESS_SUMMARY = {"accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts"}
-GO_SUMMARY = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts"}
+GO_SUMMARY = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "top5_moves", "counts"}
 JUDGEMENTS = {"book", "best", "good", "inaccuracy", "mistake", "blunder"}
 
 EVAL_PGN = """[Event "Test"]

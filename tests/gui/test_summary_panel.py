@@ -90,17 +90,29 @@ def test_go_figures_and_missing_side(panel, qtbot):
         "mean_loss": 1.2,
         "top_move_match": 0.45,
         "top5_match": 0.7,
+        "top5_moves": 20,
         "counts": {"inaccuracy": 5, "mistake": 2, "blunder": 1},
     }
     panel.set_summary("go", None, go_black, ("Lee Sedol", "AlphaGo"))
     assert panel.accuracy_text("black") == "78.2%"
     details = panel.details_text("black")
-    assert "weighted loss 0.86" in details and "top move 45%" in details and "top 5 70%" in details
+    assert "weighted loss 0.86" in details and "top move 45%" in details and "top 5 14/20" in details
     assert panel.accuracy_text("white") == "—"
     assert not panel.count_button("white", "mistake").isEnabled()
     with qtbot.waitSignal(panel.judgement_clicked) as blocker:
         qtbot.mouseClick(panel.count_button("black", "inaccuracy"), Qt.MouseButton.LeftButton)
     assert blocker.args == ["black", "inaccuracy"]
+
+
+def test_go_top5_says_on_how_many_positions_or_is_left_out(panel):
+    # A review whose positions were searched to one or two lines has no top 5 to be one of.
+    brief = {"accuracy": 80.0, "weighted_loss": 0.8, "mean_loss": 1.0, "top_move_match": 0.4,
+             "top5_match": None, "top5_moves": 0, "counts": {}}
+    panel.set_summary("go", brief, {**brief, "top5_match": 0.6, "top5_moves": 20}, ("W", "B"))
+    assert "top 5" not in panel.details_text("white")
+    assert "none (no position before this side's moves was searched to five lines)" in panel.details_tooltip("white")
+    assert "top 5 12/20" in panel.details_text("black")
+    assert "12 of the 20 moves whose position has five lines" in panel.details_tooltip("black")
 
 
 def test_go_lists_black_first(panel):

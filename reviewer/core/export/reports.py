@@ -26,6 +26,7 @@ from typing import Any
 from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS
+from reviewer.core.scoring.go import top5_text
 
 CSV_COLUMNS = (
     "game",
@@ -232,13 +233,15 @@ def _summary_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str]]:
          ("Average centipawn loss", "acpl"), ("Deviation of the loss", "stdcpl"), ("Estimated Elo", "elo_estimate")]
         if chess
         else [("Accuracy (%)", "accuracy"), ("Weighted loss (points)", "weighted_loss"), ("Mean loss (points)", "mean_loss"),
-              ("Top move (%)", "top_move_match"), ("Top 5 (%)", "top5_match")]
+              ("Top move (%)", "top_move_match")]
     )
     rows = []
     for label, key in fields:
         scale = 100.0 if key in ("top_move_match", "top5_match") else 1.0
         digits = 0 if key == "elo_estimate" else 1
         rows.append((label, *(_scaled(side.get(key), scale, digits) for side in (white, black))))
+    if not chess:
+        rows.append(("Top 5", *(top5_text(side) for side in (white, black))))
     for name in ("inaccuracy", "mistake", "blunder"):
         rows.append(
             (
