@@ -168,7 +168,9 @@ def strength_by_side(
     )
     sides: dict[Color, dict[str, Any] | str | None] = {}
     for color in COLORS:
-        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height), population)
+        result = strength_or_reason(
+            assessment, color, model, (game.board_width, game.board_height), population, basis.coverage.engine_id
+        )
         sides[color] = result if isinstance(result, str) else result.to_json()
     return sides
 
