@@ -16,6 +16,7 @@ from reviewer.commands.outputs import add_output_argument
 from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.scoring import accuracy_name, headline_accuracy_field
 from reviewer.core.scoring.go import top5_text
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -123,19 +124,23 @@ def coverage_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     white, black = report["summary"]["white"], report["summary"]["black"]
-    rows = [
-        ("Accuracy (harmonic)", "accuracy", 1),
-        ("Accuracy (lichess)", "accuracy_lichess", 1),
-        ("Accuracy (mean)", "accuracy_mean", 1),
+    kind = report["game"]["kind"]
+    headline = headline_accuracy_field(kind, report.get("preset"))
+    accuracies = [headline] + [key for key in ("accuracy_lichess", "accuracy", "accuracy_mean") if key != headline]
+    rows = [(_capitalised(accuracy_name(kind, key)), key, 1) for key in accuracies] + [
         ("ACPL", "acpl", 1),
         ("STDCPL", "stdcpl", 1),
         ("Elo estimate", "elo_estimate", 0),
     ]
     if game_support(report["game"]["kind"]).scores.averaging == "weighted":
         rows = [
-            ("Accuracy", "accuracy", 1),
+            ("KaTrain accuracy", "accuracy", 1),
             ("Weighted loss (points)", "weighted_loss", 2),
             ("Mean loss (points)", "mean_loss", 2),
             ("Top move (share)", "top_move_match", 2),

@@ -33,7 +33,15 @@ from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.rating.scale import parse_declared
 from reviewer.core.score_text import score_text
-from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
+from reviewer.core.scoring import (
+    DEFAULT_PRESET,
+    GameAssessment,
+    MoveAssessment,
+    Preset,
+    accuracy_name,
+    assess_game,
+    headline_accuracy_field,
+)
 from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
 from reviewer.core.scoring.population import population_of
 from reviewer.core.scoring.strength import load_model, strength_or_reason
@@ -312,6 +320,7 @@ def build_report(
         "coverage": coverage.to_json(),
         "trust": basis.trust_json(),
         "preset": assessment.preset,
+        "accuracy_headline": _headline_block(assessment),
         "skip_book": assessment.skip_book,
         "best_rule_applied": assessment.best_rule_applied,
         "evaluated_positions": len(evaluations),
@@ -323,6 +332,12 @@ def build_report(
         "strength": strength,
         "notes": notes,
     }
+
+
+def _headline_block(assessment: GameAssessment) -> dict[str, str]:
+    """Which summary accuracy stands for a side where one is shown (header, PGN tags, reports)."""
+    field = headline_accuracy_field(assessment.kind, assessment.preset)
+    return {"field": field, "name": accuracy_name(assessment.kind, field)}
 
 
 def report_to_json(report: Mapping[str, Any] | list[Mapping[str, Any]], indent: int | None = 2) -> str:

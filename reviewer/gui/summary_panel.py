@@ -20,9 +20,11 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.scoring import accuracy_name, headline_accuracy_field
 from reviewer.core.scoring.go import top5_counts
 from reviewer.gui import style
 from reviewer.gui.presenters.collection import estimate_text
+from reviewer.gui.presenters.figures import HEADLINE_KEY
 
 if TYPE_CHECKING:
     from reviewer.core.coverage import Coverage
@@ -62,16 +64,38 @@ def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = Non
     return " · ".join(parts)
 
 
+ACCURACY_MEANINGS = {
+    "accuracy_lichess": "lichess's game accuracy: each move's accuracy (from the win chance it lost) weighed by "
+    "how sharp the position was, averaged with their harmonic mean",
+    "accuracy": "the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant computes it",
+    "accuracy_mean": "the plain mean of each move's accuracy (from the win chance it lost)",
+}
+CHESS_ACCURACIES = ("accuracy_lichess", "accuracy", "accuracy_mean")
+
+
+def headline_field(kind: str, summary: dict[str, Any] | None) -> str:
+    """The summary field shown as the side's one accuracy (the preset's, `presenters.figures`)."""
+    field = (summary or {}).get(HEADLINE_KEY)
+    return field if isinstance(field, str) else headline_accuracy_field(kind, None)
+
+
 def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
-    """What the one accuracy shown is, and the other figure of the same name (docs/SCORING.md)."""
+    """Which accuracy the one shown is, by name, and the others of the same moves (docs/SCORING.md)."""
     if game_support(kind).scores.averaging == "weighted":
-        return "Accuracy: 100 · 0.75^(points lost per move, weighted by how hard each move was), KaTrain's figure"
-    lichess = _number((summary or {}).get("accuracy_lichess"), 1, "%")
-    return (
-        "Accuracy: the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant "
-        f"computes it.\nLichess's accuracy of the same moves: {lichess} (it also weighs each move by how "
-        "sharp the position was, and averages the weighted and the harmonic means)."
-    )
+        return "KaTrain accuracy: 100 · 0.75^(points lost per move, weighted by how hard each move was)"
+    headline = headline_field(kind, summary)
+    lines = [f"{_capitalised(accuracy_name(kind, headline))}: {ACCURACY_MEANINGS[headline]}."]
+    if summary is not None and summary.get(headline) is None and summary.get("accuracy") is not None:
+        lines.append("Not known yet: it needs every position from the start of the game analysed.")
+    lines.append("Of the same moves:")
+    for field in CHESS_ACCURACIES:
+        if field != headline:
+            lines.append(f"  {accuracy_name(kind, field)}: {_number((summary or {}).get(field), 1, '%')}")
+    return "\n".join(lines)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def top5_detail(summary: dict[str, Any]) -> str:
@@ -288,7 +312,7 @@ class SummaryPanel(QWidget):
         name = self._names[0 if row.color == "white" else 1] or default
         row.name.setText(name)
         row.name.setToolTip(f"{default}: {name}")
-        row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
+        row.accuracy.setText(_number(summary.get(headline_field(self._kind, summary)) if summary else None, 1, "%"))
         row.accuracy.setToolTip(accuracy_tooltip(self._kind, summary))
         if summary is None:
             row.details.setText("not analysed yet")
@@ -324,16 +348,18 @@ class SummaryPanel(QWidget):
         if summary is None:
             return ""
         if self._averages_losses():
-            figures = (
-                f"Accuracy (harmonic mean): {_number(summary.get('accuracy'), 1, '%')}\n"
-                f"Accuracy (lichess): {_number(summary.get('accuracy_lichess'), 1, '%')}\n"
-                f"Accuracy (mean): {_number(summary.get('accuracy_mean'), 1, '%')}\n"
+            headline = headline_field(self._kind, summary)
+            accuracies = [headline] + [field for field in CHESS_ACCURACIES if field != headline]
+            figures = "".join(
+                f"{_capitalised(accuracy_name(self._kind, field))}: {_number(summary.get(field), 1, '%')}\n"
+                for field in accuracies
+            ) + (
                 f"Average centipawn loss: {_number(summary.get('acpl'), 1)}\n"
                 f"Its standard deviation: {_number(summary.get('stdcpl'), 1)}"
             )
         else:
             figures = (
-                f"Accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
+                f"KaTrain accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
                 f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
                 f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
                 f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"

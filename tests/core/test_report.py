@@ -142,7 +142,7 @@ def test_command_writes_json_to_a_file(eval_pgn, tmp_path, capsys):
 def test_command_prints_a_summary_table(eval_pgn, capsys):
     assert main(["report", str(eval_pgn)]) == 0
     out = capsys.readouterr().out
-    assert "Accuracy (lichess)" in out and "ACPL" in out and "Blunders" in out
+    assert "Lichess accuracy" in out and "En Croissant accuracy" in out and "ACPL" in out and "Blunders" in out
     assert "best rule not applied" in out
 
 

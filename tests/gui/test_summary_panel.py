@@ -39,13 +39,14 @@ def panel(qtbot) -> SummaryPanel:
 
 def test_chess_figures_are_shown_per_side(panel):
     panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
-    assert panel.accuracy_text("white") == "87.3%"
-    assert panel.accuracy_text("black") == "71.0%"
+    assert panel.accuracy_text("white") == "85.1%"  # no preset named: lichess's thresholds, lichess's accuracy
+    assert panel.accuracy_text("black") == "—"
     assert "ACPL 21" in panel.details_text("white")
     assert "Elo" not in panel.details_text("white")  # no strength estimate without its interval
-    assert "lichess" not in panel.details_text("white")  # one accuracy on show, the other explained
+    assert "lichess" not in panel.details_text("white")  # one accuracy on show, the others explained
     tooltip = panel._rows["white"].accuracy.toolTip()
-    assert "harmonic mean" in tooltip and "Lichess's accuracy of the same moves: 85.1%" in tooltip
+    assert tooltip.startswith("Lichess accuracy: lichess's game accuracy")
+    assert "En Croissant accuracy: 87.3%" in tooltip and "mean accuracy: 90.2%" in tooltip
     assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
     assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
     assert panel.count_button("black", "blunder").text() == "1 ??"
@@ -135,3 +136,24 @@ def test_dark_palette_restyles_the_panel(panel):
     panel.setPalette(style.make_palette(dark=True))
     assert style.theme_for(panel) is style.DARK_THEME
     assert panel.count_button("white", "inaccuracy").styleSheet() != light_sheet
+
+
+@pytest.mark.parametrize(("preset", "field", "name"), [("lichess", "accuracy_lichess", "Lichess accuracy"),
+                                                      ("seed", "accuracy_mean", "Mean accuracy")])
+def test_the_header_shows_the_presets_accuracy_by_name(panel, corpus_dir, preset, field, name):
+    from reviewer.core.embedded_evals import evaluations_from_game
+    from reviewer.core.formats import open_collection
+    from reviewer.core.scoring import assess_game
+    from reviewer.gui.presenters.figures import side_accuracy, summary_dicts
+
+    game = open_collection(corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn").game(0)
+    assessment = assess_game(game, evaluations_from_game(game), preset=preset)
+    white, black = summary_dicts(assessment)
+    panel.set_summary("chess", white, black, (game.white, game.black))
+    for color in ("white", "black"):
+        expected = getattr(assessment.summary[color], field)
+        assert panel.accuracy_text(color) == f"{expected:.1f}%"
+        assert side_accuracy(assessment, color) == pytest.approx(expected)  # the player strips
+        tooltip = panel._rows[color].accuracy.toolTip()
+        assert tooltip.startswith(f"{name}: ")
+        assert panel.details_tooltip(color).startswith(f"{name}: {expected:.1f}%")

@@ -8,6 +8,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
+from reviewer.core.scoring import headline_accuracy_field
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import SCREEN_DOTS
 
@@ -65,7 +66,15 @@ def side_judged(assessment: Any, color: str) -> bool:
     return any(move.color == color and move.judgement not in (None, "book") for move in moves)
 
 
+HEADLINE_KEY = "headline"  # in a summary dict: the field of the accuracy shown as the side's one accuracy
+
+
+def _headline(assessment: Any) -> str:
+    return headline_accuracy_field(getattr(assessment, "kind", "chess"), getattr(assessment, "preset", None))
+
+
 def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """Each side's summary figures, with `headline` naming the accuracy the preset's users know."""
     if assessment is None:
         return None, None
     summary = getattr(assessment, "summary", {}) or {}
@@ -75,15 +84,19 @@ def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any
         figures = side.to_json() if side is not None else None
         if figures is not None and not side_judged(assessment, color):
             figures.update(dict.fromkeys(ACCURACY_FIELDS))
+        if figures is not None:
+            figures[HEADLINE_KEY] = _headline(assessment)
         dicts.append(figures)
     return dicts[0], dicts[1]
 
 
 def side_accuracy(assessment: Any, color: str) -> float | None:
+    """The side's headline accuracy (by the preset), None before one of its moves is judged."""
     if not side_judged(assessment, color):
         return None
     summary = (getattr(assessment, "summary", {}) or {}).get(color) if assessment is not None else None
-    return getattr(summary, "accuracy", None)
+    value = getattr(summary, _headline(assessment), None)
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:
