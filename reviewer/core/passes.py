@@ -62,6 +62,7 @@ __all__ = [
     "pass_text",
     "scheme_from_id",
     "scheme_text",
+    "split_pass_cache_id",
 ]
 
 # Doubt is judged against the thresholds of every preset, so one review serves them all; labels
@@ -183,6 +184,15 @@ def scheme_from_id(scheme_id: str) -> Scheme:
 def pass_cache_id(scheme_cache_id: str, index: int) -> str:
     """Where pass `index`'s results of a scheme are cached (the scheme's own key, and the pass)."""
     return f"{scheme_cache_id} | pass={index}"
+
+
+_PASS_CACHE_ID = re.compile(r"^(?P<scheme>.+) \| pass=(?P<index>\d+)$")
+
+
+def split_pass_cache_id(cache_id: str) -> tuple[str, int] | None:
+    """(the scheme's own key, the pass) of a `pass_cache_id`; None for any other cache id."""
+    match = _PASS_CACHE_ID.match(cache_id)
+    return None if match is None else (match["scheme"], int(match["index"]))
 
 
 # -- which positions a pass searches ------------------------------------------------------------------
