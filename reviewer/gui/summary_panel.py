@@ -58,7 +58,12 @@ def strength_text(kind: str, strength: dict[str, Any] | None) -> str:
 
 
 def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
-    parts = [f"ACPL {_number(summary.get('acpl'))}", f"STDCPL {_number(summary.get('stdcpl'))}"]
+    """'lichess accuracy · ACPL 21 · STDCPL 35': the name of the accuracy above it comes first."""
+    parts = [
+        accuracy_name("chess", headline_field("chess", summary)),
+        f"ACPL {_number(summary.get('acpl'))}",
+        f"STDCPL {_number(summary.get('stdcpl'))}",
+    ]
     if estimate := strength_text("chess", strength):
         parts.append(estimate)
     return " · ".join(parts)
@@ -90,7 +95,7 @@ def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
     lines.append("Of the same moves:")
     for field in CHESS_ACCURACIES:
         if field != headline:
-            lines.append(f"  {accuracy_name(kind, field)}: {_number((summary or {}).get(field), 1, '%')}")
+            lines.append(f"  {_capitalised(accuracy_name(kind, field))}: {_number((summary or {}).get(field), 1, '%')}")
     return "\n".join(lines)
 
 

@@ -43,10 +43,11 @@ def test_chess_figures_are_shown_per_side(panel):
     assert panel.accuracy_text("black") == "—"
     assert "ACPL 21" in panel.details_text("white")
     assert "Elo" not in panel.details_text("white")  # no strength estimate without its interval
-    assert "lichess" not in panel.details_text("white")  # one accuracy on show, the others explained
+    assert panel.details_text("white").startswith("lichess accuracy · ACPL 21")  # the one on show, named
+    assert "%" not in panel.details_text("white")  # the others are in the tooltip
     tooltip = panel._rows["white"].accuracy.toolTip()
     assert tooltip.startswith("Lichess accuracy: lichess's game accuracy")
-    assert "En Croissant accuracy: 87.3%" in tooltip and "mean accuracy: 90.2%" in tooltip
+    assert "En Croissant accuracy: 87.3%" in tooltip and "Mean accuracy: 90.2%" in tooltip
     assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
     assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
     assert panel.count_button("black", "blunder").text() == "1 ??"
