@@ -5,6 +5,8 @@ All leads are Black's view; s = +1 when Black moves, -1 when White moves.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_scoring_games import go_eval, go_game
 
@@ -215,3 +217,34 @@ def test_white_first_and_a_blunder():
     assert move.judgement == "blunder" and move.colour_class == 0
     # weight: Q16 loses -(-10 - -10) = 0 -> difficulty 0 -> weight 0; adj max(0, 15/4) -> clamp 1
     assert move.raw_weight == 0 and move.weight == 1.0
+
+
+def test_the_reports_say_on_how_many_positions_the_top5_stands():
+    from support import KATAGO_ID
+
+    from reviewer.commands.report import summary_rows
+    from reviewer.core.export.reports import report_html
+    from reviewer.core.report import build_report
+
+    # Black's first and third moves stand on five searched lines (the third is the top move), the
+    # fourth on a two-visit search of one line: "top 5" is known for two of Black's three moves.
+    game = go_game(["E5", "C3", "G5", "D4", "F4", "H8"], first="black")
+    table = EvaluationTable()
+    for ply, lead, rows in (
+        (0, 7.0, five_lines([("E5", 0.6, 7.0), ("C5", 0.4, 6.8)])),
+        (1, 6.9, [("C3", 1.0, 6.9)]),
+        (2, 6.9, five_lines([("G5", 0.6, 6.9), ("C5", 0.4, 6.0)])),
+        (3, 6.9, [("D4", 1.0, 6.9)]),
+        (4, 6.9, [("B2", 1.0, 6.9)]),
+        (5, 2.0, []),
+        (6, 2.0, []),
+    ):
+        evaluation = replace(go_eval(ply, lead, rows), engine_id=KATAGO_ID)
+        table.add(evaluation)
+    report = build_report(game, table)
+    black = report["summary"]["black"]
+    assert (black["top5_moves"], black["top5_match"]) == (2, 1.0)
+    assert report["summary"]["white"]["top5_moves"] == 0 and report["summary"]["white"]["top5_match"] is None
+    rows = {label: (white, black) for label, white, black in summary_rows(report)}
+    assert rows["Top 5"] == ("—", "2/2 of the positions with five lines")
+    assert "<td>Top 5</td>" in report_html([report]) and "2/2 of the positions with five lines" in report_html([report])
