@@ -340,6 +340,9 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert set(side) == keys, f"{color} summary keys: extra {sorted(set(side) - keys)}, missing {sorted(keys - set(side))}"
         for key in keys - {"counts"}:
             number_or_null(side[key], f"{color} {key}")
+    headline = report["accuracy_headline"]
+    expected = {"chess": {"lichess": "accuracy_lichess", "seed": "accuracy_mean"}.get(report["preset"])}.get(game["kind"], "accuracy")
+    assert headline["field"] == expected and headline["field"] in keys, f"accuracy_headline {headline!r}"
     check_phases(report)
     check_strength(report, withheld)
     if withheld:
