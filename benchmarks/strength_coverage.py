@@ -187,9 +187,11 @@ def stored_population(entry: Mapping[str, Any]) -> GamePopulation:
 
 
 def pool_figures(
-    entries: Sequence[Mapping[str, Any]], model: StrengthModel, fitted_range: tuple[float, float]
+    entries: Sequence[Mapping[str, Any]], model: StrengthModel, fitted_range: tuple[float, float],
+    engine_id: str | None = None,
 ) -> list[PoolFigures]:
-    """Coverage of `model`'s interval on each pool's sides whose game lies in `fitted_range`."""
+    """Coverage of `model`'s interval on each pool's sides whose game lies in `fitted_range`
+    (`engine_id`: the setting the pools were analysed at, which decides where the app shows one)."""
     figures = []
     for pool in dict.fromkeys(e["pool"] for e in entries):
         games = [e for e in entries if e["pool"] == pool and e["complete"] and e["labels_trusted"]]
@@ -218,7 +220,7 @@ def pool_figures(
                 mae=sum(abs(e) for e in errors) / len(errors) if errors else None,
                 coverage=sum(1 for e in errors if -model.below <= e <= model.above) / len(errors) if errors else None,
                 populations=tuple(dict.fromkeys(p.text() for p in populations)),
-                shown=sum(1 for p in populations if population_reason(model.populations, p) is None),
+                shown=sum(1 for p in populations if population_reason(model.populations, p, engine_id) is None),
                 rated_range=(min(ratings), max(ratings)) if ratings else None,
                 estimated_range=(min(estimates), max(estimates)) if estimates else None,
             )
@@ -258,7 +260,7 @@ def print_table(model: StrengthModel, model_data: Mapping[str, Any], data: Mappi
     print(f"| FWWRC 2024 (the fit's own games; {held['folds']} cross-validation) | {fitted['games']} | "
           f"{fitted['sides']} | {fitted['sides']} | {low:.0f}–{high:.0f} | – | {held['mae']:.0f} | {held['coverage']:.0%} | "
           f"{model.populations[0].name if model.populations else '–'} | yes |")
-    for f in pool_figures(data["games"], model, (low, high)):
+    for f in pool_figures(data["games"], model, (low, high), data["engine"]):
         mae = "–" if f.mae is None else f"{f.mae:.0f}"
         coverage = "–" if f.coverage is None else f"{f.coverage:.0%}"
         if f.coverage is not None:

@@ -339,7 +339,7 @@ def chess_populations(path: Path, samples: Sequence[Sample]) -> Callable[[dict[s
     held in 70–90% of cases, over at least 20 sides."""
     import strength_coverage
 
-    from reviewer.core.scoring.population import population_of
+    from reviewer.core.scoring.population import EMBEDDED_EVALUATIONS, EngineSetting, population_of
     from reviewer.core.scoring.strength import StrengthModel
 
     collection = open_collection(path)
@@ -364,13 +364,14 @@ def chess_populations(path: Path, samples: Sequence[Sample]) -> Callable[[dict[s
                 "sides": len(samples),
                 "coverage": result.coverage,
                 "checked": f"{CHESS_FOLDS}-fold cross-validation grouped by game",
+                "settings": [EngineSetting.of(EMBEDDED_EVALUATIONS).to_json()],  # lichess's [%eval] of the file
             }
         ]
         if not strength_coverage.DATA.exists():
             return checked
         data = json.loads(strength_coverage.DATA.read_text(encoding="utf-8"))
         line = StrengthModel.from_json(model)
-        for figures in strength_coverage.pool_figures(data["games"], line, (low, high)):
+        for figures in strength_coverage.pool_figures(data["games"], line, (low, high), data["engine"]):
             verdict = "admitted" if strength_coverage.admitted(figures) else "not admitted"
             coverage = "–" if figures.coverage is None else f"{figures.coverage:.0%}"
             print(f"  held-out pool {figures.pool!r}: {figures.in_range} sides in range, {coverage} inside the "
@@ -393,6 +394,7 @@ def chess_populations(path: Path, samples: Sequence[Sample]) -> Callable[[dict[s
                     "sides": figures.in_range,
                     "coverage": figures.coverage,
                     "checked": "held out of the fit (benchmarks/strength_coverage.py)",
+                    "settings": [EngineSetting.of(data["engine"]).to_json()],
                 }
             )
         return checked
@@ -417,6 +419,7 @@ def fit_go(write: bool) -> None:
 
     def populations(model: dict[str, Any], result: HeldOut) -> list[dict[str, Any]]:
         from reviewer.core.rating import go_rank_text
+        from reviewer.core.scoring.population import EngineSetting
 
         return [
             {
@@ -428,6 +431,7 @@ def fit_go(write: bool) -> None:
                 "sides": len(samples),
                 "coverage": result.coverage,
                 "checked": "leave-one-game-out cross-validation",
+                "settings": [EngineSetting.of(data["engine"]).to_json()],
             }
         ]
 

@@ -49,6 +49,7 @@ from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.passes import PassStart
 from reviewer.core.review import EngineOnDemand, analyse_game, identity_key
+from reviewer.core.scoring import accuracy_name, headline_accuracy_field
 from reviewer.core.services.batch.plan import unreadable_start, without_game_number
 
 if TYPE_CHECKING:
@@ -695,7 +696,9 @@ def _print_figures(reports: Sequence[dict[str, Any]], out: TextIO) -> None:
         for color in ("white", "black"):
             summary = report["summary"][color]
             counts = summary.get("counts") or {}
-            figures = f"accuracy {_fmt(summary.get('accuracy'), '%')} · {loss_figure(game['kind'], summary)}"
+            headline = headline_accuracy_field(game["kind"], report.get("preset"))
+            accuracy = f"{accuracy_name(game['kind'], headline)} {_fmt(summary.get(headline), '%')}"
+            figures = f"{accuracy} · {loss_figure(game['kind'], summary)}"
             marks = " ".join(f"{counts.get(name, 0)} {name}" for name in ("inaccuracy", "mistake", "blunder"))
             print(f"  {color:5}  {figures}" + (f" · {marks}" if summary.get("counts") is not None else ""), file=out)
         from reviewer.commands.report import coverage_lines

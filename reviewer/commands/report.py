@@ -17,6 +17,8 @@ from reviewer.commands.outputs import add_output_argument
 from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
+from reviewer.core.scoring import accuracy_name, headline_accuracy_field
+from reviewer.core.scoring.go import top5_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -121,25 +123,30 @@ def coverage_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def summary_rows(report: dict[str, Any]) -> list[tuple[str, str, str]]:
     white, black = report["summary"]["white"], report["summary"]["black"]
-    rows = [
-        ("Accuracy (harmonic)", "accuracy", 1),
-        ("Accuracy (lichess)", "accuracy_lichess", 1),
-        ("Accuracy (mean)", "accuracy_mean", 1),
+    kind = report["game"]["kind"]
+    headline = headline_accuracy_field(kind, report.get("preset"))
+    accuracies = [headline] + [key for key in ("accuracy_lichess", "accuracy", "accuracy_mean") if key != headline]
+    rows = [(_capitalised(accuracy_name(kind, key)), key, 1) for key in accuracies] + [
         ("ACPL", "acpl", 1),
         ("STDCPL", "stdcpl", 1),
         ("Elo estimate", "elo_estimate", 0),
     ]
     if game_support(report["game"]["kind"]).scores.averaging == "weighted":
         rows = [
-            ("Accuracy", "accuracy", 1),
+            ("KaTrain accuracy", "accuracy", 1),
             ("Weighted loss (points)", "weighted_loss", 2),
             ("Mean loss (points)", "mean_loss", 2),
             ("Top move (share)", "top_move_match", 2),
-            ("Top 5 (share)", "top5_match", 2),
         ]
     table = [(label, _fmt(white[key], digits), _fmt(black[key], digits)) for label, key, digits in rows]
+    if game_support(report["game"]["kind"]).scores.averaging == "weighted":
+        table.append(("Top 5", top5_text(white), top5_text(black)))
     for label, key in (("Inaccuracies ?!", "inaccuracy"), ("Mistakes ?", "mistake"), ("Blunders ??", "blunder"), ("Book moves", "book"), ("Best moves", "best")):
         table.append((label, _count(white["counts"], key), _count(black["counts"], key)))
     scored = report.get("scored_moves") or {}

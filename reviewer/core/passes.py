@@ -20,7 +20,9 @@ labels.
 Go (`GoPasses`): pass 1 searches every position at `visits[0]` (one or two visits: the network's
 own judgement); pass 2 searches again at `visits[1]` both positions of every move that lost at
 least `refine_loss` points, and first of all the moves the player is looking at (`focus`), in
-small batches so that a move the player turns to is searched next. Pass 2 also asks for the
+small batches so that a move the player turns to is searched next; then both positions of every
+move the refined figures now judge a mistake or blunder (a refined position is also a neighbouring
+move's), until each such move stands on two refined positions. Pass 2 also asks for the
 ownership maps, so that a flagged move's explanation can name the groups and areas it gave away;
 the maps are extra figures, not part of the key: a pass-2 result cached without them is still used
 (its explanation then says less).
@@ -64,6 +66,7 @@ __all__ = [
     "review_standing",
     "scheme_from_id",
     "scheme_text",
+    "split_pass_cache_id",
 ]
 
 # Doubt is judged against the thresholds of every preset, so one review serves them all; labels
@@ -193,6 +196,15 @@ def scheme_from_id(scheme_id: str) -> Scheme:
 def pass_cache_id(scheme_cache_id: str, index: int) -> str:
     """Where pass `index`'s results of a scheme are cached (the scheme's own key, and the pass)."""
     return f"{scheme_cache_id} | pass={index}"
+
+
+_PASS_CACHE_ID = re.compile(r"^(?P<scheme>.+) \| pass=(?P<index>\d+)$")
+
+
+def split_pass_cache_id(cache_id: str) -> tuple[str, int] | None:
+    """(the scheme's own key, the pass) of a `pass_cache_id`; None for any other cache id."""
+    match = _PASS_CACHE_ID.match(cache_id)
+    return None if match is None else (match["scheme"], int(match["index"]))
 
 
 # -- which positions a pass searches ------------------------------------------------------------------
@@ -365,50 +377,80 @@ def run_passes(
             return
         targets = _pass_targets(game, scheme, index, state, earlier, touched, wanted_set)
         earlier = {ply: state[ply] for ply in targets if ply in state}
-        touched = targets
+        touched = set(targets)
         from_cache = cached[index - 1] if index - 1 < len(cached) else {}
-        to_search = sorted(ply for ply in targets if ply not in from_cache)
-        if on_pass is not None:
-            on_pass(
-                PassStart(
-                    index, scheme.pass_count, len(to_search), scheme.describe_pass(index), scheme.pass_budgets, len(targets)
+        refining = isinstance(scheme, GoPasses) and index > 1
+        asked: set[int] = set()  # positions this pass has taken up (searched or from the cache)
+        announced = False
+        done = planned = 0  # positions searched in this pass, and to be searched so far
+        while True:
+            asked |= targets
+            to_search = sorted(ply for ply in targets if ply not in from_cache)
+            planned += len(to_search)
+            if on_pass is not None and not announced:
+                on_pass(
+                    PassStart(
+                        index, scheme.pass_count, len(to_search), scheme.describe_pass(index), scheme.pass_budgets,
+                        len(targets),
+                    )
                 )
-            )
-        for ply in sorted(targets & from_cache.keys()):
-            state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
-            yield state[ply]
-        focused = isinstance(scheme, GoPasses) and index > 1 and focus is not None
-        if not to_search and not focused:
-            continue
-        searcher: Searcher | None = None
-        done = 0
-        if isinstance(scheme, GoPasses) and index > 1:
-            batches = _focused_batches(to_search, game, state, scheme, focus, wanted_set, index)
-        else:
-            batches = iter([to_search])
-        for batch in batches:
-            searcher = searcher or search()
-            with_results = searcher(game, batch, replace(scheme.pass_limit(index), multipv=multipv), stop)
-            try:
-                for evaluation in with_results:
-                    if evaluation.ply not in wanted_set:
-                        continue
-                    evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
-                    if store is not None:
-                        store(index, evaluation)
-                    state[evaluation.ply] = evaluation
-                    done += 1
-                    if on_searched is not None:
-                        on_searched(done, max(done, len(to_search)))
-                    yield evaluation
+                announced = True
+            for ply in sorted(targets & from_cache.keys()):
+                state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
+                yield state[ply]
+            focused = refining and focus is not None
+            if to_search or focused:
+                searcher: Searcher | None = None
+                if refining:
+                    assert isinstance(scheme, GoPasses)
+                    batches = _focused_batches(to_search, game, state, scheme, focus, wanted_set, index)
+                else:
+                    batches = iter([to_search])
+                for batch in batches:
+                    searcher = searcher or search()
+                    with_results = searcher(game, batch, replace(scheme.pass_limit(index), multipv=multipv), stop)
+                    try:
+                        for evaluation in with_results:
+                            if evaluation.ply not in wanted_set:
+                                continue
+                            evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
+                            if store is not None:
+                                store(index, evaluation)
+                            state[evaluation.ply] = evaluation
+                            touched.add(evaluation.ply)
+                            done += 1
+                            if on_searched is not None:
+                                on_searched(done, max(done, planned))
+                            yield evaluation
+                            if stop.is_set():
+                                return
+                    finally:
+                        close = getattr(with_results, "close", None)
+                        if close is not None:
+                            close()
                     if stop.is_set():
                         return
-            finally:
-                close = getattr(with_results, "close", None)
-                if close is not None:
-                    close()
-            if stop.is_set():
-                return
+            if not refining:
+                break
+            # The refined figures may flag moves the fast pass did not: a mistake or blunder is
+            # explained from both its positions' refined search (and their ownership maps), so
+            # those positions are searched too, until every flagged move stands on this pass.
+            targets = (_positions_of_flags_below(game, state, index) & wanted_set) - asked
+            if not targets:
+                break
+
+
+def _positions_of_flags_below(game: Game, latest: dict[int, Evaluation], index: int) -> set[int]:
+    """The positions of every Go move now judged a mistake or blunder that pass `index` has not searched."""
+    assessment = assess_go(game, EvaluationTable(dict(latest)))
+    positions: set[int] = set()
+    for move in assessment.moves:
+        if move.judgement not in FLAGGED:
+            continue
+        for ply in (move.ply - 1, move.ply):
+            if ply in latest and (latest[ply].review_pass or 1) < index:
+                positions.add(ply)
+    return positions
 
 
 def _pass_targets(

@@ -33,7 +33,15 @@ from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.rating.scale import parse_declared
 from reviewer.core.score_text import score_text
-from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, MoveAssessment, Preset, assess_game
+from reviewer.core.scoring import (
+    DEFAULT_PRESET,
+    GameAssessment,
+    MoveAssessment,
+    Preset,
+    accuracy_name,
+    assess_game,
+    headline_accuracy_field,
+)
 from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
 from reviewer.core.scoring.population import population_of
 from reviewer.core.scoring.strength import load_model, strength_or_reason
@@ -62,7 +70,7 @@ class ReportOptions:
 
 
 CHESS_SUMMARY_FIELDS = ("accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts")
-GO_SUMMARY_FIELDS = ("accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts")
+GO_SUMMARY_FIELDS = ("accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "top5_moves", "counts")
 
 
 def _number(value: float | None) -> float | None:
@@ -168,7 +176,9 @@ def strength_by_side(
     )
     sides: dict[Color, dict[str, Any] | str | None] = {}
     for color in COLORS:
-        result = strength_or_reason(assessment, color, model, (game.board_width, game.board_height), population)
+        result = strength_or_reason(
+            assessment, color, model, (game.board_width, game.board_height), population, basis.coverage.engine_id
+        )
         sides[color] = result if isinstance(result, str) else result.to_json()
     return sides
 
@@ -226,6 +236,8 @@ def _summary_block(summary: ChessSideSummary | GoSideSummary, labels: bool) -> d
         value = getattr(summary, name)
         if name == "counts":
             block[name] = dict(value) if labels else None
+        elif isinstance(value, int) and not isinstance(value, bool):
+            block[name] = value if labels else None  # a count of moves, like `counts`
         else:
             block[name] = _number(value)
     return block
@@ -308,6 +320,7 @@ def build_report(
         "coverage": coverage.to_json(),
         "trust": basis.trust_json(),
         "preset": assessment.preset,
+        "accuracy_headline": _headline_block(assessment),
         "skip_book": assessment.skip_book,
         "best_rule_applied": assessment.best_rule_applied,
         "evaluated_positions": len(evaluations),
@@ -319,6 +332,12 @@ def build_report(
         "strength": strength,
         "notes": notes,
     }
+
+
+def _headline_block(assessment: GameAssessment) -> dict[str, str]:
+    """Which summary accuracy stands for a side where one is shown (header, PGN tags, reports)."""
+    field = headline_accuracy_field(assessment.kind, assessment.preset)
+    return {"field": field, "name": accuracy_name(assessment.kind, field)}
 
 
 def report_to_json(report: Mapping[str, Any] | list[Mapping[str, Any]], indent: int | None = 2) -> str:

@@ -20,8 +20,11 @@ from PySide6.QtGui import QColor, QPainter, QPaintEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.scoring import accuracy_name, headline_accuracy_field
+from reviewer.core.scoring.go import top5_counts
 from reviewer.gui import style
 from reviewer.gui.presenters.collection import estimate_text
+from reviewer.gui.presenters.figures import HEADLINE_KEY
 
 if TYPE_CHECKING:
     from reviewer.core.coverage import Coverage
@@ -56,21 +59,64 @@ def strength_text(kind: str, strength: dict[str, Any] | None) -> str:
 
 
 def chess_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) -> str:
-    parts = [f"ACPL {_number(summary.get('acpl'))}", f"STDCPL {_number(summary.get('stdcpl'))}"]
+    """'lichess accuracy · ACPL 21 · STDCPL 35': the name of the accuracy above it comes first."""
+    parts = [
+        accuracy_name("chess", headline_field("chess", summary)),
+        f"ACPL {_number(summary.get('acpl'))}",
+        f"STDCPL {_number(summary.get('stdcpl'))}",
+    ]
     if estimate := strength_text("chess", strength):
         parts.append(estimate)
     return " · ".join(parts)
 
 
+ACCURACY_MEANINGS = {
+    "accuracy_lichess": "lichess's game accuracy: each move's accuracy (from the win chance it lost) weighed by "
+    "how sharp the position was, averaged with their harmonic mean",
+    "accuracy": "the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant computes it",
+    "accuracy_mean": "the plain mean of each move's accuracy (from the win chance it lost)",
+}
+CHESS_ACCURACIES = ("accuracy_lichess", "accuracy", "accuracy_mean")
+
+
+def headline_field(kind: str, summary: dict[str, Any] | None) -> str:
+    """The summary field shown as the side's one accuracy (the preset's, `presenters.figures`)."""
+    field = (summary or {}).get(HEADLINE_KEY)
+    return field if isinstance(field, str) else headline_accuracy_field(kind, None)
+
+
 def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
-    """What the one accuracy shown is, and the other figure of the same name (docs/SCORING.md)."""
+    """Which accuracy the one shown is, by name, and the others of the same moves (docs/SCORING.md)."""
     if game_support(kind).scores.averaging == "weighted":
-        return "Accuracy: 100 · 0.75^(points lost per move, weighted by how hard each move was), KaTrain's figure"
-    lichess = _number((summary or {}).get("accuracy_lichess"), 1, "%")
+        return "KaTrain accuracy: 100 · 0.75^(points lost per move, weighted by how hard each move was)"
+    headline = headline_field(kind, summary)
+    lines = [f"{_capitalised(accuracy_name(kind, headline))}: {ACCURACY_MEANINGS[headline]}."]
+    if summary is not None and summary.get(headline) is None and summary.get("accuracy") is not None:
+        lines.append("Not known yet: it needs every position from the start of the game analysed.")
+    lines.append("Of the same moves:")
+    for field in CHESS_ACCURACIES:
+        if field != headline:
+            lines.append(f"  {_capitalised(accuracy_name(kind, field))}: {_number((summary or {}).get(field), 1, '%')}")
+    return "\n".join(lines)
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def top5_detail(summary: dict[str, Any]) -> str:
+    """'top 5 12/20': on the moves whose position the engine searched five lines or more."""
+    counts = top5_counts(summary)
+    return "" if counts is None else f"top 5 {counts[0]}/{counts[1]}"
+
+
+def top5_tooltip(summary: dict[str, Any]) -> str:
+    counts = top5_counts(summary)
+    if counts is None:
+        return "One of the engine's top 5: none (no position before this side's moves was searched to five lines)"
     return (
-        "Accuracy: the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant "
-        f"computes it.\nLichess's accuracy of the same moves: {lichess} (it also weighs each move by how "
-        "sharp the position was, and averages the weighted and the harmonic means)."
+        f"One of the engine's top 5: {counts[0]} of the {counts[1]} moves whose position has five lines "
+        f"({_share(summary.get('top5_match'))}; the other positions were searched too briefly to have a top 5)"
     )
 
 
@@ -79,8 +125,9 @@ def go_details(summary: dict[str, Any], strength: dict[str, Any] | None = None) 
         f"weighted loss {_number(summary.get('weighted_loss'), 2)}",
         f"mean loss {_number(summary.get('mean_loss'), 2)}",
         f"top move {_share(summary.get('top_move_match'))}",
-        f"top 5 {_share(summary.get('top5_match'))}",
     ]
+    if top5 := top5_detail(summary):
+        parts.append(top5)
     if estimate := strength_text("go", strength):
         parts.append(estimate)
     return " · ".join(parts)
@@ -258,6 +305,9 @@ class SummaryPanel(QWidget):
     def details_text(self, color: str) -> str:
         return self._rows[color].details.text()
 
+    def details_tooltip(self, color: str) -> str:
+        return self._rows[color].details.toolTip()
+
     # ------------------------------------------------------------------------------ layout
 
     def _place_rows(self) -> None:
@@ -289,7 +339,7 @@ class SummaryPanel(QWidget):
         name = self._names[0 if row.color == "white" else 1] or default
         row.name.setText(name)
         row.name.setToolTip(f"{default}: {name}")
-        row.accuracy.setText(_number(summary.get("accuracy") if summary else None, 1, "%"))
+        row.accuracy.setText(_number(summary.get(headline_field(self._kind, summary)) if summary else None, 1, "%"))
         row.accuracy.setToolTip(accuracy_tooltip(self._kind, summary))
         basis = self._bases.get(row.color)
         basis_text = basis.text() if basis is not None and summary is not None else ""
@@ -339,20 +389,22 @@ class SummaryPanel(QWidget):
         if summary is None:
             return ""
         if self._averages_losses():
-            figures = (
-                f"Accuracy (harmonic mean): {_number(summary.get('accuracy'), 1, '%')}\n"
-                f"Accuracy (lichess): {_number(summary.get('accuracy_lichess'), 1, '%')}\n"
-                f"Accuracy (mean): {_number(summary.get('accuracy_mean'), 1, '%')}\n"
+            headline = headline_field(self._kind, summary)
+            accuracies = [headline] + [field for field in CHESS_ACCURACIES if field != headline]
+            figures = "".join(
+                f"{_capitalised(accuracy_name(self._kind, field))}: {_number(summary.get(field), 1, '%')}\n"
+                for field in accuracies
+            ) + (
                 f"Average centipawn loss: {_number(summary.get('acpl'), 1)}\n"
                 f"Its standard deviation: {_number(summary.get('stdcpl'), 1)}"
             )
         else:
             figures = (
-                f"Accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
+                f"KaTrain accuracy: {_number(summary.get('accuracy'), 1, '%')}\n"
                 f"Weighted points lost per move: {_number(summary.get('weighted_loss'), 2)}\n"
                 f"Mean points lost per move: {_number(summary.get('mean_loss'), 2)}\n"
                 f"Engine's top move played: {_share(summary.get('top_move_match'))}\n"
-                f"One of the engine's top 5: {_share(summary.get('top5_match'))}"
+                f"{top5_tooltip(summary)}"
             )
         return f"{figures}\n{self._strength_tooltip(color)}"
 

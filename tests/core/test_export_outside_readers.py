@@ -97,10 +97,11 @@ def test_pgn_parser_reads_evals_symbols_comments_and_lines(node, opera_export):
     assert read["gameComment"]["eval"] == pytest.approx(table.get(0).score_cp_first / 100)
     tags = read["tags"]
     assert tags["Annotator"].startswith("Reviewer") and tags["ECO"] == "C41"
-    assert float(tags["WhiteAccuracy"]) == pytest.approx(assessment.white.accuracy, abs=0.05)
+    assert float(tags["WhiteAccuracy"]) == pytest.approx(assessment.white.accuracy_lichess, abs=0.05)
     assert float(tags["BlackACPL"]) == pytest.approx(assessment.black.acpl, abs=0.5)
     # Its only complaints are about tags it does not know, ours among them.
-    ours = {"WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "ReviewerCoverage", "ReviewerEngine", "ReviewerLimit"}
+    ours = {"WhiteAccuracy", "BlackAccuracy", "WhiteACPL", "BlackACPL", "ReviewerAccuracy", "ReviewerCoverage",
+            "ReviewerEngine", "ReviewerLimit"}
     assert {m["key"] for m in read["messages"]} <= ours
     assert tags["ReviewerCoverage"] == f"all {game.ply_count} moves analysed"
 

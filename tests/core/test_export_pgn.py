@@ -67,7 +67,8 @@ def test_python_chess_reads_every_eval_symbol_and_line(opera_review):
     assert read.eval().white() == chess.engine.Cp(table.get(0).score_cp_first)
     headers = read.headers
     assert headers["Annotator"] == "Reviewer 0.1.0 (FakeFish 1.0)"
-    assert headers["WhiteAccuracy"] == f"{assessment.white.accuracy:.1f}"
+    assert headers["WhiteAccuracy"] == f"{assessment.white.accuracy_lichess:.1f}"  # lichess thresholds: lichess's
+    assert headers["ReviewerAccuracy"] == "lichess accuracy"
     assert headers["BlackACPL"] == f"{assessment.black.acpl:.0f}"
     assert headers["ECO"] == "C41" and headers["Opening"] == "Philidor Defense"
     assert "C41 Philidor Defense" in nodes[assessment.opening.ply - 1].comment

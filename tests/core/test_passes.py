@@ -306,3 +306,33 @@ def test_the_standing_of_a_review_in_passes_is_where_its_first_unfinished_pass_s
     in_pass_1 = review_standing(game, scheme, [{0: fast[0]}], "k")
     assert (in_pass_1.reached, in_pass_1.in_doubt, in_pass_1.refined) == (1, 4, 1)
     assert in_pass_1.short_text() == "pass 1 of 2"
+
+
+def test_go_refines_the_positions_of_every_move_the_refined_figures_flag(tmp_path: Path) -> None:
+    # A move that lost little at the fast pass is not refined, but the refining pass may move its
+    # position after (refined as the next move's position before) and make it a blunder: both its
+    # positions are then searched at the refining budget, with ownership maps, so that its
+    # explanation can judge groups and territory.
+    game = go_game(MOVES_9)
+    scheme = GoPasses(visits=(2, 40), refine_loss=2.0, batch=2)
+    with KataGoEngine(fake_engine_command("fake_katago.py")) as engine:
+        first_only, _, _ = review(game, engine, GoPasses(visits=(2, 2), refine_loss=1000.0).limit())
+    losses = {m.ply: m.loss for m in assess_go(game, first_only).moves}
+    lossy = {ply for ply, loss in losses.items() if loss is not None and loss >= 2.0}
+    quiet = next(ply for ply in range(2, game.ply_count + 1) if ply not in lossy and ply - 1 not in lossy and ply + 1 in lossy)
+    mover_is_black = quiet % 2 == 1
+    shift = -20.0 if mover_is_black else 20.0  # the deeper search finds the quiet move losing 20 points
+    log = tmp_path / "katago.log"
+    command = fake_engine_command("fake_katago.py", "--log", str(log), "--deeper-shift", f"{quiet}:{shift:g}")
+    with KataGoEngine(command) as engine:
+        table, _, _ = review(game, engine, scheme.limit())
+    final = {m.ply: m for m in assess_go(game, table).moves}
+    assert final[quiet].judgement == "blunder"
+    flagged = [ply for ply, m in final.items() if m.judgement in ("mistake", "blunder")]
+    for ply in flagged:
+        for position in (ply - 1, ply):
+            evaluation = table.get(position)
+            assert evaluation is not None and evaluation.review_pass == 2, (ply, position)
+            assert evaluation.ownership_first is not None, (ply, position)
+    deep = {t for q in queries(log) if q.get("maxVisits") == 40 for t in q["analyzeTurns"]}
+    assert quiet - 1 in deep and all(q.get("includeOwnership") for q in queries(log) if q.get("maxVisits") == 40)

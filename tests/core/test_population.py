@@ -18,11 +18,13 @@ from reviewer.core.scoring.strength import load_model
 
 FIDE_RAPID = CheckedPopulation.from_json(
     {"name": "FIDE-rated rapid games (ratings 1626–2536)", "rating_system": "fide", "time_classes": ["rapid"],
-     "ratings": [1626, 2536], "sides": 1206, "coverage": 0.8, "checked": "5-fold cross-validation"}
+     "ratings": [1626, 2536], "sides": 1206, "coverage": 0.8, "checked": "5-fold cross-validation",
+     "settings": [{"engine": "Stockfish", "budget": "nodes=100000"}]}
 )
 RANKED_19 = CheckedPopulation.from_json(
     {"name": "ranked 19×19 games (ranks 15k–9d)", "rating_system": "go ranks", "boards": [[19, 19]],
-     "ratings": [-14, 9], "sides": 27, "coverage": 0.74, "checked": "leave-one-game-out"}
+     "ratings": [-14, 9], "sides": 27, "coverage": 0.74, "checked": "leave-one-game-out",
+     "settings": [{"engine": "KataGo", "budget": "visits=8"}]}
 )
 
 
@@ -109,7 +111,7 @@ def test_the_headers_give_the_rating_system_and_the_time_class(headers, system, 
 
 def test_a_game_of_the_checked_population_within_its_ratings_has_no_reason():
     game = chess_population({"Site": "Riga LAT", "WhiteElo": "2289", "BlackElo": "2401", "TimeControl": "900+10"})
-    assert population_reason([FIDE_RAPID], game) is None
+    assert population_reason([FIDE_RAPID], game, "Stockfish 16.1 | nodes=100000,multipv=1") is None
 
 
 @pytest.mark.parametrize(
@@ -165,7 +167,7 @@ def test_no_checked_population_or_no_headers_read_gives_no_estimate():
     ],
 )
 def test_go_games_are_checked_on_ranked_19x19_games_only(black, white, size, reason):
-    result = population_reason([RANKED_19], go_population(black, white, size))
+    result = population_reason([RANKED_19], go_population(black, white, size), "KataGo 1.18.1 m | visits=8,multipv=1")
     assert result == (None if reason is None else f"the model was checked on ranked 19×19 games (ranks 15k–9d); {reason}")
 
 

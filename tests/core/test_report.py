@@ -15,7 +15,7 @@ from reviewer.core.scoring import assess_game
 
 MOVE_FIELDS = {"ply", "color", "move", "best", "judgement", "loss", "accuracy", "weight", "eval_before", "eval_after"}
 CHESS_SUMMARY = {"accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts"}
-GO_SUMMARY = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts"}
+GO_SUMMARY = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "top5_moves", "counts"}
 JUDGEMENTS = {"book", "best", "good", "inaccuracy", "mistake", "blunder"}
 
 EVAL_PGN = """[Event "Test"]
@@ -142,7 +142,7 @@ def test_command_writes_json_to_a_file(eval_pgn, tmp_path, capsys):
 def test_command_prints_a_summary_table(eval_pgn, capsys):
     assert main(["report", str(eval_pgn)]) == 0
     out = capsys.readouterr().out
-    assert "Accuracy (lichess)" in out and "ACPL" in out and "Blunders" in out
+    assert "Lichess accuracy" in out and "En Croissant accuracy" in out and "ACPL" in out and "Blunders" in out
     assert "best rule not applied" in out
 
 

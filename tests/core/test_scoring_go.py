@@ -5,10 +5,12 @@ All leads are Black's view; s = +1 when Black moves, -1 when White moves.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from test_scoring_games import go_eval, go_game
 
-from reviewer.core.analysis import Candidate, EvaluationTable
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.scoring import assess_game
 from reviewer.core.scoring.go import (
     accuracy_from_weighted_loss,
@@ -88,20 +90,26 @@ def test_weighted_loss_and_accuracy():
     assert accuracy_from_weighted_loss(None) is None
 
 
+def five_lines(rows):
+    """A candidate list padded to five lines with unlikely moves (prior 0: no weight, no difficulty)."""
+    padding = [(point, 0.0, rows[-1][2]) for point in ("A1", "B1", "C1", "D1") if point not in {r[0] for r in rows}]
+    return list(rows) + padding[: max(0, 5 - len(rows))]
+
+
 def hand_game():
     """Black Q16 (not the top choice), White E5 (loses 4), Black D4 (the top choice), White pass (gains)."""
     game = go_game(["Q16", "E5", "D4", "pass"])
     table = EvaluationTable()
-    table.add(go_eval(0, 2.0, BLACK_CANDIDATES, winrate_first=0.6))
+    table.add(go_eval(0, 2.0, five_lines(BLACK_CANDIDATES), winrate_first=0.6))
     # P1 after Q16: S = 1.2. White to move: D4 (0.6, lead 1.0) loses -(1.2-1.0) < 0 -> 0;
     # E5 (0.4, lead 5.2) loses -(1.2 - 5.2) = 4 -> 1.6; difficulty 1.6 -> weight 1
-    table.add(go_eval(1, 1.2, [("D4", 0.6, 1.0), ("E5", 0.4, 5.2)], winrate_first=0.55))
+    table.add(go_eval(1, 1.2, five_lines([("D4", 0.6, 1.0), ("E5", 0.4, 5.2)]), winrate_first=0.55))
     # P2 after E5: S = 5.2. Black to move: D4 (0.9, lead 5.0) loses 0.2 -> 0.18; K10 (0.1, 3.0) loses 2.2 -> 0.22
     # difficulty 0.4 -> weight 0.4
-    table.add(go_eval(2, 5.2, [("D4", 0.9, 5.0), ("K10", 0.1, 3.0)]))
+    table.add(go_eval(2, 5.2, five_lines([("D4", 0.9, 5.0), ("K10", 0.1, 3.0)])))
     # P3 after D4: S = 18.0 (noise: the top move "lost" -12.8, i.e. gained). White to move:
     # pass (0.2, lead 17.0) loses -(18-17) -> 0; T19 (0.8, lead 18.0) 0 -> difficulty 0, weight 0
-    table.add(go_eval(3, 18.0, [("T19", 0.8, 18.0), ("PASS", 0.2, 17.0)]))
+    table.add(go_eval(3, 18.0, five_lines([("T19", 0.8, 18.0), ("PASS", 0.2, 17.0)])))
     table.add(go_eval(4, 17.0))  # after the pass: S = 17.0
     return game, table
 
@@ -150,6 +158,40 @@ def test_per_side_figures():
     assert white.counts["inaccuracy"] == 1 and white.counts["good"] == 1
 
 
+def test_top5_only_where_the_search_gave_five_lines():
+    # A fast pass lists one or two visited moves: being "one of the top 5" there would only repeat
+    # "the top move". Q16 (order 1, loses 0.2) and D4 (the top move) stand on one-line positions:
+    # no top 5; K10 (order 1 of 5 searched, loses 0.3 < 0.5) is one of the top 5.
+    game = go_game(["Q16", "E5", "D4", "K10", "C3"])
+    table = EvaluationTable()
+    table.add(go_eval(0, 2.0, [("D4", 0.6, 2.0), ("Q16", 0.4, 1.8)]))
+    table.add(go_eval(1, 1.8, [("E5", 1.0, 1.8)]))
+    table.add(go_eval(2, 1.8, [("D4", 1.0, 1.8)]))
+    table.add(go_eval(3, 1.8, five_lines([("F6", 0.5, 1.8), ("K10", 0.5, 2.1)])))
+    table.add(go_eval(4, 2.1, five_lines([("G7", 0.5, 2.1), ("H8", 0.3, 2.0)])))
+    table.add(go_eval(5, -9.0))
+    q16, e5, d4, k10, c3 = assess_game(game, table).moves
+    assert (q16.top5, e5.top5, d4.top5) == (None, None, None)
+    assert d4.is_best and e5.is_best
+    assert k10.top5 is True and c3.top5 is False  # C3: not among the five lines
+    result = assess_game(game, table)
+    black, white = result.summary["black"], result.summary["white"]
+    assert black.top5_moves == 1 and black.top5_match == 0.0  # C3 only
+    assert white.top5_moves == 1 and white.top5_match == 1.0  # K10 only
+    assert black.top_move_match == pytest.approx(1 / 3)  # D4 of Q16, D4, C3: every position has a top move
+
+
+def test_a_candidate_of_no_visits_is_no_line():
+    searched = [Candidate(move=m, order=i, prior=0.2, score_lead_first=1.0, visits=1 if i < 2 else 0)
+                for i, m in enumerate(("D4", "Q16", "C3", "R4", "Q3"))]
+    game = go_game(["Q16"])
+    table = EvaluationTable()
+    table.add(Evaluation(ply=0, kind="go", score_lead_first=1.0, candidates=tuple(searched)))
+    table.add(go_eval(1, 1.0))
+    (q16,) = assess_game(game, table).moves
+    assert q16.top5 is None and assess_game(game, table).summary["black"].top5_moves == 0
+
+
 def test_missing_positions_give_null_figures():
     game = go_game(["Q16", "D4"])
     table = EvaluationTable()
@@ -175,3 +217,34 @@ def test_white_first_and_a_blunder():
     assert move.judgement == "blunder" and move.colour_class == 0
     # weight: Q16 loses -(-10 - -10) = 0 -> difficulty 0 -> weight 0; adj max(0, 15/4) -> clamp 1
     assert move.raw_weight == 0 and move.weight == 1.0
+
+
+def test_the_reports_say_on_how_many_positions_the_top5_stands():
+    from support import KATAGO_ID
+
+    from reviewer.commands.report import summary_rows
+    from reviewer.core.export.reports import report_html
+    from reviewer.core.report import build_report
+
+    # Black's first and third moves stand on five searched lines (the third is the top move), the
+    # fourth on a two-visit search of one line: "top 5" is known for two of Black's three moves.
+    game = go_game(["E5", "C3", "G5", "D4", "F4", "H8"], first="black")
+    table = EvaluationTable()
+    for ply, lead, rows in (
+        (0, 7.0, five_lines([("E5", 0.6, 7.0), ("C5", 0.4, 6.8)])),
+        (1, 6.9, [("C3", 1.0, 6.9)]),
+        (2, 6.9, five_lines([("G5", 0.6, 6.9), ("C5", 0.4, 6.0)])),
+        (3, 6.9, [("D4", 1.0, 6.9)]),
+        (4, 6.9, [("B2", 1.0, 6.9)]),
+        (5, 2.0, []),
+        (6, 2.0, []),
+    ):
+        evaluation = replace(go_eval(ply, lead, rows), engine_id=KATAGO_ID)
+        table.add(evaluation)
+    report = build_report(game, table)
+    black = report["summary"]["black"]
+    assert (black["top5_moves"], black["top5_match"]) == (2, 1.0)
+    assert report["summary"]["white"]["top5_moves"] == 0 and report["summary"]["white"]["top5_match"] is None
+    rows = {label: (white, black) for label, white, black in summary_rows(report)}
+    assert rows["Top 5"] == ("—", "2/2 of the positions with five lines")
+    assert "<td>Top 5</td>" in report_html([report]) and "2/2 of the positions with five lines" in report_html([report])

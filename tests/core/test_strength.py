@@ -37,7 +37,8 @@ CHESS_MODEL = StrengthModel.from_json(
         "beats_guessing": True,
         "populations": [
             {"name": "FIDE-rated rapid games (ratings 1600–2600)", "rating_system": "fide", "time_classes": ["rapid"],
-             "ratings": [1600, 2600], "sides": 100, "coverage": 0.8, "checked": "cross-validation"}
+             "ratings": [1600, 2600], "sides": 100, "coverage": 0.8, "checked": "cross-validation",
+             "settings": [{"engine": "Stockfish", "budget": "nodes=100000"}]}
         ],
     }
 )
@@ -55,10 +56,14 @@ GO_MODEL = StrengthModel.from_json(
         "beats_guessing": True,
         "populations": [
             {"name": "ranked 19×19 games (ranks 15k–9d)", "rating_system": "go ranks", "boards": [[19, 19]],
-             "ratings": [-14, 9], "sides": 27, "coverage": 0.74, "checked": "leave-one-game-out"}
+             "ratings": [-14, 9], "sides": 27, "coverage": 0.74, "checked": "leave-one-game-out",
+             "settings": [{"engine": "KataGo", "budget": "visits=8"}]}
         ],
     }
 )
+STOCKFISH_100K = "Stockfish 16.1 | nodes=100000,multipv=1"
+KATAGO_8 = "KataGo 1.18.1 g170e-b15c192 | visits=8,multipv=1"
+KATAGO_PASSES = "KataGo 1.18.1 g170e-b15c192 | scheme=go-passes-v1:visits2>32:refine2:batch4,multipv=1"
 FIDE_RAPID = GamePopulation("chess", "fide", "rapid", (2200.0, 2300.0), ("2200", "2300"))
 RANKED_19 = GamePopulation("go", "go ranks", "unstated", (-4.0, 2.0), ("5k", "2d"), (19, 19))
 NO_SKILL = replace(CHESS_MODEL, beats_guessing=False, basis="3 games; held-out error 9, against 7 for guessing")
@@ -100,7 +105,7 @@ def test_top_move_match_is_the_share_of_the_sides_moves_that_were_the_engines_ch
 
 
 def test_chess_estimate_falls_as_the_loss_grows_with_the_models_interval():
-    estimates = [estimate_strength(chess_assessment([loss] * 20, [20] * 20), "white", CHESS_MODEL, None, FIDE_RAPID) for loss in (2, 10, 40, 150)]
+    estimates = [estimate_strength(chess_assessment([loss] * 20, [20] * 20), "white", CHESS_MODEL, None, FIDE_RAPID, STOCKFISH_100K) for loss in (2, 10, 40, 150)]
     assert all(e is not None for e in estimates)
     values = [e.value for e in estimates if e is not None]
     assert values == sorted(values, reverse=True) and len(set(values)) == 4
@@ -108,14 +113,15 @@ def test_chess_estimate_falls_as_the_loss_grows_with_the_models_interval():
     assert first is not None
     assert math.isclose(first.value, 2500.0 - 100.0 * math.log(3.0))
     assert (first.low, first.high) == (first.value - 200.0, first.value + 150.0)
-    basis = "a test line; checked on FIDE-rated rapid games (ratings 1600–2600): the 80% interval held 80% of 100 held-out sides' ratings"
+    basis = ("a test line; checked on FIDE-rated rapid games (ratings 1600–2600) analysed by Stockfish at 100000 nodes: "
+             "the 80% interval held 80% of 100 held-out sides' ratings")
     assert first.to_json() == {"elo": round(first.value), "low": round(first.low), "high": round(first.high), "level": 0.8, "basis": basis}
 
 
 def test_go_estimate_falls_as_the_points_lost_grow():
     values = []
     for loss in (0.2, 1.0, 3.0):
-        estimate = estimate_strength(go_assessment([loss] * 30), "black", GO_MODEL, (19, 19), RANKED_19)
+        estimate = estimate_strength(go_assessment([loss] * 30), "black", GO_MODEL, (19, 19), RANKED_19, KATAGO_8)
         assert estimate is not None and estimate.unit == "rank" and estimate.low < estimate.value < estimate.high
         values.append(estimate.value)
     assert values[0] > values[1] > values[2]
@@ -134,10 +140,46 @@ def test_go_estimate_falls_as_the_points_lost_grow():
     ],
 )
 def test_no_estimate_where_the_model_cannot_apply(assessment, color: Color, model, board, reason):
-    population = RANKED_19 if assessment.kind == "go" else FIDE_RAPID
-    result = strength_or_reason(assessment, color, model, board, population)
+    population, engine_id = (RANKED_19, KATAGO_8) if assessment.kind == "go" else (FIDE_RAPID, STOCKFISH_100K)
+    result = strength_or_reason(assessment, color, model, board, population, engine_id)
     assert isinstance(result, str) and reason in result
-    assert estimate_strength(assessment, color, model, board, population) is None
+    assert estimate_strength(assessment, color, model, board, population, engine_id) is None
+
+
+@pytest.mark.parametrize(
+    ("engine_id", "analysis"),
+    [
+        (KATAGO_PASSES, "KataGo in passes of 2 → 32 visits"),
+        ("KataGo 1.18.1 g170e-b15c192 | visits=2,multipv=1", "KataGo at 2 visits"),
+        ("KataGo 1.18.1 g170e-b15c192 | visits=64,multipv=1,maps", "KataGo at 64 visits"),
+        ("builtin-go 1.2 | visits=400,multipv=1", "builtin-go at 400 visits"),
+        (None, "an unknown engine setting"),
+    ],
+)
+def test_no_estimate_from_an_engine_setting_the_model_was_not_checked_on(engine_id, analysis):
+    # A line checked at 8 visits says nothing of figures at 2 or 64: fewer visits find other losses.
+    result = strength_or_reason(go_assessment([1.0] * 30), "black", GO_MODEL, (19, 19), RANKED_19, engine_id)
+    assert result == (
+        "the model was checked on ranked 19×19 games (ranks 15k–9d) analysed by KataGo at 8 visits; "
+        f"this analysis is by {analysis}"
+    )
+    chess = strength_or_reason(chess_assessment([10] * 20, [10] * 20), "white", CHESS_MODEL, None, FIDE_RAPID,
+                               "Stockfish 16.1 | nodes=40000,multipv=1")
+    assert chess == ("the model was checked on FIDE-rated rapid games (ratings 1600–2600) analysed by Stockfish at "
+                     "100000 nodes; this analysis is by Stockfish at 40000 nodes")
+
+
+def test_the_bundled_go_model_is_shown_only_for_the_setting_it_was_checked_on():
+    # The default Go review (passes of 2 → 32 visits) was never checked against real ranks.
+    model = load_model("go")
+    assert model is not None
+    black = go_assessment([1.5] * 40)
+    both = replace(black, moves=black.moves + tuple(replace(m, color="white") for m in black.moves))
+    reason = strength_or_reason(both, "black", model, (19, 19), RANKED_19, KATAGO_PASSES)
+    assert isinstance(reason, str) and reason.endswith(
+        "analysed by KataGo at 8 visits; this analysis is by KataGo in passes of 2 → 32 visits"
+    )
+    assert estimate_strength(both, "black", model, (19, 19), RANKED_19, KATAGO_8) is not None
 
 
 def test_the_bundled_models_load_and_say_what_they_stand_on():
@@ -159,12 +201,12 @@ def test_the_bundled_go_model_ranks_a_19x19_game_with_its_interval():
     for loss in (0.8, 1.5, 3.0):
         black = go_assessment([loss] * 40)
         both = replace(black, moves=black.moves + tuple(replace(m, color="white") for m in black.moves))
-        estimate = estimate_strength(both, "black", model, (19, 19), RANKED_19)
+        estimate = estimate_strength(both, "black", model, (19, 19), RANKED_19, KATAGO_8)
         assert estimate is not None and estimate.low < estimate.value < estimate.high and estimate.level == 0.8
         values.append(estimate.value)
     assert values[0] > values[1] > values[2]
-    assert estimate_strength(both, "black", model, (13, 13), replace(RANKED_19, board=(13, 13))) is None
-    assert estimate_strength(both, "black", model, (19, 19)) is None  # the game's population unknown
+    assert estimate_strength(both, "black", model, (13, 13), replace(RANKED_19, board=(13, 13)), KATAGO_8) is None
+    assert estimate_strength(both, "black", model, (19, 19), None, KATAGO_8) is None  # the game's population unknown
 
 
 # ------------------------------------------------------------------------------------ in the report
@@ -200,9 +242,14 @@ def rated_game(headers: dict[str, str]):
     return game
 
 
+def lichess_evaluations(table):
+    """The evaluations as a file's own [%eval] comments give them (the chess fit's setting)."""
+    return EvaluationTable({ply: replace(e, engine_id="pgn-comments") for ply, e in table.by_ply.items()})
+
+
 def test_report_carries_both_sides_strength_for_a_complete_analysis():
     game = rated_game(FWWRC_HEADERS)
-    table = cp_table([20, -10] * 12 + [20])  # every move loses 30 centipawns
+    table = lichess_evaluations(cp_table([20, -10] * 12 + [20]))  # every move loses 30 centipawns
     report = build_report(game, table)
     for color in ("white", "black"):
         strength = report["strength"][color]
@@ -251,6 +298,15 @@ def test_report_strength_is_null_where_labels_are_withheld():
 def test_report_strength_is_null_for_a_side_with_too_few_moves():
     game = chess_game("e4 e5 Nf3 Nc6")
     game.headers, game.white_rank, game.black_rank = dict(FWWRC_HEADERS), "2289", "2401"
-    report = build_report(game, cp_table([20, 30, 20, 30, 20]))
+    report = build_report(game, lichess_evaluations(cp_table([20, 30, 20, 30, 20])))
     assert report["strength"] == {"white": None, "black": None}
     assert any("fewer than 10 scored moves" in note for note in report["notes"])
+
+
+def test_report_says_the_chess_line_was_not_checked_on_this_engine_setting():
+    game = rated_game(FWWRC_HEADERS)
+    table = cp_table([20, -10] * 12 + [20])
+    table = EvaluationTable({ply: replace(e, engine_id=STOCKFISH_100K) for ply, e in table.by_ply.items()})
+    report = build_report(game, table)
+    assert report["strength"] == {"white": None, "black": None}
+    assert any(note.endswith("; this analysis is by Stockfish at 100000 nodes") for note in report["notes"]), report["notes"]

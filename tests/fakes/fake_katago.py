@@ -22,6 +22,8 @@ else --report-as). Switches make it misbehave the ways KataGo can:
   --log FILE             append every line received to FILE
   --version V            what query_version answers (default 1.18.1)
   --max-board N          refuse bigger boards as KataGo does (default 19, its usual build)
+  --deeper-shift T:P     a search of more than 4 visits finds Black's lead after T moves P points
+                         higher (repeatable): a deeper search that changes a move's label
   --ownership-follows-lead  the left half of the ownership map is Black's while Black leads and
                          White's otherwise (the right half is always White's)
 """
@@ -63,6 +65,7 @@ parser.add_argument("--tuning-file", default="")
 parser.add_argument("--log", default="")
 parser.add_argument("--version", default="1.18.1")
 parser.add_argument("--ownership-follows-lead", action="store_true")
+parser.add_argument("--deeper-shift", action="append", default=[])
 options, _katago_args = parser.parse_known_args()
 
 out_lock = threading.Lock()
@@ -105,6 +108,8 @@ def result(query: dict, turn: int, during_search: bool) -> dict:
     side = side_to_move(query, turn)
     lead_black = 999.0 if during_search else lead_black_of(query, turn)
     visits = query.get("maxVisits", 10)
+    if visits > 4 and not during_search:
+        lead_black += sum(float(p) for t, p in (item.split(":") for item in options.deeper_shift) if int(t) == turn)
     width = query["boardXSize"]
     infos = []
     for order, (col, row, prior) in enumerate(((2, 2, 0.5), (3, 3, 0.3), (4, 2, 0.2))):

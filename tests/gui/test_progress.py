@@ -62,7 +62,8 @@ def test_no_accuracy_before_a_move_of_that_side_is_judged():
     table = EvaluationTable()
     table.add(Evaluation(ply=6, kind="chess", score_cp_first=900, side_to_move="white", engine_id="e"))
     table.add(Evaluation(ply=7, kind="chess", mate_first=0, side_to_move="black", terminal="checkmate", engine_id="e"))
-    assessment = assess_game(game, table)  # only White's last move is judged
+    # only White's last move is judged; the strict preset's mean accuracy needs no start position
+    assessment = assess_game(game, table, preset="seed")
     white, black = summary_dicts(assessment)
     assert white is not None and white["accuracy"] is not None and side_accuracy(assessment, "white") is not None
     assert black is not None and black["accuracy"] is None and black["accuracy_lichess"] is None

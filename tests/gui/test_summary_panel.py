@@ -39,13 +39,15 @@ def panel(qtbot) -> SummaryPanel:
 
 def test_chess_figures_are_shown_per_side(panel):
     panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
-    assert panel.accuracy_text("white") == "87.3%"
-    assert panel.accuracy_text("black") == "71.0%"
+    assert panel.accuracy_text("white") == "85.1%"  # no preset named: lichess's thresholds, lichess's accuracy
+    assert panel.accuracy_text("black") == "—"
     assert "ACPL 21" in panel.details_text("white")
     assert "Elo" not in panel.details_text("white")  # no strength estimate without its interval
-    assert "lichess" not in panel.details_text("white")  # one accuracy on show, the other explained
+    assert panel.details_text("white").startswith("lichess accuracy · ACPL 21")  # the one on show, named
+    assert "%" not in panel.details_text("white")  # the others are in the tooltip
     tooltip = panel._rows["white"].accuracy.toolTip()
-    assert "harmonic mean" in tooltip and "Lichess's accuracy of the same moves: 85.1%" in tooltip
+    assert tooltip.startswith("Lichess accuracy: lichess's game accuracy")
+    assert "En Croissant accuracy: 87.3%" in tooltip and "Mean accuracy: 90.2%" in tooltip
     assert "STDCPL —" in panel.details_text("black")  # unknown values read as a dash
     assert panel.count_button("white", "inaccuracy").text() == "4 ?!"
     assert panel.count_button("black", "blunder").text() == "1 ??"
@@ -90,17 +92,29 @@ def test_go_figures_and_missing_side(panel, qtbot):
         "mean_loss": 1.2,
         "top_move_match": 0.45,
         "top5_match": 0.7,
+        "top5_moves": 20,
         "counts": {"inaccuracy": 5, "mistake": 2, "blunder": 1},
     }
     panel.set_summary("go", None, go_black, ("Lee Sedol", "AlphaGo"))
     assert panel.accuracy_text("black") == "78.2%"
     details = panel.details_text("black")
-    assert "weighted loss 0.86" in details and "top move 45%" in details and "top 5 70%" in details
+    assert "weighted loss 0.86" in details and "top move 45%" in details and "top 5 14/20" in details
     assert panel.accuracy_text("white") == "—"
     assert not panel.count_button("white", "mistake").isEnabled()
     with qtbot.waitSignal(panel.judgement_clicked) as blocker:
         qtbot.mouseClick(panel.count_button("black", "inaccuracy"), Qt.MouseButton.LeftButton)
     assert blocker.args == ["black", "inaccuracy"]
+
+
+def test_go_top5_says_on_how_many_positions_or_is_left_out(panel):
+    # A review whose positions were searched to one or two lines has no top 5 to be one of.
+    brief = {"accuracy": 80.0, "weighted_loss": 0.8, "mean_loss": 1.0, "top_move_match": 0.4,
+             "top5_match": None, "top5_moves": 0, "counts": {}}
+    panel.set_summary("go", brief, {**brief, "top5_match": 0.6, "top5_moves": 20}, ("W", "B"))
+    assert "top 5" not in panel.details_text("white")
+    assert "none (no position before this side's moves was searched to five lines)" in panel.details_tooltip("white")
+    assert "top 5 12/20" in panel.details_text("black")
+    assert "12 of the 20 moves whose position has five lines" in panel.details_tooltip("black")
 
 
 def test_go_lists_black_first(panel):
@@ -123,3 +137,24 @@ def test_dark_palette_restyles_the_panel(panel):
     panel.setPalette(style.make_palette(dark=True))
     assert style.theme_for(panel) is style.DARK_THEME
     assert panel.count_button("white", "inaccuracy").styleSheet() != light_sheet
+
+
+@pytest.mark.parametrize(("preset", "field", "name"), [("lichess", "accuracy_lichess", "Lichess accuracy"),
+                                                      ("seed", "accuracy_mean", "Mean accuracy")])
+def test_the_header_shows_the_presets_accuracy_by_name(panel, corpus_dir, preset, field, name):
+    from reviewer.core.embedded_evals import evaluations_from_game
+    from reviewer.core.formats import open_collection
+    from reviewer.core.scoring import assess_game
+    from reviewer.gui.presenters.figures import side_accuracy, summary_dicts
+
+    game = open_collection(corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn").game(0)
+    assessment = assess_game(game, evaluations_from_game(game), preset=preset)
+    white, black = summary_dicts(assessment)
+    panel.set_summary("chess", white, black, (game.white, game.black))
+    for color in ("white", "black"):
+        expected = getattr(assessment.summary[color], field)
+        assert panel.accuracy_text(color) == f"{expected:.1f}%"
+        assert side_accuracy(assessment, color) == pytest.approx(expected)  # the player strips
+        tooltip = panel._rows[color].accuracy.toolTip()
+        assert tooltip.startswith(f"{name}: ")
+        assert panel.details_tooltip(color).startswith(f"{name}: {expected:.1f}%")

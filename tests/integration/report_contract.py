@@ -19,7 +19,7 @@ SCHEMA = "reviewer.report/1"
 JUDGEMENTS = {"book", "best", "good", "inaccuracy", "mistake", "blunder"}
 FLAGS = ("inaccuracy", "mistake", "blunder")
 CHESS_SUMMARY_KEYS = {"accuracy", "accuracy_lichess", "accuracy_mean", "acpl", "stdcpl", "elo_estimate", "counts"}
-GO_SUMMARY_KEYS = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "counts"}
+GO_SUMMARY_KEYS = {"accuracy", "weighted_loss", "mean_loss", "top_move_match", "top5_match", "top5_moves", "counts"}
 MOVE_KEYS = {"ply", "color", "move", "best", "judgement", "loss", "accuracy", "weight", "eval_before", "eval_after"}
 GAME_KEYS = {"kind", "white", "black", "result"}
 PHASES = ("opening", "middlegame", "endgame")
@@ -248,10 +248,10 @@ def check_go_figures(report: Mapping[str, Any]) -> None:
         judged = [m for m in own if m["best"] is not None]
         top = sum(1 for m in judged if m["best"] == m["move"]) / len(judged) if judged else None
         close(summary["top_move_match"], top, f"{color} top_move_match")
-        if summary["top5_match"] is not None:
-            assert 0 <= summary["top5_match"] <= 1, f"{color} top5_match {summary['top5_match']}"
-            if top is not None:
-                assert summary["top5_match"] >= top - TOLERANCE, f"{color} top5_match below top_move_match"
+        with_top5 = [m for m in own if m.get("top5") is not None]
+        assert summary["top5_moves"] == len(with_top5), f"{color} top5_moves"
+        share5 = sum(1 for m in with_top5 if m["top5"]) / len(with_top5) if with_top5 else None
+        close(summary["top5_match"], share5, f"{color} top5_match")
         check_counts(summary["counts"], own, color)
 
 
@@ -341,6 +341,9 @@ def check_report(report: Mapping[str, Any], kind: str | None = None) -> None:
         assert set(side) == keys, f"{color} summary keys: extra {sorted(set(side) - keys)}, missing {sorted(keys - set(side))}"
         for key in keys - {"counts"}:
             number_or_null(side[key], f"{color} {key}")
+    headline = report["accuracy_headline"]
+    expected = {"chess": {"lichess": "accuracy_lichess", "seed": "accuracy_mean"}.get(report["preset"])}.get(game["kind"], "accuracy")
+    assert headline["field"] == expected and headline["field"] in keys, f"accuracy_headline {headline!r}"
     check_phases(report)
     check_strength(report, withheld)
     if withheld:

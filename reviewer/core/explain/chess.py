@@ -625,6 +625,12 @@ def explain_position(
             found.append(item)
     line = tuple(p.san for p in plies)
     mated = bool(found) and found[0].motif.startswith("mate")
+    if not mated:
+        # The best evidence of all: the engine announces a mate against the player. Whatever else
+        # the line shows (a piece won on the way, a win thrown away), the move allowed that mate.
+        announced = _announced_mate(after, plies, not opponent, found)
+        if announced is not None:
+            return announced
     if not mated and gain <= 0:
         missed = _missed(board, before, after)
         if missed is not None:
@@ -645,15 +651,22 @@ def explain_position(
         focus = [s for p in plies[: settled + 1] for s in (p.move.from_square, p.move.to_square)]
         text = f"Loses {words} after {line_text(plies[: settled + 1])}."
         return Why(tuple(f.motif for f in found), text, line, _names(focus))
-    if after is not None and plies:
-        cp = _mover_cp(after, not opponent)
-        if cp is not None and cp < -50000:
-            first = plies[0]
-            text = f"Allows a forced mate: the engine announces mate in {100000 + cp}, starting with {move_label(first.board, first.san)}."
-            return Why(
-                tuple(f.motif for f in found), text, line, _names((first.move.from_square, first.move.to_square))
-            )
     return None
+
+
+def _announced_mate(
+    after: Evaluation | None, plies: Sequence[Ply], player: chess.Color, found: Sequence[Found]
+) -> Why | None:
+    """'Allows a forced mate: the engine announces mate in 2, starting with 37. Rf4+.' where the
+    evaluation after the move is a mate against the player; None otherwise or without a line."""
+    if after is None or not plies:
+        return None
+    cp = _mover_cp(after, player)
+    if cp is None or cp >= -50000:
+        return None
+    first = plies[0]
+    text = f"Allows a forced mate: the engine announces mate in {100000 + cp}, starting with {move_label(first.board, first.san)}."
+    return Why(tuple(f.motif for f in found), text, tuple(p.san for p in plies), _names((first.move.from_square, first.move.to_square)))
 
 
 def explain_game_move(

@@ -17,8 +17,8 @@ Per main-line move, in the comment after it (one comment; other `[%...]` command
 - at the ply where the opening is named: `C41 Philidor Defense`.
 The comment before the first move carries the start position's `[%eval]` (and `[%rvw]`).
 Tags: `Opening`/`ECO` (only where missing or empty), `Annotator` (unless a person is named
-there), `WhiteAccuracy`/`BlackAccuracy` (percent, 1 decimal; the harmonic-mean accuracy of
-SCORING.md) and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns), and the
+there), `WhiteAccuracy`/`BlackAccuracy` (percent, 1 decimal; the accuracy the preset's users know,
+lichess's for lichess thresholds, SCORING.md) with `ReviewerAccuracy` naming it ("lichess accuracy"), and `WhiteACPL`/`BlackACPL` (average centipawn loss, whole centipawns), and the
 analysis behind them: `ReviewerCoverage` ("analysed 23 of 68 moves"), `ReviewerEngine`,
 `ReviewerLimit`, and `ReviewerNote` where the analysis is partial, mixed or a rough estimate.
 Only one engine setting's evaluations are written and scored (`reviewer.core.coverage`).
@@ -51,7 +51,7 @@ from reviewer.core.export.common import (
 )
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node
-from reviewer.core.scoring import GameAssessment, MoveAssessment
+from reviewer.core.scoring import GameAssessment, MoveAssessment, accuracy_name, headline_accuracy_field
 from reviewer.core.scoring.common import ChessSideSummary
 
 NAG_BY_JUDGEMENT = {"inaccuracy": 6, "mistake": 2, "blunder": 4}
@@ -361,12 +361,18 @@ def _write_tags(
             headers["Opening"] = assessment.opening.name
     if should_set_annotator(headers.get("Annotator", "")):
         headers["Annotator"] = annotator_text(engine_name(evaluations, engine_info))
+    headline = headline_accuracy_field(assessment.kind, assessment.preset)
+    named = False
     for color in ("white", "black"):
         summary = assessment.summary[color]
         accuracy_tag, acpl_tag = ACCURACY_TAGS[color]
         if isinstance(summary, ChessSideSummary):
-            _set_tag(headers, accuracy_tag, None if summary.accuracy is None else f"{summary.accuracy:.1f}")
+            accuracy = getattr(summary, headline)
+            named = named or accuracy is not None
+            _set_tag(headers, accuracy_tag, None if accuracy is None else f"{accuracy:.1f}")
             _set_tag(headers, acpl_tag, None if summary.acpl is None else f"{summary.acpl:.0f}")
+    if assessment.kind == "chess":
+        _set_tag(headers, "ReviewerAccuracy", accuracy_name(assessment.kind, headline) if named else None)
 
 
 def export_pgn(

@@ -25,7 +25,8 @@ from typing import Any
 
 from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
-from reviewer.core.scoring import FLAGGED_JUDGEMENTS
+from reviewer.core.scoring import FLAGGED_JUDGEMENTS, accuracy_name, headline_accuracy_field
+from reviewer.core.scoring.go import top5_text
 
 CSV_COLUMNS = (
     "game",
@@ -227,18 +228,21 @@ def _summary_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str]]:
     summary = report.get("summary", {})
     white, black = summary.get("white", {}), summary.get("black", {})
     chess = _support(report.get("game", {})).scores.averaging == "mean"
+    kind = str(report.get("game", {}).get("kind", "chess"))
     fields = (
-        [("Accuracy (%)", "accuracy"), ("Lichess accuracy (%)", "accuracy_lichess"), ("Mean accuracy (%)", "accuracy_mean"),
-         ("Average centipawn loss", "acpl"), ("Deviation of the loss", "stdcpl"), ("Estimated Elo", "elo_estimate")]
+        [(f"{_capitalised(accuracy_name(kind, key))} (%)", key) for key in _accuracies_headline_first(report)]
+        + [("Average centipawn loss", "acpl"), ("Deviation of the loss", "stdcpl"), ("Estimated Elo", "elo_estimate")]
         if chess
-        else [("Accuracy (%)", "accuracy"), ("Weighted loss (points)", "weighted_loss"), ("Mean loss (points)", "mean_loss"),
-              ("Top move (%)", "top_move_match"), ("Top 5 (%)", "top5_match")]
+        else [("KaTrain accuracy (%)", "accuracy"), ("Weighted loss (points)", "weighted_loss"), ("Mean loss (points)", "mean_loss"),
+              ("Top move (%)", "top_move_match")]
     )
     rows = []
     for label, key in fields:
         scale = 100.0 if key in ("top_move_match", "top5_match") else 1.0
         digits = 0 if key == "elo_estimate" else 1
         rows.append((label, *(_scaled(side.get(key), scale, digits) for side in (white, black))))
+    if not chess:
+        rows.append(("Top 5", *(top5_text(side) for side in (white, black))))
     for name in ("inaccuracy", "mistake", "blunder"):
         rows.append(
             (
@@ -252,6 +256,20 @@ def _summary_rows(report: Mapping[str, Any]) -> list[tuple[str, str, str]]:
 def _count(counts: Mapping[str, int] | None, name: str) -> str:
     """A label count; '–' where labels are withheld (counts null)."""
     return "–" if counts is None else str(counts.get(name, 0))
+
+
+CHESS_ACCURACIES = ("accuracy_lichess", "accuracy", "accuracy_mean")
+
+
+def _accuracies_headline_first(report: Mapping[str, Any]) -> list[str]:
+    """The chess summary's accuracies, the report's headline (by its preset) first."""
+    kind = str(report.get("game", {}).get("kind", "chess"))
+    headline = headline_accuracy_field(kind, report.get("preset"))
+    return [headline] + [key for key in CHESS_ACCURACIES if key != headline]
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _scaled(value: Any, scale: float, digits: int) -> str:

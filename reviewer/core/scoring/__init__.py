@@ -38,8 +38,35 @@ __all__ = [
     "Opening",
     "Preset",
     "SideSummary",
+    "accuracy_name",
     "assess_game",
+    "headline_accuracy_field",
 ]
+
+# Every accuracy a summary holds, by the name its users know it by (docs/SCORING.md).
+ACCURACY_NAMES = {
+    ("chess", "accuracy"): "En Croissant accuracy",  # harmonic mean of the move accuracies
+    ("chess", "accuracy_lichess"): "lichess accuracy",  # lichess's game accuracy (volatility-weighted)
+    ("chess", "accuracy_mean"): "mean accuracy",  # arithmetic mean of the move accuracies (game-statistics)
+    ("go", "accuracy"): "KaTrain accuracy",
+}
+# The accuracy a preset's users know, shown first wherever one accuracy stands for a side: lichess's
+# thresholds come with lichess's accuracy, the strict (game-statistics) ones with its mean accuracy.
+HEADLINE_ACCURACY: dict[Preset, str] = {"lichess": "accuracy_lichess", "seed": "accuracy_mean"}
+
+
+def headline_accuracy_field(kind: str, preset: str | None) -> str:
+    """The summary field of the accuracy shown as a side's one accuracy: the header, the exported
+    PGN tags, the reports (chess: by the preset; Go: KaTrain's, the only one)."""
+    if game_support(kind).scores.averaging != "mean":
+        return "accuracy"
+    chosen: Preset = preset if preset in PRESETS else DEFAULT_PRESET
+    return HEADLINE_ACCURACY[chosen]
+
+
+def accuracy_name(kind: str, field: str) -> str:
+    """'lichess accuracy', 'En Croissant accuracy', …: what a summary's accuracy field is."""
+    return ACCURACY_NAMES.get((kind, field), "accuracy")
 
 
 def assess_game(

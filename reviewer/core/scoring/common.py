@@ -134,8 +134,9 @@ class GoSideSummary:
     weighted_loss: float | None
     mean_loss: float | None
     top_move_match: float | None  # share 0..1
-    top5_match: float | None  # share 0..1
+    top5_match: float | None  # share 0..1 of the `top5_moves` moves whose position has a top 5
     counts: dict[str, int] = field(default_factory=empty_counts)
+    top5_moves: int = 0  # moves whose position's search gave five lines or more (`top5_match`'s base)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

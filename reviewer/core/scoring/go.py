@@ -6,7 +6,8 @@ sign is s = +1 for Black, -1 for White; the points lost are s*(S(P(i-1)) - S(Pi)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.gametree import Color, Game
@@ -30,6 +31,7 @@ COLOUR_CLASS_NAMES = ("purple", "red", "orange", "yellow", "lightgreen", "green"
 
 MIN_ADJ_WEIGHT, MAX_ADJ_WEIGHT = 0.05, 1.0
 TOP5_ORDER_LIMIT = 5
+TOP5_MIN_LINES = 5  # a position whose search visited fewer moves has no top 5 to be one of
 TOP5_MAX_LOSS = 0.5
 ACCURACY_BASE = 0.75
 
@@ -129,9 +131,21 @@ def top_candidate(evaluation: Evaluation | None) -> str | None:
     return evaluation.best_move
 
 
+def searched_lines(evaluation: Evaluation) -> int:
+    """How many candidate moves the search looked at (a candidate of 0 visits was not searched)."""
+    return sum(1 for candidate in evaluation.candidates if candidate.visits is None or candidate.visits > 0)
+
+
+def has_top5(evaluation: Evaluation | None) -> bool:
+    """Whether the position's search gives a top 5: at least five searched candidate moves. A
+    one- or two-visit search lists one or two, and "one of the top 5" would only repeat "the top move"."""
+    return evaluation is not None and searched_lines(evaluation) >= TOP5_MIN_LINES
+
+
 def is_top5(move: str, evaluation: Evaluation | None, mover: Color) -> bool | None:
-    """KaTrain's "AI top 5": the order-0 candidate, or a candidate of order < 5 losing < 0.5 points."""
-    if evaluation is None or not evaluation.candidates:
+    """KaTrain's "AI top 5": the order-0 candidate, or a candidate of order < 5 losing < 0.5 points;
+    None where the position has no top 5 (`has_top5`)."""
+    if evaluation is None or not has_top5(evaluation):
         return None
     top = top_candidate(evaluation)
     if top is not None and _same_point(top, move):
@@ -144,6 +158,21 @@ def is_top5(move: str, evaluation: Evaluation | None, mover: Color) -> bool | No
             return None
         return sign_of(mover) * (lead - candidate.score_lead_first) < TOP5_MAX_LOSS
     return False
+
+
+def top5_counts(summary: Mapping[str, Any]) -> tuple[int, int] | None:
+    """From a report's side summary: (moves that were one of the engine's top 5, moves whose position
+    has a top 5); None where no position had one."""
+    base, share = summary.get("top5_moves"), summary.get("top5_match")
+    if not isinstance(base, int) or isinstance(base, bool) or base <= 0 or not isinstance(share, (int, float)):
+        return None
+    return round(float(share) * base), base
+
+
+def top5_text(summary: Mapping[str, Any]) -> str:
+    """'12/20 of the positions with five lines', or '—' without such a position."""
+    counts = top5_counts(summary)
+    return "—" if counts is None else f"{counts[0]}/{counts[1]} of the positions with five lines"
 
 
 def assess_go(
@@ -239,5 +268,6 @@ def _go_side_summary(moves: Sequence[MoveAssessment], color: Color) -> GoSideSum
         mean_loss=mean(losses),
         top_move_match=_share([m.is_best for m in own]),
         top5_match=_share([m.top5 for m in own]),
+        top5_moves=sum(1 for m in own if m.top5 is not None),
         counts=count_judgements(m.judgement for m in own),
     )

@@ -88,6 +88,52 @@ class GamePopulation:
         return f"{system} {self.time_class} {noun}"
 
 
+EMBEDDED_EVALUATIONS = "pgn-comments"  # the engine id of a file's own [%eval] comments
+_RUN_ONLY = re.compile(r":(?:engines|hash)\d+")  # how a chess review in passes was run, not what it searched
+
+
+@dataclass(frozen=True)
+class EngineSetting:
+    """An engine setting as far as it shapes the figures: the program and its search budget
+    ('KataGo', 'visits=8'); the version, the network and how many processes ran are left out."""
+
+    engine: str
+    budget: str
+
+    @staticmethod
+    def of(engine_id: str) -> EngineSetting:
+        """The setting of an analysis' engine id ('KataGo 1.18.1 b15 | visits=8,multipv=1')."""
+        identity, _, limit = engine_id.partition(" | ")
+        program = identity.split()[0] if identity.split() else ""
+        parts = [
+            _RUN_ONLY.sub("", part)
+            for part in limit.split(",")
+            if part.strip() and not part.startswith("multipv=") and part != "maps"
+        ]
+        return EngineSetting(program, ",".join(parts))
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any]) -> EngineSetting:
+        return EngineSetting(str(data["engine"]), str(data.get("budget", "")))
+
+    def to_json(self) -> dict[str, str]:
+        return {"engine": self.engine, "budget": self.budget}
+
+    def text(self) -> str:
+        """'KataGo at 8 visits', 'KataGo in passes of 2 → 32 visits', 'the file's own evaluations'."""
+        if self.engine == EMBEDDED_EVALUATIONS:
+            return "the file's own evaluations ([%eval] comments)"
+        budget = self.budget
+        passes = re.fullmatch(r"scheme=(?:go|chess)-passes-v\d+:(visits|nodes)([\d>]+).*", budget)
+        if passes:
+            steps = " → ".join(passes.group(2).split(">"))
+            return f"{self.engine} in passes of {steps} {passes.group(1)}"
+        single = re.fullmatch(r"(visits|nodes|depth)=(\d+)", budget)
+        if single:
+            return f"{self.engine} at {single.group(2)} {single.group(1) if single.group(1) != 'depth' else 'plies deep'}"
+        return f"{self.engine} ({budget})" if budget else self.engine
+
+
 @dataclass(frozen=True)
 class CheckedPopulation:
     """A population a model was checked on: held-out sides of such games, and how often the
@@ -102,6 +148,7 @@ class CheckedPopulation:
     sides: int
     coverage: float  # share of the held-out sides' ratings inside the interval
     checked: str  # how: '5-fold cross-validation grouped by game', 'held out of the fit'
+    settings: tuple[EngineSetting, ...] = ()  # the engine settings of the held-out sides' analyses
 
     @staticmethod
     def from_json(data: Mapping[str, Any]) -> CheckedPopulation:
@@ -116,6 +163,7 @@ class CheckedPopulation:
             sides=int(data["sides"]),
             coverage=float(data["coverage"]),
             checked=str(data["checked"]),
+            settings=tuple(EngineSetting.from_json(item) for item in data.get("settings", [])),
         )
 
     def admits_kind(self, population: GamePopulation) -> bool:
@@ -132,16 +180,41 @@ class CheckedPopulation:
             rating is not None and self.low <= rating <= self.high for rating in population.ratings
         )
 
+    def admits_setting(self, engine_id: str | None) -> bool:
+        """Whether an analysis by this engine setting was checked here: the interval's coverage on
+        figures of one budget says nothing of another (fewer visits find other losses)."""
+        return engine_id is not None and EngineSetting.of(engine_id) in self.settings
 
-def population_reason(checked: Sequence[CheckedPopulation], population: GamePopulation | None) -> str | None:
-    """None where the game lies in one of the checked populations; otherwise why it does not."""
+    def settings_text(self) -> str:
+        return " or ".join(setting.text() for setting in self.settings) or "no engine setting"
+
+
+def admitting(
+    checked: Sequence[CheckedPopulation], population: GamePopulation | None, engine_id: str | None
+) -> CheckedPopulation | None:
+    """The first checked population that holds this game and this analysis' engine setting."""
+    if population is None:
+        return None
+    return next((c for c in checked if c.admits(population) and c.admits_setting(engine_id)), None)
+
+
+def population_reason(
+    checked: Sequence[CheckedPopulation], population: GamePopulation | None, engine_id: str | None = None
+) -> str | None:
+    """None where the game lies in one of the checked populations and was analysed at an engine
+    setting checked on it; otherwise why not."""
     if not checked:
         return "the model names no population of games it was checked on"
     names = " and on ".join(c.name for c in checked)
     if population is None:
         return f"the model was checked on {names}; this game's headers were not read"
-    if any(c.admits(population) for c in checked):
+    if admitting(checked, population, engine_id) is not None:
         return None
+    holding = [c for c in checked if c.admits(population)]
+    if holding:
+        where = "; ".join(f"{c.name} analysed by {c.settings_text()}" for c in holding)
+        analysis = EngineSetting.of(engine_id).text() if engine_id else "an unknown engine setting"
+        return f"the model was checked on {where}; this analysis is by {analysis}"
     if not any(c.admits_kind(population) for c in checked):
         return f"the model was checked on {names}; this is {population.text()}"
     white, black = population.rating_texts
@@ -245,9 +318,12 @@ def _is_professional(text: str) -> bool:
 
 
 __all__ = [
+    "EMBEDDED_EVALUATIONS",
     "TIME_CLASSES",
     "CheckedPopulation",
+    "EngineSetting",
     "GamePopulation",
+    "admitting",
     "chess_rating_system",
     "population_of",
     "population_reason",

@@ -26,7 +26,7 @@ from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, GameKind
 from reviewer.core.scoring.common import GameAssessment, harmonic_mean_floored, mean
 from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
-from reviewer.core.scoring.population import CheckedPopulation, GamePopulation, population_reason
+from reviewer.core.scoring.population import CheckedPopulation, GamePopulation, admitting, population_reason
 from reviewer.resources import resource_path
 
 MODEL_SCHEMA = "reviewer.strength-model/1"
@@ -154,12 +154,14 @@ def strength_or_reason(
     model: StrengthModel | None,
     board_size: tuple[int, int] | None = None,
     population: GamePopulation | None = None,
+    engine_id: str | None = None,
 ) -> Strength | str:
     """One side's strength with the model's interval, or why the model cannot give one: no model,
-    another game or board, a game outside the populations the model was checked on
-    (`reviewer.core.scoring.population`), too few scored moves, or figures outside the range the
-    model was fitted on (a straight line is not extrapolated). The caller decides whether the
-    analysis may carry an estimate at all (complete coverage, trusted labels)."""
+    another game or board, a game outside the populations the model was checked on or an analysis
+    by an engine setting it was not checked on (`engine_id`; `reviewer.core.scoring.population`),
+    too few scored moves, or figures outside the range the model was fitted on (a straight line is
+    not extrapolated). The caller decides whether the analysis may carry an estimate at all
+    (complete coverage, trusted labels)."""
     if model is None or model.kind != assessment.kind:
         return f"no {assessment.kind} strength model is installed"
     if not model.beats_guessing:
@@ -167,10 +169,11 @@ def strength_or_reason(
     if model.board_sizes and board_size not in model.board_sizes:
         boards = ", ".join(f"{width}×{height}" for width, height in model.board_sizes)
         return f"the {assessment.kind} model was fitted on {boards} boards only"
-    outside = population_reason(model.populations, population)
+    outside = population_reason(model.populations, population, engine_id)
     if outside is not None:
         return outside
-    checked = next(c for c in model.populations if population is not None and c.admits(population))
+    checked = admitting(model.populations, population, engine_id)
+    assert checked is not None
     features = side_features(assessment, color)
     if features is None or features["moves"] < model.min_moves:
         return f"fewer than {model.min_moves} scored moves"
@@ -184,8 +187,8 @@ def strength_or_reason(
     if value is None:
         return "a figure the model needs is missing"
     basis = (
-        f"{model.basis}; checked on {checked.name}: the {model.level:.0%} interval held "
-        f"{checked.coverage:.0%} of {checked.sides} held-out sides' ratings"
+        f"{model.basis}; checked on {checked.name} analysed by {checked.settings_text()}: the "
+        f"{model.level:.0%} interval held {checked.coverage:.0%} of {checked.sides} held-out sides' ratings"
     )
     return Strength(model.unit, value, value - model.below, value + model.above, model.level, basis)
 
@@ -196,9 +199,10 @@ def estimate_strength(
     model: StrengthModel | None,
     board_size: tuple[int, int] | None = None,
     population: GamePopulation | None = None,
+    engine_id: str | None = None,
 ) -> Strength | None:
     """`strength_or_reason` without the reason."""
-    result = strength_or_reason(assessment, color, model, board_size, population)
+    result = strength_or_reason(assessment, color, model, board_size, population, engine_id)
     return result if isinstance(result, Strength) else None
 
 

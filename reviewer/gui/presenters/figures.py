@@ -10,6 +10,7 @@ from reviewer.core.coverage import Coverage
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, numbered_moves
 from reviewer.core.score_text import score_text
+from reviewer.core.scoring import headline_accuracy_field
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import SCREEN_DOTS
 
@@ -132,9 +133,17 @@ def side_bases(game: Game, assessment: Any, coverage: Coverage | None) -> dict[s
     return bases
 
 
+HEADLINE_KEY = "headline"  # in a summary dict: the field of the accuracy shown as the side's one accuracy
+
+
+def _headline(assessment: Any) -> str:
+    return headline_accuracy_field(getattr(assessment, "kind", "chess"), getattr(assessment, "preset", None))
+
+
 def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """Each side's figures (None before any evaluation); a side with too few moves judged for
-    them has its figures and counts voided (see `side_judged`)."""
+    """Each side's figures (None before any evaluation), with `headline` naming the accuracy the
+    preset's users know; a side with too few moves judged for them has its figures and counts
+    voided (see `side_judged`)."""
     if assessment is None:
         return None, None
     summary = getattr(assessment, "summary", {}) or {}
@@ -146,15 +155,19 @@ def summary_dicts(assessment: Any) -> tuple[dict[str, Any] | None, dict[str, Any
             figures = {"moves": figures.get("moves"), "counts": {}} | dict.fromkeys(
                 key for key in figures if key not in ("moves", "counts")
             )
+        if figures is not None:
+            figures[HEADLINE_KEY] = _headline(assessment)
         dicts.append(figures)
     return dicts[0], dicts[1]
 
 
 def side_accuracy(assessment: Any, color: str) -> float | None:
+    """The side's headline accuracy (by the preset), None before one of its moves is judged."""
     if not side_judged(assessment, color):
         return None
     summary = (getattr(assessment, "summary", {}) or {}).get(color) if assessment is not None else None
-    return getattr(summary, "accuracy", None)
+    value = getattr(summary, _headline(assessment), None)
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def graph_point_texts(game: Game, node_at: Any, evaluations: EvaluationTable, ply_count: int) -> dict[int, str]:

@@ -9,12 +9,14 @@ game analysed again updates its cards (deeper answers) and keeps their schedule:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.cache import AnalysisCache, position_keys
 from reviewer.core.coverage import select_analysis
 from reviewer.core.gametree import Game
+from reviewer.core.passes import split_pass_cache_id
 from reviewer.core.scoring import GameAssessment, assess_game
 from reviewer.core.services.trainer.cards import Card, cards_from_game
 from reviewer.core.services.trainer.deck import Deck
@@ -57,15 +59,29 @@ def add_game_cards(
 
 def cached_analysis(game: Game, cache: AnalysisCache) -> EvaluationTable:
     """The main-line evaluations the analysis cache holds for `game`, from the engine setting that
-    covers most of its positions (what `reviewer batch` or the app left there); empty when none."""
+    covers most of its positions (what `reviewer batch` or the app left there); empty when none.
+    A review in passes is read as the review left it: each position's deepest pass (the passes are
+    cached apart), so a card says what the app and the reports say of the same move."""
     keys = position_keys(game, range(game.ply_count + 1))
     by_engine = cache.engines_covering(keys.values())
     table = EvaluationTable()
     if not by_engine:
         return table
-    engine_id = max(by_engine, key=lambda name: (by_engine[name], name))
-    found = cache.get_many(keys.values(), engine_id)
-    for ply, key in keys.items():
-        if key in found:
-            table.add(found[key].with_ply(ply))
+    passes: dict[str, list[tuple[int, str]]] = {}  # a scheme's key -> its passes' cache ids
+    settings: dict[str, int] = {}  # engine setting -> positions it covers
+    for cache_id, count in by_engine.items():
+        split = split_pass_cache_id(cache_id)
+        setting = cache_id if split is None else split[0]
+        if split is not None:
+            passes.setdefault(setting, []).append((split[1], cache_id))
+        settings[setting] = max(settings.get(setting, 0), count)
+    engine_id = max(settings, key=lambda name: (settings[name], name))
+    for index, cache_id in sorted(passes.get(engine_id, [])) or [(0, engine_id)]:
+        found = cache.get_many(keys.values(), cache_id)
+        for ply, key in keys.items():
+            if key in found:
+                evaluation = found[key].with_ply(ply)
+                if index:
+                    evaluation = replace(evaluation, review_pass=index, engine_id=engine_id)
+                table.add(evaluation)
     return table
