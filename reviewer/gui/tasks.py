@@ -145,6 +145,11 @@ class Tasks(QObject):
     def busy(self) -> bool:
         return bool(self._handles)
 
+    @property
+    def closed(self) -> bool:
+        """True once shut down or its owner is gone: nothing it runs is signalled any more."""
+        return not self._gate.open
+
     def shutdown(self, timeout_s: float = 5.0) -> bool:
         """Wait for the work that must finish, then signal nothing more. True when it all finished."""
         deadline = time.monotonic() + timeout_s

@@ -10,25 +10,24 @@ checks.
 
 from __future__ import annotations
 
-import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import ReviewerError
-from reviewer.core.export import ExportError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassCallback, PassStanding, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
 from reviewer.gui.presenters.analysis_state import PassProgress, RateWindow, ReviewEta
 from reviewer.gui.settings import EngineChoice
+from reviewer.gui.tasks import Task, TaskContext, Tasks
 
 EngineOpener = Callable[[EngineChoice], Engine]
 # What recognises the engine a choice runs without starting it (None: it cannot be recognised).
@@ -41,32 +40,6 @@ AnalyseFunction = Callable[
 ]
 
 RATE_WINDOW = 12  # evaluations the speed is measured over
-
-
-class _Gate:
-    """Lets worker threads signal the GUI thread only while the object they signal through lives.
-
-    A thread emits under the lock; closing takes the lock, so once `close` returns no thread is in
-    the middle of an emit and none will start one. (A late emit on a deleted QObject crashes the
-    process, e.g. at exit while an engine is still being looked for.)
-    """
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._open = True
-
-    def emit(self, owner: QObject, signal_name: str, *args: Any) -> None:
-        with self._lock:
-            if self._open:
-                getattr(owner, signal_name).emit(*args)
-
-    def close(self) -> None:
-        with self._lock:
-            self._open = False
-
-    @property
-    def closed(self) -> bool:
-        return not self._open
 
 
 @dataclass(frozen=True)
@@ -168,6 +141,40 @@ def analyse_with_review(
         cache.close()
 
 
+@dataclass(frozen=True)
+class _Named:
+    name: str  # the engine as people name it, once it opened
+
+
+@dataclass(frozen=True)
+class _Identified:
+    choice: EngineChoice
+    identity: str  # what the engine said it is: the cache's key
+
+
+@dataclass(frozen=True)
+class _Counted:
+    done: int  # positions searched in the pass
+    total: int  # of those it will search
+    at_s: float
+
+
+@dataclass(frozen=True)
+class _PassBegun:
+    start: PassStart
+    at_s: float
+
+
+@dataclass(frozen=True)
+class _Failed:
+    message: str
+
+
+@dataclass(frozen=True)
+class _Warned:
+    message: str
+
+
 class AnalysisRunner(QObject):
     """Runs one analysis at a time. Resuming is starting again: the cache answers done positions."""
 
@@ -178,14 +185,6 @@ class AnalysisRunner(QObject):
     started = Signal(object)  # AnalysisJob
     engine_identified = Signal(object, str)  # EngineChoice, the identity its engine gave (cache key)
     warned = Signal(str)  # something the engine said was wrong with a query (e.g. KataGo's warnings)
-
-    _evaluation_from_thread = Signal(int, object)
-    _failed_from_thread = Signal(int, str)
-    _warned_from_thread = Signal(int, str)
-    _finished_from_thread = Signal(int, bool)
-    _engine_named_from_thread = Signal(int, str)
-    _counted_from_thread = Signal(int, int, int, float)  # job, positions searched, in all (of the pass), when
-    _pass_from_thread = Signal(int, object, float)  # job, PassStart, when
 
     def __init__(
         self,
@@ -201,11 +200,10 @@ class AnalysisRunner(QObject):
         self._open_engine = open_engine
         self._fingerprint = fingerprint
         self._analyse = analyse
-        self._job_ids = itertools.count(1)
-        self._job_id = 0
         self._job: AnalysisJob | None = None
+        self._task: Task | None = None  # the job's work; what an older one still reports is dropped
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._tasks = Tasks(self)
         self._done_plies: set[int] = set()
         self._stage: str | None = None
         self._rate = RateWindow(RATE_WINDOW)
@@ -214,15 +212,6 @@ class AnalysisRunner(QObject):
         self._pass: PassProgress | None = None
         self._scheme_engine_id = ""  # the engine id of a review in passes' evaluations, once one came
         self._engine_name = ""
-        self._gate = _Gate()
-        self.destroyed.connect(self._gate.close)
-        self._evaluation_from_thread.connect(self._on_evaluation)
-        self._failed_from_thread.connect(self._on_failed)
-        self._warned_from_thread.connect(self._on_warned)
-        self._finished_from_thread.connect(self._on_finished)
-        self._engine_named_from_thread.connect(self._on_engine_named)
-        self._counted_from_thread.connect(self._on_counted)
-        self._pass_from_thread.connect(self._on_pass)
 
     # -- control (GUI thread) ------------------------------------------------------------------
     def is_running(self) -> bool:
@@ -235,9 +224,8 @@ class AnalysisRunner(QObject):
     def start(self, job: AnalysisJob) -> None:
         """Start `job`, stopping any analysis under way (its late results are dropped)."""
         self.stop()
-        self._job_id = next(self._job_ids)
         self._job = job
-        self._stop = threading.Event()
+        self._stop = stop = threading.Event()
         self._done_plies = set()
         self._stage = None
         self._rate.reset()
@@ -246,18 +234,14 @@ class AnalysisRunner(QObject):
         self._pass = None
         self._scheme_engine_id = ""
         self._engine_name = job.engine.describe()
-        if self._gate.closed:  # started again after a shutdown
-            self._gate = _Gate()
-            self.destroyed.connect(self._gate.close)
-        self._thread = threading.Thread(
-            target=self._run,
-            args=(self._job_id, job, self._stop, self._gate),
-            name=f"analysis-{self._job_id}",
-            daemon=True,
-        )
+        if self._tasks.closed:  # started again after a shutdown
+            self._tasks = Tasks(self)
+        self._task = task = self._tasks.submit(self._run, job, stop, with_context=True, must_finish=True)
+        task.progress.connect(lambda event: self._on_event(task, event))
+        task.done.connect(lambda completed: self._on_finished(task, bool(completed)))
+        task.failed.connect(lambda message: self._on_crashed(task, message))
         self.started.emit(job)
         self._emit_progress()
-        self._thread.start()
 
     def stop(self) -> None:
         """Ask the running analysis to stop; returns at once (the engine closes in its thread)."""
@@ -265,7 +249,7 @@ class AnalysisRunner(QObject):
             return
         self._stop.set()
         self._job = None
-        self._job_id = next(self._job_ids)  # whatever the old thread still sends is stale now
+        self._task = None  # whatever the old work still sends is stale now
         self.finished.emit(False)
 
     def shutdown(self, timeout_s: float = 3.0) -> bool:
@@ -273,25 +257,21 @@ class AnalysisRunner(QObject):
 
         Nothing is signalled afterwards: a thread still closing its engine ends silently.
         """
-        thread = self._thread
         self.stop()
-        ended = True
-        if thread is not None and thread.is_alive():
-            thread.join(timeout_s)
-            ended = not thread.is_alive()
-        self._gate.close()
-        return ended
+        return self._tasks.shutdown(timeout_s)
 
     # -- the worker thread ---------------------------------------------------------------------
-    def _run(self, job_id: int, job: AnalysisJob, stop: threading.Event, gate: _Gate) -> None:
+    def _run(self, context: TaskContext, job: AnalysisJob, stop: threading.Event) -> bool:
+        """The job, in its worker thread: what happens is reported as `_Event`s; True when done."""
+        report = context.report
         engine: EngineOnDemand | None = None
         completed = False
 
         def named(opened: Engine) -> Engine:
-            gate.emit(self, "_engine_named_from_thread", job_id, _engine_label(opened, job.engine))
+            report(_Named(_engine_label(opened, job.engine)))
             identity = getattr(opened, "identity", None)
             if isinstance(identity, str) and identity:
-                gate.emit(self, "engine_identified", job.engine, identity)
+                report(_Identified(job.engine, identity))
             return opened
 
         def open_and_name() -> Engine:
@@ -301,17 +281,17 @@ class AnalysisRunner(QObject):
             return named(opened)
 
         def on_progress(done: int, total: int, _rate: float | None, _eta: float | None) -> None:
-            gate.emit(self, "_counted_from_thread", job_id, done, total, self._clock())
+            report(_Counted(done, total, self._clock()))
 
         def on_pass(start: PassStart) -> None:
-            gate.emit(self, "_pass_from_thread", job_id, start, self._clock())
+            report(_PassBegun(start, self._clock()))
 
         def analyse(limit: Limit) -> None:
             assert engine is not None
             for evaluation in self._analyse(job.game, engine, limit, stop, job.plies, on_progress, on_pass):
                 if stop.is_set():
                     break
-                gate.emit(self, "_evaluation_from_thread", job_id, evaluation)
+                report(evaluation)
 
         try:
             engine = EngineOnDemand(open_and_name, self._fingerprint(job.engine))
@@ -319,38 +299,55 @@ class AnalysisRunner(QObject):
                 analyse(job.limit)
             except _BuiltinInstead as instead:
                 assert job.limit_with_builtin is not None
-                gate.emit(self, "_warned_from_thread", job_id, BUILTIN_INSTEAD_MESSAGE)
+                report(_Warned(BUILTIN_INSTEAD_MESSAGE))
                 builtin = instead.engine
                 engine = EngineOnDemand(lambda: builtin)
                 engine.engine = named(builtin)  # open already: closed below whatever happens
                 analyse(job.limit_with_builtin)
             completed = not stop.is_set()
         except ReviewerError as error:
-            gate.emit(self, "_failed_from_thread", job_id, str(error))
+            report(_Failed(str(error)))
         except Exception as error:  # an engine or adapter bug: report it, keep the app alive
-            gate.emit(self, "_failed_from_thread", job_id, f"analysis failed: {type(error).__name__}: {error}")
+            report(_Failed(f"analysis failed: {type(error).__name__}: {error}"))
         finally:
             if engine is not None:
                 for warning in dict.fromkeys(getattr(engine.engine, "warnings", None) or ()):
-                    gate.emit(self, "_warned_from_thread", job_id, str(warning))
+                    report(_Warned(str(warning)))
             if engine is not None:  # closes the engine if it was opened
                 try:
                     engine.close()
                 except Exception:
                     pass
-            gate.emit(self, "_finished_from_thread", job_id, completed)
+        return completed
 
     # -- back on the GUI thread ----------------------------------------------------------------
-    @Slot(int, str)
-    def _on_engine_named(self, job_id: int, name: str) -> None:
-        if job_id == self._job_id and name:
-            self._engine_name = name
-            self._emit_progress()
-
-    @Slot(int, int, int, float)
-    def _on_counted(self, job_id: int, done: int, total: int, at_s: float) -> None:
-        if job_id != self._job_id:
+    def _on_event(self, task: Task, event: object) -> None:
+        if isinstance(event, _Identified):  # the engine's identity is true whatever became of the job
+            self.engine_identified.emit(event.choice, event.identity)
             return
+        if task is not self._task:
+            return
+        match event:
+            case Evaluation():
+                self._on_evaluation(event)
+            case _Named(name=name) if name:
+                self._engine_name = name
+                self._emit_progress()
+            case _Counted():
+                self._on_counted(event.done, event.total, event.at_s)
+            case _PassBegun():
+                self._on_pass(event.start, event.at_s)
+            case _Failed(message=message):
+                self.failed.emit(message)
+            case _Warned(message=message):
+                self.warned.emit(message)
+
+    def _on_crashed(self, task: Task, message: str) -> None:
+        if task is self._task:
+            self.failed.emit(f"analysis failed: {message}")
+            self._on_finished(task, False)
+
+    def _on_counted(self, done: int, total: int, at_s: float) -> None:
         if not self._counted:  # figures from the cache came in a burst before: not a speed
             self._counted = True
             self._rate.reset()
@@ -360,19 +357,15 @@ class AnalysisRunner(QObject):
             self._pass = replace(self._pass, done=done, total=max(total, self._pass.total))
         self._emit_progress()
 
-    @Slot(int, object, float)
-    def _on_pass(self, job_id: int, start: PassStart, at_s: float) -> None:
-        if job_id != self._job_id:
-            return
+    def _on_pass(self, start: PassStart, at_s: float) -> None:
         cached = max(0, (start.in_doubt if start.in_doubt is not None else start.positions) - start.positions)
         self._pass = PassProgress(start.index, start.count, 0, start.positions, cached)
         self._rate.reset()
         self._eta.start_pass(start.index, start.positions, at_s, start.pass_budgets)
         self._emit_progress()
 
-    @Slot(int, object)
-    def _on_evaluation(self, job_id: int, evaluation: Evaluation) -> None:
-        if job_id != self._job_id or self._job is None:
+    def _on_evaluation(self, evaluation: Evaluation) -> None:
+        if self._job is None:
             return
         self._done_plies.add(evaluation.ply)
         if evaluation.review_pass is not None:
@@ -383,21 +376,11 @@ class AnalysisRunner(QObject):
         self.evaluation_ready.emit(evaluation)
         self._emit_progress()
 
-    @Slot(int, str)
-    def _on_failed(self, job_id: int, message: str) -> None:
-        if job_id == self._job_id:
-            self.failed.emit(message)
-
-    @Slot(int, str)
-    def _on_warned(self, job_id: int, message: str) -> None:
-        if job_id == self._job_id:
-            self.warned.emit(message)
-
-    @Slot(int, bool)
-    def _on_finished(self, job_id: int, completed: bool) -> None:
-        if job_id != self._job_id:
+    def _on_finished(self, task: Task, completed: bool) -> None:
+        if task is not self._task:
             return
         self._job = None
+        self._task = None
         self.finished.emit(completed)
 
     def _emit_progress(self) -> None:
@@ -582,41 +565,40 @@ class AssessmentRunner(QObject):
         self._assess = assess
         self._lock = threading.Lock()
         self._latest: tuple[int, Game, EvaluationTable, str] | None = None
-        self._thread: threading.Thread | None = None
+        self._working = False  # a task is scoring; it takes the latest request next
         self._closing = threading.Event()
-        self._gate = _Gate()
-        self.destroyed.connect(self._gate.close)
+        self._tasks = Tasks(self)
 
     def request(self, generation: int, game: Game, evaluations: EvaluationTable, preset: str) -> None:
         with self._lock:
             self._latest = (generation, game, evaluations, preset)
-            if self._thread is not None:
-                return  # the running thread takes it next
-            self._thread = threading.Thread(target=self._work, name="assessment", daemon=True)
-            thread = self._thread
-        thread.start()
+            if self._working:
+                return
+            self._working = True
+        task = self._tasks.submit(self._work, with_context=True)
+        task.progress.connect(lambda result: self.ready.emit(*result))
 
     def busy(self) -> bool:
         with self._lock:
-            return self._thread is not None
+            return self._working
 
     def shutdown(self, timeout_s: float = 2.0) -> bool:
         """Drop what is waiting, let the scoring under way end; nothing is signalled afterwards."""
         with self._lock:
             self._latest = None
-            thread = self._thread
         self._closing.set()
-        if thread is not None:
-            thread.join(timeout_s)
-        self._gate.close()
-        return thread is None or not thread.is_alive()
+        deadline = time.monotonic() + timeout_s
+        while self.busy() and time.monotonic() < deadline:
+            self._closing.wait(0.01)
+        self._tasks.shutdown(0)
+        return not self.busy()
 
-    def _work(self) -> None:
+    def _work(self, context: TaskContext) -> None:
         while True:
             with self._lock:
                 job, self._latest = self._latest, None
                 if job is None:
-                    self._thread = None
+                    self._working = False
                     return
             generation, game, evaluations, preset = job
             started = time.monotonic()
@@ -625,78 +607,9 @@ class AssessmentRunner(QObject):
             except Exception as problem:  # the assess function reports its own failures; be sure
                 assessment, error = None, f"scoring failed: {problem}"
             spent = time.monotonic() - started
-            try:
-                self._gate.emit(self, "ready", generation, assessment, error)
-            except RuntimeError:  # the Python side of the window is gone
-                pass
+            context.report((generation, assessment, error))
             # Scoring holds the interpreter: leave the GUI thread most of it while evaluations
             # keep coming (the newest request waits meanwhile and is scored next).
             self._closing.wait(min(self.MAX_PAUSE_S, spent * self.PAUSE_PER_WORK))
 
 
-class TaskRunner(QObject):
-    """Runs plain functions (read a file, write an export) off the GUI thread."""
-
-    succeeded = Signal(int, object)  # task id, result
-    failed = Signal(int, str)  # task id, one-line message
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._task_ids = itertools.count(1)
-        self._threads: dict[int, threading.Thread] = {}
-        self._must_finish: set[int] = set()
-        self._gate = _Gate()
-        self.destroyed.connect(self._gate.close)
-
-    def submit(self, function: Callable[..., Any], *args: Any, must_finish: bool = False) -> int:
-        """Run `function(*args)` in a thread. `must_finish`: closing the app waits for it (a write)."""
-        task_id = next(self._task_ids)
-        thread = threading.Thread(
-            target=self._run, args=(task_id, function, args), name=f"task-{task_id}", daemon=True
-        )
-        self._threads[task_id] = thread
-        if must_finish:
-            self._must_finish.add(task_id)
-        thread.start()
-        return task_id
-
-    def busy(self) -> bool:
-        return any(thread.is_alive() for thread in list(self._threads.values()))
-
-    def shutdown(self, timeout_s: float = 5.0) -> bool:
-        """Wait for the tasks that must finish (files being written); others are left to die.
-
-        Nothing is signalled afterwards, not even by the tasks that finish later: it is the end.
-        """
-        deadline = time.monotonic() + timeout_s
-        for task_id, thread in list(self._threads.items()):
-            if task_id in self._must_finish:
-                thread.join(max(0.0, deadline - time.monotonic()))
-        self._gate.close()
-        return not any(
-            thread.is_alive() for task_id, thread in list(self._threads.items()) if task_id in self._must_finish
-        )
-
-    def _run(self, task_id: int, function: Callable[..., Any], args: tuple[Any, ...]) -> None:
-        try:
-            result = function(*args)
-        except (ReviewerError, ExportError) as error:
-            self._emit_failed(task_id, str(error))
-        except OSError as error:
-            self._emit_failed(task_id, f"{error.strerror or error}: {error.filename or ''}".rstrip(": "))
-        except Exception as error:
-            self._emit_failed(task_id, f"{type(error).__name__}: {error}")
-        else:
-            self._emit("succeeded", task_id, result)
-        finally:
-            self._threads.pop(task_id, None)
-            self._must_finish.discard(task_id)
-
-    def _emit_failed(self, task_id: int, message: str) -> None:
-        self._emit("failed", task_id, message)
-
-    def _emit(self, signal_name: str, *args: Any) -> None:
-        try:
-            self._gate.emit(self, signal_name, *args)
-        except RuntimeError:  # the Python side of the window is gone
-            pass

@@ -287,7 +287,11 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
     use_fake_engine(window, "--search-ms", "200")
     with qtbot.waitSignal(window.session.evaluation_added, timeout=15000):
         window.start_analysis()
-    thread = window.analysis._thread
+    import threading
+
+    task = window.analysis._task
+    assert task is not None
+    thread = next(t for t in threading.enumerate() if t.name == f"task-{task.task_id}")
     window.close()
     assert thread is not None and not thread.is_alive()
     assert not window.analysis.is_running()

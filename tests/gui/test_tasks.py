@@ -147,3 +147,22 @@ def test_shutdown_waits_for_work_that_must_finish(qtbot, tasks) -> None:
     tasks.submit(write, must_finish=True)
     threading.Timer(0.05, gate.set).start()
     assert tasks.shutdown(timeout_s=10) and written.is_set()
+
+
+def test_nothing_is_signalled_after_shutdown(qtbot, qapp) -> None:
+    owner = QObject()
+    runner = Tasks(owner)
+    release, finished = threading.Event(), threading.Event()
+    results: list[object] = []
+
+    def late() -> str:
+        release.wait(10)
+        finished.set()
+        return "late"
+
+    runner.submit(late).done.connect(results.append)
+    assert runner.shutdown(0.1) and runner.closed  # nothing had to finish
+    release.set()
+    assert finished.wait(10)
+    qapp.processEvents()
+    assert results == []

@@ -5,14 +5,12 @@ from __future__ import annotations
 import shlex
 import threading
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import pytest
 from support import fake_engine_command, found_katago
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineNotFound
-from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
 from reviewer.core.gametree import Game
 from reviewer.core.review import EngineOnDemand
@@ -21,7 +19,6 @@ from reviewer.gui.workers import (
     AnalysisJob,
     AnalysisRunner,
     AssessmentRunner,
-    TaskRunner,
     analyse_with_review,
     cached_evaluations,
 )
@@ -33,10 +30,6 @@ def deliver_posted_signals() -> None:
 
     QCoreApplication.sendPostedEvents()
     QCoreApplication.processEvents()
-
-
-def task_thread(task_id: int) -> threading.Thread:
-    return next(thread for thread in threading.enumerate() if thread.name == f"task-{task_id}")
 
 
 class ScriptedEngine:
@@ -216,58 +209,6 @@ def test_analyse_with_review_passes_progress(game) -> None:
     )
     assert [ev.ply for ev in results] == [0, 1, 2]
     assert reports[-1] == (3, 3)
-
-
-def test_task_runner_reports_results_and_readable_failures(qtbot, tmp_path) -> None:
-    tasks = TaskRunner()
-    with qtbot.waitSignal(tasks.succeeded, timeout=3000) as done:
-        task = tasks.submit(lambda a, b: a + b, 2, 3)
-    assert done.args == [task, 5]
-
-    def bad_file() -> None:
-        raise GameFileError("game.pgn: cannot be read (binary data)")
-
-    with qtbot.waitSignal(tasks.failed, timeout=3000) as failed:
-        task = tasks.submit(bad_file)
-    assert failed.args == [task, "game.pgn: cannot be read (binary data)"]
-
-    with qtbot.waitSignal(tasks.failed, timeout=3000) as failed:
-        tasks.submit(Path(tmp_path / "missing" / "x.txt").read_text)
-    assert failed.args[1].startswith("No such file or directory")
-    assert tasks.shutdown(1.0)
-
-
-def test_task_runner_says_nothing_after_shutdown(qtbot) -> None:
-    tasks = TaskRunner()
-    release = threading.Event()
-    results: list[object] = []
-    tasks.succeeded.connect(lambda _task, result: results.append(result))
-    task = tasks.submit(lambda: release.wait() and "late")
-    thread = task_thread(task)
-    assert tasks.shutdown(0.1)  # nothing had to finish
-    release.set()
-    thread.join()
-    deliver_posted_signals()
-    assert results == []
-
-
-def test_a_task_that_outlives_its_runner_ends_quietly(qtbot) -> None:
-    from shiboken6 import Shiboken
-
-    tasks = TaskRunner()
-    release, finished = threading.Event(), threading.Event()
-
-    def slow() -> str:
-        release.wait()
-        finished.set()
-        return "late"
-
-    thread = task_thread(tasks.submit(slow))
-    Shiboken.delete(tasks)  # the window went away while the task still ran
-    release.set()
-    thread.join()
-    assert finished.is_set()
-    deliver_posted_signals()  # a signal of the deleted object would crash the process here
 
 
 def test_assessment_runner_scores_the_newest_request_and_skips_the_ones_between(qtbot) -> None:

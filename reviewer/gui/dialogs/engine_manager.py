@@ -54,7 +54,8 @@ from reviewer.core.engines.user_engines import (
 )
 from reviewer.core.gametree import GameKind
 from reviewer.gui.settings import EngineChoice, Settings
-from reviewer.gui.workers import TaskRunner, import_go_engine_modules
+from reviewer.gui.tasks import Tasks
+from reviewer.gui.workers import import_go_engine_modules
 
 COLUMNS = ("Engine", "Game", "Version", "Protocol", "Status", "Path")
 INSTALLABLE = {"stockfish": "Stockfish", "katago": "KataGo"}
@@ -105,7 +106,6 @@ class EngineManagerDialog(QDialog):
         self._find = find
         self._installer = installer
         self.engines: list[EngineInfo] = []
-        self._pending: dict[int, tuple[str, Any]] = {}
         self._process: QProcess | None = None
         self._installing: str | None = None
         self._cancelled = False
@@ -177,9 +177,7 @@ class EngineManagerDialog(QDialog):
         layout.addWidget(self.status_label)
         layout.addWidget(buttons)
 
-        self._tasks = TaskRunner(self)
-        self._tasks.succeeded.connect(self._on_task_done)
-        self._tasks.failed.connect(self._on_task_failed)
+        self._tasks = Tasks(self)
         self._update_buttons()
         QTimer.singleShot(0, self.refresh)
 
@@ -386,10 +384,10 @@ class EngineManagerDialog(QDialog):
     # ------------------------------------------------------------------------------- tasks
     def _submit(self, what: str, payload: Any, function: Callable[..., Any], *args: Any) -> None:
         task = self._tasks.submit(function, *args, must_finish=what != "list")
-        self._pending[task] = (what, payload)
+        task.done.connect(lambda result: self._on_task_done(what, payload, result))
+        task.failed.connect(lambda message: self._on_task_failed(what, payload, message))
 
-    def _on_task_done(self, task_id: int, result: Any) -> None:
-        what, payload = self._pending.pop(task_id, ("", None))
+    def _on_task_done(self, what: str, payload: Any, result: Any) -> None:
         if what == "list":
             self._show_engines(result or [])
             if self.status_label.text() == "Looking for engines…":
@@ -412,8 +410,7 @@ class EngineManagerDialog(QDialog):
             self.engines_listed.connect(lambda: self.select(select), Qt.ConnectionType.SingleShotConnection)
         self.refresh()
 
-    def _on_task_failed(self, task_id: int, message: str) -> None:
-        what, payload = self._pending.pop(task_id, ("", None))
+    def _on_task_failed(self, what: str, payload: Any, message: str) -> None:
         message = re.sub(r"^(?:ProbeError|ValueError): ", "", message)  # the words are for people
         if what == "list":
             self.refresh_button.setEnabled(True)
