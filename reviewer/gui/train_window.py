@@ -322,7 +322,8 @@ class TrainWindow(QWidget):
             case _:
                 raise ValueError(f"no board widget shows {card.kind} games")
         who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
+        mover = f"{card.player} ({card.side.capitalize()})" if card.player.strip() else card.side.capitalize()
         self.card_label.setText(
-            f"{card.side.capitalize()} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
+            f"{mover} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
             f"{card.judgement}. Find a better move."
         )

@@ -83,6 +83,8 @@ class RunCounts:
     unreadable: int = 0  # files and games the plan could not read
     duplicates: int = 0
     not_played: int = 0  # games without the player named
+    cards_added: int = 0  # new training cards from the games reviewed
+    cards_player: str | None = None  # whose moves became cards: the player named, else both players
 
 
 def outcome_text(counts: RunCounts) -> str:
@@ -112,6 +114,9 @@ def outcome_text(counts: RunCounts) -> str:
         parts.append(f"{plural(counts.duplicates, 'duplicate')} reviewed once")
     if counts.not_played:
         parts.append(f"{plural(counts.not_played, 'other game')} without the player left aside")
+    if counts.cards_added:
+        whose = f"{counts.cards_player}'s" if counts.cards_player else "both players'"
+        parts.append(f"{plural(counts.cards_added, 'new training card')} from {whose} mistakes")
     return " · ".join(parts)
 
 
