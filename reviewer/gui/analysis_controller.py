@@ -5,6 +5,7 @@ analysis cache. It talks to the workers; the window shows what it reports."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +60,7 @@ class AnalysisController(QObject):
     state_shown = Signal(str, str, object, object)  # state text, phase, Coverage | None, Trust
     refresh_wanted = Signal()  # the views should be drawn again (the analysis ended, its scores settled)
     settings_wanted = Signal()  # "Custom…" limit: the settings dialog
+    engines_known = Signal(object)  # the engines found (a list of EngineInfo): every view of them follows
 
     def __init__(
         self,
@@ -81,6 +83,7 @@ class AnalysisController(QObject):
         self._engine_overrides: dict[str, EngineChoice] = {}
         self._limit_overrides: dict[str, Limit] = {}
         self._known_engines: list[EngineInfo] = []
+        self._engine_lists = 0  # lists asked for or handed in so far: only the latest is kept
         self._engines_pending = discover_engines
         self._analysis_state = AnalysisState()
         self._warmed_up = False
@@ -108,6 +111,18 @@ class AnalysisController(QObject):
 
     def known_engines(self) -> list[EngineInfo]:
         return self._known_engines
+
+    def engines_found(self, engines: Sequence[EngineInfo]) -> None:
+        """Engines that a discovery elsewhere found (the engine manager's list): newer than any
+        discovery of this controller still under way, whose answer is then dropped."""
+        self._engine_lists += 1
+        self._engines_pending = False
+        self._set_known_engines(list(engines))
+
+    def _set_known_engines(self, engines: list[EngineInfo]) -> None:
+        self._known_engines = engines
+        self.update_engine_controls()
+        self.engines_known.emit(list(engines))
 
     def new_game(self) -> None:
         self._analysis_state = AnalysisState()
@@ -329,8 +344,9 @@ class AnalysisController(QObject):
         if not self._discovery_wanted or self._discovery_started:
             return
         self._discovery_started = True
+        self._engine_lists += 1
         task = self._tasks.submit(_find_engines)
-        self._pending_tasks[task] = ("engines", None)
+        self._pending_tasks[task] = ("engines", self._engine_lists)
 
     def fill_engine_menu(self) -> None:
         self._discover_engines()
@@ -426,9 +442,10 @@ class AnalysisController(QObject):
         elif what == "install-stockfish":
             self._on_stockfish_installed(result)
         elif what == "engines":
-            self._known_engines = list(result or [])
+            if payload != self._engine_lists:
+                return  # a newer list came in the meantime
             self._engines_pending = False
-            self.update_engine_controls()
+            self._set_known_engines(list(result or []))
             if self._analyse_when_engines_known:
                 self.start_analysis()
                 return
@@ -442,12 +459,14 @@ class AnalysisController(QObject):
     def _on_task_failed(self, task_id: int, message: str) -> None:
         if task_id not in self._pending_tasks:
             return
-        what, _payload = self._pending_tasks.pop(task_id)
+        what, payload = self._pending_tasks.pop(task_id)
         if what == "locate":
             self._message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
         elif what == "install-stockfish":
             self._on_stockfish_installed((False, message))
         elif what == "engines":
+            if payload != self._engine_lists:
+                return
             self._known_engines = []
             self._engines_pending = False
             if self._analyse_when_engines_known:

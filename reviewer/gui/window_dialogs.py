@@ -64,7 +64,12 @@ class WindowDialogs(QObject):
             preset=self._session.preset,
             parent=self._parent,
         )
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+        self._analysis.engines_known.connect(dialog.set_engines)  # engines found while it is open
+        try:
+            accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
+        finally:
+            self._analysis.engines_known.disconnect(dialog.set_engines)
+        if accepted:
             self._analysis.set_engine_choice(dialog.engine_choice())
             self._analysis.set_limit(kind, dialog.limit())
             self._set_preset(dialog.preset())
@@ -75,6 +80,7 @@ class WindowDialogs(QObject):
 
         dialog = open_engine_manager(self._parent, self._settings, self._analysis.current_kind(), install)
         dialog.engines_changed.connect(self._analysis.refresh_engines)
+        dialog.engines_found.connect(self._analysis.engines_found)
         dialog.default_chosen.connect(self._analysis.set_engine_choice)
         return dialog
 
