@@ -37,7 +37,7 @@ class WindowDialogs(QObject):
         self._session, self._settings, self._analysis = session, settings, analysis_controller
         self._answer_evaluator, self._set_preset, self._open_file = answer_evaluator, set_preset, open_file
         self._status_bar, self._parent = status_bar, parent
-        self.players_window: QWidget | None = None
+        self.players_window: Any = None
         self.train_window: Any = None
         self.collection_window: Any = None
 
@@ -104,8 +104,11 @@ class WindowDialogs(QObject):
             self._status_bar.showMessage("The players window is not available in this build", 5000)
             return
         if self.players_window is None:
-            self.players_window = PlayersWindow()  # a window of its own; closed with this one
+            session = self._session
+            # a window of its own, closed with this one; it offers the file open here
+            self.players_window = PlayersWindow(current_file=lambda: session.game.source.path if session.game is not None else None)
         self.players_window.show()
+        self.players_window.offer_current_file()
         if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
             self.players_window.raise_()
             self.players_window.activateWindow()
