@@ -49,14 +49,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.core.formats import READ_EXTENSIONS
 from reviewer.core.games import game_support
 from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.history import rating_history
 from reviewer.core.rating.scale import go_rank_text
 from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
-from reviewer.gui.presenters.text import GAME_FILE_FILTER
 
+GAME_FILES_FILTER = f"Game files ({' '.join('*' + extension for extension in READ_EXTENSIONS)});;All files (*)"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 HISTORY_POINTS = 24
 EMPTY_TEXT = "Open a file or a folder of games, or drop them here, to rate their players."
@@ -475,7 +476,7 @@ class PlayersWindow(QWidget):
         self._latest_load = self._start(work, self._on_loaded)
 
     def choose_files(self) -> None:
-        files, _filter = QFileDialog.getOpenFileNames(self, "Game files to rate", self._start_folder(), GAME_FILE_FILTER)
+        files, _filter = QFileDialog.getOpenFileNames(self, "Game files to rate", self._start_folder(), GAME_FILES_FILTER)
         if files:
             self.load_paths(files)
 
