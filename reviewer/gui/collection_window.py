@@ -57,6 +57,7 @@ from reviewer.gui.presenters import collection as present
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER
 from reviewer.gui.settings import EngineChoice
+from reviewer.gui.window_size import resize_to_fit
 
 REDRAW_INTERVAL_MS = 100  # progress is drawn at most ten times a second
 EXPORT_FILTERS = {"csv": "CSV, one row per fact (*.csv)", "html": "HTML page (*.html)"}
@@ -104,7 +105,7 @@ class CollectionWindow(QWidget):
         super().__init__(parent)
         self.setWindowTitle("Collection — Reviewer")
         self.setWindowFlag(Qt.WindowType.Window, True)
-        self.resize(1100, 820)
+        resize_to_fit(self, 1100, 820)
         self._batch_settings = batch_settings or _saved_settings
         # Go's default limit depends on the engine that reviews (passes with KataGo), which only the run finds out
         self._go_limit_is_default = go_limit_is_default or (_saved_go_limit_is_default if batch_settings is None else _never)

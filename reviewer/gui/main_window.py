@@ -53,6 +53,7 @@ from reviewer.gui.settings import PRESETS, EngineChoice, Settings
 from reviewer.gui.status_area import StatusArea
 from reviewer.gui.window_actions import ActionSlots, apply_action_states, build_actions, build_menus, build_toolbar
 from reviewer.gui.window_dialogs import WindowDialogs
+from reviewer.gui.window_size import resize_to_fit
 from reviewer.gui.workers import AnalysisRunner, AssessmentRunner, TaskRunner
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ if TYPE_CHECKING:
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
+GRAPH_MIN_HEIGHT_PX = 84  # the curve and the loss bars still read at 900×600
 
 
 class MainWindow(QMainWindow):
@@ -359,7 +361,7 @@ class MainWindow(QMainWindow):
             from reviewer.gui.eval_graph import EvalGraphWidget
 
             graph = EvalGraphWidget(self)
-            graph.setMinimumHeight(110)
+            graph.setMinimumHeight(GRAPH_MIN_HEIGHT_PX)
             graph.setVisible(self.session.game is not None)
             self.main_splitter.addWidget(graph)
             self.main_splitter.setStretchFactor(0, 1)
@@ -519,7 +521,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1400, 900)
+            resize_to_fit(self, 1400, 900)
 
     def save_window_state(self) -> None:
         self.settings.set_window_state("geometry", self.saveGeometry())

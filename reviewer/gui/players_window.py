@@ -56,6 +56,7 @@ from reviewer.core.rating.history import rating_history
 from reviewer.core.rating.scale import go_rank_text
 from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
+from reviewer.gui.window_size import resize_to_fit
 
 GAME_FILES_FILTER = f"Game files ({' '.join('*' + extension for extension in READ_EXTENSIONS)});;All files (*)"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -352,7 +353,7 @@ class PlayersWindow(QWidget):
         self.setWindowTitle("Players")
         self.setWindowFlag(Qt.WindowType.Window, True)
         self.setAcceptDrops(True)
-        self.resize(860, 640)
+        resize_to_fit(self, 860, 640)
         self._current_file = current_file
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)

@@ -33,6 +33,7 @@ from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge
 from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.window_size import resize_to_fit
 
 
 class TrainWindow(QWidget):
@@ -128,7 +129,7 @@ class TrainWindow(QWidget):
         self.judged.connect(self._on_judged)
         self.reviewed.connect(self._on_reviewed)
         self.failed.connect(self.feedback_label.setText)
-        self.resize(560, 720)
+        resize_to_fit(self, 560, 720)
         self.reload()
 
     # ------------------------------------------------------------------------------- API
