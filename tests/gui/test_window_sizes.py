@@ -79,3 +79,26 @@ def test_at_900_by_600_the_move_list_shows_five_moves_and_nothing_overlaps(qtbot
         assert upper.geometry().bottom() < lower.geometry().top(), (upper, lower)
     assert window.comment_view.height() >= window.comment_view.minimumHeight()
     assert window.eval_graph.height() >= window.eval_graph.minimumHeight()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_at_900_by_600_a_long_name_is_cut_short_and_the_accuracy_is_never_clipped(qtbot, corpus_dir):
+    window = _main_window()
+    qtbot.addWidget(window)
+    window.resize(900, 600)
+    window.show()
+    qtbot.waitExposed(window)
+    with qtbot.waitSignal(window.file_opened, timeout=10_000):  # Charkhalashvili, Inga – Ju, Wenjun: partly analysed
+        window.open_file(corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn", game_index=0, ply=20)
+    qtbot.waitUntil(lambda: window.session.assessment_settled, timeout=20_000)
+    strips = {strip.color: strip for strip in (window.board_area.top_player, window.board_area.bottom_player)}
+    for strip in strips.values():
+        figures = strip.label
+        assert "%" in figures.text() and "partial" in figures.text()
+        assert figures.width() >= figures.sizeHint().width()  # drawn whole
+        assert figures.geometry().right() <= strip.contentsRect().right()
+    white = strips["white"]
+    assert "Charkhalashvili, I…" in white.name_label.text() and white.name_label.toolTip() == "Charkhalashvili, Inga"
+    window.resize(1400, 700)
+    qtbot.waitUntil(lambda: "accuracy" in white.label.text())  # room again: the figures in full
+    assert "partial analysis" in white.label.text() and "Charkhalashvili, Inga" in white.name_label.text()
