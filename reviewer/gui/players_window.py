@@ -21,6 +21,7 @@ from typing import Any
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelection,
     QMimeData,
     QModelIndex,
@@ -32,7 +33,7 @@ from PySide6.QtCore import (
     QThreadPool,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QShowEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFileDialog,
@@ -260,7 +261,7 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self._date_axis = pg.DateAxisItem(orientation="bottom")
         self._number_axis = pg.AxisItem("bottom")
         super().__init__(parent, axisItems={"left": self._rank_axis, "bottom": self._date_axis})
-        self.setBackground(None)
+        self._title = ""
         self.showGrid(x=True, y=True, alpha=0.15)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
@@ -270,6 +271,28 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self.dates_on_axis = True
         self.curve_x: list[float] = []
         self.curve_y: list[float] = []
+        self._follow_palette()
+
+    def _follow_palette(self) -> None:
+        """The chart in the colours of the application's theme (light or dark), now and after a switch."""
+        palette = self.palette()
+        self.setBackground(palette.color(QPalette.ColorRole.Base))
+        text = palette.color(QPalette.ColorRole.WindowText)
+        for axis in (self._rank_axis, self._date_axis, self._number_axis):
+            axis.setTextPen(text)
+            axis.setPen(pg.mkPen(palette.color(QPalette.ColorRole.Mid)))
+            if axis.labelText:
+                axis.setLabel(axis.labelText, color=text.name())
+        self._set_title(self._title)
+
+    def _set_title(self, text: str) -> None:
+        self._title = text
+        self.setTitle(text, color=self.palette().color(QPalette.ColorRole.WindowText).name())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and "curve_x" in self.__dict__:  # not while it is being made
+            self._follow_palette()
 
     def _show_axes(self, shown: bool) -> None:
         for side in ("left", "bottom"):
@@ -280,13 +303,14 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self.clear()
         self._show_axes(bool(points))
         self._rank_axis.go = _ranks(kind)
-        self.setTitle(f"{name}: estimate over time" if points else f"{name}: no rated games")
-        self.setLabel("left", game_support(kind).rating.unit)
+        self._set_title(f"{name}: estimate over time" if points else f"{name}: no rated games")
+        text = self.palette().color(QPalette.ColorRole.WindowText).name()
+        self.setLabel("left", game_support(kind).rating.unit, color=text)
         dated = bool(points) and all(p.date is not None for p in points)
         if dated != self.dates_on_axis:
             self.setAxisItems({"bottom": self._date_axis if dated else self._number_axis})
             self.dates_on_axis = dated
-        self.setLabel("bottom", "" if dated else "games played")
+        self.setLabel("bottom", "" if dated else "games played", color=text)
         if not points:
             self.curve_x, self.curve_y = [], []
             return
@@ -333,7 +357,7 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self.clear()
         self._show_axes(False)
         self.curve_x, self.curve_y = [], []
-        self.setTitle(text)
+        self._set_title(text)
 
 
 # ---------------------------------------------------------------- the window
@@ -548,8 +572,8 @@ class PlayersWindow(QWidget):
     def _start(self, work: Callable[[Tell], Any], on_done: Callable[[int, Any], None]) -> int:
         number = next(self._numbers)
         job = _Job(number, work)
+        job.signals.done.connect(self._forget)  # first: the window is idle when `on_done` tells so
         job.signals.done.connect(on_done)
-        job.signals.done.connect(self._forget)
         job.signals.failed.connect(self._on_failed)
         job.signals.progress.connect(self._on_progress)
         self._jobs[number] = job

@@ -267,3 +267,25 @@ def test_ctrl_p_offers_the_file_open_in_the_main_window(qtbot):
         QTest.mouseClick(players.current_file_button, Qt.MouseButton.LeftButton)
     assert players.model.rowCount() == 6 and not players.current_file_button.isVisible()
     players.shutdown()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_chart_follows_a_switch_of_theme(qtbot, window, club_file):
+    from reviewer.gui import style
+    from reviewer.gui.app import apply_theme
+
+    app = QApplication.instance()
+    window.show()
+    load(qtbot, window, club_file)
+    with qtbot.waitSignal(window.history_ready, timeout=20_000):
+        window.select_player("Anna")
+    try:
+        for dark in (True, False):
+            apply_theme(app, dark)
+            qtbot.waitUntil(lambda dark=dark: style.is_dark_palette(window.chart.palette()) == dark)
+            base = window.chart.palette().color(window.chart.palette().ColorRole.Base)
+            assert window.chart.backgroundBrush().color() == base
+            text = window.chart.palette().color(window.chart.palette().ColorRole.WindowText)
+            assert window.chart.getPlotItem().getAxis("left").textPen().color() == text
+    finally:
+        apply_theme(app, False)
