@@ -56,7 +56,7 @@ from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters import collection as present
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.settings import EngineChoice, Settings
 from reviewer.gui.window_size import resize_to_fit
 
 REDRAW_INTERVAL_MS = 100  # progress is drawn at most ten times a second
@@ -158,7 +158,9 @@ class CollectionWindow(QWidget):
 
         self.player_edit = QLineEdit()
         self.player_edit.setPlaceholderText("Player (optional): only their games")
+        self.player_edit.setToolTip("Only the games of this player, and only their mistakes become training cards")
         self.player_edit.setClearButtonEnabled(True)
+        self.player_edit.setText(Settings().collection_player)  # the player named last time
         self.player_edit.setMinimumWidth(220)
         self._names = QStringListModel(self)
         completer = QCompleter(self._names, self)
@@ -272,6 +274,7 @@ class CollectionWindow(QWidget):
             return
         player = " ".join(self.player_edit.text().split()) or None
         self._wanted_player = player
+        Settings().collection_player = player or ""  # offered again next time
         for key in ("engine-missing:chess", "engine-missing:go", "run-failed"):
             self.message_bar.remove(key)
         try:
@@ -469,8 +472,6 @@ class CollectionWindow(QWidget):
 
 
 def _saved_go_limit_is_default() -> bool:
-    from reviewer.gui.settings import Settings
-
     return not Settings().has_limit("go")
 
 
@@ -480,7 +481,5 @@ def _never() -> bool:
 
 def _saved_settings() -> Mapping[GameKind, BatchSettings]:
     """Without a main window: the engines, limits and thresholds last saved."""
-    from reviewer.gui.settings import Settings
-
     settings = Settings()
     return batch_settings_from(settings.engine_choice, settings.limit, settings.preset)

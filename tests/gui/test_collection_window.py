@@ -441,3 +441,18 @@ def test_the_player_named_in_the_window_gets_cards_of_their_own_moves_alone(qtbo
     assert cards and {card.player for card in cards} == {"Me"}
     assert counts.cards_added == len(cards)
     assert window.status_label.text().endswith(f"· {len(cards)} new training cards from Me's mistakes")
+
+
+def test_the_player_named_is_remembered_for_the_next_collection_window(qtbot, window, tmp_path):
+    games = tmp_path / "both.pgn"
+    games.write_text(BOTH_BLUNDER, encoding="utf-8")
+    window.set_paths([games])
+    window.player_edit.setFocus()
+    QTest.keyClicks(window.player_edit, "Mehmet")
+    review(qtbot, window)
+    later = make_window(qtbot, fake_settings())
+    assert later.player_edit.text() == "Mehmet"
+    later.set_paths([games])
+    counts = review(qtbot, later)  # the same games again: no new card, and none of Me's
+    assert counts.cards_added == 0 and counts.cards_player == "Mehmet"
+    later.shutdown()
