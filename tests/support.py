@@ -163,3 +163,20 @@ def found_katago(folder: Path, monkeypatch, *fake_args: str) -> Path:
 def version_calls(versions: Path) -> int:
     """How many times the launcher of `found_katago` was asked `katago version`."""
     return len(versions.read_text().splitlines()) if versions.exists() else 0
+
+
+# Both players blunder in both games (the fake engine sees every mate in one allowed, and missed):
+# "Me" is White in the first game and Black in the second; "Mehmet" holds "Me" in his name.
+BOTH_BLUNDER = """[White "Me"]
+[Black "Mehmet"]
+[Result "*"]
+
+1. f3 e5 2. g4 Nc6 3. h3 Nf6 4. a3 Bc5 5. b3 *
+
+[White "Mehmet"]
+[Black "Me"]
+[Result "*"]
+
+1. e4 f6 2. d4 g5 3. a3 Nc6 4. Nc3 e6 *
+"""
+

@@ -641,7 +641,7 @@ def add_training_cards(games: Sequence[tuple[Game, EvaluationTable]], err: TextI
     import sqlite3
 
     from reviewer.core.services.trainer.deck import Deck
-    from reviewer.core.services.trainer.harvest import add_game_cards
+    from reviewer.core.services.trainer.harvest import add_game_cards, new_cards_line
 
     try:
         with Deck() as deck:
@@ -649,7 +649,7 @@ def add_training_cards(games: Sequence[tuple[Game, EvaluationTable]], err: TextI
     except (sqlite3.Error, OSError, RuntimeError) as error:
         return [f"cannot add training cards: {error}"]
     if not quiet:
-        print(f"{added} new training card(s) from your mistakes (reviewer train --due)", file=err)
+        print(new_cards_line(added, None), file=err)
     return []
 
 

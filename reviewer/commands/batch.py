@@ -177,6 +177,7 @@ def run(args: argparse.Namespace) -> int:
             on_progress=display.progress,
             on_event=display.event,
             on_cards=deck.add if deck is not None else None,
+            cards_player=args.player,
         )
     except StoreError as error:
         display.close()
@@ -202,7 +203,9 @@ def run(args: argparse.Namespace) -> int:
     if outcome.cards_problem:
         _say(outcome.cards_problem, err)
     elif deck is not None and not args.quiet:
-        _say(f"{outcome.cards_added} new training card(s) from your mistakes (reviewer train --due)", err)
+        from reviewer.core.services.trainer.harvest import new_cards_line
+
+        _say(new_cards_line(outcome.cards_added, args.player), err)
     if outcome.interrupted:
         _say(f"interrupted; {len(outcome.finished)} finished game(s) are kept in {store.path} and written", err)
     if not args.quiet:

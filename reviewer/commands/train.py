@@ -122,6 +122,7 @@ def _due(deck: Any, where: Any, out: str | None) -> int:
             "card": item.card.card_id,
             "kind": item.card.kind,
             "side": item.card.side,
+            "player": item.card.player,
             "position": item.card.position,
             "played": item.card.played,
             "judgement": item.card.judgement,
@@ -149,11 +150,15 @@ def _due(deck: Any, where: Any, out: str | None) -> int:
         where = row["position"].get("fen") or f"{row['position']['width']}x{row['position']['height']}"
         game = row["game"]
         print(
-            f"{row['card']}  {row['kind']:5}  {row['side']} to move  (played {row['played']}, a {row['judgement']})  "
+            f"{row['card']}  {row['kind']:5}  {_mover(row['player'], row['side'])} to move  (played {row['played']}, a {row['judgement']})  "
             f"{game['white']} – {game['black']}, move {(game['ply'] + 1) // 2}  {where}"
         )
     print(f"{len(rows)} card(s) due")
     return EXIT_OK
+
+
+def _mover(player: str, side: str) -> str:
+    return f"{player} ({side})" if player.strip() else side
 
 
 def _stats(deck: Any, out: str | None) -> int:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -81,6 +82,24 @@ def _number(value: float | None) -> float | None:
     return value if math.isfinite(value) else None
 
 
+_TIME = re.compile(r"(?<!\d)(\d{1,2}):(\d{2})(?::(\d{2}))?")
+
+
+def time_of_day(game: Game) -> str | None:
+    """When in its day the game was played, 'HH:MM:SS': PGN's UTCTime (beside a UTCDate) or Time
+    tag, else a time written in the date (SGF DT '2024-01-05 14:30'); None when none is known."""
+    headers = game.headers
+    tags = ("UTCTime", "Time") if headers.get("UTCDate") else ("Time", "UTCTime")
+    for text in (*(headers.get(tag, "") for tag in tags), game.date):
+        match = _TIME.search(text or "")
+        if match is None:
+            continue
+        hours, minutes, seconds = int(match.group(1)), int(match.group(2)), int(match.group(3) or 0)
+        if hours < 24 and minutes < 60 and seconds < 60:
+            return f"{hours:02d}:{minutes:02d}:{seconds:02d}"
+    return None
+
+
 def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
     block: dict[str, Any] = {
         "kind": game.kind,
@@ -90,6 +109,7 @@ def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
         "white_rank": game.white_rank or None,
         "black_rank": game.black_rank or None,
         "date": game.date or None,
+        "time": time_of_day(game),
         "event": game.event or None,
         "plies": len(assessment.moves),
         "warnings": list(game.warnings),  # what the reader could not take from the file (e.g. moves after an illegal one)

@@ -5,6 +5,7 @@ analysis cache. It talks to the workers; the window shows what it reports."""
 from __future__ import annotations
 
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ class AnalysisController(QObject):
     state_shown = Signal(str, str, object, object)  # state text, phase, Coverage | None, Trust
     refresh_wanted = Signal()  # the views should be drawn again (the analysis ended, its scores settled)
     settings_wanted = Signal()  # "Custom…" limit: the settings dialog
-    engines_found = Signal()  # engine discovery answered: `known_engines()` is what it found
+    engines_known = Signal(object)  # the engines found (a list of EngineInfo): every view of them follows
 
     def __init__(
         self,
@@ -83,6 +84,7 @@ class AnalysisController(QObject):
         self._engine_overrides: dict[str, EngineChoice] = {}
         self._limit_overrides: dict[str, Limit] = {}
         self._known_engines: list[EngineInfo] = []
+        self._engine_lists = 0  # lists asked for or handed in so far: only the latest is kept
         self._engines_pending = discover_engines
         self._analysis_state = AnalysisState()
         self._standing: PassStanding | None = None  # of the review in passes under way
@@ -110,6 +112,18 @@ class AnalysisController(QObject):
 
     def known_engines(self) -> list[EngineInfo]:
         return self._known_engines
+
+    def engines_found(self, engines: Sequence[EngineInfo]) -> None:
+        """Engines that a discovery elsewhere found (the engine manager's list): newer than any
+        discovery of this controller still under way, whose answer is then dropped."""
+        self._engine_lists += 1
+        self._engines_pending = False
+        self._set_known_engines(list(engines))
+
+    def _set_known_engines(self, engines: list[EngineInfo]) -> None:
+        self._known_engines = engines
+        self.update_engine_controls()
+        self.engines_known.emit(list(engines))
 
     def new_game(self) -> None:
         self._analysis_state = AnalysisState()
@@ -378,9 +392,11 @@ class AnalysisController(QObject):
         if not self._discovery_wanted or self._discovery_started:
             return
         self._discovery_started = True
+        self._engine_lists += 1
         task = self._tasks.submit(_find_engines)
-        task.done.connect(self._on_engines_found)
-        task.failed.connect(lambda _message: self._on_engines_found([]))
+        lists = self._engine_lists
+        task.done.connect(lambda found: self._on_engines_found(lists, found))
+        task.failed.connect(lambda _message: self._on_engines_found(lists, []))
 
     def fill_engine_menu(self) -> None:
         self._discover_engines()
@@ -470,11 +486,11 @@ class AnalysisController(QObject):
     def _on_engine_refused(self, message: str) -> None:
         self._message_bar.replace(Message(key="engine-located", level="error", text=f"Not used: {message}", actions=("locate-engine",), scope="app"))
 
-    def _on_engines_found(self, found: object) -> None:
-        self._known_engines = list(found) if isinstance(found, list) else []
+    def _on_engines_found(self, lists: int, found: object) -> None:
+        if lists != self._engine_lists:
+            return  # a newer list came in the meantime
         self._engines_pending = False
-        self.update_engine_controls()
-        self.engines_found.emit()
+        self._set_known_engines(list(found) if isinstance(found, list) else [])
         if self._analyse_when_engines_known:
             self.start_analysis()
             return

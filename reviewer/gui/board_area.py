@@ -7,8 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRect, QSize, Qt
-from PySide6.QtGui import QPainter, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent, QTextDocument
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QWidget
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.explain import Why
@@ -17,26 +17,57 @@ from reviewer.gui.live_panel import EvalBar
 from reviewer.gui.presenters.board_marks import chess_arrows, go_candidate_marks
 from reviewer.gui.presenters.figures import side_accuracy
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.text import player_html, welcome_html
+from reviewer.gui.presenters.text import player_figures_html, player_name_html, welcome_html
 from reviewer.gui.presenters.why import FOCUS_FILL, FOCUS_OUTLINE, chess_why_marks, go_why_marks
 from reviewer.gui.style import is_dark_palette, paint_stone_icon, themed_html
 
 
+def _html_width(html: str, font: QFont) -> float:
+    """The width of rich text on one line."""
+    document = QTextDocument()
+    document.setDocumentMargin(0)
+    document.setDefaultFont(font)
+    document.setHtml(html)
+    return document.idealWidth()
+
+
+class _ResizeTold(QLabel):
+    """A label that calls `resized` after each change of its size."""
+
+    def __init__(self, resized: Callable[[], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._resized = resized
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._resized()
+
+
 class PlayerStrip(QWidget):
-    """One player above or below the board: a stone/colour chip, the name, rank and accuracy."""
+    """One player above or below the board: a stone/colour chip, the name and rank (`name_label`,
+    cut short with an ellipsis when the column is narrow), what the analysis says (`label`: the
+    accuracy, "partial analysis"; never cut) and, in Go, the captures."""
 
     CHIP = 14
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._color = "white"
+        self._name, self._rank = "", ""
+        self._accuracy: float | None = None
+        self._partial = False
+        self.name_label = _ResizeTold(self._show_name, self)
+        self.name_label.setTextFormat(Qt.TextFormat.RichText)
+        self.name_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.label = QLabel(self)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.captures_label = QLabel(self)  # Go: the stones this player has taken
         self.captures_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(self.CHIP + 10, 2, 6, 2)
-        layout.addWidget(self.label, 1)
+        layout.setSpacing(10)
+        layout.addWidget(self.name_label, 1)
+        layout.addWidget(self.label)
         layout.addWidget(self.captures_label)
         self.setFixedHeight(28)
 
@@ -46,8 +77,38 @@ class PlayerStrip(QWidget):
 
     def set_player(self, color: str, name: str, rank: str, accuracy: float | None, partial: bool = False) -> None:
         self._color = color
-        self.label.setText(themed_html(player_html(name, rank, accuracy, partial)))
+        self._name, self._rank = name, rank
+        self._accuracy, self._partial = accuracy, partial
+        self._show_name()
         self.update()
+
+    def _show_name(self) -> None:
+        """The name, with an ellipsis where the whole of it and the rank would not fit beside the
+        figures (in their short form when the name would be cut)."""
+        full = player_figures_html(self._accuracy, self._partial)
+        figures = full if self._fits(full) else player_figures_html(self._accuracy, self._partial, short=True)
+        if figures != self.label.text():
+            self.label.setText(themed_html(figures))
+            self.label.setToolTip(themed_html(full) if figures != full else "")
+        self.label.setVisible(bool(figures))
+        width = self.name_label.contentsRect().width()
+        bold = QFont(self.name_label.font())
+        bold.setBold(True)
+        rank_width = self.name_label.fontMetrics().horizontalAdvance(f" ({self._rank})") if self._rank else 0
+        name = QFontMetrics(bold).elidedText(self._name, Qt.TextElideMode.ElideRight, max(0, width - rank_width))
+        self.name_label.setText(themed_html(player_name_html(name, self._rank)))
+        self.name_label.setToolTip(self._name if name != self._name else "")
+
+    def _fits(self, figures: str) -> bool:
+        """Whether the name and rank fit whole beside `figures` in the strip as it is now."""
+        layout = self.layout()
+        assert layout is not None
+        margins, spacing = layout.contentsMargins(), layout.spacing()
+        room = self.width() - margins.left() - margins.right() - spacing
+        if self.captures_label.text():
+            room -= self.captures_label.sizeHint().width() + spacing
+        name = player_name_html(self._name, self._rank)
+        return _html_width(figures, self.label.font()) + _html_width(name, self.name_label.font()) <= room
 
     def set_captures(self, stones: int | None) -> None:
         """'3 captured' (None: no count, as for chess)."""

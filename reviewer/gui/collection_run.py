@@ -177,7 +177,7 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
             try:
                 outcome = run_batch(
                     games, settings, store, executor, cache=cache, stop=stop, on_progress=relay.tell, on_event=event,
-                    on_cards=deck.add if deck is not None else None,
+                    on_cards=deck.add if deck is not None else None, cards_player=request.player,
                 )
             finally:
                 executor.close()
@@ -219,6 +219,8 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
         unreadable=len(plan.problems),
         duplicates=len(plan.duplicates),
         not_played=plan.not_played,
+        cards_added=sum(o.cards_added for o in outcomes),
+        cards_player=request.player,
     )
     signals.progress.emit(number, RunProgress(len(finished) + counts.failed + counts.skipped, total, None, counts.failed))
     sources = tuple(dict.fromkeys(game.path for game in plan.games))

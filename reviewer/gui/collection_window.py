@@ -56,7 +56,8 @@ from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters import collection as present
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.settings import EngineChoice, Settings
+from reviewer.gui.window_size import resize_to_fit
 
 REDRAW_INTERVAL_MS = 100  # progress is drawn at most ten times a second
 EXPORT_FILTERS = {"csv": "CSV, one row per fact (*.csv)", "html": "HTML page (*.html)"}
@@ -104,7 +105,7 @@ class CollectionWindow(QWidget):
         super().__init__(parent)
         self.setWindowTitle("Collection — Reviewer")
         self.setWindowFlag(Qt.WindowType.Window, True)
-        self.resize(1100, 820)
+        resize_to_fit(self, 1100, 820)
         self._batch_settings = batch_settings or _saved_settings
         # Go's default limit depends on the engine that reviews (passes with KataGo), which only the run finds out
         self._go_limit_is_default = go_limit_is_default or (_saved_go_limit_is_default if batch_settings is None else _never)
@@ -157,7 +158,9 @@ class CollectionWindow(QWidget):
 
         self.player_edit = QLineEdit()
         self.player_edit.setPlaceholderText("Player (optional): only their games")
+        self.player_edit.setToolTip("Only the games of this player, and only their mistakes become training cards")
         self.player_edit.setClearButtonEnabled(True)
+        self.player_edit.setText(Settings().collection_player)  # the player named last time
         self.player_edit.setMinimumWidth(220)
         self._names = QStringListModel(self)
         completer = QCompleter(self._names, self)
@@ -271,6 +274,7 @@ class CollectionWindow(QWidget):
             return
         player = " ".join(self.player_edit.text().split()) or None
         self._wanted_player = player
+        Settings().collection_player = player or ""  # offered again next time
         for key in ("engine-missing:chess", "engine-missing:go", "run-failed"):
             self.message_bar.remove(key)
         try:
@@ -468,8 +472,6 @@ class CollectionWindow(QWidget):
 
 
 def _saved_go_limit_is_default() -> bool:
-    from reviewer.gui.settings import Settings
-
     return not Settings().has_limit("go")
 
 
@@ -479,7 +481,5 @@ def _never() -> bool:
 
 def _saved_settings() -> Mapping[GameKind, BatchSettings]:
     """Without a main window: the engines, limits and thresholds last saved."""
-    from reviewer.gui.settings import Settings
-
     settings = Settings()
     return batch_settings_from(settings.engine_choice, settings.limit, settings.preset)

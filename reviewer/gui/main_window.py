@@ -54,6 +54,7 @@ from reviewer.gui.status_area import StatusArea
 from reviewer.gui.tasks import Tasks
 from reviewer.gui.window_actions import ActionSlots, apply_action_states, build_actions, build_menus, build_toolbar
 from reviewer.gui.window_dialogs import WindowDialogs
+from reviewer.gui.window_size import resize_to_fit
 from reviewer.gui.workers import AnalysisRunner, AssessmentRunner
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ if TYPE_CHECKING:
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
+GRAPH_MIN_HEIGHT_PX = 84  # the curve and the loss bars still read at 900×600
 
 
 class MainWindow(QMainWindow):
@@ -361,7 +363,7 @@ class MainWindow(QMainWindow):
             from reviewer.gui.eval_graph import EvalGraphWidget
 
             graph = EvalGraphWidget(self)
-            graph.setMinimumHeight(110)
+            graph.setMinimumHeight(GRAPH_MIN_HEIGHT_PX)
             graph.setVisible(self.session.game is not None)
             self.main_splitter.addWidget(graph)
             self.main_splitter.setStretchFactor(0, 1)
@@ -396,7 +398,7 @@ class MainWindow(QMainWindow):
         self.network_warm_up = NetworkWarmUp(
             self.session, self.tasks, self.engine_choice, lambda: self.analysis_controller.known_engines(), self
         )
-        self.analysis_controller.engines_found.connect(self.network_warm_up.maybe_warm)
+        self.analysis_controller.engines_known.connect(lambda _engines: self.network_warm_up.maybe_warm())
 
     def _on_file_opened(self, path: str, game: Any) -> None:
         self.analysis_controller.look_up_cached_analysis(game)
@@ -530,7 +532,7 @@ class MainWindow(QMainWindow):
         if geometry is not None:
             self.restoreGeometry(geometry)
         else:
-            self.resize(1400, 900)
+            resize_to_fit(self, 1400, 900)
 
     def save_window_state(self) -> None:
         self.settings.set_window_state("geometry", self.saveGeometry())

@@ -52,6 +52,9 @@ class _Layout:
     by_node: dict[Node, _Item] = field(default_factory=dict)
 
 
+MIN_ROWS = 5  # move pairs the list shows however small the window
+
+
 class MoveListWidget(QAbstractScrollArea):
     """Signals:
     node_selected(object): the Node the user clicked (main line or variation).
@@ -171,7 +174,8 @@ class MoveListWidget(QAbstractScrollArea):
         return QSize(300, 400)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(180, 80)
+        """Room for MIN_ROWS moves: fewer makes the list useless to read a game by."""
+        return QSize(180, round(self._row_height() * MIN_ROWS) + 2 * self.frameWidth())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)

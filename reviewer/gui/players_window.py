@@ -15,12 +15,15 @@ import math
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pyqtgraph as pg
 from PySide6.QtCore import (
     QAbstractTableModel,
+    QEvent,
     QItemSelection,
+    QMimeData,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -30,14 +33,16 @@ from PySide6.QtCore import (
     QThreadPool,
     Signal,
 )
-from PySide6.QtGui import QCloseEvent
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
     QProgressBar,
+    QPushButton,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -45,15 +50,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.core.formats import READ_EXTENSIONS
 from reviewer.core.games import game_support
 from reviewer.core.rating import GameRecord, HistoryPoint, PlayerRating, RatingOptions, RatingResult, rate_games
 from reviewer.core.rating.history import rating_history
 from reviewer.core.rating.scale import go_rank_text
 from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
+from reviewer.gui.window_size import resize_to_fit
 
+GAME_FILES_FILTER = f"Game files ({' '.join('*' + extension for extension in READ_EXTENSIONS)});;All files (*)"
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 HISTORY_POINTS = 24
+EMPTY_TEXT = "Open a file or a folder of games, or drop them here, to rate their players."
+NO_GAMES_CHART_TEXT = "No games yet: each player's estimate over time is drawn here"
+NO_PLAYERS_CHART_TEXT = "No rated player in these games"
+SELECT_TEXT = "Select a player to see their estimate over time"
+
+
+def _dropped_paths(mime: QMimeData) -> list[str]:
+    """The local files and folders a drag carries."""
+    if not mime.hasUrls():
+        return []
+    return [url.toLocalFile() for url in mime.urls() if url.isLocalFile() and url.toLocalFile()]
 
 
 # ---------------------------------------------------------------- background jobs
@@ -62,12 +81,24 @@ HISTORY_POINTS = 24
 class _JobSignals(QObject):
     done = Signal(int, object)  # request number, payload
     failed = Signal(int, str)
+    progress = Signal(int, object)  # request number, _Progress
+
+
+@dataclass(frozen=True)
+class _Progress:
+    text: str  # what is under way: "Reading club.pgn (2 of 5 files)"
+    done: int
+    total: int  # 0: how much is left is not known
+
+
+Tell = Callable[[_Progress], None]
 
 
 class _Job(QRunnable):
-    """Runs `work()` on the pool; its answer comes back as a signal handled on the GUI thread."""
+    """Runs `work(tell)` on the pool; its progress (`tell`) and its answer come back as signals
+    handled on the GUI thread."""
 
-    def __init__(self, number: int, work: Callable[[], Any]) -> None:
+    def __init__(self, number: int, work: Callable[[Tell], Any]) -> None:
         super().__init__()
         self.number = number
         self.work = work
@@ -76,7 +107,7 @@ class _Job(QRunnable):
 
     def run(self) -> None:
         try:
-            payload = self.work()
+            payload = self.work(lambda progress: self.signals.progress.emit(self.number, progress))
         except Exception as error:  # shown in the window's status line, never raised into Qt
             self.signals.failed.emit(self.number, str(error).splitlines()[0] if str(error) else type(error).__name__)
         else:
@@ -230,7 +261,7 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self._date_axis = pg.DateAxisItem(orientation="bottom")
         self._number_axis = pg.AxisItem("bottom")
         super().__init__(parent, axisItems={"left": self._rank_axis, "bottom": self._date_axis})
-        self.setBackground(None)
+        self._title = ""
         self.showGrid(x=True, y=True, alpha=0.15)
         self.setMouseEnabled(x=False, y=False)
         self.hideButtons()
@@ -240,17 +271,46 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
         self.dates_on_axis = True
         self.curve_x: list[float] = []
         self.curve_y: list[float] = []
+        self._follow_palette()
+
+    def _follow_palette(self) -> None:
+        """The chart in the colours of the application's theme (light or dark), now and after a switch."""
+        palette = self.palette()
+        self.setBackground(palette.color(QPalette.ColorRole.Base))
+        text = palette.color(QPalette.ColorRole.WindowText)
+        for axis in (self._rank_axis, self._date_axis, self._number_axis):
+            axis.setTextPen(text)
+            axis.setPen(pg.mkPen(palette.color(QPalette.ColorRole.Mid)))
+            if axis.labelText:
+                axis.setLabel(axis.labelText, color=text.name())
+        self._set_title(self._title)
+
+    def _set_title(self, text: str) -> None:
+        self._title = text
+        self.setTitle(text, color=self.palette().color(QPalette.ColorRole.WindowText).name())
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and "curve_x" in self.__dict__:  # not while it is being made
+            self._follow_palette()
+
+    def _show_axes(self, shown: bool) -> None:
+        for side in ("left", "bottom"):
+            self.getPlotItem().showAxis(side, shown)
+        self.showGrid(x=shown, y=shown, alpha=0.15)
 
     def show_points(self, name: str, kind: str, points: tuple[HistoryPoint, ...]) -> None:
         self.clear()
+        self._show_axes(bool(points))
         self._rank_axis.go = _ranks(kind)
-        self.setTitle(f"{name}: estimate over time" if points else f"{name}: no rated games")
-        self.setLabel("left", game_support(kind).rating.unit)
+        self._set_title(f"{name}: estimate over time" if points else f"{name}: no rated games")
+        text = self.palette().color(QPalette.ColorRole.WindowText).name()
+        self.setLabel("left", game_support(kind).rating.unit, color=text)
         dated = bool(points) and all(p.date is not None for p in points)
         if dated != self.dates_on_axis:
             self.setAxisItems({"bottom": self._date_axis if dated else self._number_axis})
             self.dates_on_axis = dated
-        self.setLabel("bottom", "" if dated else "games played")
+        self.setLabel("bottom", "" if dated else "games played", color=text)
         if not points:
             self.curve_x, self.curve_y = [], []
             return
@@ -293,9 +353,11 @@ class HistoryChart(pg.PlotWidget):  # type: ignore[misc]
             self.setXRange(min(xs), max(xs), padding=0.04)
 
     def show_message(self, text: str) -> None:
+        """Nothing to draw: the text alone, without a scale or a grid."""
         self.clear()
+        self._show_axes(False)
         self.curve_x, self.curve_y = [], []
-        self.setTitle(text)
+        self._set_title(text)
 
 
 # ---------------------------------------------------------------- the window
@@ -305,14 +367,18 @@ class PlayersWindow(QWidget):
     """Players of a folder or a multi-game file, their ratings, and one player's history."""
 
     ratings_ready = Signal()  # the table holds the result of the latest load
+    progress_changed = Signal(object)  # the latest load's progress (_Progress), as shown
     history_ready = Signal(str)  # the chart shows this player's history (player key)
     failed = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, current_file: Callable[[], str | None] | None = None) -> None:
+        """`current_file`: the game file open in the main window (offered to rate), if any."""
         super().__init__(parent)
         self.setWindowTitle("Players")
         self.setWindowFlag(Qt.WindowType.Window, True)
-        self.resize(860, 640)
+        self.setAcceptDrops(True)
+        resize_to_fit(self, 860, 640)
+        self._current_file = current_file
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(2)
         self._numbers = itertools.count(1)
@@ -324,10 +390,21 @@ class PlayersWindow(QWidget):
         self._paths: list[str] = []
         self._records: tuple[GameRecord, ...] = ()
         self.result: RatingResult | None = None
+        self.progress_shown: _Progress | None = None  # the latest progress of the load on show
         self._sorted_once = False
 
-        self.summary = QLabel("Open a folder or a file of games to rate its players.")
+        self.summary = QLabel(EMPTY_TEXT)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary.setWordWrap(True)
+        self.open_file_button = QPushButton("Open file…")
+        self.open_file_button.setToolTip("Rate the players of one or more game files (PGN, SGF, …)")
+        self.open_file_button.clicked.connect(self.choose_files)
+        self.open_folder_button = QPushButton("Open folder…")
+        self.open_folder_button.setToolTip("Rate the players of every game file in a folder and its subfolders")
+        self.open_folder_button.clicked.connect(self.choose_folder)
+        self.current_file_button = QPushButton()
+        self.current_file_button.clicked.connect(self._rate_current_file)
+        self.current_file_button.hide()
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Find a player")
         self.filter_edit.setClearButtonEnabled(True)
@@ -345,6 +422,8 @@ class PlayersWindow(QWidget):
         self.busy.setMaximumWidth(120)
         self.busy.setTextVisible(False)
         self.busy.hide()
+        self.progress_label = QLabel()
+        self.progress_label.hide()
 
         self.model = PlayersModel(self)
         self.proxy = _PlayerFilter(self)
@@ -367,15 +446,21 @@ class PlayersWindow(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection)
 
         self.chart = HistoryChart()
-        self.chart.show_message("Select a player to see their estimate over time")
+        self.chart.show_message(NO_GAMES_CHART_TEXT)
 
+        sources = QHBoxLayout()
+        sources.addWidget(self.open_file_button)
+        sources.addWidget(self.open_folder_button)
+        sources.addWidget(self.current_file_button)
+        sources.addStretch(1)
+        sources.addWidget(self.progress_label)
+        sources.addWidget(self.busy)
         top = QHBoxLayout()
         top.addWidget(self.summary, 1)
         top.addWidget(QLabel("Half-life"))
         top.addWidget(self.half_life)
         top.addSpacing(8)
         top.addWidget(self.filter_edit)
-        top.addWidget(self.busy)
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.addWidget(self.table)
         splitter.addWidget(self.chart)
@@ -384,6 +469,7 @@ class PlayersWindow(QWidget):
         splitter.setSizes([360, 240])
         splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
+        layout.addLayout(sources)
         layout.addLayout(top)
         layout.addWidget(splitter, 1)
 
@@ -404,11 +490,66 @@ class PlayersWindow(QWidget):
 
         paths = list(self._paths)
 
-        def work() -> _Loaded:
-            loaded = load_records(paths, should_stop=stop.is_set)
+        def work(tell: Tell) -> _Loaded:
+            def on_file(done: int, total: int) -> None:
+                tell(_Progress(f"Reading files: {done} of {total}" if total != 1 else "Reading the file", done, total))
+
+            loaded = load_records(paths, should_stop=stop.is_set, on_file=on_file)
+            tell(_Progress(f"Rating the players of {len(loaded.records)} games", 0, 0))
             return _Loaded(tuple(loaded.records), rate_games(loaded.records, options), tuple(loaded.problems), loaded.files_read)
 
         self._latest_load = self._start(work, self._on_loaded)
+
+    def choose_files(self) -> None:
+        files, _filter = QFileDialog.getOpenFileNames(self, "Game files to rate", self._start_folder(), GAME_FILES_FILTER)
+        if files:
+            self.load_paths(files)
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "A folder of games to rate", self._start_folder())
+        if folder:
+            self.load_paths([folder])
+
+    def _start_folder(self) -> str:
+        if self._paths:
+            return str(Path(self._paths[-1]).parent)
+        current = self._current_file() if self._current_file is not None else None
+        return str(Path(current).parent) if current else str(Path.home())
+
+    def offer_current_file(self) -> None:
+        """Offer the file open in the main window, unless its players are on show already."""
+        current = self._current_file() if self._current_file is not None else None
+        offered = bool(current) and [str(current)] != self._paths
+        if offered:
+            self.current_file_button.setText(f"Rate {Path(str(current)).name}")
+            self.current_file_button.setToolTip(f"Rate the players of the file open in the main window: {current}")
+        self.current_file_button.setVisible(offered)
+
+    def _rate_current_file(self) -> None:
+        current = self._current_file() if self._current_file is not None else None
+        if current:
+            self.load_paths([str(current)])
+            self.current_file_button.hide()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        self.offer_current_file()
+        super().showEvent(event)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if _dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        if _dropped_paths(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = _dropped_paths(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.load_paths(paths)
 
     def options(self) -> RatingOptions:
         return RatingOptions(half_life_days=float(self.half_life.value()) or None)
@@ -428,20 +569,34 @@ class PlayersWindow(QWidget):
 
     # -- jobs
 
-    def _start(self, work: Callable[[], Any], on_done: Callable[[int, Any], None]) -> int:
+    def _start(self, work: Callable[[Tell], Any], on_done: Callable[[int, Any], None]) -> int:
         number = next(self._numbers)
         job = _Job(number, work)
+        job.signals.done.connect(self._forget)  # first: the window is idle when `on_done` tells so
         job.signals.done.connect(on_done)
-        job.signals.done.connect(self._forget)
         job.signals.failed.connect(self._on_failed)
+        job.signals.progress.connect(self._on_progress)
         self._jobs[number] = job
+        self.busy.setRange(0, 0)
         self.busy.show()
         self._pool.start(job)
         return number
 
+    def _on_progress(self, number: int, progress: _Progress) -> None:
+        if number != self._latest_load:
+            return
+        self.busy.setRange(0, progress.total)  # 0, 0: under way, how long unknown
+        self.busy.setValue(progress.done)
+        self.progress_label.setText(progress.text)
+        self.progress_label.show()
+        self.progress_shown = progress
+        self.progress_changed.emit(progress)
+
     def _forget(self, number: int, _payload: object = None) -> None:
         self._jobs.pop(number, None)
         self.busy.setVisible(bool(self._jobs))
+        if number == self._latest_load or not self._jobs:
+            self.progress_label.hide()
 
     def _on_failed(self, number: int, message: str) -> None:
         self._forget(number)
@@ -454,7 +609,7 @@ class PlayersWindow(QWidget):
             return
         records, options = self._records, self.options()
 
-        def work() -> _Loaded:
+        def work(_tell: Tell) -> _Loaded:
             return _Loaded(records, rate_games(records, options), (), 0)
 
         self._latest_load = self._start(work, self._on_rerated)
@@ -490,7 +645,7 @@ class PlayersWindow(QWidget):
             self.table.sortByColumn(COLUMNS.index("Rank / rating"), Qt.SortOrder.DescendingOrder)
             self._sorted_once = True
         if selected is None or not self.select_player(selected.name):
-            self.chart.show_message("Select a player to see their estimate over time")
+            self.chart.show_message(SELECT_TEXT if result.players else NO_PLAYERS_CHART_TEXT)
 
     def _selected_player(self) -> PlayerRating | None:
         rows = self.table.selectionModel().selectedRows()
@@ -509,7 +664,7 @@ class PlayersWindow(QWidget):
         name, kind, key = player.name, player.kind, player.key
         self.chart.show_message(f"{name}: working out the estimate over time …")
 
-        def work() -> _History:
+        def work(_tell: Tell) -> _History:
             points = rating_history(records, name, kind, options, HISTORY_POINTS, should_stop=stop.is_set)
             return _History(key, kind, name, tuple(points))
 

@@ -10,6 +10,8 @@ from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.retro_panel import RetroPanel
 
+COMMENT_MIN_LINES = 4.2
+
 
 class ReviewPanel(QWidget):
     """Its widgets are attributes; the window fills them."""
@@ -24,14 +26,16 @@ class ReviewPanel(QWidget):
         self.header_label.setWordWrap(True)
         self.header_label.setTextFormat(Qt.TextFormat.RichText)
         self.summary_panel = SummaryPanel(self)
+        # never squeezed under what it needs: its rows would be drawn over the move list
+        self.summary_panel.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.move_list = MoveListWidget(self)
         self.comment_view = QTextBrowser(self)
         self.comment_view.setObjectName("comment")
         self.comment_view.setOpenLinks(False)
         self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
-        # the move's title, the verdict, the best line, the engine's line and its alternatives
+        # the move's title, the verdict and the best line at least (it scrolls for the rest)
         lines = self.comment_view.fontMetrics().lineSpacing()
-        self.comment_view.setMinimumHeight(round(lines * 6.2) + 8)
+        self.comment_view.setMinimumHeight(round(lines * COMMENT_MIN_LINES) + 8)
         self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
 
         right_layout = QVBoxLayout(self)

@@ -264,6 +264,15 @@ class Settings:
     def last_directory(self, folder: str) -> None:
         self._qsettings.setValue("files/last_directory", folder)
 
+    @property
+    def collection_player(self) -> str:
+        """The player the Collection window last reviewed for (whose moves became training cards)."""
+        return self._text("collection/player")
+
+    @collection_player.setter
+    def collection_player(self, name: str) -> None:
+        self._qsettings.setValue("collection/player", name)
+
     # -- window --------------------------------------------------------------------------------
     def window_state(self, key: str) -> QByteArray | None:
         value = self._qsettings.value(f"window/{key}")

@@ -33,6 +33,7 @@ from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progr
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.tasks import Tasks
+from reviewer.gui.window_size import resize_to_fit
 
 
 class TrainWindow(QWidget):
@@ -128,7 +129,7 @@ class TrainWindow(QWidget):
         self.judged.connect(self._on_judged)
         self.reviewed.connect(self._on_reviewed)
         self.failed.connect(self.feedback_label.setText)
-        self.resize(560, 720)
+        resize_to_fit(self, 560, 720)
         self.reload()
 
     # ------------------------------------------------------------------------------- API
@@ -324,8 +325,9 @@ class TrainWindow(QWidget):
             case _:
                 raise ValueError(f"no board widget shows {card.kind} games")
         who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
+        mover = f"{card.player} ({card.side.capitalize()})" if card.player.strip() else card.side.capitalize()
         self.card_label.setText(
-            f"{card.side.capitalize()} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
+            f"{mover} to move. In {who} (move {(card.ply + 1) // 2}) {card.played} was a "
             f"{card.judgement}. Find a better move."
         )
 

@@ -36,7 +36,7 @@ class WindowDialogs(QObject):
         self._session, self._settings, self._analysis = session, settings, analysis_controller
         self._answer_evaluator, self._set_preset, self._open_file = answer_evaluator, set_preset, open_file
         self._status_bar, self._parent = status_bar, parent
-        self.players_window: QWidget | None = None
+        self.players_window: Any = None
         self.train_window: Any = None
         self.collection_window: Any = None
 
@@ -63,7 +63,12 @@ class WindowDialogs(QObject):
             preset=self._session.preset,
             parent=self._parent,
         )
-        if dialog.exec() == SettingsDialog.DialogCode.Accepted:
+        self._analysis.engines_known.connect(dialog.set_engines)  # engines found while it is open
+        try:
+            accepted = dialog.exec() == SettingsDialog.DialogCode.Accepted
+        finally:
+            self._analysis.engines_known.disconnect(dialog.set_engines)
+        if accepted:
             self._analysis.set_engine_choice(dialog.engine_choice())
             self._analysis.set_limit(kind, dialog.limit())
             self._set_preset(dialog.preset())
@@ -74,6 +79,7 @@ class WindowDialogs(QObject):
 
         dialog = open_engine_manager(self._parent, self._settings, self._analysis.current_kind(), install)
         dialog.engines_changed.connect(self._analysis.refresh_engines)
+        dialog.engines_found.connect(self._analysis.engines_found)
         dialog.default_chosen.connect(self._analysis.set_engine_choice)
         return dialog
 
@@ -97,8 +103,11 @@ class WindowDialogs(QObject):
             self._status_bar.showMessage("The players window is not available in this build", 5000)
             return
         if self.players_window is None:
-            self.players_window = PlayersWindow()  # a window of its own; closed with this one
+            session = self._session
+            # a window of its own, closed with this one; it offers the file open here
+            self.players_window = PlayersWindow(current_file=lambda: session.game.source.path if session.game is not None else None)
         self.players_window.show()
+        self.players_window.offer_current_file()
         if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
             self.players_window.raise_()
             self.players_window.activateWindow()

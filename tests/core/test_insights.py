@@ -119,7 +119,7 @@ def test_timeline_points_carry_the_summary_figures_and_the_source():
     assert first["source"] == {"path": "/games/alice.pgn", "index": 0, "key": "key0", "imported": "2025-01-01"}
     assert first["strength"] == ELO
     assert alice["strength_by_game"] == [
-        {"game": 1, "source": first["source"], "date": "2024-01-02", "color": "white", "estimate": ELO}
+        {"game": 1, "game_in_file": 1, "source": first["source"], "date": "2024-01-02", "color": "white", "estimate": ELO}
     ]
 
 
@@ -249,3 +249,69 @@ def test_a_date_is_shown_as_far_as_the_header_knows_it(header, shown):
     dated = report("Alice", "Bob", "1-0", header, [move(1, "white", "opening", 0.0, 100.0)],
                    summary={"white": {"accuracy": 60.0, "acpl": 10.0}, "black": {"accuracy": 50.0, "acpl": 20.0}})
     assert player(collection_insights([dated]), "Alice", "chess")["timeline"][0]["date"] == shown
+
+
+def _scored(game_block: dict[str, Any], index: int) -> dict[str, Any]:
+    """A scored report (both sides) of a real game's header block, lying at `index` of its file."""
+    scored = report("?", "?", "*", None, [move(1, "white", "opening", 0.0, 100.0), move(2, "black", "opening", 0.0, 100.0)],
+                    summary={"white": {"accuracy": 90.0, "acpl": 10.0}, "black": {"accuracy": 80.0, "acpl": 20.0}}, index=index)
+    scored["game"] = {**game_block, "kind": "chess"}
+    return scored
+
+
+def test_same_day_games_of_a_newest_first_export_are_in_the_order_they_were_played(corpus_dir):
+    from reviewer.core.analysis import EvaluationTable
+    from reviewer.core.formats import open_collection
+    from reviewer.core.report import build_report
+
+    collection = open_collection(corpus_dir / "pgn" / "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn")
+    reports = [_scored(build_report(collection.game(index), EvaluationTable())["game"], index) for index in range(len(collection))]
+    timeline = player(collection_insights(reports), "mliebelt", "chess")["timeline"]
+    assert [(p["date"], p["time"]) for p in timeline] == sorted((p["date"], p["time"]) for p in timeline)
+    assert [p["game_in_file"] for p in timeline] == list(range(len(collection), 0, -1))  # the file is newest first
+
+
+def test_games_without_a_time_of_day_keep_the_files_order_on_their_day():
+    untimed = [_scored({"white": "Alice", "black": f"Bob{n}", "result": "1-0", "date": "2024.03.01"}, n) for n in range(3)]
+    timeline = player(collection_insights(untimed), "Alice", "chess")["timeline"]
+    assert [p["game_in_file"] for p in timeline] == [1, 2, 3]
+
+
+@pytest.mark.parametrize(("headers", "date", "time"), [
+    ({"UTCDate": "2024.01.02", "UTCTime": "17:14:13", "Time": "18:14:13"}, "2024.01.02", "17:14:13"),
+    ({"Date": "2024.01.02", "Time": "9:05"}, "2024.01.02", "09:05:00"),
+    ({"DT": "2024-01-05 14:30:12"}, "2024-01-05 14:30:12", "14:30:12"),
+    ({"DT": "2024-01-05T08:01"}, "2024-01-05T08:01", "08:01:00"),
+    ({"Date": "2024.01.02", "Time": "??:??:??"}, "2024.01.02", None),
+    ({"DT": "2024-01-05"}, "2024-01-05", None),
+])
+def test_the_time_of_day_comes_from_the_time_tags_or_the_date_that_holds_one(headers, date, time):
+    from reviewer.core.gametree import Game
+    from reviewer.core.report import time_of_day
+
+    assert time_of_day(Game(kind="chess", headers=headers, date=date)) == time
+
+
+def test_mistakes_and_exports_number_a_game_as_its_file_does():
+    later = report("Bob", "Alice", "1-0", "2024.05.02", [move(1, "white", "opening", 0.0, 100.0),
+                   move(2, "black", "opening", 300.0, 10.0, judgement="blunder", san="f6", best="e5")],
+                   summary={"white": {"accuracy": 99.0, "acpl": 1.0}, "black": {"accuracy": 10.0, "acpl": 300.0}}, index=1)
+    earlier = report("Alice", "Carol", "1-0", "2024.05.03", [move(1, "white", "opening", 0.0, 100.0)],
+                     summary={"white": {"accuracy": 99.0, "acpl": 1.0}, "black": {"accuracy": 99.0, "acpl": 1.0}}, index=0)
+    insights = collection_insights([earlier, later], "Alice")  # the plot puts file game 2 first: it was played first
+    alice = player(insights, "Alice", "chess")
+    assert [p["game_in_file"] for p in alice["timeline"]] == [2, 1]
+    (mistake,) = alice["mistakes"]
+    assert mistake["game_in_file"] == 2
+    rows = [row for row in csv.DictReader(io.StringIO(insights_csv(insights))) if row["section"] == "mistake"]
+    assert [row["game"] for row in rows] == ["2"]
+    assert "<tr><td>2</td><td>1... f6??</td>" in insights_html(insights)
+
+
+def test_a_one_move_game_is_left_out_of_the_figures_as_too_short_to_score():
+    abandoned = report("Alice", "Bob", "0-1", "2024.06.01", [move(1, "white", "opening", 0.0, 100.0)],
+                       summary={"white": {"accuracy": 100.0, "acpl": 0.0}, "black": {"accuracy": None, "acpl": None}})
+    bob = player(collection_insights([abandoned]), "Bob", "chess")
+    assert bob["timeline"] == [] and bob["scored_games"] == 0
+    assert bob["left_out"] == {"count": 1, "reasons": {"too short to score (no move of theirs scored)": 1}}
+    assert player(collection_insights([abandoned]), "Alice", "chess")["scored_games"] == 1

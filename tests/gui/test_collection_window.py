@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
-from support import fake_engine_command, found_katago, version_calls
+from support import BOTH_BLUNDER, fake_engine_command, found_katago, version_calls
 from test_contrast import contrast_problems
 
 from reviewer.core.analysis import EvaluationTable, Limit
@@ -111,7 +111,7 @@ def test_a_collection_is_reviewed_in_the_background_to_the_end_and_not_again(qtb
     assert counts.total == 4 and counts.analysed == 4 and counts.already_done == 0 and not counts.cancelled
     assert window.progress_bar.value() == window.progress_bar.maximum() == 4
     assert window.progress_shown is not None and window.progress_shown.done == 4
-    assert window.status_label.text() == "4 games: 4 analysed"
+    assert window.status_label.text() == "4 games: 4 analysed · 1 new training card from anna's mistakes"
     assert window.shown_player()["name"] == "Anna"
     assert not window.panel.left_out_label.isVisibleTo(window)
     assert chart.getAxis("left").isVisible() and chart.getAxis("bottom").isVisible()
@@ -425,3 +425,34 @@ def test_a_go_collection_looks_for_katago_once_for_its_limit_and_its_engines(qtb
         assert version_calls(versions) == 1  # the limit's question and the engine that opened shared it
     finally:
         window.shutdown()
+
+
+def test_the_player_named_in_the_window_gets_cards_of_their_own_moves_alone(qtbot, window, tmp_path):
+    from reviewer.core.services.trainer.deck import Deck
+
+    games = tmp_path / "both.pgn"
+    games.write_text(BOTH_BLUNDER, encoding="utf-8")
+    window.set_paths([games])
+    window.player_edit.setFocus()
+    QTest.keyClicks(window.player_edit, "Me")
+    counts = review(qtbot, window)
+    with Deck() as deck:
+        cards = deck.cards()
+    assert cards and {card.player for card in cards} == {"Me"}
+    assert counts.cards_added == len(cards)
+    assert window.status_label.text().endswith(f"· {len(cards)} new training cards from Me's mistakes")
+
+
+def test_the_player_named_is_remembered_for_the_next_collection_window(qtbot, window, tmp_path):
+    games = tmp_path / "both.pgn"
+    games.write_text(BOTH_BLUNDER, encoding="utf-8")
+    window.set_paths([games])
+    window.player_edit.setFocus()
+    QTest.keyClicks(window.player_edit, "Mehmet")
+    review(qtbot, window)
+    later = make_window(qtbot, fake_settings())
+    assert later.player_edit.text() == "Mehmet"
+    later.set_paths([games])
+    counts = review(qtbot, later)  # the same games again: no new card, and none of Me's
+    assert counts.cards_added == 0 and counts.cards_player == "Mehmet"
+    later.shutdown()

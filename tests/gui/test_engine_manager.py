@@ -229,3 +229,43 @@ def test_a_katago_without_a_model_asks_for_one_then_is_added(qtbot, tmp_path, mo
     assert added.command[:4] == (str(binary), "analysis", "-model", str(model))
     config = Path(added.command[added.command.index("-config") + 1])
     assert config.is_relative_to(tmp_path / "engines") and "reportAnalysisWinratesAs = BLACK" in config.read_text()
+
+
+def test_katago_put_in_place_while_the_app_runs_is_offered_everywhere_after_the_managers_refresh(qtbot, tmp_path, monkeypatch):
+    from support import REPO_ROOT, found_katago
+
+    from reviewer.core.engines import discovery
+    from reviewer.gui.dialogs.settings_dialog import SettingsDialog
+    from reviewer.gui.main_window import MainWindow
+
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "nothing-installed"))
+    monkeypatch.setattr(discovery, "_system_katago", lambda: None)
+    window = MainWindow(discover_engines=True)
+    qtbot.addWidget(window)
+    window.show()
+    with qtbot.waitSignal(window.file_opened, timeout=10_000):
+        window.open_file(REPO_ROOT / "tests" / "data" / "go_9x9_passes.sgf")
+    controller = window.analysis_controller
+    qtbot.waitUntil(lambda: any(e.name == "katago" for e in controller.known_engines()), timeout=60_000)
+
+    def katago_in_menu():
+        menu = window.commands.engine_menu
+        menu.aboutToShow.emit()
+        return next(action for action in menu.actions() if action.text().lower().startswith("katago"))
+
+    assert not katago_in_menu().isEnabled()  # not installed yet: greyed out
+    settings = SettingsDialog("go", controller.known_engines(), window.engine_choice("go"), controller.limit("go"), "lichess", window)
+    qtbot.addWidget(settings)
+    controller.engines_known.connect(settings.set_engines)
+
+    found_katago(tmp_path, monkeypatch)  # KataGo put in place while the app runs
+    dialog = window.dialogs.show_engine_manager()
+    qtbot.waitUntil(lambda: dialog.refresh_button.isEnabled(), timeout=60_000)
+    with qtbot.waitSignal(dialog.engines_listed, timeout=60_000):
+        _click(dialog.refresh_button)
+    assert any(e.name == "katago" and e.usable for e in dialog.engines)
+    assert katago_in_menu().isEnabled()
+    assert window.commands.engine_button.text().startswith("KataGo")  # the choice follows: KataGo first for Go
+    labels = [settings.engine_combo.itemText(i) for i in range(settings.engine_combo.count())]
+    assert any(label.lower().startswith("katago") and "not usable" not in label for label in labels)
+    dialog.reject()

@@ -358,7 +358,9 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
         problems = [collection.problems_list.item(i).text() for i in range(collection.problems_list.count())]
         assert problems == []
         assert counts.cancelled and counts.analysed == 1 and counts.total == 4
-        assert collection.status_label.text() == "4 games: 1 analysed · cancelled: 3 not reviewed"
+        assert collection.status_label.text() == (
+            "4 games: 1 analysed · cancelled: 3 not reviewed · 21 new training cards from both players' mistakes"
+        )
         morphy = collection.shown_player()
         assert morphy["name"].startswith("Morphy, Paul") and morphy["games"] == 4 and morphy["scored_games"] == 1
         panel = collection.panel

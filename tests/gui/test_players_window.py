@@ -5,7 +5,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtCore import QCoreApplication, QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog
+from support import REPO_ROOT
 
 from reviewer.gui import players_window
 from reviewer.gui.players_window import COLUMNS, PlayersWindow
@@ -121,11 +125,11 @@ def test_loading_runs_off_the_gui_thread_and_only_the_latest_load_counts(qtbot, 
     threads: list[threading.Thread] = []
     real_load = players_window.load_records
 
-    def slow_load(paths, should_stop=None):
+    def slow_load(paths, should_stop=None, on_file=None):
         threads.append(threading.current_thread())
         if any("first" in str(p) for p in paths):
             release.wait(10)
-        return real_load(paths, should_stop=should_stop)
+        return real_load(paths, should_stop=should_stop, on_file=on_file)
 
     monkeypatch.setattr(players_window, "load_records", slow_load)
     first = tmp_path / "first.pgn"
@@ -173,3 +177,115 @@ def test_the_window_shows_and_closes_cleanly(qtbot, window, club_file):
     QCoreApplication.sendPostedEvents()  # answers that were still queued arrive now, and change nothing
     QCoreApplication.processEvents()
     assert window.model.rowCount() == rows_before
+
+
+def axes_shown(widget: PlayersWindow) -> bool:
+    item = widget.chart.getPlotItem()
+    return item.getAxis("left").isVisible() or item.getAxis("bottom").isVisible()
+
+
+def test_the_buttons_open_a_file_or_a_folder_to_rate(qtbot, window, club_file, tmp_path, monkeypatch):
+    window.show()
+    folder = tmp_path / "more"
+    folder.mkdir()
+    (folder / "a.pgn").write_text(pgn_game("Xia", "Yan", "1-0", "2024.01.01"), encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *args, **kwargs: ([str(club_file)], ""))
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *args, **kwargs: str(folder))
+    with qtbot.waitSignal(window.ratings_ready, timeout=20_000):
+        QTest.mouseClick(window.open_file_button, Qt.MouseButton.LeftButton)
+    assert "Anna" in {shown(window, row, "Player") for row in range(window.proxy.rowCount())}
+    with qtbot.waitSignal(window.ratings_ready, timeout=20_000):
+        QTest.mouseClick(window.open_folder_button, Qt.MouseButton.LeftButton)
+    assert {shown(window, row, "Player") for row in range(window.proxy.rowCount())} == {"Xia", "Yan"}
+
+
+def _drag(widget, paths):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path)) for path in paths])
+    enter = QDragEnterEvent(QPoint(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    drop = QDropEvent(QPointF(20, 20), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    return enter, drop, mime
+
+
+def test_files_dropped_on_the_window_are_rated(qtbot, window, club_file):
+    window.show()
+    qtbot.waitExposed(window)
+    enter, drop, _mime = _drag(window, [club_file])
+    assert enter.isAccepted()
+    with qtbot.waitSignal(window.ratings_ready, timeout=20_000):
+        QApplication.sendEvent(window, drop)
+    assert window.model.rowCount() == 5
+    refused, _drop, _mime = _drag(window, [])
+    assert not refused.isAccepted()  # a drag without files is not taken
+
+
+def test_reading_and_rating_tell_their_progress(qtbot, window, tmp_path):
+    for number in range(3):
+        (tmp_path / f"g{number}.pgn").write_text(pgn_game(f"P{number}", "Q", "1-0", "2024.01.01"), encoding="utf-8")
+    told = []
+    window.progress_changed.connect(told.append)
+    load(qtbot, window, tmp_path)
+    texts = [progress.text for progress in told]
+    assert "Reading files: 0 of 3" in texts and "Reading files: 3 of 3" in texts
+    assert texts[-1] == "Rating the players of 3 games"
+    assert not window.progress_label.isVisibleTo(window) and not window.busy.isVisibleTo(window)
+
+
+def test_the_empty_chart_says_so_without_a_scale(qtbot, window, club_file, tmp_path):
+    window.show()
+    assert not axes_shown(window) and "No games yet" in window.chart.getPlotItem().titleLabel.text
+    empty = tmp_path / "none.pgn"
+    empty.write_text(pgn_game("?", "?", "*", "2024.01.01"), encoding="utf-8")
+    load(qtbot, window, empty)
+    assert window.model.rowCount() == 0 and not axes_shown(window)
+    assert "No rated player" in window.chart.getPlotItem().titleLabel.text
+    load(qtbot, window, club_file)
+    assert not axes_shown(window)
+    with qtbot.waitSignal(window.history_ready, timeout=20_000):
+        window.select_player("Anna")
+    assert axes_shown(window)
+
+
+def test_ctrl_p_offers_the_file_open_in_the_main_window(qtbot):
+    from reviewer.gui.main_window import MainWindow
+
+    main = MainWindow(discover_engines=False)
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    path = REPO_ROOT / "tests" / "data" / "chess_three_games.pgn"
+    with qtbot.waitSignal(main.file_opened, timeout=10_000):
+        main.open_file(path, game_index=1)
+    main.activateWindow()
+    QTest.keyClick(main, Qt.Key.Key_P, Qt.KeyboardModifier.ControlModifier)
+    players = main.dialogs.players_window
+    qtbot.addWidget(players)
+    qtbot.waitUntil(lambda: players.isVisible())
+    assert players.current_file_button.isVisible() and players.current_file_button.text() == "Rate chess_three_games.pgn"
+    with qtbot.waitSignal(players.ratings_ready, timeout=20_000):
+        QTest.mouseClick(players.current_file_button, Qt.MouseButton.LeftButton)
+    assert players.model.rowCount() == 6 and not players.current_file_button.isVisible()
+    players.shutdown()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+def test_the_chart_follows_a_switch_of_theme(qtbot, window, club_file):
+    from reviewer.gui import style
+    from reviewer.gui.app import apply_theme
+
+    app = QApplication.instance()
+    window.show()
+    load(qtbot, window, club_file)
+    with qtbot.waitSignal(window.history_ready, timeout=20_000):
+        window.select_player("Anna")
+    try:
+        for dark in (True, False):
+            apply_theme(app, dark)
+            qtbot.waitUntil(lambda dark=dark: style.is_dark_palette(window.chart.palette()) == dark)
+            base = window.chart.palette().color(window.chart.palette().ColorRole.Base)
+            assert window.chart.backgroundBrush().color() == base
+            text = window.chart.palette().color(window.chart.palette().ColorRole.WindowText)
+            assert window.chart.getPlotItem().getAxis("left").textPen().color() == text
+    finally:
+        apply_theme(app, False)

@@ -130,8 +130,8 @@ def test_the_plot_has_one_point_per_scored_game_that_opens_it():
     assert "against Alice · lost" in timeline.points[0].tooltip and "Click to open" in timeline.points[0].tooltip
     loss = present.timeline(bob, "loss")
     assert loss.y_label == "Average centipawn loss" and loss.y_range[0] == 0.0
-    mistakes = present.mistake_table(bob).rows  # numbered as the plot counts its games
-    assert [(row.cells[-1], row.source["index"]) for row in mistakes] == [("2", 0), ("1", 1)]
+    mistakes = present.mistake_table(bob).rows  # numbered as in their file
+    assert [(row.cells[-1], row.source["index"]) for row in mistakes] == [("1", 0), ("2", 1)]
     assert present.measures("go")[0] == ("loss", "Weighted loss")
     assert present.RESULT_COLOURS["win"] != present.RESULT_COLOURS["loss"]
 

@@ -39,13 +39,17 @@ def game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], lis
 def load_records(
     paths: Iterable[str | os.PathLike[str]],
     should_stop: Callable[[], bool] | None = None,
+    on_file: Callable[[int, int], None] | None = None,
 ) -> LoadedRecords:
-    """Every game's header record from the files and folders given; unreadable files are reported."""
+    """Every game's header record from the files and folders given; unreadable files are reported.
+    `on_file(files looked at, files in all)` is told before each file and once at the end."""
     loaded = LoadedRecords()
     files, loaded.problems = game_files(paths)
-    for path in files:
+    for number, path in enumerate(files):
         if should_stop is not None and should_stop():
             break
+        if on_file is not None:
+            on_file(number, len(files))
         try:
             collection = open_collection(path)
             for summary in collection.summaries():
@@ -59,4 +63,6 @@ def load_records(
             loaded.problems.append(f"{path}: cannot be read ({detail})")
             continue
         loaded.files_read += 1
+    if on_file is not None:
+        on_file(len(files), len(files))
     return loaded

@@ -87,6 +87,7 @@ class EngineManagerDialog(QDialog):
     engines_changed = Signal()  # the list of engines may differ (added, removed, installed, options)
     default_chosen = Signal(object)  # an EngineChoice
     engines_listed = Signal()  # the list on screen is fresh (tests wait on it)
+    engines_found = Signal(object)  # the engines it found (a list of EngineInfo), for every other view of them
     install_finished = Signal(str, bool)  # engine, whether it is installed now
 
     def __init__(
@@ -215,6 +216,7 @@ class EngineManagerDialog(QDialog):
                 self.table.selectRow(row)
         self.refresh_button.setEnabled(True)
         self._update_buttons()
+        self.engines_found.emit(list(engines))
         self.engines_listed.emit()
 
     def _is_default(self, engine: EngineInfo) -> bool:

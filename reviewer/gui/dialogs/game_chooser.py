@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.gui.window_size import resize_to_fit
+
 POLL_MS = 100  # how often new rows are taken while a file is still being listed
 SUMMARIES_PER_TICK = 300  # rows per tick for collections that only give summaries one by one
 FILTER_AT_ONCE_ROWS = 100_000  # bigger lists filter once typing pauses
@@ -261,7 +263,7 @@ class GameChooserDialog(QDialog):
     def __init__(self, source: SummarySource, title: str = "", parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"Choose a game — {title}" if title else "Choose a game")
-        self.resize(820, 520)
+        resize_to_fit(self, 820, 520)
         self._model = GameSummaryModel(source, self)
 
         self.count_label = QLabel()

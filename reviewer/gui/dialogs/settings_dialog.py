@@ -54,17 +54,7 @@ class SettingsDialog(QDialog):
 
         # -- engine
         self.engine_combo = QComboBox()
-        for found in engines:
-            if found.kind != kind:
-                continue
-            label = engine_label(found) if found.usable else f"{found.name} (not usable)"
-            self.engine_combo.addItem(label, found.name)
-            index = self.engine_combo.count() - 1
-            self.engine_combo.setItemData(index, found.detail, Qt.ItemDataRole.ToolTipRole)
-        if self.engine_combo.count() == 0:
-            default = game_support(kind).engine_key
-            self.engine_combo.addItem(f"{default} (when installed)", default)
-        self.engine_combo.addItem("Custom command…", CUSTOM)
+        self._fill_engines(engines)
         self.command_edit = QLineEdit()
         self.command_edit.setPlaceholderText(
             game_support(kind).engine_command_example
@@ -162,6 +152,30 @@ class SettingsDialog(QDialog):
         bottom.addStretch(1)
         bottom.addWidget(buttons)
         layout.addLayout(bottom)
+
+    def _fill_engines(self, engines: Sequence[EngineInfo]) -> None:
+        combo = self.engine_combo
+        combo.clear()
+        for found in engines:
+            if found.kind != self._kind:
+                continue
+            label = engine_label(found) if found.usable else f"{found.name} (not usable)"
+            combo.addItem(label, found.name)
+            combo.setItemData(combo.count() - 1, found.detail, Qt.ItemDataRole.ToolTipRole)
+        if combo.count() == 0:
+            default = game_support(self._kind).engine_key
+            combo.addItem(f"{default} (when installed)", default)
+        combo.addItem("Custom command…", CUSTOM)
+
+    def set_engines(self, engines: Sequence[EngineInfo]) -> None:
+        """Show the engines found now (the choice on show is kept where it is still offered)."""
+        chosen = self.engine_combo.currentData()
+        self.engine_combo.blockSignals(True)
+        self._fill_engines(engines)
+        index = self.engine_combo.findData(chosen)
+        self.engine_combo.setCurrentIndex(max(index, 0))
+        self.engine_combo.blockSignals(False)
+        self._update_command_enabled()
 
     def _update_command_enabled(self) -> None:
         self.command_edit.setEnabled(self.engine_combo.currentData() == CUSTOM)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.rating.records import player_key
+from reviewer.core.services.insights.render import shown_game_number
 from reviewer.gui.presenters.analysis_state import clock
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.messages import Message
@@ -83,6 +84,8 @@ class RunCounts:
     unreadable: int = 0  # files and games the plan could not read
     duplicates: int = 0
     not_played: int = 0  # games without the player named
+    cards_added: int = 0  # new training cards from the games reviewed
+    cards_player: str | None = None  # whose moves became cards: the player named, else both players
 
 
 def outcome_text(counts: RunCounts) -> str:
@@ -112,6 +115,9 @@ def outcome_text(counts: RunCounts) -> str:
         parts.append(f"{plural(counts.duplicates, 'duplicate')} reviewed once")
     if counts.not_played:
         parts.append(f"{plural(counts.not_played, 'other game')} without the player left aside")
+    if counts.cards_added:
+        whose = f"{counts.cards_player}'s" if counts.cards_player else "both players'"
+        parts.append(f"{plural(counts.cards_added, 'new training card')} from {whose} mistakes")
     return " · ".join(parts)
 
 
@@ -337,16 +343,9 @@ def opening_table(player: Mapping[str, Any]) -> Table:
     return Table(columns, tuple(rows), frozenset(range(2, 8)))
 
 
-def game_numbers(player: Mapping[str, Any]) -> dict[int, int]:
-    """A scored game's number as the plot's axis counts it (its place in the player's timeline),
-    by its number in the collection."""
-    return {int(point["game"]): position for position, point in enumerate(player["timeline"], start=1)}
-
-
 def mistake_table(player: Mapping[str, Any]) -> Table:
     """The costliest mistakes, biggest first; a row opens its game at the move."""
     kind = player["kind"]
-    numbers = game_numbers(player)
     rows = []
     for mistake in player["mistakes"]:
         evaluation = f"{mistake.get('eval_before_text') or '?'} → {mistake.get('eval_after_text') or '?'}"
@@ -361,7 +360,7 @@ def mistake_table(player: Mapping[str, Any]) -> Table:
                     evaluation,
                     str(mistake.get("opponent") or "?"),
                     mistake.get("date") or "–",
-                    str(numbers.get(int(mistake["game"]), "?")),
+                    str(shown_game_number(mistake) or "?"),
                 ),
                 (
                     _key(mistake.get("loss")),
@@ -372,7 +371,7 @@ def mistake_table(player: Mapping[str, Any]) -> Table:
                     evaluation,
                     str(mistake.get("opponent") or "").casefold(),
                     mistake.get("date") or "",
-                    numbers.get(int(mistake["game"]), 0),
+                    shown_game_number(mistake),
                 ),
                 source=mistake.get("source"),
                 ply=int(mistake["ply"]) if isinstance(mistake.get("ply"), int) else None,
@@ -388,7 +387,6 @@ def strength_table(player: Mapping[str, Any]) -> Table:
     """Each scored game's strength estimate from its moves, with its interval."""
     kind = player["kind"]
     opponents = {p["game"]: p for p in player["timeline"]}
-    numbers = game_numbers(player)
     rows = []
     for estimate in player["strength_by_game"]:
         point = opponents.get(estimate["game"], {})
@@ -396,7 +394,7 @@ def strength_table(player: Mapping[str, Any]) -> Table:
         rows.append(
             Row(
                 (
-                    str(numbers.get(int(estimate["game"]), "?")),
+                    str(shown_game_number(estimate) or "?"),
                     estimate.get("date") or "–",
                     str(estimate.get("color") or "").capitalize(),
                     str(point.get("opponent") or "?"),
@@ -404,7 +402,7 @@ def strength_table(player: Mapping[str, Any]) -> Table:
                     estimate_text(kind, estimate["estimate"]),
                 ),
                 (
-                    numbers.get(int(estimate["game"]), 0),
+                    shown_game_number(estimate),
                     estimate.get("date") or "",
                     str(estimate.get("color") or ""),
                     str(point.get("opponent") or "").casefold(),
@@ -463,7 +461,7 @@ def timeline(player: Mapping[str, Any], measure: Measure) -> Timeline:
         shown = f"{value:.1f}%" if measure == "accuracy" else f"{loss_text(kind, value)} {game_support(kind).scores.unit}"
         when = point.get("date") or "undated"
         tooltip = (
-            f"{when} · {str(point.get('color') or '').capitalize()} against {point.get('opponent') or '?'} · "
+            f"Game {shown_game_number(point)} · {when} · {str(point.get('color') or '').capitalize()} against {point.get('opponent') or '?'} · "
             f"{RESULT_WORDS.get(str(point.get('result')), '?')}\n{measure_word(kind, measure)}: {shown}\nClick to open this game"
         )
         points.append(PlotPoint(float(position), value, str(point.get("result") or "unknown"), tooltip, point.get("source")))
@@ -505,7 +503,6 @@ __all__ = [
     "engine_missing_message",
     "engine_name",
     "estimate_text",
-    "game_numbers",
     "kind_installed_by",
     "left_out_text",
     "loss_text",

@@ -61,12 +61,25 @@ def welcome_html(recent_paths: list[str]) -> str:
     )
 
 
+def player_name_html(name: str, rank: str) -> str:
+    """A player strip's name: 'Name (2700)'."""
+    rank_text = f" <span style='color:gray'>({escape_html(rank)})</span>" if rank else ""
+    return f"<b>{escape_html(name)}</b>{rank_text}"
+
+
+def player_figures_html(accuracy: float | None, partial: bool = False, short: bool = False) -> str:
+    """A player strip's figures: 'accuracy 87.3%', with '(partial analysis)' while moves are missing;
+    `short`, for a narrow strip: '87.3% (partial)'."""
+    word = "" if short else "<span style='color:gray'>accuracy</span> "
+    accuracy_text = f"{word}<b>{accuracy:.1f}%</b>" if accuracy is not None else ""
+    if partial:  # with no accuracy yet too: none of this side's moves is judged so far
+        accuracy_text += (" " if accuracy_text else "") + f"<span style='color:gray'>({'partial' if short else 'partial analysis'})</span>"
+    return accuracy_text
+
+
 def player_html(name: str, rank: str, accuracy: float | None, partial: bool = False) -> str:
     """A player strip: 'Name (2700)  accuracy 87.3%', with '(partial analysis)' while moves are missing."""
-    rank_text = f" <span style='color:gray'>({escape_html(rank)})</span>" if rank else ""
-    accuracy_text = (
-        f"&nbsp;&nbsp;<span style='color:gray'>accuracy</span> <b>{accuracy:.1f}%</b>" if accuracy is not None else ""
-    )
-    if partial:  # with no accuracy yet too: none of this side's moves is judged so far
-        accuracy_text += " <span style='color:gray'>(partial analysis)</span>"
-    return f"<b>{escape_html(name)}</b>{rank_text}{accuracy_text}"
+    figures = player_figures_html(accuracy, partial)
+    return player_name_html(name, rank) + (f"&nbsp;&nbsp;{figures}" if accuracy is not None else f" {figures}" if figures else "")
+
+

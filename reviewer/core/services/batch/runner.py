@@ -32,7 +32,7 @@ from reviewer.core.services.batch.task import (
     GameTask,
     replay_into_cache,
 )
-from reviewer.core.services.trainer.cards import Card
+from reviewer.core.services.trainer.cards import Card, cards_of_player
 
 __all__ = [
     "BatchOutcome",
@@ -206,11 +206,13 @@ def run_batch(
     on_progress: Callable[[BatchProgress], None] | None = None,
     on_event: Callable[[GameEvent], None] | None = None,
     on_cards: Callable[[Sequence[Card]], int] | None = None,
+    cards_player: str | None = None,
     clock: Callable[[], float] = time.monotonic,
 ) -> BatchOutcome:
-    """Review every game not yet finished under `settings`; see the module's description.
-    StoreError when the store cannot be read at the start."""
-    run = _Run(games, settings, store, cache, on_progress, on_event, clock, on_cards)
+    """Review every game not yet finished under `settings`; see the module's description. The
+    mistakes and blunders of the games reviewed go to `on_cards`: `cards_player`'s alone when a
+    player is named, both players' otherwise. StoreError when the store cannot be read at the start."""
+    run = _Run(games, settings, store, cache, on_progress, on_event, clock, on_cards, cards_player)
     return run.run(executor, stop if stop is not None else threading.Event())
 
 
@@ -227,9 +229,11 @@ class _Run:
         on_event: Callable[[GameEvent], None] | None,
         clock: Callable[[], float],
         on_cards: Callable[[Sequence[Card]], int] | None = None,
+        cards_player: str | None = None,
     ) -> None:
         self.games, self.settings, self.store, self.cache = games, settings, store, cache
         self.on_progress, self.on_event, self.on_cards = on_progress, on_event, on_cards
+        self.cards_player = cards_player
         self.settings_by_kind = {kind: setting_of(settings, kind) for kind in sorted({game.kind for game in games})}
         self.by_key = {game.key: game for game in games}
         self.outcome = BatchOutcome(total=len(games))
@@ -337,6 +341,9 @@ class _Run:
         if self.on_cards is None or not result.cards:
             return
         cards = [replace(Card.from_json(text), source_path=str(game.path), source_index=game.index) for text in result.cards]
+        cards = cards_of_player(cards, self.cards_player)
+        if not cards:
+            return
         try:
             self.outcome.cards_added += self.on_cards(cards)
         except Exception as error:  # the deck is the trainer's: a write that fails costs no review

@@ -111,7 +111,7 @@ class GameResult:
     cache_entries: tuple[CacheEntry, ...] = ()
     engines_seen: tuple[tuple[str, str], ...] = ()  # (engine fingerprint, identity) for the driver's cache
     not_imported: str = ""  # why the figures the file carries were not imported (an engine reviewed)
-    cards: tuple[str, ...] = ()  # the game's training cards (Card.to_json), both sides
+    cards: tuple[str, ...] = ()  # the game's training cards (Card.to_json), both sides (the driver keeps its player's)
 
     @property
     def finished(self) -> bool:

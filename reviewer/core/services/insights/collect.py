@@ -34,6 +34,7 @@ RATING_LEVEL = 0.95  # reviewer.core.rating's interval: rating ± 1.96 σ
 NOT_ANALYSED = "not analysed"
 LABELS_WITHHELD = "labels withheld (rough estimate)"
 PARTIAL = "partial analysis"
+TOO_SHORT = "too short to score (no move of theirs scored)"
 
 Outcome = str  # "win" | "draw" | "loss" | "unknown", the player's point of view
 
@@ -154,13 +155,21 @@ class _Player:
         if reason is None:
             accuracy = _number(summary.get("accuracy"))
             loss = _number(summary.get(game_support(self.kind).scores.summary_loss_key))
-        else:
+            if accuracy is None and loss is None:
+                reason = TOO_SHORT
+        if reason is not None:
             self.left_out[reason] = self.left_out.get(reason, 0) + 1
         self.by_colour[color].add(outcome, accuracy, loss)
         if game_support(self.kind).has_openings:
             opening = game.get("opening") or {}
             self.by_opening.setdefault((opening.get("eco"), opening.get("name")), _Tally()).add(outcome, accuracy, loss)
-        common = {"game": number, "source": source, "date": known_date(str(game.get("date") or ""))}
+        common = {
+            "game": number,
+            "game_in_file": game_number_in_file(source, number),
+            "source": source,
+            "date": known_date(str(game.get("date") or "")),
+            "time": game.get("time") if isinstance(game.get("time"), str) else None,
+        }
         if reason is not None:
             return
         self.points.append(
@@ -240,7 +249,14 @@ class _Player:
             ],
             "mistakes": sorted(self.mistakes, key=lambda m: (-m["loss"], m["game"], m["ply"]))[:MISTAKES_KEPT],
             "strength_by_game": [
-                {"game": p["game"], "source": p["source"], "date": p["date"], "color": p["color"], "estimate": p["strength"]}
+                {
+                    "game": p["game"],
+                    "game_in_file": p["game_in_file"],
+                    "source": p["source"],
+                    "date": p["date"],
+                    "color": p["color"],
+                    "estimate": p["strength"],
+                }
                 for p in _timeline(self.points)
                 if p["strength"] is not None
             ],
@@ -248,10 +264,18 @@ class _Player:
         }
 
 
+def game_number_in_file(source: Mapping[str, Any] | None, number: int) -> int:
+    """The game's number in its file, 1-based (what the player knows it by); its number in the
+    collection when its report does not say where it lies."""
+    index = (source or {}).get("index")
+    return index + 1 if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else number
+
+
 def _timeline(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The scored games in date order when every one is dated, else in the collection's order."""
+    """The scored games in the order they were played when every one is dated (date, then time of
+    day where known, then the collection's order), else in the collection's order."""
     if points and all(p["date"] for p in points):
-        return sorted(points, key=lambda p: (p["date"], p["game"]))
+        return sorted(points, key=lambda p: (p["date"], p["time"] or "", p["game"]))
     return sorted(points, key=lambda p: p["game"])
 
 
@@ -332,7 +356,7 @@ def collection_insights(reports: Sequence[Mapping[str, Any]], player: str | None
     }
 
 
-__all__ = ["SCHEMA", "collection_insights", "left_out_reason", "player_outcome"]
+__all__ = ["SCHEMA", "TOO_SHORT", "collection_insights", "game_number_in_file", "left_out_reason", "player_outcome"]
 
 
 _DATE_PARTS = re.compile(r"\d{4}(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?")

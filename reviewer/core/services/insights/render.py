@@ -59,6 +59,13 @@ INSIGHTS_CSV_COLUMNS = (
 )
 
 
+def shown_game_number(entry: Mapping[str, Any]) -> int:
+    """The number a timeline point, a mistake or an estimate shows for its game: the game's number
+    in its file (insights made before it was kept show the collection's number)."""
+    number = entry.get("game_in_file", entry.get("game"))
+    return int(number) if isinstance(number, int) else 0
+
+
 def _source_cells(source: Mapping[str, Any] | None) -> dict[str, Any]:
     source = source or {}
     return {"source_path": source.get("path"), "source_index": source.get("index"), "source_key": source.get("key")}
@@ -80,7 +87,8 @@ def _rows(player: Mapping[str, Any]) -> list[dict[str, Any]]:
                 **base,
                 "section": "game",
                 "label": point["opponent"],
-                **{key: point.get(key) for key in ("game", "date", "color", "result", "moves", "accuracy", "loss")},
+                **{key: point.get(key) for key in ("date", "color", "result", "moves", "accuracy", "loss")},
+                "game": shown_game_number(point),
                 **_estimate_cells(point.get("strength")),
                 **_source_cells(point.get("source")),
             }
@@ -98,7 +106,8 @@ def _rows(player: Mapping[str, Any]) -> list[dict[str, Any]]:
                 **base,
                 "section": "mistake",
                 "label": mistake["move_label"],
-                **{key: mistake.get(key) for key in ("game", "date", "color", "ply", "move", "best", "loss", "judgement", "phase")},
+                **{key: mistake.get(key) for key in ("date", "color", "ply", "move", "best", "loss", "judgement", "phase")},
+                "game": shown_game_number(mistake),
                 **_source_cells(mistake.get("source")),
             }
         )
@@ -153,13 +162,13 @@ def _trend_svg(points: Sequence[Mapping[str, Any]], key: str, label: str, width:
         parts.append(f'<polyline points="{line}" fill="none" stroke="#222" stroke-width="1.5"/>')
     for index, value in values:
         point = points[index]
-        title = f"game {point['game']}{' · ' + point['date'] if point.get('date') else ''}: {value:.1f}"
+        title = f"game {shown_game_number(point)}{' · ' + point['date'] if point.get('date') else ''}: {value:.1f}"
         parts.append(
             f'<circle class="point" cx="{x_of(index):.1f}" cy="{y_of(value):.1f}" r="3" fill="#2a9d8f">'
             f"<title>{html.escape(title)}</title></circle>"
         )
     for index in sorted({0, len(points) - 1}) if points else []:
-        text = points[index].get("date") or f"game {points[index]['game']}"
+        text = points[index].get("date") or f"game {shown_game_number(points[index])}"
         anchor = "start" if index == 0 else "end"
         parts.append(
             f'<text x="{x_of(index):.1f}" y="{upper + plot_height + 14}" font-size="10" fill="#555" '
@@ -278,7 +287,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
         out.append(
             _table(
                 ["Game", "Date", "Colour", f"From move quality ({unit.get('rating', '')})"],
-                [[str(s["game"]), s.get("date") or "–", s["color"], _estimate_text(kind, s["estimate"])] for s in estimates],
+                [[str(shown_game_number(s)), s.get("date") or "–", s["color"], _estimate_text(kind, s["estimate"])] for s in estimates],
             )
         )
         out.append(f'<p class="meta">{e(str(estimates[0]["estimate"].get("basis", "")))}</p>')
@@ -289,7 +298,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
                 ["Game", "Move", "Best", "Loss", "Judgement", "Phase", "Evaluation"],
                 [
                     [
-                        str(m["game"]),
+                        str(shown_game_number(m)),
                         f"{m['move_label']}{SYMBOLS.get(m['judgement'], '')}",
                         str(m.get("best") or "–"),
                         _number(m["loss"], scores.loss_decimals),

@@ -85,6 +85,27 @@ def card_id_for(kind: GameKind, position_key: str) -> str:
     return hashlib.sha1(f"{kind}|{position_key}".encode()).hexdigest()[:12]
 
 
+def side_of_player(player: str, white: str, black: str) -> Color | None:
+    """The colour `player` had in a game between `white` and `black`: the side named `player` (any
+    case and spacing), else the one side whose name holds it; None when neither, or both, hold it."""
+    wanted = " ".join(player.split()).casefold()
+    if not wanted:
+        return None
+    names: dict[Color, str] = {"white": " ".join(white.split()).casefold(), "black": " ".join(black.split()).casefold()}
+    exact = [side for side, name in names.items() if name == wanted]
+    if len(exact) == 1:
+        return exact[0]
+    holding = [side for side, name in names.items() if wanted in name]
+    return holding[0] if len(holding) == 1 else None
+
+
+def cards_of_player(cards: Sequence[Card], player: str | None) -> list[Card]:
+    """The cards of `player`'s own moves (every card when `player` is None or blank)."""
+    if player is None or not player.strip():
+        return list(cards)
+    return [card for card in cards if side_of_player(player, card.white, card.black) == card.side]
+
+
 # ------------------------------------------------------------------------------ positions
 
 
@@ -120,11 +141,15 @@ def cards_from_game(
     player: str | None = None,
 ) -> list[Card]:
     """A card for every mistake and blunder (book moves never) whose position the engine judged,
-    made only from evaluations an engine that may label moves gave (scoring.trust)."""
+    made only from evaluations an engine that may label moves gave (scoring.trust); with `player`,
+    only that player's moves (`side_of_player`)."""
     rules, support = rules_for(game.kind), game_support(game.kind)
     cards: list[Card] = []
     board_size = max(game.board_width, game.board_height)
     opening = assessment.opening.name if assessment.opening is not None else ""
+    players_side = side_of_player(player, game.white, game.black) if player is not None and player.strip() else None
+    if player is not None and player.strip() and players_side is None:
+        return []
     for move in assessment.moves:
         if move.judgement not in CARD_JUDGEMENTS or move.book or move.loss is None:
             continue
@@ -132,8 +157,7 @@ def cards_from_game(
         if before is None or not before.best_move or not judge_engine(before.engine_id, game.kind, board_size).labels:
             continue
         mover = move.color
-        name = game.white if mover == "white" else game.black
-        if player is not None and name.strip().lower() != player.strip().lower():
+        if players_side is not None and mover != players_side:
             continue
         node = game.node_at_ply(move.ply)
         parent = node.parent if node.parent is not None else game.root
@@ -248,7 +272,9 @@ __all__: Sequence[str] = [
     "Verdict",
     "answer_game",
     "cards_from_game",
+    "cards_of_player",
     "judge_answer",
     "loss_from_evaluation",
     "position_of",
+    "side_of_player",
 ]

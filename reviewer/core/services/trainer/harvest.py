@@ -57,6 +57,13 @@ def add_game_cards(
         return opened.add(cards)
 
 
+def new_cards_line(added: int, player: str | None) -> str:
+    """What a run tells of the cards it added: whose mistakes they are (`player`'s, or both players'
+    when no player was named)."""
+    whose = f"{' '.join(player.split())}'s" if player is not None and player.strip() else "both players'"
+    return f"{added} new training card(s) from {whose} mistakes (reviewer train --due)"
+
+
 def cached_analysis(game: Game, cache: AnalysisCache) -> EvaluationTable:
     """The main-line evaluations the analysis cache holds for `game`, from the engine setting that
     covers most of its positions (what `reviewer batch` or the app left there); empty when none.
