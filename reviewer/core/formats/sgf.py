@@ -28,21 +28,25 @@ Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from array import array
 from dataclasses import dataclass, field
 
 from sgfmill import sgf_grammar
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import sgf_komi
-from reviewer.core.formats.collection import BuiltCollection
+from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
 from reviewer.core.formats.textio import (
+    ASCII_TRAIL_LEADS,
     SHORT_TEXT_CHARS,
     choose_charset,
     codec_for_charset,
-    decode_errors,
+    decode_keeping,
+    decodes_cleanly,
     is_utf8,
     looks_binary,
+    sample_of,
+    strip_nul_padding,
     strip_utf8_bom,
     utf16_codec,
 )
@@ -53,7 +57,6 @@ MIN_BOARD, MAX_BOARD = 2, 25
 _CA_RE = re.compile(rb"C[a-z]*A[a-z]*\s*\[\s*([^\]]*?)\s*\]")
 _MOVE_IDENTS = ("B", "W")
 _SETUP_IDENTS = ("AB", "AW", "AE")
-_SINGLE_BYTE_CODECS = {"latin-1", "cp1252", "ascii", "iso8859-1", "iso8859-15"}
 
 
 
@@ -135,6 +138,24 @@ def normalise_result(value: str) -> str:
 
 
 @dataclass
+class SgfCharset:
+    """How a file's bytes become text, decided once for the whole file and applied to each game's
+    bytes as it is read (every game's bytes start and end on an ASCII delimiter)."""
+
+    codec: str
+    encoding: str  # as the collection reports it: the codec, or "utf-8+cp949" for a repaired file
+    warnings: list[str] = field(default_factory=list)  # about the file
+    doubts: list[str] = field(default_factory=list)  # about every game's text (its names, comments)
+    repaired_from: str = ""  # text encoded twice: its characters are the Latin-1 bytes of this codec
+
+    def decode(self, data: bytes) -> str:
+        text = decode_keeping(data, self.codec, _DELIMITERS, errors="replace")
+        if self.repaired_from:
+            text = decode_keeping(text.encode("latin-1", errors="replace"), self.repaired_from, _DELIMITERS, "replace")
+        return text
+
+
+@dataclass
 class DecodedText:
     text: str
     encoding: str
@@ -151,6 +172,9 @@ _PLACE_HINTS = (
     (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
     (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
 )
+_DELIMITERS = b"[]"  # no multi-byte character may take one of these as its second byte
+# Declared charsets many programs write whatever their bytes are: weighed, not trusted.
+_UNTRUSTED_DECLARED = {"latin-1", "cp1252", "ascii", "iso8859-1"}
 
 
 def charset_hints(data: bytes) -> tuple[str, ...]:
@@ -164,14 +188,27 @@ def charset_hints(data: bytes) -> tuple[str, ...]:
 
 def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
     """Decode an SGF file's bytes, honouring CA[] when the bytes agree with it."""
+    data, charset = sgf_charset(data, name)
+    return DecodedText(charset.decode(data), charset.encoding, charset.warnings, charset.doubts)
+
+
+def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
+    """The bytes to read (UTF-16 and 7-bit stateful charsets turned into UTF-8) and their charset.
+
+    A declared charset is honoured whenever the bytes decode under it (declared UTF-8 is never
+    "repaired"; only a few characters of it, valid UTF-8 by chance, are weighed against the other
+    readings); CA[ISO-8859-1]/Windows-1252, which many programs write whatever their bytes, is
+    weighed against the other readings.
+    """
     codec16 = utf16_codec(data)
     if codec16:
-        return DecodedText(data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16)
-    data, had_bom = strip_utf8_bom(data)
+        text = data.decode(codec16, errors="replace").lstrip("\ufeff")
+        return text.encode("utf-8"), SgfCharset("utf-8", codec16)
+    data, had_bom = strip_utf8_bom(strip_nul_padding(data))
     if looks_binary(data):
         raise GameFileError(f"{name}: not an SGF file (binary data)")
     if had_bom:
-        return DecodedText(data.decode("utf-8", errors="replace"), "utf-8")
+        return data, SgfCharset("utf-8", "utf-8")
     warnings: list[str] = []
     declared_match = _CA_RE.search(data)
     declared_name = declared_match.group(1).decode("ascii", errors="replace") if declared_match else ""
@@ -179,51 +216,58 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
     if declared_name and declared is None:
         warnings.append(f"{name}: unknown charset CA[{declared_name}]; guessed from the bytes")
     if data.isascii():
-        return DecodedText(data.decode("ascii"), declared or "utf-8", warnings)
+        if declared and b"\x1b" in data and declared.startswith("iso2022") and decodes_cleanly(data, declared):
+            # Escape sequences switch to two-byte characters made of ASCII bytes (brackets too).
+            return data.decode(declared).encode("utf-8"), SgfCharset("utf-8", declared, warnings)
+        return data, SgfCharset("ascii", declared or "utf-8", warnings)
     if is_utf8(data):
-        text = data.decode("utf-8")
-        fixed = _undo_double_encoding(text)
-        if fixed is not None:
-            warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
-            return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
-        if sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
-            return DecodedText(text, "utf-8", warnings)
+        sample = sample_of(data).decode("utf-8", errors="replace")
+        repaired = _double_encoding_of(sample)
+        if repaired is not None:
+            warnings.append(f"{name}: text was encoded twice ({repaired} read as Latin-1); repaired")
+            return data, SgfCharset("utf-8", f"utf-8+{repaired}", warnings, repaired_from=repaired)
+        if sum(1 for ch in sample if ord(ch) > 127) > SHORT_TEXT_CHARS:
+            return data, SgfCharset("utf-8", "utf-8", warnings)
         # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
-    if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
-        errors = decode_errors(data, declared)
-        if errors == 0:
-            return DecodedText(data.decode(declared), declared, warnings)
+    if declared and declared != "utf-8" and declared not in _UNTRUSTED_DECLARED:
+        if decodes_cleanly(data, declared, _DELIMITERS):
+            return data, SgfCharset(declared, declared, warnings)
+        errors = decode_keeping(data, declared, _DELIMITERS, "replace").count("\ufffd") - data.count("\ufffd".encode())
         high = sum(1 for byte in data if byte > 127)
         if errors <= max(3, high // 50):
             warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
-            return DecodedText(data.decode(declared, errors="replace"), declared, warnings)
-    # No charset, one that lies, or a single-byte one (many programs write CA[ISO-8859-1] whatever
-    # their bytes): the charset whose reading of all the bytes is likeliest in a Go file.
-    weighed_declared = "cp1252" if declared in _SINGLE_BYTE_CODECS else declared
-    choice = choose_charset(data, charset_hints(data), weighed_declared)
+            return data, SgfCharset(declared, declared, warnings)
+    # No charset, one that lies, or one many programs write whatever their bytes (CA[ISO-8859-1]):
+    # the charset whose reading of all the bytes is likeliest in a Go file.
+    weighed_declared = "cp1252" if declared in _UNTRUSTED_DECLARED else declared
+    choice = choose_charset(data, charset_hints(data), weighed_declared, delimiters=_DELIMITERS)
     codec = choice.codec
     if codec == "utf-8" and (not choice.doubt or declared == "utf-8"):
-        return DecodedText(data.decode("utf-8"), "utf-8", warnings)
-    if declared and codec != declared and not (declared in _SINGLE_BYTE_CODECS and codec in _SINGLE_BYTE_CODECS):
+        return data, SgfCharset("utf-8", "utf-8", warnings)
+    if declared and codec != declared and not (declared in _UNTRUSTED_DECLARED and codec in _UNTRUSTED_DECLARED):
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
     doubts = [choice.doubt] if choice.doubt else []
-    return DecodedText(data.decode(codec, errors="replace"), codec, warnings, doubts)
+    return data, SgfCharset(codec, codec, warnings, doubts)
 
 
-def _undo_double_encoding(text: str) -> tuple[str, str] | None:
-    """Text whose non-ASCII characters are all Latin-1 bytes of a CJK encoding -> the real text."""
+def _double_encoding_of(text: str) -> str | None:
+    """The CJK codec whose bytes, read as Latin-1, make all of `text`'s non-ASCII characters, when
+    reading them back gives Hangul or CJK and keeps every ASCII character; else None."""
     high = [ch for ch in text if ord(ch) > 127]
     if len(high) < 4 or any(ord(ch) > 255 for ch in high):
         return None
     raw = text.encode("latin-1")
+    ascii_part = "".join(ch for ch in text if ord(ch) < 128)
     for codec in ("utf-8", "cp949", "gb18030", "cp932"):
         try:
             decoded = raw.decode(codec)
         except UnicodeDecodeError:
             continue
         wide = [ch for ch in decoded if ord(ch) > 127]
+        if "".join(ch for ch in decoded if ord(ch) < 128) != ascii_part:
+            continue  # a two-byte character took an ASCII byte (a bracket): not this codec
         if wide and sum(1 for ch in wide if 0x1100 <= ord(ch) <= 0xD7AF or 0xF900 <= ord(ch) <= 0xFAFF) > 0.9 * len(wide):
-            return decoded, codec
+            return codec
     return None
 
 
@@ -242,64 +286,127 @@ class RawNode:
 
 # "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
 _MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
+_GAME_START = re.compile(rb"\(\s*;")
+_GAME_START_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
+# A game's root inside a game whose closing parenthesis is missing: no variation starts this way.
+_NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP)\s*\[")
+_TRUNCATED = "the file ends inside it (truncated)"
 
 
-def _parse_collection(text: str, name: str) -> tuple[list[RawNode], list[str]]:
-    """Every game tree of the file, and warnings about games cut short.
+def _between_parentheses(codec: str) -> re.Pattern[bytes]:
+    """SGF outside parentheses: identifiers, ';', spaces and whole values, read as `codec` does
+    (a two-byte character whose second byte is '\\' is no escape; ']' always ends a value)."""
+    lead = ASCII_TRAIL_LEADS.get(codec)
+    character = lead + rb"[^\]]|[\x80-\xff]|" if lead else b""
+    value = rb"\[(?:[^\\\]\x80-\xff]++|" + character + rb"[\x80-\xff]++|\\.)*+\]"
+    return re.compile(rb"(?:[A-Za-z;\s]++|" + value + rb")*+", re.DOTALL)
 
-    A game whose closing parenthesis never comes is kept up to where it stops, marked `cut_off`:
-    at the end of the file (a truncated download) the games before it are whole; text that is
-    not SGF inside a game ends the reading there, since where that game ends cannot be told.
+
+@dataclass(frozen=True)
+class GameSpan:
+    """Where one game's bytes are in the file, and why it stops early ("" when it is whole)."""
+
+    start: int
+    end: int
+    cut_off: str = ""
+    not_sgf_at: int = -1  # the byte where text that is not SGF starts inside the game, or -1
+
+
+def scan_games(data: bytes, codec: str) -> list[GameSpan]:
+    """Every game tree of the file, found without parsing it: linear in the file's size.
+
+    A game whose closing parenthesis never comes ends at the end of the file, or where the next
+    game's root starts; text that is not SGF inside a game cuts that game there (its parentheses
+    still tell where it ends), and the games after it are read.
     """
-    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
-        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
-    data = text.encode("utf-8")
-    roots: list[RawNode] = []
-    warnings: list[str] = []
+    starts = _GAME_START if _GAME_START.search(data) else _GAME_START_WITHOUT_SEMICOLON
+    skip = _between_parentheses(codec)
+    spans: list[GameSpan] = []
+    size = len(data)
     position = 0
     while True:
-        tokens, end = sgf_grammar.tokenise(data, position)
-        if not tokens:
-            break
-        trees, still_open = _build_raw_tree(tokens)
-        roots.extend(trees)
-        if still_open:
-            number = len(roots)
-            rest = data[end:]
-            if _only_an_unfinished_value(rest):
-                reason = "the file ends inside it (truncated)"
-            else:
-                reason = f"text that is not SGF at byte {end} inside it"
-            if trees:
-                trees[-1].cut_off = reason
-                warnings.append(f"{name}: game {number} is incomplete: {reason}; its moves up to there are kept")
-            if rest.strip() and not _only_an_unfinished_value(rest):
-                warnings.append(f"{name}: the rest of the file (from byte {end}) was not read")
-            break
-        if end <= position:
-            break
+        found = starts.search(data, position)
+        if found is None:
+            return spans
+        start = position = found.start()
+        depth, cut_off, not_sgf_at = 0, "", -1
+        while True:
+            position = skip.match(data, position).end()  # type: ignore[union-attr]
+            if position >= size or data[position] == 0x5B:  # the end, or a value the end cuts off
+                end, cut_off = size, _TRUNCATED
+                break
+            byte = data[position]
+            if byte == 0x28:  # (
+                if depth and _NEXT_GAME_ROOT.match(data, position):
+                    end, cut_off = position, f"its closing parenthesis is missing (the next game starts at byte {position})"
+                    break
+                depth += 1
+            elif byte == 0x29:  # )
+                depth -= 1
+                if depth == 0:
+                    end = position + 1
+                    break
+            elif not_sgf_at < 0:
+                not_sgf_at = position
+            position += 1
+        if not_sgf_at >= 0:
+            cut_off = f"text that is not SGF at byte {not_sgf_at} inside it"
+        spans.append(GameSpan(start, end, cut_off, not_sgf_at))
         position = end
-    if not roots:
-        raise GameFileError(f"{name}: no SGF game in this file")
-    return roots, warnings
 
 
-def _only_an_unfinished_value(rest: bytes) -> bool:
-    """Whether the bytes after a cut are nothing, or a property value the end of the file cut off."""
-    stripped = rest.strip()
-    if not stripped:
-        return True
-    if not stripped.startswith(b"["):
-        return False
-    escaped = False
-    for byte in stripped[1:]:
-        if escaped:
-            escaped = False
-        elif byte == 0x5C:  # backslash
-            escaped = True
-        elif byte == 0x5D:  # ]
-            return False
-    return True
+def raw_game(text: str, cut_off: str = "") -> RawNode:
+    """The raw tree of one game's text (one game tree, as `scan_games` finds it)."""
+    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
+        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
+    tokens, _end = sgf_grammar.tokenise(text.encode("utf-8"), 0)
+    trees, still_open = _build_raw_tree(tokens)
+    if not trees:
+        raise GameFileError("no SGF node in it")
+    root = trees[0]
+    if still_open or cut_off:
+        root.cut_off = cut_off or _TRUNCATED
+    return root
+
+
+_HEAD_PROPERTY = re.compile(r"\s*([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)|\s*(;)", re.DOTALL)
+_HEAD_VALUE = re.compile(r"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
+
+
+def head_of_game(text: str) -> RawNode:
+    """The root of one game's text with the move-less nodes before its first move merged in, as
+    `game_from_raw` merges them: all a listing shows, read without the moves."""
+    opening = re.match(r"\s*\(\s*;?", text)
+    position = opening.end() if opening else 0
+    root = RawNode()
+    node = root
+    node_has_move = False
+    while True:
+        item = _HEAD_PROPERTY.match(text, position)
+        if item is None or (item.group(3) and node_has_move):
+            break  # the first move (a move in the root too: the next node comes after it)
+        position = item.end()
+        if item.group(3):
+            if node is not root:
+                _merge_props(root, node)
+            node = RawNode()
+            continue
+        ident = item.group(1).translate(_NO_LOWER_CASE)
+        if ident in _MOVE_IDENTS:
+            node_has_move = True
+            if node is not root:
+                break
+        elif ident:
+            values = _HEAD_VALUE.findall(item.group(2))
+            node.props.setdefault(ident, []).extend(
+                sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace") for value in values
+            )
+    if node is not root and not node_has_move:
+        _merge_props(root, node)
+    return root
+
+
+_NO_LOWER_CASE = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _build_raw_tree(tokens: list[tuple[str, bytes]]) -> tuple[list[RawNode], bool]:
@@ -617,27 +724,58 @@ def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], l
 # ---------------------------------------------------------------- the collection
 
 
-class SgfCollection(BuiltCollection):
+class SgfCollection(GameCollection):
+    """The games of an SGF file, listed lazily: opening finds where each game is and reads its
+    root (to leave out, by name, a game that is not Go or has no board Reviewer can show); a
+    game's moves are parsed when it is asked for. Memory stays the file's bytes and two offsets
+    a game."""
+
+    format = "sgf"
+
     def __init__(self, path: str | None, data: bytes) -> None:
         name = str(path) if path is not None else "<sgf text>"
-        decoded = decode_sgf_bytes(data, name)
-        roots, parse_warnings = _parse_collection(decoded.text, name)
-        builders = [_builder(root, number, name, decoded.doubts) for number, root in enumerate(roots, start=1)]
-        super().__init__(path, decoded.encoding, "sgf", builders)
-        self.warnings.extend(decoded.warnings)
-        self.warnings.extend(parse_warnings)
-        # Building each game once validates it (board size, game type) at opening time.
-        for index in range(len(builders)):
-            self._summary(index)
+        self._name = name
+        self._data, self._charset = sgf_charset(data, name)
+        super().__init__(path, self._charset.encoding)
+        self.warnings.extend(self._charset.warnings)
+        self._spans: list[GameSpan] = []
+        self._numbers = array("l")  # the file's game number (1-based) of each listed game
+        first_error = ""
+        for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
+            try:
+                game_from_raw(head_of_game(self._text(span)), number, name)
+            except GameFileError as error:
+                first_error = first_error or str(error)
+                self.warnings.append(f"{error}; left out")
+                continue
+            self._spans.append(span)
+            self._numbers.append(number)
+            if span.cut_off:
+                self.warnings.append(f"{name}: game {number} is incomplete: {span.cut_off}; its moves up to there are kept")
+            if span.not_sgf_at >= 0:
+                self.warnings.append(f"{name}: the rest of game {number} (from byte {span.not_sgf_at}) was not read")
+        if not self._spans:
+            raise GameFileError(first_error or f"{name}: no SGF game in this file")
 
+    def _text(self, span: GameSpan) -> str:
+        return self._charset.decode(self._data[span.start : span.end])
 
-def _builder(raw_root: RawNode, number: int, name: str, doubts: list[str]) -> Callable[[], Game]:
-    def build() -> Game:
-        game = game_from_raw(copy_raw(raw_root), number, name)
-        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in doubts]
+    def _count(self) -> int:
+        return len(self._spans)
+
+    def _summary(self, index: int) -> GameSummary:
+        span, number = self._spans[index], self._numbers[index]
+        return summary_of_game(game_from_raw(head_of_game(self._text(span)), number, self._name), index)
+
+    def _game(self, index: int) -> Game:
+        span, number = self._spans[index], self._numbers[index]
+        try:
+            raw_root = raw_game(self._text(span), span.cut_off)
+        except GameFileError as error:
+            raise GameFileError(f"{self._name}: game {number}: {error}") from None
+        game = game_from_raw(raw_root, number, self._name)
+        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in self._charset.doubts]
         return game
-
-    return build
 
 
 def copy_raw(raw_root: RawNode) -> RawNode:
