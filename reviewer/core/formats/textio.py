@@ -99,8 +99,8 @@ def read_game_file(path: str | os.PathLike[str]) -> bytes:
 
 def utf16_codec(data: bytes) -> str | None:
     """'utf-16-le'/'utf-16-be' when the bytes are UTF-16: a BOM, or without one NULs in one half of
-    the byte pairs only (the high bytes of ASCII characters; other text, CJK too, fills both halves)
-    and the start reads as UTF-16. Single-byte and UTF-8 text hold no NUL at all."""
+    the byte pairs far more than in the other (the high bytes of ASCII characters; CJK characters
+    rarely hold a NUL) and a start that reads as UTF-16. Single-byte and UTF-8 text hold no NUL."""
     if data.startswith(codecs.BOM_UTF16_LE):
         return "utf-16-le"
     if data.startswith(codecs.BOM_UTF16_BE):
@@ -112,7 +112,7 @@ def utf16_codec(data: bytes) -> str | None:
         odd_nuls = head[1::2].count(0)
         half = len(head) // 2
         for codec, nuls, other_nuls in (("utf-16-le", odd_nuls, even_nuls), ("utf-16-be", even_nuls, odd_nuls)):
-            if nuls >= max(4, half // 10) and other_nuls <= half // 100 and _reads_as(head, codec):
+            if nuls >= max(4, half // 10) and other_nuls * 4 < nuls and _reads_as(head, codec):
                 return codec
     return None
 
