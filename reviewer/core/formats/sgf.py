@@ -50,6 +50,7 @@ from reviewer.core.formats.textio import (
     strip_utf8_bom,
     utf16_codec,
 )
+from reviewer.core.games.go import GoBoard
 from reviewer.core.games.go_rules import normalise_rules, parse_rules
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point
 
@@ -691,10 +692,42 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
             game.first_player = "white"
         else:
             game.first_player = "black"
+    _flag_damage(game, label)
     if raw_root.cut_off:
         moves = sum(1 for node in game.root.mainline() if node.color is not None)
         game.warnings.append(f"{label}: incomplete: {raw_root.cut_off}; read up to move {moves}, the rest is missing")
     return game
+
+
+def _flag_damage(game: Game, label: str) -> None:
+    """Warn of what a record cannot mean as written: moves onto a stone (in any variation) and a
+    handicap with no stones for it. The game stays as written."""
+    if game.handicap >= 2 and not game.setup_black:
+        opening = [node.color for node in game.root.mainline() if node.color is not None][: game.handicap]
+        if opening != ["black"] * game.handicap:  # stones played as Black's first moves are the handicap
+            game.warnings.append(f"{label}: HA[{game.handicap}] but no handicap stones are placed; read as written")
+    occupied: list[tuple[int, Node]] = []
+    start = GoBoard(game.board_width, game.board_height, frozenset(), frozenset())
+    start.setup(game.setup_black, game.setup_white, [])
+    stack: list[tuple[Node, GoBoard, int]] = [(game.root, start, 0)]
+    while stack:
+        node, board, depth = stack.pop()
+        if depth:
+            board.setup(node.setup_black, node.setup_white, node.setup_empty)
+        if node.color is not None and node.point is not None:
+            if node.point in board.stones:
+                occupied.append((depth, node))
+            board.play(node.point, node.color)
+        if len(node.children) == 1:
+            stack.append((node.children[0], board, depth + 1))
+        else:  # each variation from its own copy of the board
+            stack.extend((child, GoBoard(board.width, board.height, *board.freeze()), depth + 1) for child in reversed(node.children))
+    if occupied:
+        depth, node = occupied[0]
+        game.warnings.append(
+            f"{label}: {len(occupied)} move(s) onto a point that already holds a stone "
+            f"(the first: node {depth}, {node.color} {node.move}); read as written"
+        )
 
 
 def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str) -> Node:
