@@ -294,13 +294,14 @@ _NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP)\s*\[")
 _TRUNCATED = "the file ends inside it (truncated)"
 
 
-def _between_parentheses(codec: str) -> re.Pattern[bytes]:
-    """SGF outside parentheses: identifiers, ';', spaces and whole values, read as `codec` does
-    (a two-byte character whose second byte is '\\' is no escape; ']' always ends a value)."""
+def _between_parentheses(codec: str, outside_values: bytes = rb"[A-Za-z;\s]") -> re.Pattern[bytes]:
+    """SGF outside parentheses: identifiers, ';', spaces (or any `outside_values`) and whole values,
+    read as `codec` does (a two-byte character whose second byte is '\\' is no escape; ']' always
+    ends a value)."""
     lead = ASCII_TRAIL_LEADS.get(codec)
     character = lead + rb"[^\]]|[\x80-\xff]|" if lead else b""
     value = rb"\[(?:[^\\\]\x80-\xff]++|" + character + rb"[\x80-\xff]++|\\.)*+\]"
-    return re.compile(rb"(?:[A-Za-z;\s]++|" + value + rb")*+", re.DOTALL)
+    return re.compile(rb"(?:" + outside_values + rb"++|" + value + rb")*+", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -322,6 +323,7 @@ def scan_games(data: bytes, codec: str) -> list[GameSpan]:
     """
     starts = _GAME_START if _GAME_START.search(data) else _GAME_START_WITHOUT_SEMICOLON
     skip = _between_parentheses(codec)
+    skip_not_sgf = _between_parentheses(codec, rb"[^\[()]")
     spans: list[GameSpan] = []
     size = len(data)
     position = 0
@@ -347,8 +349,11 @@ def scan_games(data: bytes, codec: str) -> list[GameSpan]:
                 if depth == 0:
                     end = position + 1
                     break
-            elif not_sgf_at < 0:
-                not_sgf_at = position
+            else:  # text that is not SGF: the game is read up to it, its parentheses still counted
+                if not_sgf_at < 0:
+                    not_sgf_at = position
+                position = skip_not_sgf.match(data, position).end()  # type: ignore[union-attr]
+                continue
             position += 1
         if not_sgf_at >= 0:
             cut_off = f"text that is not SGF at byte {not_sgf_at} inside it"
@@ -370,43 +375,46 @@ def raw_game(text: str, cut_off: str = "") -> RawNode:
     return root
 
 
-_HEAD_PROPERTY = re.compile(r"\s*([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)|\s*(;)", re.DOTALL)
+_HEAD_NODE = re.compile(r"\s*(;?)((?:\s*[A-Za-z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)", re.DOTALL)
+_HEAD_PROPERTY = re.compile(r"([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)", re.DOTALL)
 _HEAD_VALUE = re.compile(r"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
 
 
-def head_of_game(text: str) -> RawNode:
+def head_of_game(text: str, idents: frozenset[str] | None = None) -> RawNode:
     """The root of one game's text with the move-less nodes before its first move merged in, as
-    `game_from_raw` merges them: all a listing shows, read without the moves."""
-    opening = re.match(r"\s*\(\s*;?", text)
+    `game_from_raw` merges them: all a listing shows, read without the moves (only `idents`, when
+    given)."""
+    opening = re.match(r"\s*\(", text)
     position = opening.end() if opening else 0
     root = RawNode()
-    node = root
-    node_has_move = False
+    first = True
     while True:
-        item = _HEAD_PROPERTY.match(text, position)
-        if item is None or (item.group(3) and node_has_move):
-            break  # the first move (a move in the root too: the next node comes after it)
-        position = item.end()
-        if item.group(3):
-            if node is not root:
-                _merge_props(root, node)
-            node = RawNode()
-            continue
-        ident = item.group(1).translate(_NO_LOWER_CASE)
-        if ident in _MOVE_IDENTS:
-            node_has_move = True
-            if node is not root:
-                break
-        elif ident:
-            values = _HEAD_VALUE.findall(item.group(2))
-            node.props.setdefault(ident, []).extend(
-                sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace") for value in values
-            )
-    if node is not root and not node_has_move:
-        _merge_props(root, node)
+        block = _HEAD_NODE.match(text, position)
+        if block is None or not (block.group(1) or (first and block.group(2))):
+            break  # a variation, the game's end, or no node (the root may lack its ';')
+        position = block.end()
+        node = root if first else RawNode()
+        has_move = False
+        for raw_ident, values in _HEAD_PROPERTY.findall(block.group(2)):
+            ident = raw_ident.translate(_NO_LOWER_CASE)
+            if ident in _MOVE_IDENTS:
+                has_move = True
+            elif ident and (idents is None or ident in idents):
+                node.props.setdefault(ident, []).extend(
+                    sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
+                    if _ESCAPES_OR_SPACES.search(value)
+                    else value
+                    for value in _HEAD_VALUE.findall(values)
+                )
+        if has_move:
+            break  # the first move: its node is not merged (a move in the root: the next node follows it)
+        if not first:
+            _merge_props(root, node)
+        first = False
     return root
 
 
+_ESCAPES_OR_SPACES = re.compile(r"[\\\r\t\f\v]")  # what `text_value` changes in a value
 _NO_LOWER_CASE = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -625,13 +633,9 @@ def _merge_props(target: RawNode, source: RawNode) -> None:
             target.props[ident] = list(values)
 
 
-def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
-    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
-    label = f"game {number}"
-    game = Game(kind="go")
-    _split_move_nodes(raw_root, game.warnings, label)
-    _fold_moveless(raw_root)
-    props = raw_root.props
+def playable_board(props: dict[str, list[str]], number: int, name: str) -> tuple[int, int]:
+    """(width, height) of a game's root properties, or GameFileError when Reviewer cannot show the
+    game: not Go, or a board size it cannot read or draw."""
     game_type = _first(props, "GM", "1")
     if game_type not in ("1", ""):
         raise GameFileError(f"{name}: game {number} is not a Go game (GM[{game_type}])")
@@ -643,6 +647,17 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
         raise GameFileError(
             f"{name}: game {number} is on a {width}x{height} board; boards from {MIN_BOARD} to {MAX_BOARD} lines are supported"
         )
+    return width, height
+
+
+def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
+    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
+    label = f"game {number}"
+    game = Game(kind="go")
+    _split_move_nodes(raw_root, game.warnings, label)
+    _fold_moveless(raw_root)
+    props = raw_root.props
+    width, height = playable_board(props, number, name)
     game.board_width, game.board_height = width, height
     game.headers = {ident: ", ".join(values) for ident, values in props.items()}
     game.black = _simple(_first(props, "PB"))
@@ -757,6 +772,9 @@ def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], l
 # ---------------------------------------------------------------- the collection
 
 
+_BOARD_IDENTS = frozenset(("GM", "SZ"))
+
+
 class SgfCollection(GameCollection):
     """The games of an SGF file, listed lazily: opening finds where each game is and reads its
     root (to leave out, by name, a game that is not Go or has no board Reviewer can show); a
@@ -776,7 +794,7 @@ class SgfCollection(GameCollection):
         first_error = ""
         for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
             try:
-                game_from_raw(head_of_game(self._text(span)), number, name)
+                playable_board(head_of_game(self._text(span), _BOARD_IDENTS).props, number, name)
             except GameFileError as error:
                 first_error = first_error or str(error)
                 self.warnings.append(f"{error}; left out")
