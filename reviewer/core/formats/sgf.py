@@ -1,13 +1,22 @@
 """SGF files (Go): charsets, server quirks and the game tree, with sgfmill's grammar underneath.
 
 Reading:
-- The text is decoded first (BOMs, UTF-16, CA[] when it tells the truth, charset-normalizer when it
-  is missing or lies, EUC-KR-as-Latin-1 mojibake undone), then tokenised by sgfmill as UTF-8.
+- The file's charset is decided once from its bytes (BOMs, UTF-16 with or without a BOM, CA[]
+  whenever the bytes decode under it, the likeliest reading when it is missing, lies or is the
+  Latin-1 many programs write whatever their bytes, EUC-KR-as-Latin-1 mojibake undone); no
+  multi-byte character may take a bracket as its second byte. NUL padding at the end is dropped.
+- Opening lists the games lazily: one linear scan of the bytes finds where each game starts and
+  ends (values skipped as the charset reads them), and each game's root is read to leave out, by
+  name, a game that is not Go or whose board cannot be shown. A game's text is decoded and
+  tokenised by sgfmill (as UTF-8) when it is asked for; its summary is read from its root alone.
 - The tree is built without recursion, so OGS files that open a variation for every move load.
   Redundant parentheses and empty variations are tolerated.
 - A game the file ends inside (a truncated download) is kept up to the cut, with a warning on the
-  game and on the collection; the games before it are whole. Text that is not SGF inside a game
-  ends the reading there, with a warning that says how much of the file was not read.
+  game and on the collection; the games before it are whole. A game whose closing parenthesis is
+  missing ends where the next game's root starts. Text that is not SGF inside a game ends that
+  game's reading there (its parentheses still tell where it ends), with a warning.
+- Damage is read as written and flagged on the game: moves onto a point that holds a stone,
+  a handicap (HA) with no stones for it.
 - Every property of every node is kept, decoded, in `node.properties` (a repeated property in one
   node has its values merged), so writing the game back loses nothing.
 - Layout changes, each idempotent (reading what we wrote gives the same tree):
