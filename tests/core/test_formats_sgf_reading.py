@@ -150,7 +150,7 @@ def test_a_move_onto_an_occupied_point_is_flagged_and_the_game_read_on():
     game = game_from_sgf_text("(;GM[1]SZ[9];B[ee];W[cc];B[ee];W[dd](;B[cc])(;B[aa]))")
     assert game.mainline_moves() == ["E5", "C7", "E5", "D6", "C7"]
     flagged = [w for w in game.warnings if "already holds a stone" in w]
-    assert len(flagged) == 1 and "2 move(s)" in flagged[0] and "node 3, black E5" in flagged[0]
+    assert len(flagged) == 1 and "2 move(s)" in flagged[0] and "move 3, black E5" in flagged[0]
 
 
 def test_a_retaken_point_after_a_capture_is_not_flagged():

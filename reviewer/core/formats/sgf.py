@@ -730,27 +730,28 @@ def _flag_damage(game: Game, label: str) -> None:
         opening = [node.color for node in game.root.mainline() if node.color is not None][: game.handicap]
         if opening != ["black"] * game.handicap:  # stones played as Black's first moves are the handicap
             game.warnings.append(f"{label}: HA[{game.handicap}] but no handicap stones are placed; read as written")
-    occupied: list[tuple[int, Node]] = []
+    occupied: list[tuple[int, Node]] = []  # (move number on its line, node)
     start = GoBoard(game.board_width, game.board_height, frozenset(), frozenset())
     start.setup(game.setup_black, game.setup_white, [])
     stack: list[tuple[Node, GoBoard, int]] = [(game.root, start, 0)]
     while stack:
-        node, board, depth = stack.pop()
-        if depth:
+        node, board, moves_before = stack.pop()
+        if node is not game.root:
             board.setup(node.setup_black, node.setup_white, node.setup_empty)
+        number = moves_before + (node.color is not None)
         if node.color is not None and node.point is not None:
             if node.point in board.stones:
-                occupied.append((depth, node))
+                occupied.append((number, node))
             board.play(node.point, node.color)
         if len(node.children) == 1:
-            stack.append((node.children[0], board, depth + 1))
+            stack.append((node.children[0], board, number))
         else:  # each variation from its own copy of the board
-            stack.extend((child, GoBoard(board.width, board.height, *board.freeze()), depth + 1) for child in reversed(node.children))
+            stack.extend((child, GoBoard(board.width, board.height, *board.freeze()), number) for child in reversed(node.children))
     if occupied:
-        depth, node = occupied[0]
+        number, node = occupied[0]
         game.warnings.append(
             f"{label}: {len(occupied)} move(s) onto a point that already holds a stone "
-            f"(the first: node {depth}, {node.color} {node.move}); read as written"
+            f"(the first: move {number}, {node.color} {node.move}); read as written"
         )
 
 

@@ -58,6 +58,12 @@ def game_warning(index: int, text: str) -> Message:
     return Message(key=f"game:warning:{index}:{text}", level="warning", text=text)
 
 
+def file_warning(text: str) -> Message:
+    """A problem of the open game's file (a game left out, a charset that lies): shown with each of
+    its games, as its own warnings are."""
+    return Message(key=f"file:warning:{text}", level="warning", text=text)
+
+
 def board_message(text: str) -> Message:
     """What the board reports (a refused move, live analysis in trouble): failures are errors."""
     level: Level = "error" if text.startswith(("live analysis stopped", "threat search stopped", "Could not")) else "warning"
