@@ -88,13 +88,14 @@ def test_a_stray_byte_before_a_bracket_never_swallows_it(tmp_path, declared, cod
     assert [w for w in collection.warnings if "not valid" in w]
 
 
-def test_a_shift_jis_character_ending_in_a_backslash_does_not_escape_the_bracket(tmp_path):
-    # 十 is 0x8F 0x5C: its second byte is '\'. Two games, the first with variations.
-    first = "(;FF[4]GM[1]SZ[19]CA[Shift_JIS]PB[王十]PW[本因坊十](;B[pd])(;B[dd]))".encode("cp932")
+def test_a_shift_jis_character_ending_in_a_backslash_or_an_open_bracket_is_read_whole(tmp_path):
+    # 十 is 0x8F 0x5C: its second byte is '\'; ー is 0x81 0x5B ('['). Two games, the first with variations.
+    first = "(;FF[4]GM[1]SZ[19]CA[Shift_JIS]PB[王十]PW[本因坊十]C[ゲーム](;B[pd])(;B[dd]))".encode("cp932")
     second = "(;FF[4]GM[1]SZ[19]CA[Shift_JIS]PB[十段];B[qq])".encode("cp932")
     collection = _open(tmp_path, first + b"\n" + second)
     assert len(collection) == 2
     assert (collection.game(0).black, collection.game(0).white) == ("王十", "本因坊十")
+    assert collection.game(0).root.comment == "ゲーム"
     assert [child.move for child in collection.game(0).root.children] == ["Q16", "D16"]
     assert collection.game(1).black == "十段" and collection.game(1).mainline_moves() == ["R3"]
 

@@ -182,7 +182,7 @@ _PLACE_HINTS = (
     (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
     (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
 )
-_DELIMITERS = b"[]"  # no multi-byte character may take one of these as its second byte
+_DELIMITERS = b"]"  # no multi-byte character may take it as its second byte (ends a value)
 # Declared charsets many programs write whatever their bytes are: weighed, not trusted.
 _UNTRUSTED_DECLARED = {"latin-1", "cp1252", "ascii", "iso8859-1"}
 
