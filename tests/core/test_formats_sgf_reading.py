@@ -197,3 +197,13 @@ def test_the_listing_shows_what_the_games_hold(corpus_dir):
             assert collection.summary(index) == summary_of_game(collection.game(index), index), (path.name, index)
             checked += 1
     assert checked > 50
+
+
+@pytest.mark.parametrize("declared", [b"CA[UTF-8]", b"", b"CA[ISO-8859-1]"])
+def test_utf8_with_a_few_damaged_bytes_stays_utf8(tmp_path, corpus_dir, declared):
+    data = (corpus_dir / "sgf" / "analyze-sgf__t-gb2312.sgf").read_bytes().replace(b"CA[UTF-8]", declared)
+    middle = data.index(b";W[", len(data) // 2)
+    collection = _open(tmp_path, data[:middle] + b"\xff\xfe\x80" + data[middle:])
+    game = collection.game(0)
+    assert (game.black, game.white, game.event) == ("石下之臣", "harpmaster", "让先")
+    assert [w for w in collection.warnings if "not valid UTF-8" in w]

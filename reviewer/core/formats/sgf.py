@@ -239,6 +239,11 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
         if sum(1 for ch in sample if ord(ch) > 127) > SHORT_TEXT_CHARS:
             return data, SgfCharset("utf-8", "utf-8", warnings)
         # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
+    elif declared in (None, "utf-8") or declared in _UNTRUSTED_DECLARED:
+        mostly = _mostly_utf8(data)
+        if mostly:
+            warnings.append(f"{name}: {mostly} bytes are not valid UTF-8; shown as \ufffd")
+            return data, SgfCharset("utf-8", "utf-8", warnings)
     if declared and declared != "utf-8" and declared not in _UNTRUSTED_DECLARED:
         if decodes_cleanly(data, declared, _DELIMITERS):
             return data, SgfCharset(declared, declared, warnings)
@@ -258,6 +263,18 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
     doubts = [choice.doubt] if choice.doubt else []
     return data, SgfCharset(codec, codec, warnings, doubts)
+
+
+def _mostly_utf8(data: bytes) -> int:
+    """How many bytes are not UTF-8 in bytes that are UTF-8 but for a few (a damaged file), else 0:
+    at most three errors or one in a hundred bytes outside ASCII, and six bytes of well-formed
+    characters for each (bytes in another charset rarely form any: GB18030's '柯洁' is all errors)."""
+    text = decode_keeping(data, "utf-8", _DELIMITERS, "replace")
+    errors = text.count("\ufffd") - data.count("\ufffd".encode())
+    well_formed_bytes = sum(1 for byte in data if byte > 127) - errors
+    if 0 < errors <= max(3, well_formed_bytes // 100) and well_formed_bytes >= 6 * errors:
+        return errors
+    return 0
 
 
 def _double_encoding_of(text: str) -> str | None:
