@@ -188,31 +188,13 @@ ASCII_TRAIL_LEADS: dict[str, bytes] = {
 
 
 def decode_keeping(data: bytes, codec: str, keep: bytes = b"]", errors: str = "strict") -> str:
-    """`data` decoded with `codec`, each byte of `keep` kept as itself: a byte before it that would
-    take it into a two-byte character is read alone (as an error)."""
+    """`data` decoded with `codec`, each byte of `keep` (ASCII) kept as itself: a byte before it that
+    would take it into a two-byte character is read alone (as an error)."""
     text = data.decode(codec, errors=errors)
-    if all(text.count(chr(byte)) == data.count(bytes([byte])) for byte in keep):
+    if not keep or all(text.count(chr(byte)) == data.count(bytes([byte])) for byte in keep):
         return text
-    pieces = [data]
-    for byte in keep:
-        pieces = [piece for part in pieces for piece in _split_keeping(part, bytes([byte]))]
-    return "".join(piece.decode(codec, errors=errors) if piece not in _KEPT else piece.decode("ascii") for piece in pieces)
-
-
-_KEPT = {bytes([byte]) for byte in range(128)}
-
-
-def _split_keeping(data: bytes, separator: bytes) -> list[bytes]:
-    if len(data) == 1:
-        return [data]
-    parts = data.split(separator)
-    result: list[bytes] = []
-    for index, part in enumerate(parts):
-        if index:
-            result.append(separator)
-        if part:
-            result.append(part)
-    return result
+    pieces = re.split(b"([" + re.escape(keep) + b"])", data)  # text, kept byte, text, kept byte, ...
+    return "".join(piece.decode("ascii") if index % 2 else piece.decode(codec, errors=errors) for index, piece in enumerate(pieces))
 
 
 def decode_errors(data: bytes, codec: str) -> int:
