@@ -207,3 +207,11 @@ def test_utf8_with_a_few_damaged_bytes_stays_utf8(tmp_path, corpus_dir, declared
     game = collection.game(0)
     assert (game.black, game.white, game.event) == ("石下之臣", "harpmaster", "让先")
     assert [w for w in collection.warnings if "not valid UTF-8" in w]
+
+
+def test_many_games_left_out_are_named_up_to_ten_then_counted(tmp_path):
+    data = b"(;GM[1]SZ[9];B[ee])" + b"(;GM[3]SZ[8])" * 25
+    collection = _open(tmp_path, data)
+    assert len(collection) == 1
+    assert len([w for w in collection.warnings if "not a Go game" in w]) == 10
+    assert [w for w in collection.warnings if "15 more games were left out" in w]

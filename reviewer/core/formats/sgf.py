@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sgfmill import sgf_grammar
@@ -340,7 +341,7 @@ class GameSpan:
     not_sgf_at: int = -1  # the byte where text that is not SGF starts inside the game, or -1
 
 
-def scan_games(data: bytes, codec: str) -> list[GameSpan]:
+def scan_games(data: bytes, codec: str) -> Iterator[GameSpan]:
     """Every game tree of the file, found without parsing it: linear in the file's size.
 
     A game whose closing parenthesis never comes ends at the end of the file, or where the next
@@ -350,13 +351,12 @@ def scan_games(data: bytes, codec: str) -> list[GameSpan]:
     starts = _GAME_START if _GAME_START.search(data) else _GAME_START_WITHOUT_SEMICOLON
     skip = _between_parentheses(codec)
     skip_not_sgf = _between_parentheses(codec, rb"[^\[()]")
-    spans: list[GameSpan] = []
     size = len(data)
     position = 0
     while True:
         found = starts.search(data, position)
         if found is None:
-            return spans
+            return
         start = position = found.start()
         depth, cut_off, not_sgf_at = 0, "", -1
         while True:
@@ -383,7 +383,7 @@ def scan_games(data: bytes, codec: str) -> list[GameSpan]:
             position += 1
         if not_sgf_at >= 0:
             cut_off = f"text that is not SGF at byte {not_sgf_at} inside it"
-        spans.append(GameSpan(start, end, cut_off, not_sgf_at))
+        yield GameSpan(start, end, cut_off, not_sgf_at)
         position = end
 
 
@@ -800,6 +800,7 @@ def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], l
 
 
 _BOARD_IDENTS = frozenset(("GM", "SZ"))
+_NAMED_LEFT_OUT = 10  # games left out that the warnings name one by one
 
 
 class SgfCollection(GameCollection):
@@ -816,39 +817,51 @@ class SgfCollection(GameCollection):
         self._data, self._charset = sgf_charset(data, name)
         super().__init__(path, self._charset.encoding)
         self.warnings.extend(self._charset.warnings)
-        self._spans: list[GameSpan] = []
-        self._numbers = array("l")  # the file's game number (1-based) of each listed game
-        first_error = ""
+        # Per listed game: where its bytes start and end, its number in the file (1-based), and
+        # for the few that stop early, why.
+        self._starts, self._ends, self._numbers = array("q"), array("q"), array("q")
+        self._cut_offs: dict[int, str] = {}
+        first_error, left_out = "", 0
         for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
             try:
-                playable_board(head_of_game(self._text(span), _BOARD_IDENTS).props, number, name)
+                playable_board(head_of_game(self._decode(span.start, span.end), _BOARD_IDENTS).props, number, name)
             except GameFileError as error:
                 first_error = first_error or str(error)
-                self.warnings.append(f"{error}; left out")
+                left_out += 1
+                if left_out <= _NAMED_LEFT_OUT:
+                    self.warnings.append(f"{error}; left out")
                 continue
-            self._spans.append(span)
-            self._numbers.append(number)
             if span.cut_off:
+                self._cut_offs[len(self._starts)] = span.cut_off
                 self.warnings.append(f"{name}: game {number} is incomplete: {span.cut_off}; its moves up to there are kept")
             if span.not_sgf_at >= 0:
                 self.warnings.append(f"{name}: the rest of game {number} (from byte {span.not_sgf_at}) was not read")
-        if not self._spans:
+            self._starts.append(span.start)
+            self._ends.append(span.end)
+            self._numbers.append(number)
+        if not self._starts:
             raise GameFileError(first_error or f"{name}: no SGF game in this file")
+        if left_out > _NAMED_LEFT_OUT:
+            self.warnings.append(
+                f"{name}: {left_out - _NAMED_LEFT_OUT} more games were left out (not Go, or a board Reviewer cannot show)"
+            )
 
-    def _text(self, span: GameSpan) -> str:
-        return self._charset.decode(self._data[span.start : span.end])
+    def _decode(self, start: int, end: int) -> str:
+        return self._charset.decode(self._data[start:end])
+
+    def _text(self, index: int) -> str:
+        return self._decode(self._starts[index], self._ends[index])
 
     def _count(self) -> int:
-        return len(self._spans)
+        return len(self._starts)
 
     def _summary(self, index: int) -> GameSummary:
-        span, number = self._spans[index], self._numbers[index]
-        return summary_of_game(game_from_raw(head_of_game(self._text(span)), number, self._name), index)
+        return summary_of_game(game_from_raw(head_of_game(self._text(index)), self._numbers[index], self._name), index)
 
     def _game(self, index: int) -> Game:
-        span, number = self._spans[index], self._numbers[index]
+        number = self._numbers[index]
         try:
-            raw_root = raw_game(self._text(span), span.cut_off)
+            raw_root = raw_game(self._text(index), self._cut_offs.get(index, ""))
         except GameFileError as error:
             raise GameFileError(f"{self._name}: game {number}: {error}") from None
         game = game_from_raw(raw_root, number, self._name)
