@@ -800,6 +800,9 @@ def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], l
 
 
 _BOARD_IDENTS = frozenset(("GM", "SZ"))
+_ROOT_NODE_BYTES = re.compile(rb"\s*\(\s*;?((?:\s*[A-Za-z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)", re.DOTALL)
+_PROPERTY_BYTES = re.compile(rb"([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)", re.DOTALL)
+_VALUE_BYTES = re.compile(rb"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
 _NAMED_LEFT_OUT = 10  # games left out that the warnings name one by one
 
 
@@ -824,7 +827,7 @@ class SgfCollection(GameCollection):
         first_error, left_out = "", 0
         for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
             try:
-                playable_board(head_of_game(self._decode(span.start, span.end), _BOARD_IDENTS).props, number, name)
+                playable_board(self._board_props(span), number, name)
             except GameFileError as error:
                 first_error = first_error or str(error)
                 left_out += 1
@@ -845,6 +848,21 @@ class SgfCollection(GameCollection):
             self.warnings.append(
                 f"{name}: {left_out - _NAMED_LEFT_OUT} more games were left out (not Go, or a board Reviewer cannot show)"
             )
+
+    def _board_props(self, span: GameSpan) -> dict[str, list[str]]:
+        """GM and SZ of a game, read from its root's bytes where the charset allows (no two-byte
+        character holds an ASCII byte) and the root holds both, else from its decoded head."""
+        if ASCII_TRAIL_LEADS.get(self._charset.codec) is None:
+            root = _ROOT_NODE_BYTES.match(self._data, span.start, span.end)
+            if root is not None:
+                props = {
+                    ident.decode("ascii"): [_VALUE_BYTES.findall(values)[0].decode("ascii", errors="replace")]
+                    for ident, values in _PROPERTY_BYTES.findall(root.group(1))
+                    if ident in (b"GM", b"SZ")
+                }
+                if len(props) == 2:
+                    return props
+        return head_of_game(self._decode(span.start, span.end), _BOARD_IDENTS).props
 
     def _decode(self, start: int, end: int) -> str:
         return self._charset.decode(self._data[start:end])
