@@ -176,9 +176,12 @@ def test_a_handicap_without_stones_is_flagged():
 
 
 def test_an_unterminated_game_ends_where_the_next_game_starts(tmp_path):
-    data = b"(;GM[1]SZ[9]PB[a];B[ee];W[cc]\n(;GM[1]SZ[9]PB[b];B[aa])\n(;FF[4]GM[1]SZ[9]PB[c];B[bb](;W[cc])(;W[dd]))"
+    data = (
+        b"(;GM[1]SZ[9]PB[a];B[ee];W[cc]\n(;GM[1]SZ[9]PB[b];B[aa])\n(;FF[4]GM[1]SZ[9]PB[c];B[bb](;W[cc])(;W[dd])"
+        b"(;SZ[9]PB[d];B[aa])"
+    )
     collection = _open(tmp_path, data)
-    assert [collection.summary(i).black for i in range(len(collection))] == ["a", "b", "c"]
+    assert [collection.summary(i).black for i in range(len(collection))] == ["a", "b", "c", "d"]
     assert collection.game(0).mainline_moves() == ["E5", "C7"]
     assert any("incomplete" in w for w in collection.game(0).warnings)
     assert [w for w in collection.warnings if "game 1" in w and "closing parenthesis is missing" in w]

@@ -317,7 +317,7 @@ _MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
 _GAME_START = re.compile(rb"\(\s*;")
 _GAME_START_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
 # A game's root inside a game whose closing parenthesis is missing: no variation starts this way.
-_NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP)\s*\[")
+_NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP|SZ|ST)\s*\[")
 _TRUNCATED = "the file ends inside it (truncated)"
 
 
