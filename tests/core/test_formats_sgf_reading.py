@@ -76,15 +76,19 @@ def test_iso_2022_jp_names_are_decoded_not_left_as_escape_sequences(tmp_path):
     assert game.mainline_moves() == ["Q16", "D16", "Q4"]
 
 
-@pytest.mark.parametrize(("declared", "codec"), [("GB2312", "gb18030"), ("Big5", "big5"), ("Shift_JIS", "cp932")])
+@pytest.mark.parametrize(
+    ("declared", "codec"),
+    [("CA[GB2312]", "gb18030"), ("CA[Big5]", "big5"), ("CA[Shift_JIS]", "cp932"), ("", "gb18030"), ("", "big5")],
+)
 def test_a_stray_byte_before_a_bracket_never_swallows_it(tmp_path, declared, codec):
     """A Windows-1252 ellipsis (0x85) is a lead byte of these charsets, and ']' a second byte."""
-    head = f"(;FF[4]GM[1]SZ[19]CA[{declared}]PB[王]C[好".encode(codec)
+    comment = "黑棋在中盘取得了优势" if codec == "gb18030" else "好棋"
+    head = f"(;FF[4]GM[1]SZ[19]{declared}PB[王]C[{comment}".encode(codec)
     collection = _open(tmp_path, head + b"\x85];B[pd];W[dd];B[pp])")
     game = collection.game(0)
     assert game.black == "王"
     assert game.mainline_moves() == ["Q16", "D16", "Q4"]
-    assert game.root.comment.startswith("好")
+    assert game.root.comment.startswith(comment)
     assert [w for w in collection.warnings if "not valid" in w]
 
 

@@ -51,6 +51,7 @@ from reviewer.core.formats.textio import (
     SHORT_TEXT_CHARS,
     choose_charset,
     codec_for_charset,
+    decode_error_count,
     decode_keeping,
     decodes_cleanly,
     is_utf8,
@@ -249,15 +250,20 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
         if decodes_cleanly(data, declared, _DELIMITERS):
             return data, SgfCharset(declared, declared, warnings)
         errors = decode_keeping(data, declared, _DELIMITERS, "replace").count("\ufffd") - data.count("\ufffd".encode())
-        high = sum(1 for byte in data if byte > 127)
+        high = _high_bytes(data)
         if errors <= max(3, high // 50):
             warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
             return data, SgfCharset(declared, declared, warnings)
     # No charset, one that lies, or one many programs write whatever their bytes (CA[ISO-8859-1]):
     # the charset whose reading of all the bytes is likeliest in a Go file.
     weighed_declared = "cp1252" if declared in _UNTRUSTED_DECLARED else declared
-    choice = choose_charset(data, charset_hints(data), weighed_declared, delimiters=_DELIMITERS)
+    high = _high_bytes(data)
+    tolerate = max(3, high // 100)  # a stray byte of another charset (a Windows-1252 '…') among CJK text
+    choice = choose_charset(data, charset_hints(data), weighed_declared, delimiters=_DELIMITERS, tolerate=tolerate)
     codec = choice.codec
+    if not decodes_cleanly(data, codec, _DELIMITERS):
+        bad = decode_error_count(data, codec, _DELIMITERS)
+        warnings.append(f"{name}: {bad} bytes are not valid {codec}; shown as \ufffd")
     if codec == "utf-8" and (not choice.doubt or declared == "utf-8"):
         return data, SgfCharset("utf-8", "utf-8", warnings)
     if declared and codec != declared and not (declared in _UNTRUSTED_DECLARED and codec in _UNTRUSTED_DECLARED):
@@ -266,13 +272,21 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     return data, SgfCharset(codec, codec, warnings, doubts)
 
 
+_ASCII_BYTES = bytes(range(128))
+
+
+def _high_bytes(data: bytes) -> int:
+    """How many bytes of `data` are outside ASCII."""
+    return len(data.translate(None, _ASCII_BYTES))
+
+
 def _mostly_utf8(data: bytes) -> int:
     """How many bytes are not UTF-8 in bytes that are UTF-8 but for a few (a damaged file), else 0:
     at most three errors or one in a hundred bytes outside ASCII, and six bytes of well-formed
     characters for each (bytes in another charset rarely form any: GB18030's '柯洁' is all errors)."""
     text = decode_keeping(data, "utf-8", _DELIMITERS, "replace")
     errors = text.count("\ufffd") - data.count("\ufffd".encode())
-    well_formed_bytes = sum(1 for byte in data if byte > 127) - errors
+    well_formed_bytes = _high_bytes(data) - errors
     if 0 < errors <= max(3, well_formed_bytes // 100) and well_formed_bytes >= 6 * errors:
         return errors
     return 0

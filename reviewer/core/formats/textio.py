@@ -197,6 +197,22 @@ def decode_keeping(data: bytes, codec: str, keep: bytes = b"]", errors: str = "s
     return "".join(piece.decode("ascii") if index % 2 else piece.decode(codec, errors=errors) for index, piece in enumerate(pieces))
 
 
+def decode_error_count(data: bytes, codec: str, keep: bytes = b"") -> int:
+    """How many characters of `data` do not decode with `codec` (each would show as U+FFFD), each
+    byte of `keep` kept as itself (see `decode_keeping`); read a megabyte at a time, cut at line
+    ends (no multi-byte character holds one)."""
+    errors, start, size = 0, 0, len(data)
+    while start < size:
+        end = min(size, start + _CHUNK_BYTES)
+        if end < size:
+            line_end = data.find(b"\n", end)
+            end = size if line_end < 0 else line_end + 1
+        text = decode_keeping(data[start:end], codec, keep, "replace")
+        errors += text.count("\ufffd")
+        start = end
+    return errors - data.count("\ufffd".encode())
+
+
 def decode_errors(data: bytes, codec: str) -> int:
     """How many characters fail to decode with `codec` (0 = decodes cleanly)."""
     try:
@@ -419,24 +435,38 @@ def reading_score(text: str, codec: str) -> float:
 
 
 def choose_charset(
-    data: bytes, hints: tuple[str, ...] = (), declared: str | None = None, *, delimiters: bytes = b""
+    data: bytes,
+    hints: tuple[str, ...] = (),
+    declared: str | None = None,
+    *,
+    delimiters: bytes = b"",
+    tolerate: int = 0,
 ) -> CharsetChoice:
     """The charset of bytes that are not UTF-8, from all of them: each clean reading in a Go server's
     charset (GB18030/GBK, CP949, Shift-JIS, Big5) or Windows-1252 is weighed by how likely its
     characters are in a Go file, times how common the charset is (more for `hints` and `declared`).
     With little text and a close second reading, the doubt names it. A reading in which a multi-byte
-    character would take one of the ASCII `delimiters` (a format's brackets) is not clean."""
+    character would take one of the ASCII `delimiters` (a format's brackets) is not clean. With
+    `tolerate`, a reading with at most that many bad bytes (a stray byte of another charset) is
+    weighed too, each bad byte counted as an unlikely character."""
     readings: dict[str, str] = {}
+    bad_bytes: dict[str, int] = {}
     sample = sample_of(data)
     for codec in _PRIORS:
         if decodes_cleanly(data, codec, delimiters):
             readings[codec] = sample.decode(codec, errors="replace")
+            bad_bytes[codec] = 0
+        elif tolerate:
+            errors = decode_error_count(data, codec, delimiters)
+            if errors <= tolerate:
+                readings[codec] = decode_keeping(sample, codec, delimiters, "replace").replace("\ufffd", "")
+                bad_bytes[codec] = errors
     if not readings:
         return CharsetChoice(detect_codec(data))
     scores = {}
     for codec, text in readings.items():
         prior = _PRIORS[codec] * (_HINTED if codec in hints else 1.0) * (_HINTED if codec == declared else 1.0)
-        scores[codec] = math.log(prior) + reading_score(text, codec)
+        scores[codec] = math.log(prior) + reading_score(text, codec) + bad_bytes[codec] * math.log(_UNLIKELY)
     ranked = sorted(scores, key=lambda codec: scores[codec], reverse=True)
     best = ranked[0]
     if len(ranked) == 1:
