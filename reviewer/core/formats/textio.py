@@ -197,12 +197,12 @@ def decode_keeping(data: bytes, codec: str, keep: bytes = b"]", errors: str = "s
     return "".join(piece.decode("ascii") if index % 2 else piece.decode(codec, errors=errors) for index, piece in enumerate(pieces))
 
 
-def decode_error_count(data: bytes, codec: str, keep: bytes = b"") -> int:
+def decode_error_count(data: bytes, codec: str, keep: bytes = b"", stop_above: int | None = None) -> int:
     """How many characters of `data` do not decode with `codec` (each would show as U+FFFD), each
     byte of `keep` kept as itself (see `decode_keeping`); read a megabyte at a time, cut at line
-    ends (no multi-byte character holds one)."""
+    ends (no multi-byte character holds one). With `stop_above`, counting stops past that many."""
     errors, start, size = 0, 0, len(data)
-    while start < size:
+    while start < size and (stop_above is None or errors <= stop_above):
         end = min(size, start + _CHUNK_BYTES)
         if end < size:
             line_end = data.find(b"\n", end)
@@ -457,7 +457,7 @@ def choose_charset(
             readings[codec] = sample.decode(codec, errors="replace")
             bad_bytes[codec] = 0
         elif tolerate:
-            errors = decode_error_count(data, codec, delimiters)
+            errors = decode_error_count(data, codec, delimiters, stop_above=tolerate)
             if errors <= tolerate:
                 readings[codec] = decode_keeping(sample, codec, delimiters, "replace").replace("\ufffd", "")
                 bad_bytes[codec] = errors
