@@ -20,7 +20,7 @@ with older figures only. Last, the game chooser's model over a million rows (the
 repeated): showing them, sorting by a column, filtering by one word and by two.
 Go: an SGF collection of `--sgf-mb` MB (default 50) of real Tygem games, one after another from the
 shared big set `bigsets/go-tygem.sgf.xz` (one game a line), and the same file with its first game's
-closing parenthesis removed (an unterminated game before all the others): `open_collection` (every
+closing parenthesis removed (an unterminated game before all the others), and in CP949 without CA[]: `open_collection` (every
 game found and its root read), peak RSS, every game's summary (what the game chooser shows), one
 game's moves, and `reviewer report` on game 1 (which has no evaluations to score).
 Run: nice -n 10 .venv/bin/python benchmarks/formats.py [--eval-mb 500] [--twic-mb 100] [--annotated-mb 100]
@@ -89,10 +89,12 @@ def build_synthetic(folder: Path, games: int = 100_000) -> Path:
 BIGSETS = CORPUS.parents[1] / "bigsets"
 
 
-def build_sgf_files(folder: Path, megabytes: int) -> tuple[Path, Path]:
-    """`megabytes` MB of whole Tygem games, and the same with its first game left unterminated."""
+def build_sgf_files(folder: Path, megabytes: int) -> tuple[Path, Path, Path]:
+    """`megabytes` MB of whole Tygem games, the same with its first game left unterminated, and the
+    same in CP949 without CA[] (the charset chosen from the bytes, a two-byte charset scanned)."""
     path = folder / f"tygem-{megabytes}mb.sgf"
     unterminated = folder / f"tygem-{megabytes}mb-unterminated.sgf"
+    korean = folder / f"tygem-{megabytes}mb-cp949.sgf"
     if not path.exists():
         import lzma
 
@@ -109,7 +111,10 @@ def build_sgf_files(folder: Path, megabytes: int) -> tuple[Path, Path]:
         data = path.read_bytes()
         first_end = data.index(b")\n")
         unterminated.write_bytes(data[:first_end] + data[first_end + 1 :])
-    return path, unterminated
+    if not korean.exists():
+        text = path.read_text(encoding="utf-8").replace("CA[UTF-8]", "")
+        korean.write_bytes(text.encode("cp949", errors="replace"))
+    return path, unterminated, korean
 
 
 def child_sgf(path: str) -> dict[str, float]:
@@ -141,7 +146,7 @@ def report_seconds(path: Path) -> float:
 def run_sgf(folder: Path, megabytes: int) -> None:
     print(f"{'SGF file':24} {'MB':>5} {'games':>7} {'list s':>7} {'RSS MB':>7} {'summaries s':>11} "
           f"{'1 game ms':>9} {'RSS after':>9} {'report s':>8}")
-    for label, path in zip(("tygem", "tygem, 1st unterminated"), build_sgf_files(folder, megabytes)):
+    for label, path in zip(("tygem", "tygem, 1st unterminated", "tygem, CP949, no CA"), build_sgf_files(folder, megabytes)):
         result = run_child("sgf", path)
         print(
             f"{label:24} {path.stat().st_size / 1e6:5.0f} {result['games']:7.0f} {result['seconds']:7.2f} "

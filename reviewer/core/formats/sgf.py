@@ -259,7 +259,8 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     weighed_declared = "cp1252" if declared in _UNTRUSTED_DECLARED else declared
     high = _high_bytes(data)
     tolerate = max(3, high // 100)  # a stray byte of another charset (a Windows-1252 '…') among CJK text
-    choice = choose_charset(data, charset_hints(data), weighed_declared, delimiters=_DELIMITERS, tolerate=tolerate)
+    hints = charset_hints(sample_of(data))  # a big file's beginning, middles and end tell enough
+    choice = choose_charset(data, hints, weighed_declared, delimiters=_DELIMITERS, tolerate=tolerate)
     codec = choice.codec
     if not decodes_cleanly(data, codec, _DELIMITERS):
         bad = decode_error_count(data, codec, _DELIMITERS)
@@ -284,9 +285,9 @@ def _mostly_utf8(data: bytes) -> int:
     """How many bytes are not UTF-8 in bytes that are UTF-8 but for a few (a damaged file), else 0:
     at most three errors or one in a hundred bytes outside ASCII, and six bytes of well-formed
     characters for each (bytes in another charset rarely form any: GB18030's '柯洁' is all errors)."""
-    text = decode_keeping(data, "utf-8", _DELIMITERS, "replace")
-    errors = text.count("\ufffd") - data.count("\ufffd".encode())
-    well_formed_bytes = _high_bytes(data) - errors
+    high = _high_bytes(data)
+    errors = decode_error_count(data, "utf-8", _DELIMITERS, stop_above=max(3, high // 100))
+    well_formed_bytes = high - errors
     if 0 < errors <= max(3, well_formed_bytes // 100) and well_formed_bytes >= 6 * errors:
         return errors
     return 0

@@ -193,7 +193,8 @@ def decode_keeping(data: bytes, codec: str, keep: bytes = b"]", errors: str = "s
     text = data.decode(codec, errors=errors)
     if not keep or all(text.count(chr(byte)) == data.count(bytes([byte])) for byte in keep):
         return text
-    pieces = re.split(b"([" + re.escape(keep) + b"])", data)  # text, kept byte, text, kept byte, ...
+    # Only a byte outside ASCII can start a two-byte character: the file is cut after those alone.
+    pieces = re.split(b"(?<=[\x80-\xff])([" + re.escape(keep) + b"])", data)  # text, kept byte, text, ...
     return "".join(piece.decode("ascii") if index % 2 else piece.decode(codec, errors=errors) for index, piece in enumerate(pieces))
 
 
@@ -207,8 +208,10 @@ def decode_error_count(data: bytes, codec: str, keep: bytes = b"", stop_above: i
         if end < size:
             line_end = data.find(b"\n", end)
             end = size if line_end < 0 else line_end + 1
-        text = decode_keeping(data[start:end], codec, keep, "replace")
-        errors += text.count("\ufffd")
+        chunk = data[start:end]
+        text = chunk.decode(codec, errors="replace")
+        # and a lone byte before each kept byte that a two-byte character took
+        errors += text.count("\ufffd") + sum(chunk.count(bytes([byte])) - text.count(chr(byte)) for byte in keep)
         start = end
     return errors - data.count("\ufffd".encode())
 
