@@ -19,10 +19,11 @@ A small synthetic file (the same invented game 100 000 times) is one more line, 
 with older figures only. Last, the game chooser's model over a million rows (the TWIC file's games
 repeated): showing them, sorting by a column, filtering by one word and by two.
 Go: an SGF collection of `--sgf-mb` MB (default 50) of real Tygem games, one after another from the
-shared big set `bigsets/go-tygem.sgf.xz` (one game a line), and the same file with its first game's
-closing parenthesis removed (an unterminated game before all the others), and in CP949 without CA[]: `open_collection` (every
-game found and its root read), peak RSS, every game's summary (what the game chooser shows), one
-game's moves, and `reviewer report` on game 1 (which has no evaluations to score).
+shared big set `bigsets/go-tygem.sgf.xz` (one game a line); the same file with its first game's
+closing parenthesis removed (an unterminated game before all the others); and the same in CP949
+without CA[]. For each: `open_collection` (every game found and its root read), peak RSS, every
+game's summary (what the game chooser shows), one game's moves, and `reviewer report` on game 1
+(which has no evaluations to score).
 Run: nice -n 10 .venv/bin/python benchmarks/formats.py [--eval-mb 500] [--twic-mb 100] [--annotated-mb 100]
          [--big-repeats 1] [--chooser-rows 1000000] [--sgf-mb 50] [--sgf-only]
 """
