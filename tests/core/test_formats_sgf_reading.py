@@ -56,6 +56,8 @@ def test_no_break_spaces_in_a_kgs_file_stay_utf8(tmp_path, declared):
         ("windows-1251", "cp1251", "Петров"),
         ("ISO-2022-JP", "iso2022_jp", "山下"),
         ("ISO-2022-KR", "iso2022_kr", "이세돌"),
+        ("HZ-GB-2312", "hz", "柯洁"),
+        ("UTF-7", "utf-7", "柯洁 이세돌"),
         ("EUC-JP", "euc_jp", "井島"),
         ("Big5", "big5", "聶衛平"),
     ],
@@ -222,3 +224,10 @@ def test_many_games_left_out_are_named_up_to_ten_then_counted(tmp_path):
     assert len(collection) == 1
     assert len([w for w in collection.warnings if "not a Go game" in w]) == 10
     assert [w for w in collection.warnings if "15 more games were left out" in w]
+
+
+def test_iso_2022_jp_without_ca_is_told_by_its_escapes(tmp_path):
+    comment = "Goは古代のゲームであり、中国での起源を忘れてから、最初に東アジアの他の地域に広がりました。" * 3
+    data = f"(;FF[4]GM[1]SZ[19]PB[山下]C[{comment}];B[pd];W[dd])".encode("iso2022_jp")
+    game = _open(tmp_path, data).game(0)
+    assert game.black == "山下" and game.root.comment == comment

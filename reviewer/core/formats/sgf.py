@@ -184,6 +184,7 @@ _PLACE_HINTS = (
     (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
     (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
 )
+_ISO_2022_JP_ESCAPE = re.compile(rb"\x1b\$[@B]")  # switches to JIS X 0208: Japanese in 7 bits
 _DELIMITERS = b"]"  # no multi-byte character may take it as its second byte (ends a value)
 # Declared charsets many programs write whatever their bytes are: weighed, not trusted.
 _UNTRUSTED_DECLARED = {"latin-1", "cp1252", "ascii", "iso8859-1"}
@@ -228,9 +229,12 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     if declared_name and declared is None:
         warnings.append(f"{name}: unknown charset CA[{declared_name}]; guessed from the bytes")
     if data.isascii():
-        if declared and b"\x1b" in data and declared.startswith("iso2022") and decodes_cleanly(data, declared):
-            # Escape sequences switch to two-byte characters made of ASCII bytes (brackets too).
+        if declared and not _ascii_compatible(declared) and decodes_cleanly(data, declared):
+            # A 7-bit charset (ISO-2022-JP, HZ, UTF-7): its characters are made of ASCII bytes, brackets
+            # too, so the text is decoded before it is parsed.
             return data.decode(declared).encode("utf-8"), SgfCharset("utf-8", declared, warnings)
+        if not declared and _ISO_2022_JP_ESCAPE.search(data) and decodes_cleanly(data, "iso2022_jp_2"):
+            return data.decode("iso2022_jp_2").encode("utf-8"), SgfCharset("utf-8", "iso2022_jp_2", warnings)
         return data, SgfCharset("ascii", declared or "utf-8", warnings)
     if is_utf8(data):
         sample = sample_of(data).decode("utf-8", errors="replace")
@@ -279,6 +283,16 @@ _ASCII_BYTES = bytes(range(128))
 def _high_bytes(data: bytes) -> int:
     """How many bytes of `data` are outside ASCII."""
     return len(data.translate(None, _ASCII_BYTES))
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """Whether `codec` reads every ASCII byte as that character (7-bit charsets read the escapes,
+    shifts and '+'/'~' sequences of the probe as other characters)."""
+    probe = bytes(range(128)) + b"\x1b$B;3\x1b(B \x1b$)C\x0e;3\x0f +AGE- ~{;3~}"
+    try:
+        return probe.decode(codec) == probe.decode("ascii")
+    except UnicodeDecodeError:
+        return False
 
 
 def _mostly_utf8(data: bytes) -> int:

@@ -136,7 +136,7 @@ def looks_binary(data: bytes) -> bool:
     head = data[:SNIFF_BYTES]
     if b"\x00" in head:
         return True
-    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 26))
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 26, 27))  # 27: ISO-2022's ESC
     return controls > max(8, len(head) // 20)
 
 
