@@ -18,8 +18,14 @@ and the fastest of each counts:
 A small synthetic file (the same invented game 100 000 times) is one more line, for comparison
 with older figures only. Last, the game chooser's model over a million rows (the TWIC file's games
 repeated): showing them, sorting by a column, filtering by one word and by two.
+Go: an SGF collection of `--sgf-mb` MB (default 50) of real Tygem games, one after another from the
+shared big set `bigsets/go-tygem.sgf.xz` (one game a line); the same file with its first game's
+closing parenthesis removed (an unterminated game before all the others); and the same in CP949
+without CA[]. For each: `open_collection` (every game found and its root read), peak RSS, every
+game's summary (what the game chooser shows), one game's moves, and `reviewer report` on game 1
+(which has no evaluations to score).
 Run: nice -n 10 .venv/bin/python benchmarks/formats.py [--eval-mb 500] [--twic-mb 100] [--annotated-mb 100]
-         [--big-repeats 1] [--chooser-rows 1000000]
+         [--big-repeats 1] [--chooser-rows 1000000] [--sgf-mb 50] [--sgf-only]
 """
 
 from __future__ import annotations
@@ -79,6 +85,86 @@ def build_synthetic(folder: Path, games: int = 100_000) -> Path:
                 f'[Result "1-0"]\n\n{MOVES} 1-0\n\n'
             )
     return path
+
+
+BIGSETS = CORPUS.parents[1] / "bigsets"
+
+
+def build_sgf_files(folder: Path, megabytes: int) -> tuple[Path, Path, Path]:
+    """`megabytes` MB of whole Tygem games, the same with its first game left unterminated, and the
+    same in CP949 without CA[] (the charset chosen from the bytes, a two-byte charset scanned)."""
+    path = folder / f"tygem-{megabytes}mb.sgf"
+    unterminated = folder / f"tygem-{megabytes}mb-unterminated.sgf"
+    korean = folder / f"tygem-{megabytes}mb-cp949.sgf"
+    if not path.exists():
+        import lzma
+
+        partial = path.with_suffix(".part")
+        written = 0
+        with lzma.open(BIGSETS / "go-tygem.sgf.xz", "rb") as source, partial.open("wb") as handle:
+            for line in source:
+                if written + len(line) > megabytes * 1_000_000:
+                    break
+                handle.write(line)
+                written += len(line)
+        partial.replace(path)
+    if not unterminated.exists():
+        data = path.read_bytes()
+        first_end = data.index(b")\n")
+        unterminated.write_bytes(data[:first_end] + data[first_end + 1 :])
+    if not korean.exists():
+        text = path.read_text(encoding="utf-8").replace("CA[UTF-8]", "")
+        korean.write_bytes(text.encode("cp949", errors="replace"))
+    return path, unterminated, korean
+
+
+def _high_water_rss_mb() -> float:
+    """This process's peak RSS since its program started (VmHWM; `ru_maxrss` of a child can carry
+    its parent's peak from before the exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return _peak_rss_mb()
+
+
+def child_sgf(path: str) -> dict[str, float]:
+    from reviewer.core.formats import open_collection
+
+    started = time.perf_counter()
+    collection = open_collection(path)
+    games = len(collection)
+    listed_s = time.perf_counter() - started
+    rss = _high_water_rss_mb()
+    started = time.perf_counter()
+    for index in range(games):
+        collection.summary(index)
+    summaries_s = time.perf_counter() - started
+    started = time.perf_counter()
+    collection.game(games // 2)
+    one_game_s = time.perf_counter() - started
+    return {"games": games, "seconds": listed_s, "rss_mb": rss, "summaries_s": summaries_s,
+            "one_game_s": one_game_s, "rss_after_mb": _high_water_rss_mb()}
+
+
+def report_seconds(path: Path) -> float:
+    """Wall seconds of `reviewer report` on game 1 of `path` (it says there is nothing to score)."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "reviewer", "report", str(path)], capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
+def run_sgf(folder: Path, megabytes: int) -> None:
+    print(f"{'SGF file':24} {'MB':>5} {'games':>7} {'list s':>7} {'RSS MB':>7} {'summaries s':>11} "
+          f"{'1 game ms':>9} {'RSS after':>9} {'report s':>8}")
+    for label, path in zip(("tygem", "tygem, 1st unterminated", "tygem, CP949, no CA"), build_sgf_files(folder, megabytes)):
+        result = run_child("sgf", path)
+        print(
+            f"{label:24} {path.stat().st_size / 1e6:5.0f} {result['games']:7.0f} {result['seconds']:7.2f} "
+            f"{result['rss_mb']:7.0f} {result['summaries_s']:11.2f} {result['one_game_s'] * 1000:9.1f} "
+            f"{result['rss_after_mb']:9.0f} {report_seconds(path):8.2f}",
+            flush=True,
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def _peak_rss_mb() -> float:
@@ -193,12 +279,16 @@ def main() -> None:
     parser.add_argument("--chooser-rows", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=3, help="turns per file under 200 MB (the fastest counts)")
     parser.add_argument("--big-repeats", type=int, default=1, help="turns per file of 200 MB or more")
+    parser.add_argument("--sgf-mb", type=int, default=50, help="size of the Go SGF collection")
+    parser.add_argument("--sgf-only", action="store_true", help="measure the SGF collections only")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         which, path, *extra = args.child
         if which == "chooser":
             result = child_chooser(path, int(extra[0]))
+        elif which == "sgf":
+            result = child_sgf(path)
         elif which == "reviewer":
             result = child_reviewer(path, *extra)
         else:
@@ -206,6 +296,9 @@ def main() -> None:
         print(json.dumps(result))
         return
     args.folder.mkdir(parents=True, exist_ok=True)
+    run_sgf(args.folder, args.sgf_mb)
+    if args.sgf_only:
+        return
     files = [
         ("eval-clock", build_file(args.folder, "eval-clock", args.eval_mb)),
         ("twic", build_file(args.folder, "twic", args.twic_mb)),

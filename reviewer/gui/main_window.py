@@ -42,7 +42,15 @@ from reviewer.gui.game_files import WARM_UP_AFTER_OPEN_MS, GameFiles
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.messages import BoardCause, Message, board_key, board_message, board_note, game_warning
+from reviewer.gui.presenters.messages import (
+    BoardCause,
+    Message,
+    board_key,
+    board_message,
+    board_note,
+    file_warning,
+    game_warning,
+)
 from reviewer.gui.presenters.move_problems import problem_plies
 from reviewer.gui.presenters.text import preset_label
 from reviewer.gui.retro_panel import RetroController
@@ -498,6 +506,9 @@ class MainWindow(QMainWindow):
         self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
         self.status_area.new_game()
         self.message_bar.new_game()
+        collection = self.session.collection
+        for warning in collection.warnings if collection is not None else ():
+            self.message_bar.add(file_warning(warning))
         for index, warning in enumerate(game.warnings):
             self.message_bar.add(game_warning(index, warning))
         self.move_list.set_problems(problem_plies(game))

@@ -134,7 +134,7 @@ def test_outside_fox_files_a_komi_no_ruleset_uses_is_kept_with_a_warning(km):
         ("KM[6.5]RE[B+3.5]", 6.5, False),
         ("KM[7]RE[W+2]", 7.0, False),
         ("KM[6.5]RE[W+R]", 6.5, False),
-        ("KM[0.5]HA[2]RE[W+4.5]", 0.5, False),
+        ("KM[0.5]HA[2]AB[jj][jd]RE[W+4.5]", 0.5, False),
         ("KM[3.75]RU[Chinese]RE[B+1.25]", 7.5, False),  # GoGoD's Chinese komi in stones
         ("KM[3.75]RU[Japanese]", 7.5, True),  # a quarter point is no komi in points
         ("KO[黒6目半]", 6.5, False),  # Nihon Ki-in

@@ -126,6 +126,7 @@ def test_writing_and_reading_back_keeps_every_move_and_comment(game):
     again = game_from_sgf_text(write_sgf(game))
     assert moves_and_comments(again) == moves_and_comments(game)
     assert (again.board_width, again.board_height, again.komi) == (game.board_width, game.board_height, game.komi)
-    assert again.warnings == []
+    # random moves may land on a stone: that damage is flagged (and kept), nothing else is
+    assert [w for w in again.warnings if "already holds a stone" not in w] == []
     # and a second round changes nothing more
     assert write_sgf(game_from_sgf_text(write_sgf(again))) == write_sgf(again)

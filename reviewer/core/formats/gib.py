@@ -9,36 +9,23 @@ INI line, placed where Tygem puts them.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats.collection import BuiltCollection
-from reviewer.core.formats.sgf import RawNode, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import decode_text_with_doubt
-from reviewer.core.gametree import Game, Point
+from reviewer.core.formats.go_records import (
+    ServerRecordCollection,
+    add_move_chain,
+    new_root,
+    point_on_board,
+    set_date,
+    set_handicap_stones,
+    set_player,
+)
+from reviewer.core.formats.sgf import RawNode
+from reviewer.core.gametree import Point
 
 _HEADER = re.compile(r"^\\\[([A-Z0-9_]+)=(.*?)\\\]\s*$")
 _NAME_RANK = re.compile(r"^(.*?)\s*\(([^()]*)\)\s*$")
 _RESULTS = {3: "B+R", 4: "W+R", 7: "B+T", 8: "W+T"}
-
-
-def handicap_points(size: int, count: int) -> list[Point]:
-    """Where servers put `count` handicap stones (Tygem order), as (row, col) with row 0 at the bottom."""
-    if size < 7 or count < 2:
-        return []
-    near = 3 if size >= 13 else 2
-    far = size - 1 - near
-    middle = size // 2
-    # (col, row_from_top), Tygem's order: lower-left, upper-right, upper-left, lower-right, ...
-    corners = [(near, far), (far, near), (near, near), (far, far)]
-    stones = corners[: min(count, 4)]
-    if count >= 6 and size % 2 == 1:
-        stones += [(near, middle), (far, middle)]
-    if count >= 8 and size % 2 == 1:
-        stones += [(middle, near), (middle, far)]
-    if count in (5, 7, 9) and size % 2 == 1:
-        stones.append((middle, middle))
-    return [(size - 1 - row_from_top, col) for col, row_from_top in stones]
 
 
 def split_name_rank(text: str) -> tuple[str, str]:
@@ -76,7 +63,7 @@ def _result(code: str, margin_tenths: str) -> str:
 def raw_tree_from_gib(text: str, name: str) -> tuple[RawNode, list[str]]:
     warnings: list[str] = []
     headers: dict[str, str] = {}
-    moves: list[tuple[str, int, int]] = []
+    moves: list[tuple[str, int, int]] = []  # colour, column from the left, row from the top
     handicap = 0
     seen_game = False
     for line in text.splitlines():
@@ -107,15 +94,12 @@ def raw_tree_from_gib(text: str, name: str) -> tuple[RawNode, list[str]]:
         raise GameFileError(f"{name}: not a Tygem .gib file (no header or moves found)")
 
     size = 19
-    root = RawNode(props={"GM": ["1"], "FF": ["4"], "SZ": [str(size)]})
+    root = new_root(size)
     props = root.props
     for key, ident_name, ident_rank in (("GAMEBLACKNAME", "PB", "BR"), ("GAMEWHITENAME", "PW", "WR")):
         if headers.get(key):
             player, rank = split_name_rank(headers[key])
-            if player:
-                props[ident_name] = [player]
-            if rank:
-                props[ident_rank] = [rank.lower()]
+            set_player(props, ident_name, ident_rank, player, rank.lower())
     main = _info_fields(headers.get("GAMEINFOMAIN", ""))
     result = _result(main.get("GRLT", ""), main.get("ZIPSU", ""))
     if not result and headers.get("GAMETAG"):
@@ -135,46 +119,17 @@ def raw_tree_from_gib(text: str, name: str) -> tuple[RawNode, list[str]]:
     if not date_match:
         date_match = re.search(r"C(\d{4}):(\d{2}):(\d{2})", headers.get("GAMETAG", ""))
     if date_match:
-        year, month, day = date_match.groups()
-        props["DT"] = [f"{year}-{int(month):02d}-{int(day):02d}"]
+        set_date(props, *date_match.groups())
     if headers.get("GAMENAME"):
         props["GN"] = [headers["GAMENAME"]]
     if headers.get("GAMEPLACE"):
         props["PC"] = [headers["GAMEPLACE"]]
-    if 2 <= handicap <= 9:
-        props["HA"] = [str(handicap)]
-        props["AB"] = [sgf_from_point(point, size) for point in handicap_points(size, handicap)]
-
-    parent = root
-    for color, x, y in moves:
-        if 0 <= x < size and 0 <= y < size:
-            value = sgf_from_point((size - 1 - y, x), size)
-        else:
-            value = ""  # a pass
-        node = RawNode(props={color: [value]}, order=[(color, 0)])
-        parent.children.append(node)
-        parent = node
+    set_handicap_stones(props, size, handicap)
+    chain: list[tuple[str, Point | None]] = [(color, point_on_board(size - 1 - y, x, size)) for color, x, y in moves]
+    add_move_chain(root, chain, size)
     return root, warnings
 
 
-class GibCollection(BuiltCollection):
+class GibCollection(ServerRecordCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
-        name = str(path) if path is not None else "<gib text>"
-        text, encoding, doubt = decode_text_with_doubt(data, name)
-        root, warnings = raw_tree_from_gib(text, name)
-        super().__init__(path, encoding, "gib", [_builder(root, name, doubt)])
-        self.warnings.extend(warnings)
-        self._summary(0)
-
-
-def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
-    from reviewer.core.formats.sgf import copy_raw
-
-    def build() -> Game:
-        game = game_from_raw(copy_raw(root), 1, name)
-        if doubt:
-            game.warnings.insert(0, f"game 1: {doubt}")
-        game.origin = "tygem"
-        return game
-
-    return build
+        super().__init__(path, data, "gib", "tygem", raw_tree_from_gib)

@@ -11,14 +11,19 @@ komi, moves). Moves: `PM` + 2 letters of move number + colour + 4 letters of coo
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats.collection import BuiltCollection
-from reviewer.core.formats.gib import handicap_points
-from reviewer.core.formats.sgf import RawNode, copy_raw, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import decode_text_with_doubt
-from reviewer.core.gametree import Game
+from reviewer.core.formats.go_records import (
+    ServerRecordCollection,
+    add_move_chain,
+    new_root,
+    point_on_board,
+    set_date,
+    set_handicap_stones,
+    set_player,
+)
+from reviewer.core.formats.sgf import RawNode
+from reviewer.core.gametree import Point
 
 _RANK = re.compile(r"^(\d+)\s*([KkDdPp段级級단급])?(P)?\*?$")
 
@@ -84,21 +89,16 @@ def raw_tree_from_ngf(text: str, name: str) -> tuple[RawNode, list[str]]:
         size, handicap, komi_whole = _int(fields[1], 19), _int(fields[5], 0), _int(fields[7], 0)
         date_text, result_text = fields[8], fields[10]
 
-    root = RawNode(props={"GM": ["1"], "FF": ["4"], "SZ": [str(size)]})
+    root = new_root(size)
     props = root.props
     for line, ident_name, ident_rank in ((white, "PW", "WR"), (black, "PB", "BR")):
-        player, rank = _name_rank(line)
-        if player:
-            props[ident_name] = [player]
-        if rank:
-            props[ident_rank] = [rank]
+        set_player(props, ident_name, ident_rank, *_name_rank(line))
     komi = float(komi_whole) + (0.5 if handicap == 0 and komi_whole else 0.0)
     if komi:
         props["KM"] = [f"{komi:g}"]
     date = re.match(r"(\d{4})-?(\d{1,2})-?(\d{1,2})", date_text.replace(" ", ""))
     if date:
-        year, month, day = date.groups()
-        props["DT"] = [f"{year}-{int(month):02d}-{int(day):02d}"]
+        set_date(props, *date.groups())
     if title:
         props["GN"] = [title]
     if site:
@@ -106,40 +106,19 @@ def raw_tree_from_ngf(text: str, name: str) -> tuple[RawNode, list[str]]:
     result = _result(result_text)
     if result:
         props["RE"] = [result]
-    if 2 <= handicap <= 9:
-        props["HA"] = [str(handicap)]
-        props["AB"] = [sgf_from_point(point, size) for point in handicap_points(size, handicap)]
-
-    parent = root
+    set_handicap_stones(props, size, handicap)
+    chain: list[tuple[str, Point | None]] = []
     for line in moves:
         color = line[4]
         if color not in "BW":
             warnings.append(f"{name}: unreadable move line {line!r}; skipped")
             continue
         x, y = ord(line[5]) - ord("B"), ord(line[6]) - ord("B")
-        value = sgf_from_point((size - 1 - y, x), size) if 0 <= x < size and 0 <= y < size else ""
-        node = RawNode(props={color: [value]}, order=[(color, 0)])
-        parent.children.append(node)
-        parent = node
+        chain.append((color, point_on_board(size - 1 - y, x, size)))
+    add_move_chain(root, chain, size)
     return root, warnings
 
 
-class NgfCollection(BuiltCollection):
+class NgfCollection(ServerRecordCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
-        name = str(path) if path is not None else "<ngf text>"
-        text, encoding, doubt = decode_text_with_doubt(data, name)
-        root, warnings = raw_tree_from_ngf(text, name)
-        super().__init__(path, encoding, "ngf", [_builder(root, name, doubt)])
-        self.warnings.extend(warnings)
-        self._summary(0)
-
-
-def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
-    def build() -> Game:
-        game = game_from_raw(copy_raw(root), 1, name)
-        if doubt:
-            game.warnings.insert(0, f"game 1: {doubt}")
-        game.origin = "wbaduk"
-        return game
-
-    return build
+        super().__init__(path, data, "ngf", "wbaduk", raw_tree_from_ngf)

@@ -1,13 +1,22 @@
 """SGF files (Go): charsets, server quirks and the game tree, with sgfmill's grammar underneath.
 
 Reading:
-- The text is decoded first (BOMs, UTF-16, CA[] when it tells the truth, charset-normalizer when it
-  is missing or lies, EUC-KR-as-Latin-1 mojibake undone), then tokenised by sgfmill as UTF-8.
+- The file's charset is decided once from its bytes (BOMs, UTF-16 with or without a BOM, CA[]
+  whenever the bytes decode under it, the likeliest reading when it is missing, lies or is the
+  Latin-1 many programs write whatever their bytes, EUC-KR-as-Latin-1 mojibake undone); no
+  multi-byte character may take a bracket as its second byte. NUL padding at the end is dropped.
+- Opening lists the games lazily: one linear scan of the bytes finds where each game starts and
+  ends (values skipped as the charset reads them), and each game's root is read to leave out, by
+  name, a game that is not Go or whose board cannot be shown. A game's text is decoded and
+  tokenised by sgfmill (as UTF-8) when it is asked for; its summary is read from its root alone.
 - The tree is built without recursion, so OGS files that open a variation for every move load.
   Redundant parentheses and empty variations are tolerated.
 - A game the file ends inside (a truncated download) is kept up to the cut, with a warning on the
-  game and on the collection; the games before it are whole. Text that is not SGF inside a game
-  ends the reading there, with a warning that says how much of the file was not read.
+  game and on the collection; the games before it are whole. A game whose closing parenthesis is
+  missing ends where the next game's root starts. Text that is not SGF inside a game ends that
+  game's reading there (its parentheses still tell where it ends), with a warning.
+- Damage is read as written and flagged on the game: moves onto a point that holds a stone,
+  a handicap (HA) with no stones for it.
 - Every property of every node is kept, decoded, in `node.properties` (a repeated property in one
   node has its values merged), so writing the game back loses nothing.
 - Layout changes, each idempotent (reading what we wrote gives the same tree):
@@ -28,24 +37,31 @@ Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fi
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from sgfmill import sgf_grammar
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import sgf_komi
-from reviewer.core.formats.collection import BuiltCollection
+from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
 from reviewer.core.formats.textio import (
+    ASCII_TRAIL_LEADS,
     SHORT_TEXT_CHARS,
     choose_charset,
     codec_for_charset,
-    decode_errors,
+    decode_error_count,
+    decode_keeping,
+    decodes_cleanly,
     is_utf8,
     looks_binary,
+    sample_of,
+    strip_nul_padding,
     strip_utf8_bom,
     utf16_codec,
 )
+from reviewer.core.games.go import GoBoard
 from reviewer.core.games.go_rules import normalise_rules, parse_rules
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point
 
@@ -53,7 +69,6 @@ MIN_BOARD, MAX_BOARD = 2, 25
 _CA_RE = re.compile(rb"C[a-z]*A[a-z]*\s*\[\s*([^\]]*?)\s*\]")
 _MOVE_IDENTS = ("B", "W")
 _SETUP_IDENTS = ("AB", "AW", "AE")
-_SINGLE_BYTE_CODECS = {"latin-1", "cp1252", "ascii", "iso8859-1", "iso8859-15"}
 
 
 
@@ -135,6 +150,24 @@ def normalise_result(value: str) -> str:
 
 
 @dataclass
+class SgfCharset:
+    """How a file's bytes become text, decided once for the whole file and applied to each game's
+    bytes as it is read (every game's bytes start and end on an ASCII delimiter)."""
+
+    codec: str
+    encoding: str  # as the collection reports it: the codec, or "utf-8+cp949" for a repaired file
+    warnings: list[str] = field(default_factory=list)  # about the file
+    doubts: list[str] = field(default_factory=list)  # about every game's text (its names, comments)
+    repaired_from: str = ""  # text encoded twice: its characters are the Latin-1 bytes of this codec
+
+    def decode(self, data: bytes) -> str:
+        text = decode_keeping(data, self.codec, _DELIMITERS, errors="replace")
+        if self.repaired_from:
+            text = decode_keeping(text.encode("latin-1", errors="replace"), self.repaired_from, _DELIMITERS, "replace")
+        return text
+
+
+@dataclass
 class DecodedText:
     text: str
     encoding: str
@@ -151,6 +184,10 @@ _PLACE_HINTS = (
     (rb"(?i)japan|tokyo|nihon.?ki-?in", "cp932"),
     (rb"(?i)china|beijing|weiqi|sina|tom\.com", "gb18030"),
 )
+_ISO_2022_JP_ESCAPE = re.compile(rb"\x1b\$[@B]")  # switches to JIS X 0208: Japanese in 7 bits
+_DELIMITERS = b"]"  # no multi-byte character may take it as its second byte (ends a value)
+# Declared charsets many programs write whatever their bytes are: weighed, not trusted.
+_UNTRUSTED_DECLARED = {"latin-1", "cp1252", "ascii", "iso8859-1"}
 
 
 def charset_hints(data: bytes) -> tuple[str, ...]:
@@ -164,14 +201,27 @@ def charset_hints(data: bytes) -> tuple[str, ...]:
 
 def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
     """Decode an SGF file's bytes, honouring CA[] when the bytes agree with it."""
+    data, charset = sgf_charset(data, name)
+    return DecodedText(charset.decode(data), charset.encoding, charset.warnings, charset.doubts)
+
+
+def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
+    """The bytes to read (UTF-16 and 7-bit stateful charsets turned into UTF-8) and their charset.
+
+    A declared charset is honoured whenever the bytes decode under it (declared UTF-8 is never
+    "repaired"; only a few characters of it, valid UTF-8 by chance, are weighed against the other
+    readings); CA[ISO-8859-1]/Windows-1252, which many programs write whatever their bytes, is
+    weighed against the other readings.
+    """
     codec16 = utf16_codec(data)
     if codec16:
-        return DecodedText(data.decode(codec16, errors="replace").lstrip("\ufeff"), codec16)
-    data, had_bom = strip_utf8_bom(data)
+        text = data.decode(codec16, errors="replace").lstrip("\ufeff")
+        return text.encode("utf-8"), SgfCharset("utf-8", codec16)
+    data, had_bom = strip_utf8_bom(strip_nul_padding(data))
     if looks_binary(data):
         raise GameFileError(f"{name}: not an SGF file (binary data)")
     if had_bom:
-        return DecodedText(data.decode("utf-8", errors="replace"), "utf-8")
+        return data, SgfCharset("utf-8", "utf-8")
     warnings: list[str] = []
     declared_match = _CA_RE.search(data)
     declared_name = declared_match.group(1).decode("ascii", errors="replace") if declared_match else ""
@@ -179,51 +229,102 @@ def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
     if declared_name and declared is None:
         warnings.append(f"{name}: unknown charset CA[{declared_name}]; guessed from the bytes")
     if data.isascii():
-        return DecodedText(data.decode("ascii"), declared or "utf-8", warnings)
+        if declared and not _ascii_compatible(declared) and decodes_cleanly(data, declared):
+            # A 7-bit charset (ISO-2022-JP, HZ, UTF-7): its characters are made of ASCII bytes, brackets
+            # too, so the text is decoded before it is parsed.
+            return data.decode(declared).encode("utf-8"), SgfCharset("utf-8", declared, warnings)
+        if not declared and _ISO_2022_JP_ESCAPE.search(data) and decodes_cleanly(data, "iso2022_jp_2"):
+            return data.decode("iso2022_jp_2").encode("utf-8"), SgfCharset("utf-8", "iso2022_jp_2", warnings)
+        return data, SgfCharset("ascii", declared or "utf-8", warnings)
     if is_utf8(data):
-        text = data.decode("utf-8")
-        fixed = _undo_double_encoding(text)
-        if fixed is not None:
-            warnings.append(f"{name}: text was encoded twice ({fixed[1]} read as Latin-1); repaired")
-            return DecodedText(fixed[0], f"utf-8+{fixed[1]}", warnings)
-        if sum(1 for ch in text if ord(ch) > 127) > SHORT_TEXT_CHARS:
-            return DecodedText(text, "utf-8", warnings)
+        sample = sample_of(data).decode("utf-8", errors="replace")
+        repaired = _double_encoding_of(sample)
+        if repaired is not None:
+            warnings.append(f"{name}: text was encoded twice ({repaired} read as Latin-1); repaired")
+            return data, SgfCharset("utf-8", f"utf-8+{repaired}", warnings, repaired_from=repaired)
+        if sum(1 for ch in sample if ord(ch) > 127) > SHORT_TEXT_CHARS:
+            return data, SgfCharset("utf-8", "utf-8", warnings)
         # A few bytes can be valid UTF-8 by chance (GB18030 '时越' reads 'ʱԽ'): weighed with the others.
-    if declared and declared not in ("utf-8",) and declared not in _SINGLE_BYTE_CODECS:
-        errors = decode_errors(data, declared)
-        if errors == 0:
-            return DecodedText(data.decode(declared), declared, warnings)
-        high = sum(1 for byte in data if byte > 127)
+    elif declared in (None, "utf-8") or declared in _UNTRUSTED_DECLARED:
+        mostly = _mostly_utf8(data)
+        if mostly:
+            warnings.append(f"{name}: {mostly} bytes are not valid UTF-8; shown as \ufffd")
+            return data, SgfCharset("utf-8", "utf-8", warnings)
+    if declared and declared != "utf-8" and declared not in _UNTRUSTED_DECLARED:
+        if decodes_cleanly(data, declared, _DELIMITERS):
+            return data, SgfCharset(declared, declared, warnings)
+        errors = decode_keeping(data, declared, _DELIMITERS, "replace").count("\ufffd") - data.count("\ufffd".encode())
+        high = _high_bytes(data)
         if errors <= max(3, high // 50):
             warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
-            return DecodedText(data.decode(declared, errors="replace"), declared, warnings)
-    # No charset, one that lies, or a single-byte one (many programs write CA[ISO-8859-1] whatever
-    # their bytes): the charset whose reading of all the bytes is likeliest in a Go file.
-    weighed_declared = "cp1252" if declared in _SINGLE_BYTE_CODECS else declared
-    choice = choose_charset(data, charset_hints(data), weighed_declared)
+            return data, SgfCharset(declared, declared, warnings)
+    # No charset, one that lies, or one many programs write whatever their bytes (CA[ISO-8859-1]):
+    # the charset whose reading of all the bytes is likeliest in a Go file.
+    weighed_declared = "cp1252" if declared in _UNTRUSTED_DECLARED else declared
+    high = _high_bytes(data)
+    tolerate = max(3, high // 100)  # a stray byte of another charset (a Windows-1252 '…') among CJK text
+    hints = charset_hints(sample_of(data))  # a big file's beginning, middles and end tell enough
+    choice = choose_charset(data, hints, weighed_declared, delimiters=_DELIMITERS, tolerate=tolerate)
     codec = choice.codec
+    if not decodes_cleanly(data, codec, _DELIMITERS):
+        bad = decode_error_count(data, codec, _DELIMITERS)
+        warnings.append(f"{name}: {bad} bytes are not valid {codec}; shown as \ufffd")
     if codec == "utf-8" and (not choice.doubt or declared == "utf-8"):
-        return DecodedText(data.decode("utf-8"), "utf-8", warnings)
-    if declared and codec != declared and not (declared in _SINGLE_BYTE_CODECS and codec in _SINGLE_BYTE_CODECS):
+        return data, SgfCharset("utf-8", "utf-8", warnings)
+    if declared and codec != declared and not (declared in _UNTRUSTED_DECLARED and codec in _UNTRUSTED_DECLARED):
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
     doubts = [choice.doubt] if choice.doubt else []
-    return DecodedText(data.decode(codec, errors="replace"), codec, warnings, doubts)
+    return data, SgfCharset(codec, codec, warnings, doubts)
 
 
-def _undo_double_encoding(text: str) -> tuple[str, str] | None:
-    """Text whose non-ASCII characters are all Latin-1 bytes of a CJK encoding -> the real text."""
+_ASCII_BYTES = bytes(range(128))
+
+
+def _high_bytes(data: bytes) -> int:
+    """How many bytes of `data` are outside ASCII."""
+    return len(data.translate(None, _ASCII_BYTES))
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """Whether `codec` reads every ASCII byte as that character (7-bit charsets read the escapes,
+    shifts and '+'/'~' sequences of the probe as other characters)."""
+    probe = bytes(range(128)) + b"\x1b$B;3\x1b(B \x1b$)C\x0e;3\x0f +AGE- ~{;3~}"
+    try:
+        return probe.decode(codec) == probe.decode("ascii")
+    except UnicodeDecodeError:
+        return False
+
+
+def _mostly_utf8(data: bytes) -> int:
+    """How many bytes are not UTF-8 in bytes that are UTF-8 but for a few (a damaged file), else 0:
+    at most three errors or one in a hundred bytes outside ASCII, and six bytes of well-formed
+    characters for each (bytes in another charset rarely form any: GB18030's '柯洁' is all errors)."""
+    high = _high_bytes(data)
+    errors = decode_error_count(data, "utf-8", _DELIMITERS, stop_above=max(3, high // 100))
+    well_formed_bytes = high - errors
+    if 0 < errors <= max(3, well_formed_bytes // 100) and well_formed_bytes >= 6 * errors:
+        return errors
+    return 0
+
+
+def _double_encoding_of(text: str) -> str | None:
+    """The CJK codec whose bytes, read as Latin-1, make all of `text`'s non-ASCII characters, when
+    reading them back gives Hangul or CJK and keeps every ASCII character; else None."""
     high = [ch for ch in text if ord(ch) > 127]
     if len(high) < 4 or any(ord(ch) > 255 for ch in high):
         return None
     raw = text.encode("latin-1")
+    ascii_part = "".join(ch for ch in text if ord(ch) < 128)
     for codec in ("utf-8", "cp949", "gb18030", "cp932"):
         try:
             decoded = raw.decode(codec)
         except UnicodeDecodeError:
             continue
         wide = [ch for ch in decoded if ord(ch) > 127]
+        if "".join(ch for ch in decoded if ord(ch) < 128) != ascii_part:
+            continue  # a two-byte character took an ASCII byte (a bracket): not this codec
         if wide and sum(1 for ch in wide if 0x1100 <= ord(ch) <= 0xD7AF or 0xF900 <= ord(ch) <= 0xFAFF) > 0.9 * len(wide):
-            return decoded, codec
+            return codec
     return None
 
 
@@ -242,64 +343,134 @@ class RawNode:
 
 # "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
 _MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
+_GAME_START = re.compile(rb"\(\s*;")
+_GAME_START_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
+# A game's root inside a game whose closing parenthesis is missing: no variation starts this way.
+_NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP|SZ|ST)\s*\[")
+_TRUNCATED = "the file ends inside it (truncated)"
 
 
-def _parse_collection(text: str, name: str) -> tuple[list[RawNode], list[str]]:
-    """Every game tree of the file, and warnings about games cut short.
+def _between_parentheses(codec: str, outside_values: bytes = rb"[A-Za-z;\s]") -> re.Pattern[bytes]:
+    """SGF outside parentheses: identifiers, ';', spaces (or any `outside_values`) and whole values,
+    read as `codec` does (a two-byte character whose second byte is '\\' is no escape; ']' always
+    ends a value)."""
+    lead = ASCII_TRAIL_LEADS.get(codec)
+    character = lead + rb"[^\]]|[\x80-\xff]|" if lead else b""
+    value = rb"\[(?:[^\\\]\x80-\xff]++|" + character + rb"[\x80-\xff]++|\\.)*+\]"
+    return re.compile(rb"(?:" + outside_values + rb"++|" + value + rb")*+", re.DOTALL)
 
-    A game whose closing parenthesis never comes is kept up to where it stops, marked `cut_off`:
-    at the end of the file (a truncated download) the games before it are whole; text that is
-    not SGF inside a game ends the reading there, since where that game ends cannot be told.
+
+@dataclass(frozen=True)
+class GameSpan:
+    """Where one game's bytes are in the file, and why it stops early ("" when it is whole)."""
+
+    start: int
+    end: int
+    cut_off: str = ""
+    not_sgf_at: int = -1  # the byte where text that is not SGF starts inside the game, or -1
+
+
+def scan_games(data: bytes, codec: str) -> Iterator[GameSpan]:
+    """Every game tree of the file, found without parsing it: linear in the file's size.
+
+    A game whose closing parenthesis never comes ends at the end of the file, or where the next
+    game's root starts; text that is not SGF inside a game cuts that game there (its parentheses
+    still tell where it ends), and the games after it are read.
     """
-    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
-        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
-    data = text.encode("utf-8")
-    roots: list[RawNode] = []
-    warnings: list[str] = []
+    starts = _GAME_START if _GAME_START.search(data) else _GAME_START_WITHOUT_SEMICOLON
+    skip = _between_parentheses(codec)
+    skip_not_sgf = _between_parentheses(codec, rb"[^\[()]")
+    size = len(data)
     position = 0
     while True:
-        tokens, end = sgf_grammar.tokenise(data, position)
-        if not tokens:
-            break
-        trees, still_open = _build_raw_tree(tokens)
-        roots.extend(trees)
-        if still_open:
-            number = len(roots)
-            rest = data[end:]
-            if _only_an_unfinished_value(rest):
-                reason = "the file ends inside it (truncated)"
-            else:
-                reason = f"text that is not SGF at byte {end} inside it"
-            if trees:
-                trees[-1].cut_off = reason
-                warnings.append(f"{name}: game {number} is incomplete: {reason}; its moves up to there are kept")
-            if rest.strip() and not _only_an_unfinished_value(rest):
-                warnings.append(f"{name}: the rest of the file (from byte {end}) was not read")
-            break
-        if end <= position:
-            break
+        found = starts.search(data, position)
+        if found is None:
+            return
+        start = position = found.start()
+        depth, cut_off, not_sgf_at = 0, "", -1
+        while True:
+            position = skip.match(data, position).end()  # type: ignore[union-attr]
+            if position >= size or data[position] == 0x5B:  # the end, or a value the end cuts off
+                end, cut_off = size, _TRUNCATED
+                break
+            byte = data[position]
+            if byte == 0x28:  # (
+                if depth and _NEXT_GAME_ROOT.match(data, position):
+                    end, cut_off = position, f"its closing parenthesis is missing (the next game starts at byte {position})"
+                    break
+                depth += 1
+            elif byte == 0x29:  # )
+                depth -= 1
+                if depth == 0:
+                    end = position + 1
+                    break
+            else:  # text that is not SGF: the game is read up to it, its parentheses still counted
+                if not_sgf_at < 0:
+                    not_sgf_at = position
+                position = skip_not_sgf.match(data, position).end()  # type: ignore[union-attr]
+                continue
+            position += 1
+        if not_sgf_at >= 0:
+            cut_off = f"text that is not SGF at byte {not_sgf_at} inside it"
+        yield GameSpan(start, end, cut_off, not_sgf_at)
         position = end
-    if not roots:
-        raise GameFileError(f"{name}: no SGF game in this file")
-    return roots, warnings
 
 
-def _only_an_unfinished_value(rest: bytes) -> bool:
-    """Whether the bytes after a cut are nothing, or a property value the end of the file cut off."""
-    stripped = rest.strip()
-    if not stripped:
-        return True
-    if not stripped.startswith(b"["):
-        return False
-    escaped = False
-    for byte in stripped[1:]:
-        if escaped:
-            escaped = False
-        elif byte == 0x5C:  # backslash
-            escaped = True
-        elif byte == 0x5D:  # ]
-            return False
-    return True
+def raw_game(text: str, cut_off: str = "") -> RawNode:
+    """The raw tree of one game's text (one game tree, as `scan_games` finds it)."""
+    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
+        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
+    tokens, _end = sgf_grammar.tokenise(text.encode("utf-8"), 0)
+    trees, still_open = _build_raw_tree(tokens)
+    if not trees:
+        raise GameFileError("no SGF node in it")
+    root = trees[0]
+    if still_open or cut_off:
+        root.cut_off = cut_off or _TRUNCATED
+    return root
+
+
+_HEAD_NODE = re.compile(r"\s*(;?)((?:\s*[A-Za-z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)", re.DOTALL)
+_HEAD_PROPERTY = re.compile(r"([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)", re.DOTALL)
+_HEAD_VALUE = re.compile(r"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
+
+
+def head_of_game(text: str, idents: frozenset[str] | None = None) -> RawNode:
+    """The root of one game's text with the move-less nodes before its first move merged in, as
+    `game_from_raw` merges them: all a listing shows, read without the moves (only `idents`, when
+    given)."""
+    opening = re.match(r"\s*\(", text)
+    position = opening.end() if opening else 0
+    root = RawNode()
+    first = True
+    while True:
+        block = _HEAD_NODE.match(text, position)
+        if block is None or not (block.group(1) or (first and block.group(2))):
+            break  # a variation, the game's end, or no node (the root may lack its ';')
+        position = block.end()
+        node = root if first else RawNode()
+        has_move = False
+        for raw_ident, values in _HEAD_PROPERTY.findall(block.group(2)):
+            ident = raw_ident.translate(_NO_LOWER_CASE)
+            if ident in _MOVE_IDENTS:
+                has_move = True
+            elif ident and (idents is None or ident in idents):
+                node.props.setdefault(ident, []).extend(
+                    sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
+                    if _ESCAPES_OR_SPACES.search(value)
+                    else value
+                    for value in _HEAD_VALUE.findall(values)
+                )
+        if has_move:
+            break  # the first move: its node is not merged (a move in the root: the next node follows it)
+        if not first:
+            _merge_props(root, node)
+        first = False
+    return root
+
+
+_ESCAPES_OR_SPACES = re.compile(r"[\\\r\t\f\v]")  # what `text_value` changes in a value
+_NO_LOWER_CASE = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyz")
 
 
 def _build_raw_tree(tokens: list[tuple[str, bytes]]) -> tuple[list[RawNode], bool]:
@@ -517,13 +688,9 @@ def _merge_props(target: RawNode, source: RawNode) -> None:
             target.props[ident] = list(values)
 
 
-def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
-    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
-    label = f"game {number}"
-    game = Game(kind="go")
-    _split_move_nodes(raw_root, game.warnings, label)
-    _fold_moveless(raw_root)
-    props = raw_root.props
+def playable_board(props: dict[str, list[str]], number: int, name: str) -> tuple[int, int]:
+    """(width, height) of a game's root properties, or GameFileError when Reviewer cannot show the
+    game: not Go, or a board size it cannot read or draw."""
     game_type = _first(props, "GM", "1")
     if game_type not in ("1", ""):
         raise GameFileError(f"{name}: game {number} is not a Go game (GM[{game_type}])")
@@ -535,6 +702,17 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
         raise GameFileError(
             f"{name}: game {number} is on a {width}x{height} board; boards from {MIN_BOARD} to {MAX_BOARD} lines are supported"
         )
+    return width, height
+
+
+def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
+    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
+    label = f"game {number}"
+    game = Game(kind="go")
+    _split_move_nodes(raw_root, game.warnings, label)
+    _fold_moveless(raw_root)
+    props = raw_root.props
+    width, height = playable_board(props, number, name)
     game.board_width, game.board_height = width, height
     game.headers = {ident: ", ".join(values) for ident, values in props.items()}
     game.black = _simple(_first(props, "PB"))
@@ -584,10 +762,43 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
             game.first_player = "white"
         else:
             game.first_player = "black"
+    _flag_damage(game, label)
     if raw_root.cut_off:
         moves = sum(1 for node in game.root.mainline() if node.color is not None)
         game.warnings.append(f"{label}: incomplete: {raw_root.cut_off}; read up to move {moves}, the rest is missing")
     return game
+
+
+def _flag_damage(game: Game, label: str) -> None:
+    """Warn of what a record cannot mean as written: moves onto a stone (in any variation) and a
+    handicap with no stones for it. The game stays as written."""
+    if game.handicap >= 2 and not game.setup_black:
+        opening = [node.color for node in game.root.mainline() if node.color is not None][: game.handicap]
+        if opening != ["black"] * game.handicap:  # stones played as Black's first moves are the handicap
+            game.warnings.append(f"{label}: HA[{game.handicap}] but no handicap stones are placed; read as written")
+    occupied: list[tuple[int, Node]] = []  # (move number on its line, node)
+    start = GoBoard(game.board_width, game.board_height, frozenset(), frozenset())
+    start.setup(game.setup_black, game.setup_white, [])
+    stack: list[tuple[Node, GoBoard, int]] = [(game.root, start, 0)]
+    while stack:
+        node, board, moves_before = stack.pop()
+        if node is not game.root:
+            board.setup(node.setup_black, node.setup_white, node.setup_empty)
+        number = moves_before + (node.color is not None)
+        if node.color is not None and node.point is not None:
+            if node.point in board.stones:
+                occupied.append((number, node))
+            board.play(node.point, node.color)
+        if len(node.children) == 1:
+            stack.append((node.children[0], board, number))
+        else:  # each variation from its own copy of the board
+            stack.extend((child, GoBoard(board.width, board.height, *board.freeze()), number) for child in reversed(node.children))
+    if occupied:
+        number, node = occupied[0]
+        game.warnings.append(
+            f"{label}: {len(occupied)} move(s) onto a point that already holds a stone "
+            f"(the first: move {number}, {node.color} {node.move}); read as written"
+        )
 
 
 def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str) -> Node:
@@ -617,27 +828,92 @@ def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], l
 # ---------------------------------------------------------------- the collection
 
 
-class SgfCollection(BuiltCollection):
+_BOARD_IDENTS = frozenset(("GM", "SZ"))
+_ROOT_NODE_BYTES = re.compile(rb"\s*\(\s*;?((?:\s*[A-Za-z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)", re.DOTALL)
+_PROPERTY_BYTES = re.compile(rb"([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)", re.DOTALL)
+_VALUE_BYTES = re.compile(rb"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
+_NAMED_LEFT_OUT = 10  # games left out that the warnings name one by one
+
+
+class SgfCollection(GameCollection):
+    """The games of an SGF file, listed lazily: opening finds where each game is and reads its
+    root (to leave out, by name, a game that is not Go or has no board Reviewer can show); a
+    game's moves are parsed when it is asked for. Memory stays the file's bytes and two offsets
+    a game."""
+
+    format = "sgf"
+
     def __init__(self, path: str | None, data: bytes) -> None:
         name = str(path) if path is not None else "<sgf text>"
-        decoded = decode_sgf_bytes(data, name)
-        roots, parse_warnings = _parse_collection(decoded.text, name)
-        builders = [_builder(root, number, name, decoded.doubts) for number, root in enumerate(roots, start=1)]
-        super().__init__(path, decoded.encoding, "sgf", builders)
-        self.warnings.extend(decoded.warnings)
-        self.warnings.extend(parse_warnings)
-        # Building each game once validates it (board size, game type) at opening time.
-        for index in range(len(builders)):
-            self._summary(index)
+        self._name = name
+        self._data, self._charset = sgf_charset(data, name)
+        super().__init__(path, self._charset.encoding)
+        self.warnings.extend(self._charset.warnings)
+        # Per listed game: where its bytes start and end, its number in the file (1-based), and
+        # for the few that stop early, why.
+        self._starts, self._ends, self._numbers = array("q"), array("q"), array("q")
+        self._cut_offs: dict[int, str] = {}
+        first_error, left_out = "", 0
+        for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
+            try:
+                playable_board(self._board_props(span), number, name)
+            except GameFileError as error:
+                first_error = first_error or str(error)
+                left_out += 1
+                if left_out <= _NAMED_LEFT_OUT:
+                    self.warnings.append(f"{error}; left out")
+                continue
+            if span.cut_off:
+                self._cut_offs[len(self._starts)] = span.cut_off
+                self.warnings.append(f"{name}: game {number} is incomplete: {span.cut_off}; its moves up to there are kept")
+            if span.not_sgf_at >= 0:
+                self.warnings.append(f"{name}: the rest of game {number} (from byte {span.not_sgf_at}) was not read")
+            self._starts.append(span.start)
+            self._ends.append(span.end)
+            self._numbers.append(number)
+        if not self._starts:
+            raise GameFileError(first_error or f"{name}: no SGF game in this file")
+        if left_out > _NAMED_LEFT_OUT:
+            self.warnings.append(
+                f"{name}: {left_out - _NAMED_LEFT_OUT} more games were left out (not Go, or a board Reviewer cannot show)"
+            )
 
+    def _board_props(self, span: GameSpan) -> dict[str, list[str]]:
+        """GM and SZ of a game, read from its root's bytes where the charset allows (no two-byte
+        character holds an ASCII byte) and the root holds both, else from its decoded head."""
+        if ASCII_TRAIL_LEADS.get(self._charset.codec) is None:
+            root = _ROOT_NODE_BYTES.match(self._data, span.start, span.end)
+            if root is not None:
+                props = {
+                    ident.decode("ascii"): [_VALUE_BYTES.findall(values)[0].decode("ascii", errors="replace")]
+                    for ident, values in _PROPERTY_BYTES.findall(root.group(1))
+                    if ident in (b"GM", b"SZ")
+                }
+                if len(props) == 2:
+                    return props
+        return head_of_game(self._decode(span.start, span.end), _BOARD_IDENTS).props
 
-def _builder(raw_root: RawNode, number: int, name: str, doubts: list[str]) -> Callable[[], Game]:
-    def build() -> Game:
-        game = game_from_raw(copy_raw(raw_root), number, name)
-        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in doubts]
+    def _decode(self, start: int, end: int) -> str:
+        return self._charset.decode(self._data[start:end])
+
+    def _text(self, index: int) -> str:
+        return self._decode(self._starts[index], self._ends[index])
+
+    def _count(self) -> int:
+        return len(self._starts)
+
+    def _summary(self, index: int) -> GameSummary:
+        return summary_of_game(game_from_raw(head_of_game(self._text(index)), self._numbers[index], self._name), index)
+
+    def _game(self, index: int) -> Game:
+        number = self._numbers[index]
+        try:
+            raw_root = raw_game(self._text(index), self._cut_offs.get(index, ""))
+        except GameFileError as error:
+            raise GameFileError(f"{self._name}: game {number}: {error}") from None
+        game = game_from_raw(raw_root, number, self._name)
+        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in self._charset.doubts]
         return game
-
-    return build
 
 
 def copy_raw(raw_root: RawNode) -> RawNode:

@@ -98,21 +98,37 @@ def read_game_file(path: str | os.PathLike[str]) -> bytes:
 
 
 def utf16_codec(data: bytes) -> str | None:
-    """'utf-16-le'/'utf-16-be' when the bytes are UTF-16 (BOM, or NULs in every other byte)."""
+    """'utf-16-le'/'utf-16-be' when the bytes are UTF-16: a BOM, or without one NULs in one half of
+    the byte pairs far more than in the other (the high bytes of ASCII characters; CJK characters
+    rarely hold a NUL) and a start that reads as UTF-16. Single-byte and UTF-8 text hold no NUL."""
     if data.startswith(codecs.BOM_UTF16_LE):
         return "utf-16-le"
     if data.startswith(codecs.BOM_UTF16_BE):
         return "utf-16-be"
     head = data[:SNIFF_BYTES]
+    head = head[: len(head) - len(head) % 2]
     if len(head) >= 8:
         even_nuls = head[0::2].count(0)
         odd_nuls = head[1::2].count(0)
         half = len(head) // 2
-        if odd_nuls > 0.9 * half and even_nuls < 0.1 * half:
-            return "utf-16-le"
-        if even_nuls > 0.9 * half and odd_nuls < 0.1 * half:
-            return "utf-16-be"
+        for codec, nuls, other_nuls in (("utf-16-le", odd_nuls, even_nuls), ("utf-16-be", even_nuls, odd_nuls)):
+            if nuls >= max(4, half // 10) and other_nuls * 4 < nuls and _reads_as(head, codec):
+                return codec
     return None
+
+
+def _reads_as(head: bytes, codec: str) -> bool:
+    """Whether the first bytes of a file decode with `codec` (a character the cut splits aside)."""
+    try:
+        codecs.getincrementaldecoder(codec)().decode(head, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def strip_nul_padding(data: bytes) -> bytes:
+    """The bytes without the NULs some writers pad a text file's end with (Tygem's client does)."""
+    return data.rstrip(b"\x00")
 
 
 def looks_binary(data: bytes) -> bool:
@@ -120,7 +136,7 @@ def looks_binary(data: bytes) -> bool:
     head = data[:SNIFF_BYTES]
     if b"\x00" in head:
         return True
-    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 26))
+    controls = sum(1 for byte in head if byte < 32 and byte not in (9, 10, 12, 13, 26, 27))  # 27: ISO-2022's ESC
     return controls > max(8, len(head) // 20)
 
 
@@ -131,11 +147,73 @@ def strip_utf8_bom(data: bytes) -> tuple[bytes, bool]:
 
 
 def is_utf8(data: bytes) -> bool:
+    return decodes_cleanly(data, "utf-8")
+
+
+_CHUNK_BYTES = 1 << 20
+
+
+def decodes_cleanly(data: bytes, codec: str, keep: bytes = b"") -> bool:
+    """Whether all of `data` decodes with `codec`, read a megabyte at a time (a big file is never
+    held twice); with `keep`, also whether each of those ASCII bytes stays itself (no multi-byte
+    character takes it as its second byte)."""
     try:
-        data.decode("utf-8")
+        decoder = codecs.getincrementaldecoder(codec)()
+    except LookupError:
+        return False
+    kept = 0
+    try:
+        for start in range(0, len(data), _CHUNK_BYTES):
+            text = decoder.decode(data[start : start + _CHUNK_BYTES])
+            kept += sum(text.count(chr(byte)) for byte in keep)
+        text = decoder.decode(b"", final=True)
     except UnicodeDecodeError:
         return False
-    return True
+    kept += sum(text.count(chr(byte)) for byte in keep)
+    return kept == sum(data.count(bytes([byte])) for byte in keep)
+
+
+# Charsets whose two-byte characters may end in an ASCII byte ('\\', ']'), with their lead bytes.
+ASCII_TRAIL_LEADS: dict[str, bytes] = {
+    "cp932": rb"[\x81-\x9f\xe0-\xfc]",
+    "shift_jis": rb"[\x81-\x9f\xe0-\xfc]",
+    "shift_jis_2004": rb"[\x81-\x9f\xe0-\xfc]",
+    "shift_jisx0213": rb"[\x81-\x9f\xe0-\xfc]",
+    "gb18030": rb"[\x81-\xfe]",
+    "gbk": rb"[\x81-\xfe]",
+    "big5": rb"[\x81-\xfe]",
+    "big5hkscs": rb"[\x81-\xfe]",
+    "cp950": rb"[\x81-\xfe]",
+}
+
+
+def decode_keeping(data: bytes, codec: str, keep: bytes = b"]", errors: str = "strict") -> str:
+    """`data` decoded with `codec`, each byte of `keep` (ASCII) kept as itself: a byte before it that
+    would take it into a two-byte character is read alone (as an error)."""
+    text = data.decode(codec, errors=errors)
+    if not keep or all(text.count(chr(byte)) == data.count(bytes([byte])) for byte in keep):
+        return text
+    # Only a byte outside ASCII can start a two-byte character: the file is cut after those alone.
+    pieces = re.split(b"(?<=[\x80-\xff])([" + re.escape(keep) + b"])", data)  # text, kept byte, text, ...
+    return "".join(piece.decode("ascii") if index % 2 else piece.decode(codec, errors=errors) for index, piece in enumerate(pieces))
+
+
+def decode_error_count(data: bytes, codec: str, keep: bytes = b"", stop_above: int | None = None) -> int:
+    """How many characters of `data` do not decode with `codec` (each would show as U+FFFD), each
+    byte of `keep` kept as itself (see `decode_keeping`); read a megabyte at a time, cut at line
+    ends (no multi-byte character holds one). With `stop_above`, counting stops past that many."""
+    errors, start, size = 0, 0, len(data)
+    while start < size and (stop_above is None or errors <= stop_above):
+        end = min(size, start + _CHUNK_BYTES)
+        if end < size:
+            line_end = data.find(b"\n", end)
+            end = size if line_end < 0 else line_end + 1
+        chunk = data[start:end]
+        text = chunk.decode(codec, errors="replace")
+        # and a lone byte before each kept byte that a two-byte character took
+        errors += text.count("\ufffd") + sum(chunk.count(bytes([byte])) - text.count(chr(byte)) for byte in keep)
+        start = end
+    return errors - data.count("\ufffd".encode())
 
 
 def decode_errors(data: bytes, codec: str) -> int:
@@ -359,25 +437,39 @@ def reading_score(text: str, codec: str) -> float:
     return score
 
 
-def choose_charset(data: bytes, hints: tuple[str, ...] = (), declared: str | None = None) -> CharsetChoice:
+def choose_charset(
+    data: bytes,
+    hints: tuple[str, ...] = (),
+    declared: str | None = None,
+    *,
+    delimiters: bytes = b"",
+    tolerate: int = 0,
+) -> CharsetChoice:
     """The charset of bytes that are not UTF-8, from all of them: each clean reading in a Go server's
     charset (GB18030/GBK, CP949, Shift-JIS, Big5) or Windows-1252 is weighed by how likely its
     characters are in a Go file, times how common the charset is (more for `hints` and `declared`).
-    With little text and a close second reading, the doubt names it."""
+    With little text and a close second reading, the doubt names it. A reading in which a multi-byte
+    character would take one of the ASCII `delimiters` (a format's brackets) is not clean. With
+    `tolerate`, a reading with at most that many bad bytes (a stray byte of another charset) is
+    weighed too, each bad byte counted as an unlikely character."""
     readings: dict[str, str] = {}
-    sample = _sample_of(data)
+    bad_bytes: dict[str, int] = {}
+    sample = sample_of(data)
     for codec in _PRIORS:
-        try:
-            data.decode(codec)
-            readings[codec] = sample.decode(codec)
-        except UnicodeDecodeError:
-            continue
+        if decodes_cleanly(data, codec, delimiters):
+            readings[codec] = sample.decode(codec, errors="replace")
+            bad_bytes[codec] = 0
+        elif tolerate:
+            errors = decode_error_count(data, codec, delimiters, stop_above=tolerate)
+            if errors <= tolerate:
+                readings[codec] = decode_keeping(sample, codec, delimiters, "replace").replace("\ufffd", "")
+                bad_bytes[codec] = errors
     if not readings:
         return CharsetChoice(detect_codec(data))
     scores = {}
     for codec, text in readings.items():
         prior = _PRIORS[codec] * (_HINTED if codec in hints else 1.0) * (_HINTED if codec == declared else 1.0)
-        scores[codec] = math.log(prior) + reading_score(text, codec)
+        scores[codec] = math.log(prior) + reading_score(text, codec) + bad_bytes[codec] * math.log(_UNLIKELY)
     ranked = sorted(scores, key=lambda codec: scores[codec], reverse=True)
     best = ranked[0]
     if len(ranked) == 1:
@@ -397,7 +489,7 @@ _SAMPLE_BYTES = 1 << 16
 _CUTS = re.compile(rb"[\n;(]")  # bytes no multi-byte character holds: samples are cut there
 
 
-def _sample_of(data: bytes) -> bytes:
+def sample_of(data: bytes) -> bytes:
     """A big file's beginning, two middles and end (each charset reads the same bytes); a small one whole."""
     if len(data) <= 4 * _SAMPLE_BYTES:
         return data

@@ -7,13 +7,17 @@ move number. A point off the board is a pass. `[ReviewComment]` blocks `.Comment
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats.collection import BuiltCollection
-from reviewer.core.formats.sgf import RawNode, copy_raw, game_from_raw, sgf_from_point
-from reviewer.core.formats.textio import codec_for_charset, decode_text_with_doubt
-from reviewer.core.gametree import Game
+from reviewer.core.formats.go_records import (
+    ServerRecordCollection,
+    add_move_chain,
+    new_root,
+    point_on_board,
+    set_player,
+)
+from reviewer.core.formats.sgf import RawNode
+from reviewer.core.formats.textio import codec_for_charset
+from reviewer.core.gametree import Point
 
 _RULES = {"JPN": "Japanese", "CHN": "Chinese", "KOR": "Korean", "ING": "Ing", "AGA": "AGA", "NZ": "NZ"}
 
@@ -53,14 +57,11 @@ def raw_tree_from_ugf(text: str, name: str) -> tuple[RawNode, list[str]]:
         raise GameFileError(f"{name}: not a PandaNet .ugf/.ugi file (no [Header] or [Data] found)")
 
     size = int(headers.get("Size", "19") or 19)
-    root = RawNode(props={"GM": ["1"], "FF": ["4"], "SZ": [str(size)]})
+    root = new_root(size)
     props = root.props
     for key, ident_name, ident_rank in (("PlayerB", "PB", "BR"), ("PlayerW", "PW", "WR")):
         parts = headers.get(key, "").split(",")
-        if parts[0].strip():
-            props[ident_name] = [parts[0].strip()]
-        if len(parts) > 1 and parts[1].strip():
-            props[ident_rank] = [parts[1].strip()]
+        set_player(props, ident_name, ident_rank, parts[0].strip(), parts[1].strip() if len(parts) > 1 else "")
     handicap_komi = headers.get("Hdcp", "").split(",")
     if handicap_komi[0].strip().isdigit() and int(handicap_komi[0]) >= 2:
         props["HA"] = [handicap_komi[0].strip()]
@@ -93,39 +94,24 @@ def raw_tree_from_ugf(text: str, name: str) -> tuple[RawNode, list[str]]:
     if 1 in comments:
         props["C"] = ["\n".join(comments[1])]
 
-    parent = root
-    for number, (coords, color) in enumerate(moves, start=1):
-        col, row = ord(coords[0]) - ord("A"), ord(coords[1]) - ord("A")
-        value = sgf_from_point((row, col), size) if 0 <= col < size and 0 <= row < size else ""
-        node = RawNode(props={color: [value]}, order=[(color, 0)])
+    chain: list[tuple[str, Point | None]] = [
+        (color, point_on_board(ord(coords[1]) - ord("A"), ord(coords[0]) - ord("A"), size)) for coords, color in moves
+    ]
+    for number, node in enumerate(add_move_chain(root, chain, size), start=1):
         if number + 1 in comments:
             node.props["C"] = ["\n".join(comments[number + 1])]
-        parent.children.append(node)
-        parent = node
     return root, warnings
 
 
-class UgfCollection(BuiltCollection):
+_LANGUAGES = {"SJIS": "shift_jis", "GB": "gb18030", "KOR": "cp949"}
+
+
+class UgfCollection(ServerRecordCollection):
     def __init__(self, path: str | None, data: bytes) -> None:
-        name = str(path) if path is not None else "<ugf text>"
         head = data[:2000].decode("ascii", errors="ignore")
         declared = None
         for line in head.splitlines():
             if line.startswith("Lang="):
-                declared = codec_for_charset({"SJIS": "shift_jis", "GB": "gb18030", "KOR": "cp949"}.get(line[5:].strip().upper(), line[5:].strip()))
-        text, encoding, doubt = decode_text_with_doubt(data, name, declared)
-        root, warnings = raw_tree_from_ugf(text, name)
-        super().__init__(path, encoding, "ugf", [_builder(root, name, doubt)])
-        self.warnings.extend(warnings)
-        self._summary(0)
-
-
-def _builder(root: RawNode, name: str, doubt: str) -> Callable[[], Game]:
-    def build() -> Game:
-        game = game_from_raw(copy_raw(root), 1, name)
-        if doubt:
-            game.warnings.insert(0, f"game 1: {doubt}")
-        game.origin = "pandanet"
-        return game
-
-    return build
+                language = line[5:].strip()
+                declared = codec_for_charset(_LANGUAGES.get(language.upper(), language))
+        super().__init__(path, data, "ugf", "pandanet", raw_tree_from_ugf, declared)

@@ -71,6 +71,12 @@ def game_warning(index: int, text: str) -> Message:
     return Message(key=f"game:warning:{index}:{text}", level="warning", text=text)
 
 
+def file_warning(text: str) -> Message:
+    """A problem of the open game's file (a game left out, a charset that lies): shown with each of
+    its games, as its own warnings are."""
+    return Message(key=f"file:warning:{text}", level="warning", text=text)
+
+
 _ENGINE_STOPPED = ("live analysis stopped: ", "threat search stopped: ")
 
 BoardCause = Literal["move", "threat", "engine", "maps", "saved-lines", "retro"]
