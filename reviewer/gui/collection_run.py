@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, Signal
+from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.games import game_support, registered_games
@@ -34,6 +34,7 @@ from reviewer.core.services.batch.runner import (
 from reviewer.core.services.batch.task import EnginePool, EngineSettings
 from reviewer.gui.presenters.collection import RunCounts, problem_line
 from reviewer.gui.settings import EngineChoice
+from reviewer.gui.tasks import Tasks
 
 
 def engine_settings(choice: EngineChoice) -> EngineSettings:
@@ -252,15 +253,37 @@ class _ProgressRelay:
         self.signals.progress.emit(self.number, progress)
 
 
+class _Channel:
+    """Stands in the run's thread for one of `RunSignals`' signals: what is emitted travels through
+    the run's task and is emitted on the window's thread."""
+
+    def __init__(self, name: str, report: Callable[[object], None]) -> None:
+        self._name, self._report = name, report
+
+    def emit(self, *args: Any) -> None:
+        self._report((self._name, args))
+
+
+class _RunRelay:
+    """What the run's thread is handed in place of `RunSignals` (a Qt object it must not touch)."""
+
+    def __init__(self, report: Callable[[object], None]) -> None:
+        for name in RUN_SIGNALS:
+            setattr(self, name, _Channel(name, report))
+
+
+RUN_SIGNALS = ("progress", "problem", "engine_missing", "finished", "failed")  # of RunSignals
+
+
 class CollectionRun:
-    """One batch review at a time, in its own thread; `cancel` asks it to stop (it keeps what is finished).
-    A run is under way from `start` until the GUI thread has its answer (`ended`), so that a new
-    one may start while the thread of the last one is still returning."""
+    """One batch review at a time, off the window's thread; `cancel` asks it to stop (it keeps what
+    is finished). A run is under way from `start` until the GUI thread has its answer (`ended`), so
+    that a new one may start while the last one is still returning."""
 
     def __init__(self, signals: RunSignals) -> None:
         self.signals = signals
         self.number = 0
-        self._threads: list[threading.Thread] = []
+        self._tasks = Tasks(signals)
         self._stop = threading.Event()
         self._under_way = False
 
@@ -268,14 +291,22 @@ class CollectionRun:
         if self._under_way:
             raise RuntimeError("a batch review is already running")
         self.number += 1
-        self._stop = threading.Event()
-        thread = threading.Thread(
-            target=run_collection, args=(self.number, request, self._stop, self.signals), name="analysis-collection", daemon=True
+        self._stop = stop = threading.Event()
+        number = self.number
+        if self._tasks.closed:
+            self._tasks = Tasks(self.signals)
+        task = self._tasks.submit(
+            lambda context: run_collection(number, request, stop, _RunRelay(context.report)),  # type: ignore[arg-type]
+            with_context=True, must_finish=True,
         )
-        self._threads = [t for t in self._threads if t.is_alive()] + [thread]
+        task.progress.connect(self._relay)
         self._under_way = True
-        thread.start()
-        return self.number
+        return number
+
+    def _relay(self, event: object) -> None:
+        assert isinstance(event, tuple)
+        name, args = event
+        getattr(self.signals, str(name)).emit(*args)
 
     def ended(self, number: int) -> None:
         """The answer of run `number` has reached the GUI thread."""
@@ -292,38 +323,12 @@ class CollectionRun:
         """Stop and wait a bounded time (the window is closing with the app): the run ends its
         search and records what it finished first. Answers still queued are stale afterwards."""
         self._stop.set()
-        for thread in self._threads:
-            thread.join(timeout_s)
-        self._threads = [t for t in self._threads if t.is_alive()]
+        self._tasks.shutdown(timeout_s)
         self._under_way = False
         self.number += 1
 
 
 # ------------------------------------------------------------------------------ short jobs
-
-
-class JobSignals(QObject):
-    done = Signal(int, object)  # job number, payload
-    failed = Signal(int, str)
-
-
-class Job(QRunnable):
-    """Runs `work()` on a pool; its answer comes back as a signal handled on the GUI thread."""
-
-    def __init__(self, number: int, work: Callable[[], Any]) -> None:
-        super().__init__()
-        self.number = number
-        self.work = work
-        self.signals = JobSignals()
-        self.setAutoDelete(False)  # the window keeps it until its answer is in
-
-    def run(self) -> None:
-        try:
-            payload = self.work()
-        except Exception as error:  # shown in the window, never raised into Qt
-            self.signals.failed.emit(self.number, str(error).splitlines()[0] if str(error) else type(error).__name__)
-        else:
-            self.signals.done.emit(self.number, payload)
 
 
 def player_names(paths: Sequence[str], should_stop: Callable[[], bool]) -> tuple[str, ...]:

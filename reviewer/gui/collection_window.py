@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QStringListModel, Qt, QThreadPool, QTimer, Signal
+from PySide6.QtCore import QStringListModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QCompleter,
     QFileDialog,
@@ -44,7 +44,6 @@ from reviewer.gui.collection_panel import InsightsPanel
 from reviewer.gui.collection_run import (
     BatchRequest,
     CollectionRun,
-    Job,
     RunProgress,
     RunResult,
     RunSignals,
@@ -57,6 +56,7 @@ from reviewer.gui.presenters import collection as present
 from reviewer.gui.presenters.messages import Message
 from reviewer.gui.presenters.text import GAME_FILE_FILTER
 from reviewer.gui.settings import EngineChoice, Settings
+from reviewer.gui.tasks import Task, Tasks
 from reviewer.gui.window_size import resize_to_fit
 
 REDRAW_INTERVAL_MS = 100  # progress is drawn at most ten times a second
@@ -127,9 +127,8 @@ class CollectionWindow(QWidget):
         self._signals.engine_missing.connect(self._on_engine_missing)
         self._signals.finished.connect(self._on_run_finished)
         self._signals.failed.connect(self._on_run_failed)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
-        self._jobs: dict[int, Job] = {}
+        self._tasks = Tasks(self)
+        self._jobs: dict[int, Task] = {}
         self._numbers = itertools.count(1)
         self._latest_names = self._latest_insights = 0
         self._stop_names = threading.Event()
@@ -430,12 +429,11 @@ class CollectionWindow(QWidget):
 
     def _start_job(self, work: Callable[[], Any], on_done: Callable[[int, Any], None]) -> int:
         number = next(self._numbers)
-        job = Job(number, work)
-        job.signals.done.connect(on_done)
-        job.signals.done.connect(self._forget)
-        job.signals.failed.connect(self._on_job_failed)
-        self._jobs[number] = job
-        self._pool.start(job)
+        task = self._tasks.submit(work, must_finish=True)
+        task.done.connect(lambda payload: on_done(number, payload))
+        task.done.connect(lambda payload: self._forget(number))
+        task.failed.connect(lambda message: self._on_job_failed(number, message))
+        self._jobs[number] = task
         return number
 
     def _forget(self, number: int, _payload: object = None) -> None:
@@ -464,8 +462,8 @@ class CollectionWindow(QWidget):
         """Stop the review and the jobs and wait for them, a bounded time (the app is closing)."""
         self._stop_names.set()
         self._run.shutdown(timeout_s)
-        self._pool.clear()
-        self._pool.waitForDone(int(timeout_s * 1000))
+        self._tasks.shutdown(timeout_s)
+        self._tasks = Tasks(self)  # the window may be used again
         self._latest_names = self._latest_insights = 0
         self._jobs.clear()
         self._redraw.stop()

@@ -2,8 +2,8 @@
 
 A sortable table (name, games, wins/losses/draws, rank or rating, interval, `?`) over a chart of
 the selected player's estimate over time (reviewer.core.rating.history: the solve re-run at up
-to 24 of the player's game dates). Reading the files, rating and the history all run on a
-QThreadPool; the GUI thread only builds rows and curves from the finished, immutable results.
+to 24 of the player's game dates). Reading the files, rating and the history all run off the
+window's thread (gui/tasks.py); the GUI thread only builds rows and curves from the finished, immutable results.
 A newer request makes the answers of older ones stale: they are dropped when they arrive.
 """
 
@@ -27,10 +27,8 @@ from PySide6.QtCore import (
     QModelIndex,
     QObject,
     QPersistentModelIndex,
-    QRunnable,
     QSortFilterProxyModel,
     Qt,
-    QThreadPool,
     Signal,
 )
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDragMoveEvent, QDropEvent, QPalette, QShowEvent
@@ -57,6 +55,7 @@ from reviewer.core.rating.history import rating_history
 from reviewer.core.rating.scale import go_rank_text
 from reviewer.core.rating.scale import interval_text as rating_interval_text
 from reviewer.core.rating.sources import load_records
+from reviewer.gui.tasks import Task, Tasks
 from reviewer.gui.window_size import resize_to_fit
 
 GAME_FILES_FILTER = f"Game files ({' '.join('*' + extension for extension in READ_EXTENSIONS)});;All files (*)"
@@ -78,12 +77,6 @@ def _dropped_paths(mime: QMimeData) -> list[str]:
 # ---------------------------------------------------------------- background jobs
 
 
-class _JobSignals(QObject):
-    done = Signal(int, object)  # request number, payload
-    failed = Signal(int, str)
-    progress = Signal(int, object)  # request number, _Progress
-
-
 @dataclass(frozen=True)
 class _Progress:
     text: str  # what is under way: "Reading club.pgn (2 of 5 files)"
@@ -92,26 +85,6 @@ class _Progress:
 
 
 Tell = Callable[[_Progress], None]
-
-
-class _Job(QRunnable):
-    """Runs `work(tell)` on the pool; its progress (`tell`) and its answer come back as signals
-    handled on the GUI thread."""
-
-    def __init__(self, number: int, work: Callable[[Tell], Any]) -> None:
-        super().__init__()
-        self.number = number
-        self.work = work
-        self.signals = _JobSignals()
-        self.setAutoDelete(False)  # the window keeps it until its answer is in
-
-    def run(self) -> None:
-        try:
-            payload = self.work(lambda progress: self.signals.progress.emit(self.number, progress))
-        except Exception as error:  # shown in the window's status line, never raised into Qt
-            self.signals.failed.emit(self.number, str(error).splitlines()[0] if str(error) else type(error).__name__)
-        else:
-            self.signals.done.emit(self.number, payload)
 
 
 @dataclass(frozen=True)
@@ -379,12 +352,11 @@ class PlayersWindow(QWidget):
         self.setAcceptDrops(True)
         resize_to_fit(self, 860, 640)
         self._current_file = current_file
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(2)
+        self._tasks = Tasks(self)
         self._numbers = itertools.count(1)
         self._latest_load = 0
         self._latest_history = 0
-        self._jobs: dict[int, _Job] = {}
+        self._jobs: dict[int, Task] = {}
         self._stop_load = threading.Event()
         self._stop_history = threading.Event()
         self._paths: list[str] = []
@@ -571,15 +543,14 @@ class PlayersWindow(QWidget):
 
     def _start(self, work: Callable[[Tell], Any], on_done: Callable[[int, Any], None]) -> int:
         number = next(self._numbers)
-        job = _Job(number, work)
-        job.signals.done.connect(self._forget)  # first: the window is idle when `on_done` tells so
-        job.signals.done.connect(on_done)
-        job.signals.failed.connect(self._on_failed)
-        job.signals.progress.connect(self._on_progress)
-        self._jobs[number] = job
+        task = self._tasks.submit(lambda context: work(context.report), with_context=True)
+        task.done.connect(lambda payload: self._forget(number))  # first: the window is idle when `on_done` tells so
+        task.done.connect(lambda payload: on_done(number, payload))
+        task.failed.connect(lambda message: self._on_failed(number, message))
+        task.progress.connect(lambda progress: self._on_progress(number, progress))
+        self._jobs[number] = task
         self.busy.setRange(0, 0)
         self.busy.show()
-        self._pool.start(job)
         return number
 
     def _on_progress(self, number: int, progress: _Progress) -> None:
@@ -686,8 +657,10 @@ class PlayersWindow(QWidget):
         """Ask running jobs to stop and wait for them (a rating in progress finishes first)."""
         self._stop_load.set()
         self._stop_history.set()
-        self._pool.clear()
-        self._pool.waitForDone(timeout_ms)
+        for task in self._jobs.values():
+            task.cancel()
+        self._tasks.shutdown(timeout_ms / 1000)
+        self._tasks = Tasks(self)  # the window may be shown and used again
         self._latest_load = self._latest_history = 0  # answers still queued are now stale
         self._jobs.clear()
         self.busy.hide()
