@@ -13,6 +13,15 @@
  * first byte, the name `[A-Za-z0-9][A-Za-z0-9_+#=:-]*`, the value without `"` or a line break,
  * then an optional carriage return and the line's end. tests/core/test_pgn_index.py checks that
  * this and the regular expression find the same blocks, byte for byte.
+ *
+ * texts_after_results(buffer, start, end) -> offsets
+ *
+ * Where text follows a result token (`1-0`, `0-1`, `1/2-1/2`, `*`) of the movetext in
+ * buffer[start:end]: the first byte that is not white space after each such token, as
+ * `pgn_index._RESULT_OR_SKIPPED` finds them. Tokens inside `{...}`, after `;` on its line, on a
+ * line that begins with `%`, or inside a variation `(...)` do not count. A token stands alone:
+ * white space, `)`, `}` or `]` (or the buffer's start) before it, white space, `{`, `;` or `(` (or the
+ * span's end) after it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -188,7 +197,74 @@ static PyObject *tag_blocks(PyObject *module, PyObject *args) {
     return Py_BuildValue("(Nn)", blocks, position);
 }
 
+static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* The length of the result token at `at` (0 when none stands there). */
+static Py_ssize_t result_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end) {
+    if (at > 0) {
+        unsigned char before = data[at - 1];
+        if (!is_space(before) && before != ')' && before != '}' && before != ']') return 0;
+    }
+    Py_ssize_t length = 0;
+    if (data[at] == '*') length = 1;
+    else if (end - at >= 7 && memcmp(data + at, "1/2-1/2", 7) == 0) length = 7;
+    else if (end - at >= 3 && (memcmp(data + at, "1-0", 3) == 0 || memcmp(data + at, "0-1", 3) == 0)) length = 3;
+    if (length == 0) return 0;
+    if (at + length < end) {
+        unsigned char after = data[at + length];
+        if (!is_space(after) && after != '{' && after != ';' && after != '(') return 0;
+    }
+    return length;
+}
+
+static PyObject *texts_after_results(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
+    if (start < 0) start = 0;
+    if (end > view.len) end = view.len;
+    const unsigned char *data = view.buf;
+    PyObject *offsets = PyList_New(0);
+    Py_ssize_t depth = 0, at = start;
+    while (offsets != NULL && at < end) {
+        unsigned char c = data[at];
+        if (c == '{') {
+            const unsigned char *close = memchr(data + at, '}', (size_t)(end - at));
+            at = close == NULL ? end : (Py_ssize_t)(close - data) + 1;
+        } else if (c == ';' || (c == '%' && (at == 0 || data[at - 1] == '\n'))) {
+            at = line_end(data, at, end);
+        } else if (c == '(') {
+            depth++;
+            at++;
+        } else if (c == ')') {
+            if (depth > 0) depth--;
+            at++;
+        } else if (depth == 0 && (c == '*' || c == '1' || c == '0')) {
+            Py_ssize_t length = result_at(data, at, end);
+            if (length == 0) {
+                at++;
+                continue;
+            }
+            at += length;
+            Py_ssize_t text = at;
+            while (text < end && is_space(data[text])) text++;
+            if (text < end) {
+                PyObject *offset = PyLong_FromSsize_t(text);
+                if (offset == NULL || PyList_Append(offsets, offset) < 0) Py_CLEAR(offsets);
+                Py_XDECREF(offset);
+            }
+        } else {
+            at++;
+        }
+    }
+    PyBuffer_Release(&view);
+    return offsets;
+}
+
 static PyMethodDef methods[] = {
+    {"texts_after_results", texts_after_results, METH_VARARGS,
+     "texts_after_results(buffer, start, end) -> offsets of the text after each result token"},
     {"tag_blocks", tag_blocks, METH_VARARGS, "tag_blocks(buffer, position, max_blocks) -> (blocks, next_position)"},
     {NULL, NULL, 0, NULL},
 };

@@ -8,7 +8,8 @@ tokenised. Only the tags a list shows are decoded, each game on its own (UTF-8, 
 Windows-1252, else Latin-1), so a file mixing encodings lists every name right.
 
 A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
-current game already has (so header-only games that follow each other are told apart). A tag-like
+current game already has (so header-only games that follow each other are told apart). A result
+token ends a game: movetext (or lines of broken tags) after it is a game of its own, without tags. A tag-like
 line inside a `{...}` comment is part of the comment. The index grows in batches (`scan`), so a
 list can show its first rows while the rest of a big file is read.
 """
@@ -68,6 +69,11 @@ _MOVETEXT_START = re.compile(
     rb"(?:\s|\{[^}]*\}|;[^\n]*\n|%[^\n]*\n|\[/?pgn\])*(?:\d+\s*\.|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)",
     re.IGNORECASE,
 )
+# What the movetext scan for result tokens skips (comments, escape lines, variations), and the tokens.
+_RESULT_OR_SKIPPED = re.compile(
+    rb"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\(|\)|(?<![^\s)}\]])(1-0|0-1|1/2-1/2|\*)(?=[\s{;(]|\Z)", re.MULTILINE
+)
+_BRACKET_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*(?:\n|\Z))+")
 _TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -105,6 +111,27 @@ def tag_blocks(data: Buffer, position: int, native: bool = True) -> Iterator[Tag
                 return
     for match in _GAME_BLOCK.finditer(data, position):
         yield match.start(), match.end(), match.groups()
+
+
+def texts_after_results(data: Buffer, start: int, end: int, native: bool = True) -> list[int]:
+    """Where text follows a result token of the movetext data[start:end] (its first byte that is not
+    white space), by the compiled scanner when there is one. Tokens in comments, on escape lines and
+    in variations do not count."""
+    if native and _pgn_blocks is not None:
+        return _pgn_blocks.texts_after_results(data, start, end)
+    offsets = []
+    depth = 0
+    for match in _RESULT_OR_SKIPPED.finditer(data, start, end):
+        if match.group(1) is not None:
+            if depth == 0:
+                text = _NON_SPACE.search(data, match.end(), end)
+                if text is not None:
+                    offsets.append(text.start())
+        elif match.group() == b"(":
+            depth += 1
+        elif match.group() == b")":
+            depth = max(0, depth - 1)
+    return offsets
 
 
 def decode_value(raw: bytes) -> tuple[str, str]:
@@ -463,11 +490,39 @@ class PgnIndexer:
         if len(self._staged_offsets) >= _FLUSH_GAMES:
             self._flush()
 
+    def _games_after_results(self, offsets: list[tuple[int, int, int]], staged: list[StagedTags]) -> None:
+        """Split each staged game where movetext goes on after a result token: a game of its own,
+        without tags (lines of broken tags just after the result are its tag section)."""
+        data = self.data
+        split_offsets: list[tuple[int, int, int]] = []
+        split_tags: list[StagedTags] = []
+        for (start, movetext, end), tags in zip(offsets, staged, strict=True):
+            for text in texts_after_results(data, movetext, end):
+                if text < movetext:
+                    continue
+                brackets = _BRACKET_LINES.match(data, text, end)
+                if brackets is not None:
+                    if _NON_SPACE.search(data, brackets.end(), end) is None:
+                        continue  # broken first lines of the next game's tags, or a cut tag section
+                    game_movetext = brackets.end()
+                elif _MOVETEXT_START.match(data, text, end):
+                    game_movetext = text
+                else:
+                    continue  # no game after the result, only stray text
+                split_offsets.append((start, movetext, text))
+                split_tags.append(tags)
+                start, movetext, tags = text, game_movetext, {}
+            split_offsets.append((start, movetext, end))
+            split_tags.append(tags)
+        offsets[:] = split_offsets
+        staged[:] = split_tags
+
     def _flush(self) -> None:
         """Decode the staged games' shown tags, all at once, and publish them."""
         offsets = self._staged_offsets
         if not offsets:
             return
+        self._games_after_results(offsets, self._staged_tags)
         tags = [t if isinstance(t, tuple) else _as_groups(t) for t in self._staged_tags]
         white = self._decoded([t[0] or b"" for t in tags])
         black = self._decoded([t[1] or b"" for t in tags])
