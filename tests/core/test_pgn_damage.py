@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import re
 
+import chess
 import chess.pgn
 import pytest
 
@@ -117,3 +118,120 @@ def test_open_collection_counts_the_games_of_a_glued_file(tmp_path):
     path = tmp_path / "glued.pgn"
     path.write_text(GLUED["no tags at all"][0], encoding="utf-8")
     assert len(open_collection(path)) == 2
+
+
+# ---------------------------------------------------------------- results the moves contradict
+
+def _one_game(text: str, tmp_path, monkeypatch):
+    games = [collection.game(0) for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch)]
+    assert all(game.warnings == games[0].warnings and game.result == games[0].result for game in games)
+    return games[0]
+
+
+def test_a_result_tag_against_a_checkmate_shows_the_mate_and_says_so(tmp_path, monkeypatch):
+    game = _one_game('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. f3 e5 2. g4 Qh4# 1-0\n', tmp_path, monkeypatch)
+    assert game.result == "0-1"
+    (warning,) = [w for w in game.warnings if "checkmate" in w]
+    assert "1-0" in warning and "2... Qh4#" in warning and "Black won" in warning
+
+
+def test_a_checkmate_with_the_mating_side_s_result_says_nothing(tmp_path, monkeypatch):
+    game = _one_game('[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n', tmp_path, monkeypatch)
+    assert (game.result, game.warnings) == ("0-1", [])
+    game = _one_game('[Result "0-1"]\n\n1. f3 e5 2. g4 Qh4#\n', tmp_path, monkeypatch)
+    assert (game.result, game.warnings) == ("0-1", [])
+
+
+def test_a_result_tag_against_the_result_token_is_named(tmp_path, monkeypatch):
+    game = _one_game('[Result "1-0"]\n\n1. e4 e5 0-1\n', tmp_path, monkeypatch)
+    assert any("Result tag says 1-0" in w and "end with 0-1" in w for w in game.warnings), game.warnings
+
+
+# ---------------------------------------------------------------- a file cut off
+
+CUT_GAME = '[White "A"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 '
+
+
+@pytest.mark.parametrize(
+    ("tail", "how"),
+    [
+        ("4. B", "in the middle of a move ('B')"),
+        ("4. Bxc", "in the middle of a move ('Bxc')"),
+        ("4. Ba4", "without a result token"),
+        ("4. Ba4 {a comm", "inside a comment"),
+        ("4.", "after a move number"),
+    ],
+)
+def test_a_pgn_cut_off_inside_its_movetext_says_where_it_stops(tail, how, tmp_path, monkeypatch):
+    game = _one_game(CUT_GAME + tail, tmp_path, monkeypatch)
+    cut = [w for w in game.warnings if "the file ends" in w]
+    assert len(cut) == 1 and how in cut[0] and "read up to move" in cut[0], game.warnings
+
+
+def test_only_the_last_game_of_a_file_can_be_cut_off(tmp_path, monkeypatch):
+    text = CUT_GAME + "\n\n" + CUT_GAME + "4. B"
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 2
+        assert not [w for w in collection.game(0).warnings if "the file ends" in w]
+        assert [w for w in collection.game(1).warnings if "the file ends" in w]
+
+
+def test_a_pgn_cut_inside_the_tags_of_its_last_game_says_so(tmp_path, monkeypatch):
+    whole = '[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n'
+    for cut_tags in ("[Whi", '[White "B"]\n[Bla', '[White "B"]\n[Black "C'):
+        for collection in _collections((whole + cut_tags).encode("utf-8"), tmp_path, monkeypatch):
+            last = collection.game(len(collection) - 1)
+            assert any("the file ends inside" in w and "tags" in w for w in last.warnings), (cut_tags, last.warnings)
+
+
+def test_a_fen_broken_inside_one_of_its_fields_is_joined_again(tmp_path, monkeypatch):
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    for at in (fen.index("1PPP"), fen.index("Qkq"), fen.index(" b ")):
+        text = f'[White "A"]\n[SetUp "1"]\n[FEN "{fen[:at]}\n{fen[at:]}"]\n\n1... e5 2. Nf3 *\n'
+        game = _one_game(text, tmp_path, monkeypatch)
+        assert game.start_fen == fen and game.mainline_moves() == ["e5", "Nf3"], game.warnings
+        assert any("broken over two lines" in w for w in game.warnings)
+
+
+# ---------------------------------------------------------------- variants
+
+VARIANT_GAMES = {
+    "Crazyhouse": ("1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@e5 *", "e5", chess.PAWN),
+    "Atomic": ("1. e4 d5 2. exd5 *", "d5", None),
+    "Antichess": ("1. d3 e6 2. Kd2 Bb4 3. a3 *", "a3", chess.PAWN),  # no check in antichess
+    "Horde": ("1. e5 e6 *", "e5", chess.PAWN),
+}
+
+
+@pytest.mark.parametrize("variant", VARIANT_GAMES)
+def test_a_variant_game_replays_on_its_own_board_to_its_last_move(variant, tmp_path, monkeypatch):
+    from reviewer.core.games.chess import board_after
+
+    movetext, square, piece = VARIANT_GAMES[variant]
+    game = _one_game(f'[Variant "{variant}"]\n\n{movetext}\n', tmp_path, monkeypatch)
+    assert game.variant == variant.lower() and game.ply_count == len(movetext.split()) - 1 - movetext.count(".")
+    assert any("engines analyse only standard chess" in w for w in game.warnings)
+    board = board_after(game, game.node_at_ply(game.ply_count))
+    assert board.piece_type_at(chess.parse_square(square)) == piece
+    if variant == "Horde":
+        assert len(board.pieces(chess.PAWN, chess.WHITE)) == 36 and board.king(chess.WHITE) is None
+
+
+def test_every_variant_game_of_the_corpus_replays_to_its_end(corpus_dir):
+    from reviewer.core.games.chess import board_after
+
+    replayed = 0
+    for path in sorted((corpus_dir / "pgn").glob("scalachess_fx__*.pgn")):
+        collection = open_collection(path)
+        for index in range(len(collection)):
+            game = collection.game(index)
+            if game.variant and game.root.children:
+                board_after(game, game.node_at_ply(game.ply_count))
+                replayed += 1
+    assert replayed >= 5
+
+
+def test_a_variant_python_chess_does_not_know_says_its_moves_cannot_be_shown(tmp_path, monkeypatch):
+    game = _one_game('[Variant "Shogi"]\n\n1. e4 e5 *\n', tmp_path, monkeypatch)
+    assert not game.root.children
+    assert any("'Shogi'" in w and "cannot be shown" in w for w in game.warnings), game.warnings

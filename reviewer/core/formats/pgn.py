@@ -7,8 +7,9 @@ follow each other are told apart, which python-chess alone would merge).
 
 Problems inside a game (illegal or unreadable moves, a bad FEN) become warnings on that game that
 name the game and the move; the moves before the problem are kept. Games of non-standard variants
-(crazyhouse, atomic, ...) open with their moves, `game.variant` set and a warning: engines here
-analyse standard chess and Chess960 only.
+(crazyhouse, atomic, horde, ...) open with their moves, `game.variant` set and a warning: the board
+replays them by their rules (python-chess's variant boards), but engines here analyse standard chess
+and Chess960 only. A variant python-chess does not know opens without moves, and says so.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import chess.variant
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import pgn_index_cache
@@ -186,6 +188,14 @@ def _variant_name(headers: dict[str, str]) -> str:
     return variant
 
 
+def _known_variant(name: str) -> bool:
+    try:
+        chess.variant.find_variant(name)
+    except ValueError:
+        return False
+    return True
+
+
 def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1, last_in_file: bool = False) -> Game:
     """One game from its tags and its movetext. `number` (1-based) names the game in warnings.
 
@@ -196,9 +206,13 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     fill_fields_from_headers(game, headers)
     setup_lines = []
     fen = headers.get("FEN", "").strip()
-    if fen:
-        setup_lines.append(f'[FEN "{fen}"]')
     variant = headers.get("Variant", "").strip()
+    if fen:
+        repaired = _fen_without_stray_space(fen, variant)
+        if repaired != fen:
+            game.warnings.append(f"game {number}: the FEN tag has a space too many ({fen!r}); read as {repaired!r}")
+            fen = repaired
+        setup_lines.append(f'[FEN "{fen}"]')
     if variant:
         setup_lines.append(f'[Variant "{variant}"]')
     if forfeit_result(game.result):
@@ -212,10 +226,15 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
         return game
     if pc_game is None:
         return game
+    variant_name = _variant_name(headers)
+    if variant_name and not _known_variant(variant_name):
+        game.warnings.append(
+            f"game {number}: variant {variant_name!r} is not one Reviewer knows the rules of; its moves cannot be shown"
+        )
+        return game
     for problem in getattr(pc_game, "reviewer_problems", []):
         game.warnings.append(f"game {number}: {problem}")
 
-    variant_name = _variant_name(headers)
     try:
         board = pc_game.board()
     except ValueError as error:
@@ -225,7 +244,8 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     if variant_name:
         game.variant = variant_name.lower()
         game.warnings.append(
-            f"game {number}: variant {variant_name!r}; moves are shown, but engines analyse only standard chess and Chess960"
+            f"game {number}: variant {variant_name!r}: the board plays its moves by its rules, "
+            "but engines analyse only standard chess and Chess960"
         )
     if fen and (board.fen() != type(board).starting_fen or board.chess960):
         game.start_fen = board.fen()
@@ -236,13 +256,82 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     game.root.comment = pc_game.comment
     _copy_tree(pc_game, game.root)
     _warn_about_null_move(game, number)
-    if last_in_file and game.root.children:
-        cut = _cut_off(movetext)
-        if cut:
-            game.warnings.append(
-                f"game {number}: the file ends {cut}; it may be cut off after move {_last_move_text(game)}"
-            )
+    _check_result(game, headers, normalise_result(token) if _ends_with_result(movetext) else "", number)
+    if last_in_file:
+        cut = _cut_off(movetext, game)
+        if cut.startswith("inside the tags"):
+            game.warnings.append(f"game {number}: the file ends {cut}; that game is cut off and not listed")
+        elif cut and game.root.children:
+            missing = "the rest may be missing" if cut == "without a result token" else "the rest is missing"
+            game.warnings.append(f"game {number}: the file ends {cut}; read up to move {_last_move_text(game)}, {missing}")
+        elif cut and not movetext.strip():
+            game.warnings.append(f"game {number}: the file ends {cut}; no moves read")
     return game
+
+
+def _fen_without_stray_space(fen: str, variant: str) -> str:
+    """The FEN as written when a board takes it; else the first one without one of its spaces that a
+    board takes (a FEN broken over two lines inside one of its fields); else as written."""
+    try:
+        board_class = chess.variant.find_variant(variant) if _variant_name({"Variant": variant}) else chess.Board
+    except ValueError:
+        return fen
+    candidates = [fen] + [fen[:at] + fen[at + 1 :] for at, char in enumerate(fen) if char == " "]
+    for candidate in candidates:
+        try:
+            board_class(candidate)
+        except ValueError:
+            continue
+        return candidate
+    return fen
+
+
+def _ends_with_result(movetext: str) -> bool:
+    """Whether the movetext's last token outside comments is a result token."""
+    return _last_token(movetext) in RESULTS
+
+
+def _last_token(movetext: str) -> str:
+    """The movetext's last token outside comments and escape lines ("" when there is none)."""
+    bare = _without_wrappers(_COMMENT.sub(" ", movetext))
+    bare = " ".join(line for line in bare.split("\n") if not line.startswith("%"))
+    while "(" in bare:
+        without = _VARIATION.sub(" ", bare)
+        if without == bare:
+            break
+        bare = without
+    words = [word for word in bare.translate(_RESULT_DASH_TABLE).split() if not word.startswith("$")]
+    return words[-1] if words else ""
+
+
+_CUT_TAGS_AFTER_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*\n\s*(\[(?:[^\n]*\n)*[^\n]*)$")
+_VARIATION = re.compile(r"\([^()]*\)?")
+
+
+_RESULT_DASH_TABLE = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+_SCORES = {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}
+
+
+def _check_result(game: Game, headers: dict[str, str], token: str, number: int) -> None:
+    """Warnings where the Result tag, the movetext's result token and a checkmate on the board disagree.
+    A checkmate is a fact of the moves: the result shown is the mate's."""
+    tag = normalise_result(headers.get("Result", ""))
+    if tag and token and tag != token and "*" not in (tag, token):
+        game.warnings.append(
+            f"game {number}: the Result tag says {tag} but the moves end with {token}; {game.result} is shown"
+        )
+    last = game.node_at_ply(game.ply_count) if game.root.children else None
+    if last is None or not (last.move or "").endswith("#"):
+        return
+    mated_result = "1-0" if last.color == "white" else "0-1"
+    written = [result for result in (tag, token) if result and result != "*" and result != mated_result]
+    if written:
+        winner = "White" if last.color == "white" else "Black"
+        game.warnings.append(
+            f"game {number}: the result is written as {written[0]}, but {_last_move_text(game)} is checkmate: "
+            f"{winner} won; {mated_result} is shown"
+        )
+        game.result = mated_result
 
 
 _LAST_TOKEN = re.compile(r"(?:^|\s)(\S+(?:[ \t]+[^\s\d.]+)*)\s*$")
@@ -282,7 +371,7 @@ def _warn_about_null_move(game: Game, number: int) -> None:
             return
 
 
-def _cut_off(movetext: str) -> str:
+def _cut_off(movetext: str, game: Game) -> str:
     """How movetext ends that does not end a game ("" when it ends with a result)."""
     depth = 0
     in_comment = False
@@ -306,7 +395,24 @@ def _cut_off(movetext: str) -> str:
         return "inside a variation"
     if _DANGLING_MOVE_NUMBER.search(movetext):
         return "after a move number"
-    return ""
+    cut_tags = _CUT_TAGS_AFTER_RESULT.search(movetext)
+    if cut_tags is not None:
+        return f"inside the tags of a game after this one ({cut_tags.group(1).strip()})"
+    last = _last_token(movetext)
+    if not last or last in RESULTS or forfeit_result(last) or game.result.endswith("(forfeit)"):
+        return ""
+    if game.root.children and (game.node_at_ply(game.ply_count).move or "").endswith("#"):
+        return ""  # a checkmate ends the game without a result token
+    if _WHOLE_MOVE.fullmatch(last):
+        return "without a result token"
+    return f"in the middle of a move ({last!r})"
+
+
+# A move as written in full (SAN, long algebraic, a drop, a null move), after its move number.
+_WHOLE_MOVE = re.compile(
+    r"(?:\d+\.+)?(?:[PNBRQKSLTDCF]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[NBRQnbrq])?|[O0]-[O0](?:-[O0])?|--|Z0"
+    r"|[PNBRQK]@[a-h][1-8])(?:e\.?p\.?)?[+#]*[!?]*"
+)
 
 
 def _last_move_text(game: Game) -> str:
@@ -539,12 +645,20 @@ class PgnCollection(GameCollection):
         header_text = self._lines_before_tags(index) + header_text
         for line in reversed(broken_tag_lines(header_text)):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
+        if last and not movetext.strip() and _ends_inside_a_tag(header_text):
+            game.warnings.append(f"game {index + 1}: the file ends inside this game's tags; no moves read")
         for name in split_tag_names(header_text):
             game.warnings.insert(0, f"game {index + 1}: the {name} tag is broken over two lines; read as one line")
         return game
 
 
 _NON_SPACE_AT_ALL = re.compile(rb"\S")
+
+
+def _ends_inside_a_tag(header_text: str) -> bool:
+    """Whether the last line of a tag section is a tag line cut short (no closing `]`)."""
+    lines = header_text.rstrip().splitlines()
+    return bool(lines) and lines[-1].lstrip().startswith("[") and not lines[-1].rstrip().endswith("]")
 
 
 def _check_text(name: str, head: bytes) -> None:
