@@ -235,3 +235,63 @@ def test_a_variant_python_chess_does_not_know_says_its_moves_cannot_be_shown(tmp
     game = _one_game('[Variant "Shogi"]\n\n1. e4 e5 *\n', tmp_path, monkeypatch)
     assert not game.root.children
     assert any("'Shogi'" in w and "cannot be shown" in w for w in game.warnings), game.warnings
+
+
+# ---------------------------------------------------------------- charsets other than UTF-8
+
+NAMES = {
+    "cp1251": ("Карпов, Анатолий", "Каспаров, Гарри", "Чемпионат мира"),
+    "cp1250": ("Łukasz Żółć", "Šťastný, Petr", "Mistrzostwa Polski"),
+    "gbk": ("王皓", "丁立人", "全国个人赛"),
+    "iso8859-15": ("Žiga Šubic", "Œuvre, Jean", "Open"),
+    "cp1252": ("Müller, Jürgen", "Ibáñez, José", "Zürich"),
+}
+
+
+def _pgn_in(codec: str, games: int) -> bytes:
+    white, black, event = NAMES[codec]
+    text = ""
+    for number in range(games):
+        if number % 20 == 0:  # the names in a few games only; the others are plain ASCII
+            names = (white, black, event)
+        else:
+            names = (f"Player {number}", "Smith, John", "Club")
+        text += f'[Event "{names[2]}"]\n[White "{names[0]}"]\n[Black "{names[1]}"]\n[Result "1-0"]\n\n'
+        text += "1. e4 e5 { " + names[0] + " } 1-0\n\n"
+    return text.encode(codec)
+
+
+@pytest.mark.parametrize("games", [1, 200])
+@pytest.mark.parametrize("codec", NAMES)
+def test_a_pgn_in_an_8_bit_charset_reads_its_names_in_that_charset(codec, games, tmp_path, monkeypatch):
+    white, black, event = NAMES[codec]
+    for collection in _collections(_pgn_in(codec, games), tmp_path, monkeypatch):
+        assert len(collection) == games
+        summary = collection.summary(0)
+        assert (summary.white, summary.black, summary.event) == (white, black, event)
+        game = collection.game(0)
+        assert (game.white, game.black, game.event) == (white, black, event)
+        assert game.node_at_ply(2).comment.strip() == white
+        if codec == "cp1252":
+            assert not game.warnings and not collection.warnings
+        else:
+            (said,) = [w for w in game.warnings if "not UTF-8" in w]
+            assert said.startswith("game 1: not UTF-8") and white.split()[0].strip(",") in said, said
+            assert any("not UTF-8" in w for w in collection.warnings)
+        if games > 1:
+            assert not collection.game(1).warnings  # a game of plain ASCII is not in doubt
+
+
+def test_a_pgn_mixing_utf_8_and_an_8_bit_charset_reads_both():
+    data = _pgn_in("cp1251", 1) + '[White "Фишер"]\n[Black "B"]\n\n1. e4 e5 0-1\n'.encode()
+    collection = PgnCollection(None, data)
+    assert [collection.summary(index).white for index in range(2)] == ["Карпов, Анатолий", "Фишер"]
+    assert [collection.game(index).white for index in range(2)] == ["Карпов, Анатолий", "Фишер"]
+
+
+def test_a_few_bytes_two_charsets_read_as_words_are_a_guess_that_names_both():
+    data = '[White "Łukasz"]\n[Black "B"]\n\n1. e4 e5 1-0\n'.encode("cp1250")
+    game = PgnCollection(None, data).game(0)
+    assert game.white == "Łukasz"
+    (said,) = [w for w in game.warnings if "not UTF-8" in w]
+    assert "guess" in said and "'Łukasz'" in said and "Windows-1252 (Western) it would read '£ukasz'" in said, said

@@ -43,7 +43,14 @@ from reviewer.core.formats.pgn_index import (
     shown_result,
     termination_of,
 )
-from reviewer.core.formats.textio import SNIFF_BYTES, looks_binary, utf16_codec
+from reviewer.core.formats.textio import (
+    SNIFF_BYTES,
+    choose_eight_bit_charset,
+    eight_bit_sample,
+    is_utf8,
+    looks_binary,
+    utf16_codec,
+)
 from reviewer.core.gametree import Game, Node, numbered_moves
 
 __all__ = ["RESULTS", "normalise_result"]
@@ -503,12 +510,19 @@ class PgnCollection(GameCollection):
             _check_text(name, head[base:])
         self._data = data
         self._base = base
+        # Lines that are not UTF-8 are read in one charset, chosen from the whole file's evidence.
+        sample = b"" if codec16 else eight_bit_sample(data)
+        choice = choose_eight_bit_charset(sample) if sample else None
+        self._codec8 = choice.codec if choice is not None else "cp1252"
+        self.charset_doubt = choice.doubt if choice is not None else ""
+        if self.charset_doubt:
+            self.warnings.append(f"{name}: {self.charset_doubt}")
         self.from_cache = cached is not None and cached.size == len(data)
         if cached is not None and self.from_cache:
             self._indexer: PgnIndexer | None = None
             self._index = cached
         else:
-            self._indexer = PgnIndexer(data, base)
+            self._indexer = PgnIndexer(data, base, self._codec8)
             self._index = self._indexer.index
             self._scan(first_games if first_games is not None else None)
         if not len(self._index):
@@ -598,7 +612,7 @@ class PgnCollection(GameCollection):
 
     def _header_text(self, index: int) -> str:
         start, movetext = self._index.starts[index], self._index.movetexts[index]
-        return decode_value(self._bytes(start, movetext))[0]
+        return decode_value(self._bytes(start, movetext), self._codec8)[0]
 
     def headers(self, index: int) -> dict[str, str]:
         tags = self._tags_cache.get(index)
@@ -627,7 +641,9 @@ class PgnCollection(GameCollection):
         """The lines just above a game's first tag that begin with `[` (a broken first tag line), which
         the index leaves to the text before the game."""
         start = self._index.starts[index]
-        before = decode_value(self._bytes(max(0, start - 4096) if index == 0 else self._index.movetexts[index - 1], start))[0]
+        before = decode_value(
+            self._bytes(max(0, start - 4096) if index == 0 else self._index.movetexts[index - 1], start), self._codec8
+        )[0]
         kept: list[str] = []
         for line in reversed(before.splitlines(keepends=True)):
             text = line.strip()
@@ -638,13 +654,15 @@ class PgnCollection(GameCollection):
 
     def _game(self, index: int) -> Game:
         start, end = self._index.movetexts[index], self._index.end(index)
-        movetext = decode_value(self._bytes(start, end))[0]
+        movetext, movetext_codec = decode_value(self._bytes(start, end), self._codec8)
         last = self._index.complete and index == len(self._index) - 1
         game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
         header_text = self._header_text(index)
         header_text = self._lines_before_tags(index) + header_text
         for line in reversed(broken_tag_lines(header_text)):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
+        if self.charset_doubt and (movetext_codec != "utf-8" or _not_utf8(self._bytes(self._index.starts[index], start))):
+            game.warnings.insert(0, f"game {index + 1}: {self.charset_doubt}")
         if last and not movetext.strip() and _ends_inside_a_tag(header_text):
             game.warnings.append(f"game {index + 1}: the file ends inside this game's tags; no moves read")
         for name in split_tag_names(header_text):
@@ -653,6 +671,10 @@ class PgnCollection(GameCollection):
 
 
 _NON_SPACE_AT_ALL = re.compile(rb"\S")
+
+
+def _not_utf8(raw: bytes) -> bool:
+    return not raw.isascii() and not is_utf8(raw)
 
 
 def _ends_inside_a_tag(header_text: str) -> bool:

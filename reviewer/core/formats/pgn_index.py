@@ -5,7 +5,7 @@ found by the compiled scanner `_pgn_blocks` where it was built, else by the regu
 itself (the two find the same blocks); the movetext between blocks is never copied or decoded,
 only checked for a comment left open (`{` after the last `}`), for text, and in rare cases
 tokenised. Only the tags a list shows are decoded, each game on its own (UTF-8, else
-Windows-1252, else Latin-1), so a file mixing encodings lists every name right.
+the file's 8-bit charset, chosen from its bytes as a whole), so a file mixing encodings lists every name right.
 
 A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
 current game already has (so header-only games that follow each other are told apart). A result
@@ -134,16 +134,19 @@ def texts_after_results(data: Buffer, start: int, end: int, native: bool = True)
     return offsets
 
 
-def decode_value(raw: bytes) -> tuple[str, str]:
-    """(text, encoding) of bytes from a game: UTF-8, else Windows-1252, else Latin-1."""
+def decode_value(raw: bytes, codec: str = "cp1252") -> tuple[str, str]:
+    """(text, encoding) of bytes from a game: UTF-8, else the file's 8-bit `codec`, else
+    Windows-1252, else Latin-1."""
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
-    try:
-        return raw.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        return raw.decode("latin-1"), "latin-1"
+    for fallback in dict.fromkeys((codec, "cp1252")):
+        try:
+            return raw.decode(fallback), fallback
+        except UnicodeDecodeError:
+            pass
+    return raw.decode("latin-1"), "latin-1"
 
 
 def normalise_result(value: str) -> str:
@@ -308,8 +311,9 @@ def _names_in(names: set[bytes] | dict[bytes, bytes] | _BlockNames) -> set[bytes
 class PgnIndexer:
     """Builds a PgnIndex over `data[base:]` in batches: `scan(max_games)` until it returns True."""
 
-    def __init__(self, data: Buffer, base: int = 0) -> None:
+    def __init__(self, data: Buffer, base: int = 0, codec: str = "cp1252") -> None:
         self.data = data
+        self._codec = codec  # for values that are not UTF-8
         self.index = PgnIndex(size=len(data))
         self._base = base
         self._position = base  # end of the last tag taken; text after it is the current game's
@@ -567,7 +571,7 @@ class PgnIndexer:
             return texts
         texts = []
         for raw in raws:
-            text, encoding = decode_value(raw)
+            text, encoding = decode_value(raw, self._codec)
             if encoding != "utf-8" and not self.index.non_utf8:
                 self.index.non_utf8 = encoding
             texts.append(text)
