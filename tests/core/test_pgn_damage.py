@@ -295,3 +295,67 @@ def test_a_few_bytes_two_charsets_read_as_words_are_a_guess_that_names_both():
     assert game.white == "Łukasz"
     (said,) = [w for w in game.warnings if "not UTF-8" in w]
     assert "guess" in said and "'Łukasz'" in said and "Windows-1252 (Western) it would read '£ukasz'" in said, said
+
+
+# ---------------------------------------------------------------- damage inside and after the tags
+
+def test_junk_beside_a_tag_is_named_and_splits_no_game(tmp_path, monkeypatch):
+    text = '[White "A"]\n[BlackTitle "GM"]R[WhiteElo "2716"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n'
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 1
+        game = collection.game(0)
+        assert (game.white, game.black, game.white_rank, game.mainline_moves()) == ("A", "B", "2716", ["e4", "e5"])
+        assert any("text among the tags is no tag ('R')" in w for w in game.warnings), game.warnings
+
+
+def test_a_tag_that_swallows_the_next_one_says_so(tmp_path, monkeypatch):
+    text = '[Event "E"] [Round "8"3 [White "Blazquez, Denis"] [Black "B"]\n\n1. e4 e5 1-0\n'
+    game = _one_game(text, tmp_path, monkeypatch)
+    assert any("Round tag is not closed" in w and "[White" in w for w in game.warnings), game.warnings
+
+
+@pytest.mark.parametrize(
+    ("text", "how"),
+    [
+        ('[Event "E"]\n[White "A"]', "without the blank line after its tags"),
+        ('[Event "E"]\n[White "A"]\n', "without the blank line after its tags"),
+        ('[Event "E"]\n[FEN "8/8/8/8/8/8/8/K1k5 w - - 0 1"]\n\n%Created b', "without the blank line after its tags"),
+        ('[White "A"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n[White "B"]\n[Result "1-0"]\n\n', "the games before it have moves"),
+        ('[White "A"]<br>\n[Blac', "inside this game's tags"),
+    ],
+)
+def test_a_file_cut_in_or_after_the_tags_of_its_last_game_says_so(text, how, tmp_path, monkeypatch):
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        last = collection.game(len(collection) - 1)
+        assert any("the file ends" in w and how in w for w in last.warnings), last.warnings
+
+
+def test_a_file_of_header_only_games_is_not_taken_as_cut(tmp_path, monkeypatch):
+    text = '[White "A"]\n[Result "*"]\n\n[White "B"]\n[Result "*"]'
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 2 and not collection.game(1).warnings
+    game = _one_game('[White "A"]\n[Result "*"]\n\n', tmp_path, monkeypatch)
+    assert not game.warnings
+
+
+def test_a_stray_line_among_the_tags_is_named_and_splits_no_game(tmp_path, monkeypatch):
+    text = '[White "A"]\n[Result "0-1"]\n\x07WhiteElo "2232"]\n[BlackElo "2372"]\n[Black "B"]\n\n1. e4 e5 0-1\n'
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert len(collection) == 1
+        game = collection.game(0)
+        assert (game.white, game.black, game.black_rank, game.mainline_moves()) == ("A", "B", "2372", ["e4", "e5"])
+        assert any("text among the tags is no tag" in w and "WhiteElo" in w for w in game.warnings), game.warnings
+
+
+def test_a_tagless_game_after_html_that_follows_a_result_is_a_game_of_its_own(tmp_path, monkeypatch):
+    text = '[White "A"]\n\n1. e4 e5 1-0 </p>\n<p></p>\n\n1. d4 d5 0-1\n'
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert [collection.game(index).mainline_moves() for index in range(len(collection))] == [E4_E5, D4_D5]
+
+
+@pytest.mark.parametrize("dash", ["\u2013", "\u2014", "\u2212", "\u2010"])
+def test_a_result_written_with_a_typographic_dash_ends_a_game_too(dash, tmp_path, monkeypatch):
+    text = f"1. e4 e5 1{dash}0\n\n1. d4 d5 1/2{dash}1/2\n"
+    for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
+        assert [collection.game(index).mainline_moves() for index in range(len(collection))] == [E4_E5, D4_D5]
+        assert [collection.game(index).result for index in range(len(collection))] == ["1-0", "1/2-1/2"]

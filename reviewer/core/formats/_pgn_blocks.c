@@ -16,7 +16,8 @@
  *
  * texts_after_results(buffer, start, end) -> offsets
  *
- * Where text follows a result token (`1-0`, `0-1`, `1/2-1/2`, `*`) of the movetext in
+ * Where text follows a result token (`1-0`, `0-1`, `1/2-1/2`, `*`; the dash also as U+2010..U+2015
+ * or U+2212) of the movetext in
  * buffer[start:end]: the first byte that is not white space after each such token, as
  * `pgn_index._RESULT_OR_SKIPPED` finds them. Tokens inside `{...}`, after `;` on its line, on a
  * line that begins with `%`, or inside a variation `(...)` do not count. A token stands alone:
@@ -199,6 +200,28 @@ static PyObject *tag_blocks(PyObject *module, PyObject *args) {
 
 static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+/* The length of the dash at `at`: `-`, or in UTF-8 one of U+2010..U+2015 or U+2212 (0 when none). */
+static Py_ssize_t dash_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end) {
+    if (at < end && data[at] == '-') return 1;
+    if (end - at >= 3 && data[at] == 0xE2) {
+        if (data[at + 1] == 0x80 && data[at + 2] >= 0x90 && data[at + 2] <= 0x95) return 3;
+        if (data[at + 1] == 0x88 && data[at + 2] == 0x92) return 3;
+    }
+    return 0;
+}
+
+/* The length of `left`, a dash, then `right` at `at` (0 when they are not there). */
+static Py_ssize_t score_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end, const char *left,
+                           const char *right) {
+    Py_ssize_t left_length = (Py_ssize_t)strlen(left), right_length = (Py_ssize_t)strlen(right);
+    if (end - at < left_length || memcmp(data + at, left, (size_t)left_length) != 0) return 0;
+    Py_ssize_t dash = dash_at(data, at + left_length, end);
+    if (dash == 0) return 0;
+    Py_ssize_t right_at = at + left_length + dash;
+    if (end - right_at < right_length || memcmp(data + right_at, right, (size_t)right_length) != 0) return 0;
+    return left_length + dash + right_length;
+}
+
 /* The length of the result token at `at` (0 when none stands there). */
 static Py_ssize_t result_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end) {
     if (at > 0) {
@@ -207,8 +230,9 @@ static Py_ssize_t result_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t
     }
     Py_ssize_t length = 0;
     if (data[at] == '*') length = 1;
-    else if (end - at >= 7 && memcmp(data + at, "1/2-1/2", 7) == 0) length = 7;
-    else if (end - at >= 3 && (memcmp(data + at, "1-0", 3) == 0 || memcmp(data + at, "0-1", 3) == 0)) length = 3;
+    if (length == 0) length = score_at(data, at, end, "1/2", "1/2");
+    if (length == 0) length = score_at(data, at, end, "1", "0");
+    if (length == 0) length = score_at(data, at, end, "0", "1");
     if (length == 0) return 0;
     if (at + length < end) {
         unsigned char after = data[at + length];

@@ -352,6 +352,24 @@ def _without_forfeit_token(movetext: str) -> str:
     return movetext
 
 
+_TAG_INSIDE_VALUE = re.compile(r'(?:^|[\s\]])(\[[A-Za-z][A-Za-z0-9_]* ")')
+
+
+def junk_among_tags(header_text: str) -> list[str]:
+    """Text on a tag line beside its tags that is no tag (`[Date "x"]M- Round "8"]`), as written."""
+    junk = []
+    for line in header_text.splitlines():
+        if not _TAG.search(line):
+            text = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", line)).strip()
+            if text and not text.startswith(("[", "%", "{", ";")):  # broken tag lines are named on their own
+                junk.append(text)
+            continue
+        rest = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", _TAG.sub(" ", line))).strip(" \t\r]")
+        if rest:
+            junk.append(rest)
+    return junk
+
+
 def broken_tag_lines(header_text: str) -> list[str]:
     """Lines of a tag section that begin with `[` but hold no tag (`[Round "1"`, `[Site!"x"]`)."""
     spans = [match.span() for match in _TAG.finditer(header_text)]
@@ -652,6 +670,27 @@ class PgnCollection(GameCollection):
             kept.append(line)
         return "".join(reversed(kept))
 
+    def _cut_in_tags(self, index: int, header_text: str, movetext: str) -> str:
+        """How the file ends inside or just after the tags of its last game, which has no moves ("" when
+        it ends as a file of header-only games does)."""
+        bare = _without_wrappers(movetext).strip()
+        if bare.splitlines() and bare.splitlines()[-1].lstrip().startswith("["):
+            return "inside this game's tags; no moves read"
+        bare = "\n".join(line for line in _COMMENT.sub(" ", bare).split("\n") if not line.startswith("%"))
+        if bare.strip():
+            return ""
+        if _ends_inside_a_tag(header_text):
+            return "inside this game's tags; no moves read"
+        if index > 0:  # in a file of header-only games, one more is no sign of a cut
+            if _NON_SPACE_AT_ALL.search(self._bytes(self._index.movetexts[index - 1], self._index.starts[index])):
+                return "after this game's tags, where the games before it have moves; its moves may be missing"
+            return ""
+        size = self._index.size
+        tail = self._bytes(max(0, size - 8), size).replace(b"\r", b"").rstrip(b" \t")
+        if not tail.endswith(b"\n\n"):  # a whole tag section ends with a blank line
+            return "before this game's moves, without the blank line after its tags; its moves may be missing"
+        return ""
+
     def _game(self, index: int) -> Game:
         start, end = self._index.movetexts[index], self._index.end(index)
         movetext, movetext_codec = decode_value(self._bytes(start, end), self._codec8)
@@ -663,8 +702,19 @@ class PgnCollection(GameCollection):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
         if self.charset_doubt and (movetext_codec != "utf-8" or _not_utf8(self._bytes(self._index.starts[index], start))):
             game.warnings.insert(0, f"game {index + 1}: {self.charset_doubt}")
-        if last and not movetext.strip() and _ends_inside_a_tag(header_text):
-            game.warnings.append(f"game {index + 1}: the file ends inside this game's tags; no moves read")
+        if last and not game.root.children:
+            cut = self._cut_in_tags(index, header_text, movetext)
+            if cut:
+                game.warnings.append(f"game {index + 1}: the file ends {cut}")
+        for junk in junk_among_tags(header_text):
+            game.warnings.append(f"game {index + 1}: text among the tags is no tag ({junk!r}); skipped")
+        for name, value in game.headers.items():
+            swallowed = _TAG_INSIDE_VALUE.search(value)
+            if swallowed is not None:
+                game.warnings.append(
+                    f"game {index + 1}: the {name} tag is not closed where it should be; "
+                    f"its value swallows the tag {swallowed.group(1)!r}"
+                )
         for name in split_tag_names(header_text):
             game.warnings.insert(0, f"game {index + 1}: the {name} tag is broken over two lines; read as one line")
         return game

@@ -69,9 +69,19 @@ _MOVETEXT_START = re.compile(
     rb"(?:\s|\{[^}]*\}|;[^\n]*\n|%[^\n]*\n|\[/?pgn\])*(?:\d+\s*\.|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)",
     re.IGNORECASE,
 )
+# How movetext that makes a game begins, after white space and HTML: a comment, a variation, an escape
+# line, a move number, a move, a null move or a result (not a stray line of a tag section, like
+# `WhiteElo "2232"]` whose bracket was lost).
+_MOVETEXT_OR_RESULT = re.compile(
+    rb"(?:\s|</?[A-Za-z][A-Za-z0-9]*\s*/?>)*(?:[{(;%*]|\d+\s*\.|[NBRQK]?[a-h]?[1-8]?[-x:]?[a-h][1-8]|[O0]-[O0]|--|[01](?:/2)?-)"
+)
+_HTML_AND_SPACE = re.compile(rb"(?:\s|</?[A-Za-z][A-Za-z0-9]*\s*/?>)*")
 # What the movetext scan for result tokens skips (comments, escape lines, variations), and the tokens.
 _RESULT_OR_SKIPPED = re.compile(
-    rb"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\(|\)|(?<![^\s)}\]])(1-0|0-1|1/2-1/2|\*)(?=[\s{;(]|\Z)", re.MULTILINE
+    rb"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\(|\)|(?<![^\s)}\]])(1D0|0D1|1/2D1/2|\*)(?=[\s{;(]|\Z)".replace(
+        b"D", rb"(?:-|\xe2\x80[\x90-\x95]|\xe2\x88\x92)"
+    ),
+    re.MULTILINE,
 )
 _BRACKET_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*(?:\n|\Z))+")
 _TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
@@ -259,11 +269,19 @@ def _has_text(data: Buffer, start: int, end: int) -> bool:
     return bool(_HTML_TAG.sub(b"", data[start:end]).strip())
 
 
+def _has_movetext(data: Buffer, start: int, end: int) -> bool:
+    """Whether data[start:end] holds movetext (see _MOVETEXT_OR_RESULT), not only junk or HTML."""
+    text = _NON_SPACE.search(data, start, end)
+    return text is not None and _MOVETEXT_OR_RESULT.match(data, text.start(), end) is not None
+
+
 def _movetext_after_tag(data: Buffer, start: int, end: int) -> bool:
-    """Whether the rest of a tag's line, data[start:end], holds movetext (not HTML or stray `]`)."""
+    """Whether the rest of a tag's line, data[start:end], holds movetext: a move number, a move or a
+    comment (not HTML, a stray `]` or other junk)."""
     if not _has_text(data, start, end):
         return False
-    return bool(_HTML_TAG.sub(b"", data[start:end]).strip(b" \t\r]"))
+    rest = _HTML_TAG.sub(b"", data[start:end])
+    return bool(rest.strip(b" \t\r]")) and _MOVETEXT_START.match(rest) is not None
 
 
 @dataclass
@@ -349,6 +367,7 @@ class PgnIndexer:
         staged_tags = self._staged_tags
         staged_offsets = self._staged_offsets
         non_space = _NON_SPACE.search
+        movetext_at = _MOVETEXT_OR_RESULT.match
         rfind = data.rfind
         for block_at, end, groups in self._blocks:
             # The common case inline: plain tag lines after movetext that closed its comments.
@@ -361,7 +380,7 @@ class PgnIndexer:
                     fast = rfind(b"}", position, start) > last_open
             if fast:
                 text = non_space(data, position, start)
-                fast = text is not None and data[text.start()] != 60  # movetext before, not "<"
+                fast = text is not None and data[text.start()] != 60 and movetext_at(data, text.start(), start) is not None
             block = data[block_at:end]
             if fast:
                 first_name = block[: block.find(b" ", 2) + 2]  # '\n[Name "'
@@ -434,7 +453,7 @@ class PgnIndexer:
     def _starts_game(self, tag_start: int, name: bytes) -> bool:
         if not self._has_game:
             return True
-        return name in self._current_names or _has_text(self.data, self._position, tag_start)
+        return name in self._current_names or _has_movetext(self.data, self._position, tag_start)
 
     def _take_tag(self, tag_start: int, tag_end: int, name: bytes, block_start: int | None) -> None:
         """One tag of a block. `block_start` for the block's first tag; later ones have None: whole
@@ -503,6 +522,10 @@ class PgnIndexer:
         for (start, movetext, end), tags in zip(offsets, staged, strict=True):
             for text in texts_after_results(data, movetext, end):
                 if text < movetext:
+                    continue
+                skipped = _HTML_AND_SPACE.match(data, text, end)  # always matches, perhaps nothing
+                text = skipped.end() if skipped is not None else text
+                if text >= end:
                     continue
                 brackets = _BRACKET_LINES.match(data, text, end)
                 if brackets is not None:
