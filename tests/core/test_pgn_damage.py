@@ -97,6 +97,10 @@ def test_the_compiled_and_the_python_scan_for_results_agree_on_every_corpus_file
         assert pgn_index.texts_after_results(data, 0, len(data)) == pgn_index.texts_after_results(
             data, 0, len(data), native=False
         ), path.name
+        thirds = [(0, 0, len(data) // 3), (0, len(data) // 3, 2 * len(data) // 3), (0, 2 * len(data) // 3, len(data))]
+        assert pgn_index.texts_after_results_in(data, thirds) == pgn_index.texts_after_results_in(
+            data, thirds, native=False
+        ), path.name
 
 
 def test_a_tagless_game_after_any_result_of_a_corpus_file_is_counted(corpus_dir):

@@ -241,17 +241,12 @@ static Py_ssize_t result_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t
     return length;
 }
 
-static PyObject *texts_after_results(PyObject *module, PyObject *args) {
-    (void)module;
-    Py_buffer view;
-    Py_ssize_t start, end;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
-    if (start < 0) start = 0;
-    if (end > view.len) end = view.len;
-    const unsigned char *data = view.buf;
-    PyObject *offsets = PyList_New(0);
+/* Appends to `offsets` where text follows a result token in data[start:end] (as `span`, offset
+ * pairs when `span` >= 0, else offsets alone); 0, or -1 with an exception set. */
+static int scan_results(const unsigned char *data, Py_ssize_t start, Py_ssize_t end, Py_ssize_t span,
+                        PyObject *offsets) {
     Py_ssize_t depth = 0, at = start;
-    while (offsets != NULL && at < end) {
+    while (at < end) {
         unsigned char c = data[at];
         if (c == '{') {
             const unsigned char *close = memchr(data + at, '}', (size_t)(end - at));
@@ -274,19 +269,63 @@ static PyObject *texts_after_results(PyObject *module, PyObject *args) {
             Py_ssize_t text = at;
             while (text < end && is_space(data[text])) text++;
             if (text < end) {
-                PyObject *offset = PyLong_FromSsize_t(text);
-                if (offset == NULL || PyList_Append(offsets, offset) < 0) Py_CLEAR(offsets);
-                Py_XDECREF(offset);
+                PyObject *found = span >= 0 ? Py_BuildValue("(nn)", span, text) : PyLong_FromSsize_t(text);
+                int failed = found == NULL || PyList_Append(offsets, found) < 0;
+                Py_XDECREF(found);
+                if (failed) return -1;
             }
         } else {
             at++;
         }
     }
+    return 0;
+}
+
+static PyObject *texts_after_results(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
+    if (start < 0) start = 0;
+    if (end > view.len) end = view.len;
+    PyObject *offsets = PyList_New(0);
+    if (offsets != NULL && start < end && scan_results(view.buf, start, end, -1, offsets) < 0) Py_CLEAR(offsets);
     PyBuffer_Release(&view);
     return offsets;
 }
 
+/* texts_after_results_in(buffer, games) -> [(game, offset)]: the same for the movetext of many games
+ * at once, each given as a tuple (start, movetext, end) of offsets; its movetext is [movetext, end). */
+static PyObject *texts_after_results_in(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    PyObject *games;
+    if (!PyArg_ParseTuple(args, "y*O!", &view, &PyList_Type, &games)) return NULL;
+    PyObject *found = PyList_New(0);
+    for (Py_ssize_t index = 0; found != NULL && index < PyList_GET_SIZE(games); index++) {
+        PyObject *game = PyList_GET_ITEM(games, index);
+        if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 3) {
+            PyErr_SetString(PyExc_TypeError, "each game is a tuple (start, movetext, end)");
+            Py_CLEAR(found);
+            break;
+        }
+        Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(game, 1));
+        Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(game, 2));
+        if (PyErr_Occurred()) {
+            Py_CLEAR(found);
+            break;
+        }
+        if (start < 0) start = 0;
+        if (end > view.len) end = view.len;
+        if (start < end && scan_results(view.buf, start, end, index, found) < 0) Py_CLEAR(found);
+    }
+    PyBuffer_Release(&view);
+    return found;
+}
+
 static PyMethodDef methods[] = {
+    {"texts_after_results_in", texts_after_results_in, METH_VARARGS,
+     "texts_after_results_in(buffer, games) -> [(game, offset)] for (start, movetext, end) tuples"},
     {"texts_after_results", texts_after_results, METH_VARARGS,
      "texts_after_results(buffer, start, end) -> offsets of the text after each result token"},
     {"tag_blocks", tag_blocks, METH_VARARGS, "tag_blocks(buffer, position, max_blocks) -> (blocks, next_position)"},

@@ -144,6 +144,20 @@ def texts_after_results(data: Buffer, start: int, end: int, native: bool = True)
     return offsets
 
 
+def texts_after_results_in(
+    data: Buffer, games: list[tuple[int, int, int]], native: bool = True
+) -> list[tuple[int, int]]:
+    """`texts_after_results` for the movetext (movetext to end) of many (start, movetext, end) games at
+    once: (the game's index, offset) pairs, in order."""
+    if native and _pgn_blocks is not None:
+        return _pgn_blocks.texts_after_results_in(data, games)
+    return [
+        (index, text)
+        for index, (_start, movetext, end) in enumerate(games)
+        for text in texts_after_results(data, movetext, end, False)
+    ]
+
+
 def decode_value(raw: bytes, codec: str = "cp1252") -> tuple[str, str]:
     """(text, encoding) of bytes from a game: UTF-8, else the file's 8-bit `codec`, else
     Windows-1252, else Latin-1."""
@@ -517,12 +531,21 @@ class PgnIndexer:
         """Split each staged game where movetext goes on after a result token: a game of its own,
         without tags (lines of broken tags just after the result are its tag section)."""
         data = self.data
+        found = texts_after_results_in(data, offsets)
+        if not found:
+            return
+        texts: dict[int, list[int]] = {}
+        for number, text in found:
+            texts.setdefault(number, []).append(text)
         split_offsets: list[tuple[int, int, int]] = []
         split_tags: list[StagedTags] = []
-        for (start, movetext, end), tags in zip(offsets, staged, strict=True):
-            for text in texts_after_results(data, movetext, end):
-                if text < movetext:
-                    continue
+        done = 0
+        for number in sorted(texts):
+            split_offsets.extend(offsets[done:number])
+            split_tags.extend(staged[done:number])
+            done = number + 1
+            (start, movetext, end), tags = offsets[number], staged[number]
+            for text in texts[number]:
                 skipped = _HTML_AND_SPACE.match(data, text, end)  # always matches, perhaps nothing
                 text = skipped.end() if skipped is not None else text
                 if text >= end:
@@ -541,6 +564,8 @@ class PgnIndexer:
                 start, movetext, tags = text, game_movetext, {}
             split_offsets.append((start, movetext, end))
             split_tags.append(tags)
+        split_offsets.extend(offsets[done:])
+        split_tags.extend(staged[done:])
         offsets[:] = split_offsets
         staged[:] = split_tags
 
