@@ -363,3 +363,8 @@ def test_a_result_written_with_a_typographic_dash_ends_a_game_too(dash, tmp_path
     for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):
         assert [collection.game(index).mainline_moves() for index in range(len(collection))] == [E4_E5, D4_D5]
         assert [collection.game(index).result for index in range(len(collection))] == ["1-0", "1/2-1/2"]
+
+
+def test_a_control_character_in_a_tag_value_is_named_as_damage(tmp_path, monkeypatch):
+    game = _one_game('[White "Mu\x12ychuk, Anna"]\n[Black "B"]\n\n1. e4 e5 1-0\n', tmp_path, monkeypatch)
+    assert any("White tag holds a control character (U+0012)" in w for w in game.warnings), game.warnings

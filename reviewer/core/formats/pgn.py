@@ -352,6 +352,7 @@ def _without_forfeit_token(movetext: str) -> str:
     return movetext
 
 
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
 _TAG_INSIDE_VALUE = re.compile(r'(?:^|[\s\]])(\[[A-Za-z][A-Za-z0-9_]* ")')
 
 
@@ -709,6 +710,12 @@ class PgnCollection(GameCollection):
         for junk in junk_among_tags(header_text):
             game.warnings.append(f"game {index + 1}: text among the tags is no tag ({junk!r}); skipped")
         for name, value in game.headers.items():
+            control = _CONTROL_CHARACTER.search(value)
+            if control is not None:
+                game.warnings.append(
+                    f"game {index + 1}: the {name} tag holds a control character (U+{ord(control.group()):04X}), "
+                    f"which no text has: the file may be damaged there ({value!r})"
+                )
             swallowed = _TAG_INSIDE_VALUE.search(value)
             if swallowed is not None:
                 game.warnings.append(
