@@ -212,8 +212,8 @@ def make_mutant(
             return Mutant(kind, f"{path.name} + {other.name}", data.rstrip() + glue + other.read_bytes(), expected)
         # the second file's first game without its tags, after the first file's last result
         movetext = _first_movetext(other.read_bytes())
-        if movetext is None or not second["games"]:
-            return None
+        if movetext is None or not second["games"] or not second["games"][0][2]:
+            return None  # a game without moves (a lone result) after a result is no game
         moves = second["games"][0][2]
         expected = {"games": first["games"] + [("", "", moves)], "warnings": first["warnings"] + second["warnings"]}
         return Mutant(kind, f"{path.name} + {other.name} (no tags)", data.rstrip() + b"\n\n" + movetext, expected)
