@@ -53,6 +53,13 @@ def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot
         board = window.chess_board.board()
         assert board.piece_at(chess.E5) == chess.Piece(chess.PAWN, chess.WHITE)
         assert board.piece_at(chess.F4) == chess.Piece(chess.PAWN, chess.BLACK)
+        assert game.node_at_ply(7).move == "P@e5"
+        hands = {strip.color: strip.captures_label.text() for strip in (window.top_player, window.bottom_player)}
+        assert hands == {"white": "nothing in hand", "black": "nothing in hand"}
+        qtbot.keyClick(window, Qt.Key.Key_Left)
+        qtbot.keyClick(window, Qt.Key.Key_Left)
+        hands = {strip.color: strip.captures_label.text() for strip in (window.top_player, window.bottom_player)}
+        assert hands == {"white": "in hand: ♙", "black": "in hand: ♟"}
     if variant == "Atomic":
         assert window.chess_board.board().piece_at(chess.D5) is None  # the capture blew both pawns up
     texts = [message.text for message in window.message_bar.messages()]

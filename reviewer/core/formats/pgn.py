@@ -111,6 +111,8 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         # which spares python-chess a second push/pop per move on long games.
         if move:
             san = board._algebraic_without_suffix(move)  # chess==1.11.2 is pinned
+            if move.drop == chess.PAWN and san.startswith("@"):
+                san = "P" + san  # a pawn drop as crazyhouse players write it (python-chess leaves out the P)
         else:
             san = "--"
         node.reviewer_move = [san, board.uci(move), "white" if board.turn == chess.WHITE else "black"]  # type: ignore[attr-defined]
