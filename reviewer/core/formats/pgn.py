@@ -537,7 +537,7 @@ class PgnCollection(GameCollection):
         self._codec8 = choice.codec if choice is not None else "cp1252"
         self.charset_doubt = choice.doubt if choice is not None else ""
         if self.charset_doubt:
-            self.warnings.append(f"{name}: {self.charset_doubt}")
+            self.warnings.append(f"This file is {self.charset_doubt}")
         self.from_cache = cached is not None and cached.size == len(data)
         if cached is not None and self.from_cache:
             self._indexer: PgnIndexer | None = None
