@@ -368,3 +368,13 @@ def test_a_result_written_with_a_typographic_dash_ends_a_game_too(dash, tmp_path
 def test_a_control_character_in_a_tag_value_is_named_as_damage(tmp_path, monkeypatch):
     game = _one_game('[White "Mu\x12ychuk, Anna"]\n[Black "B"]\n\n1. e4 e5 1-0\n', tmp_path, monkeypatch)
     assert any("White tag holds a control character (U+0012)" in w for w in game.warnings), game.warnings
+
+
+@pytest.mark.parametrize("before", ["1. ", "2. "])
+def test_a_comment_left_open_names_the_games_it_swallows(before, corpus_dir):
+    data = (corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn").read_bytes()
+    at = data.find(before.encode(), 3000)
+    collection = PgnCollection(None, data[:at] + b"{ " + data[at:])
+    last = collection.game(len(collection) - 1)
+    (said,) = [w for w in last.warnings if "the file ends inside a comment never closed" in w]
+    assert f"the tags of {232 - len(collection)} more games (not listed)" in said, said

@@ -313,6 +313,8 @@ def _last_token(movetext: str) -> str:
     return words[-1] if words else ""
 
 
+# The first tag of a tag section (after a blank line), where a comment left open swallowed games.
+_SWALLOWED_TAGS = re.compile(r'\n[ \t]*\r?\n[ \t]*\[[A-Za-z0-9][A-Za-z0-9_]* "')
 _CUT_TAGS_AFTER_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*\n\s*(\[(?:[^\n]*\n)*[^\n]*)$")
 _VARIATION = re.compile(r"\([^()]*\)?")
 
@@ -418,6 +420,9 @@ def _cut_off(movetext: str, game: Game) -> str:
             elif char == ")":
                 depth = max(0, depth - 1)
     if in_comment:
+        swallowed = len(_SWALLOWED_TAGS.findall(movetext, max(0, movetext.rfind("{"))))
+        if swallowed:
+            return f"inside a comment never closed, which holds the tags of {swallowed} more games (not listed)"
         return "inside a comment"
     if depth:
         return "inside a variation"
@@ -676,6 +681,9 @@ class PgnCollection(GameCollection):
     def _cut_in_tags(self, index: int, header_text: str, movetext: str) -> str:
         """How the file ends inside or just after the tags of its last game, which has no moves ("" when
         it ends as a file of header-only games does)."""
+        in_comment = _cut_off(movetext, Game(kind="chess"))  # a game without moves: only the comment matters
+        if in_comment.startswith("inside a comment"):
+            return f"{in_comment}; no moves read"
         bare = _without_wrappers(movetext).strip()
         if bare.splitlines() and bare.splitlines()[-1].lstrip().startswith("["):
             return "inside this game's tags; no moves read"
