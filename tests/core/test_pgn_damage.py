@@ -378,3 +378,31 @@ def test_a_comment_left_open_names_the_games_it_swallows(before, corpus_dir):
     last = collection.game(len(collection) - 1)
     (said,) = [w for w in last.warnings if "the file ends inside a comment never closed" in w]
     assert f"the tags of {232 - len(collection)} more games (not listed)" in said, said
+
+
+# ---------------------------------------------------------------- NUL bytes in a text file
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda text: text + b"\x00" * 4096,  # padded
+        lambda text: text[:20] + b"\x00\x00\x00" + text[20:],  # inside a tag
+        lambda text: text.replace(b"e5", b"e\x005"),  # inside a move
+    ],
+)
+def test_nul_bytes_in_a_pgn_are_left_out_and_said(damage, tmp_path, monkeypatch):
+    text = b'[White "Alpha"]\n[Black "Beta"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n'
+    for collection in _collections(damage(text), tmp_path, monkeypatch):
+        game = collection.game(0)
+        assert (game.white, game.black, game.mainline_moves()) == ("Alpha", "Beta", ["e4", "e5", "Nf3"])
+        assert any("NUL byte" in w and "left out" in w for w in game.warnings), game.warnings
+        assert any(w.startswith("The file holds") for w in collection.warnings)
+
+
+def test_binary_data_with_nul_bytes_is_still_refused(tmp_path):
+    from reviewer.core.errors import GameFileError
+
+    path = tmp_path / "binary.pgn"
+    path.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 8)
+    with pytest.raises(GameFileError, match="binary data"):
+        open_collection(path)

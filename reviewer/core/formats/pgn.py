@@ -521,6 +521,7 @@ class PgnCollection(GameCollection):
 
     def _setup(self, data: Buffer, first_games: int | None, cached: PgnIndex | None) -> None:
         name = self.path or "the PGN text"
+        self._file_notes = []
         head = data[:SNIFF_BYTES]
         codec16 = utf16_codec(head)
         base = 0
@@ -533,6 +534,14 @@ class PgnCollection(GameCollection):
         else:
             if head.startswith(b"\xef\xbb\xbf"):
                 base = 3
+            if _stray_nuls(head[base:]):  # text with NUL bytes in it (damage, or padding at the end)
+                raw = data if isinstance(data, bytes) else data[:]
+                nuls = raw.count(b"\x00")
+                data = raw.replace(b"\x00", b"")
+                head = data[:SNIFF_BYTES]
+                self._cache_key = None
+                cached = None
+                self._file_notes.append(f"the file holds {nuls} NUL byte{'s' if nuls > 1 else ''} (damage, or padding); they are left out")
             _check_text(name, head[base:])
         self._data = data
         self._base = base
@@ -543,6 +552,7 @@ class PgnCollection(GameCollection):
         self.charset_doubt = choice.doubt if choice is not None else ""
         if self.charset_doubt:
             self.warnings.append(f"This file is {self.charset_doubt}")
+        self.warnings += [note[0].upper() + note[1:] for note in self._file_notes]
         self.from_cache = cached is not None and cached.size == len(data)
         if cached is not None and self.from_cache:
             self._indexer: PgnIndexer | None = None
@@ -711,6 +721,8 @@ class PgnCollection(GameCollection):
         header_text = self._lines_before_tags(index) + header_text
         for line in reversed(broken_tag_lines(header_text)):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
+        for note in reversed(self._file_notes):
+            game.warnings.insert(0, f"game {index + 1}: {note}")
         if self.charset_doubt and (movetext_codec != "utf-8" or _not_utf8(self._bytes(self._index.starts[index], start))):
             game.warnings.insert(0, f"game {index + 1}: {self.charset_doubt}")
         if last and not game.root.children:
@@ -748,6 +760,15 @@ def _ends_inside_a_tag(header_text: str) -> bool:
     """Whether the last line of a tag section is a tag line cut short (no closing `]`)."""
     lines = header_text.rstrip().splitlines()
     return bool(lines) and lines[-1].lstrip().startswith("[") and not lines[-1].rstrip().endswith("]")
+
+
+def _stray_nuls(head: bytes) -> bool:
+    """Whether the bytes are text but for a few NUL bytes (a damaged file, or one padded with NULs)."""
+    if b"\x00" not in head:
+        return False
+    inside = head.rstrip(b"\x00")  # any number of NULs at the end: padding
+    text = inside.replace(b"\x00", b"")
+    return len(text) >= 16 and inside.count(b"\x00") <= 64 and not looks_binary(text)
 
 
 def _check_text(name: str, head: bytes) -> None:
