@@ -406,3 +406,11 @@ def test_binary_data_with_nul_bytes_is_still_refused(tmp_path):
     path.write_bytes(b"PK\x03\x04" + bytes(range(256)) * 8)
     with pytest.raises(GameFileError, match="binary data"):
         open_collection(path)
+
+
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_pgn_in_utf_16_without_a_bom_and_mostly_cyrillic_is_read(codec, tmp_path):
+    path = tmp_path / "ru.pgn"
+    path.write_bytes('[Event "Чемпионат мира по шахматам"]\n[White "Карпов"]\n\n1. e4 e5 1-0\n'.encode(codec))
+    game = open_collection(path).game(0)
+    assert (game.event, game.white, game.mainline_moves()) == ("Чемпионат мира по шахматам", "Карпов", E4_E5)

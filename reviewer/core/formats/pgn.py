@@ -50,6 +50,7 @@ from reviewer.core.formats.textio import (
     is_utf8,
     looks_binary,
     utf16_codec,
+    utf16_codec_by_text,
 )
 from reviewer.core.gametree import Game, Node, numbered_moves
 
@@ -523,7 +524,7 @@ class PgnCollection(GameCollection):
         name = self.path or "the PGN text"
         self._file_notes = []
         head = data[:SNIFF_BYTES]
-        codec16 = utf16_codec(head)
+        codec16 = utf16_codec(head) or utf16_codec_by_text(head)
         base = 0
         if codec16:
             text = data[:].decode(codec16, errors="replace").lstrip("\ufeff")

@@ -533,3 +533,20 @@ def eight_bit_sample(data: bytes | mmap.mmap) -> bytes:
             pieces.append(piece)
         sample = b"\n".join(pieces)
     return b"\n".join(line for line in sample.split(b"\n") if not line.isascii() and not is_utf8(line))
+
+
+def utf16_codec_by_text(data: bytes) -> str | None:
+    """'utf-16-le'/'utf-16-be' for UTF-16 without a BOM whose text is mostly not ASCII (Cyrillic,
+    CJK: fewer NUL bytes than `utf16_codec` looks for), when one reading is printable text; else None."""
+    head = data[: SNIFF_BYTES - SNIFF_BYTES % 2]
+    if len(head) < 16 or b"\x00" not in head:
+        return None
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = head.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        printable = sum(1 for ch in text if ch.isprintable() or ch in "\r\n\t")
+        if printable >= 0.98 * len(text) and sum(1 for ch in text if ch.isascii()) >= 0.1 * len(text):
+            return codec
+    return None
