@@ -414,3 +414,9 @@ def test_a_pgn_in_utf_16_without_a_bom_and_mostly_cyrillic_is_read(codec, tmp_pa
     path.write_bytes('[Event "Чемпионат мира по шахматам"]\n[White "Карпов"]\n\n1. e4 e5 1-0\n'.encode(codec))
     game = open_collection(path).game(0)
     assert (game.event, game.white, game.mainline_moves()) == ("Чемпионат мира по шахматам", "Карпов", E4_E5)
+
+
+def test_a_tag_broken_over_two_lines_is_not_named_as_junk_too(tmp_path, monkeypatch):
+    game = _one_game('[Event "E"]\n[Site "Somewhere\non the Earth"]\n[Result "1-0"]\n\n1. e4 1-0\n', tmp_path, monkeypatch)
+    assert game.headers["Site"] == "Somewhere on the Earth"
+    assert [w for w in game.warnings if "broken over two lines" in w] and not [w for w in game.warnings if "junk" in w or "no tag" in w]

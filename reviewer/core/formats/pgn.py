@@ -364,16 +364,23 @@ _TAG_INSIDE_VALUE = re.compile(r'(?:^|[\s\]])(\[[A-Za-z][A-Za-z0-9_]* ")')
 def junk_among_tags(header_text: str) -> list[str]:
     """Text on a tag line beside its tags that is no tag (`[Date "x"]M- Round "8"]`), as written."""
     junk = []
-    for line in header_text.splitlines():
-        if not _TAG.search(line):
-            text = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", line)).strip()
-            if text and not text.startswith(("[", "%", "{", ";")):  # broken tag lines are named on their own
-                junk.append(text)
-            continue
-        rest = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", _TAG.sub(" ", line))).strip(" \t\r]")
-        if rest:
-            junk.append(rest)
+    tagged = {line_number for match in _TAG.finditer(header_text) for line_number in _line_numbers(header_text, match)}
+    # Tags out, line breaks kept (a tag broken over two lines is one tag, named on its own).
+    untagged = _TAG.sub(lambda match: "\n" * match.group().count("\n"), header_text)
+    for line_number, line in enumerate(untagged.split("\n")):
+        text = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", line)).strip()
+        if line_number in tagged:
+            text = text.strip(" \t\r]")
+        elif text.startswith(("[", "%", "{", ";")):
+            continue  # broken tag lines are named on their own
+        if text:
+            junk.append(text)
     return junk
+
+
+def _line_numbers(text: str, match: re.Match[str]) -> range:
+    first = text.count("\n", 0, match.start())
+    return range(first, first + match.group().count("\n") + 1)
 
 
 def broken_tag_lines(header_text: str) -> list[str]:
