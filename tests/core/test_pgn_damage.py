@@ -420,3 +420,23 @@ def test_a_tag_broken_over_two_lines_is_not_named_as_junk_too(tmp_path, monkeypa
     game = _one_game('[Event "E"]\n[Site "Somewhere\non the Earth"]\n[Result "1-0"]\n\n1. e4 1-0\n', tmp_path, monkeypatch)
     assert game.headers["Site"] == "Somewhere on the Earth"
     assert [w for w in game.warnings if "broken over two lines" in w] and not [w for w in game.warnings if "junk" in w or "no tag" in w]
+
+
+@pytest.mark.parametrize(
+    ("movetext", "words"),
+    [
+        ("1. pawn goes to e4 *", "3 words in the movetext are no move and were skipped: 'pawn', 'goes', 'to'"),
+        ("1. e4 {A comment } character} *", "a word in the movetext is no move and was skipped: 'character}'"),
+        ("1. e4 e5 2.\nNf3 Nf6\nwhatever *", "skipped: 'whatever'"),
+        ("13.Ne5xg4Bc8xg4 *", "skipped: '13.Ne5xg4Bc8xg4'"),
+    ],
+)
+def test_words_of_the_movetext_that_are_no_move_are_named(movetext, words, tmp_path, monkeypatch):
+    game = _one_game(f'[Event "E"]\n\n{movetext}\n', tmp_path, monkeypatch)
+    assert any(words in w for w in game.warnings), game.warnings
+
+
+def test_annotations_move_numbers_and_long_algebraic_are_no_junk(tmp_path, monkeypatch):
+    movetext = "1. e2-e4 e5 $1 2. Ng1-f3!? Nc6 ?! 3... a6 4. Bxc6 dxc6 +- 5. O-O (5. 0-0) e.p. 1–0"
+    game = _one_game(f'[Event "E"]\n\n{movetext}\n', tmp_path, monkeypatch)
+    assert not [w for w in game.warnings if "no move" in w], game.warnings

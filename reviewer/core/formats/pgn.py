@@ -267,6 +267,12 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     _copy_tree(pc_game, game.root)
     _warn_about_null_move(game, number)
     _check_result(game, headers, normalise_result(token) if _ends_with_result(movetext) else "", number)
+    skipped = skipped_words(movetext)
+    if skipped:
+        shown = ", ".join(repr(word) for word in skipped[:3]) + (", ..." if len(skipped) > 3 else "")
+        said = f"{len(skipped)} words in the movetext are" if len(skipped) > 1 else "a word in the movetext is"
+        were = "were" if len(skipped) > 1 else "was"
+        game.warnings.append(f"game {number}: {said} no move and {were} skipped: {shown}")
     if last_in_file:
         cut = _cut_off(movetext, game)
         if cut.startswith("inside the tags"):
@@ -277,6 +283,31 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
         elif cut and not movetext.strip():
             game.warnings.append(f"game {number}: the file ends {cut}; no moves read")
     return game
+
+
+# Words of movetext that are no move but say nothing wrong: annotation glyphs, NAGs, move numbers.
+_GLYPH = re.compile(r"(?:[!?]{1,2}|[+=\-/∞±∓⩲⩱⨀○⟳↑→⇆⊥□#NDZ]{1,3}|\$\d+|\.{2,3}|\d+\.*|e\.p\.|@[a-h][1-8][+#]?)")
+_MOVE_NUMBER = re.compile(r"^\d+\.+")
+_RESULT_WORD = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)(?=\s|$)")
+
+
+def skipped_words(movetext: str) -> list[str]:
+    """The words of movetext, before its result and outside comments, that are neither a move nor an
+    annotation (`pawn`, `13.Ne5xg4Bc8xg4`, `character}`): python-chess skips them without a word."""
+    bare = _without_wrappers(_COMMENT.sub(" ", movetext))
+    bare = " ".join(line for line in bare.split("\n") if not line.startswith("%"))
+    bare = bare.replace("(", " ").replace(")", " ").translate(_RESULT_DASH_TABLE).replace("\u00bd", "1/2")
+    result = _RESULT_WORD.search(bare)
+    if result is not None:
+        bare = bare[: result.start()]
+    words = []
+    for word in bare.split():
+        move = _MOVE_NUMBER.sub("", word)
+        if move and not (
+            move in RESULTS or forfeit_result(move) or _WHOLE_MOVE.fullmatch(move) or _GLYPH.fullmatch(move)
+        ):
+            words.append(word)
+    return words
 
 
 def _fen_without_stray_space(fen: str, variant: str) -> str:
