@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import chess
+import chess.variant
 from PySide6.QtCore import QPointF, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QWidget
@@ -61,7 +63,7 @@ class PlayerStrip(QWidget):
         self.name_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.label = QLabel(self)
         self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.captures_label = QLabel(self)  # Go: the stones this player has taken
+        self.captures_label = QLabel(self)  # Go: the stones this player has taken; crazyhouse: the pieces in hand
         self.captures_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(self.CHIP + 10, 2, 6, 2)
@@ -114,6 +116,11 @@ class PlayerStrip(QWidget):
         """'3 captured' (None: no count, as for chess)."""
         self.captures_label.setText("" if stones is None else f"{stones} captured")
         self.captures_label.setToolTip("" if stones is None else f"Stones this player has taken: {stones}")
+
+    def set_in_hand(self, pieces: str) -> None:
+        """Crazyhouse: 'in hand: ♟2 ♞' (the pieces this player may drop), or 'nothing in hand'."""
+        self.captures_label.setText(f"in hand: {pieces}" if pieces else "nothing in hand")
+        self.captures_label.setToolTip("Pieces this player has captured and may drop on the board (crazyhouse)")
 
     def paintEvent(self, event: Any) -> None:
         painter = QPainter(self)
@@ -219,6 +226,7 @@ class BoardArea:
         self.top_player = PlayerStrip(parent)
         self.bottom_player = PlayerStrip(parent)
         self._captures: dict[str, int] = {}
+        self._in_hand: dict[str, str] | None = None  # crazyhouse: each player's pieces in hand
         self.eval_bar = EvalBar(parent)
         self.eval_bar.hide()
         self.column = BoardColumn(self.top_player, self.board_stack, self.bottom_player, parent, bar=self.eval_bar)
@@ -288,6 +296,7 @@ class BoardArea:
         if self.chess_board is None:
             return
         board = chess_board_at(game, node)
+        self._in_hand = pieces_in_hand(board)
         self._show_captures({})
         last_move = board.peek() if board.move_stack else None
         self.chess_board.set_position(board, last_move)
@@ -317,6 +326,7 @@ class BoardArea:
             return
         position = go_position_at(game, node)
         self.go_board.set_position(position)
+        self._in_hand = None
         self._show_captures({"black": position.captures_by_black, "white": position.captures_by_white})
         marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
         self.go_board.set_candidates(marks, rough=rough)
@@ -330,6 +340,8 @@ class BoardArea:
         self._captures = by_color
         for strip in (self.top_player, self.bottom_player):
             strip.set_captures(by_color.get(strip.color))
+            if self._in_hand is not None:
+                strip.set_in_hand(self._in_hand[strip.color])
 
     def set_flipped(self, flipped: bool) -> None:
         self.flipped = flipped
@@ -360,3 +372,20 @@ class BoardArea:
         self.welcome_label.setText(themed_html(welcome_html(recent_paths)))
         self.top_player.hide()
         self.bottom_player.hide()
+
+
+def pieces_in_hand(board: Any) -> dict[str, str] | None:
+    """Each player's pieces in hand on a crazyhouse board ('♛ ♟2'), strongest first; None on other boards."""
+    if not isinstance(board, chess.variant.CrazyhouseBoard):
+        return None
+    shown = {}
+    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
+        pocket = board.pockets[color]
+        parts = []
+        for piece_type in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
+            count = pocket.count(piece_type)
+            if count:
+                symbol = chess.Piece(piece_type, color).unicode_symbol()
+                parts.append(symbol + (str(count) if count > 1 else ""))
+        shown[name] = " ".join(parts)
+    return shown

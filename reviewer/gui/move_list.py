@@ -18,6 +18,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, Q
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
@@ -93,7 +94,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._start_fullmove, self._start_white = 1, True
         if game is not None and game_support(game.kind).numbered_moves:
             try:
-                start = chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+                start = start_board(game)
                 self._start_fullmove, self._start_white = start.fullmove_number, start.turn == chess.WHITE
             except ValueError:
                 pass

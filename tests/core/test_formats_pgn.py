@@ -73,7 +73,8 @@ def test_illegal_move_becomes_a_warning_naming_game_and_move():
 def test_non_standard_variant_opens_with_a_warning():
     game = game_from_pgn_text('[Variant "Crazyhouse"]\n\n1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. d4 Nf6 5. Nf3 c6 6. Bd2 Bg4 7. P@h3 *')
     assert game.variant == "crazyhouse"
-    assert game.mainline_moves()[-1] == "@h3"  # python-chess's SAN for a pawn drop
+    assert game.mainline_moves()[-1] == "P@h3"  # a pawn drop as crazyhouse players write it
+    assert game_from_pgn_text(write_pgn(game)).mainline_moves() == game.mainline_moves()
     assert any("crazyhouse" in w.lower() and "engines" in w for w in game.warnings)
 
 

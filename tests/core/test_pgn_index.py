@@ -172,7 +172,7 @@ def test_a_cut_off_file_opens_its_last_game_with_a_warning(corpus_dir, tmp_path)
     assert len(collection) == len(whole)
     last = collection.game(len(collection) - 1)
     assert 0 < last.ply_count < whole.game(len(whole) - 1).ply_count
-    (warning,) = [w for w in last.warnings if "cut off" in w]
+    (warning,) = [w for w in last.warnings if "the rest is missing" in w]
     assert warning.startswith(f"game {len(collection)}: the file ends inside a comment")
     assert collection.game(len(collection) - 2).warnings == []
 

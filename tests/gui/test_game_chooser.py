@@ -74,3 +74,25 @@ def test_sorting_and_filtering_choose_the_right_game(qtbot, corpus_dir, tmp_path
     dialog.filter_edit.clear()
     assert dialog.visible_count() == 232 * COPIES
     assert model.index(0, 2).data().casefold() == blacks[-1]  # still sorted Z to A
+
+
+def test_the_chooser_says_which_charset_a_pgn_was_read_in_when_it_guessed(qtbot, tmp_path) -> None:
+    path = tmp_path / "russian.pgn"
+    games = [f'[White "Карпов"]\n[Black "Игрок {number}"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n' for number in range(3)]
+    path.write_bytes("\n".join(games).encode("cp1251"))
+    dialog = GameChooserDialog(open_collection(path), "russian")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.model.listing_complete(), timeout=10_000)
+    assert dialog.file_notes_label.isVisible()
+    assert "Windows-1251 (Cyrillic)" in dialog.file_notes_label.text()
+    assert dialog.model.data(dialog.model.index(0, 1)) == "Карпов"
+
+
+def test_the_chooser_shows_no_note_for_a_utf_8_pgn(qtbot, tmp_path) -> None:
+    path = tmp_path / "plain.pgn"
+    path.write_text('[White "Карпов"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n[White "B"]\n\n1. d4 *\n', encoding="utf-8")
+    dialog = GameChooserDialog(open_collection(path), "plain")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert not dialog.file_notes_label.isVisible()

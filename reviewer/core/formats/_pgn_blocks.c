@@ -13,6 +13,16 @@
  * first byte, the name `[A-Za-z0-9][A-Za-z0-9_+#=:-]*`, the value without `"` or a line break,
  * then an optional carriage return and the line's end. tests/core/test_pgn_index.py checks that
  * this and the regular expression find the same blocks, byte for byte.
+ *
+ * texts_after_results(buffer, start, end) -> offsets
+ *
+ * Where text follows a result token (`1-0`, `0-1`, `1/2-1/2`, `*`; the dash also as U+2010..U+2015
+ * or U+2212) of the movetext in
+ * buffer[start:end]: the first byte that is not white space after each such token, as
+ * `pgn_index._RESULT_OR_SKIPPED` finds them. Tokens inside `{...}`, after `;` on its line, on a
+ * line that begins with `%`, or inside a variation `(...)` do not count. A token stands alone:
+ * white space, `)`, `}` or `]` (or the buffer's start) before it, white space, `{`, `;` or `(` (or the
+ * span's end) after it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -188,7 +198,136 @@ static PyObject *tag_blocks(PyObject *module, PyObject *args) {
     return Py_BuildValue("(Nn)", blocks, position);
 }
 
+static int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* The length of the dash at `at`: `-`, or in UTF-8 one of U+2010..U+2015 or U+2212 (0 when none). */
+static Py_ssize_t dash_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end) {
+    if (at < end && data[at] == '-') return 1;
+    if (end - at >= 3 && data[at] == 0xE2) {
+        if (data[at + 1] == 0x80 && data[at + 2] >= 0x90 && data[at + 2] <= 0x95) return 3;
+        if (data[at + 1] == 0x88 && data[at + 2] == 0x92) return 3;
+    }
+    return 0;
+}
+
+/* The length of `left`, a dash, then `right` at `at` (0 when they are not there). */
+static Py_ssize_t score_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end, const char *left,
+                           const char *right) {
+    Py_ssize_t left_length = (Py_ssize_t)strlen(left), right_length = (Py_ssize_t)strlen(right);
+    if (end - at < left_length || memcmp(data + at, left, (size_t)left_length) != 0) return 0;
+    Py_ssize_t dash = dash_at(data, at + left_length, end);
+    if (dash == 0) return 0;
+    Py_ssize_t right_at = at + left_length + dash;
+    if (end - right_at < right_length || memcmp(data + right_at, right, (size_t)right_length) != 0) return 0;
+    return left_length + dash + right_length;
+}
+
+/* The length of the result token at `at` (0 when none stands there). */
+static Py_ssize_t result_at(const unsigned char *data, Py_ssize_t at, Py_ssize_t end) {
+    if (at > 0) {
+        unsigned char before = data[at - 1];
+        if (!is_space(before) && before != ')' && before != '}' && before != ']') return 0;
+    }
+    Py_ssize_t length = 0;
+    if (data[at] == '*') length = 1;
+    if (length == 0) length = score_at(data, at, end, "1/2", "1/2");
+    if (length == 0) length = score_at(data, at, end, "1", "0");
+    if (length == 0) length = score_at(data, at, end, "0", "1");
+    if (length == 0) return 0;
+    if (at + length < end) {
+        unsigned char after = data[at + length];
+        if (!is_space(after) && after != '{' && after != ';' && after != '(') return 0;
+    }
+    return length;
+}
+
+/* Appends to `offsets` where text follows a result token in data[start:end] (as `span`, offset
+ * pairs when `span` >= 0, else offsets alone); 0, or -1 with an exception set. */
+static int scan_results(const unsigned char *data, Py_ssize_t start, Py_ssize_t end, Py_ssize_t span,
+                        PyObject *offsets) {
+    Py_ssize_t depth = 0, at = start;
+    while (at < end) {
+        unsigned char c = data[at];
+        if (c == '{') {
+            const unsigned char *close = memchr(data + at, '}', (size_t)(end - at));
+            at = close == NULL ? end : (Py_ssize_t)(close - data) + 1;
+        } else if (c == ';' || (c == '%' && (at == 0 || data[at - 1] == '\n'))) {
+            at = line_end(data, at, end);
+        } else if (c == '(') {
+            depth++;
+            at++;
+        } else if (c == ')') {
+            if (depth > 0) depth--;
+            at++;
+        } else if (depth == 0 && (c == '*' || c == '1' || c == '0')) {
+            Py_ssize_t length = result_at(data, at, end);
+            if (length == 0) {
+                at++;
+                continue;
+            }
+            at += length;
+            Py_ssize_t text = at;
+            while (text < end && is_space(data[text])) text++;
+            if (text < end) {
+                PyObject *found = span >= 0 ? Py_BuildValue("(nn)", span, text) : PyLong_FromSsize_t(text);
+                int failed = found == NULL || PyList_Append(offsets, found) < 0;
+                Py_XDECREF(found);
+                if (failed) return -1;
+            }
+        } else {
+            at++;
+        }
+    }
+    return 0;
+}
+
+static PyObject *texts_after_results(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    Py_ssize_t start, end;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &start, &end)) return NULL;
+    if (start < 0) start = 0;
+    if (end > view.len) end = view.len;
+    PyObject *offsets = PyList_New(0);
+    if (offsets != NULL && start < end && scan_results(view.buf, start, end, -1, offsets) < 0) Py_CLEAR(offsets);
+    PyBuffer_Release(&view);
+    return offsets;
+}
+
+/* texts_after_results_in(buffer, games) -> [(game, offset)]: the same for the movetext of many games
+ * at once, each given as a tuple (start, movetext, end) of offsets; its movetext is [movetext, end). */
+static PyObject *texts_after_results_in(PyObject *module, PyObject *args) {
+    (void)module;
+    Py_buffer view;
+    PyObject *games;
+    if (!PyArg_ParseTuple(args, "y*O!", &view, &PyList_Type, &games)) return NULL;
+    PyObject *found = PyList_New(0);
+    for (Py_ssize_t index = 0; found != NULL && index < PyList_GET_SIZE(games); index++) {
+        PyObject *game = PyList_GET_ITEM(games, index);
+        if (!PyTuple_Check(game) || PyTuple_GET_SIZE(game) != 3) {
+            PyErr_SetString(PyExc_TypeError, "each game is a tuple (start, movetext, end)");
+            Py_CLEAR(found);
+            break;
+        }
+        Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(game, 1));
+        Py_ssize_t end = PyLong_AsSsize_t(PyTuple_GET_ITEM(game, 2));
+        if (PyErr_Occurred()) {
+            Py_CLEAR(found);
+            break;
+        }
+        if (start < 0) start = 0;
+        if (end > view.len) end = view.len;
+        if (start < end && scan_results(view.buf, start, end, index, found) < 0) Py_CLEAR(found);
+    }
+    PyBuffer_Release(&view);
+    return found;
+}
+
 static PyMethodDef methods[] = {
+    {"texts_after_results_in", texts_after_results_in, METH_VARARGS,
+     "texts_after_results_in(buffer, games) -> [(game, offset)] for (start, movetext, end) tuples"},
+    {"texts_after_results", texts_after_results, METH_VARARGS,
+     "texts_after_results(buffer, start, end) -> offsets of the text after each result token"},
     {"tag_blocks", tag_blocks, METH_VARARGS, "tag_blocks(buffer, position, max_blocks) -> (blocks, next_position)"},
     {NULL, NULL, 0, NULL},
 };

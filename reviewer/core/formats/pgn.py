@@ -7,8 +7,9 @@ follow each other are told apart, which python-chess alone would merge).
 
 Problems inside a game (illegal or unreadable moves, a bad FEN) become warnings on that game that
 name the game and the move; the moves before the problem are kept. Games of non-standard variants
-(crazyhouse, atomic, ...) open with their moves, `game.variant` set and a warning: engines here
-analyse standard chess and Chess960 only.
+(crazyhouse, atomic, horde, ...) open with their moves, `game.variant` set and a warning: the board
+replays them by their rules (python-chess's variant boards), but engines here analyse standard chess
+and Chess960 only. A variant python-chess does not know opens without moves, and says so.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+import chess.variant
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import pgn_index_cache
@@ -41,7 +43,15 @@ from reviewer.core.formats.pgn_index import (
     shown_result,
     termination_of,
 )
-from reviewer.core.formats.textio import SNIFF_BYTES, looks_binary, utf16_codec
+from reviewer.core.formats.textio import (
+    SNIFF_BYTES,
+    choose_eight_bit_charset,
+    eight_bit_sample,
+    is_utf8,
+    looks_binary,
+    utf16_codec,
+    utf16_codec_by_text,
+)
 from reviewer.core.gametree import Game, Node, numbered_moves
 
 __all__ = ["RESULTS", "normalise_result"]
@@ -102,6 +112,8 @@ class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
         # which spares python-chess a second push/pop per move on long games.
         if move:
             san = board._algebraic_without_suffix(move)  # chess==1.11.2 is pinned
+            if move.drop == chess.PAWN and san.startswith("@"):
+                san = "P" + san  # a pawn drop as crazyhouse players write it (python-chess leaves out the P)
         else:
             san = "--"
         node.reviewer_move = [san, board.uci(move), "white" if board.turn == chess.WHITE else "black"]  # type: ignore[attr-defined]
@@ -186,6 +198,14 @@ def _variant_name(headers: dict[str, str]) -> str:
     return variant
 
 
+def _known_variant(name: str) -> bool:
+    try:
+        chess.variant.find_variant(name)
+    except ValueError:
+        return False
+    return True
+
+
 def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1, last_in_file: bool = False) -> Game:
     """One game from its tags and its movetext. `number` (1-based) names the game in warnings.
 
@@ -196,9 +216,13 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     fill_fields_from_headers(game, headers)
     setup_lines = []
     fen = headers.get("FEN", "").strip()
-    if fen:
-        setup_lines.append(f'[FEN "{fen}"]')
     variant = headers.get("Variant", "").strip()
+    if fen:
+        repaired = _fen_without_stray_space(fen, variant)
+        if repaired != fen:
+            game.warnings.append(f"game {number}: the FEN tag has a space too many ({fen!r}); read as {repaired!r}")
+            fen = repaired
+        setup_lines.append(f'[FEN "{fen}"]')
     if variant:
         setup_lines.append(f'[Variant "{variant}"]')
     if forfeit_result(game.result):
@@ -212,10 +236,15 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
         return game
     if pc_game is None:
         return game
+    variant_name = _variant_name(headers)
+    if variant_name and not _known_variant(variant_name):
+        game.warnings.append(
+            f"game {number}: variant {variant_name!r} is not one Reviewer knows the rules of; its moves cannot be shown"
+        )
+        return game
     for problem in getattr(pc_game, "reviewer_problems", []):
         game.warnings.append(f"game {number}: {problem}")
 
-    variant_name = _variant_name(headers)
     try:
         board = pc_game.board()
     except ValueError as error:
@@ -225,7 +254,8 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     if variant_name:
         game.variant = variant_name.lower()
         game.warnings.append(
-            f"game {number}: variant {variant_name!r}; moves are shown, but engines analyse only standard chess and Chess960"
+            f"game {number}: variant {variant_name!r}: the board plays its moves by its rules, "
+            "but engines analyse only standard chess and Chess960"
         )
     if fen and (board.fen() != type(board).starting_fen or board.chess960):
         game.start_fen = board.fen()
@@ -236,13 +266,115 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     game.root.comment = pc_game.comment
     _copy_tree(pc_game, game.root)
     _warn_about_null_move(game, number)
-    if last_in_file and game.root.children:
-        cut = _cut_off(movetext)
-        if cut:
-            game.warnings.append(
-                f"game {number}: the file ends {cut}; it may be cut off after move {_last_move_text(game)}"
-            )
+    _check_result(game, headers, normalise_result(token) if _ends_with_result(movetext) else "", number)
+    skipped = skipped_words(movetext)
+    if skipped:
+        shown = ", ".join(repr(word) for word in skipped[:3]) + (", ..." if len(skipped) > 3 else "")
+        said = f"{len(skipped)} words in the movetext are" if len(skipped) > 1 else "a word in the movetext is"
+        were = "were" if len(skipped) > 1 else "was"
+        game.warnings.append(f"game {number}: {said} no move and {were} skipped: {shown}")
+    if last_in_file:
+        cut = _cut_off(movetext, game)
+        if cut.startswith("inside the tags"):
+            game.warnings.append(f"game {number}: the file ends {cut}; that game is cut off and not listed")
+        elif cut and game.root.children:
+            missing = "the rest may be missing" if cut == "without a result token" else "the rest is missing"
+            game.warnings.append(f"game {number}: the file ends {cut}; read up to move {_last_move_text(game)}, {missing}")
+        elif cut and not movetext.strip():
+            game.warnings.append(f"game {number}: the file ends {cut}; no moves read")
     return game
+
+
+# Words of movetext that are no move but say nothing wrong: annotation glyphs, NAGs, move numbers.
+_GLYPH = re.compile(r"(?:[!?]{1,2}|[+=\-/∞±∓⩲⩱⨀○⟳↑→⇆⊥□#NDZ]{1,3}|\$\d+|\.{2,3}|\d+\.*|e\.p\.|@[a-h][1-8][+#]?)")
+_MOVE_NUMBER = re.compile(r"^\d+\.+")
+_RESULT_WORD = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)(?=\s|$)")
+
+
+def skipped_words(movetext: str) -> list[str]:
+    """The words of movetext, before its result and outside comments, that are neither a move nor an
+    annotation (`pawn`, `13.Ne5xg4Bc8xg4`, `character}`): python-chess skips them without a word."""
+    bare = _without_wrappers(_COMMENT.sub(" ", movetext))
+    bare = " ".join(line for line in bare.split("\n") if not line.startswith("%"))
+    bare = bare.replace("(", " ").replace(")", " ").translate(_RESULT_DASH_TABLE).replace("\u00bd", "1/2")
+    result = _RESULT_WORD.search(bare)
+    if result is not None:
+        bare = bare[: result.start()]
+    words = []
+    for word in bare.split():
+        move = _MOVE_NUMBER.sub("", word)
+        if move and not (
+            move in RESULTS or forfeit_result(move) or _WHOLE_MOVE.fullmatch(move) or _GLYPH.fullmatch(move)
+        ):
+            words.append(word)
+    return words
+
+
+def _fen_without_stray_space(fen: str, variant: str) -> str:
+    """The FEN as written when a board takes it; else the first one without one of its spaces that a
+    board takes (a FEN broken over two lines inside one of its fields); else as written."""
+    try:
+        board_class = chess.variant.find_variant(variant) if _variant_name({"Variant": variant}) else chess.Board
+    except ValueError:
+        return fen
+    candidates = [fen] + [fen[:at] + fen[at + 1 :] for at, char in enumerate(fen) if char == " "]
+    for candidate in candidates:
+        try:
+            board_class(candidate)
+        except ValueError:
+            continue
+        return candidate
+    return fen
+
+
+def _ends_with_result(movetext: str) -> bool:
+    """Whether the movetext's last token outside comments is a result token."""
+    return _last_token(movetext) in RESULTS
+
+
+def _last_token(movetext: str) -> str:
+    """The movetext's last token outside comments and escape lines ("" when there is none)."""
+    bare = _without_wrappers(_COMMENT.sub(" ", movetext))
+    bare = " ".join(line for line in bare.split("\n") if not line.startswith("%"))
+    while "(" in bare:
+        without = _VARIATION.sub(" ", bare)
+        if without == bare:
+            break
+        bare = without
+    words = [word for word in bare.translate(_RESULT_DASH_TABLE).split() if not word.startswith("$")]
+    return words[-1] if words else ""
+
+
+# The first tag of a tag section (after a blank line), where a comment left open swallowed games.
+_SWALLOWED_TAGS = re.compile(r'\n[ \t]*\r?\n[ \t]*\[[A-Za-z0-9][A-Za-z0-9_]* "')
+_CUT_TAGS_AFTER_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*\n\s*(\[(?:[^\n]*\n)*[^\n]*)$")
+_VARIATION = re.compile(r"\([^()]*\)?")
+
+
+_RESULT_DASH_TABLE = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+_SCORES = {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}
+
+
+def _check_result(game: Game, headers: dict[str, str], token: str, number: int) -> None:
+    """Warnings where the Result tag, the movetext's result token and a checkmate on the board disagree.
+    A checkmate is a fact of the moves: the result shown is the mate's."""
+    tag = normalise_result(headers.get("Result", ""))
+    if tag and token and tag != token and "*" not in (tag, token):
+        game.warnings.append(
+            f"game {number}: the Result tag says {tag} but the moves end with {token}; {game.result} is shown"
+        )
+    last = game.node_at_ply(game.ply_count) if game.root.children else None
+    if last is None or not (last.move or "").endswith("#"):
+        return
+    mated_result = "1-0" if last.color == "white" else "0-1"
+    written = [result for result in (tag, token) if result and result != "*" and result != mated_result]
+    if written:
+        winner = "White" if last.color == "white" else "Black"
+        game.warnings.append(
+            f"game {number}: the result is written as {written[0]}, but {_last_move_text(game)} is checkmate: "
+            f"{winner} won; {mated_result} is shown"
+        )
+        game.result = mated_result
 
 
 _LAST_TOKEN = re.compile(r"(?:^|\s)(\S+(?:[ \t]+[^\s\d.]+)*)\s*$")
@@ -254,6 +386,32 @@ def _without_forfeit_token(movetext: str) -> str:
     if token is not None and forfeit_result(token.group(1)) and not token.group(1).startswith(("1", "0")):
         return movetext[: token.start(1)]
     return movetext
+
+
+_CONTROL_CHARACTER = re.compile("[\x00-\x08\x0b-\x1f\x7f]")
+_TAG_INSIDE_VALUE = re.compile(r'(?:^|[\s\]])(\[[A-Za-z][A-Za-z0-9_]* ")')
+
+
+def junk_among_tags(header_text: str) -> list[str]:
+    """Text on a tag line beside its tags that is no tag (`[Date "x"]M- Round "8"]`), as written."""
+    junk = []
+    tagged = {line_number for match in _TAG.finditer(header_text) for line_number in _line_numbers(header_text, match)}
+    # Tags out, line breaks kept (a tag broken over two lines is one tag, named on its own).
+    untagged = _TAG.sub(lambda match: "\n" * match.group().count("\n"), header_text)
+    for line_number, line in enumerate(untagged.split("\n")):
+        text = _HTML_TAG.sub(" ", _FORUM_WRAPPER.sub(" ", line)).strip()
+        if line_number in tagged:
+            text = text.strip(" \t\r]")
+        elif text.startswith(("[", "%", "{", ";")):
+            continue  # broken tag lines are named on their own
+        if text:
+            junk.append(text)
+    return junk
+
+
+def _line_numbers(text: str, match: re.Match[str]) -> range:
+    first = text.count("\n", 0, match.start())
+    return range(first, first + match.group().count("\n") + 1)
 
 
 def broken_tag_lines(header_text: str) -> list[str]:
@@ -282,7 +440,7 @@ def _warn_about_null_move(game: Game, number: int) -> None:
             return
 
 
-def _cut_off(movetext: str) -> str:
+def _cut_off(movetext: str, game: Game) -> str:
     """How movetext ends that does not end a game ("" when it ends with a result)."""
     depth = 0
     in_comment = False
@@ -301,12 +459,32 @@ def _cut_off(movetext: str) -> str:
             elif char == ")":
                 depth = max(0, depth - 1)
     if in_comment:
+        swallowed = len(_SWALLOWED_TAGS.findall(movetext, max(0, movetext.rfind("{"))))
+        if swallowed:
+            return f"inside a comment never closed, which holds the tags of {swallowed} more games (not listed)"
         return "inside a comment"
     if depth:
         return "inside a variation"
     if _DANGLING_MOVE_NUMBER.search(movetext):
         return "after a move number"
-    return ""
+    cut_tags = _CUT_TAGS_AFTER_RESULT.search(movetext)
+    if cut_tags is not None:
+        return f"inside the tags of a game after this one ({cut_tags.group(1).strip()})"
+    last = _last_token(movetext)
+    if not last or last in RESULTS or forfeit_result(last) or game.result.endswith("(forfeit)"):
+        return ""
+    if game.root.children and (game.node_at_ply(game.ply_count).move or "").endswith("#"):
+        return ""  # a checkmate ends the game without a result token
+    if _WHOLE_MOVE.fullmatch(last):
+        return "without a result token"
+    return f"in the middle of a move ({last!r})"
+
+
+# A move as written in full (SAN, long algebraic, a drop, a null move), after its move number.
+_WHOLE_MOVE = re.compile(
+    r"(?:\d+\.+)?(?:[PNBRQKSLTDCF]?[a-h]?[1-8]?[-x:]?[a-h][1-8](?:=?[NBRQnbrq])?|[O0]-[O0](?:-[O0])?|--|Z0"
+    r"|[PNBRQK]@[a-h][1-8])(?:e\.?p\.?)?[+#]*[!?]*"
+)
 
 
 def _last_move_text(game: Game) -> str:
@@ -382,8 +560,9 @@ class PgnCollection(GameCollection):
 
     def _setup(self, data: Buffer, first_games: int | None, cached: PgnIndex | None) -> None:
         name = self.path or "the PGN text"
+        self._file_notes = []
         head = data[:SNIFF_BYTES]
-        codec16 = utf16_codec(head)
+        codec16 = utf16_codec(head) or utf16_codec_by_text(head)
         base = 0
         if codec16:
             text = data[:].decode(codec16, errors="replace").lstrip("\ufeff")
@@ -394,15 +573,31 @@ class PgnCollection(GameCollection):
         else:
             if head.startswith(b"\xef\xbb\xbf"):
                 base = 3
+            if _stray_nuls(head[base:]):  # text with NUL bytes in it (damage, or padding at the end)
+                raw = data if isinstance(data, bytes) else data[:]
+                nuls = raw.count(b"\x00")
+                data = raw.replace(b"\x00", b"")
+                head = data[:SNIFF_BYTES]
+                self._cache_key = None
+                cached = None
+                self._file_notes.append(f"the file holds {nuls} NUL byte{'s' if nuls > 1 else ''} (damage, or padding); they are left out")
             _check_text(name, head[base:])
         self._data = data
         self._base = base
+        # Lines that are not UTF-8 are read in one charset, chosen from the whole file's evidence.
+        sample = b"" if codec16 else eight_bit_sample(data)
+        choice = choose_eight_bit_charset(sample) if sample else None
+        self._codec8 = choice.codec if choice is not None else "cp1252"
+        self.charset_doubt = choice.doubt if choice is not None else ""
+        if self.charset_doubt:
+            self.warnings.append(f"This file is {self.charset_doubt}")
+        self.warnings += [note[0].upper() + note[1:] for note in self._file_notes]
         self.from_cache = cached is not None and cached.size == len(data)
         if cached is not None and self.from_cache:
             self._indexer: PgnIndexer | None = None
             self._index = cached
         else:
-            self._indexer = PgnIndexer(data, base)
+            self._indexer = PgnIndexer(data, base, self._codec8)
             self._index = self._indexer.index
             self._scan(first_games if first_games is not None else None)
         if not len(self._index):
@@ -492,7 +687,7 @@ class PgnCollection(GameCollection):
 
     def _header_text(self, index: int) -> str:
         start, movetext = self._index.starts[index], self._index.movetexts[index]
-        return decode_value(self._bytes(start, movetext))[0]
+        return decode_value(self._bytes(start, movetext), self._codec8)[0]
 
     def headers(self, index: int) -> dict[str, str]:
         tags = self._tags_cache.get(index)
@@ -521,7 +716,9 @@ class PgnCollection(GameCollection):
         """The lines just above a game's first tag that begin with `[` (a broken first tag line), which
         the index leaves to the text before the game."""
         start = self._index.starts[index]
-        before = decode_value(self._bytes(max(0, start - 4096) if index == 0 else self._index.movetexts[index - 1], start))[0]
+        before = decode_value(
+            self._bytes(max(0, start - 4096) if index == 0 else self._index.movetexts[index - 1], start), self._codec8
+        )[0]
         kept: list[str] = []
         for line in reversed(before.splitlines(keepends=True)):
             text = line.strip()
@@ -530,21 +727,87 @@ class PgnCollection(GameCollection):
             kept.append(line)
         return "".join(reversed(kept))
 
+    def _cut_in_tags(self, index: int, header_text: str, movetext: str) -> str:
+        """How the file ends inside or just after the tags of its last game, which has no moves ("" when
+        it ends as a file of header-only games does)."""
+        in_comment = _cut_off(movetext, Game(kind="chess"))  # a game without moves: only the comment matters
+        if in_comment.startswith("inside a comment"):
+            return f"{in_comment}; no moves read"
+        bare = _without_wrappers(movetext).strip()
+        if bare.splitlines() and bare.splitlines()[-1].lstrip().startswith("["):
+            return "inside this game's tags; no moves read"
+        bare = "\n".join(line for line in _COMMENT.sub(" ", bare).split("\n") if not line.startswith("%"))
+        if bare.strip():
+            return ""
+        if _ends_inside_a_tag(header_text):
+            return "inside this game's tags; no moves read"
+        if index > 0:  # in a file of header-only games, one more is no sign of a cut
+            if _NON_SPACE_AT_ALL.search(self._bytes(self._index.movetexts[index - 1], self._index.starts[index])):
+                return "after this game's tags, where the games before it have moves; its moves may be missing"
+            return ""
+        size = self._index.size
+        tail = self._bytes(max(0, size - 8), size).replace(b"\r", b"").rstrip(b" \t")
+        if not tail.endswith(b"\n\n"):  # a whole tag section ends with a blank line
+            return "before this game's moves, without the blank line after its tags; its moves may be missing"
+        return ""
+
     def _game(self, index: int) -> Game:
         start, end = self._index.movetexts[index], self._index.end(index)
-        movetext = decode_value(self._bytes(start, end))[0]
+        movetext, movetext_codec = decode_value(self._bytes(start, end), self._codec8)
         last = self._index.complete and index == len(self._index) - 1
         game = game_from_pgn_parts(self.headers(index), movetext, number=index + 1, last_in_file=last)
         header_text = self._header_text(index)
         header_text = self._lines_before_tags(index) + header_text
         for line in reversed(broken_tag_lines(header_text)):
             game.warnings.insert(0, f"game {index + 1}: the tag line {line} is not a tag ([Name \"value\"]); skipped")
+        for note in reversed(self._file_notes):
+            game.warnings.insert(0, f"game {index + 1}: {note}")
+        if self.charset_doubt and (movetext_codec != "utf-8" or _not_utf8(self._bytes(self._index.starts[index], start))):
+            game.warnings.insert(0, f"game {index + 1}: {self.charset_doubt}")
+        if last and not game.root.children:
+            cut = self._cut_in_tags(index, header_text, movetext)
+            if cut:
+                game.warnings.append(f"game {index + 1}: the file ends {cut}")
+        for junk in junk_among_tags(header_text):
+            game.warnings.append(f"game {index + 1}: text among the tags is no tag ({junk!r}); skipped")
+        for name, value in game.headers.items():
+            control = _CONTROL_CHARACTER.search(value)
+            if control is not None:
+                game.warnings.append(
+                    f"game {index + 1}: the {name} tag holds a control character (U+{ord(control.group()):04X}), "
+                    f"which no text has: the file may be damaged there ({value!r})"
+                )
+            swallowed = _TAG_INSIDE_VALUE.search(value)
+            if swallowed is not None:
+                game.warnings.append(
+                    f"game {index + 1}: the {name} tag is not closed where it should be; "
+                    f"its value swallows the tag {swallowed.group(1)!r}"
+                )
         for name in split_tag_names(header_text):
             game.warnings.insert(0, f"game {index + 1}: the {name} tag is broken over two lines; read as one line")
         return game
 
 
 _NON_SPACE_AT_ALL = re.compile(rb"\S")
+
+
+def _not_utf8(raw: bytes) -> bool:
+    return not raw.isascii() and not is_utf8(raw)
+
+
+def _ends_inside_a_tag(header_text: str) -> bool:
+    """Whether the last line of a tag section is a tag line cut short (no closing `]`)."""
+    lines = header_text.rstrip().splitlines()
+    return bool(lines) and lines[-1].lstrip().startswith("[") and not lines[-1].rstrip().endswith("]")
+
+
+def _stray_nuls(head: bytes) -> bool:
+    """Whether the bytes are text but for a few NUL bytes (a damaged file, or one padded with NULs)."""
+    if b"\x00" not in head:
+        return False
+    inside = head.rstrip(b"\x00")  # any number of NULs at the end: padding
+    text = inside.replace(b"\x00", b"")
+    return len(text) >= 16 and inside.count(b"\x00") <= 64 and not looks_binary(text)
 
 
 def _check_text(name: str, head: bytes) -> None:

@@ -5,10 +5,11 @@ found by the compiled scanner `_pgn_blocks` where it was built, else by the regu
 itself (the two find the same blocks); the movetext between blocks is never copied or decoded,
 only checked for a comment left open (`{` after the last `}`), for text, and in rare cases
 tokenised. Only the tags a list shows are decoded, each game on its own (UTF-8, else
-Windows-1252, else Latin-1), so a file mixing encodings lists every name right.
+the file's 8-bit charset, chosen from its bytes as a whole), so a file mixing encodings lists every name right.
 
 A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
-current game already has (so header-only games that follow each other are told apart). A tag-like
+current game already has (so header-only games that follow each other are told apart). A result
+token ends a game: movetext (or lines of broken tags) after it is a game of its own, without tags. A tag-like
 line inside a `{...}` comment is part of the comment. The index grows in batches (`scan`), so a
 list can show its first rows while the rest of a big file is read.
 """
@@ -68,6 +69,21 @@ _MOVETEXT_START = re.compile(
     rb"(?:\s|\{[^}]*\}|;[^\n]*\n|%[^\n]*\n|\[/?pgn\])*(?:\d+\s*\.|[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8]|O-O)",
     re.IGNORECASE,
 )
+# How movetext that makes a game begins, after white space and HTML: a comment, a variation, an escape
+# line, a move number, a move, a null move or a result (not a stray line of a tag section, like
+# `WhiteElo "2232"]` whose bracket was lost).
+_MOVETEXT_OR_RESULT = re.compile(
+    rb"(?:\s|</?[A-Za-z][A-Za-z0-9]*\s*/?>)*(?:[{(;%*]|\d+\s*\.|[NBRQK]?[a-h]?[1-8]?[-x:]?[a-h][1-8]|[O0]-[O0]|--|[01](?:/2)?-)"
+)
+_HTML_AND_SPACE = re.compile(rb"(?:\s|</?[A-Za-z][A-Za-z0-9]*\s*/?>)*")
+# What the movetext scan for result tokens skips (comments, escape lines, variations), and the tokens.
+_RESULT_OR_SKIPPED = re.compile(
+    rb"\{[^}]*\}?|;[^\n]*|^%[^\n]*|\(|\)|(?<![^\s)}\]])(1D0|0D1|1/2D1/2|\*)(?=[\s{;(]|\Z)".replace(
+        b"D", rb"(?:-|\xe2\x80[\x90-\x95]|\xe2\x88\x92)"
+    ),
+    re.MULTILINE,
+)
+_BRACKET_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*(?:\n|\Z))+")
 _TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
@@ -107,16 +123,54 @@ def tag_blocks(data: Buffer, position: int, native: bool = True) -> Iterator[Tag
         yield match.start(), match.end(), match.groups()
 
 
-def decode_value(raw: bytes) -> tuple[str, str]:
-    """(text, encoding) of bytes from a game: UTF-8, else Windows-1252, else Latin-1."""
+def texts_after_results(data: Buffer, start: int, end: int, native: bool = True) -> list[int]:
+    """Where text follows a result token of the movetext data[start:end] (its first byte that is not
+    white space), by the compiled scanner when there is one. Tokens in comments, on escape lines and
+    in variations do not count."""
+    if native and _pgn_blocks is not None:
+        return _pgn_blocks.texts_after_results(data, start, end)
+    offsets = []
+    depth = 0
+    for match in _RESULT_OR_SKIPPED.finditer(data, start, end):
+        if match.group(1) is not None:
+            if depth == 0:
+                text = _NON_SPACE.search(data, match.end(), end)
+                if text is not None:
+                    offsets.append(text.start())
+        elif match.group() == b"(":
+            depth += 1
+        elif match.group() == b")":
+            depth = max(0, depth - 1)
+    return offsets
+
+
+def texts_after_results_in(
+    data: Buffer, games: list[tuple[int, int, int]], native: bool = True
+) -> list[tuple[int, int]]:
+    """`texts_after_results` for the movetext (movetext to end) of many (start, movetext, end) games at
+    once: (the game's index, offset) pairs, in order."""
+    if native and _pgn_blocks is not None:
+        return _pgn_blocks.texts_after_results_in(data, games)
+    return [
+        (index, text)
+        for index, (_start, movetext, end) in enumerate(games)
+        for text in texts_after_results(data, movetext, end, False)
+    ]
+
+
+def decode_value(raw: bytes, codec: str = "cp1252") -> tuple[str, str]:
+    """(text, encoding) of bytes from a game: UTF-8, else the file's 8-bit `codec`, else
+    Windows-1252, else Latin-1."""
     try:
         return raw.decode("utf-8"), "utf-8"
     except UnicodeDecodeError:
         pass
-    try:
-        return raw.decode("cp1252"), "cp1252"
-    except UnicodeDecodeError:
-        return raw.decode("latin-1"), "latin-1"
+    for fallback in dict.fromkeys((codec, "cp1252")):
+        try:
+            return raw.decode(fallback), fallback
+        except UnicodeDecodeError:
+            pass
+    return raw.decode("latin-1"), "latin-1"
 
 
 def normalise_result(value: str) -> str:
@@ -229,11 +283,19 @@ def _has_text(data: Buffer, start: int, end: int) -> bool:
     return bool(_HTML_TAG.sub(b"", data[start:end]).strip())
 
 
+def _has_movetext(data: Buffer, start: int, end: int) -> bool:
+    """Whether data[start:end] holds movetext (see _MOVETEXT_OR_RESULT), not only junk or HTML."""
+    text = _NON_SPACE.search(data, start, end)
+    return text is not None and _MOVETEXT_OR_RESULT.match(data, text.start(), end) is not None
+
+
 def _movetext_after_tag(data: Buffer, start: int, end: int) -> bool:
-    """Whether the rest of a tag's line, data[start:end], holds movetext (not HTML or stray `]`)."""
+    """Whether the rest of a tag's line, data[start:end], holds movetext: a move number, a move or a
+    comment (not HTML, a stray `]` or other junk)."""
     if not _has_text(data, start, end):
         return False
-    return bool(_HTML_TAG.sub(b"", data[start:end]).strip(b" \t\r]"))
+    rest = _HTML_TAG.sub(b"", data[start:end])
+    return bool(rest.strip(b" \t\r]")) and _MOVETEXT_START.match(rest) is not None
 
 
 @dataclass
@@ -281,8 +343,9 @@ def _names_in(names: set[bytes] | dict[bytes, bytes] | _BlockNames) -> set[bytes
 class PgnIndexer:
     """Builds a PgnIndex over `data[base:]` in batches: `scan(max_games)` until it returns True."""
 
-    def __init__(self, data: Buffer, base: int = 0) -> None:
+    def __init__(self, data: Buffer, base: int = 0, codec: str = "cp1252") -> None:
         self.data = data
+        self._codec = codec  # for values that are not UTF-8
         self.index = PgnIndex(size=len(data))
         self._base = base
         self._position = base  # end of the last tag taken; text after it is the current game's
@@ -318,6 +381,7 @@ class PgnIndexer:
         staged_tags = self._staged_tags
         staged_offsets = self._staged_offsets
         non_space = _NON_SPACE.search
+        movetext_at = _MOVETEXT_OR_RESULT.match
         rfind = data.rfind
         for block_at, end, groups in self._blocks:
             # The common case inline: plain tag lines after movetext that closed its comments.
@@ -330,7 +394,7 @@ class PgnIndexer:
                     fast = rfind(b"}", position, start) > last_open
             if fast:
                 text = non_space(data, position, start)
-                fast = text is not None and data[text.start()] != 60  # movetext before, not "<"
+                fast = text is not None and data[text.start()] != 60 and movetext_at(data, text.start(), start) is not None
             block = data[block_at:end]
             if fast:
                 first_name = block[: block.find(b" ", 2) + 2]  # '\n[Name "'
@@ -403,7 +467,7 @@ class PgnIndexer:
     def _starts_game(self, tag_start: int, name: bytes) -> bool:
         if not self._has_game:
             return True
-        return name in self._current_names or _has_text(self.data, self._position, tag_start)
+        return name in self._current_names or _has_movetext(self.data, self._position, tag_start)
 
     def _take_tag(self, tag_start: int, tag_end: int, name: bytes, block_start: int | None) -> None:
         """One tag of a block. `block_start` for the block's first tag; later ones have None: whole
@@ -463,11 +527,54 @@ class PgnIndexer:
         if len(self._staged_offsets) >= _FLUSH_GAMES:
             self._flush()
 
+    def _games_after_results(self, offsets: list[tuple[int, int, int]], staged: list[StagedTags]) -> None:
+        """Split each staged game where movetext goes on after a result token: a game of its own,
+        without tags (lines of broken tags just after the result are its tag section)."""
+        data = self.data
+        found = texts_after_results_in(data, offsets)
+        if not found:
+            return
+        texts: dict[int, list[int]] = {}
+        for number, text in found:
+            texts.setdefault(number, []).append(text)
+        split_offsets: list[tuple[int, int, int]] = []
+        split_tags: list[StagedTags] = []
+        done = 0
+        for number in sorted(texts):
+            split_offsets.extend(offsets[done:number])
+            split_tags.extend(staged[done:number])
+            done = number + 1
+            (start, movetext, end), tags = offsets[number], staged[number]
+            for text in texts[number]:
+                skipped = _HTML_AND_SPACE.match(data, text, end)  # always matches, perhaps nothing
+                text = skipped.end() if skipped is not None else text
+                if text >= end:
+                    continue
+                brackets = _BRACKET_LINES.match(data, text, end)
+                if brackets is not None:
+                    if _NON_SPACE.search(data, brackets.end(), end) is None:
+                        continue  # broken first lines of the next game's tags, or a cut tag section
+                    game_movetext = brackets.end()
+                elif _MOVETEXT_START.match(data, text, end):
+                    game_movetext = text
+                else:
+                    continue  # no game after the result, only stray text
+                split_offsets.append((start, movetext, text))
+                split_tags.append(tags)
+                start, movetext, tags = text, game_movetext, {}
+            split_offsets.append((start, movetext, end))
+            split_tags.append(tags)
+        split_offsets.extend(offsets[done:])
+        split_tags.extend(staged[done:])
+        offsets[:] = split_offsets
+        staged[:] = split_tags
+
     def _flush(self) -> None:
         """Decode the staged games' shown tags, all at once, and publish them."""
         offsets = self._staged_offsets
         if not offsets:
             return
+        self._games_after_results(offsets, self._staged_tags)
         tags = [t if isinstance(t, tuple) else _as_groups(t) for t in self._staged_tags]
         white = self._decoded([t[0] or b"" for t in tags])
         black = self._decoded([t[1] or b"" for t in tags])
@@ -512,7 +619,7 @@ class PgnIndexer:
             return texts
         texts = []
         for raw in raws:
-            text, encoding = decode_value(raw)
+            text, encoding = decode_value(raw, self._codec)
             if encoding != "utf-8" and not self.index.non_utf8:
                 self.index.non_utf8 = encoding
             texts.append(text)

@@ -20,7 +20,7 @@ from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.formats.pgn_index import COLUMNS, Buffer, PgnIndex
 from reviewer.core.paths import cache_dir
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 MIN_CACHED_BYTES = 1 << 20
 _EDGE_BYTES = 1 << 16
 _MAGIC = b"RVWPGNIX"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import math
+import mmap
 import os
 import re
 from dataclasses import dataclass
@@ -509,3 +510,135 @@ def _sample(text: str) -> str:
     """The first words of `text` that hold characters outside ASCII, quoted."""
     words = re.findall(r"[^\s\[\]();]*[^\x00-\x7f][^\s\[\]();]*", text)
     return ", ".join(f"'{word}'" for word in words[:3])
+
+
+# ---------------------------------------------------------------- 8-bit charsets of chess files
+
+# Charsets of PGNs without UTF-8, by how often files come in each (Western databases most).
+_EIGHT_BIT_PRIORS = {
+    "cp1252": 30.0,
+    "cp1251": 2.0,
+    "cp1250": 2.0,
+    "gb18030": 1.0,
+    "iso8859-15": 0.3,
+}
+_EIGHT_BIT_NAMES = {
+    "cp1252": "Windows-1252 (Western)",
+    "cp1251": "Windows-1251 (Cyrillic)",
+    "cp1250": "Windows-1250 (Central European)",
+    "gb18030": "GBK/GB18030 (Chinese)",
+    "iso8859-15": "ISO-8859-15 (Western, with €)",
+}
+# Letters outside ASCII that the languages written in each Latin charset use often.
+_COMMON_LETTERS = {
+    "cp1252": set("àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝ"),
+    "iso8859-15": set("àáâãäåæçèéêëìíîïñòóôõöøùúûüýÿßÀÁÂÃÄÅÆÇÈÉÊËÌÍÎÏÑÒÓÔÕÖØÙÚÛÜÝŠšŽžŒœŸ"),
+    "cp1250": set(
+        "ąćęłńóśźżĄĆĘŁŃÓŚŹŻčďěňřšťůžČĎĚŇŘŠŤŮŽáéíúýÁÉÍÚÝőűŐŰöüÖÜäÄľĺŕĽĹŔăâîşţĂÂÎŞŢđĐ"
+    ),
+}
+_LETTER_COMMON, _LETTER_RARE, _CROWDED, _MIXED_SCRIPT, _SYMBOL_IN_WORD, _SYMBOL_ALONE = 0.5, 0.1, 0.3, 0.01, 0.005, 0.1
+_EIGHT_BIT_CLEAR_LEAD = math.log(10.0)
+_WORD = re.compile(r"[^\s\[\]\"(){};,.:/0-9]+")
+
+
+def _eight_bit_weights(word: str, codec: str) -> list[float]:
+    """How likely each character outside ASCII of `word` is, read with `codec`, in a chess file."""
+    letters = [ch for ch in word if ch.isalpha()]
+    outside = [ch for ch in letters if ord(ch) > 127]
+    ascii_letters = len(letters) - len(outside)
+    # Latin words hold a few letters outside ASCII among plain ones; a word made of them is a misreading.
+    crowded = len(letters) >= 3 and len(outside) > 0.6 * len(letters)
+    weights = []
+    for ch in word:
+        if ord(ch) < 128:
+            continue
+        if codec == "gb18030":
+            weight = _cjk_weight(ch, codec) if ord(ch) >= 0x2E80 else _SYMBOL_ALONE
+            weights.append(weight * (_GLUED_TO_LATIN if ascii_letters else 1.0))
+        elif not ch.isalpha():
+            weights.append(_SYMBOL_IN_WORD if len(letters) else _SYMBOL_ALONE)
+        elif codec == "cp1251":
+            cyrillic = 0x400 <= ord(ch) <= 0x4FF
+            weights.append(_LETTER_COMMON if cyrillic and not ascii_letters else _MIXED_SCRIPT)
+        else:
+            weight = _LETTER_COMMON if ch in _COMMON_LETTERS[codec] else _LETTER_RARE
+            weights.append(weight * (_CROWDED if crowded else 1.0))
+    return weights
+
+
+def choose_eight_bit_charset(data: bytes) -> CharsetChoice:
+    """The charset of chess text that is not UTF-8, from all its bytes: each clean reading in
+    Windows-1252, -1251, -1250, GBK or ISO-8859-15 is weighed by how likely its words are (letters of
+    its languages, one script per word, no symbols inside words), times how common the charset is.
+    The doubt names the reading (and the runner-up) whenever the bytes leave room for another one."""
+    sample = _sample_of(data)
+    scores: dict[str, float] = {}
+    readings: dict[str, str] = {}
+    for codec, prior in _EIGHT_BIT_PRIORS.items():
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        score = math.log(prior)
+        for word in _WORD.findall(text):
+            if not word.isascii():
+                score += sum(math.log(weight) for weight in _eight_bit_weights(word, codec))
+        scores[codec], readings[codec] = score, text
+    if not scores:
+        return CharsetChoice("cp1252", "its bytes fit none of the usual charsets: read as Windows-1252 (Western)")
+    ranked = sorted(scores, key=lambda codec: scores[codec], reverse=True)
+    best = ranked[0]
+    words = {codec: [word for word in _WORD.findall(text) if not word.isascii()] for codec, text in readings.items()}
+    for second in ranked[1:]:
+        if scores[best] - scores[second] >= _EIGHT_BIT_CLEAR_LEAD:
+            break
+        differ = [(ours, theirs) for ours, theirs in zip(words[best], words[second], strict=False) if ours != theirs]
+        if differ:
+            shown = ", ".join(f"'{ours}'" for ours, _theirs in differ[:3])
+            other = ", ".join(f"'{theirs}'" for _ours, theirs in differ[:3])
+            return CharsetChoice(
+                best,
+                f"not UTF-8, and its charset is a guess: read as {_EIGHT_BIT_NAMES[best]} ({shown}); "
+                f"as {_EIGHT_BIT_NAMES[second]} it would read {other}",
+            )
+    if best != "cp1252":
+        shown = ", ".join(f"'{word}'" for word in list(dict.fromkeys(words[best]))[:3])
+        return CharsetChoice(best, f"not UTF-8: read as {_EIGHT_BIT_NAMES[best]}, the charset its bytes fit ({shown})")
+    return CharsetChoice(best)
+
+
+def eight_bit_sample(data: bytes | mmap.mmap) -> bytes:
+    """The bytes of a (possibly memory-mapped) file that `choose_eight_bit_charset` weighs: its lines
+    that are not UTF-8, from a big file's beginning, two middles and end; b"" when all is UTF-8."""
+    size = len(data)
+    if size <= 4 * _SAMPLE_BYTES:
+        sample = bytes(data[:size])
+    else:
+        pieces = []
+        for start in (0, size // 3, 2 * size // 3, size - _SAMPLE_BYTES):
+            piece = bytes(data[start : min(size, start + _SAMPLE_BYTES)])
+            if start:
+                piece = piece[piece.find(b"\n") + 1 :]
+            if start + _SAMPLE_BYTES < size:
+                piece = piece[: piece.rfind(b"\n") + 1]
+            pieces.append(piece)
+        sample = b"\n".join(pieces)
+    return b"\n".join(line for line in sample.split(b"\n") if not line.isascii() and not is_utf8(line))
+
+
+def utf16_codec_by_text(data: bytes) -> str | None:
+    """'utf-16-le'/'utf-16-be' for UTF-16 without a BOM whose text is mostly not ASCII (Cyrillic,
+    CJK: fewer NUL bytes than `utf16_codec` looks for), when one reading is printable text; else None."""
+    head = data[: SNIFF_BYTES - SNIFF_BYTES % 2]
+    if len(head) < 16 or b"\x00" not in head:
+        return None
+    for codec in ("utf-16-le", "utf-16-be"):
+        try:
+            text = head.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        printable = sum(1 for ch in text if ch.isprintable() or ch in "\r\n\t")
+        if printable >= 0.98 * len(text) and sum(1 for ch in text if ch.isascii()) >= 0.1 * len(text):
+            return codec
+    return None

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import chess
+import chess.variant
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
@@ -19,8 +20,18 @@ _CHECKPOINT_EVERY = 8  # plies between remembered boards
 _checkpoints: NodeMemo[chess.Board] = NodeMemo()
 
 
+def board_class_of(game: Game) -> type[chess.Board]:
+    """The board of the game's variant (crazyhouse, atomic, horde, ...; chess.Board for standard chess
+    and Chess960). Raises ValueError for a variant python-chess does not know."""
+    variant = (game.variant or "").lower()
+    if variant in ("", "chess", "standard", "chess960", "fischerandom"):
+        return chess.Board
+    return chess.variant.find_variant(variant)
+
+
 def start_board(game: Game) -> chess.Board:
-    return chess.Board(game.start_fen or chess.STARTING_FEN, chess960=game.chess960)
+    board_class = board_class_of(game)
+    return board_class(game.start_fen or board_class.starting_fen, chess960=game.chess960)
 
 
 def recorded_move(board: chess.Board, node: Node) -> chess.Move:

@@ -267,6 +267,11 @@ class GameChooserDialog(QDialog):
         self._model = GameSummaryModel(source, self)
 
         self.count_label = QLabel()
+        # What the reader says of the whole file (a charset it guessed), for as long as the list is open.
+        self.file_notes_label = QLabel("\n".join(getattr(source, "warnings", None) or ()))
+        self.file_notes_label.setWordWrap(True)
+        self.file_notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.file_notes_label.setVisible(bool(self.file_notes_label.text()))
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter by player, event, date, result…")
         self.filter_edit.setClearButtonEnabled(True)
@@ -301,6 +306,7 @@ class GameChooserDialog(QDialog):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.count_label)
+        layout.addWidget(self.file_notes_label)
         layout.addWidget(self.filter_edit)
         layout.addWidget(self.table, 1)
         layout.addWidget(buttons)

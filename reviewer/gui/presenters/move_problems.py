@@ -12,6 +12,7 @@ import re
 import chess
 
 from reviewer.core.games import game_support
+from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game
 
 _AT_MOVE = re.compile(r"move '(?P<san>[^']*)' at (?P<number>\d+)(?P<dots>\.\.\.|\.) in the main line")
@@ -23,7 +24,7 @@ def _ply_of(game: Game, number: int, white: bool) -> int:
     first_white = game.first_player == "white"
     if game.start_fen:
         try:
-            board = chess.Board(game.start_fen, chess960=game.chess960)
+            board = start_board(game)
             first, first_white = board.fullmove_number, board.turn == chess.WHITE
         except ValueError:
             pass
