@@ -572,7 +572,7 @@ def choose_eight_bit_charset(data: bytes) -> CharsetChoice:
     Windows-1252, -1251, -1250, GBK or ISO-8859-15 is weighed by how likely its words are (letters of
     its languages, one script per word, no symbols inside words), times how common the charset is.
     The doubt names the reading (and the runner-up) whenever the bytes leave room for another one."""
-    sample = _sample_of(data)
+    sample = sample_of(data)
     scores: dict[str, float] = {}
     readings: dict[str, str] = {}
     for codec, prior in _EIGHT_BIT_PRIORS.items():
