@@ -113,7 +113,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(900, 600)
 
         _import_shared_dependencies()
-        self.message_bar = MessageBar(self)  # floats over the panel once that is made
+        self.message_bar = MessageBar(self)  # below the game's figures once the panel is made
         self.files = GameFiles(
             self.session,
             self.settings,
@@ -363,8 +363,7 @@ class MainWindow(QMainWindow):
         layout.setContentsMargins(10, 8, 10, 4)
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
-        self.message_bar.setParent(central)
-        self.message_bar.float_over(self.review_panel, clear_of=self.header_label)
+        self.review_panel.show_messages(self.message_bar)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:

@@ -59,3 +59,9 @@ class ReviewPanel(QWidget):
         self.move_entry = MoveEntry(self)
         right_layout.addWidget(self.move_entry)
         self.splitter = right_splitter
+        self._layout = right_layout
+
+    def show_messages(self, bar: QWidget) -> None:
+        """The message bar takes its room below the game's figures: it covers neither the players'
+        names nor their figures, and the board beside keeps its size."""
+        self._layout.insertWidget(self._layout.indexOf(self.summary_panel) + 1, bar)
