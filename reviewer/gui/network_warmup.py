@@ -35,7 +35,7 @@ class NetworkWarmUp(QObject):
         tasks.succeeded.connect(lambda _task, _result: self.maybe_warm())  # engine discovery may have ended
 
     def maybe_warm(self) -> None:
-        game = self._session.game
+        game = self._session.model.game
         if game is None or "katago" not in presentation(game.kind).engine_protocols:
             return
         choice = self._engine_choice(game.kind)

@@ -60,7 +60,7 @@ class WindowDialogs(QObject):
             engines=self._analysis.known_engines(),
             engine=self._analysis.engine_choice(kind),
             limit=self._analysis.limit(kind),
-            preset=self._session.preset,
+            preset=self._session.model.preset,
             parent=self._parent,
         )
         if dialog.exec() == SettingsDialog.DialogCode.Accepted:
@@ -111,7 +111,7 @@ class WindowDialogs(QObject):
         if self.collection_window is None:
             analysis, session = self._analysis, self._session
             collection = CollectionWindow(
-                lambda: batch_settings_from(analysis.engine_choice, analysis.limit, session.preset),
+                lambda: batch_settings_from(analysis.engine_choice, analysis.limit, session.model.preset),
                 go_limit_is_default=lambda: analysis.limit_is_default("go"),
             )
             collection.game_requested.connect(self._open_collection_game)

@@ -16,6 +16,7 @@ from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.review_model import (
     AssessmentChanged,
     CurrentChanged,
+    EngineHiddenChanged,
     EvaluationAdded,
     GameLoaded,
     LiveLinesChanged,
@@ -186,3 +187,17 @@ def test_the_background_assessor_protocol(game) -> None:
     events.clear()
     model.accept_assessment(stale, None, "of the game before")
     assert events == [] and model.assessment is None
+
+
+def test_the_engine_hidden_from_a_move_hides_its_labels_and_the_later_ones_and_is_announced_once(game) -> None:
+    model = loaded(game)
+    events = recorded(model)
+    judged = model.judgements()
+    model.hide_engine_from(20)
+    model.hide_engine_from(20)
+    assert events == [EngineHiddenChanged()]
+    assert model.engine_hidden_from == 20
+    assert model.shown_judgements() == {ply: label for ply, label in judged.items() if ply < 20}
+    model.hide_engine_from(None)
+    assert events == [EngineHiddenChanged(), EngineHiddenChanged()]
+    assert model.shown_judgements() == judged

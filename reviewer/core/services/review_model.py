@@ -84,6 +84,25 @@ class LiveLinesChanged(ReviewEvent):
     node: Node  # the node whose live lines were set or cleared
 
 
+@dataclass(frozen=True)
+class EngineHiddenChanged(ReviewEvent):
+    """The player began or ended looking for a move on their own (`engine_hidden_from`)."""
+
+
+# Every event the model announces, in the order of the fields a subscriber is handed: the one list a
+# bridge to another event system (the GUI's Qt signals) is checked against.
+REVIEW_EVENTS: tuple[type[ReviewEvent], ...] = (
+    GameLoaded,
+    EvaluationAdded,
+    AssessmentChanged,
+    CurrentChanged,
+    TreeChanged,
+    MoveRefused,
+    LiveLinesChanged,
+    EngineHiddenChanged,
+)
+
+
 EventT = TypeVar("EventT", bound=ReviewEvent)
 
 
@@ -115,6 +134,7 @@ class ReviewModel:
         self._background_assessor: BackgroundAssessor | None = None
         self._tree_editor: TreeEditor | None = None
         self._live_lines: tuple[Node, LiveUpdate] | None = None
+        self._engine_hidden_from: int | None = None
         # (event type, or None for every event; callback), in the order they subscribed
         self._subscribers: list[tuple[type[ReviewEvent] | None, Callable[[ReviewEvent], None]]] = []
 
@@ -335,6 +355,24 @@ class ReviewModel:
             self._floor_generation = self._generation
             self._pending_generation = None
             self._assessment, self._assessment_error = None, None
+
+    # -- the engine's view hidden while the player looks for a move ---------------------------------
+    @property
+    def engine_hidden_from(self) -> int | None:
+        """The ply of the move the player is asked to better ("Learn from your mistakes"), while
+        asked: the views then show no engine figure of any position, nor the labels and graph
+        points from that move on. None when nothing is hidden."""
+        return self._engine_hidden_from
+
+    def hide_engine_from(self, ply: int | None) -> None:
+        if ply != self._engine_hidden_from:
+            self._engine_hidden_from = ply
+            self._emit(EngineHiddenChanged())
+
+    def shown_judgements(self) -> dict[int, str | None]:
+        """The labels the move list and graph may show: `judgements` less the hidden ones."""
+        judgements, hidden = self.judgements(), self._engine_hidden_from
+        return judgements if hidden is None else {ply: label for ply, label in judgements.items() if ply < hidden}
 
     # -- navigation ----------------------------------------------------------------------------
     @property

@@ -26,13 +26,13 @@ LINE_BEFORE_THE_MOVE = ("missedWin", "missedMate", "slow")
 
 def move_why(session: ReviewSession, node: Node) -> Why | None:
     """Why the main-line move that led to `node` lost; None for other moves and when the lines show nothing."""
-    game = session.game
+    game = session.model.game
     if game is None or not node.is_mainline or node.ply < 1:
         return None
-    move = session.move_assessment(node.ply)
+    move = session.model.move_assessment(node.ply)
     if move is None:
         return None
-    why = explain_assessed(game, session.evaluations, move)
+    why = explain_assessed(game, session.model.evaluations, move)
     return why if why is not None and why.text else None
 
 
