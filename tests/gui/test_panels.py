@@ -8,7 +8,6 @@ import shlex
 from pathlib import Path
 
 import move_figure_panel
-import pytest
 from move_figure_panel import OBJECT_NAME, MoveFigurePanel
 from PySide6.QtCore import SIGNAL, Qt
 from PySide6.QtTest import QTest
