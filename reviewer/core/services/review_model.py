@@ -242,6 +242,10 @@ class ReviewModel:
             return
         self._select()
         self._invalidate_assessment()
+        if self._background_assessor is not None:
+            # A subscriber reading the assessment meanwhile gets the last one, not one made here
+            # (which would leave the background's, of the same generation, dropped unannounced).
+            self._pending_generation = self._generation
         for ply in added:
             self._emit(EvaluationAdded(ply))
         if self._background_assessor is not None:
