@@ -94,7 +94,7 @@ def main() -> int:
     game = window.session.model.game
     explained = []
     for node in game.mainline_nodes():
-        why = move_why(window.session, node)
+        why = move_why(window.session.model, node)
         if why is not None:
             explained.append((node.ply, why))
             print(node.ply, node.move, why.motifs, why.text)

@@ -214,7 +214,7 @@ class RetroController(QObject):
         game = self.session.model.game
         if game is None or not 0 < card.ply <= game.ply_count:
             return ""
-        why = move_why(self.session, game.node_at_ply(card.ply))
+        why = move_why(self.session.model, game.node_at_ply(card.ply))
         return f"{lead}{why.text}" if why is not None else ""
 
     def _ask(self) -> None:

@@ -111,14 +111,14 @@ class ReviewViews(QObject):
         evaluation = self.session.model.evaluations.get(ply) if ply is not None and not hidden else None
         rough = lambda: not self.session.model.basis.trust.labels  # noqa: E731
         widgets = self.widgets
-        why = move_why(self.session, node) if not hidden else None
+        why = move_why(self.session.model, node) if not hidden else None
         judgement = self._judgement_at(ply) if not hidden else None
         widgets.board_area.show_node(game, node, evaluation, judgement, rough, why)
         widgets.move_list.set_current_node(node)
         graph = widgets.graph()
         if graph is not None:
             graph.set_current_ply(mainline_anchor(node))
-        widgets.comment_view.setHtml(themed_html(comment_html(self.session, node)))
+        widgets.comment_view.setHtml(themed_html(comment_html(self.session.model, node)))
 
     def _on_evaluation_added(self, ply: int) -> None:
         """A figure of the move on show came (its position's or the one before it): shown at once,

@@ -45,7 +45,7 @@ def test_the_board_the_comment_and_the_lines_show_one_figure_for_k7(qtbot):
     session.model.load_game(game)
     session.model.add_evaluations(table.ordered())
     session.model.set_current_ply(2)
-    comment = comment_html(session, session.model.current_node)
+    comment = comment_html(session.model, session.model.current_node)
     assert f"K7 {on_board}" in comment
     assert "review · 400 visits" in comment  # which search the figures come from
 

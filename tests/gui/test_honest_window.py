@@ -166,7 +166,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     assert window.eval_graph.rough_label.isVisible()
     assert window.go_board.candidates_rough  # candidates in one neutral grey, not loss colours
     window.session.model.set_current_ply(3)
-    text = comment_html(window.session, window.session.model.current_node)
+    text = comment_html(window.session.model, window.session.model.current_node)
     assert "rough estimate" in text and "Blunder" not in text
     report = tmp_path / "go.json"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
@@ -267,7 +267,7 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
         from_analysis=True,
     )
     window.session.model.settle_assessment()
-    text = comment_html(window.session, window.session.model.mainline_node(5))
+    text = comment_html(window.session.model, window.session.model.mainline_node(5))
     assert "#3 → #-2" in text and "+M" not in text and "−M" not in text
     assert "Engine #-2" in text
     window.views.refresh()
@@ -298,7 +298,7 @@ def test_scores_shown_for_a_best_move_never_say_it_lost(qtbot, window, corpus_di
     window.session.model.settle_assessment()
     move = window.session.model.move_assessment(31)
     assert move is not None and move.judgement == "best" and move.loss == pytest.approx(503)
-    text = comment_html(window.session, window.session.model.mainline_node(31))
+    text = comment_html(window.session.model, window.session.model.mainline_node(31))
     assert "Best move." in text and "cp lost" not in text and "5.03" in text
 
 

@@ -140,7 +140,7 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
     assert session.model.current_ply == flagged[0]
     judgement = judgements[flagged[0]]
     assert {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}[judgement] in comment_html(
-        session, session.model.current_node
+        session.model, session.model.current_node
     )
     assert "Best line" in window.comment_view.toPlainText()
 

@@ -32,7 +32,7 @@ def test_a_reopened_export_says_its_verdict_once(qtbot):
     session.model.add_evaluations(evaluations_from_game(reopened).ordered())
     session.model.settle_assessment()
     session.model.set_current_ply(6)
-    shown = comment_html(session, session.model.current_node)
+    shown = comment_html(session.model, session.model.current_node)
     assert shown.count("was best") == 1 and shown.count("Checkmate is now unavoidable") <= 1
 
     again = export_game_text(reopened, evaluations_from_game(reopened), with_analysis=True)
