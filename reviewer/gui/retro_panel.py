@@ -1,7 +1,7 @@
 """Learn from your mistakes in the window: the panel that asks, and the controller that takes the
 moves played on the board while it asks (instead of adding them to the game).
 
-While a mistake is asked the session hides the engine's view (`ReviewSession.hide_engine_from`):
+While a mistake is asked the session hides the engine's view (`ReviewModel.hide_engine_from`):
 no arrow, line, label, evaluation, threat or "why" tells the answer. A mistake answered (found, or
 shown) stays on show with its feedback until the player asks for the next one.
 

@@ -1,9 +1,10 @@
 """The review of the open game, the one owner of its state: the game tree with its variations, the
-evaluations, the labels (the assessment), the node on show and the live lines of that node.
+evaluations, the labels (the assessment), the node on show, the live lines of that node, and
+whether the engine's view is hidden while the player looks for a move.
 
 Views never keep their own copy of this state: they subscribe to its events and read from here, and
 change it only through its methods. It knows nothing of Qt; the GUI wraps it in
-`reviewer.gui.session.ReviewSession`, which re-emits every event as a Qt signal. It is not
+`reviewer.gui.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
 thread-safe: all calls, and so all events, happen on one thread (the GUI thread in the app), and
 subscribers are called synchronously, in the order they subscribed, before the method returns.
 
