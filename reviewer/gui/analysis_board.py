@@ -1,5 +1,5 @@
 """The analysis board's wiring: moves from the boards and the move box go to the session (which asks
-the rules), the move list follows the tree, and live analysis follows the position on show.
+the rules), the lines added are kept, and live analysis follows the position on show.
 
 The main window creates the widgets and hands them here; this object owns no widget and keeps no
 game state of its own (the session does, the live lines on show included).
@@ -29,7 +29,6 @@ from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
-from reviewer.gui.move_list import MoveListWidget
 from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.presenters.messages import BoardCause
 from reviewer.gui.retro_panel import RetroController
@@ -61,7 +60,6 @@ class AnalysisBoard(QObject):
     def __init__(
         self,
         session: ReviewSession,
-        move_list: MoveListWidget,
         lines: LinesPanel,
         eval_bar: EvalBar,
         entry: MoveEntry,
@@ -76,7 +74,6 @@ class AnalysisBoard(QObject):
         (and the notes to `show_note`) and stay."""
         super().__init__(parent)
         self.session = session
-        self.move_list = move_list
         self.lines = lines
         self.eval_bar = eval_bar
         self.entry = entry
@@ -271,10 +268,6 @@ class AnalysisBoard(QObject):
         game = self.session.model.game
         if game is None:
             return
-        self.move_list.refresh_tree()
-        self.move_list.set_judgements(self.session.model.shown_judgements())
-        if self.session.model.current_node is not None:
-            self.move_list.set_current_node(self.session.model.current_node)
         if self._saved_lines is not None and self._fingerprint and not self._closed:
             lines = added_lines(game, self._original_paths)
             # Played before the kept lines are back: added to them, as they are not on the board yet.

@@ -245,7 +245,6 @@ class MainWindow(QMainWindow):
 
         self.analysis_board = AnalysisBoard(
             self.session,
-            self.move_list,
             self.lines_panel,
             self.eval_bar,
             self.move_entry,

@@ -86,6 +86,7 @@ class ReviewViews(QObject):
         self.refresh_timer.setInterval(1000 // REFRESH_HZ)
         self.refresh_timer.timeout.connect(self.refresh)
         session.current_changed.connect(self.show_current)
+        session.tree_changed.connect(self._on_tree_changed)
         session.evaluation_added.connect(self._on_evaluation_added)
         session.assessment_changed.connect(self.schedule_refresh)
         session.engine_hidden_changed.connect(self.refresh)
@@ -119,6 +120,16 @@ class ReviewViews(QObject):
         if graph is not None:
             graph.set_current_ply(mainline_anchor(node))
         widgets.comment_view.setHtml(themed_html(comment_html(self.session.model, node)))
+
+    def _on_tree_changed(self, _mainline_changed: bool) -> None:
+        model = self.session.model
+        if model.game is None:
+            return
+        move_list = self.widgets.move_list
+        move_list.refresh_tree()
+        move_list.set_judgements(model.shown_judgements())
+        if model.current_node is not None:
+            move_list.set_current_node(model.current_node)
 
     def _on_evaluation_added(self, ply: int) -> None:
         """A figure of the move on show came (its position's or the one before it): shown at once,

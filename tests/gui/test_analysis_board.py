@@ -44,7 +44,6 @@ class Harness:
         qtbot.waitExposed(self.window)
         self.analysis = AnalysisBoard(
             self.session,
-            self.move_list,
             self.lines,
             self.bar,
             self.entry,
@@ -55,6 +54,7 @@ class Harness:
         self.analysis.attach_chess_board(self.board)
         self.session.current_changed.connect(self._show)
         self.session.game_loaded.connect(lambda: self.move_list.set_game(self.session.model.game))
+        self.session.tree_changed.connect(lambda _mainline_changed: self.move_list.refresh_tree())
         game = Game(kind="chess", first_player="white")
         TreeEditor(game).play_line(game.root, ["e4", "e5", "Nf3", "Nc6"])
         self.session.model.load_game(game)
@@ -239,7 +239,7 @@ def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
     qtbot.waitExposed(window)
     command = fake_engine_command("fake_katago.py")
     analysis = AnalysisBoard(
-        session, move_list, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
+        session, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
     )
     analysis.attach_go_board(board)
     session.current_changed.connect(lambda node: board.set_position(position_after(session.model.game, node)))
