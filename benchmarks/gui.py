@@ -1,6 +1,6 @@
 """Desktop app responsiveness: step latency on a long analysed game, live-analysis stalls, cold start.
 
-step latency  one step (→ / ←) through a 300-ply analysed game: `session.step` and every repaint
+step latency  one step (→ / ←) through a 300-ply analysed game: `session.model.step` and every repaint
               it causes (board, move list, graph cursor, comment), measured up to the end of the
               event processing that paints them. Chess and Go (19×19), evaluations synthetic but
               complete (root score, best move, three candidates with lines), so every annotation
@@ -164,9 +164,9 @@ def step_latency(kind: str, steps: int) -> list[float]:
     window.show()
     game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
     evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
-    window.session.load_game(game, evaluations=evaluations)
+    window.session.model.load_game(game, evaluations=evaluations)
     window._on_game_loaded()
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.analysis_controller.warm_up()
     deadline = time.monotonic() + 10
     while (window.tasks.busy() or window.assessor.busy()) and time.monotonic() < deadline:
@@ -182,12 +182,12 @@ def step_latency(kind: str, steps: int) -> list[float]:
     timings: list[float] = []
     direction = 1
     for _ in range(steps):
-        if window.session.current_ply in (0, PLIES) and timings:
+        if window.session.model.current_ply in (0, PLIES) and timings:
             direction = -direction
-        if window.session.current_ply == 0:
+        if window.session.model.current_ply == 0:
             direction = 1
         started = time.perf_counter()
-        window.session.step(direction)
+        window.session.model.step(direction)
         app.processEvents()
         timings.append((time.perf_counter() - started) * 1000)
     window.close()
@@ -212,12 +212,12 @@ def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[l
     window.resize(1400, 900)
     window.show()
     if not background:
-        window.session.set_background_assessor(None)
+        window.session.model.set_background_assessor(None)
     game = random_chess_game(PLIES) if kind == "chess" else random_go_game(PLIES)
     evaluations = chess_evaluations(game) if kind == "chess" else go_evaluations(game)
-    window.session.load_game(game)
+    window.session.model.load_game(game)
     window._on_game_loaded()
-    window.session.set_current_ply(PLIES // 2)
+    window.session.model.set_current_ply(PLIES // 2)
     window.analysis.is_running = lambda: True  # type: ignore[method-assign]  # refreshes are throttled
     for _ in range(5):
         app.processEvents()
@@ -239,7 +239,7 @@ def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[l
 
     def feed() -> None:
         if pending:
-            window.session.add_evaluation(pending.pop(0))
+            window.session.model.add_evaluation(pending.pop(0))
         else:
             feeder.stop()
             QTimer.singleShot(300, loop.quit)  # the last refreshes

@@ -46,8 +46,8 @@ def main() -> int:
         window.set_engine_choice(EngineChoice(kind="go", name="builtin"), remember=False)
     window.open_file(path, ply=None)
     wait(window.file_opened)
-    game = window.session.game
-    window.session.set_current_ply(game.ply_count)
+    game = window.session.model.game
+    window.session.model.set_current_ply(game.ply_count)
     window.commands.threat_action.trigger()
     while window.analysis_board.threat is None:
         wait(window.analysis_board.threat_shown)

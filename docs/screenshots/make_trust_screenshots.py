@@ -56,16 +56,16 @@ def main() -> int:
         window.session.evaluation_added.connect(count)
         window.start_analysis()
         wait(window.analysis_finished)
-        window.session.set_current_ply(9)
+        window.session.model.set_current_ply(9)
     elif args.what == "builtin-go":
         window.set_engine_choice(EngineChoice(kind="go", name="builtin"), remember=False)
         window.set_limit("go", Limit(visits=50), remember=False)
         window.start_analysis()
         wait(window.analysis_finished)
-        window.session.set_current_ply(20)
+        window.session.model.set_current_ply(20)
     else:
-        window.session.set_current_ply(12)
-    window.session.settle_assessment()
+        window.session.model.set_current_ply(12)
+    window.session.model.settle_assessment()
     for _ in range(5):
         app.processEvents()
     window.grab().save(str(args.out))

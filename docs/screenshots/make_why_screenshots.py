@@ -89,19 +89,19 @@ def main() -> int:
         window.start_analysis()
         wait(window.analysis_finished)
     else:
-        window.session.add_evaluations(_go_evaluations(), from_analysis=True)
-    window.session.settle_assessment()
-    game = window.session.game
+        window.session.model.add_evaluations(_go_evaluations(), from_analysis=True)
+    window.session.model.settle_assessment()
+    game = window.session.model.game
     explained = []
     for node in game.mainline_nodes():
-        why = move_why(window.session, node)
+        why = move_why(window.session.model, node)
         if why is not None:
             explained.append((node.ply, why))
             print(node.ply, node.move, why.motifs, why.text)
     chosen = next((ply for ply, why in explained if why.motifs and why.motifs[0] == WANTED[args.what]), None)
     if chosen is None and explained:
         chosen = explained[0][0]
-    window.session.set_current_ply(chosen or 0)
+    window.session.model.set_current_ply(chosen or 0)
     for _ in range(5):
         app.processEvents()
     window.grab().save(str(args.out))

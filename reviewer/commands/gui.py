@@ -158,7 +158,7 @@ def _apply_engine_options(window: MainWindow, args: argparse.Namespace) -> None:
     from reviewer.gui.settings import EngineChoice
 
     if args.preset:
-        window.session.set_preset(args.preset)
+        window.session.model.set_preset(args.preset)
     limit = limit_from_args(args)
     for kind in (support.kind for support in registered_games()):
         if args.engine or args.engine_cmd:

@@ -1,5 +1,5 @@
 """The analysis board's wiring: moves from the boards and the move box go to the session (which asks
-the rules), the move list follows the tree, and live analysis follows the position on show.
+the rules), the lines added are kept, and live analysis follows the position on show.
 
 The main window creates the widgets and hands them here; this object owns no widget and keeps no
 game state of its own (the session does, the live lines on show included).
@@ -29,7 +29,6 @@ from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
-from reviewer.gui.move_list import MoveListWidget
 from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.presenters.messages import BoardCause
 from reviewer.gui.retro_panel import RetroController
@@ -61,7 +60,6 @@ class AnalysisBoard(QObject):
     def __init__(
         self,
         session: ReviewSession,
-        move_list: MoveListWidget,
         lines: LinesPanel,
         eval_bar: EvalBar,
         entry: MoveEntry,
@@ -76,7 +74,6 @@ class AnalysisBoard(QObject):
         (and the notes to `show_note`) and stay."""
         super().__init__(parent)
         self.session = session
-        self.move_list = move_list
         self.lines = lines
         self.eval_bar = eval_bar
         self.entry = entry
@@ -116,6 +113,7 @@ class AnalysisBoard(QObject):
         session.current_changed.connect(self._on_current_changed)
         session.game_loaded.connect(self._on_game_loaded)
         session.engine_hidden_changed.connect(self._on_engine_hidden_changed)
+        session.live_lines_changed.connect(self._on_live_lines_changed)
         entry.move_entered.connect(self._on_entry)
         lines.line_clicked.connect(self._on_line_clicked)
         lines.line_hovered.connect(self._on_line_hovered)
@@ -148,12 +146,12 @@ class AnalysisBoard(QObject):
         if not enabled:
             if self._bridge is not None:
                 self._bridge.stop()
-            self.session.clear_live_lines()
+            self.session.model.clear_live_lines()
             self._paint_maps(None)
             self.lines.clear_lines("Engine off")
             self.eval_bar.set_evaluation(None)
             return
-        self._follow(self.session.current_node)
+        self._follow(self.session.model.current_node)
 
     @property
     def threat(self) -> Why | None:
@@ -172,7 +170,7 @@ class AnalysisBoard(QObject):
         if not enabled and not self._live:
             self._unsay("engine")
         if enabled:
-            self._search_threat(self.session.current_node)
+            self._search_threat(self.session.model.current_node)
         else:
             self._threat_request = None
             self._threat.cancel()
@@ -182,7 +180,7 @@ class AnalysisBoard(QObject):
         if self._bridge is not None:
             self._bridge.set_multipv(self._multipv)
         if self._live:
-            self._follow(self.session.current_node)
+            self._follow(self.session.model.current_node)
 
     def set_maps(self, ownership: bool | None = None, policy: bool | None = None) -> None:
         """Go overlays from the live lines: territory (ownership) and the policy's favourite points."""
@@ -194,7 +192,7 @@ class AnalysisBoard(QObject):
         self._unsay("maps")
         if (self._show_ownership or self._show_policy) and not self._live:
             self._say("maps", "Territory and policy come with the engine lines: press L to switch them on.")
-        latest = self.session.live_lines
+        latest = self.session.model.live_lines
         self._paint_maps(latest.evaluation if latest is not None else None)
 
     def set_move_numbers(self, shown: bool) -> None:
@@ -207,7 +205,7 @@ class AnalysisBoard(QObject):
         return self._restoring
 
     def latest_update(self) -> LiveUpdate | None:
-        return self.session.live_lines
+        return self.session.model.live_lines
 
     @Slot(str)
     def play(self, move: str) -> Node | None:
@@ -215,12 +213,12 @@ class AnalysisBoard(QObject):
         if self.retro is not None and self.retro.active:
             self.retro.offer_move(move)
             return None
-        return self.session.play_move(move)
+        return self.session.model.play_move(move)
 
     def pass_move(self) -> Node | None:
-        game = self.session.game
+        game = self.session.model.game
         passing = game_support(game.kind).pass_move if game is not None else ""
-        return self.session.play_move(passing) if passing else None
+        return self.session.model.play_move(passing) if passing else None
 
     def close(self) -> None:
         self._closed = True  # lines read back after this are for a board no longer shown
@@ -233,10 +231,10 @@ class AnalysisBoard(QObject):
     # ---------------------------------------------------------------------------- slots
 
     def _on_entry(self, text: str) -> None:
-        before = self.session.current_node
+        before = self.session.model.current_node
         self._entering = True
         try:
-            node = self.session.play_move(text)
+            node = self.session.model.play_move(text)
         finally:
             self._entering = False
         if node is not None and node is not before:
@@ -244,7 +242,7 @@ class AnalysisBoard(QObject):
 
     def _on_tried(self, uci: str) -> None:
         """A piece dropped where it cannot go: the rules say why, as for a typed move."""
-        self.session.play_move(uci)
+        self.session.model.play_move(uci)
 
     def _on_refused(self, reason: str) -> None:
         if self._entering:  # the move box marks its own refused text; a board move leaves it alone
@@ -253,27 +251,23 @@ class AnalysisBoard(QObject):
 
     def _on_game_loaded(self) -> None:
         self.entry.clear_refusal()
-        game = self.session.game
+        game = self.session.model.game
         if game is not None and self._saved_lines is not None:
-            collection = self.session.collection
+            collection = self.session.model.collection
             self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
-            self._source = game_source(collection.path if collection is not None else None, self.session.game_index)
+            self._source = game_source(collection.path if collection is not None else None, self.session.model.game_index)
             self._restoring = True
             fingerprint, source = self._fingerprint, self._source
             task = self._tasks.submit(self._saved_lines.load, game, source, lane="saved-lines")
             task.done.connect(lambda lines: self.lines_loaded.emit(fingerprint, source, lines))
             task.failed.connect(lambda message: self._lines_unreadable(fingerprint, source, message))
         if self._live:
-            self._follow(self.session.current_node)
+            self._follow(self.session.model.current_node)
 
     def _on_tree_changed(self, _mainline_changed: bool) -> None:
-        game = self.session.game
+        game = self.session.model.game
         if game is None:
             return
-        self.move_list.refresh_tree()
-        self.move_list.set_judgements(self.session.shown_judgements())
-        if self.session.current_node is not None:
-            self.move_list.set_current_node(self.session.current_node)
         if self._saved_lines is not None and self._fingerprint and not self._closed:
             lines = added_lines(game, self._original_paths)
             # Played before the kept lines are back: added to them, as they are not on the board yet.
@@ -290,7 +284,7 @@ class AnalysisBoard(QObject):
         self.lines_loaded.emit(fingerprint, source, [])
 
     def _graft_saved_lines(self, fingerprint: str, source: str, lines: object) -> None:
-        game = self.session.game
+        game = self.session.model.game
         if self._closed or game is None or (fingerprint, source) != (self._fingerprint, self._source):
             return  # about a game no longer open
         self._restoring = False
@@ -299,7 +293,7 @@ class AnalysisBoard(QObject):
             for problem in problems:
                 self._say("saved-lines", problem)
             if added:
-                self.session.tree_edited_elsewhere()
+                self.session.model.tree_edited_elsewhere()
         self.lines_restored.emit()
 
     def _on_current_changed(self, node: Node) -> None:
@@ -318,15 +312,15 @@ class AnalysisBoard(QObject):
     def _on_engine_hidden_changed(self) -> None:
         """While the player looks for a move the live lines, evaluation bar, maps and threat are
         hidden (and not searched); they come back for the position on show once the answer is in."""
-        if self.session.engine_hidden_from is None:
+        if self.session.model.engine_hidden_from is None:
             if self._live:
-                self._follow(self.session.current_node)
+                self._follow(self.session.model.current_node)
             if self._threat_on:
-                self._search_threat(self.session.current_node)
+                self._search_threat(self.session.model.current_node)
             return
         if self._bridge is not None:
             self._bridge.stop()
-        self.session.clear_live_lines()
+        self.session.model.clear_live_lines()
         self._paint_maps(None)
         self.eval_bar.set_evaluation(None)
         if self._go_board is not None:
@@ -340,7 +334,7 @@ class AnalysisBoard(QObject):
             self.lines.clear_lines(HIDDEN_LINES_TEXT)
 
     def _on_line_clicked(self, moves: tuple[str, ...]) -> None:
-        self.session.play_line(list(moves))
+        self.session.model.play_line(list(moves))
 
     def _clear_previews(self) -> None:
         if self._chess_board is not None:
@@ -349,7 +343,7 @@ class AnalysisBoard(QObject):
             self._go_board.set_ghost_stones([])
 
     def _on_line_hovered(self, moves: object) -> None:
-        game, node = self.session.game, self.session.current_node
+        game, node = self.session.model.game, self.session.model.current_node
         if game is None or node is None:
             return
         sequence = list(moves) if isinstance(moves, tuple) else []
@@ -363,11 +357,19 @@ class AnalysisBoard(QObject):
             self._go_board.set_ghost_stones(ghost_stones(sequence, position.to_move, position.height) if sequence else [])
 
     def _on_update(self, update: LiveUpdate) -> None:
-        game, node = self.session.game, self.session.current_node
-        hidden = self.session.engine_hidden_from is not None
+        game, node = self.session.model.game, self.session.model.current_node
+        hidden = self.session.model.engine_hidden_from is not None
         if not self._live or hidden or game is None or node is None or update.token is not node:
             return  # an answer about a position that is no longer on show
-        self.session.set_live_lines(node, update)
+        self.session.model.set_live_lines(node, update)  # shown on live_lines_changed
+
+    def _on_live_lines_changed(self, node: Node) -> None:
+        """The lines, evaluation bar, maps and candidates of the live lines kept for the position on
+        show. Lines cleared say nothing here: what cleared them says why (engine off, thinking…)."""
+        model = self.session.model
+        game, update = model.game, model.live_lines
+        if not self._live or game is None or update is None or node is not model.current_node:
+            return
         if not self._threat_on:  # the engine works again (the threat search may still fail)
             self._unsay("engine")
         board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
@@ -391,10 +393,10 @@ class AnalysisBoard(QObject):
     # -------------------------------------------------------------------------- helpers
 
     def _follow(self, node: Node | None) -> None:
-        game = self.session.game
+        game = self.session.model.game
         if game is None or node is None:
             return
-        if self.session.engine_hidden_from is not None:
+        if self.session.model.engine_hidden_from is not None:
             self.lines.clear_lines(HIDDEN_LINES_TEXT)
             return
         board_size = (game.board_width, game.board_height)
@@ -412,15 +414,15 @@ class AnalysisBoard(QObject):
             self._bridge.stop()
             return
         shown, ply = line_game(game, node)
-        self.session.clear_live_lines()
+        self.session.model.clear_live_lines()
         self.lines.clear_lines("thinking…")  # the lines on show were of another position: not to be clicked
         self._bridge.set_position(shown, ply, node)
 
     def _search_threat(self, node: Node | None) -> None:
-        game = self.session.game
+        game = self.session.model.game
         threat = threat_of(game.kind) if game is not None else None
         self._threat_request = None
-        if game is None or node is None or threat is None or self.session.engine_hidden_from is not None:
+        if game is None or node is None or threat is None or self.session.model.engine_hidden_from is not None:
             self._threat.cancel()
             return
         found = threat.search(game, node)
@@ -436,10 +438,10 @@ class AnalysisBoard(QObject):
         self._threat.search((game.kind, size), self._engine_factory_for(game.kind, size), searched, ply, limit, node)
 
     def _on_threat(self, token: object, evaluation: object) -> None:
-        request, game = self._threat_request, self.session.game
+        request, game = self._threat_request, self.session.model.game
         if not self._threat_on or request is None or game is None or token is not request[0]:
             return  # about a position no longer on show, or threat mode was switched off
-        if token is not self.session.current_node:
+        if token is not self.session.model.current_node:
             return
         threat = threat_of(game.kind)
         assert threat is not None
@@ -456,7 +458,7 @@ class AnalysisBoard(QObject):
 
     def _paint_threat(self) -> None:
         """The threat's first move: an arrow (chess) or a ghost stone numbered 1 (Go); nothing when none."""
-        why, request, game = self._threat_why, self._threat_request, self.session.game
+        why, request, game = self._threat_why, self._threat_request, self.session.model.game
         move = why.line[0] if why is not None and why.line and request is not None and game is not None else None
         if move is None or request is None or game is None:
             self._clear_previews()
@@ -505,7 +507,7 @@ class AnalysisBoard(QObject):
             self._messages.clear(cause)
 
     def _refresh_numbers(self) -> None:
-        game, node = self.session.game, self.session.current_node
+        game, node = self.session.model.game, self.session.model.current_node
         if self._go_board is None or game is None or node is None or self._go_board.kind != game.kind:
             return
         self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})

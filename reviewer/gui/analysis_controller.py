@@ -102,7 +102,7 @@ class AnalysisController(QObject):
     def connect_workers(self) -> None:
         """Listen to the analysis runner and the task runner (once both exist)."""
         analysis = self._analysis
-        analysis.evaluation_ready.connect(self._session.add_evaluation)
+        analysis.evaluation_ready.connect(self._session.model.add_evaluation)
         analysis.progress_changed.connect(self._on_progress)
         analysis.failed.connect(self._on_analysis_failed)
         analysis.warned.connect(self._on_engine_warning)
@@ -165,14 +165,14 @@ class AnalysisController(QObject):
         else:
             self._limit_overrides[kind] = limit
         self.update_engine_controls()
-        game = self._session.game
+        game = self._session.model.game
         if game is not None and game.kind == kind and not self._analysis.is_running():
             self.look_up_cached_analysis(game)
         elif game is not None:
             self.show_analysis_state()
 
     def current_kind(self) -> str:
-        return self._session.game.kind if self._session.game is not None else "chess"
+        return self._session.model.game.kind if self._session.model.game is not None else "chess"
 
     @Slot()
     def toggle_analysis(self) -> None:
@@ -182,7 +182,7 @@ class AnalysisController(QObject):
             self.start_analysis()
 
     def start_analysis(self) -> None:
-        game = self._session.game
+        game = self._session.model.game
         if game is None:
             return
         if self._limit_waits_for_discovery(game.kind):
@@ -191,7 +191,7 @@ class AnalysisController(QObject):
             self._status_bar.showMessage("Looking for engines: the analysis starts when they are known…")
             return
         self._analyse_when_engines_known = False
-        plies = tuple(range(self._session.ply_count + 1))
+        plies = tuple(range(self._session.model.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
         if "builtin" in game_support(kind).engine_protocols and self.limit_is_default(kind) and not self._go_runs_builtin():
@@ -228,7 +228,7 @@ class AnalysisController(QObject):
         self._status_area.show_progress(progress)
         if progress.standing is not None:
             self._standing = progress.standing
-            self._session.set_pass_standing(progress.standing)
+            self._session.model.set_pass_standing(progress.standing)
         self._analysis_state = self._analysis_state.running(progress.done, progress.total, progress.eta_s, progress.passes)
         self.show_analysis_state()
 
@@ -249,13 +249,13 @@ class AnalysisController(QObject):
         self._analysis_state = self._analysis_state.finished(completed)
         standing, self._standing = self._standing, None
         if completed and standing is not None:  # every pass ran: the last one searched all it looked at
-            self._session.set_pass_standing(replace(standing, reached=standing.count, refined=standing.in_doubt))
+            self._session.model.set_pass_standing(replace(standing, reached=standing.count, refined=standing.in_doubt))
         self.show_analysis_state()
         try:
-            if self._session.assessment_settled:
+            if self._session.model.assessment_settled:
                 self.refresh_wanted.emit()
             else:  # the last evaluations are still being scored: score them now, once
-                self._session.settle_assessment()  # the views follow on assessment_changed
+                self._session.model.settle_assessment()  # the views follow on assessment_changed
         finally:
             self.analysis_finished.emit(completed)
 
@@ -264,15 +264,15 @@ class AnalysisController(QObject):
 
     def show_analysis_state(self) -> None:
         """Running (with its ETA), stopped, done or failed (why): in the status bar and the summary."""
-        coverage = self._session.basis.coverage if self._session.game is not None else None
+        coverage = self._session.model.basis.coverage if self._session.model.game is not None else None
         text = state_text(self._analysis_state, coverage)
-        looking = self._looking_up is not None and self._looking_up is self._session.game
+        looking = self._looking_up is not None and self._looking_up is self._session.model.game
         if looking and self._analysis_state.phase == "idle" and (coverage is None or not coverage.analysed):
             text = LOOKING_TEXT
         elif coverage is not None and coverage.analysed and self._analysis_state.phase != "running":
             text += self._other_budget_text(coverage)
         self._status_area.state_label.setText(text)
-        self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.basis.trust)
+        self.state_shown.emit(text, self._analysis_state.phase, coverage, self._session.model.basis.trust)
 
     def _other_budget_text(self, coverage: Coverage) -> str:
         """' · depth 10' when the analysis on show is not of the budget chosen now; '' when it is."""
@@ -355,23 +355,23 @@ class AnalysisController(QObject):
         if self._looking_up is game:
             self._looking_up = None
         count = 0
-        if isinstance(found, CachedAnalysis) and self._session.game is game and not self._analysis.is_running():
-            shown = self._session.basis.coverage
+        if isinstance(found, CachedAnalysis) and self._session.model.game is game and not self._analysis.is_running():
+            shown = self._session.model.basis.coverage
             if found.standing is not None:
-                self._session.set_pass_standing(found.standing)
+                self._session.model.set_pass_standing(found.standing)
             # The chosen budget's analysis is shown when it is no worse than the one on show
             # (switching the budget shows its analysis without a run); another is shown only
             # where nothing better is.
             better = found.complete or not shown.complete
-            self._session.add_evaluations(found.evaluations, from_analysis=found.chosen and better)
+            self._session.model.add_evaluations(found.evaluations, from_analysis=found.chosen and better)
             count = len(found.evaluations)
             if found.chosen and found.matched_identity:
                 self._settings.set_engine_identity(choice, found.identity)  # it matched: no guessing next time
-            if self._session.basis.coverage.engine_id.startswith(found.identity + " | "):
+            if self._session.model.basis.coverage.engine_id.startswith(found.identity + " | "):
                 self._status_area.engine_label.setText(engine_display_name(found.identity))  # also the engine an export names
             self.update_engine_controls()
             self._status_bar.showMessage(
-                f"From the analysis cache: {self._session.basis.coverage.moves_text()} ({describe_limit(found.limit)})", 6000
+                f"From the analysis cache: {self._session.model.basis.coverage.moves_text()} ({describe_limit(found.limit)})", 6000
             )
         self.show_analysis_state()
         self.cache_checked.emit(count)
@@ -495,8 +495,8 @@ class AnalysisController(QObject):
             self.start_analysis()
             return
         session = self._session
-        if session.game is not None and len(session.evaluations) == 0 and not self._analysis.is_running():
-            self.look_up_cached_analysis(session.game)  # now the engine's name is known
+        if session.model.game is not None and len(session.model.evaluations) == 0 and not self._analysis.is_running():
+            self.look_up_cached_analysis(session.model.game)  # now the engine's name is known
 
     def _on_cache_unreadable(self, message: str) -> None:
         """An unreadable cache only means analysing again."""

@@ -243,7 +243,7 @@ class GameExports(QObject):
         return copy_menu
 
     def update_enabled(self) -> None:
-        game = self._session.game
+        game = self._session.model.game
         for item in (self.annotated_action, self.with_analysis_action, self.image_action, *self.report_actions.values()):
             item.setEnabled(game is not None)
         self.copy_pgn_action.setEnabled(game is not None and _game_format(game) == "pgn")
@@ -253,7 +253,7 @@ class GameExports(QObject):
 
     # ------------------------------------------------------------------------------ choosing
     def _suggest(self, suffix: str, words: str = "reviewed") -> str:
-        game = self._session.game
+        game = self._session.model.game
         source = game.source.path if game is not None else None
         return str(suggested_export_path(source, self._settings.last_export_directory, suffix, words))
 
@@ -266,7 +266,7 @@ class GameExports(QObject):
         return target if target.suffix.lower() == f".{suffix}" else target.with_name(target.name + f".{suffix}")
 
     def choose_annotated(self, with_analysis: bool) -> None:
-        game = self._session.game
+        game = self._session.model.game
         if game is None:
             return
         suffix = _game_format(game)
@@ -276,14 +276,14 @@ class GameExports(QObject):
             self.export_annotated(path, with_analysis)
 
     def choose_report(self, form: ReportFormat) -> None:
-        if self._session.game is None:
+        if self._session.model.game is None:
             return
         path = self._ask(f"Export a {form.upper()} report", form, REPORT_FILTERS[form], "report")
         if path is not None:
             self.export_report(path, form)
 
     def choose_image(self) -> None:
-        if self._session.game is None:
+        if self._session.model.game is None:
             return
         path = self._ask("Export the board as an image", "png", "PNG image (*.png)", "board")
         if path is not None:
@@ -292,11 +292,11 @@ class GameExports(QObject):
     # ------------------------------------------------------------------------------ doing
     def snapshot(self) -> ReviewSnapshot | None:
         session = self._session
-        if session.game is None:
+        if session.model.game is None:
             return None
-        session.settle_assessment()  # the export covers every evaluation so far
-        return ReviewSnapshot(session.game, tuple(session.evaluations.ordered()), session.assessment, session.preset,
-                              self._engine_name(), session.basis.coverage.passes)
+        session.model.settle_assessment()  # the export covers every evaluation so far
+        return ReviewSnapshot(session.model.game, tuple(session.model.evaluations.ordered()), session.model.assessment, session.model.preset,
+                              self._engine_name(), session.model.basis.coverage.passes)
 
     def export_annotated(self, path: Path, with_analysis: bool = False) -> None:
         snapshot = self.snapshot()
@@ -309,7 +309,7 @@ class GameExports(QObject):
             self._submit("file", path, write_report, path, snapshot, form)
 
     def export_board_image(self, path: Path) -> None:
-        game = self._session.game
+        game = self._session.model.game
         board = self._board_on_show()
         if game is None or board is None:
             return
@@ -318,7 +318,7 @@ class GameExports(QObject):
 
     def copy(self, what: Literal["pgn", "fen", "sgf"]) -> None:
         session = self._session
-        game, node = session.game, session.current_node
+        game, node = session.model.game, session.model.current_node
         if game is None:
             return
         if what == "fen":

@@ -100,13 +100,13 @@ class GameFiles(QObject):
     ) -> None:
         self._stop_analysis()
         try:
-            self._session.load_game(game, collection, index, embedded)
+            self._session.model.load_game(game, collection, index, embedded)
         finally:
             self._finish_opening(path, collection, index, game)
 
     def _finish_opening(self, path: Path, collection: GameCollection, index: int, game: Game) -> None:
         if self._pending_ply is not None:
-            self._session.set_current_ply(self._pending_ply)
+            self._session.model.set_current_ply(self._pending_ply)
             self._pending_ply = None
         self._settings.add_recent_file(path)
         self._settings.last_directory = str(path.parent)
@@ -116,15 +116,15 @@ class GameFiles(QObject):
 
     @Slot()
     def choose_game(self) -> None:
-        collection = self._session.collection
-        game = self._session.game
+        collection = self._session.model.collection
+        game = self._session.model.game
         if collection is None or game is None or len(collection) < 2:
             return
         from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 
         path = Path(game.source.path or "")
         dialog = GameChooserDialog(collection, path.name, self._parent)
-        dialog.select_game(self._session.game_index)
+        dialog.select_game(self._session.model.game_index)
         if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
             self._read_game(path, collection, dialog.chosen_index() or 0)
 
@@ -149,7 +149,7 @@ class GameFiles(QObject):
 
     @Slot()
     def choose_export(self) -> None:
-        game = self._session.game
+        game = self._session.model.game
         if game is None:
             return
         source = Path(game.source.path) if game.source.path else Path.home() / "game"

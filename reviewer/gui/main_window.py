@@ -13,7 +13,7 @@ The window's public API, by which the composition root (`gui.app`, `commands.gui
 run and tests drive the window:
 - `open_file`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
   `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
-  `set_engine_choice`, `set_limit` (with remember=False) and `session.set_preset`;
+  `set_engine_choice`, `set_limit` (with remember=False) and `session.model.set_preset`;
 - its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
   `cache_checked`, `lines_shown`, `lines_restored`.
 """
@@ -105,7 +105,7 @@ class MainWindow(QMainWindow):
         self.analysis.failed.connect(self.analysis_failed)
         self.tasks = Tasks(self)
         self.assessor = AssessmentRunner(assess_safely, self)
-        self.session.set_background_assessor(self.assessor.request)
+        self.session.model.set_background_assessor(self.assessor.request)
         self.assessor.ready.connect(self.session.accept_assessment)
 
         self.setWindowTitle("Reviewer")
@@ -256,7 +256,6 @@ class MainWindow(QMainWindow):
 
         self.analysis_board = AnalysisBoard(
             self.session,
-            self.move_list,
             self.lines_panel,
             self.eval_bar,
             self.move_entry,
@@ -312,34 +311,34 @@ class MainWindow(QMainWindow):
         return bool(self.analysis_board.restoring_lines)
 
     def go_to_ply(self, ply: int) -> None:
-        self.session.set_current_ply(ply)
+        self.session.model.set_current_ply(ply)
 
     def play_line(self, moves: list[str]) -> bool:
         """Play `moves` from the position on show as a variation; False when they cannot be played."""
-        return self.session.play_line(moves) is not None
+        return self.session.model.play_line(moves) is not None
 
     def _show_live_widgets(self) -> None:
         """The lines panel while the engine is on, and the evaluation bar too for a game that has one."""
-        enabled, game = self.commands.live_action.isChecked(), self.session.game
+        enabled, game = self.commands.live_action.isChecked(), self.session.model.game
         self.lines_panel.setVisible(enabled)
         self.eval_bar.setVisible(enabled and game is not None and presentation(game.kind).has_eval_bar)
         self.board_column.relayout()
 
     def learn_from_mistakes(self, color: str) -> None:
         self.message_bar.remove(board_key("retro"))  # what the last request was told
-        if not self.session.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
+        if not self.session.model.basis.trust.labels or not self.retro.start(color):  # type: ignore[arg-type]
             self._show_board_message("Learn from your mistakes needs a finished analysis by an engine that labels moves.")
         elif self.retro.retro is not None and not self.retro.retro.items:
             self._show_board_message(f"No mistake or blunder by {color} to learn from in this game.")
 
     def _build_central(self) -> None:
         self.board_area = BoardArea(self, lambda path: self.open_file(Path(path)))
-        self.board_area.step_with_wheel(self.session.step)
+        self.board_area.step_with_wheel(self.session.model.step)
         area = self.board_area
         self.board_stack, self.welcome_label, self.eval_bar = area.board_stack, area.welcome_label, area.eval_bar
         self.top_player, self.bottom_player, self.board_column = area.top_player, area.bottom_player, area.column
 
-        self.review_panel = ReviewPanel(self)
+        self.review_panel = ReviewPanel(self.session, self)
         panel = self.review_panel
         self.header_label, self.summary_panel, self.move_list = panel.header_label, panel.summary_panel, panel.move_list
         self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
@@ -371,7 +370,7 @@ class MainWindow(QMainWindow):
 
             graph = EvalGraphWidget(self)
             graph.setMinimumHeight(GRAPH_MIN_HEIGHT_PX)
-            graph.setVisible(self.session.game is not None)
+            graph.setVisible(self.session.model.game is not None)
             self.main_splitter.addWidget(graph)
             self.main_splitter.setStretchFactor(0, 1)
             self.main_splitter.setStretchFactor(1, 0)
@@ -379,8 +378,8 @@ class MainWindow(QMainWindow):
             if state is None or not self.main_splitter.restoreState(state):
                 graph_height = max(120, min(190, round(self.height() * 0.2)))
                 self.main_splitter.setSizes([max(200, self.main_splitter.height() - graph_height), graph_height])
-            graph.ply_clicked.connect(self.session.set_current_ply)
-            graph.ply_scrubbed.connect(self.session.set_current_ply)
+            graph.ply_clicked.connect(self.session.model.set_current_ply)
+            graph.ply_scrubbed.connect(self.session.model.set_current_ply)
             self.eval_graph = graph
             _freeze_startup_objects()
         return self.eval_graph
@@ -388,10 +387,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         session = self.session
         session.game_loaded.connect(self._on_game_loaded)
-        session.current_changed.connect(self.views.show_current)
-        session.assessment_changed.connect(self.views.schedule_refresh)
-        session.engine_hidden_changed.connect(self.views.refresh)
-        self.move_list.node_selected.connect(session.set_current_node)
+        self.move_list.node_selected.connect(session.model.set_current_node)
         self.summary_panel.judgement_clicked.connect(self.views.jump_to_judgement)
         self.analysis_controller.connect_workers()
         from reviewer.gui.training_cards import TrainingCards
@@ -456,7 +452,7 @@ class MainWindow(QMainWindow):
 
     def set_preset(self, preset: str) -> None:
         self.settings.preset = preset
-        self.session.set_preset(preset)
+        self.session.model.set_preset(preset)
         self.commands.preset_combo.setCurrentIndex(PRESETS.index(preset))
         for action in self.commands.preset_group.actions():
             action.setChecked(action.text() == preset_label(preset))
@@ -492,7 +488,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------------------- updates
     def _on_game_loaded(self) -> None:
-        game = self.session.game
+        game = self.session.model.game
         assert game is not None
         self.board_area.ensure_board(game.kind)
         self.eval_bar.set_evaluation(None)  # the last game's
@@ -505,7 +501,7 @@ class MainWindow(QMainWindow):
         self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
         self.status_area.new_game()
         self.message_bar.new_game()
-        collection = self.session.collection
+        collection = self.session.model.collection
         for warning in collection.warnings if collection is not None else ():
             self.message_bar.add(file_warning(warning))
         for index, warning in enumerate(game.warnings):
@@ -522,10 +518,10 @@ class MainWindow(QMainWindow):
             board.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _update_enabled(self) -> None:
-        collection = self.session.collection
+        collection = self.session.model.collection
         games_in_file = len(collection) if collection is not None else 0
         kind = self.analysis_controller.current_kind()
-        apply_action_states(self.commands, action_states(self.session.game is not None, self.analysis.is_running(), games_in_file, kind))
+        apply_action_states(self.commands, action_states(self.session.model.game is not None, self.analysis.is_running(), games_in_file, kind))
 
     def _show_welcome(self) -> None:
         self.board_area.show_welcome([path for path in self.settings.recent_files() if Path(path).is_file()][:6])

@@ -34,7 +34,7 @@ class NetworkWarmUp(QObject):
         session.game_loaded.connect(self.maybe_warm)
 
     def maybe_warm(self) -> None:
-        game = self._session.game
+        game = self._session.model.game
         if game is None or "katago" not in presentation(game.kind).engine_protocols:
             return
         choice = self._engine_choice(game.kind)

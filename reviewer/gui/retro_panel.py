@@ -1,7 +1,7 @@
 """Learn from your mistakes in the window: the panel that asks, and the controller that takes the
 moves played on the board while it asks (instead of adding them to the game).
 
-While a mistake is asked the session hides the engine's view (`ReviewSession.hide_engine_from`):
+While a mistake is asked the session hides the engine's view (`ReviewModel.hide_engine_from`):
 no arrow, line, label, evaluation, threat or "why" tells the answer. A mistake answered (found, or
 shown) stays on show with its feedback until the player asks for the next one.
 
@@ -110,14 +110,14 @@ class RetroController(QObject):
         return self._retro
 
     def start(self, color: Color) -> bool:
-        game, assessment = self.session.game, self.session.assessment
+        game, assessment = self.session.model.game, self.session.model.assessment
         if game is None or assessment is None:
             return False
-        self.session.settle_assessment()
-        assessment = self.session.assessment
+        self.session.model.settle_assessment()
+        assessment = self.session.model.assessment
         if assessment is None:
             return False
-        self._retro = Retro.for_game(game, self.session.evaluations, assessment, color)
+        self._retro = Retro.for_game(game, self.session.model.evaluations, assessment, color)
         self._answered = None
         self.panel.feedback.setText("")
         self.panel.show()
@@ -169,7 +169,7 @@ class RetroController(QObject):
         self._retro = None
         self._answered = None
         self._waiting = False
-        self.session.hide_engine_from(None)
+        self.session.model.hide_engine_from(None)
         self.panel.hide()
 
     def close(self) -> None:
@@ -206,15 +206,15 @@ class RetroController(QObject):
         self._answered = card
         retro = self._retro
         self.panel.set_state(asking=False, answered=True, finished=retro is None or retro.done)
-        self.session.hide_engine_from(None)
+        self.session.model.hide_engine_from(None)
         self.panel.next.setFocus()
 
     def _why_text(self, card: Card, lead: str) -> str:
         """Why the game's move of `card` lost (`reviewer.core.explain`), after `lead`; "" when the lines show nothing."""
-        game = self.session.game
+        game = self.session.model.game
         if game is None or not 0 < card.ply <= game.ply_count:
             return ""
-        why = move_why(self.session, game.node_at_ply(card.ply))
+        why = move_why(self.session.model, game.node_at_ply(card.ply))
         return f"{lead}{why.text}" if why is not None else ""
 
     def _ask(self) -> None:
@@ -224,9 +224,9 @@ class RetroController(QObject):
         self.panel.prompt.setText(retro.prompt())
         self.panel.set_state(asking=not retro.done, answered=False, finished=retro.done)
         item = retro.current
-        self.session.hide_engine_from(item.card.ply if item is not None else None)
+        self.session.model.hide_engine_from(item.card.ply if item is not None else None)
         if item is not None:
-            self.session.set_current_ply(item.card.ply - 1)
+            self.session.model.set_current_ply(item.card.ply - 1)
 
 
 def _judge_with_engine(card: Card, move: str, evaluate: Evaluator) -> Verdict:

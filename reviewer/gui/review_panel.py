@@ -3,20 +3,27 @@ the move list over the comment, and the move box."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
+from reviewer.gui import panels
 from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.retro_panel import RetroPanel
 
 COMMENT_MIN_LINES = 4.2
 
+if TYPE_CHECKING:
+    from reviewer.gui.session import ReviewSession
+
 
 class ReviewPanel(QWidget):
-    """Its widgets are attributes; the window fills them."""
+    """Its widgets are attributes; the window fills them, but for the `panels.PANELS` (in `extra_panels`),
+    which follow the session on their own."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, session: ReviewSession, parent: QWidget | None = None) -> None:
         from reviewer.gui.move_list import MoveListWidget
         from reviewer.gui.summary_panel import SummaryPanel
 
@@ -48,6 +55,9 @@ class ReviewPanel(QWidget):
         self.retro_panel = RetroPanel(self)
         right_layout.addWidget(self.retro_panel)
         right_layout.addWidget(self.lines_panel)
+        self.extra_panels = [make_panel(session, self) for make_panel in panels.PANELS]
+        for extra in self.extra_panels:
+            right_layout.addWidget(extra)
         right_splitter = QSplitter(Qt.Orientation.Vertical, self)
         right_splitter.setChildrenCollapsible(False)
         right_splitter.addWidget(self.move_list)

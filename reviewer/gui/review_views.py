@@ -63,7 +63,7 @@ class AnalysisState(Protocol):
 
 
 class ReviewViews(QObject):
-    """Redraws the review's widgets from the session; the window calls `show_current` and `refresh`."""
+    """Redraws the review's widgets from the session's signals (the window also calls `refresh`)."""
 
     def __init__(
         self,
@@ -85,6 +85,11 @@ class ReviewViews(QObject):
         self.refresh_timer.setSingleShot(True)
         self.refresh_timer.setInterval(1000 // REFRESH_HZ)
         self.refresh_timer.timeout.connect(self.refresh)
+        session.current_changed.connect(self.show_current)
+        session.tree_changed.connect(self._on_tree_changed)
+        session.evaluation_added.connect(self._on_evaluation_added)
+        session.assessment_changed.connect(self.schedule_refresh)
+        session.engine_hidden_changed.connect(self.refresh)
 
     def set_graph_mode(self, mode: str) -> None:
         """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
@@ -99,27 +104,44 @@ class ReviewViews(QObject):
         return chosen if chosen in support.graph_modes else support.default_graph_mode
 
     def show_current(self, node: Node) -> None:
-        game = self.session.game
+        game = self.session.model.game
         if game is None:
             return
         ply = node.ply if node.is_mainline else None
-        hidden = self.session.engine_hidden_from is not None  # the player looks for a move: no engine view
-        evaluation = self.session.evaluations.get(ply) if ply is not None and not hidden else None
-        rough = lambda: not self.session.basis.trust.labels  # noqa: E731
+        hidden = self.session.model.engine_hidden_from is not None  # the player looks for a move: no engine view
+        evaluation = self.session.model.evaluations.get(ply) if ply is not None and not hidden else None
+        rough = lambda: not self.session.model.basis.trust.labels  # noqa: E731
         widgets = self.widgets
-        why = move_why(self.session, node) if not hidden else None
+        why = move_why(self.session.model, node) if not hidden else None
         judgement = self._judgement_at(ply) if not hidden else None
         widgets.board_area.show_node(game, node, evaluation, judgement, rough, why)
         widgets.move_list.set_current_node(node)
         graph = widgets.graph()
         if graph is not None:
             graph.set_current_ply(mainline_anchor(node))
-        widgets.comment_view.setHtml(themed_html(comment_html(self.session, node)))
+        widgets.comment_view.setHtml(themed_html(comment_html(self.session.model, node)))
+
+    def _on_tree_changed(self, _mainline_changed: bool) -> None:
+        model = self.session.model
+        if model.game is None:
+            return
+        move_list = self.widgets.move_list
+        move_list.refresh_tree()
+        move_list.set_judgements(model.shown_judgements())
+        if model.current_node is not None:
+            move_list.set_current_node(model.current_node)
+
+    def _on_evaluation_added(self, ply: int) -> None:
+        """A figure of the move on show came (its position's or the one before it): shown at once,
+        the labels, graph and summary follow with the assessment."""
+        node = self.session.model.current_node
+        if node is not None and node.is_mainline and ply in (node.ply - 1, node.ply):
+            self.show_current(node)
 
     def _judgement_at(self, ply: int | None) -> str | None:
         if ply is None or ply == 0:
             return None
-        move = self.session.move_assessment(ply)
+        move = self.session.model.move_assessment(ply)
         return move.judgement if move is not None else None
 
     def schedule_refresh(self) -> None:
@@ -133,7 +155,7 @@ class ReviewViews(QObject):
     def refresh(self) -> None:
         """Redraw everything derived from the assessment: graph, summary, move labels, board, comment."""
         self.refresh_timer.stop()
-        if self.session.game is None:
+        if self.session.model.game is None:
             return
         started = time.perf_counter()
         self.redraw_assessment()
@@ -142,25 +164,25 @@ class ReviewViews(QObject):
         self.refresh_timer.setInterval(int(min(MAX_REFRESH_MS, max(1000 // REFRESH_HZ, 4 * spent_ms))))
 
     def redraw_assessment(self) -> None:
-        game = self.session.game
+        game = self.session.model.game
         assert game is not None
-        assessment = self.session.assessment
+        assessment = self.session.model.assessment
         widgets = self.widgets
-        if self.session.assessment_error:
-            widgets.message_bar.add(Message(key=f"game:scoring:{self.session.assessment_error}", level="error", text=self.session.assessment_error))
-        judgements = self.session.shown_judgements()
+        if self.session.model.assessment_error:
+            widgets.message_bar.add(Message(key=f"game:scoring:{self.session.model.assessment_error}", level="error", text=self.session.model.assessment_error))
+        judgements = self.session.model.shown_judgements()
         widgets.move_list.set_judgements(judgements)
         mode = self.graph_mode(game.kind)
-        basis = self.session.basis
-        evals, losses = graph_series(game, self.session.evaluations.by_ply, assessment, mode)
-        point_texts = graph_point_texts(game, self.session.mainline_node, self.session.evaluations, self.session.ply_count)
-        hidden = self.session.engine_hidden_from
+        basis = self.session.model.basis
+        evals, losses = graph_series(game, self.session.model.evaluations.by_ply, assessment, mode)
+        point_texts = graph_point_texts(game, self.session.model.mainline_node, self.session.model.evaluations, self.session.model.ply_count)
+        hidden = self.session.model.engine_hidden_from
         if hidden is not None:  # neither the position asked nor any after it: their figures would tell
             evals = {ply: value for ply, value in evals.items() if ply < hidden - 1}
             losses = {ply: value for ply, value in losses.items() if ply < hidden}
             point_texts = {ply: text for ply, text in point_texts.items() if ply < hidden - 1}
         graph = widgets.ensure_graph()
-        graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.ply_count)
+        graph.set_series(game.kind, evals, losses, judgements, mode, ply_count=self.session.model.ply_count)
         coverage = basis.coverage
         partial = coverage.analysed and not coverage.complete
         graph.set_coverage(
@@ -182,29 +204,29 @@ class ReviewViews(QObject):
         self.analysis.show_analysis_state()
         widgets.header_label.setText(themed_html(header_html(game, assessment)))
         self.update_player_strips()
-        node = self.session.current_node
+        node = self.session.model.current_node
         if node is not None:
             self.show_current(node)
 
     def update_player_strips(self) -> None:
-        game = self.session.game
-        coverage = self.session.basis.coverage if game is not None else None
+        game = self.session.model.game
+        coverage = self.session.model.basis.coverage if game is not None else None
         partial = coverage is not None and coverage.analysed and not coverage.complete
-        self.widgets.board_area.show_players(game, self.session.assessment, partial)
+        self.widgets.board_area.show_players(game, self.session.model.assessment, partial)
         if game is not None:
             self.widgets.board_and_panel.relayout()
 
     def jump_flagged(self, direction: int) -> None:
         """To the next (+1) / previous (-1) mistake or blunder of the main line."""
-        if not self.session.go_to_next_flagged(direction, MISTAKE_JUDGEMENTS):
+        if not self.session.model.go_to_next_flagged(direction, MISTAKE_JUDGEMENTS):
             word = "next" if direction > 0 else "previous"
             self.widgets.status_message(f"No {word} mistake or blunder", 2000)
 
     def jump_to_judgement(self, color: str, judgement: str) -> None:
         """Cycle through `color`'s moves with `judgement` (a click on a count in the summary)."""
-        plies = self.session.flagged_plies((judgement,), color)
+        plies = self.session.model.flagged_plies((judgement,), color)
         if not plies:
             return
-        here = self.session.current_ply if self.session.current_is_mainline else -1
+        here = self.session.model.current_ply if self.session.model.current_is_mainline else -1
         later = [ply for ply in plies if ply > here]
-        self.session.set_current_ply(later[0] if later else plies[0])
+        self.session.model.set_current_ply(later[0] if later else plies[0])

@@ -42,10 +42,10 @@ class TrainingCards(QObject):
     def harvest(self) -> None:
         """Send the open game's settled analysis to the deck, unless it was sent already."""
         session = self._session
-        game = session.game
-        if game is None or self._analysis_running() or not session.assessment_settled:
+        game = session.model.game
+        if game is None or self._analysis_running() or not session.model.assessment_settled:
             return
-        assessment, basis = session.assessment, session.basis
+        assessment, basis = session.model.assessment, session.model.basis
         if assessment is None or len(basis.evaluations) == 0 or not basis.trust.labels:
             return
         engine_ids = {evaluation.engine_id for evaluation in basis.evaluations.ordered()}

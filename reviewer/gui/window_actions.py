@@ -182,10 +182,10 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
         "Choose the engine, the search limit and the thresholds",
         sp.SP_FileDialogDetailedView,
     )
-    actions.previous_action = make_action(host, "&Previous move", lambda: session.step(-1), ["Left"], "Previous move")
-    actions.next_action = make_action(host, "&Next move", lambda: session.step(1), ["Right"], "Next move")
-    actions.start_action = make_action(host, "&Start of the game", session.go_to_start, ["Home", "Up"], "Start of the game")
-    actions.end_action = make_action(host, "&End of the line", session.go_to_end, ["End", "Down"], "End of the line")
+    actions.previous_action = make_action(host, "&Previous move", lambda: session.model.step(-1), ["Left"], "Previous move")
+    actions.next_action = make_action(host, "&Next move", lambda: session.model.step(1), ["Right"], "Next move")
+    actions.start_action = make_action(host, "&Start of the game", session.model.go_to_start, ["Home", "Up"], "Start of the game")
+    actions.end_action = make_action(host, "&End of the line", session.model.go_to_end, ["End", "Down"], "End of the line")
     actions.next_mistake_action = make_action(host,
         "Next &mistake or blunder", lambda: slots.jump_flagged(1), ["N", "Ctrl+Right"], "Next mistake or blunder"
     )
@@ -228,16 +228,16 @@ def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlot
 
     def on_current(act: Callable[[Node], None]) -> Callable[[], None]:
         def run() -> None:
-            if session.current_node is not None:
-                act(session.current_node)
+            if session.model.current_node is not None:
+                act(session.model.current_node)
 
         return run
 
     actions.variation_actions = [
-        make_action(host, "&Undo the last change", session.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
-        make_action(host, "Pro&mote variation", on_current(session.promote), [], "One step up"),
-        make_action(host, "Make &main line", on_current(session.make_mainline), [], "Main line"),
-        make_action(host, "&Delete from here", on_current(session.delete_from), ["Ctrl+Del"], "Delete"),
+        make_action(host, "&Undo the last change", session.model.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
+        make_action(host, "Pro&mote variation", on_current(session.model.promote), [], "One step up"),
+        make_action(host, "Make &main line", on_current(session.model.make_mainline), [], "Main line"),
+        make_action(host, "&Delete from here", on_current(session.model.delete_from), ["Ctrl+Del"], "Delete"),
     ]
     actions.pass_action = make_action(host, "&Pass (Go)", lambda: slots.pass_move(), ["Shift+P"], "Pass")
     actions.variation_actions.append(actions.pass_action)
@@ -321,7 +321,7 @@ def build_menus(
     actions.preset_group = QActionGroup(host)
     for preset in PRESETS:
         action = QAction(preset_label(preset), host, checkable=True)
-        action.setChecked(preset == session.preset)
+        action.setChecked(preset == session.model.preset)
         action.triggered.connect(lambda _checked=False, p=preset: slots.set_preset(p))
         actions.preset_group.addAction(action)
         actions.preset_menu.addAction(action)
@@ -392,7 +392,7 @@ def build_toolbar(host: QMainWindow, session: ReviewSession, slots: ActionSlots,
     actions.preset_combo.setToolTip("Thresholds for inaccuracies, mistakes and blunders (chess)")
     for preset in PRESETS:
         actions.preset_combo.addItem(preset_label(preset), preset)
-    actions.preset_combo.setCurrentIndex(PRESETS.index(session.preset))
+    actions.preset_combo.setCurrentIndex(PRESETS.index(session.model.preset))
     actions.preset_combo.activated.connect(lambda index: slots.set_preset(actions.preset_combo.itemData(index)))
     toolbar.addWidget(actions.preset_combo)
     toolbar.addSeparator()

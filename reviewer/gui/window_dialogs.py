@@ -60,7 +60,7 @@ class WindowDialogs(QObject):
             engines=self._analysis.known_engines(),
             engine=self._analysis.engine_choice(kind),
             limit=self._analysis.limit(kind),
-            preset=self._session.preset,
+            preset=self._session.model.preset,
             parent=self._parent,
         )
         self._analysis.engines_known.connect(dialog.set_engines)  # engines found while it is open
@@ -105,7 +105,7 @@ class WindowDialogs(QObject):
         if self.players_window is None:
             session = self._session
             # a window of its own, closed with this one; it offers the file open here
-            self.players_window = PlayersWindow(current_file=lambda: session.game.source.path if session.game is not None else None)
+            self.players_window = PlayersWindow(current_file=lambda: session.model.game.source.path if session.model.game is not None else None)
         self.players_window.show()
         self.players_window.offer_current_file()
         if QGuiApplication.platformName() != "offscreen":  # nothing to raise without a screen
@@ -120,7 +120,7 @@ class WindowDialogs(QObject):
         if self.collection_window is None:
             analysis, session = self._analysis, self._session
             collection = CollectionWindow(
-                lambda: batch_settings_from(analysis.engine_choice, analysis.limit, session.preset),
+                lambda: batch_settings_from(analysis.engine_choice, analysis.limit, session.model.preset),
                 go_limit_is_default=lambda: analysis.limit_is_default("go"),
             )
             collection.game_requested.connect(self._open_collection_game)

@@ -552,7 +552,7 @@ class AssessmentRunner(QObject):
     """Scores games off the GUI thread, the newest request first: requests that arrive while one
     is being worked on replace each other, and only the last of them is scored next.
 
-    `request` matches `ReviewSession.set_background_assessor`; `ready` carries
+    `request` matches `ReviewModel.set_background_assessor`; `ready` carries
     (generation, assessment or None, error or None) to `ReviewSession.accept_assessment`.
     """
 

@@ -16,6 +16,7 @@ from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.review_model import (
     AssessmentChanged,
     CurrentChanged,
+    EngineHiddenChanged,
     EvaluationAdded,
     GameLoaded,
     LiveLinesChanged,
@@ -186,3 +187,33 @@ def test_the_background_assessor_protocol(game) -> None:
     events.clear()
     model.accept_assessment(stale, None, "of the game before")
     assert events == [] and model.assessment is None
+
+
+def test_a_subscriber_reading_the_assessment_as_evaluations_come_leaves_it_to_the_background(game) -> None:
+    model = ReviewModel()
+    requests: list[int] = []
+    model.set_background_assessor(lambda generation, _game, _table, _preset: requests.append(generation))
+    table = evaluations_from_pgn_comments(game).ordered()
+    model.load_game(game, evaluations=table[:10])
+    model.accept_assessment(requests[-1], None, "the first ten")
+    read_during: list[str | None] = []
+    model.subscribe(EvaluationAdded, lambda _event: read_during.append(model.assessment_error))
+    model.add_evaluations(table[10:20])
+    assert read_during == ["the first ten"] * 10  # the last one finished, nothing scored here
+    events = recorded(model)
+    model.accept_assessment(requests[-1], None, "all twenty")
+    assert events == [AssessmentChanged()] and model.assessment_error == "all twenty" and model.assessment_settled
+
+
+def test_the_engine_hidden_from_a_move_hides_its_labels_and_the_later_ones_and_is_announced_once(game) -> None:
+    model = loaded(game)
+    events = recorded(model)
+    judged = model.judgements()
+    model.hide_engine_from(20)
+    model.hide_engine_from(20)
+    assert events == [EngineHiddenChanged()]
+    assert model.engine_hidden_from == 20
+    assert model.shown_judgements() == {ply: label for ply, label in judged.items() if ply < 20}
+    model.hide_engine_from(None)
+    assert events == [EngineHiddenChanged(), EngineHiddenChanged()]
+    assert model.shown_judgements() == judged

@@ -44,7 +44,6 @@ class Harness:
         qtbot.waitExposed(self.window)
         self.analysis = AnalysisBoard(
             self.session,
-            self.move_list,
             self.lines,
             self.bar,
             self.entry,
@@ -54,13 +53,14 @@ class Harness:
         )
         self.analysis.attach_chess_board(self.board)
         self.session.current_changed.connect(self._show)
-        self.session.game_loaded.connect(lambda: self.move_list.set_game(self.session.game))
+        self.session.game_loaded.connect(lambda: self.move_list.set_game(self.session.model.game))
+        self.session.tree_changed.connect(lambda _mainline_changed: self.move_list.refresh_tree())
         game = Game(kind="chess", first_player="white")
         TreeEditor(game).play_line(game.root, ["e4", "e5", "Nf3", "Nc6"])
-        self.session.load_game(game)
+        self.session.model.load_game(game)
 
     def _show(self, node) -> None:
-        self.board.set_position(board_after(self.session.game, node))
+        self.board.set_position(board_after(self.session.model.game, node))
         self.move_list.set_current_node(node)
 
     def click(self, square: int) -> None:
@@ -75,39 +75,39 @@ def harness(qtbot):
 
 
 def test_a_move_clicked_on_the_board_becomes_a_variation_in_the_move_list(harness, qtbot):
-    harness.session.set_current_ply(2)
+    harness.session.model.set_current_ply(2)
     harness.click(chess.F1)
     with qtbot.waitSignal(harness.session.tree_changed):
         harness.click(chess.C4)
-    node = harness.session.current_node
+    node = harness.session.model.current_node
     assert node.move == "Bc4" and not node.is_mainline
     assert harness.move_list.item_rect(node).isValid()  # drawn in the list
     assert harness.board.board().piece_at(chess.C4) == chess.Piece(chess.BISHOP, chess.WHITE)
 
 
 def test_a_typed_move_is_played_and_an_illegal_one_stays_with_its_reason(harness, qtbot):
-    harness.session.go_to_end()
+    harness.session.model.go_to_end()
     qtbot.keyClicks(harness.entry, "Bb5")
     QTest.keyClick(harness.entry, Qt.Key.Key_Return)
-    assert harness.session.current_node.move == "Bb5" and harness.entry.text() == ""
+    assert harness.session.model.current_node.move == "Bb5" and harness.entry.text() == ""
     qtbot.keyClicks(harness.entry, "Qxf7")
     QTest.keyClick(harness.entry, Qt.Key.Key_Return)
     assert harness.entry.text() == "Qxf7" and "not legal" in harness.entry.refusal()
     assert harness.messages[-1].startswith("Qxf7 is not legal")
-    assert harness.session.current_node.move == "Bb5"  # nothing lost, nothing played
+    assert harness.session.model.current_node.move == "Bb5"  # nothing lost, nothing played
 
 
 def test_live_lines_follow_the_position_and_a_clicked_line_is_played(harness, qtbot):
-    harness.session.set_current_ply(4)
+    harness.session.model.set_current_ply(4)
     harness.analysis.set_live(True)
     qtbot.waitUntil(lambda: harness.analysis.latest_update() is not None, timeout=WAIT_MS)
     update = harness.analysis.latest_update()
-    assert update.token is harness.session.current_node and harness.lines.rows()
+    assert update.token is harness.session.model.current_node and harness.lines.rows()
     first_line = harness.lines.rows()[0].moves
     label = harness.lines.line_label(0)
     last = len(first_line) - 1
     QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, label.move_rect(last).center())
-    played = harness.session.current_node
+    played = harness.session.model.current_node
     assert [step.move for step in played.path_from_root()[4:]] == list(first_line)
     qtbot.waitUntil(
         lambda: harness.analysis.latest_update() is not None and harness.analysis.latest_update().token is played,
@@ -118,16 +118,16 @@ def test_live_lines_follow_the_position_and_a_clicked_line_is_played(harness, qt
 
 
 def test_the_live_lines_on_show_are_the_sessions(harness, qtbot):
-    harness.session.set_current_ply(2)
+    harness.session.model.set_current_ply(2)
     with qtbot.waitSignal(harness.session.live_lines_changed, timeout=WAIT_MS) as changed:
         harness.analysis.set_live(True)
-    shown = harness.session.current_node
-    assert changed.args == [shown] and harness.session.live_lines is harness.analysis.latest_update()
-    assert harness.session.live_lines.token is shown
-    harness.session.step(1)  # another position: the lines of the one before are gone at once
-    assert harness.session.live_lines is None
+    shown = harness.session.model.current_node
+    assert changed.args == [shown] and harness.session.model.live_lines is harness.analysis.latest_update()
+    assert harness.session.model.live_lines.token is shown
+    harness.session.model.step(1)  # another position: the lines of the one before are gone at once
+    assert harness.session.model.live_lines is None
     harness.analysis.set_live(False)
-    assert harness.session.live_lines is None and harness.analysis.latest_update() is None
+    assert harness.session.model.live_lines is None and harness.analysis.latest_update() is None
 
 
 def test_an_engine_that_dies_in_live_analysis_is_reported(qtbot, tmp_path):
@@ -144,13 +144,13 @@ def test_an_engine_that_dies_in_live_analysis_is_reported(qtbot, tmp_path):
 def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot, tmp_path):
     store = SavedLines(tmp_path / "lines.sqlite")
     first = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
-    first.session.set_current_ply(2)
-    first.session.play_line(["Bc4", "Bc5"])
+    first.session.model.set_current_ply(2)
+    first.session.model.play_line(["Bc4", "Bc5"])
     first.analysis.close()  # waits for the write
     again = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
     try:
-        qtbot.waitUntil(lambda: len(again.session.game.node_at_ply(2).children) == 2, timeout=WAIT_MS)
-        variation = again.session.game.node_at_ply(2).children[1]
+        qtbot.waitUntil(lambda: len(again.session.model.game.node_at_ply(2).children) == 2, timeout=WAIT_MS)
+        variation = again.session.model.game.node_at_ply(2).children[1]
         assert variation.move == "Bc4" and variation.children[0].move == "Bc5"
         assert again.move_list.item_rect(variation).isValid()
     finally:
@@ -160,18 +160,18 @@ def test_lines_added_on_the_board_come_back_when_the_game_is_opened_again(qtbot,
 def test_a_line_played_before_the_kept_lines_are_back_loses_none_of_them(qtbot, tmp_path):
     store = SavedLines(tmp_path / "lines.sqlite")
     first = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
-    first.session.set_current_ply(2)
-    first.session.play_line(["Bc4", "Bc5"])
+    first.session.model.set_current_ply(2)
+    first.session.model.play_line(["Bc4", "Bc5"])
     first.analysis.close()
     hasty = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
     assert hasty.analysis.restoring_lines  # the kept line is not back yet
-    hasty.session.set_current_ply(2)
-    hasty.session.play_move("Qh5")
+    hasty.session.model.set_current_ply(2)
+    hasty.session.model.play_move("Qh5")
     hasty.analysis.close()  # closed before the kept line came back
     again = Harness(qtbot, fake_engine_command("fake_uci.py"), store)
     try:
         qtbot.waitUntil(lambda: not again.analysis.restoring_lines, timeout=WAIT_MS)
-        assert [child.move for child in again.session.game.node_at_ply(2).children] == ["Nf3", "Bc4", "Qh5"]
+        assert [child.move for child in again.session.model.game.node_at_ply(2).children] == ["Nf3", "Bc4", "Qh5"]
     finally:
         again.analysis.close()
 
@@ -184,7 +184,7 @@ def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
     try:
         game = Game(kind="chess", first_player="white")
         TreeEditor(game).play_line(game.root, ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"])
-        made.session.load_game(
+        made.session.model.load_game(
             game,
             evaluations=[
                 Evaluation(
@@ -200,11 +200,11 @@ def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
         qtbot.addWidget(panel)
         made.analysis.retro = RetroController(made.session, panel, lambda _card: None)
         assert made.analysis.retro.start("black")
-        assert made.session.current_ply == 5 and "Nf6 was a blunder" in panel.prompt.text()
+        assert made.session.model.current_ply == 5 and "Nf6 was a blunder" in panel.prompt.text()
         made.board.set_flipped(True)
         made.click(chess.G8)
         made.click(chess.F6)  # the game's move again
-        assert panel.feedback.text().startswith("Not this one") and made.session.current_ply == 5
+        assert panel.feedback.text().startswith("Not this one") and made.session.model.current_ply == 5
         assert len(game.node_at_ply(5).children) == 1  # an answer is not added to the game
         made.click(chess.G7)
         made.click(chess.G6)
@@ -239,15 +239,15 @@ def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
     qtbot.waitExposed(window)
     command = fake_engine_command("fake_katago.py")
     analysis = AnalysisBoard(
-        session, move_list, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
+        session, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
     )
     analysis.attach_go_board(board)
-    session.current_changed.connect(lambda node: board.set_position(position_after(session.game, node)))
+    session.current_changed.connect(lambda node: board.set_position(position_after(session.model.game, node)))
     game = Game(kind="go", board_width=9, board_height=9, first_player="black", komi=7.0)
     TreeEditor(game).play_line(game.root, ["E5", "C3"])
-    session.load_game(game)
+    session.model.load_game(game)
     try:
-        session.set_current_ply(2)
+        session.model.set_current_ply(2)
         left, right = board.point_center(point_from_gtp("A5", 9)), board.point_center(point_from_gtp("J5", 9))
         quarter = board.cell_size() / 4
 

@@ -61,11 +61,11 @@ def drag(window: MainWindow, start_square: int, end_square: int) -> None:
 
 def test_a_refused_move_is_named_as_played_and_its_banner_goes_with_the_next_legal_move(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*CHESS_GAME))
-    window.session.set_current_ply(0)
+    window.session.model.set_current_ply(0)
     drag(window, chess.D1, chess.D3)
     assert "Qd1–d3 is not legal: the way from d1 to d3 is blocked" in texts(window)
     click_squares(window, chess.E2, chess.E4)
-    assert window.session.current_node.move == "e4"
+    assert window.session.model.current_node.move == "e4"
     assert not any("not legal" in text for text in texts(window))
     drag(window, chess.D8, chess.D6)  # refused again, then the player steps away
     assert any("not legal" in text for text in texts(window))
@@ -87,7 +87,7 @@ def test_the_threat_note_goes_with_threat_mode_and_with_the_position(qtbot, wind
     path = tmp_path / "g.pgn"
     path.write_text("1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n")
     open_game(qtbot, window, path)
-    window.session.set_current_ply(3)
+    window.session.model.set_current_ply(3)
     QTest.keyClick(window, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: "Threatens Nxe5, winning a pawn." in texts(window), timeout=WAIT_MS)
     QTest.keyClick(window, Qt.Key.Key_X)
@@ -102,7 +102,7 @@ def test_the_threat_note_goes_with_threat_mode_and_with_the_position(qtbot, wind
 def test_one_engine_problem_is_said_once_whoever_meets_it(qtbot, window, corpus_dir) -> None:
     window.set_engine_choice(EngineChoice(kind="chess", command="/nonexistent/engine"), remember=False)
     open_game(qtbot, window, corpus_dir.joinpath(*CHESS_GAME))
-    window.session.set_current_ply(4)
+    window.session.model.set_current_ply(4)
 
     def about_the_engine() -> list[str]:
         return [text for text in texts(window) if "/nonexistent/engine" in text]

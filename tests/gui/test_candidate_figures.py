@@ -42,10 +42,10 @@ def test_the_board_the_comment_and_the_lines_show_one_figure_for_k7(qtbot):
     session = ReviewSession()
     table = EvaluationTable()
     table.add(evaluation)
-    session.load_game(game)
-    session.add_evaluations(table.ordered())
-    session.set_current_ply(2)
-    comment = comment_html(session, session.current_node)
+    session.model.load_game(game)
+    session.model.add_evaluations(table.ordered())
+    session.model.set_current_ply(2)
+    comment = comment_html(session.model, session.model.current_node)
     assert f"K7 {on_board}" in comment
     assert "review · 400 visits" in comment  # which search the figures come from
 

@@ -344,9 +344,9 @@ def test_a_point_of_the_plot_and_a_mistake_open_their_game_in_the_main_window(qt
     target = chart.mapFromScene(chart.scene_pos_for(2))
     with qtbot.waitSignal(main.file_opened, timeout=WAIT_MS):
         QTest.mouseClick(chart.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, target)
-    game = main.session.game
+    game = main.session.model.game
     assert (game.white, game.black, game.date) == ("Anna", "Dora", "2024.02.01")
-    assert main.session.game_index == 2 and main.session.current_ply == 0
+    assert main.session.model.game_index == 2 and main.session.model.current_ply == 0
 
     window.panel.tabs.setCurrentWidget(window.panel.mistake_table)
     view = window.panel.mistake_table.view
@@ -354,9 +354,9 @@ def test_a_point_of_the_plot_and_a_mistake_open_their_game_in_the_main_window(qt
     with qtbot.waitSignal(main.file_opened, timeout=WAIT_MS):  # a double-click: the first press, then the second
         QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
         QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
-    game = main.session.game
+    game = main.session.model.game
     assert (game.white, game.black) == ("Carl", "Anna")
-    assert main.session.current_ply == 6  # after 3...Nf6??
+    assert main.session.model.current_ply == 6  # after 3...Nf6??
 
 
 @pytest.mark.parametrize("dark", [False, True])

@@ -122,7 +122,7 @@ def window(qtbot, corpus_dir):
     qtbot.waitExposed(main)
     with qtbot.waitSignal(main.cache_checked, timeout=15000):
         main.open_file(corpus_dir.joinpath(*SHORT_GAME))
-    main.session.set_current_ply(3)
+    main.session.model.set_current_ply(3)
     main.message_bar.add(Message("engine", "error", "no chess engine found", ("locate-engine", "install-stockfish"), scope="app"))
     yield main
     apply_theme(app, False)  # type: ignore[arg-type]
@@ -158,14 +158,14 @@ def test_a_go_review_with_its_notice_is_readable(qtbot, window, corpus_dir, dark
     from reviewer.core.analysis import Evaluation
 
     engine_id = "builtin-go 1.0 | visits=50,multipv=1"
-    game = window.session.game
-    window.session.add_evaluations(
+    game = window.session.model.game
+    window.session.model.add_evaluations(
         [Evaluation(ply=ply, kind="go", engine_id=engine_id, score_lead_first=2.0 - ply % 3) for ply in range(game.ply_count + 1)],
         from_analysis=True,
     )
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
-    window.session.set_current_ply(5)
+    window.session.model.set_current_ply(5)
     assert window.summary_panel.notice_text()
     assert contrast_problems(window) == []
 

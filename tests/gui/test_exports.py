@@ -37,7 +37,7 @@ def window(qtbot, tmp_path) -> MainWindow:
 def _open_and_analyse(qtbot, window: MainWindow, path: Path, engine: str = "fake_uci.py") -> None:
     with qtbot.waitSignal(window.file_opened, timeout=30_000):
         window.open_file(path)
-    kind = window.session.game.kind
+    kind = window.session.model.game.kind
     window.set_engine_choice(EngineChoice(kind=kind, command=shlex.join(fake_engine_command(engine))), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=60_000) as finished:
         window.start_analysis()
@@ -67,8 +67,8 @@ def test_clean_export_and_save_with_analysis_from_the_file_menu(qtbot, window, t
         _menu_action(window, "Save with &analysis…").trigger()
     clean_text, full_text = clean.read_text(), full.read_text()
     assert "[%eval" in clean_text and "[%rvw" not in clean_text
-    assert full_text.count("[%rvw ") == window.session.ply_count + 1
-    assert evaluations_from_game(load_game(full)).by_ply == window.session.evaluations.by_ply
+    assert full_text.count("[%rvw ") == window.session.model.ply_count + 1
+    assert evaluations_from_game(load_game(full)).by_ply == window.session.model.evaluations.by_ply
     assert window.statusBar().currentMessage() == f"Wrote {full}"
 
 
@@ -85,7 +85,7 @@ def test_reports_in_every_format(qtbot, window, tmp_path, monkeypatch):
     report = json.loads(written["json"].read_text())
     assert report["schema"] == "reviewer.report/1" and len(report["moves"]) == 33
     rows = list(csv.DictReader(io.StringIO(written["csv"].read_text())))
-    assert [row["move"] for row in rows] == window.session.game.mainline_moves()
+    assert [row["move"] for row in rows] == window.session.model.game.mainline_moves()
     assert "<svg" in written["html"].read_text() and "Philidor Defense" in written["html"].read_text()
     pdf = written["pdf"].read_bytes()
     assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF") and b"/Image" in pdf
@@ -93,7 +93,7 @@ def test_reports_in_every_format(qtbot, window, tmp_path, monkeypatch):
 
 def test_board_image_and_clipboard(qtbot, window, tmp_path, monkeypatch):
     _open_and_analyse(qtbot, window, OPERA)
-    window.session.set_current_ply(5)
+    window.session.model.set_current_ply(5)
     image_path = tmp_path / "board.png"
     _save_as(monkeypatch, image_path)
     with qtbot.waitSignal(window.exports.finished, timeout=30_000):
@@ -105,7 +105,7 @@ def test_board_image_and_clipboard(qtbot, window, tmp_path, monkeypatch):
     with qtbot.waitSignal(window.exports.finished, timeout=30_000):
         _menu_action(window, "&Copy", "Copy &FEN").trigger()
     expected = chess.Board()
-    for san in window.session.game.mainline_moves()[:5]:
+    for san in window.session.model.game.mainline_moves()[:5]:
         expected.push_san(san)
     assert QGuiApplication.clipboard().text() == expected.fen()
 

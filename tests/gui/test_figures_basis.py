@@ -57,12 +57,12 @@ def slow_katago(window: MainWindow) -> None:
 
 
 def refined_positions(window: MainWindow) -> int:
-    return sum(1 for evaluation in window.session.evaluations.ordered() if evaluation.review_pass == 2)
+    return sum(1 for evaluation in window.session.model.evaluations.ordered() if evaluation.review_pass == 2)
 
 
 def test_a_go_game_names_black_first_in_the_title_the_header_and_the_summary(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*HANDICAP_GAME))
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None and game.handicap == 9 and game.black and game.white
     assert window.windowTitle().startswith(f"{game.black} – {game.white} — ")
     header = window.header_label.text()
@@ -73,7 +73,7 @@ def test_a_go_game_names_black_first_in_the_title_the_header_and_the_summary(qtb
 
 def test_the_handicap_stands_beside_the_komi_in_the_header(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*HANDICAP_GAME))
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None
     assert f"komi {game.komi:g} · 9 stones handicap" in window.header_label.text()
 
@@ -84,18 +84,18 @@ def test_a_go_review_stopped_in_pass_2_says_so_live_in_its_export_and_when_reope
     slow_katago(window)
     click(qtbot, window.commands.analyse_button)
     qtbot.waitUntil(lambda: refined_positions(window) >= 2, timeout=60000)
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
     # every position has a figure, but pass 2 is under way: nothing reads as final
-    assert not window.session.basis.coverage.missing_plies
-    assert not window.session.basis.coverage.complete
+    assert not window.session.model.basis.coverage.missing_plies
+    assert not window.session.model.basis.coverage.complete
     assert window.eval_graph.partial_text().startswith("Not final: ")
     for color in ("black", "white"):
         assert window.summary_panel.basis_text(color).endswith(" moves · pass 2 of 2")
     with qtbot.waitSignal(window.analysis_finished, timeout=10000) as finished:
         click(qtbot, window.commands.analyse_button)  # now "Stop"
     assert finished.args == [False]
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
     state = window.summary_panel.state_text()
     live = STOPPED_IN_PASS_2.search(state)
@@ -116,7 +116,7 @@ def test_a_go_review_stopped_in_pass_2_says_so_live_in_its_export_and_when_reope
     reopened.show()
     slow_katago(reopened)
     open_game(qtbot, reopened, path)
-    reopened.session.settle_assessment()
+    reopened.session.model.settle_assessment()
     reopened.views.refresh()
     again = STOPPED_IN_PASS_2.search(reopened.summary_panel.state_text())
     assert again is not None, reopened.summary_panel.state_text()
@@ -133,7 +133,7 @@ def test_a_review_in_passes_says_which_pass_its_figures_come_from(qtbot, window,
     window.session.evaluation_added.connect(arrived.append)
     click(qtbot, window.commands.analyse_button)
     qtbot.waitUntil(lambda: len(arrived) >= 24, timeout=30000)
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
     for color in ("white", "black"):
         basis = window.summary_panel.basis_text(color)
@@ -147,7 +147,7 @@ def test_a_review_in_passes_says_which_pass_its_figures_come_from(qtbot, window,
     assert window.eval_graph.partial_text().startswith("Not final: analysed ")
     with qtbot.waitSignal(window.analysis_finished, timeout=10000):
         click(qtbot, window.commands.analyse_button)
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     assert " · pass 1 of 3" in window.summary_panel.state_text()
     assert "pass 1 of 3" in window.summary_panel.basis_text("white")
 
@@ -160,10 +160,10 @@ def test_a_finished_review_in_passes_has_final_figures(qtbot, window, corpus_dir
     with qtbot.waitSignal(window.analysis_finished, timeout=60000) as finished:
         click(qtbot, window.commands.analyse_button)
     assert finished.args == [True]
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
-    assert window.session.basis.coverage.complete
-    assert window.summary_panel.state_text() == f"Done · all {window.session.ply_count} moves analysed"
+    assert window.session.model.basis.coverage.complete
+    assert window.summary_panel.state_text() == f"Done · all {window.session.model.ply_count} moves analysed"
     assert window.summary_panel.basis_text("black") == window.summary_panel.basis_text("white") == ""
     assert window.eval_graph.partial_text() == ""
 
@@ -184,9 +184,9 @@ def test_a_game_with_one_cached_move_shows_no_figure_from_it(qtbot, window, corp
     window.set_engine_choice(choice, remember=False)
     window.set_limit("chess", Limit(nodes=100000), remember=False)
     open_game(qtbot, window, path)
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
-    assert window.session.basis.coverage.moves_analysed == 2
+    assert window.session.model.basis.coverage.moves_analysed == 2
     for color in ("white", "black"):
         assert window.summary_panel.accuracy_text(color) == "—"
         details = window.summary_panel.details_text(color)
@@ -234,9 +234,9 @@ def test_the_best_cached_analysis_is_shown_whatever_the_budget_and_switching_sho
     combo = window.commands.limit_combo
     assert combo.currentIndex() == 0 and combo.currentText().startswith("Passes")
     open_game(qtbot, window, path)
-    window.session.settle_assessment()
-    moves = window.session.ply_count
-    assert window.session.basis.coverage.complete
+    window.session.model.settle_assessment()
+    moves = window.session.model.ply_count
+    assert window.session.model.basis.coverage.complete
     shown = window.summary_panel.state_text()
     assert re.match(rf"All {moves} moves analysed · (100k|1M) nodes", shown), shown
     assert window.summary_panel.accuracy_text("white").endswith("%")
@@ -249,8 +249,8 @@ def test_the_best_cached_analysis_is_shown_whatever_the_budget_and_switching_sho
             qtbot.keyClick(view, Qt.Key.Key_Down)
         with qtbot.waitSignal(window.cache_checked, timeout=15000):
             qtbot.keyClick(view, Qt.Key.Key_Return)
-        window.session.settle_assessment()
-        assert window.session.basis.coverage.limit == f"nodes={budget},multipv=1"
+        window.session.model.settle_assessment()
+        assert window.session.model.basis.coverage.limit == f"nodes={budget},multipv=1"
         # the chosen budget's (the other analysis is named as left out)
         assert window.summary_panel.state_text().split(" (")[0] == f"All {moves} moves analysed"
     assert not window.analysis.is_running()

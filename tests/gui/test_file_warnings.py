@@ -33,7 +33,7 @@ def test_a_game_left_out_of_the_file_and_damage_in_the_game_stay_in_the_bar(qtbo
     path = tmp_path / "mixed.sgf"
     path.write_bytes(COLLECTION)
     _open(qtbot, window, path, 1)
-    assert window.session.game is not None and window.session.game.black == "three"
+    assert window.session.model.game is not None and window.session.model.game.black == "three"
     texts = [message.text for message in window.message_bar.messages()]
     assert any("game 2 is not a Go game" in text and "left out" in text for text in texts)
     assert any("already holds a stone" in text for text in texts)

@@ -73,8 +73,8 @@ def test_a_game_with_a_few_cached_positions_is_a_partial_analysis_not_a_verdict(
     with qtbot.waitSignal(window.cache_checked, timeout=15000) as checked:
         window.open_file(path)
     assert checked.args == [3]
-    window.session.settle_assessment()
-    moves = window.session.ply_count
+    window.session.model.settle_assessment()
+    moves = window.session.model.ply_count
     assert window.state_label.text() == f"Analysed 2 of {moves} moves"
     assert window.summary_panel.state_text().startswith(f"Analysed 2 of {moves} moves")
     assert "(partial analysis)" in window.bottom_player.label.text()
@@ -93,8 +93,8 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     with qtbot.waitSignal(window.analysis_finished, timeout=5000) as finished:
         click(qtbot, window.commands.analyse_button)  # now "Stop"
     assert finished.args == [False]
-    window.session.settle_assessment()
-    coverage = window.session.basis.coverage
+    window.session.model.settle_assessment()
+    coverage = window.session.model.basis.coverage
     assert 0 < coverage.moves_analysed < coverage.moves_total
     assert coverage.moves_text().startswith(f"analysed {coverage.moves_analysed} of {coverage.moves_total} moves")
     expected = f"Stopped · {coverage.moves_text()}"
@@ -111,7 +111,7 @@ def test_stop_says_stopped_and_every_view_says_partial(qtbot, window, corpus_dir
     written = json.loads(report.read_text(encoding="utf-8"))
     assert written["coverage"]["complete"] is False
     assert written["coverage"]["moves_analysed"] == coverage.moves_analysed
-    assert written["coverage"]["moves_total"] == window.session.ply_count
+    assert written["coverage"]["moves_total"] == window.session.model.ply_count
     assert written["coverage"]["engine"]["name"] and written["coverage"]["limit"]
     pgn = tmp_path / "partial.pgn"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
@@ -126,8 +126,8 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
     window.set_engine_choice(fake_choice("--name", "Alpha"), remember=False)
     with qtbot.waitSignal(window.analysis_finished, timeout=30000):
         click(qtbot, window.commands.analyse_button)
-    window.session.settle_assessment()
-    assert window.state_label.text() == f"Done · all {window.session.ply_count} moves analysed"
+    window.session.model.settle_assessment()
+    assert window.state_label.text() == f"Done · all {window.session.model.ply_count} moves analysed"
     alpha = window.summary_panel.accuracy_text("white")
     # a second engine, stopped early: its partial set is shown, the first is not mixed in
     window.set_engine_choice(fake_choice("--name", "Beta", "--search-ms", "80"), remember=False)
@@ -137,8 +137,8 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
     qtbot.waitUntil(lambda: len(arrived) >= 5, timeout=20000)
     with qtbot.waitSignal(window.analysis_finished, timeout=5000):
         click(qtbot, window.commands.analyse_button)
-    window.session.settle_assessment()
-    ids = {evaluation.engine_id for evaluation in window.session.evaluations.ordered()}
+    window.session.model.settle_assessment()
+    ids = {evaluation.engine_id for evaluation in window.session.model.evaluations.ordered()}
     assert len(ids) == 1 and next(iter(ids)).startswith("Beta")
     assert "Alpha" in window.summary_panel.state_text() and "not mixed in" in window.summary_panel.state_text()
     assert window.summary_panel.state_text().startswith("Stopped · analysed")
@@ -147,7 +147,7 @@ def test_two_engines_are_never_averaged_in_the_summary(qtbot, window, corpus_dir
 
 def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, window, corpus_dir, tmp_path) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None
     evaluations = []
     for ply in range(game.ply_count + 1):
@@ -155,9 +155,9 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
         evaluations.append(Evaluation(ply=ply, kind="go", engine_id=BUILTIN_ID, score_lead_first=lead, winrate_first=0.5, best_move="A1"))
     for evaluation in evaluations:
         window.analysis.evaluation_ready.emit(evaluation)  # as the analysis delivers them
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     window.views.refresh()
-    assert window.session.judgements() == {} or set(window.session.judgements().values()) == {None}
+    assert window.session.model.judgements() == {} or set(window.session.model.judgements().values()) == {None}
     for color in ("white", "black"):
         assert window.summary_panel.accuracy_text(color) == "—"
         assert window.summary_panel.count_button(color, "blunder").text().startswith("–")
@@ -165,8 +165,8 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     assert notice.startswith("Rough estimate:") and "reviewer engines install" in notice
     assert window.eval_graph.rough_label.isVisible()
     assert window.go_board.candidates_rough  # candidates in one neutral grey, not loss colours
-    window.session.set_current_ply(3)
-    text = comment_html(window.session, window.session.current_node)
+    window.session.model.set_current_ply(3)
+    text = comment_html(window.session.model, window.session.model.current_node)
     assert "rough estimate" in text and "Blunder" not in text
     report = tmp_path / "go.json"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
@@ -179,7 +179,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
 
 def test_a_file_problem_stays_in_the_bar_and_is_marked_at_the_move(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*ILLEGAL_MOVE_GAME))
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None and game.warnings
     texts = [message.text for message in window.message_bar.messages()]
     assert texts == list(game.warnings)
@@ -190,7 +190,7 @@ def test_a_file_problem_stays_in_the_bar_and_is_marked_at_the_move(qtbot, window
     last = game.ply_count
     assert "Kg2" in window.move_list.problem_text(last)
     # the ⚠ tooltip at that move
-    window.session.set_current_ply(last)
+    window.session.model.set_current_ply(last)
     rect = window.move_list.item_rect(game.node_at_ply(last))
     assert rect is not None
     assert "Kg2" in window.move_list.tooltip_at(rect.center())  # what hovering the ⚠ shows
@@ -259,19 +259,19 @@ def test_install_stockfish_runs_the_installer_off_the_gui_thread(qtbot, window, 
 def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     engine_id = "Fake 1 | nodes=1,multipv=1"
-    window.session.add_evaluations(
+    window.session.model.add_evaluations(
         [
             Evaluation(ply=4, kind="chess", engine_id=engine_id, mate_first=3, best_move="Qh5", pv=("Qh5",)),
             Evaluation(ply=5, kind="chess", engine_id=engine_id, mate_first=-2, best_move="Qh4", pv=("Qh4",)),
         ],
         from_analysis=True,
     )
-    window.session.settle_assessment()
-    text = comment_html(window.session, window.session.mainline_node(5))
+    window.session.model.settle_assessment()
+    text = comment_html(window.session.model, window.session.model.mainline_node(5))
     assert "#3 → #-2" in text and "+M" not in text and "−M" not in text
     assert "Engine #-2" in text
     window.views.refresh()
-    game = window.session.game
+    game = window.session.model.game
     assert window.eval_graph.tooltip_at(4) == f"2… {game.node_at_ply(4).move}  #3"
     assert window.eval_graph.tooltip_at(5) == f"3. {game.node_at_ply(5).move}  #-2"
     assert window.eval_graph.tooltip_at(6).endswith("not analysed")
@@ -285,20 +285,20 @@ def test_mates_keep_their_distance_in_the_comment(qtbot, window, corpus_dir) -> 
 def test_scores_shown_for_a_best_move_never_say_it_lost(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     engine_id = "Fake 1 | nodes=1,multipv=1"
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None
     played = game.node_at_ply(31).move
-    window.session.add_evaluations(
+    window.session.model.add_evaluations(
         [
             Evaluation(ply=30, kind="chess", engine_id=engine_id, score_cp_first=30, best_move=played, pv=(played,)),
             Evaluation(ply=31, kind="chess", engine_id=engine_id, score_cp_first=-473, best_move="a6", pv=("a6",)),
         ],
         from_analysis=True,
     )
-    window.session.settle_assessment()
-    move = window.session.move_assessment(31)
+    window.session.model.settle_assessment()
+    move = window.session.model.move_assessment(31)
     assert move is not None and move.judgement == "best" and move.loss == pytest.approx(503)
-    text = comment_html(window.session, window.session.mainline_node(31))
+    text = comment_html(window.session.model, window.session.model.mainline_node(31))
     assert "Best move." in text and "cp lost" not in text and "5.03" in text
 
 

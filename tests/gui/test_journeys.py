@@ -69,14 +69,14 @@ def analyse_with_space(qtbot, window: MainWindow) -> None:
 
 def settle(qtbot, window: MainWindow) -> None:
     """The assessment is exact and the views have drawn it."""
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
     qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
 
 
 def shown_labels(window: MainWindow) -> dict[int, str]:
     """Main-line ply -> the ?!/?/?? drawn after each flagged move of the move list."""
     session = window.session
-    return {ply: window.move_list.symbol_for(session.mainline_node(ply), ply) for ply in session.flagged_plies()}
+    return {ply: window.move_list.symbol_for(session.model.mainline_node(ply), ply) for ply in session.model.flagged_plies()}
 
 
 def click_graph(qtbot, window: MainWindow, ply: int) -> int:
@@ -156,44 +156,44 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
 
     # The graph takes the player to a flagged move: board, move list and graph agree.
     ply = click_graph(qtbot, window, next(p for p in sorted(labels) if p >= 6))
-    assert session.current_ply == ply and window.move_list.current_node() is session.mainline_node(ply)
-    assert window.chess_board.board().fen() == board_after(session.game, session.current_node).fen()
+    assert session.model.current_ply == ply and window.move_list.current_node() is session.model.mainline_node(ply)
+    assert window.chess_board.board().fen() == board_after(session.model.game, session.model.current_node).fen()
 
     # A variation dragged on the board: the labels of the whole list stay.
-    here = session.current_node
-    board = board_after(session.game, here)
+    here = session.model.current_node
+    board = board_after(session.model.game, here)
     played = {child.uci for child in here.children}
     move = next(m for m in board.legal_moves if m.uci() not in played and not m.promotion)
     with qtbot.waitSignal(session.tree_changed):
         drag(window.chess_board, move.from_square, move.to_square)
-    variation = session.current_node
+    variation = session.model.current_node
     assert variation.uci == move.uci() and not variation.is_mainline and variation.parent is here
     assert shown_labels(window) == labels
 
     # Engine lines: a click on the third move of the first line plays three moves, and only those.
     line = click_line_move(qtbot, window, 3)
-    assert [node.move for node in session.current_node.path_from_root()[ply + 1 :]] == list(line[:3])
+    assert [node.move for node in session.model.current_node.path_from_root()[ply + 1 :]] == list(line[:3])
     assert not window.chess_board._preview  # the hovered line's arrows went with the old position
     assert shown_labels(window) == labels
-    assert window.lines_panel.rows() == [] or window.analysis_board.latest_update().token is session.current_node
+    assert window.lines_panel.rows() == [] or window.analysis_board.latest_update().token is session.model.current_node
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)  # the new position's lines
-    assert window.analysis_board.latest_update().token is session.current_node
+    assert window.analysis_board.latest_update().token is session.model.current_node
     shoot(qtbot, window, "chess-lines")
     QTest.keyClick(window, Qt.Key.Key_L)  # lines off
 
     # One undo takes the three moves back; the variation stays.
     undo(window)
-    assert session.current_node is variation and not variation.children
+    assert session.model.current_node is variation and not variation.children
     assert shown_labels(window) == labels
 
     # Export, open the exported copy, then the original: the variation is in both.
     exported = tmp_path / "game-reviewed.pgn"
     export(qtbot, window, exported)
     open_file(qtbot, window, exported)
-    assert move.uci() in [child.uci for child in session.mainline_node(ply).children[1:]]  # with the engine's lines
+    assert move.uci() in [child.uci for child in session.model.mainline_node(ply).children[1:]]  # with the engine's lines
     open_file(qtbot, window, original)
-    qtbot.waitUntil(lambda: len(session.mainline_node(ply).children) == 2, timeout=WAIT_MS)
-    assert session.mainline_node(ply).children[1].uci == move.uci()
+    qtbot.waitUntil(lambda: len(session.model.mainline_node(ply).children) == 2, timeout=WAIT_MS)
+    assert session.model.mainline_node(ply).children[1].uci == move.uci()
 
 
 def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, tmp_path):
@@ -203,23 +203,23 @@ def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, 
     analyse_with_space(qtbot, window)
     session = window.session
     labels = shown_labels(window)
-    assert set(session.judgements()) == {1, 2, 3, 4} and labels == {2: "?!"}
+    assert set(session.model.judgements()) == {1, 2, 3, 4} and labels == {2: "?!"}
 
     ply = click_graph(qtbot, window, 2)
-    assert session.current_ply == ply
+    assert session.model.current_ply == ply
     # Black (or White) takes the stone on D5 with a click: a variation, the stone comes off.
-    mover_is_black = session.game.mover_at_ply(ply + 1) == "black"
+    mover_is_black = session.model.game.mover_at_ply(ply + 1) == "black"
     if not mover_is_black:  # White to move: one move elsewhere first, so that Black captures
         with qtbot.waitSignal(session.tree_changed):
             click_point(window, "A9")
     with qtbot.waitSignal(session.tree_changed):
         click_point(window, "E5")
-    capture = session.current_node
+    capture = session.model.current_node
     assert capture.move == "E5" and not capture.is_mainline
     assert point_from_gtp("D5", 9) not in window.go_board.position().white
     # White's immediate recapture is the ko: refused, with its reason, nothing lost.
     click_point(window, "D5")
-    assert session.current_node is capture
+    assert session.model.current_node is capture
     assert any("ko" in message.text.lower() for message in window.message_bar.messages())
     assert window.move_entry.refusal() == ""  # the move box was not used: no red frame
     assert shown_labels(window) == labels
@@ -227,11 +227,11 @@ def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, 
 
     # Engine lines: the second move of the first line plays two moves; one undo takes both back.
     line = click_line_move(qtbot, window, 2)
-    assert [node.move for node in session.current_node.path_from_root()[-2:]] == list(line[:2])
-    assert session.current_node.parent.parent is capture
+    assert [node.move for node in session.model.current_node.path_from_root()[-2:]] == list(line[:2])
+    assert session.model.current_node.parent.parent is capture
     QTest.keyClick(window, Qt.Key.Key_L)
     undo(window)
-    assert session.current_node is capture and not capture.children
+    assert session.model.current_node is capture and not capture.children
     assert shown_labels(window) == labels
 
     exported = tmp_path / "ko-reviewed.sgf"
@@ -240,7 +240,7 @@ def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, 
     open_file(qtbot, window, original)
     start = capture.parent
     depth = len(start.path_from_root())
-    qtbot.waitUntil(lambda: any(child.move == "E5" for child in _node_at(session.game.root, depth, start).children), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: any(child.move == "E5" for child in _node_at(session.model.game.root, depth, start).children), timeout=WAIT_MS)
 
 
 def _node_at(root, depth: int, like) -> object:
@@ -260,7 +260,7 @@ def test_a_saved_analysis_becomes_cards_and_the_feedback_stays_with_the_card_ans
     shutil.copyfile(corpus_dir.joinpath(*CHESS_GAME), original)
     open_file(qtbot, window, original)
     analyse_with_space(qtbot, window)
-    assert window.session.flagged_plies()
+    assert window.session.model.flagged_plies()
     saved = tmp_path / "game-analysed.pgn"
     export(qtbot, window, saved, with_analysis=True)
     assert main(["train", "--add", str(saved)]) == 0  # the deck the window's trainer reads
@@ -383,7 +383,7 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
             QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, cell)
         assert checked.args[0] == first_game_plies + 1  # the review's evaluations, from the cache
         session = window.session
-        assert session.game_index == 0 and session.current_ply == row.ply
+        assert session.model.game_index == 0 and session.model.current_ply == row.ply
         settle(qtbot, window)
         labels = shown_labels(window)
         assert labels.get(row.ply), "the mistake opened is labelled in the move list"
@@ -399,7 +399,7 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
         qtbot.waitUntil(lambda: trainer.current() is not None, timeout=WAIT_MS)
         with Deck() as deck:
             cards = deck.cards()
-        flagged = {ply for ply, judgement in session.judgements().items() if judgement in ("mistake", "blunder")}
+        flagged = {ply for ply, judgement in session.model.judgements().items() if judgement in ("mistake", "blunder")}
         assert {card.ply for card in cards} == flagged
         assert {(card.source_path, card.source_index) for card in cards} == {(str(games), 0)}
         card = trainer.current()

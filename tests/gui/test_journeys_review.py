@@ -46,12 +46,12 @@ def test_learn_from_your_mistakes_hides_the_answer_and_keeps_the_feedback_with_i
     path.write_text(SCHOLARS_PGN)
     open_file(qtbot, window, path)
     _game, table = scholars_mate()
-    window.session.add_evaluations(table.ordered(), from_analysis=True)
+    window.session.model.add_evaluations(table.ordered(), from_analysis=True)
     settle(qtbot, window)
     window.commands.retro_black_action.trigger()
     panel = window.retro_panel
     assert "Nf6 was a blunder" in panel.prompt.text()
-    assert window.session.current_ply == BLUNDER_PLY - 1
+    assert window.session.model.current_ply == BLUNDER_PLY - 1
     assert window.chess_board.arrows() == [] and "Engine" not in window.comment_view.toPlainText()
     shoot(qtbot, window, "learn-asked")
 
@@ -112,7 +112,7 @@ def test_damaged_files_open_with_what_can_be_read_and_say_what_is_wrong(qtbot, t
     cut = tmp_path / "cut.pgn"
     cut.write_text(SCHOLARS_PGN.replace("3. Bc4 Nf6 4. Qxf7# 1-0", "3. B"))
     open_file(qtbot, window, cut)
-    assert window.session.ply_count == 4
+    assert window.session.model.ply_count == 4
     qtbot.waitUntil(lambda: any("the rest is missing" in text for text in banner_texts(window)), timeout=WAIT_MS)
     shoot(qtbot, window, "damaged-pgn")
 
@@ -120,13 +120,13 @@ def test_damaged_files_open_with_what_can_be_read_and_say_what_is_wrong(qtbot, t
     glued.write_text("1. e4 e5 1-0\n\n1. d4 d5 0-1\n")
     with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
         window.open_file(glued, game_index=1)  # the second game of two: a result token ends a game
-    assert window.session.game is not None and window.session.game.mainline_moves() == ["d4", "d5"]
-    assert window.session.collection is not None and len(window.session.collection) == 2
+    assert window.session.model.game is not None and window.session.model.game.mainline_moves() == ["d4", "d5"]
+    assert window.session.model.collection is not None and len(window.session.model.collection) == 2
 
     truncated_sgf = tmp_path / "cut.sgf"
     truncated_sgf.write_text("(;GM[1]FF[4]SZ[9]KM[7];B[ee];W[cc];B[gg];W[cg")
     open_file(qtbot, window, truncated_sgf)
-    assert window.session.ply_count == 3
+    assert window.session.model.ply_count == 3
     qtbot.waitUntil(lambda: any("missing" in text for text in banner_texts(window)), timeout=WAIT_MS)
     shoot(qtbot, window, "damaged-sgf")
     window.close()

@@ -60,52 +60,52 @@ def focused() -> QWidget | None:
 @pytest.mark.parametrize("game", [CHESS_GAME, GO_GAME], ids=["chess", "go"])
 def test_every_navigation_key_works_from_every_focusable_widget(qtbot, window, corpus_dir, game) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*game))
-    last = window.session.ply_count
+    last = window.session.model.ply_count
     for widget in focusable_widgets(window):
         for key, wanted in NAVIGATION:
-            window.session.set_current_ply(FROM_PLY)
+            window.session.model.set_current_ply(FROM_PLY)
             widget.setFocus()
             qtbot.waitUntil(widget.hasFocus)
             QTest.keyClick(focused(), key)
             where = f"{key.name} from {type(widget).__name__} {widget.objectName()!r}"
-            assert window.session.current_ply == (last if wanted is None else wanted), where
+            assert window.session.model.current_ply == (last if wanted is None else wanted), where
         if game == GO_GAME and widget is not window.move_entry:  # Shift+P passes, wherever the focus is
-            window.session.set_current_ply(FROM_PLY)
+            window.session.model.set_current_ply(FROM_PLY)
             widget.setFocus()
             qtbot.waitUntil(widget.hasFocus)
             QTest.keyClick(focused(), Qt.Key.Key_P, Qt.KeyboardModifier.ShiftModifier)
-            assert window.session.current_node.move == "pass", f"Shift+P from {type(widget).__name__}"
+            assert window.session.model.current_node.move == "pass", f"Shift+P from {type(widget).__name__}"
 
 
 def test_keys_edit_a_move_being_typed_and_esc_gives_them_back(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*CHESS_GAME))
     entry = window.move_entry
-    window.session.set_current_ply(FROM_PLY)
+    window.session.model.set_current_ply(FROM_PLY)
     QTest.mouseClick(entry, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: focused() is entry)
     QTest.keyClicks(entry, "Nf")
     QTest.keyClick(entry, Qt.Key.Key_Left)
     QTest.keyClick(entry, Qt.Key.Key_Home)
-    assert window.session.current_ply == FROM_PLY and entry.cursorPosition() == 0  # the keys are the box's
+    assert window.session.model.current_ply == FROM_PLY and entry.cursorPosition() == 0  # the keys are the box's
     QTest.keyClick(entry, Qt.Key.Key_Escape)
     board = window.board_stack.currentWidget()
     qtbot.waitUntil(lambda: focused() is board)
     assert entry.text() == "Nf"  # nothing typed is lost
     QTest.keyClick(board, Qt.Key.Key_Right)
-    assert window.session.current_ply == FROM_PLY + 1
+    assert window.session.model.current_ply == FROM_PLY + 1
 
 
 def test_a_move_typed_and_entered_leaves_the_box(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*CHESS_GAME))
     entry = window.move_entry
-    window.session.set_current_ply(0)
+    window.session.model.set_current_ply(0)
     QTest.mouseClick(entry, Qt.MouseButton.LeftButton)
     QTest.keyClicks(entry, "d4")
     QTest.keyClick(entry, Qt.Key.Key_Return)
-    assert window.session.current_node.move == "d4" and entry.text() == ""
+    assert window.session.model.current_node.move == "d4" and entry.text() == ""
     qtbot.waitUntil(lambda: focused() is window.board_stack.currentWidget())
     QTest.keyClick(focused(), Qt.Key.Key_Left)
-    assert window.session.current_ply == 0
+    assert window.session.model.current_ply == 0
 
 
 @pytest.mark.parametrize("target", ["board", "move list"])
@@ -120,20 +120,20 @@ def test_a_click_elsewhere_takes_the_keyboard_from_the_box(qtbot, window, corpus
         QTest.mouseClick(widget, Qt.MouseButton.RightButton, pos=widget.rect().center())
     else:
         widget = window.move_list
-        rect = window.move_list.item_rect(window.session.mainline_node(3))
+        rect = window.move_list.item_rect(window.session.model.mainline_node(3))
         QTest.mouseClick(widget.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.waitUntil(lambda: focused() is widget)
-    window.session.set_current_ply(FROM_PLY)
+    window.session.model.set_current_ply(FROM_PLY)
     QTest.keyClick(widget, Qt.Key.Key_Right)
-    assert window.session.current_ply == FROM_PLY + 1
+    assert window.session.model.current_ply == FROM_PLY + 1
 
 
 def test_opening_a_go_game_leaves_the_keyboard_to_the_board(qtbot, window, corpus_dir) -> None:
     QTest.mouseClick(window.move_entry, Qt.MouseButton.LeftButton)
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     qtbot.waitUntil(lambda: focused() is window.go_board)
-    moves = window.session.ply_count
-    window.session.set_current_ply(FROM_PLY)
+    moves = window.session.model.ply_count
+    window.session.model.set_current_ply(FROM_PLY)
     QTest.keyClick(focused(), Qt.Key.Key_P, Qt.KeyboardModifier.ShiftModifier)  # a pass
-    assert window.move_entry.text() == "" and window.session.current_node.move == "pass"
-    assert window.session.ply_count == moves
+    assert window.move_entry.text() == "" and window.session.model.current_node.move == "pass"
+    assert window.session.model.ply_count == moves

@@ -54,25 +54,25 @@ def analyse(qtbot, window: MainWindow, timeout_ms: int = 30000) -> None:
 def test_open_a_corpus_game_and_step_with_the_keys(qtbot, window, corpus_dir) -> None:
     path = corpus_dir.joinpath(*SHORT_GAME)
     open_game(qtbot, window, path)
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None and game.white == "Gorodetzky, David"
     assert "Gorodetzky" in window.windowTitle()
-    assert window.session.current_ply == 0
+    assert window.session.model.current_ply == 0
 
     qtbot.keyClick(window, Qt.Key.Key_Right)
     qtbot.keyClick(window, Qt.Key.Key_Right)
-    assert window.session.current_ply == 2
+    assert window.session.model.current_ply == 2
     node = game.node_at_ply(2)
     assert window.chess_board.board().fen() == chess_board_at(game, node).fen()
     assert window.move_list.current_node() is node
     assert window.eval_graph.current_ply() == 2
 
     qtbot.keyClick(window, Qt.Key.Key_End)
-    assert window.session.current_ply == game.ply_count
+    assert window.session.model.current_ply == game.ply_count
     qtbot.keyClick(window, Qt.Key.Key_Left)
-    assert window.session.current_ply == game.ply_count - 1
+    assert window.session.model.current_ply == game.ply_count - 1
     qtbot.keyClick(window, Qt.Key.Key_Home)
-    assert window.session.current_ply == 0
+    assert window.session.model.current_ply == 0
     assert Settings().recent_files()[0] == str(path.resolve())
 
 
@@ -80,14 +80,14 @@ def test_wheel_over_the_board_steps_through_the_session(qtbot, window, corpus_di
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.chess_board.wheel_steps.emit(3)
     window.chess_board.wheel_steps.emit(-1)
-    assert window.session.current_ply == 2
+    assert window.session.model.current_ply == 2
 
 
 def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    game = window.session.game
+    game = window.session.model.game
     for ply in range(game.ply_count + 1):  # synthetic evaluations so that the graph has points
-        window.session.add_evaluation(
+        window.session.model.add_evaluation(
             Evaluation(ply=ply, kind="chess", score_cp_first=(ply % 7) * 20, side_to_move="white" if ply % 2 == 0 else "black")
         )
     qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=20_000)  # the throttled refresh ran
@@ -97,7 +97,7 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
     with qtbot.waitSignal(graph.ply_clicked, timeout=2000) as clicked:
         qtbot.mouseClick(graph.view.viewport(), Qt.MouseButton.LeftButton, pos=position)
     assert abs(clicked.args[0] - target) <= 1
-    ply = window.session.current_ply
+    ply = window.session.model.current_ply
     assert ply == clicked.args[0]
     assert window.move_list.current_node() is game.node_at_ply(ply)
     assert window.chess_board.board().fen() == chess_board_at(game, game.node_at_ply(ply)).fen()
@@ -105,13 +105,13 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
 
 def test_clicking_a_variation_in_the_move_list(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*FORK_GAME))
-    game = window.session.game
+    game = window.session.model.game
     variation = next(node.children[1] for node in game.mainline_nodes() if len(node.children) > 1)
     window.move_list.node_selected.emit(variation)
-    assert window.session.current_node is variation
+    assert window.session.model.current_node is variation
     assert window.move_list.current_node() is variation
     qtbot.keyClick(window, Qt.Key.Key_Right)
-    assert window.session.current_node is (variation.children[0] if variation.children else variation)
+    assert window.session.model.current_node is (variation.children[0] if variation.children else variation)
 
 
 def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir) -> None:
@@ -121,10 +121,10 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
     window.analysis.progress_changed.connect(progress.append)
     analyse(qtbot, window)
     session = window.session
-    assert len(session.evaluations) == session.ply_count + 1
-    judgements = session.judgements()
-    assert set(judgements) == set(range(1, session.ply_count + 1))
-    assert progress[-1].done == progress[-1].total == session.ply_count + 1
+    assert len(session.model.evaluations) == session.model.ply_count + 1
+    judgements = session.model.judgements()
+    assert set(judgements) == set(range(1, session.model.ply_count + 1))
+    assert progress[-1].done == progress[-1].total == session.model.ply_count + 1
     assert window.summary_panel.accuracy_text("white").strip() not in ("", "–", "—")
     for color in ("white", "black"):  # a strength estimate is shown with its interval, or not at all
         details = window.summary_panel.details_text(color)
@@ -134,13 +134,13 @@ def test_analysis_with_a_fake_engine_labels_the_moves(qtbot, window, corpus_dir)
         else:
             assert "Strength from the moves: none (" in window.summary_panel._rows[color].details.toolTip()
     assert window.commands.analyse_action.text() == "Analyse"
-    flagged = session.flagged_plies(("mistake", "blunder"))  # N goes to mistakes and blunders
+    flagged = session.model.flagged_plies(("mistake", "blunder"))  # N goes to mistakes and blunders
     assert flagged, "the fake engine's scores flag some moves of this game"
     qtbot.keyClick(window, Qt.Key.Key_N)
-    assert session.current_ply == flagged[0]
+    assert session.model.current_ply == flagged[0]
     judgement = judgements[flagged[0]]
     assert {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}[judgement] in comment_html(
-        session, session.current_node
+        session.model, session.model.current_node
     )
     assert "Best line" in window.comment_view.toPlainText()
 
@@ -158,46 +158,46 @@ def test_the_analysis_can_be_cancelled_with_space(qtbot, window, corpus_dir, tmp
         qtbot.keyClick(window, Qt.Key.Key_Space)
     assert finished.args == [False]
     assert window.analysis.shutdown(timeout_s=60.0)  # the engine process has been closed
-    done = len(window.session.evaluations)
-    assert 0 < done < window.session.ply_count + 1
+    done = len(window.session.model.evaluations)
+    assert 0 < done < window.session.model.ply_count + 1
     QCoreApplication.sendPostedEvents()  # whatever the stopped analysis still sent arrives now
     QCoreApplication.processEvents()
-    assert len(window.session.evaluations) == done  # nothing arrives after the stop
+    assert len(window.session.model.evaluations) == done  # nothing arrives after the stop
 
 
 def test_export_annotated_pgn_and_json_report(qtbot, window, corpus_dir, tmp_path) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     use_fake_engine(window)
     analyse(qtbot, window)
-    flagged = window.session.flagged_plies()
+    flagged = window.session.model.flagged_plies()
 
     pgn_path = tmp_path / "reviewed.pgn"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
         window.export(pgn_path)
     exported = load_game(pgn_path)
-    assert exported.mainline_moves() == window.session.game.mainline_moves()
+    assert exported.mainline_moves() == window.session.model.game.mainline_moves()
     assert "[%eval" in exported.node_at_ply(1).comment
     assert exported.node_at_ply(flagged[0]).nags  # ?!, ? or ??
-    assert "[%eval" not in window.session.game.node_at_ply(1).comment  # the open game is untouched
+    assert "[%eval" not in window.session.model.game.node_at_ply(1).comment  # the open game is untouched
 
     json_path = tmp_path / "report.json"
     with qtbot.waitSignal(window.export_finished, timeout=10000):
         window.export(json_path)
     report = json.loads(json_path.read_text())
     assert report["schema"] == "reviewer.report/1"
-    assert len(report["moves"]) == window.session.ply_count
+    assert len(report["moves"]) == window.session.model.ply_count
     assert [m["ply"] for m in report["moves"] if m["judgement"] in ("inaccuracy", "mistake", "blunder")] == flagged
 
 
 def test_a_bad_file_is_reported_and_the_open_game_stays(qtbot, window, corpus_dir, tmp_path) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    game = window.session.game
+    game = window.session.model.game
     binary = tmp_path / "broken.pgn"
     binary.write_bytes(bytes(range(256)) * 4)
     with qtbot.waitSignal(window.open_failed, timeout=5000) as failed:
         window.open_file(binary)
     assert "broken.pgn" in failed.args[0] and "\n" not in failed.args[0]
-    assert window.session.game is game
+    assert window.session.model.game is game
     assert [m.text for m in window.message_bar.messages()] == [failed.args[0]]  # seen until dismissed
     assert window.message_bar.isVisible()
 
@@ -209,15 +209,15 @@ def test_dropping_a_file_opens_it(qtbot, window, corpus_dir) -> None:
     event = QDropEvent(QPointF(50, 50), Qt.DropAction.CopyAction, mime, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier)
     with qtbot.waitSignal(window.file_opened, timeout=10000):
         window.dropEvent(event)
-    assert window.session.game.kind == "go"
+    assert window.session.model.game.kind == "go"
     assert window.board_stack.currentWidget() is window.go_board
 
 
 def test_game_number_and_ply_from_the_caller(qtbot, window, corpus_dir) -> None:
     path = corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn"
     open_game(qtbot, window, path, game_index=4, ply=10)
-    assert window.session.game_index == 4
-    assert window.session.current_ply == 10
+    assert window.session.model.game_index == 4
+    assert window.session.model.current_ply == 10
     assert "[5/232]" in window.windowTitle()
 
 
@@ -247,7 +247,7 @@ def test_flip_preset_and_limit_are_remembered(qtbot, window, corpus_dir) -> None
     fresh = Settings()
     assert fresh.preset == "seed"
     assert fresh.limit("chess").depth == 12
-    assert window.session.preset == "seed"
+    assert window.session.model.preset == "seed"
     assert "depth 12" in window.commands.limit_combo.currentText()
 
 
@@ -257,10 +257,10 @@ def test_summary_count_click_jumps_to_that_move(qtbot, window, corpus_dir) -> No
     analyse(qtbot, window)
     session = window.session
     color, judgement, ply = next(
-        (session.game.mover_at_ply(p), j, p) for p, j in sorted(session.judgements().items()) if j in ("mistake", "blunder", "inaccuracy")
+        (session.model.game.mover_at_ply(p), j, p) for p, j in sorted(session.model.judgements().items()) if j in ("mistake", "blunder", "inaccuracy")
     )
     window.summary_panel.judgement_clicked.emit(color, judgement)
-    assert session.current_ply == ply
+    assert session.model.current_ply == ply
 
 
 def test_go_analysis_with_a_fake_katago_marks_candidates(qtbot, window, corpus_dir) -> None:
@@ -270,9 +270,9 @@ def test_go_analysis_with_a_fake_katago_marks_candidates(qtbot, window, corpus_d
     assert not window.commands.preset_combo.isEnabled()  # chess thresholds do not apply to Go
     analyse(qtbot, window)
     session = window.session
-    assert set(session.judgements()) == set(range(1, session.ply_count + 1))
-    session.set_current_ply(10)
-    evaluation = session.evaluations.get(10)
+    assert set(session.model.judgements()) == set(range(1, session.model.ply_count + 1))
+    session.model.set_current_ply(10)
+    evaluation = session.model.evaluations.get(10)
     assert evaluation is not None and evaluation.candidates
     best = evaluation.candidates[0]
     assert "Engine" in window.comment_view.toPlainText()
@@ -328,17 +328,17 @@ def test_a_game_analysed_before_shows_its_cached_analysis_when_opened(qtbot, win
     open_game(qtbot, window, path)
     use_fake_engine(window)
     analyse(qtbot, window)
-    judgements = window.session.judgements()
+    judgements = window.session.model.judgements()
 
     again = MainWindow(discover_engines=False)
     qtbot.addWidget(again)
     use_fake_engine(again)  # the same engine and limit as before
     with qtbot.waitSignal(again.cache_checked, timeout=10000) as checked:
         again.open_file(path)
-    assert checked.args == [again.session.ply_count + 1]
+    assert checked.args == [again.session.model.ply_count + 1]
     assert not again.analysis.is_running()
-    qtbot.waitUntil(lambda: again.session.assessment_settled, timeout=5000)
-    assert again.session.judgements() == judgements
+    qtbot.waitUntil(lambda: again.session.model.assessment_settled, timeout=5000)
+    assert again.session.model.judgements() == judgements
     assert "analysis cache" in again.statusBar().currentMessage()
 
     other_limit = MainWindow(discover_engines=False)
@@ -348,9 +348,9 @@ def test_a_game_analysed_before_shows_its_cached_analysis_when_opened(qtbot, win
     with qtbot.waitSignal(other_limit.cache_checked, timeout=10000) as checked:
         other_limit.open_file(path)
     # another budget: the best analysis the cache has is shown all the same, saying which it is
-    assert checked.args == [other_limit.session.ply_count + 1]
-    assert other_limit.session.basis.coverage.complete
-    shown = describe_limit(Limit.parse(other_limit.session.basis.coverage.limit or ""))
+    assert checked.args == [other_limit.session.model.ply_count + 1]
+    assert other_limit.session.model.basis.coverage.complete
+    shown = describe_limit(Limit.parse(other_limit.session.model.basis.coverage.limit or ""))
     assert shown != describe_limit(Limit(depth=3))
     assert other_limit.summary_panel.state_text().endswith(f" · {shown}")
 
@@ -370,8 +370,8 @@ def test_scoring_runs_off_the_gui_thread_during_an_analysis(qtbot, window, corpu
     window.assessor._assess = spy
     analyse(qtbot, window)
     assert threads and threading.main_thread().name not in threads
-    assert window.session.assessment_settled  # exact at the end, for what follows
-    assert set(window.session.judgements()) == set(range(1, window.session.ply_count + 1))
+    assert window.session.model.assessment_settled  # exact at the end, for what follows
+    assert set(window.session.model.judgements()) == set(range(1, window.session.model.ply_count + 1))
 
 
 def test_a_review_in_passes_says_which_pass_each_judgement_came_from(qtbot, window, corpus_dir) -> None:
@@ -384,11 +384,11 @@ def test_a_review_in_passes_says_which_pass_each_judgement_came_from(qtbot, wind
     window.analysis.progress_changed.connect(lambda _progress: formats.append(window.progress_bar.format()))
     analyse(qtbot, window)
     session = window.session
-    flagged = session.flagged_plies(("mistake", "blunder"))
+    flagged = session.model.flagged_plies(("mistake", "blunder"))
     assert flagged, "the fake engine's scores flag some moves of this game"
-    assert session.evaluations.get(flagged[0]).review_pass in (2, 3)  # a flagged move is always looked at again
+    assert session.model.evaluations.get(flagged[0]).review_pass in (2, 3)  # a flagged move is always looked at again
     qtbot.keyClick(window, Qt.Key.Key_N)
-    assert session.current_ply == flagged[0]
+    assert session.model.current_ply == flagged[0]
     assert "of 3 · " in window.comment_view.toPlainText()
     assert any(text.startswith("pass 1/3 · ") for text in formats)  # the pass under way and its own count
     assert any(text.startswith("pass 2/3 · ") for text in formats)
@@ -436,7 +436,7 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
     assert [job.limit for job in started] == [default_go_passes().limit()]  # KataGo's default, not 50 visits
     # should the KataGo found not start, the built-in engine would review at its own default
     assert [job.limit_with_builtin for job in started] == [Limit(visits=50)]
-    assert main.session.evaluations.get(0) is not None
+    assert main.session.model.evaluations.get(0) is not None
 
 
 def test_go_is_reviewed_in_passes_with_katago_and_at_50_visits_with_the_built_in_engine(qtbot, window, corpus_dir) -> None:

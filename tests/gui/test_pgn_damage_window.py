@@ -40,14 +40,14 @@ def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot
     path = tmp_path / f"{variant}.pgn"
     path.write_text(f'[Variant "{variant}"]\n[White "A"]\n[Black "B"]\n\n{VARIANTS[variant]}\n', encoding="utf-8")
     _open(qtbot, window, path)
-    game = window.session.game
+    game = window.session.model.game
     assert game is not None and game.variant == variant.lower()
     assert game.ply_count == len(VARIANTS[variant].split()) - 1 - VARIANTS[variant].count(".")
     if variant == "Horde":
         assert len(window.chess_board.board().pieces(chess.PAWN, chess.WHITE)) == 36
     for ply in range(1, game.ply_count + 1):
         qtbot.keyClick(window, Qt.Key.Key_Right)
-        assert window.session.current_ply == ply
+        assert window.session.model.current_ply == ply
         assert window.chess_board.board().fen() == board_after(game, game.node_at_ply(ply)).fen()
     if variant == "Crazyhouse":
         board = window.chess_board.board()
@@ -72,4 +72,4 @@ def test_a_pgn_cut_off_in_a_move_says_so_in_the_message_bar(qtbot, window, tmp_p
     _open(qtbot, window, path)
     texts = [message.text for message in window.message_bar.messages()]
     assert any("in the middle of a move ('B')" in text and "the rest is missing" in text for text in texts), texts
-    assert window.session.game is not None and window.session.game.ply_count == 4
+    assert window.session.model.game is not None and window.session.model.game.ply_count == 4

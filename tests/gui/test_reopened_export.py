@@ -28,11 +28,11 @@ def test_a_reopened_export_says_its_verdict_once(qtbot):
     from reviewer.core.embedded_evals import evaluations_from_game
 
     session = ReviewSession()
-    session.load_game(reopened)
-    session.add_evaluations(evaluations_from_game(reopened).ordered())
-    session.settle_assessment()
-    session.set_current_ply(6)
-    shown = comment_html(session, session.current_node)
+    session.model.load_game(reopened)
+    session.model.add_evaluations(evaluations_from_game(reopened).ordered())
+    session.model.settle_assessment()
+    session.model.set_current_ply(6)
+    shown = comment_html(session.model, session.model.current_node)
     assert shown.count("was best") == 1 and shown.count("Checkmate is now unavoidable") <= 1
 
     again = export_game_text(reopened, evaluations_from_game(reopened), with_analysis=True)

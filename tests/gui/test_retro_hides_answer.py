@@ -40,10 +40,10 @@ def window(qtbot, tmp_path):
     with qtbot.waitSignal(main.file_opened, timeout=WAIT_MS):
         main.open_file(path)
     _game, table = scholars_mate()
-    main.session.add_evaluations(table.ordered(), from_analysis=True)
+    main.session.model.add_evaluations(table.ordered(), from_analysis=True)
 
     def judged() -> bool:
-        move = main.session.move_assessment(ASKED_PLY)
+        move = main.session.model.move_assessment(ASKED_PLY)
         return move is not None and move.judgement == "blunder"
 
     qtbot.waitUntil(judged, timeout=WAIT_MS)
@@ -63,7 +63,7 @@ def comment_text(window: MainWindow) -> str:
 
 
 def assert_nothing_tells_the_answer(window: MainWindow) -> None:
-    assert window.session.current_ply == ASKED_PLY - 1
+    assert window.session.model.current_ply == ASKED_PLY - 1
     assert window.chess_board.arrows() == []
     assert "g6" not in comment_text(window) and "Engine" not in comment_text(window)
     assert "Why" not in comment_text(window)
@@ -76,7 +76,7 @@ def assert_nothing_tells_the_answer(window: MainWindow) -> None:
 
 
 def test_while_asked_no_engine_view_shows_and_the_answer_waits_for_next(qtbot, window) -> None:
-    window.session.set_current_ply(ASKED_PLY - 1)
+    window.session.model.set_current_ply(ASKED_PLY - 1)
     assert window.chess_board.arrows()  # the review's best-move arrow, before the question
     assert "Engine" in comment_text(window)
     window.commands.retro_black_action.trigger()
@@ -99,7 +99,7 @@ def test_while_asked_no_engine_view_shows_and_the_answer_waits_for_next(qtbot, w
     assert panel.feedback.text().startswith("Good, that's the best move.")
     assert "Nf6 was a blunder" in panel.prompt.text()  # the feedback is under its own mistake
     assert panel.next.isEnabled() and not panel.show_me.isEnabled()
-    assert window.session.current_ply == ASKED_PLY - 1
+    assert window.session.model.current_ply == ASKED_PLY - 1
     assert window.chess_board.arrows() and "Engine" in comment_text(window)  # answered: the engine's view is back
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)
 
@@ -116,38 +116,38 @@ def test_show_me_keeps_the_best_move_with_its_own_mistake(qtbot, window) -> None
     assert "Nf6 was a blunder" in panel.prompt.text() and panel.next.isEnabled()
     assert not any("best move" in message.text for message in window.message_bar.messages())  # said once, in the panel
     click_squares(window, chess.G7, chess.G6)  # answered already: not a move of the game either
-    assert len(window.session.mainline_node(ASKED_PLY - 1).children) == 1
+    assert len(window.session.model.mainline_node(ASKED_PLY - 1).children) == 1
     QTest.mouseClick(panel.next, Qt.MouseButton.LeftButton)
     assert panel.prompt.text().startswith("Done.")
 
 
 def test_opening_another_game_ends_the_questions(qtbot, window, tmp_path) -> None:
     window.commands.retro_black_action.trigger()
-    assert window.session.engine_hidden_from == ASKED_PLY
+    assert window.session.model.engine_hidden_from == ASKED_PLY
     other = tmp_path / "other.pgn"
     other.write_text(SCHOLARS_PGN.replace("Retro test", "Another"))
     with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
         window.open_file(other)
-    assert window.session.engine_hidden_from is None and not window.retro_panel.isVisible()
+    assert window.session.model.engine_hidden_from is None and not window.retro_panel.isVisible()
 
 
 def test_a_go_mistake_asked_shows_no_candidate_nor_best_point(qtbot, window) -> None:
     from support import go_game_with_a_blunder
 
     game, table = go_game_with_a_blunder()
-    window.session.load_game(game, evaluations=table.ordered())
+    window.session.model.load_game(game, evaluations=table.ordered())
 
     def judged() -> bool:
-        move = window.session.move_assessment(3)
+        move = window.session.model.move_assessment(3)
         return move is not None and move.judgement in ("mistake", "blunder")
 
     qtbot.waitUntil(judged, timeout=WAIT_MS)
     window.views.refresh()
-    window.session.set_current_ply(2)
+    window.session.model.set_current_ply(2)
     board = window.go_board
     assert board.candidates  # the review's candidates, before the question
     window.commands.retro_black_action.trigger()
-    assert "A1 was a" in window.retro_panel.prompt.text() and window.session.current_ply == 2
+    assert "A1 was a" in window.retro_panel.prompt.text() and window.session.model.current_ply == 2
     assert board.candidates == [] and board._best_move is None
     assert "G5" not in comment_text(window) and "Engine" not in comment_text(window)
     QTest.mouseClick(window.retro_panel.show_me, Qt.MouseButton.LeftButton)

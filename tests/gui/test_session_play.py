@@ -25,85 +25,85 @@ def chess_game(sans: list[str]) -> Game:
 @pytest.fixture
 def session(qtbot) -> ReviewSession:
     session = ReviewSession()
-    session.load_game(chess_game(["e4", "e5", "Nf3", "Nc6"]))
+    session.model.load_game(chess_game(["e4", "e5", "Nf3", "Nc6"]))
     for ply in range(5):
-        session.add_evaluation(Evaluation(ply=ply, kind="chess", engine_id="t", score_cp_first=20))
+        session.model.add_evaluation(Evaluation(ply=ply, kind="chess", engine_id="t", score_cp_first=20))
     return session
 
 
 def test_a_move_off_the_main_line_starts_a_variation_and_keeps_the_evaluations(session, qtbot):
-    session.set_current_ply(2)
+    session.model.set_current_ply(2)
     with qtbot.waitSignal(session.tree_changed) as changed:
-        node = session.play_move("Bc4")
-    assert changed.args == [False] and node is session.current_node
+        node = session.model.play_move("Bc4")
+    assert changed.args == [False] and node is session.model.current_node
     assert not node.is_mainline and node.move == "Bc4"
-    assert len(session.evaluations) == 5 and session.ply_count == 4
+    assert len(session.model.evaluations) == 5 and session.model.ply_count == 4
 
 
 def test_the_game_move_is_followed_not_duplicated(session, qtbot):
-    session.set_current_ply(2)
+    session.model.set_current_ply(2)
     with qtbot.assertNotEmitted(session.tree_changed):
-        node = session.play_move("g1f3")
-    assert node is session.mainline_node(3)
+        node = session.model.play_move("g1f3")
+    assert node is session.model.mainline_node(3)
 
 
 def test_an_illegal_move_is_refused_with_the_reason_and_changes_nothing(session, qtbot):
-    session.set_current_ply(4)
+    session.model.set_current_ply(4)
     with qtbot.waitSignal(session.move_refused) as refused, qtbot.assertNotEmitted(session.tree_changed):
-        assert session.play_move("Qxf7") is None
-    assert refused.args[0].startswith("Qxf7 is not legal in this position") and session.current_ply == 4
+        assert session.model.play_move("Qxf7") is None
+    assert refused.args[0].startswith("Qxf7 is not legal in this position") and session.model.current_ply == 4
 
 
 def test_extending_the_main_line_and_promoting_a_variation(session, qtbot):
-    session.go_to_end()
-    session.play_move("Bb5")
-    assert session.ply_count == 5 and session.current_is_mainline
-    session.set_current_ply(2)
-    variation = session.play_line(["Bc4", "Bc5"])
+    session.model.go_to_end()
+    session.model.play_move("Bb5")
+    assert session.model.ply_count == 5 and session.model.current_is_mainline
+    session.model.set_current_ply(2)
+    variation = session.model.play_line(["Bc4", "Bc5"])
     assert variation is not None and not variation.is_mainline
     with qtbot.waitSignal(session.tree_changed) as changed:
-        session.promote(variation)
-    assert changed.args == [True] and session.ply_count == 4
-    assert [session.mainline_node(p).move for p in (3, 4)] == ["Bc4", "Bc5"]
-    assert sorted(session.evaluations.by_ply) == [0, 1, 2]  # the plies after the change are void
-    assert session.undo_edit() and session.mainline_node(3).move == "Nf3"
+        session.model.promote(variation)
+    assert changed.args == [True] and session.model.ply_count == 4
+    assert [session.model.mainline_node(p).move for p in (3, 4)] == ["Bc4", "Bc5"]
+    assert sorted(session.model.evaluations.by_ply) == [0, 1, 2]  # the plies after the change are void
+    assert session.model.undo_edit() and session.model.mainline_node(3).move == "Nf3"
 
 
 def test_deleting_the_line_under_the_current_move_moves_back_to_its_parent(session):
-    session.set_current_ply(2)
-    branch = session.play_line(["Bc4", "Bc5", "c3"])
+    session.model.set_current_ply(2)
+    branch = session.model.play_line(["Bc4", "Bc5", "c3"])
     assert branch is not None
     first = branch.parent.parent
-    session.delete_from(first)
-    assert session.current_node is session.mainline_node(2)
-    assert len(session.mainline_node(2).children) == 1
+    session.model.delete_from(first)
+    assert session.model.current_node is session.model.mainline_node(2)
+    assert len(session.model.mainline_node(2).children) == 1
 
 
 def test_undoing_a_variation_keeps_the_assessment_on_show(session, qtbot):
     requests: list[int] = []
-    session.set_background_assessor(lambda generation, *_rest: requests.append(generation))
-    session.settle_assessment()
-    assert session.assessment is not None
-    session.set_current_ply(2)
-    session.play_line(["Bc4", "Bc5"])
+    session.model.set_background_assessor(lambda generation, *_rest: requests.append(generation))
+    session.model.settle_assessment()
+    assert session.model.assessment is not None
+    session.model.set_current_ply(2)
+    session.model.play_line(["Bc4", "Bc5"])
     asked = len(requests)
     with qtbot.waitSignal(session.tree_changed) as changed:
-        assert session.undo_edit()
+        assert session.model.undo_edit()
     assert changed.args == [False]  # the main line is as it was
-    assert session.assessment is not None and len(requests) == asked  # nothing to score again
+    assert session.model.assessment is not None and len(requests) == asked  # nothing to score again
 
 
 def test_moves_after_the_end_keep_the_labels_on_show_until_the_new_assessment(session, qtbot):
     requests: list[int] = []
-    session.set_background_assessor(lambda generation, *_rest: requests.append(generation))
-    session.settle_assessment()
-    before = session.judgements()
+    session.model.set_background_assessor(lambda generation, *_rest: requests.append(generation))
+    session.model.settle_assessment()
+    before = session.model.judgements()
     assert before
-    session.go_to_end()
+    session.model.go_to_end()
     with qtbot.waitSignal(session.tree_changed) as changed:
-        session.play_move("Bb5")
-    assert changed.args == [True] and session.ply_count == 5
-    assert session.judgements() == before and len(requests) == 1  # shown while the new one is made
-    session.set_current_ply(2)
-    session.make_mainline(session.play_move("Bc4"))  # the main line changes in the middle
-    assert session.judgements() == {}  # the old labels would name other moves: gone at once
+        session.model.play_move("Bb5")
+    assert changed.args == [True] and session.model.ply_count == 5
+    assert session.model.judgements() == before and len(requests) == 1  # shown while the new one is made
+    session.model.set_current_ply(2)
+    session.model.make_mainline(session.model.play_move("Bc4"))  # the main line changes in the middle
+    assert session.model.judgements() == {}  # the old labels would name other moves: gone at once

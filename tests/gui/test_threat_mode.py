@@ -41,7 +41,7 @@ def open_text(qtbot, window: MainWindow, path: Path, text: str) -> None:
 
 def test_x_shows_the_chess_threat_and_hides_it_and_a_move_drops_it(qtbot, window, tmp_path):
     open_text(qtbot, window, tmp_path / "g.pgn", "1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n")
-    window.session.set_current_ply(3)  # after 2. Nf3: Black to move, White's knight eyes e5
+    window.session.model.set_current_ply(3)  # after 2. Nf3: Black to move, White's knight eyes e5
     assert "X" in window.commands.threat_action.shortcut().toString()
     QTest.keyClick(window, Qt.Key.Key_X)
     assert window.commands.threat_action.isChecked()
@@ -57,7 +57,7 @@ def test_x_shows_the_chess_threat_and_hides_it_and_a_move_drops_it(qtbot, window
     QTest.keyClick(window, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     QTest.keyClick(window, Qt.Key.Key_Right)  # 2... Nc6 defends e5: the old threat goes at once
-    assert window.session.current_node.ply == 4
+    assert window.session.model.current_node.ply == 4
     assert window.analysis_board.threat is None or window.analysis_board.threat.line[0] != "Nxe5"
     assert window.chess_board.preview_arrows() != [(chess.F3, chess.E5)]
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
@@ -69,7 +69,7 @@ def test_x_shows_the_go_threat_as_a_ghost_stone(qtbot, window, tmp_path):
     command = shlex.join(fake_engine_command("fake_katago.py"))
     window.set_engine_choice(EngineChoice(kind="go", command=command), remember=False)
     open_text(qtbot, window, tmp_path / "g.sgf", GO_SHAPE)
-    window.session.set_current_ply(6)
+    window.session.model.set_current_ply(6)
     QTest.keyClick(window, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     assert window.analysis_board.threat.text == "Threatens C3, capturing 1 stone at C2."

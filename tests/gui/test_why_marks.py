@@ -42,18 +42,18 @@ def open_file(qtbot, window: MainWindow, path) -> None:
 
 
 def click_move(qtbot, window: MainWindow, ply: int) -> None:
-    node = window.session.game.node_at_ply(ply)
+    node = window.session.model.game.node_at_ply(ply)
     rect = window.move_list.item_rect(node)
     assert rect is not None
     qtbot.mouseClick(window.move_list.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.session.current_node is node
+    assert window.session.model.current_node is node
 
 
 def wait_for_judgement(qtbot, window: MainWindow, ply: int) -> None:
     """The assessment is made in the background: wait until it has judged the move."""
 
     def judged() -> bool:
-        move = window.session.move_assessment(ply)
+        move = window.session.model.move_assessment(ply)
         return move is not None and move.judgement == "blunder"
 
     qtbot.waitUntil(judged, timeout=20_000)
@@ -63,14 +63,14 @@ def test_clicking_a_forking_blunder_shows_why_and_marks_the_fork(qtbot, window, 
     path = tmp_path / "fork.pgn"
     path.write_text(FORK_PGN)
     open_file(qtbot, window, path)
-    window.session.add_evaluation(
+    window.session.model.add_evaluation(
         Evaluation(ply=0, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=0, side_to_move="black", best_move="Kd8", pv=("Kd8",))
     )
-    window.session.add_evaluation(
+    window.session.model.add_evaluation(
         Evaluation(ply=1, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=900, side_to_move="white",
                    best_move="Nc7+", pv=("Nc7+", "Kd7", "Nxa8"))
     )
-    window.session.add_evaluation(
+    window.session.model.add_evaluation(
         Evaluation(ply=2, kind="chess", engine_id=STOCKFISH_ID, score_cp_first=900, side_to_move="black", best_move="Kd7", pv=("Kd7",))
     )
     wait_for_judgement(qtbot, window, 1)
@@ -99,15 +99,15 @@ def test_clicking_a_go_move_that_lets_a_group_die_outlines_the_group(qtbot, wind
         return tuple(values)
 
     for ply in range(6):
-        window.session.add_evaluation(
+        window.session.model.add_evaluation(
             Evaluation(ply=ply, kind="go", engine_id=KATAGO_ID, score_lead_first=5.0, winrate_first=0.7,
                        best_move="D4", ownership_first=ownership(0.9))
         )
-    window.session.add_evaluation(
+    window.session.model.add_evaluation(
         Evaluation(ply=6, kind="go", engine_id=KATAGO_ID, score_lead_first=5.0, winrate_first=0.7, best_move="D4",
                    pv=("D4",), ownership_first=ownership(0.9))
     )
-    window.session.add_evaluation(
+    window.session.model.add_evaluation(
         Evaluation(ply=7, kind="go", engine_id=KATAGO_ID, score_lead_first=-9.0, winrate_first=0.1, best_move="D4",
                    pv=("D4", "E3"), ownership_first=ownership(-0.9))
     )
@@ -135,7 +135,7 @@ def test_learn_from_your_mistakes_says_why_after_show_me(qtbot, window, tmp_path
     path.write_text(SCHOLARS_PGN)
     open_file(qtbot, window, path)
     _game, table = scholars_mate()
-    window.session.add_evaluations(table.ordered(), from_analysis=True)
+    window.session.model.add_evaluations(table.ordered(), from_analysis=True)
     wait_for_judgement(qtbot, window, 6)
     window.learn_from_mistakes("black")
     panel = window.retro_panel

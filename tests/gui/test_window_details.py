@@ -48,11 +48,11 @@ def test_n_goes_to_the_next_mistake_or_blunder_past_inaccuracies(qtbot, window, 
     judged = {3: "inaccuracy", 7: "mistake", 9: "inaccuracy", 12: "blunder"}
     monkeypatch.setattr(window.session.model, "judgements", lambda: judged)
     qtbot.keyClick(window, Qt.Key.Key_N)
-    assert window.session.current_ply == 7
+    assert window.session.model.current_ply == 7
     qtbot.keyClick(window, Qt.Key.Key_N)
-    assert window.session.current_ply == 12
+    assert window.session.model.current_ply == 12
     qtbot.keyClick(window, Qt.Key.Key_P)
-    assert window.session.current_ply == 7
+    assert window.session.model.current_ply == 7
 
 
 def test_the_settings_dialog_shows_the_limit_the_toolbar_shows(qtbot) -> None:

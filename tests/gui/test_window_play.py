@@ -47,7 +47,7 @@ def open_game(qtbot, window: MainWindow, path) -> None:
 
 def other_move(window: MainWindow) -> chess.Move:
     """A legal move at the current position that the game did not play."""
-    game, node = window.session.game, window.session.current_node
+    game, node = window.session.model.game, window.session.model.current_node
     board = board_after(game, node)
     played = {child.uci for child in node.children}
     return next(move for move in board.legal_moves if move.uci() not in played and not move.promotion)
@@ -62,41 +62,41 @@ def click_move(window: MainWindow, move: chess.Move) -> None:
 def test_a_move_on_the_board_makes_a_variation_that_comes_back_next_time(qtbot, window, corpus_dir):
     path = corpus_dir.joinpath(*SHORT_GAME)
     open_game(qtbot, window, path)
-    window.session.set_current_ply(6)
+    window.session.model.set_current_ply(6)
     move = other_move(window)
     with qtbot.waitSignal(window.session.tree_changed):
         click_move(window, move)
-    node = window.session.current_node
-    assert node.uci == move.uci() and not node.is_mainline and node.parent is window.session.mainline_node(6)
+    node = window.session.model.current_node
+    assert node.uci == move.uci() and not node.is_mainline and node.parent is window.session.model.mainline_node(6)
     assert window.move_list.current_node() is node
-    assert window.chess_board.board().fen() == board_after(window.session.game, node).fen()
+    assert window.chess_board.board().fen() == board_after(window.session.model.game, node).fen()
     window.close()  # the lines are written before the window goes
 
     again = make_window(qtbot)
     try:
         open_game(qtbot, again, path)
-        qtbot.waitUntil(lambda: len(again.session.mainline_node(6).children) == 2, timeout=WAIT_MS)
-        assert again.session.mainline_node(6).children[1].uci == move.uci()
+        qtbot.waitUntil(lambda: len(again.session.model.mainline_node(6).children) == 2, timeout=WAIT_MS)
+        assert again.session.model.mainline_node(6).children[1].uci == move.uci()
     finally:
         again.close()
 
 
 def test_the_move_box_and_a_refused_move_in_the_message_bar(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.session.set_current_ply(0)
+    window.session.model.set_current_ply(0)
     qtbot.keyClicks(window.move_entry, "Nh3")
     QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
-    assert window.session.current_node.move == "Nh3"
+    assert window.session.model.current_node.move == "Nh3"
     qtbot.keyClicks(window.move_entry, "Ke2")
     QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
     texts = [message.text for message in window.message_bar.messages()]
     assert any(text.startswith("Ke2 is not legal") for text in texts)
-    assert window.session.current_node.move == "Nh3"
+    assert window.session.model.current_node.move == "Nh3"
 
 
 def test_go_refuses_an_occupied_point_with_a_visible_reason(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
-    window.session.go_to_end()
+    window.session.model.go_to_end()
     position = window.go_board.position()
     occupied = next(iter(position.black | position.white))
     QTest.mouseClick(
@@ -107,11 +107,11 @@ def test_go_refuses_an_occupied_point_with_a_visible_reason(qtbot, window, corpu
 
 def test_the_engine_toggle_shows_live_lines_and_the_eval_bar(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.session.set_current_ply(10)
+    window.session.model.set_current_ply(10)
     QTest.keyClick(window, Qt.Key.Key_L)
     assert window.commands.live_action.isChecked() and window.lines_panel.isVisible() and window.eval_bar.isVisible()
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)
-    assert window.analysis_board.latest_update().token is window.session.current_node
+    assert window.analysis_board.latest_update().token is window.session.model.current_node
     assert window.eval_bar.white_pct() is not None
     QTest.keyClick(window, Qt.Key.Key_L)
     assert not window.lines_panel.isVisible() and not window.eval_bar.isVisible()
@@ -136,17 +136,17 @@ def test_go_clicks_capture_and_the_ko_recapture_is_refused_with_its_reason(qtbot
     open_game(qtbot, window, path)
     with qtbot.waitSignal(window.session.tree_changed):
         click_point(window, "E5")  # Black takes the white stone on D5
-    assert window.session.current_node.move == "E5"
+    assert window.session.model.current_node.move == "E5"
     assert point_from_gtp("D5", 9) not in window.go_board.position().white
     assert point_from_gtp("E5", 9) in window.go_board.position().black
     click_point(window, "D5")  # White's immediate recapture: the ko
-    assert window.session.current_node.move == "E5"  # nothing played, nothing lost
+    assert window.session.model.current_node.move == "E5"  # nothing played, nothing lost
     assert any("ko" in message.text.lower() for message in window.message_bar.messages())
 
 
 def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot, window, corpus_dir, tmp_path):
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.session.set_current_ply(6)
+    window.session.model.set_current_ply(6)
     move = other_move(window)
     board = window.chess_board
     start, end = board.square_center(move.from_square).toPoint(), board.square_center(move.to_square).toPoint()
@@ -155,15 +155,15 @@ def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot,
         QTest.mouseMove(board, (start + end) / 2)
         QTest.mouseMove(board, end)
         QTest.mouseRelease(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, end)
-    variation = window.session.current_node
+    variation = window.session.model.current_node
     assert variation.uci == move.uci() and not variation.is_mainline
-    game_move = window.session.mainline_node(7).uci
+    game_move = window.session.model.mainline_node(7).uci
 
     make_main_line = next(action for action in window.commands.variation_actions if "main line" in action.text().lower())
     make_main_line.trigger()
-    assert window.session.mainline_node(7).uci == move.uci()
+    assert window.session.model.mainline_node(7).uci == move.uci()
     QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # undo
-    assert window.session.mainline_node(7).uci == game_move
+    assert window.session.model.mainline_node(7).uci == game_move
 
     out = tmp_path / "with-variation.pgn"
     with qtbot.waitSignal(window.exports.finished, timeout=30_000):
@@ -175,23 +175,23 @@ def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot,
         node = node.variations[0]
     assert [v.move.uci() for v in node.variations] == [game_move, move.uci()]
 
-    window.session.set_current_node(variation)
+    window.session.model.set_current_node(variation)
     QTest.keyClick(window, Qt.Key.Key_Delete, Qt.KeyboardModifier.ControlModifier)
-    assert [child.uci for child in window.session.mainline_node(6).children] == [game_move]
-    assert window.session.current_node is window.session.mainline_node(6)
+    assert [child.uci for child in window.session.model.mainline_node(6).children] == [game_move]
+    assert window.session.model.current_node is window.session.model.mainline_node(6)
 
 
 def analyse(qtbot, window: MainWindow) -> None:
     with qtbot.waitSignal(window.analysis_finished, timeout=WAIT_MS) as finished:
         window.start_analysis()
     assert finished.args == [True]
-    window.session.settle_assessment()
+    window.session.model.settle_assessment()
 
 
 def shown_labels(window: MainWindow) -> dict[int, str]:
     """Main-line ply -> the ?!/?/?? the move list draws after that move (flagged moves only)."""
     session = window.session
-    return {ply: window.move_list.symbol_for(session.mainline_node(ply), ply) for ply in session.flagged_plies()}
+    return {ply: window.move_list.symbol_for(session.model.mainline_node(ply), ply) for ply in session.model.flagged_plies()}
 
 
 def test_playing_a_move_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir):
@@ -199,7 +199,7 @@ def test_playing_a_move_keeps_every_label_of_the_move_list(qtbot, window, corpus
     analyse(qtbot, window)
     labels = shown_labels(window)
     assert labels and all(labels.values()), "the fake engine flags some moves of this game"
-    window.session.set_current_ply(6)
+    window.session.model.set_current_ply(6)
     with qtbot.waitSignal(window.session.tree_changed):
         click_move(window, other_move(window))  # a variation: the main line and its labels stay
     assert shown_labels(window) == labels
@@ -211,7 +211,7 @@ def test_playing_a_move_keeps_every_label_of_the_move_list(qtbot, window, corpus
     QTest.keyClick(window, Qt.Key.Key_End)
     with qtbot.waitSignal(window.session.tree_changed):  # a move after the end: the main line grows
         click_move(window, other_move(window))
-    assert window.session.current_node.is_mainline
+    assert window.session.model.current_node.is_mainline
     assert shown_labels(window) == labels  # at once, while the longer game is scored again
 
 
@@ -222,18 +222,18 @@ def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir
     analyse(qtbot, window)
     labels = shown_labels(window)
     assert labels and all(labels.values())
-    window.session.set_current_ply(4)
+    window.session.model.set_current_ply(4)
     position = window.go_board.position()
     point = next(
         (x, y) for y in range(9) for x in range(9)
         if refusal(position, (x, y), position.to_move) is None
-        and all(child.move != gtp_from_point((x, y), 9) for child in window.session.current_node.children)
+        and all(child.move != gtp_from_point((x, y), 9) for child in window.session.model.current_node.children)
     )
     with qtbot.waitSignal(window.session.tree_changed):
         QTest.mouseClick(
             window.go_board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.go_board.point_center(point).toPoint()
         )
-    assert not window.session.current_node.is_mainline
+    assert not window.session.model.current_node.is_mainline
     assert shown_labels(window) == labels
 
 
@@ -242,7 +242,7 @@ def test_opening_the_exported_copy_keeps_the_variations_of_the_original(qtbot, w
     original.write_bytes(corpus_dir.joinpath(*SHORT_GAME).read_bytes())
     open_game(qtbot, window, original)
     qtbot.waitUntil(lambda: not window.analysis_board.restoring_lines)
-    window.session.set_current_ply(6)
+    window.session.model.set_current_ply(6)
     move = other_move(window)
     with qtbot.waitSignal(window.session.tree_changed):
         click_move(window, move)
@@ -252,18 +252,18 @@ def test_opening_the_exported_copy_keeps_the_variations_of_the_original(qtbot, w
 
     open_game(qtbot, window, exported)  # the copy carries the variation in the file
     qtbot.waitUntil(lambda: not window.analysis_board.restoring_lines)
-    assert [child.uci for child in window.session.mainline_node(6).children][1:] == [move.uci()]
+    assert [child.uci for child in window.session.model.mainline_node(6).children][1:] == [move.uci()]
     open_game(qtbot, window, original)
-    qtbot.waitUntil(lambda: len(window.session.mainline_node(6).children) == 2, timeout=WAIT_MS)
-    assert window.session.mainline_node(6).children[1].uci == move.uci()
+    qtbot.waitUntil(lambda: len(window.session.model.mainline_node(6).children) == 2, timeout=WAIT_MS)
+    assert window.session.model.mainline_node(6).children[1].uci == move.uci()
 
 
 def test_a_click_on_a_move_of_an_engine_line_plays_up_to_it_and_one_undo_takes_it_back(qtbot, window, corpus_dir):
     command = shlex.join(fake_engine_command("fake_uci.py", "--pv-plies", "8"))
     window.set_engine_choice(EngineChoice(kind="chess", command=command), remember=False)
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.session.set_current_ply(10)
-    start = window.session.current_node
+    window.session.model.set_current_ply(10)
+    start = window.session.model.current_node
     QTest.keyClick(window, Qt.Key.Key_L)
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()) and len(window.lines_panel.rows()[0].moves) == 8, timeout=WAIT_MS)
     line = window.lines_panel.rows()[0].moves
@@ -272,11 +272,11 @@ def test_a_click_on_a_move_of_an_engine_line_plays_up_to_it_and_one_undo_takes_i
     QTest.mouseMove(label, third)
     qtbot.waitUntil(lambda: bool(window.chess_board._preview))  # the line's arrows, on the board
     QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, third)
-    played = window.session.current_node
+    played = window.session.model.current_node
     assert [node.move for node in played.path_from_root()[10:]] == list(line[:3])
     assert not window.chess_board._preview  # the old position's arrows are gone
     QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert window.session.current_node is start
+    assert window.session.model.current_node is start
     assert len(start.children) == 1  # the three moves went in one step
 
 
@@ -307,15 +307,15 @@ def message_texts(window: MainWindow) -> list[str]:
 
 def test_an_illegal_drag_says_why_and_a_small_letter_move_is_read(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.session.set_current_ply(0)
+    window.session.model.set_current_ply(0)
     drag(window.chess_board, chess.D1, chess.D3)
     assert "Qd1–d3 is not legal: the way from d1 to d3 is blocked" in message_texts(window)
     drag(window.chess_board, chess.E7, chess.E5)
     assert "e7–e5 is not legal: it is White's move" in message_texts(window)
-    assert window.session.current_ply == 0 and window.move_entry.refusal() == ""  # the box was not used
+    assert window.session.model.current_ply == 0 and window.move_entry.refusal() == ""  # the box was not used
     qtbot.keyClicks(window.move_entry, "nh3")
     QTest.keyClick(window.move_entry, Qt.Key.Key_Return)
-    assert window.session.current_node.move == "Nh3"
+    assert window.session.model.current_node.move == "Nh3"
 
 
 def test_a_refused_move_leaves_no_red_frame_behind(qtbot, window, tmp_path, corpus_dir):

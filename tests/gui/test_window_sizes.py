@@ -68,7 +68,7 @@ def test_at_900_by_600_the_move_list_shows_five_moves_and_nothing_overlaps(qtbot
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.file_opened, timeout=10_000):
         window.open_file(corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn", game_index=7, ply=20)
-    qtbot.waitUntil(lambda: window.session.assessment_settled and window.eval_graph is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: window.session.model.assessment_settled and window.eval_graph is not None, timeout=20_000)
     qtbot.waitUntil(lambda: window.eval_graph.isVisible(), timeout=10_000)
     assert window.size() == QSize(900, 600)  # the panes' minimums do not push the window bigger
     move_list = window.move_list
@@ -90,7 +90,7 @@ def test_at_900_by_600_a_long_name_is_cut_short_and_the_accuracy_is_never_clippe
     qtbot.waitExposed(window)
     with qtbot.waitSignal(window.file_opened, timeout=10_000):  # Charkhalashvili, Inga – Ju, Wenjun: partly analysed
         window.open_file(corpus_dir / "pgn" / "scalachess__FWWRC_full_eval_clk.pgn", game_index=0, ply=20)
-    qtbot.waitUntil(lambda: window.session.assessment_settled, timeout=20_000)
+    qtbot.waitUntil(lambda: window.session.model.assessment_settled, timeout=20_000)
     strips = {strip.color: strip for strip in (window.board_area.top_player, window.board_area.bottom_player)}
     for strip in strips.values():
         figures = strip.label

@@ -1,9 +1,10 @@
 """The review of the open game, the one owner of its state: the game tree with its variations, the
-evaluations, the labels (the assessment), the node on show and the live lines of that node.
+evaluations, the labels (the assessment), the node on show, the live lines of that node, and
+whether the engine's view is hidden while the player looks for a move.
 
 Views never keep their own copy of this state: they subscribe to its events and read from here, and
 change it only through its methods. It knows nothing of Qt; the GUI wraps it in
-`reviewer.gui.session.ReviewSession`, which re-emits every event as a Qt signal. It is not
+`reviewer.gui.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
 thread-safe: all calls, and so all events, happen on one thread (the GUI thread in the app), and
 subscribers are called synchronously, in the order they subscribed, before the method returns.
 
@@ -84,6 +85,25 @@ class LiveLinesChanged(ReviewEvent):
     node: Node  # the node whose live lines were set or cleared
 
 
+@dataclass(frozen=True)
+class EngineHiddenChanged(ReviewEvent):
+    """The player began or ended looking for a move on their own (`engine_hidden_from`)."""
+
+
+# Every event the model announces, in the order of the fields a subscriber is handed: the one list a
+# bridge to another event system (the GUI's Qt signals) is checked against.
+REVIEW_EVENTS: tuple[type[ReviewEvent], ...] = (
+    GameLoaded,
+    EvaluationAdded,
+    AssessmentChanged,
+    CurrentChanged,
+    TreeChanged,
+    MoveRefused,
+    LiveLinesChanged,
+    EngineHiddenChanged,
+)
+
+
 EventT = TypeVar("EventT", bound=ReviewEvent)
 
 
@@ -115,6 +135,7 @@ class ReviewModel:
         self._background_assessor: BackgroundAssessor | None = None
         self._tree_editor: TreeEditor | None = None
         self._live_lines: tuple[Node, LiveUpdate] | None = None
+        self._engine_hidden_from: int | None = None
         # (event type, or None for every event; callback), in the order they subscribed
         self._subscribers: list[tuple[type[ReviewEvent] | None, Callable[[ReviewEvent], None]]] = []
 
@@ -222,6 +243,10 @@ class ReviewModel:
             return
         self._select()
         self._invalidate_assessment()
+        if self._background_assessor is not None:
+            # A subscriber reading the assessment meanwhile gets the last one, not one made here
+            # (which would leave the background's, of the same generation, dropped unannounced).
+            self._pending_generation = self._generation
         for ply in added:
             self._emit(EvaluationAdded(ply))
         if self._background_assessor is not None:
@@ -335,6 +360,24 @@ class ReviewModel:
             self._floor_generation = self._generation
             self._pending_generation = None
             self._assessment, self._assessment_error = None, None
+
+    # -- the engine's view hidden while the player looks for a move ---------------------------------
+    @property
+    def engine_hidden_from(self) -> int | None:
+        """The ply of the move the player is asked to better ("Learn from your mistakes"), while
+        asked: the views then show no engine figure of any position, nor the labels and graph
+        points from that move on. None when nothing is hidden."""
+        return self._engine_hidden_from
+
+    def hide_engine_from(self, ply: int | None) -> None:
+        if ply != self._engine_hidden_from:
+            self._engine_hidden_from = ply
+            self._emit(EngineHiddenChanged())
+
+    def shown_judgements(self) -> dict[int, str | None]:
+        """The labels the move list and graph may show: `judgements` less the hidden ones."""
+        judgements, hidden = self.judgements(), self._engine_hidden_from
+        return judgements if hidden is None else {ply: label for ply, label in judgements.items() if ply < hidden}
 
     # -- navigation ----------------------------------------------------------------------------
     @property

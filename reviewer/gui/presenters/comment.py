@@ -20,7 +20,7 @@ from reviewer.gui.presenters.verdict import verdict
 from reviewer.gui.presenters.why import move_why
 
 if TYPE_CHECKING:
-    from reviewer.gui.session import ReviewSession
+    from reviewer.core.services.review_model import ReviewModel
 
 
 def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover: str | None) -> str:
@@ -30,24 +30,24 @@ def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover:
     return numbered_moves(moves, game.full_move_number(from_ply + 1), first_mover == "white", SCREEN_DOTS)
 
 
-def comment_html(session: ReviewSession, node: Node) -> str:
+def comment_html(model: ReviewModel, node: Node) -> str:
     """What the comment pane says about the move that led to `node` and the position after it."""
-    game = session.game
+    game = model.game
     if game is None:
         return ""
     parts: list[str] = []
     ply = node.ply if node.is_mainline else None
-    move = session.move_assessment(ply) if ply else None
+    move = model.move_assessment(ply) if ply else None
     if node.move:
         mover = node.color or ""
         parts.append(f"<div style='font-size:12pt'><b>{escape_html(_move_text(game, node))}</b>"
                      f"<span style='color:gray'> · {mover}</span></div>")
-    elif node.parent is None and session.evaluations.get(0) is not None:
+    elif node.parent is None and model.evaluations.get(0) is not None:
         parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
-    if session.engine_hidden_from is not None:  # the player looks for a move: nothing may tell it
+    if model.engine_hidden_from is not None:  # the player looks for a move: nothing may tell it
         parts.append("<div style='margin-top:4px; color:gray'>The engine's view is hidden until you answer.</div>")
         return "".join(parts)
-    said = verdict(game.kind, move, session.evaluations.get(ply - 1), session.evaluations.get(ply)) if move and ply else None
+    said = verdict(game.kind, move, model.evaluations.get(ply - 1), model.evaluations.get(ply)) if move and ply else None
     if move is not None and said is not None:
         colour = judgement_hex(move.judgement)
         sentence = f"{escape_html(said.change)} <b style='color:{colour}'>{escape_html(said.title)}.</b>"
@@ -55,28 +55,28 @@ def comment_html(session: ReviewSession, node: Node) -> str:
             sentence += f" <b>{escape_html(said.best)}</b> was best."
         if said.detail:
             sentence += f" <span style='color:gray'>{escape_html(said.detail)}</span>"
-        before = session.evaluations.get(ply - 1) if ply else None
-        judged_in = _pass_of_move(before, session.evaluations.get(ply) if ply else None)
+        before = model.evaluations.get(ply - 1) if ply else None
+        judged_in = _pass_of_move(before, model.evaluations.get(ply) if ply else None)
         if judged_in:
             sentence += f" <span style='color:gray'>({escape_html(judged_in)})</span>"
         parts.append(f"<div style='margin-top:4px'>{sentence}</div>")
         if move.judgement in FLAGGED_JUDGEMENTS and before is not None and before.pv:
             line = _numbered_line(game, before.ply, before.pv[:8], move.color)
             parts.append(f"<div style='margin-top:4px; color:gray'>Best line: {escape_html(line)}</div>")
-        why = move_why(session, node)
+        why = move_why(model, node)
         if why is not None:
             parts.append(f"<div style='margin-top:4px'><b>Why:</b> {escape_html(why.text)}</div>")
-    elif move is not None and ply and not session.basis.trust.labels and move.eval_after is not None:
-        before, after = session.evaluations.get(ply - 1), session.evaluations.get(ply)
+    elif move is not None and ply and not model.basis.trust.labels and move.eval_after is not None:
+        before, after = model.evaluations.get(ply - 1), model.evaluations.get(ply)
         change = f"({score_text(game.kind, before, move.eval_before)} → {score_text(game.kind, after, move.eval_after)})"
         parts.append(f"<div style='margin-top:4px'>{escape_html(change)} <span style='color:gray'>rough estimate, "
                      "no label</span></div>")
-    here = session.evaluations.get(ply) if ply is not None else None
+    here = model.evaluations.get(ply) if ply is not None else None
     if here is not None and here.best_move:
         value = position_value(game, here)
         to_move = _to_move_at(game, node)
         line = _numbered_line(game, node.ply, here.pv[:8] or (here.best_move,), to_move)
-        rough = " (rough estimate)" if not session.basis.trust.labels else ""
+        rough = " (rough estimate)" if not model.basis.trust.labels else ""
         parts.append(
             f"<div style='margin-top:4px; color:gray'>Engine{rough} {escape_html(score_text(game.kind, here, value))}"
             f" · {escape_html(line)} <span title='the search these figures come from'>"

@@ -12,7 +12,7 @@ from reviewer.core.explain import Why, explain_assessed
 from reviewer.core.gametree import Game, Node, Point, point_from_gtp
 
 if TYPE_CHECKING:
-    from reviewer.gui.session import ReviewSession
+    from reviewer.core.services.review_model import ReviewModel
 
 WHY_ARROW = "#d1301fd8"  # #RRGGBBAA: the opponent's reply that refutes the move
 WHY_ARROW_LATER = "#d1301f70"  # the line's next moves, fainter
@@ -24,15 +24,15 @@ LINE_MOVES_SHOWN = 3
 LINE_BEFORE_THE_MOVE = ("missedWin", "missedMate", "slow")
 
 
-def move_why(session: ReviewSession, node: Node) -> Why | None:
+def move_why(model: ReviewModel, node: Node) -> Why | None:
     """Why the main-line move that led to `node` lost; None for other moves and when the lines show nothing."""
-    game = session.game
+    game = model.game
     if game is None or not node.is_mainline or node.ply < 1:
         return None
-    move = session.move_assessment(node.ply)
+    move = model.move_assessment(node.ply)
     if move is None:
         return None
-    why = explain_assessed(game, session.evaluations, move)
+    why = explain_assessed(game, model.evaluations, move)
     return why if why is not None and why.text else None
 
 
