@@ -294,6 +294,7 @@ def main() -> None:
         table: dict[str, Counter[str]] = {kind: Counter() for kind in kinds}
         listed: list[str] = []
         changed: list[str] = []
+        refused_valid: list[str] = []
         for number in range(args.count):
             kind = kinds[number % len(kinds)]
             mutant = None
@@ -310,6 +311,8 @@ def main() -> None:
                 detail = got.get("message") or _difference(got, mutant.expected or original)
                 line = f"{outcome:13} {path.name:24} from {mutant.source} [{mutant.detail}]: {detail}"
                 (changed if outcome == "silent change" else listed).append(line)
+            elif outcome == "refused" and kind in PRESERVING:
+                refused_valid.append(f"refused       {path.name:24} from {mutant.source} [{mutant.detail}]: {got.get('message')}")
     finally:
         reader.close()
     elapsed = time.perf_counter() - started
@@ -324,6 +327,10 @@ def main() -> None:
     if listed:
         print(f"\nSilent wrong reads, crashes and hangs (the files are in {args.keep}):")
         for line in listed:
+            print("  " + line)
+    if refused_valid:
+        print("\nValid files refused (the mutation kept the game readable):")
+        for line in refused_valid:
             print("  " + line)
     if changed:
         print("\nDamaged files read differently without a warning (some damage no reader can tell):")
