@@ -74,4 +74,7 @@ class ReviewPanel(QWidget):
     def show_messages(self, bar: QWidget) -> None:
         """The message bar takes its room below the game's figures: it covers neither the players'
         names nor their figures, and the board beside keeps its size."""
+        policy = bar.sizePolicy()
+        policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)  # a long message wraps; the board keeps its width
+        bar.setSizePolicy(policy)
         self._layout.insertWidget(self._layout.indexOf(self.summary_panel) + 1, bar)
