@@ -371,8 +371,7 @@ def _write_tags(
             named = named or accuracy is not None
             _set_tag(headers, accuracy_tag, None if accuracy is None else f"{accuracy:.1f}")
             _set_tag(headers, acpl_tag, None if summary.acpl is None else f"{summary.acpl:.0f}")
-    if assessment.kind == "chess":
-        _set_tag(headers, "ReviewerAccuracy", accuracy_name(assessment.kind, headline) if named else None)
+    _set_tag(headers, "ReviewerAccuracy", accuracy_name(assessment.kind, headline) if named else None)
 
 
 def export_pgn(

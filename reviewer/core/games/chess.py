@@ -404,6 +404,11 @@ SUPPORT = GameSupport(
         field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
+        accuracy_names={
+            "accuracy": "En Croissant accuracy",  # harmonic mean of the move accuracies
+            "accuracy_lichess": "lichess accuracy",  # lichess's game accuracy (volatility-weighted)
+            "accuracy_mean": "mean accuracy",  # arithmetic mean of the move accuracies (game-statistics)
+        },
         value_first_ref="reviewer.core.scoring.chess:normalised_cp_white", mover_value_ref="reviewer.core.scoring.chess:win_pct_of_mover",
         mover_loss_field="win_drop_mover", mover_loss_unit="win %", accept_mover_loss=2.0,  # lichess: 0.04 winning chances
     ),

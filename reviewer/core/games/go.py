@@ -413,6 +413,7 @@ SUPPORT = GameSupport(
         field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
         summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
+        accuracy_names={"accuracy": "KaTrain accuracy"},
         value_first_ref="reviewer.core.scoring.go:lead_black", mover_value_ref="reviewer.core.scoring.go:lead_of_mover",
         accept_mover_loss=1.5,  # KaTrain's "good" colour class
     ),

@@ -15,6 +15,7 @@ named by reference ("package.module:attribute") and imported when it is first us
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import threading
 from collections.abc import Callable, Mapping
@@ -80,6 +81,8 @@ class ScoreUnits:
     style: ValueStyle  # a value as text: "pawns" (+0.41, #+ at the mate bound), "lead" (B+2.5, W+0.5, even)
     averaging: Averaging  # a side's loss: the mean of its moves' losses (each with an accuracy), or weighted by difficulty
     log_offset: float  # the strength model takes log(loss + this): a loss of 0 happens over a short game
+    # Each accuracy field of a side's summary by the name its users know it by (docs/SCORING.md).
+    accuracy_names: Mapping[str, str] = dataclasses.field(default_factory=dict)
     # The game's reading of its values (scoring code, "package.module:function"); a game that names
     # none cannot be graphed or trained on, and asking says so.
     value_first_ref: str = ""  # (evaluation) -> float | None: a position's value in the graph's and summary's unit, the first player's view (chess: E(P); Go: S(P))

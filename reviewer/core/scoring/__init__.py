@@ -43,13 +43,6 @@ __all__ = [
     "headline_accuracy_field",
 ]
 
-# Every accuracy a summary holds, by the name its users know it by (docs/SCORING.md).
-ACCURACY_NAMES = {
-    ("chess", "accuracy"): "En Croissant accuracy",  # harmonic mean of the move accuracies
-    ("chess", "accuracy_lichess"): "lichess accuracy",  # lichess's game accuracy (volatility-weighted)
-    ("chess", "accuracy_mean"): "mean accuracy",  # arithmetic mean of the move accuracies (game-statistics)
-    ("go", "accuracy"): "KaTrain accuracy",
-}
 # The accuracy a preset's users know, shown first wherever one accuracy stands for a side: lichess's
 # thresholds come with lichess's accuracy, the strict (game-statistics) ones with its mean accuracy.
 HEADLINE_ACCURACY: dict[Preset, str] = {"lichess": "accuracy_lichess", "seed": "accuracy_mean"}
@@ -66,7 +59,7 @@ def headline_accuracy_field(kind: str, preset: str | None) -> str:
 
 def accuracy_name(kind: str, field: str) -> str:
     """'lichess accuracy', 'En Croissant accuracy', …: what a summary's accuracy field is."""
-    return ACCURACY_NAMES.get((kind, field), "accuracy")
+    return game_support(kind).scores.accuracy_names.get(field, "accuracy")
 
 
 def assess_game(
