@@ -14,6 +14,8 @@ import pytest
 from hypothesis import settings
 from support import CORPUS_DIR, FAKES_DIR, REPO_ROOT, SHARED_DIR, fake_engine_command  # noqa: F401
 
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # every test that makes a QApplication, whichever folder it is in
+
 settings.register_profile("ci", derandomize=True, database=None)
 settings.register_profile("explore", max_examples=1000)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
