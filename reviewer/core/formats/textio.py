@@ -486,6 +486,49 @@ def choose_charset(
     )
 
 
+_READS_LIKELIER = math.log(3.0)
+
+
+def weigh_declared_charset(
+    data: bytes, declared: str, label: str, hints: tuple[str, ...] = (), *, delimiters: bytes = b""
+) -> CharsetChoice:
+    """A declared CJK charset the bytes decode under (but for a few bytes), weighed against the other CJK readings as
+    `choose_charset` weighs them (the declared one counted as a hint): the reading shown, and, when
+    another reads likelier, a sentence naming both (`label` is the declaration as written). Another
+    reading replaces the declared one only with a clear lead (GB18030's common '柯洁' against
+    EUC-KR's rare '온썅')."""
+    if declared not in _PRIORS or declared in ("utf-8", "cp1252"):
+        return CharsetChoice(declared)
+    sample = sample_of(data)
+
+    def score(codec: str, text: str, prior: float) -> float:
+        return math.log(prior * (_HINTED if codec in hints else 1.0)) + reading_score(text, codec)
+
+    declared_text = decode_keeping(sample, declared, delimiters, "replace")
+    bad_bytes = declared_text.count("\ufffd")  # a few, tolerated in a declared charset
+    declared_text = declared_text.replace("\ufffd", "")
+    declared_score = score(declared, declared_text, _PRIORS[declared] * _HINTED) + bad_bytes * math.log(_UNLIKELY)
+    others = {
+        codec: sample.decode(codec, errors="replace")
+        for codec in _PRIORS
+        if codec not in (declared, "utf-8", "cp1252") and decodes_cleanly(data, codec, delimiters)
+    }
+    if not others:
+        return CharsetChoice(declared)
+    scores = {codec: score(codec, text, _PRIORS[codec]) for codec, text in others.items()}
+    best = max(scores, key=lambda codec: scores[codec])
+    lead = scores[best] - declared_score
+    # How much likelier the other text reads, whatever the charsets' priors (a few names can lean
+    # on a declaration's weight, yet read plainly better another way: '柯洁' against '온썅').
+    reading_lead = reading_score(others[best], best) - reading_score(declared_text, declared) + bad_bytes * math.log(_UNLIKELY)
+    if lead <= 0 and reading_lead < _READS_LIKELIER:
+        return CharsetChoice(declared)
+    readings = f"{label} declared; the text reads as {_NAMES[best]} {_sample(others[best])}, as declared {_sample(declared_text)}"
+    if lead >= _CLEAR_LEAD:
+        return CharsetChoice(best, f"{readings}: shown as {_NAMES[best]}")
+    return CharsetChoice(declared, f"{readings}: shown as declared")
+
+
 _SAMPLE_BYTES = 1 << 16
 _CUTS = re.compile(rb"[\n;(]")  # bytes no multi-byte character holds: samples are cut there
 
