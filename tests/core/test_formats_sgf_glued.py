@@ -147,6 +147,13 @@ def test_korean_names_under_their_own_ca_stay_as_declared_without_a_warning(tmp_
     assert not collection.warnings
 
 
+def test_hanja_ranks_under_a_right_euc_kr_in_a_fox_file_stay_as_declared(tmp_path):
+    data = "(;CA[EUC-KR]GM[1]FF[4]SZ[19]PB[one]PW[two]BR[3段]WR[5段]AP[foxwq];B[pd])".encode("euc-kr")
+    collection = _open(tmp_path, data)
+    assert collection.encoding == "cp949"
+    assert not collection.warnings
+
+
 def test_corpus_files_with_a_right_cjk_ca_stay_as_declared(corpus_dir):
     for name, black_or_white in (("sabaki-sgf__chinese.sgf", "柯洁"), ("sabaki-sgf__korean.sgf", None)):
         collection = open_collection(corpus_dir / "sgf" / name)
@@ -165,6 +172,12 @@ def test_nul_bytes_inside_an_sgf_are_left_out_with_a_warning(tmp_path, at):
     game = collection.game(0)
     assert (game.black, game.white, _moves(game)) == ("Jörg", "René", ["Q16", "D4", "Q4"])
     assert any("3 NUL bytes" in warning and "left out" in warning for warning in collection.warnings)
+
+
+def test_eight_nul_bytes_in_a_tiny_sgf_are_left_out_with_a_warning(tmp_path):
+    collection = _open(tmp_path, b"(;GM[1]SZ[9]PB[a]\x00\x00\x00\x00\x00\x00\x00\x00;B[ee])")
+    assert _moves(collection.game(0)) == ["E5"]
+    assert any("8 NUL bytes" in warning for warning in collection.warnings)
 
 
 def test_binary_data_with_many_nuls_is_still_refused(tmp_path):

@@ -4,7 +4,12 @@ Reading:
 - The file's charset is decided once from its bytes (BOMs, UTF-16 with or without a BOM, CA[]
   whenever the bytes decode under it, the likeliest reading when it is missing, lies or is the
   Latin-1 many programs write whatever their bytes, EUC-KR-as-Latin-1 mojibake undone); no
-  multi-byte character may take a bracket as its second byte. NUL padding at the end is dropped.
+  multi-byte character may take a bracket as its second byte; a declared CJK charset that another
+  reading plainly beats is named beside it in a warning, and replaced when the evidence is clear.
+  NUL padding at the end is dropped; a few NUL bytes inside are left out with a warning. A file in
+  another charset glued after UTF-16 games is decoded on its own.
+- A game starts at a "(" outside any game followed by its root's ";" or straight by a property
+  (old Korean and Japanese servers leave the ";" out). Text between games is named in a warning.
 - Opening lists the games lazily: one linear scan of the bytes finds where each game starts and
   ends (values skipped as the charset reads them), and each game's root is read to leave out, by
   name, a game that is not Go or whose board cannot be shown. A game's text is decoded and
@@ -221,7 +226,7 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     data, had_bom = strip_utf8_bom(strip_nul_padding(data))
     warnings: list[str] = []
     nuls = data.count(b"\x00")
-    if nuls and not looks_binary(without_nuls := data.replace(b"\x00", b"")) and len(without_nuls) >= 16 * nuls:
+    if nuls and not looks_binary(without_nuls := data.replace(b"\x00", b"")) and len(without_nuls) >= 16 and nuls <= 64:
         warnings.append(f"{name}: the file holds {nuls} NUL byte{'s' if nuls > 1 else ''} (damage); they are left out")
         data = without_nuls
     if looks_binary(data):

@@ -317,7 +317,7 @@ _TELLING = {
         "흑백승패불계집반단급기회배결승전국수명인시간"
         "이김박최정강조윤장임한오서신권황안송류전홍고문양손허유남심노하곽성차주우구민진나지엄원천방"
         "공현함변염여추도소석선설마길연위표기왕금옥육맹제모탁어은편용예경봉사부가복태목형피두감음빈"
-        "동온호범좌의는을를에다와과로으영호준혁수훈재상"
+        "동온호범좌의는을를에다와과로으영호준혁수훈재상段級"
     ),
     "cp932": set(
         "黒白勝負中押目半段級期戦局手名人本因坊棋聖碁王座天元囲"
@@ -487,6 +487,7 @@ def choose_charset(
 
 
 _READS_LIKELIER = math.log(3.0)
+_DISTINCT_TO_OVERRIDE = 3  # characters outside ASCII another reading needs to replace a declared one
 
 
 def weigh_declared_charset(
@@ -523,8 +524,10 @@ def weigh_declared_charset(
     reading_lead = reading_score(others[best], best) - reading_score(declared_text, declared) + bad_bytes * math.log(_UNLIKELY)
     if lead <= 0 and reading_lead < _READS_LIKELIER:
         return CharsetChoice(declared)
-    readings = f"{label} declared; the text reads as {_NAMES[best]} {_sample(others[best])}, as declared {_sample(declared_text)}"
-    if lead >= _CLEAR_LEAD:
+    as_declared = _sample(declared_text) or f"{bad_bytes} bytes that are not valid {label}"
+    readings = f"{label} declared; the text reads as {_NAMES[best]} {_sample(others[best])}, as declared {as_declared}"
+    distinct = {ch for ch in others[best] if ord(ch) > 127}
+    if lead >= _CLEAR_LEAD and len(distinct) >= _DISTINCT_TO_OVERRIDE:
         return CharsetChoice(best, f"{readings}: shown as {_NAMES[best]}")
     return CharsetChoice(declared, f"{readings}: shown as declared")
 
