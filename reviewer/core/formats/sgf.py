@@ -4,7 +4,12 @@ Reading:
 - The file's charset is decided once from its bytes (BOMs, UTF-16 with or without a BOM, CA[]
   whenever the bytes decode under it, the likeliest reading when it is missing, lies or is the
   Latin-1 many programs write whatever their bytes, EUC-KR-as-Latin-1 mojibake undone); no
-  multi-byte character may take a bracket as its second byte. NUL padding at the end is dropped.
+  multi-byte character may take a bracket as its second byte; a declared CJK charset that another
+  reading plainly beats is named beside it in a warning, and replaced when the evidence is clear.
+  NUL padding at the end is dropped; a few NUL bytes inside are left out with a warning. A file in
+  another charset glued after UTF-16 games is decoded on its own.
+- A game starts at a "(" outside any game followed by its root's ";" or straight by a property
+  (old Korean and Japanese servers leave the ";" out). Text between games is named in a warning.
 - Opening lists the games lazily: one linear scan of the bytes finds where each game starts and
   ends (values skipped as the charset reads them), and each game's root is read to leave out, by
   name, a game that is not Go or whose board cannot be shown. A game's text is decoded and
@@ -36,6 +41,7 @@ Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fi
 
 from __future__ import annotations
 
+import codecs
 import re
 from array import array
 from collections.abc import Iterator
@@ -60,6 +66,7 @@ from reviewer.core.formats.textio import (
     strip_nul_padding,
     strip_utf8_bom,
     utf16_codec,
+    weigh_declared_charset,
 )
 from reviewer.core.games.go import GoBoard
 from reviewer.core.games.go_rules import normalise_rules, parse_rules
@@ -215,14 +222,17 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     """
     codec16 = utf16_codec(data)
     if codec16:
-        text = data.decode(codec16, errors="replace").lstrip("\ufeff")
-        return text.encode("utf-8"), SgfCharset("utf-8", codec16)
+        return _from_utf16(data, codec16, name)
     data, had_bom = strip_utf8_bom(strip_nul_padding(data))
+    warnings: list[str] = []
+    nuls = data.count(b"\x00")
+    if nuls and not looks_binary(without_nuls := data.replace(b"\x00", b"")) and len(without_nuls) >= 16 and nuls <= 64:
+        warnings.append(f"{name}: the file holds {nuls} NUL byte{'s' if nuls > 1 else ''} (damage); they are left out")
+        data = without_nuls
     if looks_binary(data):
         raise GameFileError(f"{name}: not an SGF file (binary data)")
     if had_bom:
-        return data, SgfCharset("utf-8", "utf-8")
-    warnings: list[str] = []
+        return data, SgfCharset("utf-8", "utf-8", warnings)
     declared_match = _CA_RE.search(data)
     declared_name = declared_match.group(1).decode("ascii", errors="replace") if declared_match else ""
     declared = codec_for_charset(declared_name) if declared_name else None
@@ -251,13 +261,17 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
             warnings.append(f"{name}: {mostly} bytes are not valid UTF-8; shown as \ufffd")
             return data, SgfCharset("utf-8", "utf-8", warnings)
     if declared and declared != "utf-8" and declared not in _UNTRUSTED_DECLARED:
-        if decodes_cleanly(data, declared, _DELIMITERS):
-            return data, SgfCharset(declared, declared, warnings)
-        errors = decode_keeping(data, declared, _DELIMITERS, "replace").count("\ufffd") - data.count("\ufffd".encode())
-        high = _high_bytes(data)
-        if errors <= max(3, high // 50):
-            warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
-            return data, SgfCharset(declared, declared, warnings)
+        errors = 0
+        if not decodes_cleanly(data, declared, _DELIMITERS):
+            errors = decode_keeping(data, declared, _DELIMITERS, "replace").count("\ufffd") - data.count("\ufffd".encode())
+        if errors <= max(3, _high_bytes(data) // 50):
+            hints = charset_hints(sample_of(data))
+            choice = weigh_declared_charset(data, declared, f"CA[{declared_name}]", hints, delimiters=_DELIMITERS)
+            if choice.doubt:
+                warnings.append(f"{name}: {choice.doubt}")
+            if errors and choice.codec == declared:
+                warnings.append(f"{name}: {errors} bytes are not valid {declared_name}; shown as \ufffd")
+            return data, SgfCharset(choice.codec, choice.codec, warnings)
     # No charset, one that lies, or one many programs write whatever their bytes (CA[ISO-8859-1]):
     # the charset whose reading of all the bytes is likeliest in a Go file.
     weighed_declared = "cp1252" if declared in _UNTRUSTED_DECLARED else declared
@@ -275,6 +289,37 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
         warnings.append(f"{name}: CA[{declared_name}] does not match the bytes; read as {codec}")
     doubts = [choice.doubt] if choice.doubt else []
     return data, SgfCharset(codec, codec, warnings, doubts)
+
+
+def _from_utf16(data: bytes, codec16: str, name: str) -> tuple[bytes, SgfCharset]:
+    """UTF-16 bytes as UTF-8. A file in another charset glued after the UTF-16 games (its own
+    games' ASCII bytes, which UTF-16 reads as other characters) is decoded on its own and kept."""
+    bom = 2 if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE) else 0
+    text = data[bom:].decode(codec16, errors="replace")
+    utf8 = text.encode("utf-8")
+    games_end = 0
+    for span in scan_games(utf8, "utf-8"):
+        if span.cut_off:
+            break
+        games_end = span.end
+    if not games_end:
+        return utf8, SgfCharset("utf-8", codec16)
+    kept = utf8[:games_end].decode("utf-8")
+    split = bom + len(kept.encode(codec16, errors="surrogatepass"))
+    rest = data[split:]
+    blank16 = tuple(ch.encode(codec16) for ch in " \t\r\n")
+    while rest.startswith(blank16):
+        rest = rest[2:]
+    if not _GAME_START.search(rest) or utf16_codec(rest) == codec16:
+        return utf8, SgfCharset("utf-8", codec16)
+    rest_data, rest_charset = sgf_charset(rest, name)
+    warnings = [
+        f"{name}: a part of the file (from byte {split}) is not UTF-16 like the rest but "
+        f"{rest_charset.encoding}; it was read on its own",
+        *rest_charset.warnings,
+    ]
+    joined = f"{kept}\n{rest_charset.decode(rest_data)}".encode()
+    return joined, SgfCharset("utf-8", codec16, warnings, rest_charset.doubts)
 
 
 _ASCII_BYTES = bytes(range(128))
@@ -341,10 +386,10 @@ class RawNode:
     cut_off: str = ""  # why the game stops early (the file ends inside it), or "" when it is whole
 
 
-# "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
-_MISSING_FIRST_SEMICOLON = re.compile(r"\((\s*)(?=[A-Za-z]+\s*\[)")
-_GAME_START = re.compile(rb"\(\s*;")
-_GAME_START_WITHOUT_SEMICOLON = re.compile(rb"\(\s*(?=[A-Za-z]+\s*\[)")
+# A game's "(" straight followed by properties, without the ";" (Korean ORO, Nihon Ki-in exports).
+_MISSING_FIRST_SEMICOLON = re.compile(r"\s*\((\s*)(?=[A-Za-z]+\s*\[)")
+# Where a game starts, outside any game: "(" and its root's ";", or straight its first property.
+_GAME_START = re.compile(rb"\(\s*(?:;|[A-Za-z]+\s*\[)")
 # A game's root inside a game whose closing parenthesis is missing: no variation starts this way.
 _NEXT_GAME_ROOT = re.compile(rb"\(\s*;\s*(?:FF|GM|CA|AP|SZ|ST)\s*\[")
 _TRUNCATED = "the file ends inside it (truncated)"
@@ -377,13 +422,12 @@ def scan_games(data: bytes, codec: str) -> Iterator[GameSpan]:
     game's root starts; text that is not SGF inside a game cuts that game there (its parentheses
     still tell where it ends), and the games after it are read.
     """
-    starts = _GAME_START if _GAME_START.search(data) else _GAME_START_WITHOUT_SEMICOLON
     skip = _between_parentheses(codec)
     skip_not_sgf = _between_parentheses(codec, rb"[^\[()]")
     size = len(data)
     position = 0
     while True:
-        found = starts.search(data, position)
+        found = _GAME_START.search(data, position)
         if found is None:
             return
         start = position = found.start()
@@ -418,8 +462,9 @@ def scan_games(data: bytes, codec: str) -> Iterator[GameSpan]:
 
 def raw_game(text: str, cut_off: str = "") -> RawNode:
     """The raw tree of one game's text (one game tree, as `scan_games` finds it)."""
-    if "(;" not in text.replace(" ", "").replace("\n", "").replace("\r", ""):
-        text = _MISSING_FIRST_SEMICOLON.sub(r"(\1;", text, count=1)
+    missing_semicolon = _MISSING_FIRST_SEMICOLON.match(text)
+    if missing_semicolon:
+        text = f"{text[: missing_semicolon.end()]};{text[missing_semicolon.end():]}"
     tokens, _end = sgf_grammar.tokenise(text.encode("utf-8"), 0)
     trees, still_open = _build_raw_tree(tokens)
     if not trees:
@@ -835,6 +880,12 @@ _VALUE_BYTES = re.compile(rb"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
 _NAMED_LEFT_OUT = 10  # games left out that the warnings name one by one
 
 
+# Between games: spaces, DOS's end-of-file mark and SGF's own punctuation ("();" of an empty
+# variation left over) hold no text; beyond a few other bytes, the text left out is named.
+_BLANK_BYTES = b" \t\r\n\v\f\x1a();"
+_IGNORED_STRAY_BYTES = 3
+
+
 class SgfCollection(GameCollection):
     """The games of an SGF file, listed lazily: opening finds where each game is and reads its
     root (to leave out, by name, a game that is not Go or has no board Reviewer can show); a
@@ -853,8 +904,10 @@ class SgfCollection(GameCollection):
         # for the few that stop early, why.
         self._starts, self._ends, self._numbers = array("q"), array("q"), array("q")
         self._cut_offs: dict[int, str] = {}
-        first_error, left_out = "", 0
+        first_error, left_out, read_up_to = "", 0, 0
         for number, span in enumerate(scan_games(self._data, self._charset.codec), start=1):
+            self._warn_not_sgf(read_up_to, span.start, number - 1)
+            read_up_to = span.end
             try:
                 playable_board(self._board_props(span), number, name)
             except GameFileError as error:
@@ -871,12 +924,21 @@ class SgfCollection(GameCollection):
             self._starts.append(span.start)
             self._ends.append(span.end)
             self._numbers.append(number)
+        self._warn_not_sgf(read_up_to, len(self._data), len(self._starts) and self._numbers[-1])
         if not self._starts:
             raise GameFileError(first_error or f"{name}: no SGF game in this file")
         if left_out > _NAMED_LEFT_OUT:
             self.warnings.append(
                 f"{name}: {left_out - _NAMED_LEFT_OUT} more games were left out (not Go, or a board Reviewer cannot show)"
             )
+
+    def _warn_not_sgf(self, start: int, end: int, after_game: int) -> None:
+        """A warning naming the bytes between games (or around them) that hold more than spaces."""
+        left = len(self._data[start:end].translate(None, _BLANK_BYTES))
+        if left <= _IGNORED_STRAY_BYTES:
+            return
+        where = f"after game {after_game}" if after_game else "before the first game"
+        self.warnings.append(f"{self._name}: {left} bytes {where} are not SGF; they were not read")
 
     def _board_props(self, span: GameSpan) -> dict[str, list[str]]:
         """GM and SZ of a game, read from its root's bytes where the charset allows (no two-byte

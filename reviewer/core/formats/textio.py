@@ -317,7 +317,7 @@ _TELLING = {
         "흑백승패불계집반단급기회배결승전국수명인시간"
         "이김박최정강조윤장임한오서신권황안송류전홍고문양손허유남심노하곽성차주우구민진나지엄원천방"
         "공현함변염여추도소석선설마길연위표기왕금옥육맹제모탁어은편용예경봉사부가복태목형피두감음빈"
-        "동온호범좌의는을를에다와과로으영호준혁수훈재상"
+        "동온호범좌의는을를에다와과로으영호준혁수훈재상段級"
     ),
     "cp932": set(
         "黒白勝負中押目半段級期戦局手名人本因坊棋聖碁王座天元囲"
@@ -484,6 +484,52 @@ def choose_charset(
         f"too little text outside ASCII to be sure of its charset: read as {_NAMES[best]} "
         f"({_sample(readings[best])}); as {_NAMES[second]} it would read {_sample(readings[second])}",
     )
+
+
+_READS_LIKELIER = math.log(3.0)
+_DISTINCT_TO_OVERRIDE = 3  # characters outside ASCII another reading needs to replace a declared one
+
+
+def weigh_declared_charset(
+    data: bytes, declared: str, label: str, hints: tuple[str, ...] = (), *, delimiters: bytes = b""
+) -> CharsetChoice:
+    """A declared CJK charset the bytes decode under (but for a few bytes), weighed against the other CJK readings as
+    `choose_charset` weighs them (the declared one counted as a hint): the reading shown, and, when
+    another reads likelier, a sentence naming both (`label` is the declaration as written). Another
+    reading replaces the declared one only with a clear lead (GB18030's common '柯洁' against
+    EUC-KR's rare '온썅')."""
+    if declared not in _PRIORS or declared in ("utf-8", "cp1252"):
+        return CharsetChoice(declared)
+    sample = sample_of(data)
+
+    def score(codec: str, text: str, prior: float) -> float:
+        return math.log(prior * (_HINTED if codec in hints else 1.0)) + reading_score(text, codec)
+
+    declared_text = decode_keeping(sample, declared, delimiters, "replace")
+    bad_bytes = declared_text.count("\ufffd")  # a few, tolerated in a declared charset
+    declared_text = declared_text.replace("\ufffd", "")
+    declared_score = score(declared, declared_text, _PRIORS[declared] * _HINTED) + bad_bytes * math.log(_UNLIKELY)
+    others = {
+        codec: sample.decode(codec, errors="replace")
+        for codec in _PRIORS
+        if codec not in (declared, "utf-8", "cp1252") and decodes_cleanly(data, codec, delimiters)
+    }
+    if not others:
+        return CharsetChoice(declared)
+    scores = {codec: score(codec, text, _PRIORS[codec]) for codec, text in others.items()}
+    best = max(scores, key=lambda codec: scores[codec])
+    lead = scores[best] - declared_score
+    # How much likelier the other text reads, whatever the charsets' priors (a few names can lean
+    # on a declaration's weight, yet read plainly better another way: '柯洁' against '온썅').
+    reading_lead = reading_score(others[best], best) - reading_score(declared_text, declared) + bad_bytes * math.log(_UNLIKELY)
+    if lead <= 0 and reading_lead < _READS_LIKELIER:
+        return CharsetChoice(declared)
+    as_declared = _sample(declared_text) or f"{bad_bytes} bytes that are not valid {label}"
+    readings = f"{label} declared; the text reads as {_NAMES[best]} {_sample(others[best])}, as declared {as_declared}"
+    distinct = {ch for ch in others[best] if ord(ch) > 127}
+    if lead >= _CLEAR_LEAD and len(distinct) >= _DISTINCT_TO_OVERRIDE:
+        return CharsetChoice(best, f"{readings}: shown as {_NAMES[best]}")
+    return CharsetChoice(declared, f"{readings}: shown as declared")
 
 
 _SAMPLE_BYTES = 1 << 16
