@@ -183,3 +183,12 @@ def test_eight_nul_bytes_in_a_tiny_sgf_are_left_out_with_a_warning(tmp_path):
 def test_binary_data_with_many_nuls_is_still_refused(tmp_path):
     with pytest.raises(GameFileError, match="binary"):
         _open(tmp_path, b"(;GM[1]" + bytes(range(256)) * 4 + b")")
+
+
+def test_a_ca_of_utf16_on_a_file_in_single_bytes_is_not_believed(tmp_path) -> None:
+    data = "(;GM[1]FF[4]CA[UTF-16]SZ[19]PB[柯洁]PW[古力]C[围棋 柯洁 古力];B[pd];W[dp])".encode("gb18030")
+    game = _open(tmp_path, data, "wrong.sgf").game(0)
+    assert (game.black, game.white, len(game.mainline_moves())) == ("柯洁", "古力", 2)
+    collection = _open(tmp_path, data, "wrong.sgf")
+    warnings = [*collection.warnings, *collection.game(0).warnings]
+    assert any("CA[UTF-16] declared, but the file is not in UTF-16" in warning for warning in warnings), warnings

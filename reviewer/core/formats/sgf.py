@@ -238,6 +238,10 @@ def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
     declared = codec_for_charset(declared_name) if declared_name else None
     if declared_name and declared is None:
         warnings.append(f"{name}: unknown charset CA[{declared_name}]; guessed from the bytes")
+    if declared is not None and declared.replace("_", "-").startswith(("utf-16", "utf-32", "utf16", "utf32")):
+        # The CA[] itself was found written in single bytes: whatever it says, the file is not UTF-16.
+        warnings.append(f"{name}: CA[{declared_name}] declared, but the file is not in {declared_name}; guessed from the bytes")
+        declared = None
     if data.isascii():
         if declared and not _ascii_compatible(declared) and decodes_cleanly(data, declared):
             # A 7-bit charset (ISO-2022-JP, HZ, UTF-7): its characters are made of ASCII bytes, brackets
