@@ -192,3 +192,15 @@ def test_a_ca_of_utf16_on_a_file_in_single_bytes_is_not_believed(tmp_path) -> No
     collection = _open(tmp_path, data, "wrong.sgf")
     warnings = [*collection.warnings, *collection.game(0).warnings]
     assert any("CA[UTF-16] declared, but the file is not in UTF-16" in warning for warning in warnings), warnings
+
+
+def test_games_glued_from_files_in_other_charsets_are_each_read_in_their_own(tmp_path) -> None:
+    chinese = "(;GM[1]FF[4]CA[GB2312]SZ[19]PB[柯洁]PW[古力]C[围棋];B[pd];W[dp])".encode("gb2312")
+    korean = "(;GM[1]FF[4]CA[EUC-KR]SZ[19]PB[박정환]PW[이세돌]C[바둑];B[pd])".encode("euc-kr")
+    utf8 = "(;GM[1]FF[4]SZ[19]PB[탕웨이싱]PW[커제]C[흑이 좋은 출발을 했다];B[dd])".encode()
+    collection = _open(tmp_path, chinese + b"\n" + korean + b"\n" + utf8)
+    games = [collection.game(index) for index in range(3)]
+    assert [(game.black, game.white) for game in games] == [("柯洁", "古力"), ("박정환", "이세돌"), ("탕웨이싱", "커제")]
+    assert [summary.black for summary in collection.summaries()] == ["柯洁", "박정환", "탕웨이싱"]
+    assert any("game 2 is read in cp949" in warning for warning in games[1].warnings)
+    assert any("game 3 is read in utf-8" in warning for warning in games[2].warnings)

@@ -963,7 +963,35 @@ class SgfCollection(GameCollection):
         return self._charset.decode(self._data[start:end])
 
     def _text(self, index: int) -> str:
-        return self._decode(self._starts[index], self._ends[index])
+        own = self._own_charset(index)
+        raw = self._data[self._starts[index]:self._ends[index]]
+        return decode_keeping(raw, own[0], _DELIMITERS, errors="replace") if own else self._charset.decode(raw)
+
+    def _own_charset(self, index: int) -> tuple[str, str] | None:
+        """(codec, why) for a game of a file glued from files in other charsets, whose own bytes say
+        plainly that they are in another one than the file's; None for the others (nearly all)."""
+        charset = self._charset
+        if len(self._starts) < 2 or charset.repaired_from or (charset.codec == "utf-8" and charset.encoding != "utf-8"):
+            return None
+        raw = self._data[self._starts[index]:self._ends[index]]
+        if raw.isascii():
+            return None
+        file_codec = charset.codec
+        declared = _CA_RE.search(raw)
+        declared_name = declared.group(1).decode("ascii", errors="replace") if declared else ""
+        own = codec_for_charset(declared_name) if declared_name else None
+        if own and own != file_codec and _ascii_compatible(own) and decodes_cleanly(raw, own, _DELIMITERS):
+            return own, f"it declares CA[{declared_name}]"
+        if file_codec != "utf-8" and is_utf8(raw) and sum(ord(ch) > 127 for ch in raw.decode("utf-8")) > SHORT_TEXT_CHARS:
+            # (a few characters of another charset can be valid UTF-8 by chance: GB18030 '时越' reads 'ʱԽ')
+            return "utf-8", "its bytes are UTF-8"
+        return None
+
+    def _own_charset_warning(self, index: int) -> list[str]:
+        own = self._own_charset(index)
+        if own is None:
+            return []
+        return [f"game {self._numbers[index]} is read in {own[0]}, not {self._charset.codec} as the rest of the file: {own[1]}"]
 
     def _count(self) -> int:
         return len(self._starts)
@@ -978,7 +1006,8 @@ class SgfCollection(GameCollection):
         except GameFileError as error:
             raise GameFileError(f"{self._name}: game {number}: {error}") from None
         game = game_from_raw(raw_root, number, self._name)
-        game.warnings[:0] = [f"game {number}: {doubt}" for doubt in self._charset.doubts]
+        own = self._own_charset_warning(index)
+        game.warnings[:0] = own or [f"game {number}: {doubt}" for doubt in self._charset.doubts]
         return game
 
 
