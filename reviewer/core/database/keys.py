@@ -20,6 +20,7 @@ from reviewer.core.gametree import Color, Point
 
 __all__ = [
     "GO_PASS",
+    "ChessKeyer",
     "GoKeyer",
     "chess_key",
     "chess_move_code",
@@ -41,6 +42,54 @@ def signed_64(value: int) -> int:
 
 def chess_key(board: chess.Board) -> int:
     return signed_64(chess.polyglot.zobrist_hash(board))
+
+
+_POLYGLOT = chess.polyglot.POLYGLOT_RANDOM_ARRAY
+_HASHER = chess.polyglot.ZobristHasher(_POLYGLOT)
+
+
+def _piece_boards(board: chess.Board) -> tuple[int, ...]:
+    """The squares of each piece in Polyglot's order: black pawns, white pawns, black knights, ..."""
+    black, white = board.occupied_co
+    return (
+        board.pawns & black, board.pawns & white, board.knights & black, board.knights & white,
+        board.bishops & black, board.bishops & white, board.rooks & black, board.rooks & white,
+        board.queens & black, board.queens & white, board.kings & black, board.kings & white,
+    )
+
+
+class ChessKeyer:
+    """`chess_key` of a board as it is played on, kept up to date from the squares that changed
+    instead of from every piece (the same numbers, several times faster)."""
+
+    def __init__(self, board: chess.Board) -> None:
+        self._pieces = _HASHER.hash_board(board)
+        self._boards = _piece_boards(board)
+        self._castling_for: tuple[int, int, int] | None = None
+        self._castling = 0
+
+    def moved(self, board: chess.Board) -> None:
+        """The board after a move (or any change): take in the squares that changed."""
+        boards = _piece_boards(board)
+        pieces = self._pieces
+        for index, (old, new) in enumerate(zip(self._boards, boards)):
+            changed = old ^ new
+            while changed:
+                square = (changed & -changed).bit_length() - 1
+                pieces ^= _POLYGLOT[64 * index + square]
+                changed &= changed - 1
+        self._pieces, self._boards = pieces, boards
+
+    def key(self, board: chess.Board) -> int:
+        castling_for = (board.castling_rights, board.rooks, board.kings)
+        if castling_for != self._castling_for:
+            self._castling_for, self._castling = castling_for, _HASHER.hash_castling(board)
+        value = self._pieces ^ self._castling
+        if board.ep_square is not None:
+            value ^= _HASHER.hash_ep_square(board)
+        if board.turn == chess.WHITE:
+            value ^= _POLYGLOT[780]
+        return signed_64(value)
 
 
 def chess_move_code(move: chess.Move) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from reviewer.core.database.keys import GoKeyer, chess_key, chess_move_code
+from reviewer.core.database.keys import ChessKeyer, GoKeyer, chess_move_code
 from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, fill_fields_from_headers
 from reviewer.core.games.go import GoBoard
 from reviewer.core.gametree import Color, Game, Point, other_color
@@ -143,7 +143,39 @@ def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positi
 # Tokens of a main line: move numbers, results and NAGs are dropped; anything that is not plain
 # SAN (a null move, a comment, a variation, an escape) sends the game to the full reader instead.
 _MOVETEXT_NOISE = re.compile(r"\d+\.(?:\.\.)?|\$\d+|1-0|0-1|1/2-1/2|\*")
-_PLAIN_SAN = re.compile(r"(?:[NBRQK]?[a-h]?[1-8]?x?[a-h][1-8](?:=?[NBRQ])?|O-O(?:-O)?)[+#]?[!?]{0,2}")
+_PLAIN_SAN = re.compile(r"([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([NBRQ]))?[+#]?[!?]{0,2}|O-O(?:-O)?[+#]?[!?]{0,2}")
+_PIECE_TYPES = {"N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN, "K": chess.KING}
+
+
+def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
+    """The legal move a plain SAN names, found from the pieces that reach its square; the rare
+    cases (castling, two candidates, anything odd) go to python-chess's own parser."""
+    piece, from_file, from_rank, target, promotion = match.groups()
+    if target is None:
+        return board.parse_san(match.group(0).rstrip("!?"))
+    to_square = chess.parse_square(target)
+    turn = board.turn
+    if piece:
+        candidates = board.attackers_mask(turn, to_square) & board.pieces_mask(_PIECE_TYPES[piece], turn)
+    else:
+        pawns = board.pawns & board.occupied_co[turn]
+        step = -8 if turn == chess.WHITE else 8
+        if from_file:
+            candidates = pawns & chess.BB_SQUARES[to_square + step - chess.square_file(to_square) + "abcdefgh".index(from_file)]
+        else:
+            one = to_square + step
+            candidates = pawns & chess.BB_SQUARES[one] if 0 <= one < 64 else 0
+            if not candidates and 0 <= one + step < 64 and board.piece_at(one) is None:
+                candidates = pawns & chess.BB_SQUARES[one + step]
+    if from_file:
+        candidates &= chess.BB_FILES["abcdefgh".index(from_file)]
+    if from_rank:
+        candidates &= chess.BB_RANKS[int(from_rank) - 1]
+    if candidates and not candidates & (candidates - 1):
+        move = chess.Move(candidates.bit_length() - 1, to_square, _PIECE_TYPES[promotion] if promotion else None)
+        if board.is_legal(move):
+            return move
+    return board.parse_san(match.group(0).rstrip("!?"))
 
 
 def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRecord | None:
@@ -155,23 +187,31 @@ def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRe
     if "{" in movetext or "(" in movetext or ";" in movetext or "%" in movetext:
         return None
     board = chess.Board()
+    keyer = ChessKeyer(board)
     positions: list[PositionRow] = []
     moves_uci: list[str] = []
     moves_san: list[str] = []
+    game = Game(kind="chess")
+    fill_fields_from_headers(game, headers)
+    if game.result == "*" or "Result" not in headers:
+        # As the full reader does: the movetext's own result stands for a missing or unknown tag.
+        tokens = movetext.split()
+        closing = tokens[-1] if tokens else ""
+        game.result = closing if closing in ("1-0", "0-1", "1/2-1/2") else game.result
     for token in _MOVETEXT_NOISE.sub(" ", movetext).split():
-        if _PLAIN_SAN.fullmatch(token) is None:
+        match = _PLAIN_SAN.fullmatch(token)
+        if match is None:
             return None
         try:
-            move = board.parse_san(token.rstrip("!?"))
+            move = _san_move(board, match)
         except ValueError:
             return None
-        positions.append(PositionRow(chess_key(board), len(moves_uci), chess_move_code(move)))
+        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
         moves_uci.append(move.uci())
         moves_san.append(token.rstrip("!?"))
         board.push(move)
-    positions.append(PositionRow(chess_key(board), len(moves_uci), None))
-    game = Game(kind="chess")
-    fill_fields_from_headers(game, headers)
+        keyer.moved(board)
+    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
     return _chess_record(game, moves_uci, moves_san, positions)
 
 
@@ -184,6 +224,7 @@ def chess_positions(game: Game) -> tuple[list[PositionRow], list[str]]:
     if game.variant:
         raise SkippedGame(f"variant {game.variant!r}: only standard chess and Chess960 are stored")
     board = chess.Board(game.start_fen, chess960=game.chess960) if game.start_fen else chess.Board(chess960=game.chess960)
+    keyer = ChessKeyer(board)
     positions: list[PositionRow] = []
     moves_uci: list[str] = []
     for node in game.root.mainline():
@@ -192,10 +233,11 @@ def chess_positions(game: Game) -> tuple[list[PositionRow], list[str]]:
         move = chess.Move.from_uci(node.uci)
         if not move or not board.is_legal(move):
             raise SkippedGame(f"move {node.move or node.uci} cannot be played at ply {len(moves_uci) + 1}")
-        positions.append(PositionRow(chess_key(board), len(moves_uci), chess_move_code(move)))
+        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
         moves_uci.append(node.uci)
         board.push(move)
-    positions.append(PositionRow(chess_key(board), len(moves_uci), None))
+        keyer.moved(board)
+    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
     return positions, moves_uci
 
 
