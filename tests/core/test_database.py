@@ -411,3 +411,34 @@ def test_command_line_import_explore_and_games(tmp_path, capsys):
     assert "'e4' is not a move" in capsys.readouterr().err
     assert main(["db", "explore", "--db", database, "--color", "white"]) == 2
     assert "--color needs --player" in capsys.readouterr().err
+
+
+_FROM_SCRATCH = """
+SELECT p.key, coalesce(p.move, -2), count(*), coalesce(sum(outcome = 1), 0), coalesce(sum(outcome = 0), 0),
+       coalesce(sum(outcome = -1), 0), coalesce(sum(white_elo), 0), count(white_elo), coalesce(sum(black_elo), 0),
+       count(black_elo), max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)
+FROM totalled t JOIN positions p ON p.key = t.key JOIN games g ON g.id = p.game_id
+GROUP BY p.key, coalesce(p.move, -2) ORDER BY 1, 2
+"""
+
+
+def test_running_totals_of_busy_positions_equal_their_games_however_the_import_is_cut(tmp_path):
+    sources = [CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn", CORPUS_DIR / "pgn" / "pgn-read__4ncl_96-97_03.pgn"]
+    answers = []
+    for chunk_games in (1000, 7):
+        with GameDatabase(tmp_path / f"chunks-{chunk_games}.sqlite") as database:
+            for source in sources:  # two imports: the second adds to the totals of the first
+                import_paths(database, [source], chunk_games=chunk_games)
+            totals = database.connection.execute("SELECT * FROM totals ORDER BY key, move").fetchall()
+            assert totals and totals == database.connection.execute(_FROM_SCRATCH).fetchall()
+            for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"]):
+                position = chess_position(None, line)
+                from_totals = explore(database, position)
+                # A filter that keeps every game answers from the games themselves.
+                from_games = explore(database, position, ExploreFilters(since="0"))
+                assert from_totals.games > 0
+                assert (from_totals.games, from_totals.moves, from_totals.ended_here) == (
+                    from_games.games, from_games.moves, from_games.ended_here)
+                assert [game.id for game, _ in from_totals.top_games] == [game.id for game, _ in from_games.top_games]
+                answers.append((from_totals.games, from_totals.moves))
+    assert answers[:4] == answers[4:]

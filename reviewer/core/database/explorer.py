@@ -11,7 +11,7 @@ import chess
 
 from reviewer.core.database.keys import GoKeyer, chess_key, chess_move_of_code
 from reviewer.core.database.records import go_positions
-from reviewer.core.database.store import GameDatabase, StoredGame
+from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
 from reviewer.core.gametree import Color, Game, Node, gtp_from_point, other_color, point_from_gtp
 
 __all__ = [
@@ -25,6 +25,9 @@ __all__ = [
     "go_position",
     "position_of_game",
 ]
+
+
+BUSY_GAMES = 500  # from this many games on, the top games are found from the best rated games down
 
 
 @dataclass(frozen=True)
@@ -173,13 +176,30 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     where, values = _where(position, filters)
     mover, opponent = ("white", "black") if position.to_move == "white" else ("black", "white")
     win, loss = (1, -1) if position.to_move == "white" else (-1, 1)
-    rows = database.connection.execute(
-        f"SELECT p.move, count(*), sum(g.outcome = 1), sum(g.outcome = 0), sum(g.outcome = -1),"
-        f" avg(g.{mover}_elo), avg(g.{opponent}_elo), sum(g.outcome = {win}), sum(g.outcome = {loss}),"
-        f" count(g.{opponent}_elo), max(CASE WHEN g.date GLOB '[0-9][0-9][0-9][0-9]*' THEN g.date END)"
-        f" FROM positions p JOIN games g ON g.id = p.game_id WHERE {where} GROUP BY p.move",
-        values,
-    ).fetchall()
+    unfiltered = filters == ExploreFilters()
+    totalled = unfiltered and database.connection.execute(
+        "SELECT 1 FROM totalled WHERE key = ?", (position.key,)
+    ).fetchone() is not None
+    if totalled:
+        # A busy position: its running totals (kept by the import) instead of every game's row.
+        win_column, loss_column = ("white_wins", "black_wins") if position.to_move == "white" else ("black_wins", "white_wins")
+        rows = database.connection.execute(
+            f"SELECT nullif(t.move, {ENDED}), t.games, t.white_wins, t.draws, t.black_wins,"
+            f" CASE WHEN t.{mover}_elo_count THEN 1.0 * t.{mover}_elo_sum / t.{mover}_elo_count END,"
+            f" CASE WHEN t.{opponent}_elo_count THEN 1.0 * t.{opponent}_elo_sum / t.{opponent}_elo_count END,"
+            f" t.{win_column}, t.{loss_column}, t.{opponent}_elo_count, t.last_date"
+            " FROM totals t WHERE t.key = ? AND EXISTS (SELECT 1 FROM positions p JOIN games g ON g.id = p.game_id"
+            " WHERE p.key = t.key AND g.kind = ?)",
+            (position.key, position.kind),
+        ).fetchall()
+    else:
+        rows = database.connection.execute(
+            f"SELECT p.move, count(*), sum(g.outcome = 1), sum(g.outcome = 0), sum(g.outcome = -1),"
+            f" avg(g.{mover}_elo), avg(g.{opponent}_elo), sum(g.outcome = {win}), sum(g.outcome = {loss}),"
+            f" count(g.{opponent}_elo), max(CASE WHEN g.date GLOB '[0-9][0-9][0-9][0-9]*' THEN g.date END)"
+            f" FROM positions p JOIN games g ON g.id = p.game_id WHERE {where} GROUP BY p.move",
+            values,
+        ).fetchall()
     moves: list[MoveStats] = []
     total = ended = 0
     for code, games, white_wins, draws, black_wins, mover_elo, opponent_elo, wins, losses, rated, last in rows:
@@ -206,11 +226,19 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     moves.sort(key=lambda stats: (-stats.games, stats.move))
     top: list[tuple[StoredGame, str]] = []
     if top_games and total:
-        best = database.connection.execute(
-            f"SELECT g.id, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-            " ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC, g.date DESC, g.id LIMIT ?",
-            [*values, top_games],
-        ).fetchall()
+        if totalled and total >= BUSY_GAMES:
+            # Many games: walk the games from the best rated down until enough reached it.
+            best = database.connection.execute(
+                "SELECT g.id, p.move FROM games g CROSS JOIN positions p ON p.key = ? AND p.game_id = g.id"
+                " WHERE g.kind = ? ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC LIMIT ?",
+                (position.key, position.kind, top_games),
+            ).fetchall()
+        else:
+            best = database.connection.execute(
+                f"SELECT g.id, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
+                " ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC, g.id DESC LIMIT ?",
+                [*values, top_games],
+            ).fetchall()
         stored = {game.id: game for game in database.games_by_id([int(row[0]) for row in best])}
         top = [(stored[int(game_id)], "" if code is None else position.move_text(int(code))) for game_id, code in best]
     return Exploration(position.kind, total, moves, ended, top)

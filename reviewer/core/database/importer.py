@@ -26,7 +26,7 @@ from reviewer.core.database.records import (
     chess_record_from_movetext,
     go_record_from_game,
 )
-from reviewer.core.database.store import GameDatabase
+from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.formats.pgn import PgnCollection
@@ -137,6 +137,45 @@ _INSERT_GAME = (
 )
 
 
+_TOTALS_COLUMNS = (
+    "count(*), coalesce(sum(outcome = 1), 0), coalesce(sum(outcome = 0), 0), coalesce(sum(outcome = -1), 0),"
+    " coalesce(sum(white_elo), 0), count(white_elo), coalesce(sum(black_elo), 0), count(black_elo),"
+    " max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)"
+)
+
+
+def _add_to_totals(connection: sqlite3.Connection, rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]]) -> None:
+    """Keep `totals` right after the chunk's positions are written: a position first reached
+    within TOTALS_PLY plies gets its totals from every game that reached it so far; the chunk's
+    games that reached positions already totalled are added to theirs."""
+    connection.execute("DELETE FROM temp.chunk_positions")
+    connection.execute("DELETE FROM temp.fresh_keys")
+    connection.executemany(
+        "INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)",
+        [(key, ply, move, outcome, white, black, date) for key, _, ply, move, _, outcome, white, black, date in rows],
+    )
+    connection.execute(
+        f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM temp.chunk_positions WHERE ply <= {TOTALS_PLY}"
+        " AND key NOT IN (SELECT key FROM totalled)"
+    )
+    connection.execute(
+        f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
+        " FROM temp.chunk_positions c JOIN totalled t ON t.key = c.key WHERE true GROUP BY c.key, coalesce(c.move, -2)"
+        " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
+        " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
+        " black_wins = black_wins + excluded.black_wins, white_elo_sum = white_elo_sum + excluded.white_elo_sum,"
+        " white_elo_count = white_elo_count + excluded.white_elo_count,"
+        " black_elo_sum = black_elo_sum + excluded.black_elo_sum, black_elo_count = black_elo_count + excluded.black_elo_count,"
+        " last_date = CASE WHEN excluded.last_date > coalesce(last_date, '') THEN excluded.last_date ELSE last_date END"
+    )
+    connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
+    connection.execute(
+        f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
+        " FROM temp.fresh_keys f JOIN positions p ON p.key = f.key JOIN games g ON g.id = p.game_id"
+        " GROUP BY p.key, coalesce(p.move, -2)"
+    )
+
+
 class _Chunk:
     """The games of one transaction, written at once with the source's new read count."""
 
@@ -148,7 +187,7 @@ class _Chunk:
     def write(self, connection: sqlite3.Connection, games_read: int, complete: bool) -> tuple[int, int]:
         """(stored, duplicates)."""
         stored = duplicates = 0
-        rows: list[tuple[int, int, int, int | None, int]] = []
+        rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]] = []
         connection.execute("BEGIN IMMEDIATE")
         try:
             for index, record in self.games:
@@ -168,11 +207,14 @@ class _Chunk:
                 for row in record.positions:
                     if row.key not in seen:  # the first time the game reached the position
                         seen.add(row.key)
-                        rows.append((row.key, game_id, row.ply, row.move, row.symmetry))
+                        rows.append((row.key, game_id, row.ply, row.move, row.symmetry, record.outcome,
+                                     record.white_elo, record.black_elo, record.date))
             rows.sort()  # in key order: the index B-tree is written page after page
             connection.executemany(
-                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", rows
+                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)",
+                [row[:5] for row in rows],
             )
+            _add_to_totals(connection, rows)
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],

@@ -9,6 +9,10 @@ Tables:
                played from there (NULL where the game ended there), and for Go the symmetry that
                makes the board canonical
     skipped    the games of a source that could not be stored, with the reason
+    totals     for each position some game reached within the first TOTALS_PLY plies (listed in
+               `totalled`), running totals per move over every game that reached it (at any
+               ply): games, results, rating sums, the last date. The explorer reads a busy
+               position's answer from here instead of from each of its games.
 """
 
 from __future__ import annotations
@@ -20,9 +24,11 @@ from pathlib import Path
 from reviewer.core import paths
 from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
 
-__all__ = ["SCHEMA_VERSION", "GameDatabase", "StoredGame", "default_database_path"]
+__all__ = ["ENDED", "SCHEMA_VERSION", "TOTALS_PLY", "GameDatabase", "StoredGame", "default_database_path"]
 
 SCHEMA_VERSION = 1
+TOTALS_PLY = 12  # positions reached this early by some game keep running totals (see `totals`)
+ENDED = -2  # the move code in `totals` of the games that ended in the position
 BUSY_TIMEOUT_S = 30.0
 
 _SCHEMA = """
@@ -64,6 +70,22 @@ CREATE TABLE IF NOT EXISTS positions (
     symmetry INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (key, game_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS totalled (key INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS totals (
+    key INTEGER NOT NULL,
+    move INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    white_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    white_elo_sum INTEGER NOT NULL,
+    white_elo_count INTEGER NOT NULL,
+    black_elo_sum INTEGER NOT NULL,
+    black_elo_count INTEGER NOT NULL,
+    last_date TEXT,
+    PRIMARY KEY (key, move)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_by_rating ON games ((coalesce(white_elo, 0) + coalesce(black_elo, 0)));
 CREATE TABLE IF NOT EXISTS skipped (
     source_id INTEGER NOT NULL,
     source_index INTEGER NOT NULL,
@@ -111,6 +133,11 @@ class GameDatabase:
         # Bigger pages and cache for the position index; temporary B-trees in memory.
         self.connection.execute("PRAGMA cache_size = -65536")
         self.connection.execute("PRAGMA temp_store = MEMORY")
+        self.connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS chunk_positions (key INTEGER, ply INTEGER, move INTEGER, outcome INTEGER,"
+            " white_elo INTEGER, black_elo INTEGER, date TEXT)"
+        )
+        self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS fresh_keys (key INTEGER PRIMARY KEY)")
 
     def close(self) -> None:
         self.connection.close()
