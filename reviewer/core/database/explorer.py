@@ -147,12 +147,19 @@ def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[objec
     clauses = ["p.key = ?", "g.kind = ?"]
     values: list[object] = [position.key, position.kind]
     if filters.player:
+        # The player's games from the name indexes (the name itself, or it followed by a comma or
+        # a space: "Carlsen" finds "Carlsen, Magnus"), then only their positions are looked up.
         sides = [filters.color] if filters.color else ["white", "black"]
-        wanted = []
+        name = filters.player
+        selects = []
         for side in sides:
-            wanted.append(f"(g.{side} = ? COLLATE NOCASE OR g.{side} LIKE ? || ',%' OR g.{side} LIKE ? || ' %')")
-            values.extend([filters.player] * 3)
-        clauses.append("(" + " OR ".join(wanted) + ")")
+            selects.append(
+                f"SELECT id FROM games WHERE {side} = ? COLLATE NOCASE"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
+            )
+            values.extend([name, name + ",", name + "-", name + " ", name + "!"])
+        clauses.append("p.game_id IN (" + " UNION ALL ".join(selects) + ")")
     elif filters.color:
         raise ValueError("a colour filter needs a player")
     if filters.since:
