@@ -16,7 +16,7 @@ PGN that both programs read. For each size:
 - a plain python-chess loop (replay every game, compare FENs) for the same positions, whose counts
   must equal the explorer's (with `--replay-games`, over that many games, as it is slow).
 Run: nice -n 15 .venv/bin/python benchmarks/database.py --games 10000 [--games 100000] [--repeats 20]
-         [--cold-runs 3] [--replay-games 10000] [--no-scid]
+         [--cold-runs 3] [--replay-games 10000] [--no-scid] [--work DIR [--reuse]]
 """
 
 from __future__ import annotations
@@ -192,31 +192,39 @@ def replay_counts(pgn: Path, lines: list[list[str]], limit: int) -> tuple[float,
     return time.perf_counter() - started, counts
 
 
-def measure(size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool) -> dict[str, object]:
+def measure(
+    size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False
+) -> dict[str, object]:
     pgn = work / f"chess-{size or 'all'}.pgn"
-    games_in_file = first_games(CHESS_SET, size, pgn)
-    result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size}
     database = work / f"reviewer-{size}.sqlite"
-    for stale in work.glob(f"reviewer-{size}.sqlite*"):
-        stale.unlink()
-    env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
-    seconds, rss, output = run_measured(
-        [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
-    )
-    summary = json.loads(output)
-    stored = int(summary["stored"])
-    result["reviewer_import"] = {
-        "seconds": round(seconds, 2),
-        "games_per_s": round(games_in_file / seconds, 1),
-        "stored": stored,
-        "duplicates": summary["duplicates"],
-        "skipped": len(summary["skipped"]),
-        "peak_rss_mb": round(rss / 2**20, 1),
-        "bytes_per_game": round(database.stat().st_size / stored),
-    }
+    base = work / f"scid-{size}"
+    reuse = reuse and pgn.exists() and database.exists() and (not with_scid or base.with_suffix(".si4").exists())
     import sqlite3
 
+    if reuse:  # the queries again, on the files and databases of an earlier run
+        games_in_file = int(sqlite3.connect(database).execute("SELECT sum(games_read) FROM sources").fetchone()[0])
+    else:
+        games_in_file = first_games(CHESS_SET, size, pgn)
+    result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size, "reused": reuse}
+    if not reuse:
+        for stale in work.glob(f"reviewer-{size}.sqlite*"):
+            stale.unlink()
+        env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
+        seconds, rss, output = run_measured(
+            [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
+        )
+        summary = json.loads(output)
+        result["reviewer_import"] = {
+            "seconds": round(seconds, 2),
+            "games_per_s": round(games_in_file / seconds, 1),
+            "stored": int(summary["stored"]),
+            "duplicates": summary["duplicates"],
+            "skipped": len(summary["skipped"]),
+            "peak_rss_mb": round(rss / 2**20, 1),
+            "bytes_per_game": round(database.stat().st_size / int(summary["stored"])),
+        }
     connection = sqlite3.connect(database)
+    stored = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
     player = connection.execute(
         "SELECT name FROM (SELECT white AS name FROM games UNION ALL SELECT black FROM games) WHERE name != ''"
         " GROUP BY name ORDER BY count(*) DESC LIMIT 1"
@@ -241,8 +249,7 @@ def measure(size: int, work: Path, repeats: int, cold_runs: int, replay_games: i
             "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
             "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
         }
-    if with_scid:
-        base = work / f"scid-{size}"
+    if with_scid and not reuse:
         for stale in work.glob(f"scid-{size}.s*4"):
             stale.unlink()
         seconds, rss, output = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
@@ -255,6 +262,7 @@ def measure(size: int, work: Path, repeats: int, cold_runs: int, replay_games: i
             "peak_rss_mb": round(rss / 2**20, 1),
             "bytes_per_game": round(scid_bytes(base) / int(imported)),
         }
+    if with_scid:
         for label, who in (("all", ""), ("player", player)):
             _, _, output = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list(lines), "repeats": repeats + 1, "player": who}, work)
             rows = [[float(x) for x in row.split()] for row in output.strip().splitlines()]
@@ -285,6 +293,7 @@ def main() -> None:
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--replay-games", type=int, default=10000, help="games the python-chess loop replays (0 = none)")
     parser.add_argument("--no-scid", action="store_true")
+    parser.add_argument("--reuse", action="store_true", help="with --work: query the databases an earlier run built there")
     parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
     args = parser.parse_args()
     with_scid = not args.no_scid and shutil.which("xvfb-run") is not None and Path("/usr/games/tkscid").exists()
@@ -292,7 +301,7 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     try:
         for size in args.games or [10000]:
-            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid)
+            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse)
             print(json.dumps({"size": size, **result}, ensure_ascii=False, indent=1), flush=True)
     finally:
         if args.work is None:
