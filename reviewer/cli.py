@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "engines": "list or install engines",
     "rate": "estimate players' strength from many games",
     "train": "train on your own mistakes (cards brought back by spaced repetition)",
+    "db": "the game database: import games, explore the moves played from a position, list its games",
 }
 
 

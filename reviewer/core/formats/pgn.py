@@ -697,6 +697,11 @@ class PgnCollection(GameCollection):
                 self._tags_cache[index] = tags
         return tags
 
+    def movetext(self, index: int) -> str:
+        """Game `index`'s text after its tags, as in the file (comments and variations included)."""
+        index = self._check_index(index)
+        return decode_value(self._bytes(self._index.movetexts[index], self._index.end(index)))[0]
+
     def _summary(self, index: int) -> GameSummary:
         columns = self._index.columns
         return GameSummary(

@@ -1,0 +1,312 @@
+"""The game database at scale: Reviewer's import and explorer beside SCID's, on the same real games.
+
+The games are the first N of ../shared/bigsets/chess-pgnmentor-players.pgn.xz (human master games,
+about 18% of them twice: a database stores them once), decompressed on the fly into a temporary
+PGN that both programs read. For each size:
+- import: `reviewer db import` in a process of its own (games/s over the games in the file, peak
+  RSS from wait4) and SCID 4.7's `sc_base create` + `sc_base import` in `tkscid` (under xvfb-run);
+- bytes on disk per game stored: the SQLite file against SCID's .si4 + .sg4 + .sn4;
+- explorer latency over a fixed set of positions (the start, after 1.e4, a common 10-move line,
+  a rare 20-move line: the first 40 plies of the middle game of the set), with and without a
+  player filter (the set's most frequent player, either colour): Reviewer's `explore()` against
+  SCID's `sc_filter search <base> tree board` + `sc_tree stats` (the tree window's work; with the
+  player, the tree filter is composed with a header search, as the tree window does). Warm: the
+  same query again in the same process (`--repeats` times); cold: the first query of a fresh
+  process that has just opened the database (the operating system's file cache is not dropped);
+- a plain python-chess loop (replay every game, compare FENs) for the same positions, whose counts
+  must equal the explorer's (with `--replay-games`, over that many games, as it is slow).
+Run: nice -n 15 .venv/bin/python benchmarks/database.py --games 10000 [--games 100000] [--repeats 20]
+         [--cold-runs 3] [--replay-games 10000] [--no-scid] [--work DIR [--reuse]]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import lzma
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+BIGSETS = REPO.parent / "shared" / "bigsets"
+if not BIGSETS.is_dir():
+    BIGSETS = Path("/work/shared/bigsets")
+CHESS_SET = BIGSETS / "chess-pgnmentor-players.pgn.xz"
+COMMON_LINE = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"]
+
+
+def first_games(source: Path, count: int, target: Path) -> int:
+    """The first `count` games of an xz PGN (all when 0) into `target`; the number written."""
+    written = 0
+    with lzma.open(source, "rb") as packed, open(target, "wb") as out:
+        for line in packed:
+            if line.startswith(b"[Event "):
+                if count and written == count:
+                    break
+                written += 1
+            out.write(line)
+    return written
+
+
+def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
+    """(wall seconds, peak RSS in bytes, stdout) of a child process."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO)
+    assert process.stdout is not None
+    output = process.stdout.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode != 0:
+        raise RuntimeError(f"{command[:4]} failed with {process.returncode}: {output[-2000:]}")
+    return elapsed, usage.ru_maxrss * 1024, output
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
+
+
+_QUERY_CHILD = r"""
+import json, sys, time
+from pathlib import Path
+from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore
+path, lines, player, repeats = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+database = GameDatabase(Path(path))
+filters = ExploreFilters(player=player) if player else ExploreFilters()
+out = []
+for line in lines:
+    position = chess_position(None, line)
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        found = explore(database, position, filters)
+        times.append(time.perf_counter() - started)
+    out.append({"times": times, "games": found.games,
+                "moves": {m.move: [m.games, m.white_wins, m.draws, m.black_wins] for m in found.moves}})
+print(json.dumps(out))
+"""
+
+
+def reviewer_queries(database: Path, lines: list[list[str]], player: str, repeats: int) -> list[dict[str, object]]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    command = [sys.executable, "-c", _QUERY_CHILD, str(database), json.dumps(lines), player, str(repeats)]
+    return json.loads(subprocess.run(command, capture_output=True, check=True, env=env, cwd=REPO).stdout)  # type: ignore[no-any-return]
+
+
+_SCID_IMPORT = """
+set started [clock microseconds]
+set base [sc_base create {%(base)s}]
+set result [sc_base import $base {%(pgn)s}]
+sc_base close $base
+puts "[lindex $result 0] [expr {([clock microseconds] - $started) / 1e6}]"
+exit
+"""
+
+_SCID_QUERY = """
+set base [sc_base open {%(base)s}]
+sc_base switch $base
+set out {}
+foreach line {%(lines)s} {
+    sc_game new
+    foreach move $line { sc_move addSan $move }
+    set times {}
+    for {set i 0} {$i < %(repeats)d} {incr i} {
+        set started [clock microseconds]
+        if {{%(player)s} ne {}} {
+            sc_filter search $base dbfilter header -filter RESET -white {%(player)s}
+            sc_filter search $base dbfilter header -filter OR -black {%(player)s}
+        }
+        sc_filter search $base tree board
+        if {{%(player)s} ne {}} {
+            set filter [sc_filter compose $base dbfilter tree]
+        } else {
+            set filter tree
+        }
+        set stats [sc_tree stats $base $filter 0 frequency]
+        lappend times [expr {([clock microseconds] - $started) / 1e6}]
+    }
+    lappend out "[sc_filter count $base $filter] $times"
+}
+sc_base close $base
+foreach row $out { puts $row }
+exit
+"""
+
+
+def tcl_list(lines: list[list[str]]) -> str:
+    return " ".join("{" + " ".join(line) + "}" for line in lines)
+
+
+def scid_run(script: str, folder: Path) -> tuple[float, int, str]:
+    path = folder / "script.tcl"
+    path.write_text(script, encoding="utf-8")
+    return run_measured(["xvfb-run", "-a", "/usr/games/tkscid", str(path)])
+
+
+def scid_bytes(base: Path) -> int:
+    return sum(base.with_suffix(suffix).stat().st_size for suffix in (".si4", ".sg4", ".sn4"))
+
+
+def replay_counts(pgn: Path, lines: list[list[str]], limit: int) -> tuple[float, list[int]]:
+    """A plain python-chess loop: replay each game, compare each position's FEN with the targets."""
+    import chess
+    import chess.pgn
+
+    targets = {}
+    for number, line in enumerate(lines):
+        board = chess.Board()
+        for san in line:
+            board.push_san(san)
+        targets[board.fen().rsplit(" ", 2)[0]] = number
+    counts = [0] * len(lines)
+    seen_games: set[tuple[str, ...]] = set()
+    started = time.perf_counter()
+    with open(pgn, encoding="utf-8", errors="replace") as handle:
+        for _ in range(limit):
+            game = chess.pgn.read_game(handle)
+            if game is None:
+                break
+            if game.errors:
+                continue
+            moves = [move.uci() for move in game.mainline_moves()]
+            identity = (*sorted(f"{k}={v}" for k, v in game.headers.items()), "|", *moves)
+            if identity in seen_games:
+                continue
+            seen_games.add(identity)
+            board = game.board()
+            hit: set[int] = set()
+            for move in [*game.mainline_moves(), None]:
+                number = targets.get(board.fen().rsplit(" ", 2)[0])
+                if number is not None and number not in hit:
+                    hit.add(number)
+                    counts[number] += 1
+                if move is not None:
+                    board.push(move)
+    return time.perf_counter() - started, counts
+
+
+def measure(
+    size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False
+) -> dict[str, object]:
+    pgn = work / f"chess-{size or 'all'}.pgn"
+    database = work / f"reviewer-{size}.sqlite"
+    base = work / f"scid-{size}"
+    reuse = reuse and pgn.exists() and database.exists() and (not with_scid or base.with_suffix(".si4").exists())
+    import sqlite3
+
+    if reuse:  # the queries again, on the files and databases of an earlier run
+        games_in_file = int(sqlite3.connect(database).execute("SELECT sum(games_read) FROM sources").fetchone()[0])
+    else:
+        games_in_file = first_games(CHESS_SET, size, pgn)
+    result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size, "reused": reuse}
+    if not reuse:
+        for stale in work.glob(f"reviewer-{size}.sqlite*"):
+            stale.unlink()
+        env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
+        seconds, rss, output = run_measured(
+            [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
+        )
+        summary = json.loads(output)
+        result["reviewer_import"] = {
+            "seconds": round(seconds, 2),
+            "games_per_s": round(games_in_file / seconds, 1),
+            "stored": int(summary["stored"]),
+            "duplicates": summary["duplicates"],
+            "skipped": len(summary["skipped"]),
+            "peak_rss_mb": round(rss / 2**20, 1),
+            "bytes_per_game": round(database.stat().st_size / int(summary["stored"])),
+        }
+    connection = sqlite3.connect(database)
+    stored = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
+    player = connection.execute(
+        "SELECT name FROM (SELECT white AS name FROM games UNION ALL SELECT black FROM games) WHERE name != ''"
+        " GROUP BY name ORDER BY count(*) DESC LIMIT 1"
+    ).fetchone()[0]
+    middle = connection.execute(
+        "SELECT moves FROM games WHERE plies >= 40 ORDER BY id LIMIT 1 OFFSET ?", (stored // 2,)
+    ).fetchone()[0]
+    connection.close()
+    rare = middle.split()[:40]
+    lines = [[], ["e4"], COMMON_LINE, rare]
+    result["positions"] = ["start", "1.e4", "1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6", "a 20-move line: " + " ".join(rare)]
+    result["player"] = player
+    for label, who in (("all", ""), ("player", player)):
+        warm = reviewer_queries(database, lines, who, repeats + 1)
+        cold_times = [reviewer_queries(database, [line], who, 1)[0]["times"][0] for _ in range(cold_runs) for line in lines]
+        warm_times = [t for row in warm for t in row["times"][1:]]  # type: ignore[index]
+        result[f"reviewer_{label}"] = {
+            "games": [row["games"] for row in warm],
+            "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
+            "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
+            "cold_p50_ms": round(1000 * statistics.median(cold_times), 2),
+            "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
+            "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
+        }
+    if with_scid and not reuse:
+        for stale in work.glob(f"scid-{size}.s*4"):
+            stale.unlink()
+        seconds, rss, output = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
+        imported, scid_seconds = output.split()[:2]
+        result["scid_import"] = {
+            "seconds": round(float(scid_seconds), 2),
+            "process_seconds": round(seconds, 2),
+            "games_per_s": round(games_in_file / float(scid_seconds), 1),
+            "stored": int(imported),
+            "peak_rss_mb": round(rss / 2**20, 1),
+            "bytes_per_game": round(scid_bytes(base) / int(imported)),
+        }
+    if with_scid:
+        for label, who in (("all", ""), ("player", player)):
+            _, _, output = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list(lines), "repeats": repeats + 1, "player": who}, work)
+            rows = [[float(x) for x in row.split()] for row in output.strip().splitlines()]
+            warm_times = [t for row in rows for t in row[2:]]
+            cold_times = []
+            for _ in range(cold_runs):
+                for line in lines:
+                    _, _, cold = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list([line]), "repeats": 1, "player": who}, work)
+                    cold_times.append(float(cold.split()[1]))
+            result[f"scid_{label}"] = {
+                "games": [int(row[0]) for row in rows],
+                "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
+                "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
+                "cold_p50_ms": round(1000 * statistics.median(cold_times), 2),
+                "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
+                "warm_median_ms_by_position": [round(1000 * statistics.median(row[2:]), 2) for row in rows],
+            }
+    if replay_games:
+        seconds, counts = replay_counts(pgn, lines, min(replay_games, games_in_file))
+        result["python_chess_loop"] = {"games": min(replay_games, games_in_file), "seconds_for_all_positions": round(seconds, 2), "counts": counts}
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, action="append", help="set sizes (0 = the whole set); repeatable")
+    parser.add_argument("--repeats", type=int, default=20)
+    parser.add_argument("--cold-runs", type=int, default=3)
+    parser.add_argument("--replay-games", type=int, default=10000, help="games the python-chess loop replays (0 = none)")
+    parser.add_argument("--no-scid", action="store_true")
+    parser.add_argument("--reuse", action="store_true", help="with --work: query the databases an earlier run built there")
+    parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
+    args = parser.parse_args()
+    with_scid = not args.no_scid and shutil.which("xvfb-run") is not None and Path("/usr/games/tkscid").exists()
+    work = args.work or Path(tempfile.mkdtemp(prefix="reviewer-db-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        for size in args.games or [10000]:
+            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse)
+            print(json.dumps({"size": size, **result}, ensure_ascii=False, indent=1), flush=True)
+    finally:
+        if args.work is None:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

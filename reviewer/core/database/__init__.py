@@ -1,0 +1,41 @@
+"""The game database: every game the player stores, with an index over every position reached.
+
+    GameDatabase(path)                     open or make a database file (default: the data directory)
+    import_paths(database, paths)          read files and folders into it (resumable, deduplicating)
+    explore(database, position, filters)   the moves played from a position, with their results
+    games_at(database, position, filters)  the games that reached a position
+"""
+
+from __future__ import annotations
+
+from reviewer.core.database.explorer import (
+    Exploration,
+    ExploreFilters,
+    MoveStats,
+    Position,
+    chess_position,
+    explore,
+    games_at,
+    go_position,
+    position_of_game,
+)
+from reviewer.core.database.importer import ImportProgress, ImportReport, import_paths
+from reviewer.core.database.store import GameDatabase, StoredGame, default_database_path
+
+__all__ = [
+    "Exploration",
+    "ExploreFilters",
+    "GameDatabase",
+    "ImportProgress",
+    "ImportReport",
+    "MoveStats",
+    "Position",
+    "StoredGame",
+    "chess_position",
+    "default_database_path",
+    "explore",
+    "games_at",
+    "go_position",
+    "import_paths",
+    "position_of_game",
+]

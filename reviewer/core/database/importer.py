@@ -1,0 +1,331 @@
+"""Reading game files into the database: streamed (one game at a time, committed in chunks),
+resumable (a source remembers how many of its games were read), deduplicating (a game with the
+same moves and headers is stored once) and re-reading a file that changed on disk."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import importlib
+import lzma
+import shutil
+import sqlite3
+import subprocess
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, cast
+
+from reviewer.core.database.records import (
+    GameRecord,
+    SkippedGame,
+    chess_record_from_game,
+    chess_record_from_movetext,
+    go_record_from_game,
+)
+from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
+from reviewer.core.errors import GameFileError
+from reviewer.core.formats import GameCollection, open_collection, read_extensions
+from reviewer.core.formats.pgn import PgnCollection
+
+__all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
+
+CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most
+COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
+
+
+@dataclass(frozen=True)
+class ImportProgress:
+    path: str
+    games_read: int  # of this file, resumed ones included
+    games_in_file: int
+    stored: int  # new games stored so far in this import
+    duplicates: int
+    skipped: int
+
+
+@dataclass
+class ImportReport:
+    files: list[str] = field(default_factory=list)
+    stored: int = 0
+    duplicates: int = 0
+    skipped: list[tuple[str, int, str]] = field(default_factory=list)  # (file, game number from 1, reason)
+    unreadable: list[str] = field(default_factory=list)  # one line per file that could not be read
+    already_read: list[str] = field(default_factory=list)
+    resumed: dict[str, int] = field(default_factory=dict)  # file -> games it had read before
+    cancelled: bool = False
+
+
+def _is_compressed_game_file(path: Path, extensions: tuple[str, ...]) -> bool:
+    suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
+    return len(suffixes) == 2 and suffixes[1] in COMPRESSED_SUFFIXES and suffixes[0] in extensions
+
+
+def importable_files(paths: list[Path]) -> Iterator[Path]:
+    """The game files named, and those under the folders named (sorted), compressed ones included."""
+    extensions = read_extensions()
+    for path in paths:
+        if path.is_dir():
+            for child in sorted(path.rglob("*")):
+                if child.is_file() and (child.suffix.lower() in extensions or _is_compressed_game_file(child, extensions)):
+                    yield child
+        else:
+            yield path
+
+
+def _decompressor(path: Path) -> Callable[[], IO[bytes]]:
+    suffix = path.suffix.lower()
+    if suffix == ".bz2":
+        return lambda: bz2.open(path, "rb")
+    if suffix == ".xz":
+        return lambda: lzma.open(path, "rb")
+    if suffix == ".gz":
+        return lambda: cast(IO[bytes], gzip.open(path, "rb"))
+    try:
+        zstandard: Any = importlib.import_module("zstandard")
+    except ImportError:
+        zstandard = None
+    if zstandard is not None:
+        return lambda: cast(IO[bytes], zstandard.ZstdDecompressor().stream_reader(open(path, "rb")))
+    if shutil.which("zstd") is None:
+        raise GameFileError(f"{path}: a .zst file needs the zstandard module or the zstd program; neither is installed")
+
+    def run_zstd() -> IO[bytes]:
+        process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE)
+        assert process.stdout is not None
+        return process.stdout
+
+    return run_zstd
+
+
+@contextmanager
+def _readable_copy(path: Path) -> Iterator[Path]:
+    """The file itself, or a compressed file decompressed (streamed) into a temporary file."""
+    if path.suffix.lower() not in COMPRESSED_SUFFIXES:
+        yield path
+        return
+    opener = _decompressor(path)
+    with tempfile.TemporaryDirectory(prefix="reviewer-import-") as folder:
+        target = Path(folder) / path.stem
+        try:
+            with opener() as source, open(target, "wb") as copy:
+                shutil.copyfileobj(source, copy, 1 << 20)
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+        yield target
+
+
+def _record(collection: GameCollection, index: int) -> GameRecord:
+    if isinstance(collection, PgnCollection):
+        fast = chess_record_from_movetext(collection.headers(index), collection.movetext(index))
+        if fast is not None:
+            return fast
+    game = collection.game(index)
+    if game.kind == "chess":
+        return chess_record_from_game(game)
+    if game.kind == "go":
+        return go_record_from_game(game)
+    raise SkippedGame(f"a game of {game.kind}: the database holds chess and Go")
+
+
+_INSERT_GAME = (
+    "INSERT OR IGNORE INTO games (fingerprint, kind, source_id, source_index, white, black, white_elo, black_elo,"
+    " result, outcome, date, event, speed, board_size, plies, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+
+_TOTALS_COLUMNS = (
+    "count(*), coalesce(sum(outcome = 1), 0), coalesce(sum(outcome = 0), 0), coalesce(sum(outcome = -1), 0),"
+    " coalesce(sum(white_elo), 0), count(white_elo), coalesce(sum(black_elo), 0), count(black_elo),"
+    " max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)"
+)
+
+
+def _add_to_totals(connection: sqlite3.Connection, rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]]) -> None:
+    """Keep `totals` right after the chunk's positions are written: a position first reached
+    within TOTALS_PLY plies gets its totals from every game that reached it so far; the chunk's
+    games that reached positions already totalled are added to theirs."""
+    connection.execute("DELETE FROM temp.chunk_positions")
+    connection.execute("DELETE FROM temp.fresh_keys")
+    connection.executemany(
+        "INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)",
+        [(key, ply, move, outcome, white, black, date) for key, _, ply, move, _, outcome, white, black, date in rows],
+    )
+    connection.execute(
+        f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM temp.chunk_positions WHERE ply <= {TOTALS_PLY}"
+        " AND key NOT IN (SELECT key FROM totalled)"
+    )
+    connection.execute(
+        f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
+        " FROM temp.chunk_positions c JOIN totalled t ON t.key = c.key WHERE true GROUP BY c.key, coalesce(c.move, -2)"
+        " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
+        " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
+        " black_wins = black_wins + excluded.black_wins, white_elo_sum = white_elo_sum + excluded.white_elo_sum,"
+        " white_elo_count = white_elo_count + excluded.white_elo_count,"
+        " black_elo_sum = black_elo_sum + excluded.black_elo_sum, black_elo_count = black_elo_count + excluded.black_elo_count,"
+        " last_date = CASE WHEN excluded.last_date > coalesce(last_date, '') THEN excluded.last_date ELSE last_date END"
+    )
+    connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
+    connection.execute(
+        f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
+        " FROM temp.fresh_keys f JOIN positions p ON p.key = f.key JOIN games g ON g.id = p.game_id"
+        " GROUP BY p.key, coalesce(p.move, -2)"
+    )
+
+
+class _Chunk:
+    """The games of one transaction, written at once with the source's new read count."""
+
+    def __init__(self, source_id: int) -> None:
+        self.source_id = source_id
+        self.games: list[tuple[int, GameRecord]] = []
+        self.skipped: list[tuple[int, str]] = []
+
+    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool) -> tuple[int, int]:
+        """(stored, duplicates)."""
+        stored = duplicates = 0
+        rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]] = []
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            for index, record in self.games:
+                cursor = connection.execute(
+                    _INSERT_GAME,
+                    (record.fingerprint, record.kind, self.source_id, index, record.white, record.black,
+                     record.white_elo, record.black_elo, record.result, record.outcome, record.date, record.event,
+                     record.speed, record.board_size, len(record.moves), " ".join(record.moves)),
+                )
+                if cursor.rowcount == 0:
+                    duplicates += 1
+                    continue
+                stored += 1
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                seen: set[int] = set()
+                for row in record.positions:
+                    if row.key not in seen:  # the first time the game reached the position
+                        seen.add(row.key)
+                        rows.append((row.key, game_id, row.ply, row.move, row.symmetry, record.outcome,
+                                     record.white_elo, record.black_elo, record.date))
+            rows.sort()  # in key order: the index B-tree is written page after page
+            connection.executemany(
+                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)",
+                [row[:5] for row in rows],
+            )
+            _add_to_totals(connection, rows)
+            connection.executemany(
+                "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
+                [(self.source_id, index, reason) for index, reason in self.skipped],
+            )
+            connection.execute(
+                "UPDATE sources SET games_read = ?, complete = ? WHERE id = ?", (games_read, int(complete), self.source_id)
+            )
+            connection.execute("COMMIT")
+        except BaseException:
+            if connection.in_transaction:
+                connection.execute("ROLLBACK")
+            raise
+        return stored, duplicates
+
+
+def _source(connection: sqlite3.Connection, path: Path) -> tuple[int, int, bool]:
+    """(source id, games already read, whether all were): a file that changed is read again."""
+    stat = path.stat()
+    key = str(path.resolve())
+    row = connection.execute("SELECT id, size_bytes, mtime_ns, games_read, complete FROM sources WHERE path = ?", (key,)).fetchone()
+    if row is not None and row[1] == stat.st_size and row[2] == stat.st_mtime_ns:
+        return int(row[0]), int(row[3]), bool(row[4])
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        if row is None:
+            cursor = connection.execute(
+                "INSERT INTO sources (path, size_bytes, mtime_ns) VALUES (?, ?, ?)", (key, stat.st_size, stat.st_mtime_ns)
+            )
+            source_id = cursor.lastrowid
+            assert source_id is not None
+        else:
+            source_id = int(row[0])
+            connection.execute(
+                "UPDATE sources SET size_bytes = ?, mtime_ns = ?, games_read = 0, complete = 0 WHERE id = ?",
+                (stat.st_size, stat.st_mtime_ns, source_id),
+            )
+            connection.execute("DELETE FROM skipped WHERE source_id = ?", (source_id,))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return source_id, 0, False
+
+
+def _import_file(
+    database: GameDatabase,
+    path: Path,
+    report: ImportReport,
+    chunk_games: int,
+    progress: Callable[[ImportProgress], None] | None,
+    cancel: threading.Event | None,
+) -> None:
+    connection = database.connection
+    source_id, games_read, complete = _source(connection, path)
+    if complete:
+        report.already_read.append(str(path))
+        return
+    if games_read:
+        report.resumed[str(path)] = games_read
+    with _readable_copy(path) as readable:
+        collection = open_collection(readable)
+        if isinstance(collection, PgnCollection):
+            collection.complete_index()
+        total = len(collection)
+        index = games_read
+        while index < total:
+            chunk = _Chunk(source_id)
+            end = min(total, index + chunk_games)
+            while index < end:
+                if cancel is not None and cancel.is_set():
+                    report.cancelled = True
+                    break
+                try:
+                    chunk.games.append((index, _record(collection, index)))
+                except (SkippedGame, GameFileError, ValueError) as error:
+                    chunk.skipped.append((index, str(error)))
+                    report.skipped.append((str(path), index + 1, str(error)))
+                index += 1
+            stored, duplicates = chunk.write(connection, index, complete=index >= total)
+            report.stored += stored
+            report.duplicates += duplicates
+            if progress is not None:
+                progress(ImportProgress(str(path), index, total, report.stored, report.duplicates, len(report.skipped)))
+            if report.cancelled:
+                return
+        if total == 0:
+            _Chunk(source_id).write(connection, 0, complete=True)
+
+
+def import_paths(
+    database: GameDatabase,
+    paths: list[Path],
+    *,
+    chunk_games: int = CHUNK_GAMES,
+    progress: Callable[[ImportProgress], None] | None = None,
+    cancel: threading.Event | None = None,
+) -> ImportReport:
+    """Read the files and folders into the database. A file that cannot be read is named in
+    `unreadable` and the others are read; a game that cannot be stored is named in `skipped`."""
+    report = ImportReport()
+    for path in importable_files([Path(p) for p in paths]):
+        report.files.append(str(path))
+        try:
+            _import_file(database, path, report, chunk_games, progress, cancel)
+        except GameFileError as error:
+            report.unreadable.append(str(error))
+        except OSError as error:
+            report.unreadable.append(f"{path}: cannot be read ({error.strerror or error})")
+        if report.cancelled:
+            break
+    return report
+
+

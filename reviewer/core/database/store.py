@@ -1,0 +1,184 @@
+"""The game database file: SQLite, one row per distinct game and one per position a game reached.
+
+Tables:
+    sources    a file read into the database: its size and modification time when read, how many
+               of its games were read (an import cut short goes on from there), whether all were
+    games      one distinct game (same moves and headers = one row): players, ratings, result,
+               outcome (1 White won, 0 draw, -1 Black won, NULL unknown), date, speed, moves
+    positions  (key, game): the first time the game reached the position, the ply, the move it
+               played from there (NULL where the game ended there), and for Go the symmetry that
+               makes the board canonical
+    skipped    the games of a source that could not be stored, with the reason
+    totals     for each position some game reached within the first TOTALS_PLY plies (listed in
+               `totalled`), running totals per move over every game that reached it (at any
+               ply): games, results, rating sums, the last date. The explorer reads a busy
+               position's answer from here instead of from each of its games.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewer.core import paths
+from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
+
+__all__ = ["ENDED", "SCHEMA_VERSION", "TOTALS_PLY", "GameDatabase", "StoredGame", "default_database_path"]
+
+SCHEMA_VERSION = 1
+TOTALS_PLY = 12  # positions reached this early by some game keep running totals (see `totals`)
+ENDED = -2  # the move code in `totals` of the games that ended in the position
+BUSY_TIMEOUT_S = 30.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS sources (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    size_bytes INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    games_read INTEGER NOT NULL DEFAULT 0,
+    complete INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    fingerprint INTEGER NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    source_id INTEGER,
+    source_index INTEGER,
+    white TEXT NOT NULL DEFAULT '',
+    black TEXT NOT NULL DEFAULT '',
+    white_elo INTEGER,
+    black_elo INTEGER,
+    result TEXT NOT NULL DEFAULT '',
+    outcome INTEGER,
+    date TEXT NOT NULL DEFAULT '',
+    event TEXT NOT NULL DEFAULT '',
+    speed TEXT NOT NULL DEFAULT '',
+    board_size INTEGER NOT NULL DEFAULT 8,
+    plies INTEGER NOT NULL DEFAULT 0,
+    moves TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS games_by_white ON games (white COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS games_by_black ON games (black COLLATE NOCASE);
+CREATE TABLE IF NOT EXISTS positions (
+    key INTEGER NOT NULL,
+    game_id INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    move INTEGER,
+    symmetry INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (key, game_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS totalled (key INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS totals (
+    key INTEGER NOT NULL,
+    move INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    white_wins INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    black_wins INTEGER NOT NULL,
+    white_elo_sum INTEGER NOT NULL,
+    white_elo_count INTEGER NOT NULL,
+    black_elo_sum INTEGER NOT NULL,
+    black_elo_count INTEGER NOT NULL,
+    last_date TEXT,
+    PRIMARY KEY (key, move)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS games_by_rating ON games ((coalesce(white_elo, 0) + coalesce(black_elo, 0)));
+CREATE TABLE IF NOT EXISTS skipped (
+    source_id INTEGER NOT NULL,
+    source_index INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    PRIMARY KEY (source_id, source_index)
+)
+"""
+
+
+def default_database_path() -> Path:
+    return paths.data_dir() / "games.sqlite"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game as the database lists it."""
+
+    id: int
+    kind: str
+    white: str
+    black: str
+    white_elo: int | None
+    black_elo: int | None
+    result: str
+    date: str
+    event: str
+    speed: str
+    board_size: int
+    plies: int
+    moves: str
+    source_path: str
+    source_index: int
+
+
+def _create_schema(connection: sqlite3.Connection) -> None:
+    create_versioned_schema(connection, _SCHEMA, SCHEMA_VERSION, "game database")
+
+
+class GameDatabase:
+    """One database file. Not shared between threads; open one per thread or process."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = Path(path) if path is not None else default_database_path()
+        self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
+        # Bigger pages and cache for the position index; temporary B-trees in memory.
+        self.connection.execute("PRAGMA cache_size = -65536")
+        self.connection.execute("PRAGMA temp_store = MEMORY")
+        self.connection.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS chunk_positions (key INTEGER, ply INTEGER, move INTEGER, outcome INTEGER,"
+            " white_elo INTEGER, black_elo INTEGER, date TEXT)"
+        )
+        self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS fresh_keys (key INTEGER PRIMARY KEY)")
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> GameDatabase:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def game_count(self, kind: str | None = None) -> int:
+        if kind is None:
+            row = self.connection.execute("SELECT count(*) FROM games").fetchone()
+        else:
+            row = self.connection.execute("SELECT count(*) FROM games WHERE kind = ?", (kind,)).fetchone()
+        return int(row[0])
+
+    def position_count(self) -> int:
+        return int(self.connection.execute("SELECT count(*) FROM positions").fetchone()[0])
+
+    def skipped(self) -> list[tuple[str, int, str]]:
+        """(file, game number from 1, reason) of every game that could not be stored."""
+        rows = self.connection.execute(
+            "SELECT s.path, k.source_index, k.reason FROM skipped k JOIN sources s ON s.id = k.source_id"
+            " ORDER BY s.path, k.source_index"
+        ).fetchall()
+        return [(str(path), int(index) + 1, str(reason)) for path, index, reason in rows]
+
+    def game(self, game_id: int) -> StoredGame | None:
+        rows = self.games_by_id([game_id])
+        return rows[0] if rows else None
+
+    def games_by_id(self, game_ids: list[int]) -> list[StoredGame]:
+        if not game_ids:
+            return []
+        marks = ",".join("?" * len(game_ids))
+        rows = self.connection.execute(
+            "SELECT g.id, g.kind, g.white, g.black, g.white_elo, g.black_elo, g.result, g.date, g.event, g.speed,"
+            " g.board_size, g.plies, g.moves, coalesce(s.path, ''), coalesce(g.source_index, 0)"
+            f" FROM games g LEFT JOIN sources s ON s.id = g.source_id WHERE g.id IN ({marks})",
+            game_ids,
+        ).fetchall()
+        by_id = {int(row[0]): StoredGame(*row) for row in rows}
+        return [by_id[game_id] for game_id in game_ids if game_id in by_id]
