@@ -4,7 +4,7 @@ performance, when it was last played; and the top games through the position."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import chess
@@ -12,6 +12,8 @@ import chess
 from reviewer.core.database.keys import GoKeyer, chess_key, chess_move_of_code
 from reviewer.core.database.records import go_positions
 from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
+from reviewer.core.games import game_support
+from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game, Node, gtp_from_point, other_color, point_from_gtp
 
 __all__ = [
@@ -37,18 +39,10 @@ class Position:
     kind: str
     key: int
     to_move: Color
-    board: chess.Board | None = None  # chess
-    symmetry: int = 0  # Go: the symmetry that makes this board canonical
-    width: int = 19
-    height: int = 19
+    describe: Callable[[int], str] = field(compare=False, default=str)  # a stored move code as the board shows it
 
     def move_text(self, code: int) -> str:
-        if self.kind == "chess":
-            assert self.board is not None
-            move = chess_move_of_code(code)
-            return self.board.san(move) if self.board.is_legal(move) else move.uci()
-        point = GoKeyer(self.width, self.height).point_of_move(code, self.symmetry)
-        return "pass" if point is None else gtp_from_point(point, self.height)
+        return self.describe(code)
 
 
 def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Position:
@@ -65,7 +59,11 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
             if not board.is_legal(move):
                 raise ValueError(f"{text!r} is not a legal move in this position ({board.fen()})") from None
             board.push(move)
-    return Position("chess", chess_key(board), "white" if board.turn else "black", board=board)
+    def san(code: int) -> str:
+        move = chess_move_of_code(code)
+        return board.san(move) if board.is_legal(move) else move.uci()
+
+    return Position("chess", chess_key(board), "white" if board.turn else "black", san)
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
@@ -80,10 +78,20 @@ def go_position(size: int, moves: Sequence[str], first_player: Color = "black") 
 
 
 def position_of_game(game: Game, ply: int) -> Position:
-    """The position after main-line ply `ply` of a game (0 = its start)."""
-    if game.kind == "chess":
-        node = game.node_at_ply(ply)
-        return chess_position(game.start_fen, [step.uci or step.move or "" for step in node.path_from_root()])
+    """The position after main-line ply `ply` of a game (0 = its start), as its game keys it."""
+    reference = game_support(game.kind).database_position_ref
+    if not reference:
+        raise ValueError(f"the database holds no {game.kind} games")
+    position: Position = resolve(reference)(game, ply)
+    return position
+
+
+def chess_position_of_game(game: Game, ply: int) -> Position:
+    node = game.node_at_ply(ply)
+    return chess_position(game.start_fen, [step.uci or step.move or "" for step in node.path_from_root()])
+
+
+def go_position_of_game(game: Game, ply: int) -> Position:
     cut = Game(
         kind="go",
         board_width=game.board_width,
@@ -104,7 +112,13 @@ def position_of_game(game: Game, ply: int) -> Position:
         if source.color is not None:
             to_move = other_color(source.color)
     last = go_positions(cut)[-1]
-    return Position("go", last.key, to_move, symmetry=last.symmetry, width=game.board_width, height=game.board_height)
+    keyer, symmetry = GoKeyer(game.board_width, game.board_height), last.symmetry
+
+    def gtp(code: int) -> str:
+        point = keyer.point_of_move(code, symmetry)
+        return "pass" if point is None else gtp_from_point(point, game.board_height)
+
+    return Position("go", last.key, to_move, gtp)
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,14 @@ from typing import IO, Any, cast
 from reviewer.core.database.records import (
     GameRecord,
     SkippedGame,
-    chess_record_from_game,
     chess_record_from_movetext,
-    go_record_from_game,
 )
 from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.formats.pgn import PgnCollection
+from reviewer.core.games import game_support
+from reviewer.core.games.support import resolve
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
@@ -124,11 +124,11 @@ def _record(collection: GameCollection, index: int) -> GameRecord:
         if fast is not None:
             return fast
     game = collection.game(index)
-    if game.kind == "chess":
-        return chess_record_from_game(game)
-    if game.kind == "go":
-        return go_record_from_game(game)
-    raise SkippedGame(f"a game of {game.kind}: the database holds chess and Go")
+    reference = game_support(game.kind).database_record_ref
+    if not reference:
+        raise SkippedGame(f"a game of {game.kind}: the database holds no such games")
+    record: GameRecord = resolve(reference)(game)
+    return record
 
 
 _INSERT_GAME = (
