@@ -14,9 +14,9 @@ instead of reaching a deleted widget. Handles are kept, and let go, on the windo
 from __future__ import annotations
 
 import itertools
-import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -112,8 +112,8 @@ class Tasks(QObject):
         self._ids = itertools.count(1)
         self._handles: dict[int, Task] = {}
         self._running: dict[int, _Work] = {}
-        self._lanes: dict[str, queue.SimpleQueue[_Work | None]] = {}
-        self._lane_threads: dict[str, threading.Thread] = {}
+        self._lanes: dict[str, deque[_Work]] = {}  # work waiting, by lane
+        self._lane_threads: dict[str, threading.Thread] = {}  # a lane's thread, while it has work
         self._lock = threading.Lock()
         self._gate = _Gate()
         self._event.connect(self._deliver)
@@ -126,20 +126,22 @@ class Tasks(QObject):
         lane: str | None = None,
         must_finish: bool = False,
         with_context: bool = False,
+        name: str = "task",
     ) -> Task:
         """Run `function(*args)` off the window's thread (`function(context, *args)` when
-        `with_context`). `must_finish`: `shutdown` waits for it (a file being written)."""
+        `with_context`). `must_finish`: `shutdown` waits for it (a file being written); `name`:
+        its thread's, before the task's number (what a debugger or a test sees)."""
         task_id = next(self._ids)
         handle = Task(task_id, self)
         self._handles[task_id] = handle
         work = _Work(task_id, function, args, handle.cancel_event, with_context, must_finish)
         if lane is None:
-            work.thread = threading.Thread(target=self._run, args=(work,), name=f"task-{task_id}", daemon=True)
+            work.thread = threading.Thread(target=self._run, args=(work,), name=f"{name}-{task_id}", daemon=True)
             with self._lock:
                 self._running[task_id] = work
             work.thread.start()
         else:
-            self._lane(lane).put(work)
+            self._queue(lane, work)
         return handle
 
     def busy(self) -> bool:
@@ -153,36 +155,39 @@ class Tasks(QObject):
     def shutdown(self, timeout_s: float = 5.0) -> bool:
         """Wait for the work that must finish, then signal nothing more. True when it all finished."""
         deadline = time.monotonic() + timeout_s
-        for lane in self._lanes.values():
-            lane.put(None)
         with self._lock:
-            waiting = [work for work in self._running.values() if work.must_finish]
-        for work in waiting:
-            if work.thread is not None:
-                work.thread.join(max(0.0, deadline - time.monotonic()))
-        for thread in self._lane_threads.values():
+            waiting = [work.thread for work in self._running.values() if work.must_finish and work.thread is not None]
+            lanes = list(self._lane_threads.values())
+        for thread in [*waiting, *lanes]:  # a lane ends once the work queued in it is done
             thread.join(max(0.0, deadline - time.monotonic()))
         self._gate.close()
         with self._lock:
             return not any(work.must_finish for work in self._running.values())
 
-    def _lane(self, name: str) -> queue.SimpleQueue[_Work | None]:
-        if name not in self._lanes:
-            lane: queue.SimpleQueue[_Work | None] = queue.SimpleQueue()
-            self._lanes[name] = lane
-            thread = threading.Thread(target=self._serve, args=(lane,), name=f"lane-{name}", daemon=True)
-            self._lane_threads[name] = thread
-            thread.start()
-        return self._lanes[name]
+    def _queue(self, lane: str, work: _Work) -> None:
+        with self._lock:
+            self._lanes.setdefault(lane, deque()).append(work)
+            if lane in self._lane_threads:
+                return  # its thread takes the work in turn
+            thread = threading.Thread(target=self._serve, args=(lane,), name=f"lane-{lane}", daemon=True)
+            self._lane_threads[lane] = thread
+        thread.start()
 
-    def _serve(self, lane: queue.SimpleQueue[_Work | None]) -> None:
-        while (work := lane.get()) is not None:
+    def _serve(self, lane: str) -> None:
+        """Runs a lane's work in order; the thread ends when the lane is empty (the next work starts another)."""
+        while True:
+            with self._lock:
+                waiting = self._lanes[lane]
+                if not waiting:
+                    del self._lane_threads[lane]
+                    return
+                work = waiting.popleft()
+                if not work.cancel_event.is_set():
+                    work.thread = threading.current_thread()
+                    self._running[work.task_id] = work
             if work.cancel_event.is_set():
                 self._emit(work.task_id, "dropped", None)
                 continue
-            work.thread = threading.current_thread()
-            with self._lock:
-                self._running[work.task_id] = work
             self._run(work)
 
     def _run(self, work: _Work) -> None:

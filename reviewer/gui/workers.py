@@ -236,7 +236,7 @@ class AnalysisRunner(QObject):
         self._engine_name = job.engine.describe()
         if self._tasks.closed:  # started again after a shutdown
             self._tasks = Tasks(self)
-        self._task = task = self._tasks.submit(self._run, job, stop, with_context=True, must_finish=True)
+        self._task = task = self._tasks.submit(self._run, job, stop, with_context=True, must_finish=True, name="analysis")
         task.progress.connect(lambda event: self._on_event(task, event))
         task.done.connect(lambda completed: self._on_finished(task, bool(completed)))
         task.failed.connect(lambda message: self._on_crashed(task, message))
@@ -575,7 +575,7 @@ class AssessmentRunner(QObject):
             if self._working:
                 return
             self._working = True
-        task = self._tasks.submit(self._work, with_context=True)
+        task = self._tasks.submit(self._work, with_context=True, name="assessment")
         task.progress.connect(lambda result: self.ready.emit(*result))
 
     def busy(self) -> bool:

@@ -291,7 +291,7 @@ def test_closing_the_window_stops_the_engine(qtbot, corpus_dir) -> None:
 
     task = window.analysis._task
     assert task is not None
-    thread = next(t for t in threading.enumerate() if t.name == f"task-{task.task_id}")
+    thread = next(t for t in threading.enumerate() if t.name == f"analysis-{task.task_id}")
     window.close()
     assert thread is not None and not thread.is_alive()
     assert not window.analysis.is_running()

@@ -166,3 +166,25 @@ def test_nothing_is_signalled_after_shutdown(qtbot, qapp) -> None:
     assert finished.wait(10)
     qapp.processEvents()
     assert results == []
+
+
+def test_a_lane_keeps_no_thread_once_its_work_is_done(qtbot, tasks) -> None:
+    first = tasks.submit(lambda: "one", lane="store")
+    with qtbot.waitSignal(first.finished, timeout=10_000):
+        pass
+    lane = next((t for t in threading.enumerate() if t.name == "lane-store"), None)
+    if lane is not None:
+        lane.join(10)
+    assert not any(t.name == "lane-store" and t.is_alive() for t in threading.enumerate())
+    again = tasks.submit(lambda: "two", lane="store")  # the next work starts the lane again
+    results: list[object] = []
+    again.done.connect(results.append)
+    qtbot.waitUntil(lambda: results == ["two"], timeout=10_000)
+
+
+def test_a_task_thread_is_named_for_its_work(qtbot, tasks) -> None:
+    names: list[str] = []
+    handle = tasks.submit(lambda: names.append(threading.current_thread().name), name="analysis")
+    with qtbot.waitSignal(handle.finished, timeout=10_000):
+        pass
+    assert names == [f"analysis-{handle.task_id}"]
