@@ -393,7 +393,8 @@ class MainWindow(QMainWindow):
         from reviewer.gui.training_cards import TrainingCards
 
         self.training_cards = TrainingCards(
-            self.session, self.tasks, self.analysis.is_running, self._reload_trainer, self.statusBar().showMessage, self
+            self.session, self.tasks, self.analysis.is_running, self._reload_trainer, self.statusBar().showMessage, self,
+            player=lambda: self.settings.collection_player,
         )
         self.analysis_finished.connect(lambda _completed: self.training_cards.harvest())
         from reviewer.gui.network_warmup import NetworkWarmUp

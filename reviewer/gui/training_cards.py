@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.gametree import Game
+from reviewer.core.services.trainer.cards import side_of_player
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.tasks import Tasks
 
@@ -30,13 +31,16 @@ class TrainingCards(QObject):
         deck_changed: Callable[[], None],
         status_message: Callable[[str, int], None],
         parent: QObject | None = None,
+        player: Callable[[], str] = lambda: "",
     ) -> None:
         """`deck_changed`: shows the new cards where the deck is on show; `status_message`: text and
-        milliseconds, for the status bar."""
+        milliseconds, for the status bar; `player`: the name the player gave (the Collection
+        window's): in a game where one side has that name, only that side's moves become cards."""
         super().__init__(parent)
         self._session, self._tasks = session, tasks
         self._analysis_running, self._deck_changed, self._status_message = analysis_running, deck_changed, status_message
         self._harvested: tuple[int, str, int] | None = None  # (game id, engine id, evaluations) last sent
+        self._player = player
         session.assessment_changed.connect(self.harvest)
 
     def harvest(self) -> None:
@@ -59,7 +63,9 @@ class TrainingCards(QObject):
         from reviewer.core.services.trainer.deck import default_deck_path
 
         deck = default_deck_path()  # where the deck is now, whatever the environment is when the thread runs
-        task = self._tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, lane="deck", must_finish=True)
+        name = self._player().strip()
+        player = name if name and side_of_player(name, game.white, game.black) is not None else None
+        task = self._tasks.submit(_add_cards, game_copy, evaluations, assessment, deck, player, lane="deck", must_finish=True)
         task.done.connect(self._on_done)
         task.failed.connect(self._on_failed)
 
@@ -71,10 +77,10 @@ class TrainingCards(QObject):
         self._status_message(f"Training cards not added: {message}", 8000)
 
 
-def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: Path) -> int:
+def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: Path, player: str | None) -> int:
     from reviewer.core.services.trainer.harvest import add_game_cards
 
-    return add_game_cards(game, evaluations, assessment, deck=deck)
+    return add_game_cards(game, evaluations, assessment, player=player, deck=deck)
 
 
 def _mainline_copy(game: Game) -> Game:

@@ -73,3 +73,19 @@ def test_a_collection_review_makes_cards_of_its_games_mistakes(qtbot, tmp_path) 
         assert (card.played, card.side, card.source_path) == ("Nf6", "black", str(path))
     finally:
         window.shutdown()
+
+
+@pytest.mark.parametrize(("player", "cards"), [("Alice", []), ("bob", ["Nf6"]), ("Someone else", ["Nf6"])])
+def test_with_a_player_named_only_their_moves_become_cards(qtbot, window, tmp_path, player, cards) -> None:
+    from reviewer.gui.settings import Settings
+
+    Settings().collection_player = player  # the name given in the Collection window
+    path = tmp_path / "game.pgn"
+    path.write_text(SCHOLARS_MATE)
+    with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
+        window.open_file(path)
+    window.set_engine_choice(EngineChoice(kind="chess", command=shlex.join(fake_engine_command("fake_uci.py"))), remember=False)
+    with qtbot.waitSignal(window.training_cards.added, timeout=WAIT_MS):
+        window.start_analysis()
+    with Deck() as deck:
+        assert [card.played for card in deck.cards()] == cards  # a game the player is not in: both sides'
