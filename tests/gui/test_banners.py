@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from support import fake_engine_command
+from window_support import open_game, shown_window
 
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.message_bar import MAX_SHOWN
@@ -24,20 +25,11 @@ WAIT_MS = 60_000
 
 @pytest.fixture
 def window(qtbot):
-    main = MainWindow(discover_engines=False, remember_layout=False)
-    qtbot.addWidget(main)
-    main.resize(1300, 860)
-    main.show()
-    qtbot.waitExposed(main)
+    main = shown_window(qtbot, 1300, 860, remember_layout=False)
     main.set_engine_choice(EngineChoice(kind="chess", command=shlex.join(fake_engine_command("fake_uci.py"))), remember=False)
     main.set_engine_choice(EngineChoice(kind="go", command=shlex.join(fake_engine_command("fake_katago.py"))), remember=False)
     yield main
     main.close()
-
-
-def open_game(qtbot, window: MainWindow, path) -> None:
-    with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
-        window.open_file(path)
 
 
 def texts(window: MainWindow) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from support import fake_engine_command
+from window_support import shown_window
 
 from reviewer.core.analysis import Limit
 from reviewer.core.cache import AnalysisCache
@@ -33,12 +34,7 @@ STOPPED_IN_PASS_2 = re.compile(r"pass 2 of 2: (\d+) of (\d+) positions in doubt 
 
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    main = MainWindow(discover_engines=False)
-    qtbot.addWidget(main)
-    main.resize(1300, 850)
-    main.show()
-    qtbot.waitExposed(main)
-    return main
+    return shown_window(qtbot, 1300, 850)
 
 
 def open_game(qtbot, window: MainWindow, path: Path) -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from window_support import shown_window
 
 from reviewer.gui.main_window import MainWindow
 
@@ -16,12 +17,7 @@ COLLECTION = b"(;GM[1]SZ[9]PB[one];B[ee];W[cc])(;GM[3]SZ[8]PB[chess])(;GM[1]SZ[9
 
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    main = MainWindow(discover_engines=False)
-    qtbot.addWidget(main)
-    main.resize(1200, 800)
-    main.show()
-    qtbot.waitExposed(main)
-    return main
+    return shown_window(qtbot)
 
 
 def _open(qtbot, window: MainWindow, path: Path, index: int) -> None:

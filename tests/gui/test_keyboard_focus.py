@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
+from window_support import open_game, shown_window
 
 from reviewer.gui.main_window import MainWindow
 
@@ -28,19 +29,10 @@ NAVIGATION = (
 
 @pytest.fixture
 def window(qtbot):
-    main = MainWindow(discover_engines=False, remember_layout=False)
-    qtbot.addWidget(main)
-    main.resize(1300, 860)
-    main.show()
-    qtbot.waitExposed(main)
+    main = shown_window(qtbot, 1300, 860, remember_layout=False)
     main.activateWindow()
     yield main
     main.close()
-
-
-def open_game(qtbot, window: MainWindow, path) -> None:
-    with qtbot.waitSignal(window.file_opened, timeout=WAIT_MS):
-        window.open_file(path)
 
 
 def focusable_widgets(window: MainWindow) -> list[QWidget]:

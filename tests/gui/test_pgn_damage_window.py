@@ -3,11 +3,10 @@ their own rules, and a file cut off says so in the message bar, as a cut-off SGF
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import chess
 import pytest
 from PySide6.QtCore import Qt
+from window_support import open_game, shown_window
 
 from reviewer.core.games.chess import board_after
 from reviewer.gui.main_window import MainWindow
@@ -22,24 +21,14 @@ VARIANTS = {
 
 @pytest.fixture
 def window(qtbot) -> MainWindow:
-    main = MainWindow(discover_engines=False)
-    qtbot.addWidget(main)
-    main.resize(1200, 800)
-    main.show()
-    qtbot.waitExposed(main)
-    return main
-
-
-def _open(qtbot, window: MainWindow, path: Path) -> None:
-    with qtbot.waitSignal(window.file_opened, timeout=10000):
-        window.open_file(path)
+    return shown_window(qtbot)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot, window, tmp_path) -> None:
     path = tmp_path / f"{variant}.pgn"
     path.write_text(f'[Variant "{variant}"]\n[White "A"]\n[Black "B"]\n\n{VARIANTS[variant]}\n', encoding="utf-8")
-    _open(qtbot, window, path)
+    open_game(qtbot, window, path)
     game = window.session.model.game
     assert game is not None and game.variant == variant.lower()
     assert game.ply_count == len(VARIANTS[variant].split()) - 1 - VARIANTS[variant].count(".")
@@ -69,7 +58,7 @@ def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot
 def test_a_pgn_cut_off_in_a_move_says_so_in_the_message_bar(qtbot, window, tmp_path) -> None:
     path = tmp_path / "cut.pgn"
     path.write_text('[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 3. B', encoding="utf-8")
-    _open(qtbot, window, path)
+    open_game(qtbot, window, path)
     texts = [message.text for message in window.message_bar.messages()]
     assert any("in the middle of a move ('B')" in text and "the rest is missing" in text for text in texts), texts
     assert window.session.model.game is not None and window.session.model.game.ply_count == 4

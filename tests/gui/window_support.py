@@ -1,0 +1,25 @@
+"""The main window as the GUI tests use it (import as `from window_support import ...`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewer.gui.main_window import MainWindow
+
+OPEN_TIMEOUT_MS = 60_000
+
+
+def shown_window(qtbot, width: int = 1200, height: int = 800, remember_layout: bool = True) -> MainWindow:
+    """A main window that finds no engines by itself, on show at `width` × `height`."""
+    main = MainWindow(discover_engines=False, remember_layout=remember_layout)
+    qtbot.addWidget(main)
+    main.resize(width, height)
+    main.show()
+    qtbot.waitExposed(main)
+    return main
+
+
+def open_game(qtbot, window: MainWindow, path: str | Path, timeout_ms: int = OPEN_TIMEOUT_MS) -> None:
+    """Open `path` in `window` and wait until it is open."""
+    with qtbot.waitSignal(window.file_opened, timeout=timeout_ms):
+        window.open_file(path)
