@@ -39,10 +39,9 @@ from reviewer.core.database import (
     import_paths,
     position_of_game,
 )
+from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
-
-SPEEDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
 
 
 def _add_database(parser: argparse.ArgumentParser) -> None:
@@ -61,7 +60,7 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--since", default="", help="only games played on or after DATE (YYYY[.MM[.DD]])")
     parser.add_argument("--until", default="", help="only games played on or before DATE")
     parser.add_argument("--min-rating", type=int, default=None, help="only games whose players' average rating is at least R")
-    parser.add_argument("--speed", choices=SPEEDS, default="", help="only games of this time control")
+    parser.add_argument("--speed", choices=SPEED_WORDS, default="", help="only games of this time control")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 

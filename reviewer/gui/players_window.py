@@ -362,7 +362,6 @@ class PlayersWindow(QWidget):
         self._paths: list[str] = []
         self._records: tuple[GameRecord, ...] = ()
         self.result: RatingResult | None = None
-        self.progress_shown: _Progress | None = None  # the latest progress of the load on show
         self._sorted_once = False
 
         self.summary = QLabel(EMPTY_TEXT)
@@ -560,10 +559,9 @@ class PlayersWindow(QWidget):
         self.busy.setValue(progress.done)
         self.progress_label.setText(progress.text)
         self.progress_label.show()
-        self.progress_shown = progress
         self.progress_changed.emit(progress)
 
-    def _forget(self, number: int, _payload: object = None) -> None:
+    def _forget(self, number: int) -> None:
         self._jobs.pop(number, None)
         self.busy.setVisible(bool(self._jobs))
         if number == self._latest_load or not self._jobs:

@@ -76,7 +76,6 @@ ACCURACY_MEANINGS = {
     "accuracy": "the harmonic mean of each move's accuracy (from the win chance it lost), as En Croissant computes it",
     "accuracy_mean": "the plain mean of each move's accuracy (from the win chance it lost)",
 }
-CHESS_ACCURACIES = ("accuracy_lichess", "accuracy", "accuracy_mean")
 
 
 def headline_field(kind: str, summary: dict[str, Any] | None) -> str:
@@ -94,7 +93,7 @@ def accuracy_tooltip(kind: str, summary: dict[str, Any] | None) -> str:
     if summary is not None and summary.get(headline) is None and summary.get("accuracy") is not None:
         lines.append("Not known yet: it needs every position from the start of the game analysed.")
     lines.append("Of the same moves:")
-    for field in CHESS_ACCURACIES:
+    for field in game_support(kind).scores.accuracy_names:
         if field != headline:
             lines.append(f"  {_capitalised(accuracy_name(kind, field))}: {_number((summary or {}).get(field), 1, '%')}")
     return "\n".join(lines)
@@ -390,7 +389,7 @@ class SummaryPanel(QWidget):
             return ""
         if self._averages_losses():
             headline = headline_field(self._kind, summary)
-            accuracies = [headline] + [field for field in CHESS_ACCURACIES if field != headline]
+            accuracies = [headline] + [field for field in game_support(self._kind).scores.accuracy_names if field != headline]
             figures = "".join(
                 f"{_capitalised(accuracy_name(self._kind, field))}: {_number(summary.get(field), 1, '%')}\n"
                 for field in accuracies

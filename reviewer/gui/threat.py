@@ -25,23 +25,19 @@ class ThreatSearch(QObject):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._tasks = Tasks(self)
-        self._generation = 0
-        self._stop = threading.Event()
+        self._stop = threading.Event()  # the search on show's; set when a newer request or cancel drops it
         self._engines: dict[object, Engine] = {}  # touched only on the engine lane
 
     def search(
         self, engine_key: object, engine_factory: Callable[[], Engine], game: Game, ply: int, limit: Limit, token: object
     ) -> None:
-        self._generation += 1
         self._stop.set()
         self._stop = stop = threading.Event()
-        generation = self._generation
         task = self._tasks.submit(self._run, engine_key, engine_factory, game, ply, limit, stop, lane="engine")
-        task.done.connect(lambda evaluation: self._deliver(generation, stop, token, evaluation))
-        task.failed.connect(lambda message: self._fail(generation, message))
+        task.done.connect(lambda evaluation: self._deliver(stop, token, evaluation))
+        task.failed.connect(lambda message: self._fail(stop, message))
 
     def cancel(self) -> None:
-        self._generation += 1
         self._stop.set()
 
     def close(self) -> None:
@@ -49,12 +45,12 @@ class ThreatSearch(QObject):
         self._tasks.submit(self._close_engines, lane="engine")
         self._tasks.shutdown(timeout_s=30)
 
-    def _deliver(self, generation: int, stop: threading.Event, token: object, evaluation: object) -> None:
-        if generation == self._generation and not stop.is_set():
+    def _deliver(self, stop: threading.Event, token: object, evaluation: object) -> None:
+        if not stop.is_set():
             self.found.emit(token, evaluation)
 
-    def _fail(self, generation: int, message: str) -> None:
-        if generation == self._generation:
+    def _fail(self, stop: threading.Event, message: str) -> None:
+        if not stop.is_set():
             self.failed.emit(f"threat search stopped: {message}")
 
     def _close_engines(self) -> None:

@@ -438,15 +438,6 @@ def cached_evaluations(
     return None
 
 
-def cached_pass_standing(game: Game, identity: str, limit: Limit, cache_path: str | None = None) -> PassStanding | None:
-    """How far the cached review in passes (`limit.scheme`) of `game` by `identity` got; None when
-    `limit` is no review in passes. Reads the disk: call it off the GUI thread."""
-    from reviewer.core.cache import AnalysisCache
-
-    with AnalysisCache(cache_path) as cache:
-        return _pass_standing(cache, game, identity, limit)
-
-
 def _pass_standing(cache: Any, game: Game, identity: str, limit: Limit) -> PassStanding | None:
     from reviewer.core.cache import position_keys
     from reviewer.core.passes import pass_cache_id, review_standing, scheme_from_id
@@ -575,7 +566,7 @@ class AssessmentRunner(QObject):
             if self._working:
                 return
             self._working = True
-        task = self._tasks.submit(self._work, with_context=True, name="assessment")
+        task = self._tasks.submit(self._work, with_context=True, must_finish=True, name="assessment")
         task.progress.connect(lambda result: self.ready.emit(*result))
 
     def busy(self) -> bool:
@@ -587,11 +578,7 @@ class AssessmentRunner(QObject):
         with self._lock:
             self._latest = None
         self._closing.set()
-        deadline = time.monotonic() + timeout_s
-        while self.busy() and time.monotonic() < deadline:
-            self._closing.wait(0.01)
-        self._tasks.shutdown(0)
-        return not self.busy()
+        return self._tasks.shutdown(timeout_s)
 
     def _work(self, context: TaskContext) -> None:
         while True:

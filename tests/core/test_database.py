@@ -442,3 +442,15 @@ def test_running_totals_of_busy_positions_equal_their_games_however_the_import_i
                 assert [game.id for game, _ in from_totals.top_games] == [game.id for game, _ in from_games.top_games]
                 answers.append((from_totals.games, from_totals.moves))
     assert answers[:4] == answers[4:]
+
+
+def test_a_chess960_position_is_looked_up_by_the_key_its_import_stored() -> None:
+    from support import REPO_ROOT
+
+    from reviewer.core.database.explorer import position_of_game
+    from reviewer.core.database.records import chess_record_from_game
+    from reviewer.core.formats import open_collection
+
+    game = open_collection(REPO_ROOT / "tests" / "data" / "chess960_castling.pgn").game(0)
+    stored = {row.ply: row.key for row in chess_record_from_game(game).positions}
+    assert game.chess960 and [position_of_game(game, ply).key for ply in sorted(stored)] == [stored[ply] for ply in sorted(stored)]

@@ -139,3 +139,14 @@ def test_web_wrappers_go_but_comments_keep_what_looks_like_them():
     nodes = game.mainline_nodes()
     assert nodes[0].comment == "<A> and [pgn]" and nodes[2].comment == "</b>"
     assert game_from_pgn_text(write_pgn(game)).mainline_nodes()[0].comment == "<A> and [pgn]"
+
+
+def test_a_games_movetext_is_read_in_the_charset_chosen_for_its_file(tmp_path) -> None:
+    from reviewer.core.formats import open_collection
+
+    text = '[White "Карпов, Анатолий"]\n[Black "Каспаров, Гарри"]\n\n1. e4 {Карпов играет e4, сильный ход} e5 1-0\n'
+    path = tmp_path / "cyrillic.pgn"
+    path.write_bytes(text.encode("cp1251"))
+    collection = open_collection(path)
+    assert collection.game(0).white == "Карпов, Анатолий"
+    assert "Карпов играет e4" in collection.movetext(0)

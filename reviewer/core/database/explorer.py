@@ -13,6 +13,7 @@ from reviewer.core.database.keys import GoKeyer, chess_key, chess_move_of_code
 from reviewer.core.database.records import go_positions
 from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
 from reviewer.core.games import game_support
+from reviewer.core.games.chess import board_after
 from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game, Node, gtp_from_point, other_color, point_from_gtp
 
@@ -59,11 +60,7 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
             if not board.is_legal(move):
                 raise ValueError(f"{text!r} is not a legal move in this position ({board.fen()})") from None
             board.push(move)
-    def san(code: int) -> str:
-        move = chess_move_of_code(code)
-        return board.san(move) if board.is_legal(move) else move.uci()
-
-    return Position("chess", chess_key(board), "white" if board.turn else "black", san)
+    return _chess_position_of_board(board)
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
@@ -86,9 +83,16 @@ def position_of_game(game: Game, ply: int) -> Position:
     return position
 
 
+def _chess_position_of_board(board: chess.Board) -> Position:
+    def san(code: int) -> str:
+        move = chess_move_of_code(code)
+        return board.san(move) if board.is_legal(move) else move.uci()
+
+    return Position("chess", chess_key(board), "white" if board.turn else "black", san)
+
+
 def chess_position_of_game(game: Game, ply: int) -> Position:
-    node = game.node_at_ply(ply)
-    return chess_position(game.start_fen, [step.uci or step.move or "" for step in node.path_from_root()])
+    return _chess_position_of_board(board_after(game, game.node_at_ply(ply)))  # Chess960 too
 
 
 def go_position_of_game(game: Game, ply: int) -> Position:

@@ -14,7 +14,7 @@ import subprocess
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
@@ -76,7 +76,7 @@ def importable_files(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def _decompressor(path: Path) -> Callable[[], IO[bytes]]:
+def _decompressor(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]:
     suffix = path.suffix.lower()
     if suffix == ".bz2":
         return lambda: bz2.open(path, "rb")
@@ -93,10 +93,18 @@ def _decompressor(path: Path) -> Callable[[], IO[bytes]]:
     if shutil.which("zstd") is None:
         raise GameFileError(f"{path}: a .zst file needs the zstandard module or the zstd program; neither is installed")
 
-    def run_zstd() -> IO[bytes]:
-        process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE)
+    @contextmanager
+    def run_zstd() -> Iterator[IO[bytes]]:
+        process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
-        return process.stdout
+        try:
+            yield process.stdout
+        finally:
+            process.stdout.close()
+            code = process.wait()
+        if code != 0:  # a damaged file would otherwise read as a short one
+            problem = process.stderr.read().decode(errors="replace").strip() if process.stderr else ""
+            raise GameFileError(f"{path}: zstd could not decompress it ({problem or f'exit {code}'})")
 
     return run_zstd
 

@@ -78,7 +78,7 @@ def outcome_of(result: str) -> int | None:
 
 
 _TIME_CONTROL = re.compile(r"^(\d+)(?:\+(\d+))?$")
-_SPEED_WORDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
+SPEED_WORDS = ("ultrabullet", "bullet", "blitz", "rapid", "classical", "correspondence")
 
 
 def speed_of(headers: dict[str, str]) -> str:
@@ -100,7 +100,7 @@ def speed_of(headers: dict[str, str]) -> str:
             return "rapid"
         return "classical"
     event = headers.get("Event", "").lower()
-    return next((word for word in _SPEED_WORDS if word in event), "")
+    return next((word for word in SPEED_WORDS if word in event), "")
 
 
 def _elo(text: str) -> int | None:

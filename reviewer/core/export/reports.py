@@ -258,14 +258,11 @@ def _count(counts: Mapping[str, int] | None, name: str) -> str:
     return "–" if counts is None else str(counts.get(name, 0))
 
 
-CHESS_ACCURACIES = ("accuracy_lichess", "accuracy", "accuracy_mean")
-
-
 def _accuracies_headline_first(report: Mapping[str, Any]) -> list[str]:
     """The chess summary's accuracies, the report's headline (by its preset) first."""
     kind = str(report.get("game", {}).get("kind", "chess"))
     headline = headline_accuracy_field(kind, report.get("preset"))
-    return [headline] + [key for key in CHESS_ACCURACIES if key != headline]
+    return [headline] + [key for key in game_support(kind).scores.accuracy_names if key != headline]
 
 
 def _capitalised(text: str) -> str:

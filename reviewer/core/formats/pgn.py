@@ -30,6 +30,7 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats import pgn_index_cache
 from reviewer.core.formats.collection import GameCollection, GameSummary
 from reviewer.core.formats.pgn_index import (
+    RESULT_DASHES,
     RESULTS,
     TAG_PATTERN,
     Buffer,
@@ -296,7 +297,7 @@ def skipped_words(movetext: str) -> list[str]:
     annotation (`pawn`, `13.Ne5xg4Bc8xg4`, `character}`): python-chess skips them without a word."""
     bare = _without_wrappers(_COMMENT.sub(" ", movetext))
     bare = " ".join(line for line in bare.split("\n") if not line.startswith("%"))
-    bare = bare.replace("(", " ").replace(")", " ").translate(_RESULT_DASH_TABLE).replace("\u00bd", "1/2")
+    bare = bare.replace("(", " ").replace(")", " ").translate(RESULT_DASHES).replace("\u00bd", "1/2")
     result = _RESULT_WORD.search(bare)
     if result is not None:
         bare = bare[: result.start()]
@@ -341,7 +342,7 @@ def _last_token(movetext: str) -> str:
         if without == bare:
             break
         bare = without
-    words = [word for word in bare.translate(_RESULT_DASH_TABLE).split() if not word.startswith("$")]
+    words = [word for word in bare.translate(RESULT_DASHES).split() if not word.startswith("$")]
     return words[-1] if words else ""
 
 
@@ -351,7 +352,6 @@ _CUT_TAGS_AFTER_RESULT = re.compile(r"(?:^|\s)(?:1-0|0-1|1/2-1/2|\*)[ \t\r]*\n\s
 _VARIATION = re.compile(r"\([^()]*\)?")
 
 
-_RESULT_DASH_TABLE = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 _SCORES = {"1-0": "white", "0-1": "black", "1/2-1/2": "draw"}
 
 
@@ -700,7 +700,7 @@ class PgnCollection(GameCollection):
     def movetext(self, index: int) -> str:
         """Game `index`'s text after its tags, as in the file (comments and variations included)."""
         index = self._check_index(index)
-        return decode_value(self._bytes(self._index.movetexts[index], self._index.end(index)))[0]
+        return decode_value(self._bytes(self._index.movetexts[index], self._index.end(index)), self._codec8)[0]
 
     def _summary(self, index: int) -> GameSummary:
         columns = self._index.columns

@@ -85,7 +85,7 @@ _RESULT_OR_SKIPPED = re.compile(
 )
 _BRACKET_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*(?:\n|\Z))+")
 _TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
-_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+RESULT_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 COLUMN_TAGS: dict[str, tuple[bytes, ...]] = {
@@ -175,7 +175,7 @@ def decode_value(raw: bytes, codec: str = "cp1252") -> tuple[str, str]:
 
 def normalise_result(value: str) -> str:
     """A result token (`1-0`, `0-1`, `1/2-1/2`, `*`) as written or with other dashes; else ""."""
-    value = value.strip().translate(_DASHES).replace("\u00bd", "1/2")
+    value = value.strip().translate(RESULT_DASHES).replace("\u00bd", "1/2")
     return value if value in RESULTS else ""
 
 
@@ -194,7 +194,7 @@ _FORFEIT_TERMINATION = {"1-0 (forfeit)": "1-0", "0-1 (forfeit)": "0-1", "1/2-1/2
 
 def forfeit_result(value: str) -> str:
     """`(+)-(-)`, `+--`, `-:+`, `(-)-(-)`, `0-0`, `1-0 ff`, ... -> "1-0 (forfeit)" and the like; else ""."""
-    compact = "".join(value.split()).translate(_DASHES)
+    compact = "".join(value.split()).translate(RESULT_DASHES)
     if compact in ("0-0", "0:0"):
         return FORFEIT_RESULTS[("-", "-")]
     score = _FORFEIT_SCORE.fullmatch(compact)
@@ -642,7 +642,7 @@ class PgnIndexer:
 
     def _trailing_result(self, movetext: int, end: int) -> str:
         """The result token at the end of the movetext ("*" when there is none)."""
-        tail = decode_value(self.data[max(movetext, end - 40) : end])[0].translate(_DASHES)
+        tail = decode_value(self.data[max(movetext, end - 40) : end])[0].translate(RESULT_DASHES)
         token = _TRAILING_RESULT.search(tail)
         return token.group(1) if token else "*"
 

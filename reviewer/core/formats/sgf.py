@@ -174,14 +174,6 @@ class SgfCharset:
         return text
 
 
-@dataclass
-class DecodedText:
-    text: str
-    encoding: str
-    warnings: list[str] = field(default_factory=list)  # about the file
-    doubts: list[str] = field(default_factory=list)  # about every game's text (its names, comments)
-
-
 # What in the bytes of a file says which charset its text is in (no CA[] or one that lies).
 _FOX_BYTES = re.compile(rb"AP\s*\[[^\]]*(?:fox|yuanyu)|TC\s*\[[^\]]*\]\s*TT\s*\[", re.IGNORECASE)
 _RULES_BYTES = re.compile(rb"RU\s*\[\s*([A-Za-z]+)")
@@ -205,11 +197,6 @@ def charset_hints(data: bytes) -> tuple[str, ...]:
     hints += [codec for pattern, codec in _PLACE_HINTS if re.search(pattern, data)]
     return tuple(dict.fromkeys(hints))
 
-
-def decode_sgf_bytes(data: bytes, name: str) -> DecodedText:
-    """Decode an SGF file's bytes, honouring CA[] when the bytes agree with it."""
-    data, charset = sgf_charset(data, name)
-    return DecodedText(charset.decode(data), charset.encoding, charset.warnings, charset.doubts)
 
 
 def sgf_charset(data: bytes, name: str) -> tuple[bytes, SgfCharset]:
@@ -962,8 +949,9 @@ class SgfCollection(GameCollection):
     def _decode(self, start: int, end: int) -> str:
         return self._charset.decode(self._data[start:end])
 
-    def _text(self, index: int) -> str:
-        own = self._own_charset(index)
+    def _text(self, index: int, own: tuple[str, str] | None = None) -> str:
+        """Game `index`'s text; `own`: its `_own_charset`, when the caller has it already."""
+        own = own or self._own_charset(index)
         raw = self._data[self._starts[index]:self._ends[index]]
         return decode_keeping(raw, own[0], _DELIMITERS, errors="replace") if own else self._charset.decode(raw)
 
@@ -987,11 +975,6 @@ class SgfCollection(GameCollection):
             return "utf-8", "its bytes are UTF-8"
         return None
 
-    def _own_charset_warning(self, index: int) -> list[str]:
-        own = self._own_charset(index)
-        if own is None:
-            return []
-        return [f"game {self._numbers[index]} is read in {own[0]}, not {self._charset.codec} as the rest of the file: {own[1]}"]
 
     def _count(self) -> int:
         return len(self._starts)
@@ -1001,13 +984,16 @@ class SgfCollection(GameCollection):
 
     def _game(self, index: int) -> Game:
         number = self._numbers[index]
+        own = self._own_charset(index)
         try:
-            raw_root = raw_game(self._text(index), self._cut_offs.get(index, ""))
+            raw_root = raw_game(self._text(index, own), self._cut_offs.get(index, ""))
         except GameFileError as error:
             raise GameFileError(f"{self._name}: game {number}: {error}") from None
         game = game_from_raw(raw_root, number, self._name)
-        own = self._own_charset_warning(index)
-        game.warnings[:0] = own or [f"game {number}: {doubt}" for doubt in self._charset.doubts]
+        if own is not None:
+            game.warnings[:0] = [f"game {number} is read in {own[0]}, not {self._charset.codec} as the rest of the file: {own[1]}"]
+        else:
+            game.warnings[:0] = [f"game {number}: {doubt}" for doubt in self._charset.doubts]
         return game
 
 
@@ -1153,7 +1139,6 @@ def write_sgf(game: Game) -> str:
 
 __all__ = [
     "SgfCollection",
-    "decode_sgf_bytes",
     "game_from_sgf_text",
     "normalise_result",
     "normalise_rules",

@@ -405,8 +405,8 @@ SUPPORT = GameSupport(
         loss_label="Loss (cp)", average_loss_label="Avg cp loss", average_loss_title="Average centipawn loss",
         summary_loss_key="acpl", loss_floor=20.0, loss_cap=60.0, shift_worth_saying=50.0, style="pawns", averaging="mean", log_offset=1.0,
         accuracy_names={
-            "accuracy": "En Croissant accuracy",  # harmonic mean of the move accuracies
             "accuracy_lichess": "lichess accuracy",  # lichess's game accuracy (volatility-weighted)
+            "accuracy": "En Croissant accuracy",  # harmonic mean of the move accuracies
             "accuracy_mean": "mean accuracy",  # arithmetic mean of the move accuracies (game-statistics)
         },
         value_first_ref="reviewer.core.scoring.chess:normalised_cp_white", mover_value_ref="reviewer.core.scoring.chess:win_pct_of_mover",

@@ -22,6 +22,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.explain import explain_assessed
 from reviewer.core.games import IllegalMove, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind, other_color
+from reviewer.core.rating.records import player_key
 from reviewer.core.scoring import GameAssessment
 from reviewer.core.scoring.trust import judge_engine
 
@@ -88,10 +89,10 @@ def card_id_for(kind: GameKind, position_key: str) -> str:
 def side_of_player(player: str, white: str, black: str) -> Color | None:
     """The colour `player` had in a game between `white` and `black`: the side named `player` (any
     case and spacing), else the one side whose name holds it; None when neither, or both, hold it."""
-    wanted = " ".join(player.split()).casefold()
+    wanted = player_key(player)
     if not wanted:
         return None
-    names: dict[Color, str] = {"white": " ".join(white.split()).casefold(), "black": " ".join(black.split()).casefold()}
+    names: dict[Color, str] = {"white": player_key(white), "black": player_key(black)}
     exact = [side for side, name in names.items() if name == wanted]
     if len(exact) == 1:
         return exact[0]
