@@ -357,7 +357,7 @@ def test_a_tagless_game_after_html_that_follows_a_result_is_a_game_of_its_own(tm
         assert [collection.game(index).mainline_moves() for index in range(len(collection))] == [E4_E5, D4_D5]
 
 
-@pytest.mark.parametrize("dash", ["\u2013", "\u2014", "\u2212", "\u2010"])
+@pytest.mark.parametrize("dash", ["\u2013", "\u2014", "\u2212", "\u2010", "\u2012", "\u2015"])
 def test_a_result_written_with_a_typographic_dash_ends_a_game_too(dash, tmp_path, monkeypatch):
     text = f"1. e4 e5 1{dash}0\n\n1. d4 d5 1/2{dash}1/2\n"
     for collection in _collections(text.encode("utf-8"), tmp_path, monkeypatch):

@@ -85,7 +85,8 @@ _RESULT_OR_SKIPPED = re.compile(
 )
 _BRACKET_LINES = re.compile(rb"(?:[ \t]*\[[^\n]*(?:\n|\Z))+")
 _TRAILING_RESULT = re.compile(r"(?:^|[\s)}])(1-0|0-1|1/2-1/2|\*)\s*$")
-RESULT_DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
+# Every Unicode hyphen and dash (U+2010…U+2015) and the minus sign, as word processors write a result.
+RESULT_DASHES = str.maketrans(dict.fromkeys([*map(chr, range(0x2010, 0x2016)), "\u2212"], "-"))
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 
 COLUMN_TAGS: dict[str, tuple[bytes, ...]] = {
