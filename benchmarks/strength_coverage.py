@@ -52,12 +52,10 @@ COMMAND = ".venv/bin/python benchmarks/strength_coverage.py"
 MIN_SIDES_TO_ADMIT = 20  # fewer held-out sides say too little about an 80% interval (±9 points at 20)
 ADMIT_COVERAGE = (0.7, 0.9)  # a pool is admitted where the interval held this share of its sides
 
-# Each pool: (file of corpus/pgn, game numbers, 1 = the first). Games of one pool share a rating
-# system and a kind of clock; single-game files of over-the-board events make up the FIDE pool.
+# Each pool: (file of corpus/pgn, game numbers, 1 = the first); the pool where an estimate is shown
+# comes first. Games of one pool share a rating system and a kind of clock; single-game files of
+# over-the-board events make up the FIDE pool.
 POOLS: dict[str, list[tuple[str, list[int]]]] = {
-    "lichess blitz (one player's day, 3+0)": [
-        ("mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", [1, 2, 3, 4, 5, 6, 7]),
-    ],
     "FIDE over the board, time control not stated": [
         ("pgn-read__twic95n_10.pgn", [1]),
         ("pgn-read__4ncl_96-97_06.pgn", [1]),
@@ -73,6 +71,9 @@ POOLS: dict[str, list[tuple[str, list[int]]]] = {
         ("pgn-read__twic92n_01.pgn", [1]),
         ("pgn-read__4ncl_96-97_03.pgn", [1]),
         ("scalachess_fx__explorerPartialDate.pgn", [1]),
+    ],
+    "lichess blitz (one player's day, 3+0)": [
+        ("mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn", [1, 2, 3, 4, 5, 6, 7]),
     ],
     # the file holds each game twice: one of each pair
     "chess.com bullet and blitz": [

@@ -159,8 +159,15 @@ def _compact(count: int) -> str:
 
 
 def default_chess_passes(cores: int | None = None) -> ChessPasses:
-    """The default chess review: one single-thread engine per core (at most 8)."""
-    return ChessPasses(engines=max(1, min(8, cores or os.cpu_count() or 1)))
+    """The default chess review: one single-thread engine per core (at most 8); 40k nodes on every
+    position, 250k where a label is in doubt, then 1M and 5M nodes where a mistake or worse is in
+    doubt (docs/benchmarks.md: at the deep reference's own ceiling, in a uniform 1M review's time)."""
+    return ChessPasses(
+        nodes=(40_000, 250_000, 1_000_000, 5_000_000),
+        margins=(3.0, 1.5, 2.5),
+        flags_from=3,
+        engines=max(1, min(8, cores or os.cpu_count() or 1)),
+    )
 
 
 def default_go_passes() -> GoPasses:

@@ -61,7 +61,7 @@ class LimitChoice:
 
 
 CHESS_LIMITS: tuple[LimitChoice, ...] = (
-    LimitChoice("Passes · 40k → 1M nodes where in doubt", default_chess_passes().limit()),
+    LimitChoice("Passes · 40k → 5M nodes where in doubt", default_chess_passes().limit()),
     LimitChoice("Quick · 100k nodes", Limit(nodes=100_000)),
     LimitChoice("Standard · 1M nodes", Limit(nodes=1_000_000)),
     LimitChoice("Deep · depth 22", Limit(depth=22)),
