@@ -82,6 +82,15 @@ class GameCollection:
         for index in range(len(self)):
             yield self.game(index)
 
+    def game_span(self, index: int) -> tuple[int, int] | None:
+        """Where game `index`'s text lies in `text_bytes()`: [start, end); None for a format that
+        keeps no such place (the file is then written whole)."""
+        return None
+
+    def text_bytes(self) -> bytes | None:
+        """The bytes the games were read from (the file's, or the file's turned into UTF-8)."""
+        return None
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.path!r} {self.format} games={len(self)}>"
 

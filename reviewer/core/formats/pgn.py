@@ -702,6 +702,14 @@ class PgnCollection(GameCollection):
         index = self._check_index(index)
         return decode_value(self._bytes(self._index.movetexts[index], self._index.end(index)), self._codec8)[0]
 
+    def game_span(self, index: int) -> tuple[int, int] | None:
+        """From the game's first tag to the next game's (the blank lines after it included)."""
+        index = self._check_index(index)
+        return self._index.starts[index], self._index.end(index)
+
+    def text_bytes(self) -> bytes | None:
+        return self._data if isinstance(self._data, bytes) else self._data[:]
+
     def _summary(self, index: int) -> GameSummary:
         columns = self._index.columns
         return GameSummary(

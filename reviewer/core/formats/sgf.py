@@ -976,6 +976,14 @@ class SgfCollection(GameCollection):
         return None
 
 
+    def game_span(self, index: int) -> tuple[int, int] | None:
+        """The game tree's bytes, from its `(` to its `)`."""
+        index = self._check_index(index)
+        return self._starts[index], self._ends[index]
+
+    def text_bytes(self) -> bytes | None:
+        return self._data
+
     def _count(self) -> int:
         return len(self._starts)
 
