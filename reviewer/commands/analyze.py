@@ -440,10 +440,9 @@ def _engine_slot(plan: EnginePlan, args: argparse.Namespace) -> _EngineSlot:
 def _board_beyond_katago(game: Game) -> tuple[int, int] | None:
     """A Go board too big for KataGo's usual build (the registry then picks another engine), else None:
     the games that share one engine are those with the same answer."""
-    from reviewer.core.engines.registry import katago_plays
+    from reviewer.core.engines.registry import board_beyond_usual_engine
 
-    size = (game.board_width, game.board_height)
-    return None if "katago" not in game_support(game.kind).engine_protocols or katago_plays(size) else size
+    return board_beyond_usual_engine(game.kind, (game.board_width, game.board_height))
 
 
 # -- the work -----------------------------------------------------------------------------------------

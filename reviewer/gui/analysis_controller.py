@@ -144,17 +144,18 @@ class AnalysisController(QObject):
         override = self._limit_overrides.get(kind)
         if override is not None:
             return override
-        builtin_go = "builtin" not in game_support(kind).engine_protocols or self._go_runs_builtin()
-        return self._settings.limit(kind, builtin_go)
+        runs_fallback = not game_support(kind).fallback_engine or self._runs_fallback(kind)
+        return self._settings.limit(kind, runs_fallback)
 
-    def _go_runs_builtin(self) -> bool:
-        """Whether Go is reviewed by the built-in engine: as discovery finds it, or, until discovery
-        answers, as the engine named itself when it last ran (as the engine button says)."""
-        choice = self.engine_choice("go")
+    def _runs_fallback(self, kind: str) -> bool:
+        """Whether the game is reviewed by its fallback engine (Go: the built-in engine): as discovery
+        finds it, or, until discovery answers, as the engine named itself when it last ran (as the
+        engine button says)."""
+        choice = self.engine_choice(kind)
         if self._engines_pending and not self._known_engines and not (choice.command or choice.name):
             identity = self._settings.engine_identity(choice)
             if identity:
-                return identity.startswith("builtin-go")
+                return game_support(kind).is_fallback_identity(identity)
         return resolves_to_builtin(choice, self._known_engines)
 
     def set_limit(self, kind: str, limit: Limit, remember: bool = True) -> None:
@@ -194,7 +195,7 @@ class AnalysisController(QObject):
         plies = tuple(range(self._session.model.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
-        if "builtin" in game_support(kind).engine_protocols and self.limit_is_default(kind) and not self._go_runs_builtin():
+        if game_support(kind).fallback_engine and self.limit_is_default(kind) and not self._runs_fallback(kind):
             limit_with_builtin = self._settings.limit(kind, True)
         job = AnalysisJob(
             game=game, engine=self.engine_choice(kind), limit=self.limit(kind), plies=plies,
@@ -214,7 +215,7 @@ class AnalysisController(QObject):
     def _limit_waits_for_discovery(self, kind: str) -> bool:
         """Whether the default limit depends on engines discovery has not found yet (Go's default is
         the review in passes with KataGo, 50 visits with the built-in engine)."""
-        if "builtin" not in game_support(kind).engine_protocols or not self._engines_pending or not self.limit_is_default(kind):
+        if not game_support(kind).fallback_engine or not self._engines_pending or not self.limit_is_default(kind):
             return False
         choice = self.engine_choice(kind)
         return not (choice.command or choice.name)
@@ -442,7 +443,8 @@ class AnalysisController(QObject):
         identity = self._settings.engine_identity(choice)
         if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
             words = engine_display_name(identity).split()[:2]
-            return " ".join(["Built-in" if words[0] == "builtin-go" else words[0], *words[1:]])
+            fallback = game_support(choice.kind).is_fallback_identity(identity)
+            return " ".join(["Built-in" if fallback else words[0], *words[1:]])
         return choice.describe()
 
     def update_engine_controls(self) -> None:
@@ -521,8 +523,9 @@ def _cached_analysis(
     remembered = remembered_identity(choice)
     if remembered:
         identities = (remembered, *identities)
-    # the built-in Go engine's identity names its options: known by its start, without loading it
-    return best_cached_analysis(game, identities, limit, identity_prefixes=("builtin-go ",) if with_builtin else ())
+    # the fallback engine's identity names its options: known by its start, without loading it
+    also_chosen = game_support(game.kind).is_fallback_identity if with_builtin else None
+    return best_cached_analysis(game, identities, limit, also_chosen=also_chosen)
 
 
 def _load_opening_book() -> None:

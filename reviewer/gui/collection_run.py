@@ -129,7 +129,7 @@ def _with_engines_go_default(settings: BatchSettings, engines: EnginePool) -> Ba
     from reviewer.gui.settings import default_limit
 
     katago = engines.plan(settings.engine, "go").runs_katago
-    return replace(settings, go_limit=default_limit("go", builtin_go=not katago))
+    return replace(settings, go_limit=default_limit("go", runs_fallback=not katago))
 
 
 def _run(number: int, request: BatchRequest, stop: threading.Event, signals: RunSignals) -> RunResult:
@@ -145,7 +145,7 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
         signals.problem.emit(number, line)
     total = len(plan.games)
     signals.progress.emit(number, RunProgress(0, total, None))
-    if any("builtin" in game_support(game.kind).engine_protocols for game in plan.games):
+    if any(game_support(game.kind).fallback_engine for game in plan.games):
         from reviewer.gui.workers import import_go_engine_modules
 
         import_go_engine_modules()  # one thread at a time, as the window's own workers do
@@ -153,7 +153,7 @@ def _run(number: int, request: BatchRequest, stop: threading.Event, signals: Run
     settings_of_kind = dict(request.settings)
     engines = EnginePool()  # one engine discovery for the Go limit and every group's engines
     if request.go_limit_from_engine:
-        for kind in {game.kind for game in plan.games if "katago" in game_support(game.kind).engine_protocols}:
+        for kind in {game.kind for game in plan.games if game_support(game.kind).fallback_engine}:
             settings_of_kind[kind] = _with_engines_go_default(settings_of_kind[kind], engines)
     outcomes: list[BatchOutcome] = []
     groups = _groups(plan.games, settings_of_kind)

@@ -9,6 +9,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject
 
 from reviewer.core.engines.discovery import EngineInfo
+from reviewer.core.games import game_support
+from reviewer.core.gametree import GameKind
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import EngineChoice
@@ -35,7 +37,7 @@ class NetworkWarmUp(QObject):
 
     def maybe_warm(self) -> None:
         game = self._session.model.game
-        if game is None or "katago" not in presentation(game.kind).engine_protocols:
+        if game is None or not presentation(game.kind).preloads_network:
             return
         choice = self._engine_choice(game.kind)
         target = katago_to_warm(choice, self._known_engines())
@@ -46,7 +48,7 @@ class NetworkWarmUp(QObject):
         if key in self.requested:
             return
         self.requested.add(key)
-        self._tasks.submit(_warm, target, board)
+        self._tasks.submit(_warm, game.kind, target, board)
 
 
 def katago_to_warm(choice: EngineChoice, known: list[EngineInfo]) -> EngineInfo | list[str] | None:
@@ -54,16 +56,12 @@ def katago_to_warm(choice: EngineChoice, known: list[EngineInfo]) -> EngineInfo 
     when it names none); None when it runs no KataGo or discovery has not answered yet."""
     if choice.command:
         return shlex.split(choice.command)
+    usual = presentation(choice.kind).engine_protocols[0]
     for engine in known:
-        if engine.protocol == "katago" and engine.usable and (choice.name is None or engine.name == choice.name):
+        if engine.protocol == usual and engine.usable and (choice.name is None or engine.name == choice.name):
             return engine
     return None
 
 
-def _warm(target: EngineInfo | list[str], board: tuple[int, int]) -> bool:
-    from reviewer.core.engines.katago import preload_network
-    from reviewer.core.engines.registry import preload_katago_network
-
-    if isinstance(target, EngineInfo):
-        return preload_katago_network(target, board)
-    return preload_network(target, board)
+def _warm(kind: GameKind, target: EngineInfo | list[str], board: tuple[int, int]) -> bool:
+    return game_support(kind).preload_network(target, board)

@@ -79,10 +79,10 @@ DEFAULT_LIMIT_INDEX = 0  # of `limit_choices(kind)`
 KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
 
 
-def default_limit(kind: GameKind, builtin_go: bool = True) -> Limit:
+def default_limit(kind: GameKind, runs_fallback: bool = True) -> Limit:
     """The limit a kind of game is reviewed with until the user picks one; Go's depends on whether
-    the built-in engine (`builtin_go`) or KataGo reviews."""
-    if "builtin" in game_support(kind).engine_protocols and not builtin_go:
+    its fallback engine (`runs_fallback`: the built-in engine) or its usual engine (KataGo) reviews."""
+    if game_support(kind).fallback_engine and not runs_fallback:
         return KATAGO_DEFAULT_LIMIT
     return limit_choices(kind)[DEFAULT_LIMIT_INDEX].limit
 
@@ -174,11 +174,11 @@ class Settings:
     def set_engine_identity(self, choice: EngineChoice, identity: str) -> None:
         self._qsettings.setValue(f"identities/{_choice_key(choice)}", identity)
 
-    def limit(self, kind: GameKind, builtin_go: bool = True) -> Limit:
+    def limit(self, kind: GameKind, runs_fallback: bool = True) -> Limit:
         """The limit the user picked for this kind of game, else `default_limit`."""
         group = f"limits/{kind}"
         if not self.has_limit(kind):
-            return default_limit(kind, builtin_go)
+            return default_limit(kind, runs_fallback)
         return Limit(
             nodes=self._int_or_none(f"{group}/nodes"),
             depth=self._int_or_none(f"{group}/depth"),

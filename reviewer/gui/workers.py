@@ -76,15 +76,11 @@ class AnalysisProgress:
     standing: PassStanding | None = None  # a review in passes: how far it got, for the figures' basis
 
 
-_engine_import_lock = threading.Lock()
-
-
 def import_go_engine_modules() -> None:
-    """Import the built-in Go engine (numba and its kin) one thread at a time: engine discovery,
-    the cache look-up and an analysis may all want it at once, and two threads importing one
-    package can leave one of them with a half-made module."""
-    with _engine_import_lock:
-        import reviewer.core.engines.builtin_go  # noqa: F401
+    """Import the in-process fallback engines one thread at a time (`registry.import_fallback_engines`)."""
+    from reviewer.core.engines.registry import import_fallback_engines
+
+    import_fallback_engines()
 
 
 def open_engine_from_registry(choice: EngineChoice, live: bool = False) -> Engine:
@@ -92,7 +88,7 @@ def open_engine_from_registry(choice: EngineChoice, live: bool = False) -> Engin
     KataGo's process to start (they come from its network, in-process)."""
     from reviewer.core.engines.registry import open_engine
 
-    if "builtin" in game_support(choice.kind).engine_protocols:
+    if game_support(choice.kind).fallback_engine:
         import_go_engine_modules()
 
     return open_engine(choice.kind, choice.name, choice.command, start_in_background=live)
@@ -276,7 +272,7 @@ class AnalysisRunner(QObject):
 
         def open_and_name() -> Engine:
             opened = self._open_engine(job.engine)
-            if job.limit_with_builtin is not None and str(getattr(opened, "identity", "")).startswith("builtin-go"):
+            if job.limit_with_builtin is not None and game_support(job.game.kind).is_fallback_identity(str(getattr(opened, "identity", ""))):
                 raise _BuiltinInstead(opened)
             return named(opened)
 
@@ -474,14 +470,14 @@ def best_cached_analysis(
     identities: Sequence[str],
     limit: Limit,
     cache_path: str | None = None,
-    identity_prefixes: Sequence[str] = (),
+    also_chosen: Callable[[str], bool] | None = None,
 ) -> CachedAnalysis | None:
     """The best analysis the cache holds for the main line of `game`, whatever engine setting made
     it: the chosen budget's (`limit`, by one of `identities`) when it is complete, else a complete
     one, else the one that covers most moves (the chosen budget's among equals). The cache is asked
     which settings have the game's positions, so no engine need be known or started. None when it
-    holds nothing. `identity_prefixes`: the chosen engine's identity may also begin with one of these
-    (the built-in Go engine's names its options). Reads the disk: call it off the GUI thread."""
+    holds nothing. `also_chosen`: whether an identity not among `identities` is the chosen engine's
+    too (the fallback engine's identity names its options: `GameSupport.is_fallback_identity`). Reads the disk: call it off the GUI thread."""
     from reviewer.core.cache import AnalysisCache, position_keys
     from reviewer.core.coverage import select_analysis
     from reviewer.core.review import cached_results
@@ -504,8 +500,8 @@ def best_cached_analysis(
             if not identity or not evaluations:
                 continue
             coverage = select_analysis(game, evaluations, standing=standing).coverage
-            matched = identity in wanted or any(identity.startswith(prefix) for prefix in identity_prefixes)
-            chosen = setting_limit == limit and (matched or not (wanted or identity_prefixes))
+            matched = identity in wanted or (also_chosen is not None and also_chosen(identity))
+            chosen = setting_limit == limit and (matched or not (wanted or also_chosen))
             found.append(
                 CachedAnalysis(
                     identity, setting_limit, evaluations, standing, coverage.complete, coverage.moves_analysed, chosen,

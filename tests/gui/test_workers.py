@@ -12,6 +12,7 @@ from support import fake_engine_command, found_katago
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed, EngineNotFound
 from reviewer.core.formats import load_game
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.review import EngineOnDemand
 from reviewer.gui.settings import EngineChoice
@@ -305,10 +306,10 @@ def test_the_best_cached_analysis_needs_no_engine_and_prefers_the_chosen_budget_
         for ply in plies:  # complete at another budget
             cache.put(keys[ply], f"Fish 2 | {other.describe()}", Evaluation(ply=ply, kind="chess", score_cp_first=ply))
         cache.put(keys[0], f"{builtin} | {chosen.describe()}", Evaluation(ply=0, kind="chess", score_cp_first=0))
-    best = best_cached_analysis(game, [], chosen, str(path), identity_prefixes=("builtin-go ",))
+    best = best_cached_analysis(game, [], chosen, str(path), also_chosen=game_support("go").is_fallback_identity)
     assert best is not None and best.identity == "Fish 2" and best.complete and not best.chosen  # complete beats partial
     with AnalysisCache(path) as cache:
         for ply in plies[1:]:
             cache.put(keys[ply], f"{builtin} | {chosen.describe()}", Evaluation(ply=ply, kind="chess", score_cp_first=ply))
-    best = best_cached_analysis(game, [], chosen, str(path), identity_prefixes=("builtin-go ",))
+    best = best_cached_analysis(game, [], chosen, str(path), also_chosen=game_support("go").is_fallback_identity)
     assert best is not None and best.identity == builtin and best.chosen and best.matched_identity and best.complete

@@ -8,6 +8,7 @@ import logging
 import os
 import shlex
 import shutil
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,9 +22,12 @@ __all__ = [
     "KATAGO_MAX_BOARD",
     "EnginePlan",
     "KataGoDoesNotStart",
+    "board_beyond_usual_engine",
     "engine_fingerprint",
+    "import_fallback_engines",
     "katago_plays",
     "open_engine",
+    "preload_katago",
 ]
 
 log = logging.getLogger(__name__)
@@ -36,6 +40,25 @@ KATAGO_MAX_BOARD = 19
 def katago_plays(board_size: tuple[int, int] | None) -> bool:
     """Whether a usual KataGo build plays a board of (width, height); True when unknown."""
     return board_size is None or max(board_size) <= KATAGO_MAX_BOARD
+
+
+def board_beyond_usual_engine(kind: GameKind, board_size: tuple[int, int]) -> tuple[int, int] | None:
+    """`board_size` when the usual engine of `kind` cannot play it (the fallback engine then does),
+    else None: the games that can share one engine are those with the same answer."""
+    if not game_support(kind).fallback_engine or katago_plays(board_size):
+        return None
+    return board_size
+
+
+_fallback_import_lock = threading.Lock()
+
+
+def import_fallback_engines() -> None:
+    """Import the in-process fallback engines (the built-in Go engine: numba and its kin) one thread
+    at a time: engine discovery, the cache look-up and an analysis may all want them at once, and two
+    threads importing one package can leave one of them with a half-made module."""
+    with _fallback_import_lock:
+        import reviewer.core.engines.builtin_go  # noqa: F401
 
 
 def _command_list(command: Sequence[str] | str) -> list[str]:
@@ -92,6 +115,15 @@ def preload_katago_network(info: EngineInfo, board_size: tuple[int, int]) -> boo
     return preload_network(_with_model(info.command, model if isinstance(model, str) else None), board_size)
 
 
+def preload_katago(engine: EngineInfo | Sequence[str], board_size: tuple[int, int]) -> bool:
+    """The network of a found KataGo, or of a KataGo command given as is, built for `board_size`."""
+    if isinstance(engine, EngineInfo):
+        return preload_katago_network(engine, board_size)
+    from reviewer.core.engines.katago import preload_network
+
+    return preload_network(list(engine), board_size)
+
+
 def _option(info: EngineInfo, key: str) -> int | None:
     value = dict(info.options).get(key)
     return value if isinstance(value, int) else None
@@ -108,6 +140,7 @@ def open_katago_command(command: Sequence[str], threads: int | None, start_in_ba
 
 
 def _open_builtin() -> Engine:
+    import_fallback_engines()
     from reviewer.core.engines.builtin_go import BuiltinGoEngine
 
     return BuiltinGoEngine()
@@ -176,12 +209,13 @@ class EnginePlan:
     @property
     def runs_katago(self) -> bool:
         """Whether `open` runs KataGo rather than the built-in engine (for Go; False for chess)."""
-        if "katago" not in self.support.engine_protocols:
+        if not self.support.fallback_engine:
             return False
         if self.command is not None:
             return True
+        usual = self.support.engine_protocols[0]
         try:
-            return any(engine.protocol == "katago" for engine in self._candidates())
+            return any(engine.protocol == usual for engine in self._candidates())
         except EngineError:  # no such engine, or one that cannot play the board: opening it will say so
             return False
 
@@ -189,17 +223,16 @@ class EnginePlan:
         """Build the in-process network of the KataGo that `open` would run, for `board_size`, ahead
         of its first search (seconds the first time in a process; not on a GUI thread). False when
         no KataGo would run or its network is not evaluated in-process."""
-        if "katago" not in self.support.engine_protocols or self.board_size is None:
+        if not self.support.preloads_network or self.board_size is None:
             return False
         if self.command is not None:
-            from reviewer.core.engines.katago import preload_network
-
-            return preload_network(_command_list(self.command), self.board_size)
+            return self.support.preload_network(_command_list(self.command), self.board_size)
+        usual = self.support.engine_protocols[0]
         try:
-            katago = next((engine for engine in self._candidates() if engine.protocol == "katago" and engine.usable), None)
+            found = next((engine for engine in self._candidates() if engine.protocol == usual and engine.usable), None)
         except EngineError:
             return False
-        return katago is not None and preload_katago_network(katago, self.board_size)
+        return found is not None and self.support.preload_network(found, self.board_size)
 
     def open(
         self, threads: int | None = None, *, fallback_to_builtin: bool = True, start_in_background: bool = False
@@ -217,7 +250,7 @@ class EnginePlan:
         candidates = self._candidates()
         if self.name is not None:
             return _open_info(candidates[0], threads, start_in_background)
-        if "builtin" not in self.support.engine_protocols:
+        if not self.support.fallback_engine:
             if not candidates:
                 raise EngineNotFound(f"no {self.kind} engine found: {INSTALL_HINT} (or apt-get install {self.support.engine_key})")
             return _open_info(candidates[0], threads)
@@ -268,10 +301,11 @@ def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | 
     """The engines `open_engine` tries for `kind`, in order: the one named (EngineNotFound when
     none has the name, EngineUnsuitable when it cannot play the board), else the usable ones of
     the best protocol; for Go, none means the built-in engine."""
-    protocols = game_support(kind).engine_protocols
-    if "builtin" in protocols and name is None and not katago_plays(board_size):
+    support = game_support(kind)
+    fallback = support.fallback_engine
+    if fallback and name is None and not katago_plays(board_size):
         return []  # no need to look for KataGo
-    if "builtin" in protocols and name is not None and name.strip().lower() == "builtin":
+    if fallback and name is not None and name.strip().lower() == fallback:
         builtin = builtin_engine_info()  # asked for by name: no other engine is started to list it
         if builtin is not None:
             return [builtin]
@@ -285,7 +319,7 @@ def _candidates(kind: GameKind, name: str | None, board_size: tuple[int, int] | 
                 return [engine]
         known = ", ".join(engine.name for engine in engines) or "none"
         raise EngineNotFound(f"no {kind} engine named {name!r} (known: {known}); {INSTALL_HINT}")
-    protocol = protocols[0]
+    protocol = support.engine_protocols[0]
     return [engine for engine in engines if engine.usable and engine.protocol == protocol]
 
 

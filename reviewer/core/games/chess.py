@@ -449,4 +449,5 @@ SUPPORT = GameSupport(
     board_header=False,
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",
+    engine_identity_prefix="Stockfish",  # its `id name`
 )

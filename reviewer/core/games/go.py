@@ -454,4 +454,8 @@ SUPPORT = GameSupport(
     board_header=True,
     pass_move="pass",
     point_maps=True,
+    engine_identity_prefix="KataGo",  # KataGoEngine.identity
+    fallback_engine="builtin",
+    fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
+    preload_network_ref="reviewer.core.engines.registry:preload_katago",
 )

@@ -164,6 +164,13 @@ class GameSupport:
     database_record_ref: str = ""
     database_position_ref: str = ""
     threat_ref: str | None = None  # what the opponent threatens (an explain.common.Threat), when the game tells it
+    # The engine that reviews the game in-process when its usual engine is missing, fails to start
+    # or cannot play the board: its name in the engine list ("builtin"), "" where the game has none;
+    # and how its identity begins ("builtin-go "), so that an identity is known as its without loading it.
+    fallback_engine: str = ""
+    engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
+    fallback_identity_prefix: str = ""
+    preload_network_ref: str = ""  # (engine: EngineInfo | list[str], board_size) -> bool: the usual engine's network built ahead of its first search; "" where it has none
 
     @property
     def rules(self) -> Any:
@@ -192,6 +199,27 @@ class GameSupport:
         if start_in_background:
             return resolve(self.open_command_ref)(command, threads, start_in_background=True)
         return resolve(self.open_command_ref)(command, threads)
+
+    def is_fallback_identity(self, identity: str) -> bool:
+        """Whether an engine identity ("builtin-go 1.0 rave seed=0 …") is the game's fallback engine's."""
+        return bool(self.fallback_identity_prefix) and identity.startswith(self.fallback_identity_prefix)
+
+    def is_usual_identity(self, identity: str) -> bool:
+        """Whether an engine identity ("KataGo 1.18.1 b18 …") is the game's usual engine's."""
+        return bool(self.engine_identity_prefix) and identity.startswith(self.engine_identity_prefix)
+
+    @property
+    def preloads_network(self) -> bool:
+        """Whether the game's usual engine has a network that can be built ahead of its first search."""
+        return bool(self.preload_network_ref)
+
+    def preload_network(self, engine: Any, board_size: tuple[int, int]) -> bool:
+        """Build the network of `engine` (a found engine, or a command given as is) for `board_size`
+        ahead of its first search; False when it has none to build (seconds: not on a GUI thread)."""
+        if not self.preload_network_ref:
+            return False
+        built: bool = resolve(self.preload_network_ref)(engine, board_size)
+        return built
 
     def live_budgets(self) -> Any:
         return resolve(self.live_budgets_ref)()

@@ -55,14 +55,6 @@ def visits_in(engine_id: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def is_builtin_go(engine_id: str) -> bool:
-    return engine_id.startswith("builtin-go")
-
-
-def is_katago(engine_id: str) -> bool:
-    return engine_id.startswith("KataGo")
-
-
 def board_class(board_size: int) -> int:
     """9, 13 or 19: the class whose thresholds apply to a board of this (larger) side."""
     return 9 if board_size <= 9 else 13 if board_size <= 13 else 19
@@ -82,10 +74,11 @@ def builtin_playouts_in(engine_id: str) -> int | None:
 def judge_engine(engine_id: str, kind: GameKind, board_size: int) -> Trust:
     """The trust verdict for evaluations made under `engine_id` on a game of `kind` and `board_size`
     (the larger side for rectangular Go boards; ignored for chess)."""
-    if "builtin" not in game_support(kind).engine_protocols or not engine_id:
+    support = game_support(kind)
+    if not support.fallback_engine or not engine_id:
         return TRUSTED
     size_class = board_class(board_size)
-    if is_builtin_go(engine_id):
+    if support.is_fallback_identity(engine_id):
         needed = BUILTIN_MIN_PLAYOUTS[size_class]
         playouts = builtin_playouts_in(engine_id)
         if needed is not None and playouts is not None and playouts >= needed:
@@ -101,7 +94,7 @@ def judge_engine(engine_id: str, kind: GameKind, board_size: int) -> Trust:
                 f"moves on {board_size}×{board_size} (it needs {needed}): its scores are a rough estimate"
             )
         return Trust(labels=False, reason=reason, remedy=INSTALL_KATAGO)
-    if is_katago(engine_id):
+    if support.is_usual_identity(engine_id):
         visits = visits_in(engine_id)
         needed = KATAGO_MIN_VISITS[size_class]
         if visits is not None and visits < needed:

@@ -41,10 +41,12 @@ def likely_identities(choice: EngineChoice, known_engines: Sequence[EngineInfo])
 
 
 def resolves_to_builtin(choice: EngineChoice, known_engines: Sequence[EngineInfo]) -> bool:
-    """Whether `choice` runs Reviewer's own Go engine (whose identity needs no discovery)."""
-    if "builtin" not in presentation(choice.kind).engine_protocols or choice.command:
+    """Whether `choice` runs the game's in-process fallback engine, Reviewer's own Go engine (whose
+    identity needs no discovery)."""
+    fallback = presentation(choice.kind).fallback_engine
+    if not fallback or choice.command:
         return False
     if choice.name:
-        return choice.name.lower() == "builtin"
+        return choice.name.lower() == fallback
     engine = chosen_engine_info(choice, known_engines)
     return engine is None or engine.protocol == "builtin"

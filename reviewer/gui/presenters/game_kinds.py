@@ -26,6 +26,8 @@ class GamePresentation:
     uses_thresholds: bool  # the inaccuracy/mistake/blunder presets apply
     offers_engine_setup: bool  # a missing engine can be located or installed from the failure message
     engine_protocols: tuple[str, ...]  # discovered engines, in the order the registry prefers them
+    fallback_engine: str  # the in-process engine that reviews when the usual one cannot ("builtin"), "" where none
+    preloads_network: bool  # the usual engine's network can be built ahead of its first search (KataGo)
     graph_modes: tuple[str, str]  # the settings' names of (win chance, value) graph modes
     board_header: bool  # the header names Black first with stone letters, the board size and komi
     can_pass: bool  # a move may pass (Go)
@@ -51,6 +53,8 @@ def presentation(kind: str) -> GamePresentation:
         uses_thresholds=support.uses_thresholds,
         offers_engine_setup=support.offers_engine_setup,
         engine_protocols=support.engine_protocols,
+        fallback_engine=support.fallback_engine,
+        preloads_network=support.preloads_network,
         graph_modes=support.graph_modes,
         board_header=support.board_header,
         can_pass=bool(support.pass_move),

@@ -28,7 +28,6 @@ from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_ga
 from reviewer.core.engines.base import EngineError, EngineNotFound, EngineUnsuitable
 from reviewer.core.errors import ReviewerError
 from reviewer.core.formats import game_from_pgn_text, game_from_sgf_text
-from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.report import GO_WINRATES_ONLY_NOTE, ReportOptions, build_report
 from reviewer.core.review import EngineOnDemand, ProgressCallback, analysable_ply_count, analyse_game, identity_key
@@ -196,10 +195,9 @@ class EnginePool:
         return plan
 
     def for_game(self, settings: EngineSettings, game: Game) -> EngineOnDemand:
-        from reviewer.core.engines.registry import engine_fingerprint, katago_plays
+        from reviewer.core.engines.registry import board_beyond_usual_engine, engine_fingerprint
 
-        size = (game.board_width, game.board_height)
-        board = None if "katago" not in game_support(game.kind).engine_protocols or katago_plays(size) else size
+        board = board_beyond_usual_engine(game.kind, (game.board_width, game.board_height))
         slot = (settings, game.kind, board)
         engine = self._engines.get(slot)
         if engine is None:
