@@ -91,6 +91,12 @@ class Node:
     setup_black: list[Point] = field(default_factory=list)
     setup_white: list[Point] = field(default_factory=list)
     setup_empty: list[Point] = field(default_factory=list)
+    # Time as the file gives it, in seconds; None where it says nothing (read by
+    # reviewer.core.formats.clocks from PGN [%clk]/[%emt]/[%timestamp] and SGF BL/WL/OB/OW, whose
+    # text the comment and the properties keep for writing back).
+    clock_s: float | None = None  # the mover's clock after the move
+    spent_s: float | None = None  # the time the mover took for the move
+    period_moves_left: int | None = None  # Go byo-yomi: moves (stones) left in the mover's period
     children: list[Node] = field(default_factory=list)
     parent: Node | None = field(default=None, repr=False)
 

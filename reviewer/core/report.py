@@ -43,6 +43,8 @@ from reviewer.core.scoring import (
     assess_game,
     headline_accuracy_field,
 )
+from reviewer.core.formats.clocks import game_time_control
+from reviewer.core.scoring.clock import MoveTime, base_times_s, has_times, move_times
 from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
 from reviewer.core.scoring.population import population_of
 from reviewer.core.scoring.strength import load_model, strength_or_reason
@@ -112,6 +114,7 @@ def _game_block(game: Game, assessment: GameAssessment) -> dict[str, Any]:
         "time": time_of_day(game),
         "event": game.event or None,
         "plies": len(assessment.moves),
+        "time_control": time_control_block(game),
         "warnings": list(game.warnings),  # what the reader could not take from the file (e.g. moves after an illegal one)
         "source": {
             "path": game.source.path,
@@ -171,6 +174,32 @@ def go_move_fields(move: MoveAssessment) -> dict[str, Any]:
         "raw_weight": _number(move.raw_weight),
         "top5": move.top5,
     }
+
+
+def _time_fields(time: MoveTime | None) -> dict[str, Any]:
+    """The mover's clock after the move, the time it took, the clock before it (seconds) and
+    whether it was made in time trouble; null where the file carries no time."""
+    if time is None:
+        return {"clock_s": None, "spent_s": None, "clock_before_s": None, "time_trouble": None}
+    return {
+        "clock_s": _number(time.clock_s),
+        "spent_s": _number(time.spent_s),
+        "clock_before_s": _number(time.clock_before_s),
+        "time_trouble": time.time_trouble,
+    }
+
+
+def time_control_block(game: Game) -> dict[str, Any] | None:
+    """The game's time control as the file states it (base and increment in seconds), else the
+    base the clocks imply; null for a game without times."""
+    control = game_time_control(game)
+    if control is None:
+        if not has_times(game):
+            return None
+        bases = base_times_s(game)
+        known = [base for base in bases.values() if base is not None]
+        return {"text": None, "base_s": max(known) if known else None, "increment_s": None, "stated": False}
+    return {"text": control.text(), "base_s": control.base_s, "increment_s": control.periods[0].increment_s, "stated": True}
 
 
 def _phases(game: Game, moves: int) -> list[Phase | None]:
@@ -328,8 +357,10 @@ def build_report(
     notes.extend(strength_notes)
     phases = _phases(game, len(assessment.moves))
     moves = [_with_pass(_move_entry(move, game.kind, evaluations), evaluations) for move in assessment.moves]
+    times = move_times(game)
     for entry, phase, move in zip(moves, phases, assessment.moves):
         entry["phase"] = phase
+        entry.update(_time_fields(times.get(move.ply)))
         why = explain_assessed(game, evaluations, move)
         entry["why"] = why.to_json() if why is not None and why.text else None
 

@@ -35,6 +35,7 @@ _NICE_MANTISSAS = (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0)
 _MIN_AUTO_HALF = {"win": 10.0, "winrate": 10.0, "cp": 1.0, "lead": 2.0}
 _AXIS_WIDTH = 38
 _BAR_WIDTH = 0.72  # plies
+AXIS_WIDTH_PX, BAR_WIDTH_PLIES = _AXIS_WIDTH, _BAR_WIDTH  # for the charts drawn on the same move axis
 _GAP_SPAN = 1e4  # a gap band's height in data units: taller than any mode's range
 ROUGH_TAG = "Rough estimate · no labels"
 

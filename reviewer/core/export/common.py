@@ -29,6 +29,9 @@ def copy_node(node: Node) -> Node:
         setup_black=list(node.setup_black),
         setup_white=list(node.setup_white),
         setup_empty=list(node.setup_empty),
+        clock_s=node.clock_s,
+        spent_s=node.spent_s,
+        period_moves_left=node.period_moves_left,
     )
 
 

@@ -6,12 +6,14 @@ CSV columns: game (1-based, the report's position in the list), ply, color, move
 judgement, loss (centipawns for chess, points for Go, signed), accuracy (chess), weight (Go),
 eval_before, eval_after (E in centipawns, White's view / S in points, Black's view), win_pct_before,
 win_pct_after, eval_before_text, eval_after_text (as people read them: mates keep their distance,
-`#3`, `#-3`), coverage (how much of that game was analysed, by which engine and limit). An
+`#3`, `#-3`), clock_s and spent_s (the mover's clock after the move and the time it took, in
+seconds, where the file carries them), time_trouble (docs/SCORING.md "Time"), coverage (how much of that game was analysed, by which engine and limit). An
 unknown value is an empty field.
 
 The HTML page needs nothing beside it: per game a header, each side's figures, the graph as an
 inline SVG image (evaluation curve above, loss bars coloured by judgement below) and the
-inaccuracies, mistakes and blunders sorted by size.
+inaccuracies, mistakes and blunders sorted by size, with the mover's clock before each where the
+file carries times ("⏱" marks a move made in time trouble).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from reviewer.core.formats.clocks import clock_text
 from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS, accuracy_name, headline_accuracy_field
@@ -44,6 +47,9 @@ CSV_COLUMNS = (
     "win_pct_after",
     "eval_before_text",
     "eval_after_text",
+    "clock_s",
+    "spent_s",
+    "time_trouble",
     "coverage",
 )
 FLAGGED = FLAGGED_JUDGEMENTS
@@ -317,9 +323,10 @@ def _game_section(report: Mapping[str, Any]) -> str:
         out.append("<p>No inaccuracies, mistakes or blunders.</p>")
     else:
         unit = "cp" if chess else "points"
+        timed = any(move.get("clock_before_s") is not None for move in report.get("moves", []))
         out.append(
             f'<table class="mistakes"><tr><th>Move</th><th>Judgement</th><th class="num">Loss ({unit})</th>'
-            "<th>Best</th><th>Evaluation</th><th>Why</th></tr>"
+            "<th>Best</th><th>Evaluation</th>" + ('<th class="num">Clock</th>' if timed else "") + "<th>Why</th></tr>"
         )
         for move in flagged:
             judgement = str(move.get("judgement"))
@@ -330,6 +337,8 @@ def _game_section(report: Mapping[str, Any]) -> str:
                 f'<tr class="{e(judgement)}"><td>{e(_move_label(report, move))}{e(SYMBOLS.get(judgement, ""))}</td>'
                 f"<td>{e(judgement)}</td><td class=\"num\">{e(_number(move.get('loss'), digits))}</td>"
                 f"<td>{e(str(move.get('best') or '–'))}</td><td>{e(before)} → {e(after)}</td>"
+                + (f'<td class="num">{e(clock_before_text(move))}</td>' if timed else "")
+                +
                 f"<td class=\"why\">{e(_why_text(move))}</td></tr>"
             )
         out.append("</table>")
@@ -338,6 +347,15 @@ def _game_section(report: Mapping[str, Any]) -> str:
         out.append('<p class="meta">' + "<br>".join(e(str(note)) for note in notes) + "</p>")
     out.append("</section>")
     return "".join(out)
+
+
+def clock_before_text(move: Mapping[str, Any]) -> str:
+    """'⏱ 0:24' for a move made in time trouble, '4:05' for another, '–' where the clock is unknown."""
+    seconds = move.get("clock_before_s")
+    if not isinstance(seconds, (int, float)):
+        return "–"
+    text = clock_text(float(seconds))
+    return f"⏱ {text}" if move.get("time_trouble") else text
 
 
 def _coverage_warnings(report: Mapping[str, Any]) -> list[str]:

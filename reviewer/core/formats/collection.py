@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from reviewer.core.formats.clocks import read_clocks
 from reviewer.core.gametree import Game, GameKind
 
 
@@ -72,6 +73,7 @@ class GameCollection:
         """Parse game `index` (0-based). Problems inside the game become `game.warnings`."""
         index = self._check_index(index)
         game = self._game(index)
+        read_clocks(game)
         game.source.path = self.path
         game.source.index = index
         game.source.format = self.format

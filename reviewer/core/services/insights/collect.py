@@ -131,6 +131,32 @@ class _PhaseMoves:
                 assert_never(averaging)
 
 
+# The clock before a move as a share of the base time: (label, lowest share in the bucket), highest first.
+TIME_BUCKETS = ((">50%", 0.5), ("20–50%", 0.2), ("10–20%", 0.1), ("<10%", 0.0))
+THINKS_KEPT = 10  # the longest thinks listed per player
+
+
+def time_bucket(clock_before_s: float, base_s: float) -> str:
+    """The bucket of a move whose mover had `clock_before_s` of a `base_s` base time."""
+    share = clock_before_s / base_s
+    (top, half), *rest = TIME_BUCKETS
+    if share > half:
+        return top
+    return next(label for label, lowest in rest if share >= lowest)
+
+
+@dataclass
+class _TimeMoves(_PhaseMoves):
+    """The scored moves of a player made with so much of the clock left, pooled over games."""
+
+    flagged: dict[str, int] = field(default_factory=lambda: dict.fromkeys(FLAGGED, 0))
+    in_time_trouble: int = 0
+
+    def to_json(self, kind: GameKind) -> dict[str, Any]:
+        return {**super().to_json(kind), "counts": dict(self.flagged), "flagged": sum(self.flagged.values()),
+                "in_time_trouble": self.in_time_trouble}
+
+
 @dataclass
 class _Player:
     kind: GameKind
@@ -142,6 +168,9 @@ class _Player:
     phases: dict[str, _PhaseMoves] = field(default_factory=lambda: {phase: _PhaseMoves() for phase in PHASES})
     points: list[dict[str, Any]] = field(default_factory=list)
     mistakes: list[dict[str, Any]] = field(default_factory=list)
+    by_time: dict[str, _TimeMoves] = field(default_factory=lambda: {label: _TimeMoves() for label, _ in TIME_BUCKETS})
+    thinks: list[dict[str, Any]] = field(default_factory=list)
+    timed_games: int = 0
 
     def add(self, number: int, report: Mapping[str, Any], color: Color) -> None:
         game = report.get("game") or {}
@@ -170,6 +199,7 @@ class _Player:
             "date": known_date(str(game.get("date") or "")),
             "time": game.get("time") if isinstance(game.get("time"), str) else None,
         }
+        self._add_thinks(report, color, {**common, "color": color, "opponent": opponent})
         if reason is not None:
             return
         self.points.append(
@@ -185,10 +215,12 @@ class _Player:
             }
         )
         skip_book = bool(report.get("skip_book"))
+        base_s = _number((game.get("time_control") or {}).get("base_s"))
         for move in report.get("moves", []):
             if move.get("color") != color:
                 continue
             self._add_move(move, skip_book)
+            self._add_timed_move(move, base_s, skip_book)
             if move.get("judgement") in FLAGGED and move.get("loss") is not None:
                 self.mistakes.append(
                     {
@@ -207,23 +239,64 @@ class _Player:
                     }
                 )
 
+    def _add_thinks(self, report: Mapping[str, Any], color: Color, common: Mapping[str, Any]) -> None:
+        timed = False
+        for move in report.get("moves", []):
+            spent = _number(move.get("spent_s"))
+            if move.get("color") != color or spent is None:
+                continue
+            timed = True
+            self.thinks.append(
+                {
+                    **common,
+                    "ply": move["ply"],
+                    "move_label": _move_label(report, move),
+                    "move": move.get("move"),
+                    "spent_s": spent,
+                    "clock_before_s": _number(move.get("clock_before_s")),
+                    "judgement": move.get("judgement"),
+                    "loss": _number(move.get("loss")),
+                }
+            )
+        self.timed_games += timed
+        self.thinks = sorted(self.thinks, key=lambda t: (-t["spent_s"], t["game"], t["ply"]))[:THINKS_KEPT]
+
+    def _add_timed_move(self, move: Mapping[str, Any], base_s: float | None, skip_book: bool) -> None:
+        clock_before = _number(move.get("clock_before_s"))
+        if clock_before is None or not base_s:
+            return
+        moves = self.by_time[time_bucket(clock_before, base_s)]
+        if not self._pool(moves, move, skip_book):
+            return
+        if move.get("judgement") in FLAGGED:
+            moves.flagged[move["judgement"]] += 1
+        if move.get("time_trouble"):
+            moves.in_time_trouble += 1
+
     def _add_move(self, move: Mapping[str, Any], skip_book: bool) -> None:
         phase, loss = move.get("phase"), _number(move.get("loss"))
         if phase not in self.phases or loss is None:
             return
-        moves = self.phases[phase]
+        self._pool(self.phases[phase], move, skip_book)
+
+    def _pool(self, moves: _PhaseMoves, move: Mapping[str, Any], skip_book: bool) -> bool:
+        """Add a scored move's figures to `moves`; False when the move has none to add."""
+        loss = _number(move.get("loss"))
+        if loss is None:
+            return False
         if game_support(self.kind).scores.averaging == "mean":
             accuracy = _number(move.get("accuracy"))
             if accuracy is None or (skip_book and move.get("judgement") == "book"):
-                return
+                return False
             moves.accuracies.append(accuracy)
             moves.losses.append(loss)
         else:
             weight = _number(move.get("weight"))
             if weight is None:
-                return
+                return False
             moves.losses.append(max(0.0, loss))
             moves.weights.append(weight)
+        return True
 
     def to_json(self, rating: dict[str, Any] | None) -> dict[str, Any]:
         both = _Tally()
@@ -240,6 +313,9 @@ class _Player:
             "results": {"all": both.results_json(), **{c: self.by_colour[c].results_json() for c in COLORS}},
             "timeline": _timeline(self.points),
             "by_phase": {phase: moves.to_json(self.kind) for phase, moves in self.phases.items()},
+            "by_time_left": {label: moves.to_json(self.kind) for label, moves in self.by_time.items()},
+            "longest_thinks": self.thinks,
+            "timed_games": self.timed_games,
             "by_colour": {color: self.by_colour[color].to_json() for color in COLORS},
             "by_opening": [
                 {"eco": eco, "name": name, **tally.to_json()}
@@ -356,7 +432,7 @@ def collection_insights(reports: Sequence[Mapping[str, Any]], player: str | None
     }
 
 
-__all__ = ["SCHEMA", "TOO_SHORT", "collection_insights", "game_number_in_file", "left_out_reason", "player_outcome"]
+__all__ = ["SCHEMA", "TIME_BUCKETS", "TOO_SHORT", "collection_insights", "game_number_in_file", "left_out_reason", "player_outcome"]
 
 
 _DATE_PARTS = re.compile(r"\d{4}(?:[.\-/](\d{1,2}))?(?:[.\-/](\d{1,2}))?")

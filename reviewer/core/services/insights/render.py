@@ -7,6 +7,9 @@ part of the insights a row comes from:
   colour    the games with one colour: results, mean per-game accuracy and loss
   opening   chess: the games of one opening (ECO and name): results, mean accuracy and loss
   mistake   one of the costliest mistakes: game, move, best move, loss, judgement, phase
+  time      the scored moves made with so much of the clock left (label: >50%, 20–50%, 10–20%, <10%
+            of the base time): moves, accuracy, loss, mistakes (inaccuracies, mistakes and blunders)
+  think     one of the longest thinks: game, move, spent_s, clock_before_s, judgement
   rating    the player's strength from the results of the whole collection, with its interval
   left_out  games counted in results but left out of the figures, by reason
 `loss` is the average centipawn loss (chess) or the weighted points lost per move (Go); an unknown
@@ -25,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewer.core.export.reports import _STYLE, SYMBOLS, _cell, _number
+from reviewer.core.formats.clocks import clock_text
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
 
@@ -53,6 +57,9 @@ INSIGHTS_CSV_COLUMNS = (
     "low",
     "high",
     "level",
+    "mistakes",
+    "spent_s",
+    "clock_before_s",
     "source_path",
     "source_index",
     "source_key",
@@ -109,6 +116,20 @@ def _rows(player: Mapping[str, Any]) -> list[dict[str, Any]]:
                 **{key: mistake.get(key) for key in ("date", "color", "ply", "move", "best", "loss", "judgement", "phase")},
                 "game": shown_game_number(mistake),
                 **_source_cells(mistake.get("source")),
+            }
+        )
+    for label, figures in player.get("by_time_left", {}).items():
+        if figures["moves"]:
+            rows.append({**base, "section": "time", "label": label, **figures, "mistakes": figures["flagged"]})
+    for think in player.get("longest_thinks", []):
+        rows.append(
+            {
+                **base,
+                "section": "think",
+                "label": think["move_label"],
+                **{key: think.get(key) for key in ("date", "color", "ply", "move", "loss", "judgement", "spent_s", "clock_before_s")},
+                "game": shown_game_number(think),
+                **_source_cells(think.get("source")),
             }
         )
     rating = player.get("rating")
@@ -213,6 +234,43 @@ def _results_cells(figures: Mapping[str, Any]) -> list[str]:
     return [str(figures.get(key, 0)) for key in ("games", "wins", "draws", "losses")]
 
 
+def _time_sections(player: Mapping[str, Any], loss_label: str) -> list[str]:
+    """'By time left' and 'Longest thinks', for a player some of whose games carry times."""
+    if not player.get("timed_games"):
+        return []
+    out = ["<h2>By time left</h2>", '<p class="meta">The clock before the move, as a share of the base time.</p>']
+    out.append(
+        _table(
+            ["Clock left", "Moves", "Accuracy (%)", loss_label, "Inaccuracies", "Mistakes", "Blunders"],
+            [
+                [label, str(f["moves"]), _number(f["accuracy"]), _number(f["loss"]),
+                 *(str(f["counts"][judgement]) for judgement in ("inaccuracy", "mistake", "blunder"))]
+                for label, f in player["by_time_left"].items()
+            ],
+        )
+    )
+    thinks = player.get("longest_thinks") or []
+    if thinks:
+        out.append("<h2>Longest thinks</h2>")
+        out.append(
+            _table(
+                ["Game", "Move", "Spent", "Clock before", "Judgement"],
+                [
+                    [
+                        str(shown_game_number(t)),
+                        f"{t['move_label']}{SYMBOLS.get(t.get('judgement') or '', '')}",
+                        clock_text(float(t["spent_s"])),
+                        "–" if t.get("clock_before_s") is None else clock_text(float(t["clock_before_s"])),
+                        str(t.get("judgement") or "–"),
+                    ]
+                    for t in thinks
+                ],
+                numeric_from=2,
+            )
+        )
+    return out
+
+
 def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
     e = html.escape
     kind: GameKind = player["kind"]
@@ -253,6 +311,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
             [[phase, str(f["moves"]), _number(f["accuracy"]), _number(f["loss"])] for phase, f in player["by_phase"].items()],
         )
     )
+    out.extend(_time_sections(player, loss_label))
     out.append("<h2>By colour</h2>")
     out.append(
         _table(
