@@ -30,6 +30,7 @@ from typing import Any
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, select_analysis, withhold_labels
 from reviewer.core.explain import explain_assessed
+from reviewer.core.formats.clocks import game_time_control
 from reviewer.core.games import Phase, game_support, rules_for
 from reviewer.core.gametree import Color, Game, GameKind
 from reviewer.core.rating.scale import parse_declared
@@ -43,7 +44,6 @@ from reviewer.core.scoring import (
     assess_game,
     headline_accuracy_field,
 )
-from reviewer.core.formats.clocks import game_time_control
 from reviewer.core.scoring.clock import MoveTime, base_times_s, has_times, move_times
 from reviewer.core.scoring.common import COLORS, ChessSideSummary, GoSideSummary
 from reviewer.core.scoring.population import population_of
