@@ -665,7 +665,8 @@ def shapes_from_sgf(props: dict[str, list[str]], width: int, height: int) -> lis
     """A node's markup (TR, SQ, CR, MA, LB, AR, LN) as shapes; values off the board are left out
     (they stay in the node's properties)."""
     shapes: list[Shape] = []
-    for ident, values in props.items():
+    for ident in MARKUP_PROPERTIES:
+        values = props.get(ident, [])
         if ident in _MARKUP:
             kind = _MARKUP[ident]
             shapes.extend(Shape(kind, point) for point in points_from_list(values, width, height, [], ""))
