@@ -213,7 +213,7 @@ class TreeEditor:
             return node
 
         def redo() -> Node | None:
-            for parent, child, index in reversed(changes):
+            for parent, _child, index in reversed(changes):
                 parent.children.insert(0, parent.children.pop(index))
             return node
 
