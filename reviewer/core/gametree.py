@@ -73,6 +73,26 @@ def point_from_gtp(text: str, board_height: int) -> Point | None:
     return (row, col)
 
 
+ShapeKind = Literal["arrow", "highlight", "line", "triangle", "square", "circle", "cross", "label"]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A mark a player drew on the board at a node: kept in the game, drawn with that position.
+
+    Points are (row, col) as everywhere in the model (chess: row = rank - 1, col = file). Chess uses
+    "arrow" (`[%cal]`) and "highlight" (`[%csl]`) with `colour` the file's letter (G, R, Y, B, and
+    ChessBase's O, C); Go uses "triangle" TR, "square" SQ, "circle" CR, "cross" MA, "label" LB
+    (`text`), "arrow" AR and "line" LN (`to` the second point), with no colour.
+    """
+
+    kind: ShapeKind
+    at: Point
+    to: Point | None = None
+    colour: str = ""
+    text: str = ""
+
+
 @dataclass(eq=False)
 class Node:
     """One position in the tree and the move that reached it (none at the root)."""
@@ -83,7 +103,8 @@ class Node:
     point: Point | None = None  # Go: where the stone went; None for a pass or no move
     comment: str = ""  # the comment after the move (PGN) / C[] (SGF), as the file had it
     comment_before: str = ""  # PGN: a comment standing before the move (rare; kept for round trips)
-    nags: list[int] = field(default_factory=list)  # PGN NAGs ($1 = !, $2 = ?, ...)
+    nags: list[int] = field(default_factory=list)  # PGN NAGs ($1 = !, $2 = ?, ...); SGF's BM/TE/GB/... as NAGs
+    shapes: list[Shape] = field(default_factory=list)  # arrows, highlights, Go markup (see Shape)
     # Every SGF property of this node, decoded to text, exactly as read (including B/W/C),
     # so that nothing is lost on writing back. Empty for chess.
     properties: dict[str, list[str]] = field(default_factory=dict)

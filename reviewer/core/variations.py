@@ -1,5 +1,7 @@
 """Editing a game's tree as a player explores it: play a move (a new variation or an existing
-child), delete a line, promote a variation, make a line the main line — each undoable.
+child), delete a line, promote a variation, make a line the main line, annotate a move (its NAGs,
+its comment's words, its shapes) — each undoable, and an undone edit can be redone until the next
+edit.
 
 The rules of the game decide whether a move is legal (`reviewer.core.games`); this module only
 changes the tree. After every edit, positions remembered below the edited node are forgotten.
@@ -10,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from reviewer.core.formats.annotations import with_words
 from reviewer.core.games import IllegalMove, PlayedMove, forget_positions, game_support, rules_for
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, Shape
 
 
 @dataclass(frozen=True)
@@ -20,16 +23,83 @@ class PlayResult:
     created: bool  # False when the move was already in the tree (the existing node is returned)
 
 
+Step = Callable[[], Node | None]  # does or undoes one edit; returns the node to show
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """What a player adds to a node besides moves."""
+
+    nags: tuple[int, ...]
+    comment: str
+    shapes: tuple[Shape, ...]
+
+    @classmethod
+    def of(cls, node: Node) -> Annotation:
+        return cls(tuple(node.nags), node.comment, tuple(node.shapes))
+
+    def put_on(self, node: Node) -> None:
+        node.nags, node.comment, node.shapes = list(self.nags), self.comment, list(self.shapes)
+
+
 class TreeEditor:
-    """Edits of one game's tree, with an undo stack."""
+    """Edits of one game's tree, with an undo stack and a redo stack."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._undo: list[Callable[[], Node | None]] = []
+        self._undo: list[tuple[Step, Step]] = []  # (undo, redo) of each edit, the last made last
+        self._redo: list[tuple[Step, Step]] = []  # (undo, redo) of each edit undone, the last undone last
 
     @property
     def can_undo(self) -> bool:
         return bool(self._undo)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._redo)
+
+    def _done(self, undo: Step, redo: Step) -> None:
+        """An edit was made: `undo` takes it back, `redo` makes it again."""
+        self._undo.append((undo, redo))
+        self._redo.clear()
+
+    # ----------------------------------------------------------------------------- annotations
+
+    def annotate(self, node: Node, nags: list[int] | None = None, words: str | None = None,
+                 shapes: list[Shape] | None = None) -> bool:
+        """Give `node` these NAGs, these words in its comment (its `[%...]` commands kept) or these
+        shapes; False (and nothing to undo) when that changes nothing."""
+        before = Annotation.of(node)
+        after = Annotation(
+            tuple(sorted(nags)) if nags is not None else before.nags,
+            with_words(node.comment, words) if words is not None else before.comment,
+            tuple(shapes) if shapes is not None else before.shapes,
+        )
+        if after == before:
+            return False
+
+        def undo() -> Node | None:
+            before.put_on(node)
+            return node
+
+        def redo() -> Node | None:
+            after.put_on(node)
+            return node
+
+        redo()
+        self._done(undo, redo)
+        return True
+
+    def toggle_shape(self, node: Node, shape: Shape) -> bool:
+        """Draw `shape` on `node`, or take it away when it is there. Chess: a shape of another
+        colour on the same squares gives way (as on lichess); Go: one mark a point."""
+        same_place = [s for s in node.shapes if (s.kind, s.at, s.to) == (shape.kind, shape.at, shape.to)]
+        if shape in node.shapes:
+            return self.annotate(node, shapes=[s for s in node.shapes if s != shape])
+        board_mark = shape.kind not in ("arrow", "line", "highlight")
+        if board_mark:
+            same_place = [s for s in node.shapes if s.at == shape.at and s.kind not in ("arrow", "line")]
+        return self.annotate(node, shapes=[s for s in node.shapes if s not in same_place] + [shape])
 
     def play(self, parent: Node, text: str) -> PlayResult:
         """Play `text` (SAN/UCI; GTP coordinate or "pass") after `parent`. Raises IllegalMove."""
@@ -40,13 +110,19 @@ class TreeEditor:
             return PlayResult(existing, created=False)
         node: Node = game_support(self.game.kind).new_node(self.game, played)
         parent.add_child(node)
+        index = len(parent.children) - 1
 
         def undo() -> Node | None:
             parent.children.remove(node)
             node.parent = None
             return parent
 
-        self._undo.append(undo)
+        def redo() -> Node | None:
+            parent.children.insert(index, node)
+            node.parent = parent
+            return node
+
+        self._done(undo, redo)
         return PlayResult(node, created=True)
 
     def play_line(self, parent: Node, moves: list[str]) -> Node:
@@ -69,11 +145,17 @@ class TreeEditor:
 
             def undo_line() -> Node | None:
                 shown = None
-                for step in reversed(steps):
-                    shown = step()
+                for undo, _redo in reversed(steps):
+                    shown = undo()
                 return shown
 
-            self._undo.append(undo_line)
+            def redo_line() -> Node | None:
+                shown = None
+                for _undo, redo in steps:
+                    shown = redo()
+                return shown
+
+            self._done(undo_line, redo_line)
         return node
 
     def delete(self, node: Node) -> Node:
@@ -82,15 +164,19 @@ class TreeEditor:
         if parent is None:
             raise ValueError("the start position cannot be deleted")
         index = parent.children.index(node)
-        parent.children.remove(node)
-        forget_positions(node)
+
+        def redo() -> Node | None:
+            parent.children.remove(node)
+            forget_positions(node)
+            return parent
 
         def undo() -> Node | None:
             parent.children.insert(index, node)
             node.parent = parent
             return node
 
-        self._undo.append(undo)
+        redo()
+        self._done(undo, redo)
         return parent
 
     def promote(self, node: Node) -> None:
@@ -100,8 +186,13 @@ class TreeEditor:
             return  # already the main line
         parent, child = branch
         index = parent.children.index(child)
-        parent.children.insert(0, parent.children.pop(index))
-        self._undo.append(_restore_order(parent, child, index))
+
+        def redo() -> Node | None:
+            parent.children.insert(0, parent.children.pop(index))
+            return child
+
+        redo()
+        self._done(_restore_order(parent, child, index), redo)
 
     def make_mainline(self, node: Node) -> None:
         """Make every branch on the way to `node` the first child: its line becomes the main line."""
@@ -121,13 +212,30 @@ class TreeEditor:
                 parent.children.insert(index, child)
             return node
 
-        self._undo.append(undo)
+        def redo() -> Node | None:
+            for parent, _child, index in reversed(changes):
+                parent.children.insert(0, parent.children.pop(index))
+            return node
+
+        self._done(undo, redo)
 
     def undo(self) -> Node | None:
         """Undo the last edit; returns the node to show, or None when nothing is left to undo."""
         if not self._undo:
             return None
-        node = self._undo.pop()()
+        step = self._undo.pop()
+        node = step[0]()
+        self._redo.append(step)
+        forget_positions(self.game.root)
+        return node
+
+    def redo(self) -> Node | None:
+        """Make the last undone edit again; returns the node to show, or None when none is left."""
+        if not self._redo:
+            return None
+        step = self._redo.pop()
+        node = step[1]()
+        self._undo.append(step)
         forget_positions(self.game.root)
         return node
 

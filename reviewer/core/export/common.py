@@ -25,6 +25,7 @@ def copy_node(node: Node) -> Node:
         comment=node.comment,
         comment_before=node.comment_before,
         nags=list(node.nags),
+        shapes=list(node.shapes),
         properties={ident: list(values) for ident, values in node.properties.items()},
         setup_black=list(node.setup_black),
         setup_white=list(node.setup_white),

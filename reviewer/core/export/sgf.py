@@ -194,8 +194,13 @@ def annotate_go_game(
     from reviewer.core.embedded_evals import reviewer_records
 
     kept = reviewer_records(game)  # a position this review did not evaluate keeps the file's record
+    from reviewer.core.formats.annotations import nags_from_sgf
+    from reviewer.core.formats.sgf import annotations_synced
+
     for node in nodes:
+        annotations_synced(node, annotated.board_width, annotated.board_height)  # the player's NAGs, as properties
         _clear_own(node)
+        node.nags = nags_from_sgf(node.properties)  # the writer writes what the properties say
 
     previous_engine_id: str | None = None
     for ply, node in enumerate(nodes):
@@ -211,6 +216,7 @@ def annotate_go_game(
             for ident in MOVE_ANNOTATIONS:
                 node.properties.pop(ident, None)
             node.properties[annotation[0]] = [annotation[1]]
+            node.nags = nags_from_sgf(node.properties)
         before = evaluations.get(ply - 1)
         generated_lines = [line for line in (move_line(move, before),) if line]
         why = explain_assessed(game, evaluations, move) if generated_lines else None

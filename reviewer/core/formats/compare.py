@@ -17,6 +17,7 @@ def _node_record(node: Node, is_root: bool) -> tuple[object, ...]:
         node.comment,
         node.comment_before,
         tuple(node.nags),
+        tuple(node.shapes),
         tuple(sorted(properties.items())),
         tuple(node.setup_black),
         tuple(node.setup_white),

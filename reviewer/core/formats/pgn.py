@@ -28,6 +28,7 @@ import chess.variant
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import pgn_index_cache
+from reviewer.core.formats.annotations import comment_with_shapes, shapes_from_comment
 from reviewer.core.formats.collection import GameCollection, GameSummary
 from reviewer.core.formats.pgn_index import (
     RESULT_DASHES,
@@ -264,7 +265,7 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
     token = pc_game.headers.get("Result", "*")
     if game.result == "*" or "Result" not in headers:
         game.result = normalise_result(token) or game.result
-    game.root.comment = pc_game.comment
+    game.root.comment, game.root.shapes = shapes_from_comment(pc_game.comment)
     _copy_tree(pc_game, game.root)
     _warn_about_null_move(game, number)
     _check_result(game, headers, normalise_result(token) if _ends_with_result(movetext) else "", number)
@@ -503,13 +504,15 @@ def _copy_tree(pc_root: chess.pgn.GameNode, root: Node) -> None:
         pc_node, node = stack.pop()
         for pc_child in pc_node.variations:
             san, uci, color = pc_child.reviewer_move  # type: ignore[attr-defined]
+            comment, shapes = shapes_from_comment(pc_child.comment)
             child = Node(
                 move=san,
                 color=color,
                 uci=uci,
-                comment=pc_child.comment,
+                comment=comment,
                 comment_before=pc_child.starting_comment,
                 nags=sorted(pc_child.nags),
+                shapes=shapes,
             )
             node.add_child(child)
             stack.append((pc_child, child))
@@ -915,8 +918,9 @@ def _start_move_number(game: Game) -> int:
 def _movetext_from_san(game: Game, result: str) -> str:
     """Movetext from the SAN already on the nodes: no board needed, so long games write fast."""
     tokens: list[str] = []
-    if game.root.comment:
-        tokens.append(_comment_token(game.root.comment))
+    root_comment = comment_with_shapes(game.root.comment, game.root.shapes)
+    if root_comment:
+        tokens.append(_comment_token(root_comment))
     first_number = _start_move_number(game)
     white_first = game.first_player == "white"
 
@@ -940,8 +944,9 @@ def _movetext_from_san(game: Game, result: str) -> str:
             tokens.append(node.move or "--")
             tokens.extend(f"${nag}" for nag in node.nags)
             force_number = False
-            if node.comment:
-                tokens.append(_comment_token(node.comment))
+            comment = comment_with_shapes(node.comment, node.shapes)
+            if comment:
+                tokens.append(_comment_token(comment))
                 force_number = True
             parent = node.parent
             if parent is not None and parent.children[0] is node:
@@ -991,7 +996,7 @@ def _movetext_with_board(game: Game, headers: dict[str, str], result: str) -> st
         if headers.get(name, "").strip():
             pc_game.headers[name] = headers[name].strip()
     pc_game.headers["Result"] = result
-    pc_game.comment = game.root.comment
+    pc_game.comment = comment_with_shapes(game.root.comment, game.root.shapes)
     board = pc_game.board()
     stack: list[tuple[Node, chess.pgn.GameNode, chess.Board]] = [(game.root, pc_game, board)]
     while stack:
@@ -1001,7 +1006,8 @@ def _movetext_with_board(game: Game, headers: dict[str, str], result: str) -> st
         for child, child_board in zip(node.children, boards, strict=False):
             move = _move_of(child, child_board)
             pc_child = pc_node.add_variation(
-                move, comment=child.comment, starting_comment=child.comment_before, nags=child.nags
+                move, comment=comment_with_shapes(child.comment, child.shapes), starting_comment=child.comment_before,
+                nags=child.nags,
             )
             pending.append((child, pc_child, child_board, move))
         for child, pc_child, child_board, move in reversed(pending):

@@ -35,8 +35,11 @@ Reading:
   means (see `sgf_komi`: Fox's komi x100, KO[] for KM[], a komi no ruleset uses): every reader of
   the model (engines, report, GUI) takes it as it is. The KM text stays as written in
   `root.properties`, so writing an unchanged game back keeps it.
+- Annotations are typed beside the properties: BM/TE/DO/IT/GB/GW/DM/UC/HO as `node.nags`
+  (`annotations`), TR/SQ/CR/MA/LB/AR/LN as `node.shapes`.
 
-Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed.
+Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fields changed
+(comment, setup, NAGs, shapes).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from sgfmill import sgf_grammar
 
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import sgf_komi
+from reviewer.core.formats.annotations import SGF_ANNOTATION_PROPERTIES, nags_from_sgf, sgf_from_nags
 from reviewer.core.formats.collection import GameCollection, GameSummary, summary_of_game
 from reviewer.core.formats.textio import (
     ASCII_TRAIL_LEADS,
@@ -70,7 +74,7 @@ from reviewer.core.formats.textio import (
 )
 from reviewer.core.games.go import GoBoard
 from reviewer.core.games.go_rules import normalise_rules, parse_rules
-from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point
+from reviewer.core.gametree import Color, Game, Node, Point, Shape, ShapeKind, gtp_from_point
 
 MIN_BOARD, MAX_BOARD = 2, 25
 _CA_RE = re.compile(rb"C[a-z]*A[a-z]*\s*\[\s*([^\]]*?)\s*\]")
@@ -652,6 +656,67 @@ def parse_board_size(value: str) -> tuple[int, int]:
     return (size, size)
 
 
+_MARKUP: dict[str, ShapeKind] = {"TR": "triangle", "SQ": "square", "CR": "circle", "MA": "cross"}
+_MARKUP_PAIRS: dict[str, ShapeKind] = {"AR": "arrow", "LN": "line"}
+MARKUP_PROPERTIES = (*_MARKUP, "LB", *_MARKUP_PAIRS)
+
+
+def shapes_from_sgf(props: dict[str, list[str]], width: int, height: int) -> list[Shape]:
+    """A node's markup (TR, SQ, CR, MA, LB, AR, LN) as shapes; values off the board are left out
+    (they stay in the node's properties)."""
+    shapes: list[Shape] = []
+    for ident in MARKUP_PROPERTIES:
+        values = props.get(ident, [])
+        if ident in _MARKUP:
+            kind = _MARKUP[ident]
+            shapes.extend(Shape(kind, point) for point in points_from_list(values, width, height, [], ""))
+            continue
+        for value in values if ident == "LB" or ident in _MARKUP_PAIRS else ():
+            first, _, second = value.partition(":")
+            try:
+                at = point_from_sgf(first, width, height)
+                to = None if ident == "LB" else point_from_sgf(second, width, height)
+            except ValueError:
+                continue
+            if at is None or (ident != "LB" and to is None):
+                continue
+            shapes.append(Shape("label", at, text=second) if ident == "LB" else Shape(_MARKUP_PAIRS[ident], at, to))
+    return shapes
+
+
+def sgf_from_shapes(shapes: list[Shape], height: int) -> dict[str, list[str]]:
+    """The markup properties that draw `shapes` (chess's highlights have none: left out)."""
+    props: dict[str, list[str]] = {}
+    idents = {kind: ident for ident, kind in (*_MARKUP.items(), *_MARKUP_PAIRS.items())}
+    for shape in shapes:
+        if shape.kind == "label":
+            props.setdefault("LB", []).append(f"{sgf_from_point(shape.at, height)}:{shape.text}")
+        elif shape.kind in ("arrow", "line") and shape.to is not None:
+            value = f"{sgf_from_point(shape.at, height)}:{sgf_from_point(shape.to, height)}"
+            props.setdefault(idents[shape.kind], []).append(value)
+        elif shape.kind in idents and shape.kind not in ("arrow", "line"):
+            props.setdefault(idents[shape.kind], []).append(sgf_from_point(shape.at, height))
+    return props
+
+
+def _sync_annotations(props: dict[str, list[str]], node: Node, width: int, height: int) -> None:
+    """Rewrite the move/position annotations and the markup only where the model's NAGs or shapes
+    differ from what the properties say (so that an unchanged node is written as read)."""
+    if nags_from_sgf(props) != sorted(node.nags):
+        for ident in SGF_ANNOTATION_PROPERTIES:
+            props.pop(ident, None)
+        props.update(sgf_from_nags(node.nags))
+    if set(shapes_from_sgf(props, width, height)) != set(node.shapes):
+        for ident in MARKUP_PROPERTIES:
+            props.pop(ident, None)
+        props.update(sgf_from_shapes(node.shapes, height))
+
+
+def annotations_synced(node: Node, width: int, height: int) -> None:
+    """Make `node.properties` say the node's NAGs and shapes (for code that edits properties next)."""
+    _sync_annotations(node.properties, node, width, height)
+
+
 def _split_move_nodes(raw_root: RawNode, warnings: list[str], label: str) -> None:
     """Nodes with more than one move become a chain of one-move nodes; a move in the root moves down."""
     stack = [raw_root]
@@ -776,6 +841,8 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     game.setup_white = points_from_list(props.get("AW", []), width, height, game.warnings, label)
     game.root.properties = {ident: list(values) for ident, values in props.items()}
     game.root.comment = props.get("C", [""])[0]
+    game.root.nags = nags_from_sgf(props)
+    game.root.shapes = shapes_from_sgf(props, width, height)
 
     stack: list[tuple[RawNode, Node]] = [(raw_root, game.root)]
     while stack:
@@ -840,6 +907,8 @@ def _flag_damage(game: Game, label: str) -> None:
 def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str) -> Node:
     node = Node(properties={ident: list(values) for ident, values in raw.props.items()})
     node.comment = raw.props.get("C", [""])[0]
+    node.nags = nags_from_sgf(raw.props)
+    node.shapes = shapes_from_sgf(raw.props, width, height)
     if raw.order:
         ident, value_index = raw.order[0]
         color: Color = "black" if ident == "B" else "white"
@@ -1072,6 +1141,7 @@ def _synced_root_props(game: Game) -> dict[str, list[str]]:
             props.pop("HA", None)
     _sync_setup(props, (("AB", game.setup_black), ("AW", game.setup_white)), width, height)
     _sync_comment(props, game.root.comment)
+    _sync_annotations(props, game.root, width, height)
     if "GM" not in props:
         props = {"GM": ["1"], **props}
     if "FF" not in props:
@@ -1123,6 +1193,7 @@ def _synced_node_props(node: Node, width: int, height: int) -> dict[str, list[st
         props, (("AB", node.setup_black), ("AW", node.setup_white), ("AE", node.setup_empty)), width, height
     )
     _sync_comment(props, node.comment)
+    _sync_annotations(props, node, width, height)
     return props
 
 
