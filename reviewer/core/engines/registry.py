@@ -85,8 +85,13 @@ def _open_katago(
     version: str | None = None,
 ) -> Engine:
     from reviewer.core.engines.katago import KataGoEngine
+    from reviewer.core.engines.katago_net.runtime import wanted_path
 
     command = _with_model(command, model)
+    if wanted_path() == "search":  # Reviewer's own search over KataGo's network, without the process
+        from reviewer.core.engines.katago_search import KataGoNetworkSearch
+
+        return KataGoNetworkSearch(command, name=name, default_visits=visits)
     overrides = []
     if threads:
         overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
@@ -361,6 +366,11 @@ def engine_fingerprint(
     if program_stamp is None:
         return None
     described: list[Any] = [kind, protocol, program_stamp]
+    if protocol == "katago":
+        from reviewer.core.engines.katago_net.runtime import wanted_path
+
+        if wanted_path() == "search":  # another engine over the same files: another identity
+            described.append("reviewer-search")
     for argument in parts[1:]:
         described.append([argument, _file_stamp(argument)])
     return hashlib.sha256(json.dumps(described).encode("utf-8")).hexdigest()

@@ -186,6 +186,13 @@ class NetworkEvaluator:
         runner.warm(height, width)
         return True
 
+    def network(self) -> NetworkRunner:
+        """The network, read on first use (ModelUnsupported when it cannot be)."""
+        runner = self._load()
+        if runner is None:
+            raise ModelUnsupported(self.problem or "the network cannot be read")
+        return runner
+
     @property
     def backend(self) -> str | None:
         """The library that evaluates the network ("onnxruntime" or "numpy"), once it is read."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,8 +40,12 @@ __all__ = [
     "GLOBAL_CHANNELS",
     "SPATIAL_CHANNELS",
     "NetInputs",
+    "SearchState",
     "inputs_after_moves",
     "inputs_for_turns",
+    "inputs_of_states",
+    "root_state",
+    "root_states",
     "rule_set",
 ]
 
@@ -105,6 +109,16 @@ class _History:
             )
         self.white_has_moved = False
         self.handicap_bonus = self._handicap_bonus()
+
+    def copy(self) -> _History:
+        """An independent copy (the containers copied, the rules shared)."""
+        other = copy.copy(self)
+        other.moves = self.moves[:]
+        other.ko_keys = set(self.ko_keys)
+        other.ko_key_stones = set(self.ko_key_stones)
+        other.ever_occupied = self.ever_occupied[:]
+        other.keys_before_pass = {pla: set(keys) for pla, keys in self.keys_before_pass.items()}
+        return other
 
     def _ko_key(self, board: Board, pla: int) -> int:
         return board.pos_hash if self.rules.ko == "positional" else board.pos_hash ^ _PLAYER_KEY[pla]
@@ -246,9 +260,12 @@ class _Featurizer:
         constant[11] = float(rules.tax == "all")
         self.global_inputs[:] = constant
 
-    def fill(self, row: int, board: Board, history: _History, pla: int, since_root: tuple[int, Board] | None = None) -> None:
-        """Position `row`: at the root of a query, or with `since_root` = (the move played since the
-        root, the root's board) one move below it, as KataGo's search evaluates its second visit."""
+    def fill(
+        self, row: int, board: Board, history: _History, pla: int, since_root: Sequence[tuple[int, Board]] | None = None
+    ) -> None:
+        """Position `row`: at the root of a query, or below it with `since_root` = the moves played
+        since the root, each with the board it was played on (oldest first; the last five count),
+        as KataGo's search evaluates the nodes of its tree."""
         rules, pos_of = self.rules, self.pos_of
         opp = 3 - pla
         colors, head, libs = board.colors, board.head, board.libs
@@ -308,16 +325,20 @@ class _Featurizer:
             friendly = rules.friendly_pass and history.consecutive_passes + 1 == 2 and not history.repeats_before_pass(board, pla)
             losing = not rules.territory and float(np.float32(owned_margin)) + unclipped_komi <= 0
             hidden = pass_ends_game and (friendly or losing)
-        previous = board
-        if since_root is not None and not hidden:
-            move, previous = since_root
-            if move == PASS:
-                self.global_inputs[row, 0] = 1.0
-            else:
-                spatial[pos_of[move], 9] = 1.0
-        previous_points = laddered_points if previous is board else [pos_of[loc] for loc in ladders(previous, opp)[0]]
-        spatial[previous_points, 15] = 1.0  # the boards 1 and 2 moves ago, as far as the history goes
-        spatial[previous_points, 16] = 1.0
+        previous = before_previous = board
+        if since_root and not hidden:
+            recent = since_root[-5:]
+            for back, (move, _) in enumerate(reversed(recent)):  # the last move first: channel 9, global 0
+                if move == PASS:
+                    self.global_inputs[row, back] = 1.0
+                else:
+                    spatial[pos_of[move], 9 + back] = 1.0
+            previous = since_root[-1][1]
+            before_previous = since_root[-2][1] if len(since_root) >= 2 else previous
+        # the boards 1 and 2 moves ago, as far as the history since the root goes
+        for channel, past in ((15, previous), (16, before_previous)):
+            points = laddered_points if past is board else [pos_of[loc] for loc in ladders(past, opp)[0]]
+            spatial[points, channel] = 1.0
 
         board_area = self.width * self.height
         self_komi = min(board_area + KOMI_CLIP_RADIUS, max(-board_area - KOMI_CLIP_RADIUS, unclipped_komi))
@@ -433,6 +454,68 @@ def inputs_after_moves(plan: QueryPlan, segment_index: int, moves: Sequence[tupl
             point = moves[row][1]
             loc = _checked_loc(child, point, next_pla, plan.height, "the move after the root")
             child_history.play(child, loc, next_pla)
-            featurizer.fill(row, child, child_history, 3 - next_pla, since_root=(loc, board))
+            featurizer.fill(row, child, child_history, 3 - next_pla, since_root=[(loc, board)])
             to_move[row] = _color_name(3 - next_pla)
     return _inputs(plan, featurizer, to_move)
+
+
+@dataclass(frozen=True)
+class SearchState:
+    """A position of a search tree over one query's root: the board and history there, the player to
+    move, and the moves since the root with the boards they were played on (oldest first, the last
+    five: what the network sees of them). `game_over`: the last move was a pass that ended the game."""
+
+    board: Board
+    history: _History
+    pla: int
+    since_root: tuple[tuple[int, Board], ...]
+    game_over: bool = False
+    depth: int = 0
+
+    @property
+    def to_move(self) -> Color:
+        return _color_name(self.pla)
+
+    def child(self, index: int) -> SearchState:
+        """The position after the move at policy index `index` (y * width + x; width * height = pass)
+        by the player to move; the move must be legal (one the policy of this position allows)."""
+        board = self.board
+        loc = PASS if index == board.width * board.height else board.locs[index]
+        game_over = loc == PASS and self.history.pass_would_end_phase(board, self.pla)
+        child_board, child_history = board.copy(), self.history.copy()
+        child_history.play(child_board, loc, self.pla)
+        since_root = (*self.since_root, (loc, board))[-5:]
+        return SearchState(child_board, child_history, 3 - self.pla, since_root, game_over, self.depth + 1)
+
+    def rerooted(self, depth: int) -> SearchState:
+        """This position seen from a root `depth` moves further down its line: only the moves
+        since that root stay in its history (`depth` 0: this position is the root)."""
+        kept = self.depth - depth
+        since_root = self.since_root[max(0, len(self.since_root) - kept) :] if kept > 0 else ()
+        return replace(self, since_root=since_root, depth=max(0, kept))
+
+
+def root_states(plan: QueryPlan, segment_index: int, turns: Sequence[int]) -> dict[int, SearchState]:
+    """The positions of `plan.query(segment_index, turns)`'s roots, as KataGo's analysis engine replays
+    them, by turn; one replay of the segment (EngineError where KataGo would reject the query,
+    ValueError for a turn outside the segment)."""
+    wanted = _wanted_rows(plan, segment_index, turns)
+    found: dict[int, SearchState] = {}
+    for turn, board, history, next_pla in _replay(plan, segment_index):  # to the end: KataGo checks every move
+        if turn in wanted:
+            found[turn] = SearchState(board.copy(), history.copy(), next_pla, ())
+    return found
+
+
+def root_state(plan: QueryPlan, segment_index: int, turn: int) -> SearchState:
+    """`root_states` of one turn."""
+    return root_states(plan, segment_index, [turn])[turn]
+
+
+def inputs_of_states(plan: QueryPlan, states: Sequence[SearchState]) -> NetInputs:
+    """The network's inputs for positions of search trees over `plan`'s queries: a root (depth 0)
+    as KataGo's search evaluates its root, a deeper one with the history since its root."""
+    featurizer = _Featurizer(plan.width, plan.height, rule_set(plan.rules), len(states))
+    for row, state in enumerate(states):
+        featurizer.fill(row, state.board, state.history, state.pla, state.since_root if state.depth else None)
+    return _inputs(plan, featurizer, [state.to_move for state in states])

@@ -24,7 +24,8 @@ Backend = Literal["numpy", "onnxruntime"]
 
 def wanted_path() -> str:
     """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy",
-    "onnxruntime", or "" (the default)."""
+    "onnxruntime", "search" (Reviewer's own search over the network searches everything, without
+    KataGo's process: `katago_search`), or "" (the default)."""
     return os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
 
 
