@@ -21,7 +21,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.registry import open_engine
 from reviewer.core.formats import load_game
-from reviewer.core.passes import GoPasses
+from reviewer.core.passes import GoPasses, default_chess_passes
 from reviewer.core.review import analyse_game
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.settings import EngineChoice
@@ -30,6 +30,8 @@ HANDICAP_GAME = ("sgf", "sabaki__beginner_game.sgf")  # 9 stones handicap, 19×1
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
 STOPPED_IN_PASS_2 = re.compile(r"pass 2 of 2: (\d+) of (\d+) positions in doubt refined")
+
+CHESS_PASSES = len(default_chess_passes().nodes)
 
 
 @pytest.fixture
@@ -133,7 +135,7 @@ def test_a_review_in_passes_says_which_pass_its_figures_come_from(qtbot, window,
     window.views.refresh()
     for color in ("white", "black"):
         basis = window.summary_panel.basis_text(color)
-        assert re.fullmatch(r"\d+/\d+ moves · pass 1 of 3", basis), basis
+        assert re.fullmatch(rf"\d+/\d+ moves · pass 1 of {CHESS_PASSES}", basis), basis
         shown = window.summary_panel.accuracy_text(color)
         # lichess's accuracy (the default preset's headline) needs the positions from the start,
         # which a pass searching backwards reaches last: until then the figure says it is unknown.
@@ -144,8 +146,8 @@ def test_a_review_in_passes_says_which_pass_its_figures_come_from(qtbot, window,
     with qtbot.waitSignal(window.analysis_finished, timeout=10000):
         click(qtbot, window.commands.analyse_button)
     window.session.model.settle_assessment()
-    assert " · pass 1 of 3" in window.summary_panel.state_text()
-    assert "pass 1 of 3" in window.summary_panel.basis_text("white")
+    assert f" · pass 1 of {CHESS_PASSES}" in window.summary_panel.state_text()
+    assert f"pass 1 of {CHESS_PASSES}" in window.summary_panel.basis_text("white")
 
 
 def test_a_finished_review_in_passes_has_final_figures(qtbot, window, corpus_dir) -> None:

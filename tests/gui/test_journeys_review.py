@@ -17,6 +17,7 @@ from PySide6.QtTest import QTest
 from support import fake_engine_command, scholars_mate
 from test_journeys import WAIT_MS, make_window, open_file, settle, shoot
 
+from reviewer.core.passes import default_chess_passes
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.settings import EngineChoice
 
@@ -29,6 +30,8 @@ SCHOLARS_PGN = """[Event "Club night"]
 """
 BLUNDER_PLY = 6  # 3... Nf6??
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")
+
+CHESS_PASSES = len(default_chess_passes().nodes)
 
 
 def click_square(window: MainWindow, square: int) -> None:
@@ -81,13 +84,13 @@ def test_a_review_in_passes_under_way_says_what_each_figure_stands_on(qtbot, cor
     qtbot.waitUntil(lambda: len(arrived) >= 30, timeout=WAIT_MS)
     settle(qtbot, window)
     for color in ("white", "black"):
-        assert re.fullmatch(r"\d+/\d+ moves · pass 1 of 3", window.summary_panel.basis_text(color))
+        assert re.fullmatch(rf"\d+/\d+ moves · pass 1 of {CHESS_PASSES}", window.summary_panel.basis_text(color))
     assert window.eval_graph.partial_text().startswith("Not final: ")
     shoot(qtbot, window, "passes-under-way")
     with qtbot.waitSignal(window.analysis_finished, timeout=WAIT_MS):
         QTest.keyClick(window, Qt.Key.Key_Space)  # stopped
     settle(qtbot, window)
-    assert "pass 1 of 3" in window.summary_panel.state_text()
+    assert f"pass 1 of {CHESS_PASSES}" in window.summary_panel.state_text()
     window.close()
 
 

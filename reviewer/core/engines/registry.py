@@ -9,7 +9,7 @@ import os
 import shlex
 import shutil
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
@@ -365,15 +365,25 @@ def engine_fingerprint(
     program_stamp = _file_stamp(program)
     if program_stamp is None:
         return None
-    described: list[Any] = [kind, protocol, program_stamp]
-    if protocol == "katago":
-        from reviewer.core.engines.katago_net.runtime import wanted_path
-
-        if wanted_path() == "search":  # another engine over the same files: another identity
-            described.append("reviewer-search")
+    described: list[Any] = [kind, protocol, program_stamp, *_PROTOCOL_MARKS.get(protocol, _no_marks)()]
     for argument in parts[1:]:
         described.append([argument, _file_stamp(argument)])
     return hashlib.sha256(json.dumps(described).encode("utf-8")).hexdigest()
+
+
+def _no_marks() -> list[str]:
+    return []
+
+
+def _katago_marks() -> list[str]:
+    """Reviewer's own search over KataGo's files is another engine, so another fingerprint."""
+    from reviewer.core.engines.katago_net.runtime import wanted_path
+
+    return ["reviewer-search"] if wanted_path() == "search" else []
+
+
+# What, beyond the program and its arguments, tells one engine of a protocol from another.
+_PROTOCOL_MARKS: dict[str, Callable[[], list[str]]] = {"katago": _katago_marks}
 
 
 def _file_stamp(path: str) -> list[Any] | None:
