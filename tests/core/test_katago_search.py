@@ -1,5 +1,6 @@
 """Reviewer's own search over KataGo's network (`katago_net.search`, `engines.katago_search`) on the
-installed network: its visits add up, it stops when asked, and its figures are its own."""
+installed network: its visits add up, it stops when asked, its figures are its own, and on positions
+whose answer is known (a capture, a corner to kill or to save) it finds the move at a few visits."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.install import installed_katago
 from reviewer.core.engines.katago_search import KataGoNetworkSearch
-from reviewer.core.formats import load_game
+from reviewer.core.formats import game_from_sgf_text, load_game
 
 pytestmark = [pytest.mark.engine, pytest.mark.timeout(300)]
 GAME = "sgf/katago__sampletest9x9.sgf"
@@ -52,3 +53,71 @@ def test_it_stops_at_once_when_asked(search, corpus_dir):
 def test_its_figures_are_keyed_apart_from_katagos(search):
     engine_id = search.engine_id(Limit(visits=16))
     assert engine_id.startswith("Reviewer search ") and not engine_id.startswith("KataGo")
+
+
+def _problem(diagram: str, to_play: str, komi: float) -> str:
+    """SGF text of a 9x9 position set up with AB/AW from `diagram` (X black, O white, top row first)."""
+    rows = [row.split() for row in diagram.strip().splitlines()]
+
+    def points(color: str) -> str:
+        return "".join(f"[{chr(97 + c)}{chr(97 + r)}]" for r, row in enumerate(rows) for c, v in enumerate(row) if v == color)
+
+    return f"(;GM[1]FF[4]SZ[{len(rows)}]KM[{komi}]RU[Chinese]AB{points('X')}AW{points('O')}PL[{to_play}])"
+
+
+# White's corner group has a straight three of eye space (A9 B9 C9) and no outside liberty: the
+# middle point kills it (Black to play) or makes two eyes (White to play); the rest of the board is
+# settled, and the corner decides the game.
+CORNER = """
+. . . O X . O . .
+O O O O X . O . .
+X X X X X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+"""
+# Black's stone at G5 cuts White's wall and has one liberty, F5: White captures it there (else Black
+# connects it out at F5 and White's wall is cut in two).
+CUTTING_STONE = """
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . X O .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+. . . . X . O . .
+"""
+
+
+def _best(search, sgf: str, visits: int):
+    (evaluation,) = list(search.analyse(game_from_sgf_text(sgf), [0], Limit(visits=visits), threading.Event()))
+    return evaluation
+
+
+@pytest.mark.parametrize("to_play, winrate_above", [("B", 0.9), ("W", None)])
+def test_the_vital_point_of_a_straight_three_kills_or_saves_the_corner(search, to_play, winrate_above):
+    evaluation = _best(search, _problem(CORNER, to_play, 7), 16)
+    assert evaluation.best_move == "B9"
+    if winrate_above is not None:
+        assert evaluation.winrate_first > winrate_above  # Black, having killed, wins
+    else:
+        assert evaluation.winrate_first < 0.1  # White, alive, wins
+
+
+def test_white_captures_the_cutting_stone_in_atari(search):
+    evaluation = _best(search, _problem(CUTTING_STONE, "W", 17), 16)
+    assert evaluation.best_move == "F5"
+    assert evaluation.pv[0] == "F5"
+
+
+def test_a_won_position_keeps_its_winrate_when_only_one_move_is_worth_visiting(search):
+    # With 4 leaves a batch, virtual loss sent visits to moves of prior 0.001 (F1, A9, C9) that
+    # throw the corner away, and the root's winrate fell from 0.99 to 0.63 at 8 visits.
+    evaluation = _best(search, _problem(CORNER, "B", 7), 8)
+    assert [(c.move, c.visits) for c in evaluation.candidates] == [("B9", 7)]
+    assert evaluation.winrate_first > 0.95

@@ -29,7 +29,7 @@ from reviewer.core.gametree import Game, GameKind
 
 __all__ = ["SEARCH_VERSION", "KataGoNetworkSearch"]
 
-SEARCH_VERSION = "1"  # part of the identity: a change to the search's figures changes it
+SEARCH_VERSION = "2"  # part of the identity: a change to the search's figures changes it
 DEFAULT_VISITS = 100  # as the analysis.cfg Reviewer installs sets maxVisits
 
 
