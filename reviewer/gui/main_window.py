@@ -67,10 +67,12 @@ from reviewer.gui.workers import AnalysisRunner, AssessmentRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
+    from reviewer.gui.time_chart import TimeChartWidget
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
 GRAPH_MIN_HEIGHT_PX = 84  # the curve and the loss bars still read at 900×600
+TIME_CHART_MIN_HEIGHT_PX = 40
 
 
 class MainWindow(QMainWindow):
@@ -178,6 +180,7 @@ class MainWindow(QMainWindow):
             set_live=self.set_live,
             learn_from_mistakes=self.learn_from_mistakes,
             set_preset=self.set_preset,
+            set_time_chart=lambda shown: self.views.set_time_chart_wanted(shown),
         )
         self.commands = build_actions(self, self.session, slots)
         build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
@@ -209,6 +212,7 @@ class MainWindow(QMainWindow):
                 message_bar=self.message_bar,
                 graph=lambda: self.eval_graph,
                 ensure_graph=self._ensure_graph,
+                time_chart=lambda: self.time_chart,
                 status_message=self.statusBar().showMessage,
             ),
             self.analysis_controller,
@@ -350,6 +354,8 @@ class MainWindow(QMainWindow):
 
         # The graph (pyqtgraph: a second of imports) is made after the first paint: see _ensure_graph.
         self.eval_graph: EvalGraphWidget | None = None
+        self.time_chart: TimeChartWidget | None = None  # under the graph, for games that carry times
+        self.graph_area: QWidget | None = None  # the graph and the time chart
         self.main_splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.main_splitter.setObjectName("main-splitter")
         self.main_splitter.setChildrenCollapsible(False)
@@ -367,11 +373,22 @@ class MainWindow(QMainWindow):
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
             from reviewer.gui.eval_graph import EvalGraphWidget
+            from reviewer.gui.time_chart import TimeChartWidget
 
-            graph = EvalGraphWidget(self)
+            area = QWidget(self)
+            area.setObjectName("graph-area")
+            area_layout = QVBoxLayout(area)
+            area_layout.setContentsMargins(0, 0, 0, 0)
+            area_layout.setSpacing(2)
+            graph = EvalGraphWidget(area)
             graph.setMinimumHeight(GRAPH_MIN_HEIGHT_PX)
-            graph.setVisible(self.session.model.game is not None)
-            self.main_splitter.addWidget(graph)
+            chart = TimeChartWidget(area)
+            chart.setMinimumHeight(TIME_CHART_MIN_HEIGHT_PX)
+            chart.hide()  # until a game with times is on show
+            area_layout.addWidget(graph, 3)
+            area_layout.addWidget(chart, 2)
+            area.setVisible(self.session.model.game is not None)
+            self.main_splitter.addWidget(area)
             self.main_splitter.setStretchFactor(0, 1)
             self.main_splitter.setStretchFactor(1, 0)
             state = self.settings.window_state("main-splitter") if self._remember_layout else None
@@ -380,7 +397,8 @@ class MainWindow(QMainWindow):
                 self.main_splitter.setSizes([max(200, self.main_splitter.height() - graph_height), graph_height])
             graph.ply_clicked.connect(self.session.model.set_current_ply)
             graph.ply_scrubbed.connect(self.session.model.set_current_ply)
-            self.eval_graph = graph
+            chart.ply_clicked.connect(self.session.model.set_current_ply)
+            self.eval_graph, self.time_chart, self.graph_area = graph, chart, area
             _freeze_startup_objects()
         return self.eval_graph
 
@@ -482,7 +500,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, dark)
-        for widget in (self.eval_graph, self.summary_panel, self.move_list, self.chess_board, self.go_board):
+        for widget in (self.eval_graph, self.time_chart, self.summary_panel, self.move_list, self.chess_board, self.go_board):
             if widget is not None and hasattr(widget, "set_dark"):
                 widget.set_dark(dark)
         self.views.refresh()
@@ -496,7 +514,9 @@ class MainWindow(QMainWindow):
         self._show_live_widgets()  # another kind of game may have an evaluation bar, or none
         self.move_list.set_game(game)
         self.summary_panel.show()
-        self._ensure_graph().show()
+        self._ensure_graph()
+        assert self.graph_area is not None
+        self.graph_area.show()
         self.analysis_controller.update_engine_controls()
         shows_win = self.views.graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
         self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
@@ -527,8 +547,8 @@ class MainWindow(QMainWindow):
     def _show_welcome(self) -> None:
         self.board_area.show_welcome([path for path in self.settings.recent_files() if Path(path).is_file()][:6])
         self.summary_panel.hide()
-        if self.eval_graph is not None:
-            self.eval_graph.hide()
+        if self.graph_area is not None:
+            self.graph_area.hide()
         self.board_and_panel.relayout()
         self.header_label.setText("")
         self.comment_view.setHtml("")

@@ -65,6 +65,7 @@ class ActionSlots:
     set_threat: Callable[[bool], None]
     learn_from_mistakes: Callable[[str], None]  # the colour
     set_preset: Callable[[str], None]
+    set_time_chart: Callable[[bool], None]  # the time chart under the graph shown (for games that carry times)
 
 
 class WindowActions:
@@ -103,6 +104,7 @@ class WindowActions:
     pass_action: QAction
     graph_mode_group: QActionGroup
     graph_mode_actions: dict[str, QAction]
+    time_chart_action: QAction
     variation_actions: list[QAction]
     lines_count_group: QActionGroup
     lines_count_actions: list[QAction]
@@ -211,6 +213,11 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
     actions.install_katago_action = make_action(host, "Install &KataGo…", lambda: slots.show_engine_manager("katago"))
 
     build_board_actions(host, session, slots, actions)
+    actions.time_chart_action = make_action(host,
+        "&Time chart", lambda checked=False: slots.set_time_chart(checked), [],
+        "Time spent per move and the clocks, under the graph (games whose file carries times)", checkable=True,
+    )
+    actions.time_chart_action.setChecked(True)
 
     actions.graph_mode_group = QActionGroup(host)
     actions.graph_mode_actions = {}
@@ -342,6 +349,7 @@ def build_menus(
     graph_menu = view_menu.addMenu("&Graph shows")
     for action in actions.graph_mode_actions.values():
         graph_menu.addAction(action)
+    view_menu.addAction(actions.time_chart_action)
     view_menu.addAction(actions.dark_action)
     view_menu.addSeparator()
     view_menu.addAction(actions.fullscreen_action)
