@@ -181,6 +181,7 @@ class MainWindow(QMainWindow):
             learn_from_mistakes=self.learn_from_mistakes,
             set_preset=self.set_preset,
             set_time_chart=lambda shown: self.views.set_time_chart_wanted(shown),
+            set_up_position=lambda: self.dialogs.show_position_setup(),
         )
         self.commands = build_actions(self, self.session, slots)
         build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)

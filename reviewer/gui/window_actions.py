@@ -66,6 +66,7 @@ class ActionSlots:
     learn_from_mistakes: Callable[[str], None]  # the colour
     set_preset: Callable[[str], None]
     set_time_chart: Callable[[bool], None]  # the time chart under the graph shown (for games that carry times)
+    set_up_position: Callable[[], None]  # the board editor
 
 
 class WindowActions:
@@ -105,6 +106,7 @@ class WindowActions:
     graph_mode_group: QActionGroup
     graph_mode_actions: dict[str, QAction]
     time_chart_action: QAction
+    set_up_action: QAction
     variation_actions: list[QAction]
     lines_count_group: QActionGroup
     lines_count_actions: list[QAction]
@@ -218,6 +220,10 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
         "Time spent per move and the clocks, under the graph (games whose file carries times)", checkable=True,
     )
     actions.time_chart_action.setChecked(True)
+    actions.set_up_action = make_action(host,
+        "&Set up position…", slots.set_up_position, [QKeySequence("Ctrl+Shift+N")],
+        "Place pieces or stones and open the position as a new game",
+    )
 
     actions.graph_mode_group = QActionGroup(host)
     actions.graph_mode_actions = {}
@@ -301,6 +307,9 @@ def build_menus(
     file_menu.addAction(actions.collection_action)
     file_menu.addSeparator()
     file_menu.addAction(actions.quit_action)
+
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(actions.set_up_action)
 
     move_menu = bar.addMenu("&Moves")
     for action in (actions.previous_action, actions.next_action, actions.start_action, actions.end_action):

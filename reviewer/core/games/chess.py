@@ -450,4 +450,5 @@ SUPPORT = GameSupport(
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",
     engine_identity_prefix="Stockfish",  # its `id name`
+    setup_ref="reviewer.core.games.chess_setup:SETUP",
 )

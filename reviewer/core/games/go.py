@@ -458,4 +458,5 @@ SUPPORT = GameSupport(
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
     preload_network_ref="reviewer.core.engines.registry:preload_katago",
+    setup_ref="reviewer.core.games.go_setup:SETUP",
 )

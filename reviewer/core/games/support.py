@@ -170,12 +170,18 @@ class GameSupport:
     fallback_engine: str = ""
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
+    setup_ref: str = ""  # the board editor (`setup.PositionSetup`), "" where positions cannot be set up by hand
     preload_network_ref: str = ""  # (engine: EngineInfo | list[str], board_size) -> bool: the usual engine's network built ahead of its first search; "" where it has none
 
     @property
     def rules(self) -> Any:
         """The game's `GameRules` (typed `Any`: each game has its own position type)."""
         return resolve(self.rules_ref)
+
+    @property
+    def position_setup(self) -> Any:
+        """The game's board editor (`setup.PositionSetup`); ValueError where it has none."""
+        return self._named("setup_ref", self.setup_ref)
 
     @property
     def player_order(self) -> tuple[Color, Color]:
