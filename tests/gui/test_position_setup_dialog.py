@@ -150,3 +150,23 @@ def test_go_stones_a_stone_without_a_liberty_refused_and_a_go_game_opened(qtbot,
     assert game.kind == "go" and game.board_width == 9 and sorted(game.setup_black) == [(0, 1), (1, 0)]
     assert window.go_board is not None and window.go_board.isVisible()
     assert window.play_line(["E5"])
+
+
+def test_a_piece_dropped_from_the_palette_lands_on_its_square(qtbot, window):
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    from reviewer.gui.dialogs.position_setup import PIECE_MIME
+
+    dialog = open_editor(qtbot, window)
+    mime = QMimeData()
+    mime.setData(PIECE_MIME, b"N")  # what the palette's knight puts in its drag
+    target = dialog.board.point_center(at("d4"))
+    enter = QDragEnterEvent(target.toPoint(), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(dialog.board, enter)
+    assert enter.isAccepted()  # the board takes the palette's pieces
+    drop = QDropEvent(target, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(dialog.board, drop)
+    assert dialog.draft.pieces[at("d4")] == "N"
+    assert "White has more than 16 pieces" in dialog.problem_text()
+    dialog.reject()

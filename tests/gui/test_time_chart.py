@@ -85,6 +85,14 @@ def test_a_lichess_game_with_clocks_gets_a_time_chart_that_picks_moves(qtbot, wi
     assert f"◷ {clock_text(moved.clock_s)} left" in comment and f"{clock_text(moved.spent_s)} spent" in comment
     assert "made in time trouble" in comment
     assert strips[moved.color].clock_label.property("low") is True
+    # the mistakes made in time trouble carry a mark in the move list (the file's [%eval]s judge them)
+    qtbot.waitUntil(lambda: bool(window.move_list.time_trouble_plies()), timeout=WAIT_MS)
+    judgements = window.session.model.shown_judgements()
+    for ply in window.move_list.time_trouble_plies():
+        assert ply in series.trouble_plies and judgements[ply] in ("inaccuracy", "mistake", "blunder")
+    marked = window.move_list.time_trouble_plies()[0]
+    rect = window.move_list.item_rect(window.session.model.mainline_node(marked))
+    assert "time trouble" in window.move_list.tooltip_at(rect.center())
     shoot(qtbot, window, "time-chart-lichess")
     # the View menu hides it and brings it back
     window.commands.time_chart_action.trigger()
