@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.analysis import Limit
+from reviewer.core.games import game_support
+from reviewer.core.gametree import other_color
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.analysis_controller import AnalysisController, EngineControls
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
@@ -182,6 +184,7 @@ class MainWindow(QMainWindow):
             set_preset=self.set_preset,
             set_time_chart=lambda shown: self.views.set_time_chart_wanted(shown),
             set_up_position=lambda: self.dialogs.show_position_setup(),
+            play_from_here=self.play_from_here,
         )
         self.commands = build_actions(self, self.session, slots)
         build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
@@ -270,6 +273,11 @@ class MainWindow(QMainWindow):
             self,
             messages=_BoardMessages(self.message_bar),
         )
+        from reviewer.gui.play_out import PlayOut
+
+        self.play_out = PlayOut(self.session, self.tasks, lambda kind: self._live_engine_factory(kind, None), self)
+        self.play_out.state_changed.connect(self._on_play_state)
+        self.play_out.failed.connect(lambda text: self.message_bar.add(Message(key=f"play:{text}", level="error", text=text)))
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
@@ -306,6 +314,34 @@ class MainWindow(QMainWindow):
         for wanted, action in ((ownership, self.commands.ownership_action), (policy, self.commands.policy_action)):
             if wanted and not action.isChecked():
                 action.trigger()
+
+    def play_from_here(self, start: bool) -> None:
+        """*Play from here*: ask the strength and the engine's side, then play on against it; False stops."""
+        if not start:
+            self.play_out.stop()
+            return
+        game, node = self.session.model.game, self.session.model.current_node
+        opponent = game_support(game.kind).opponent if game is not None else None
+        if game is None or node is None or opponent is None:
+            self.commands.play_action.setChecked(False)
+            return
+        from reviewer.gui.dialogs.play_out_dialog import PlayOutDialog
+
+        rules = game_support(game.kind).rules
+        to_move = rules.side_to_move(rules.after(game, node))
+        players = game_support(game.kind).player_order
+        dialog = PlayOutDialog(opponent, players, other_color(to_move), parent=self)
+        self.play_dialog = dialog
+        dialog.accepted.connect(lambda: self.play_out.start(dialog.engine_color(), dialog.strength()))
+        dialog.rejected.connect(lambda: self.commands.play_action.setChecked(False))
+        dialog.open()
+
+    def _on_play_state(self, text: str) -> None:
+        self.commands.play_action.setChecked(bool(text) and self.play_out.active)
+        if text:
+            self.statusBar().showMessage(text)
+        else:
+            self.statusBar().clearMessage()
 
     def shown_line_count(self) -> int:
         return len(self.lines_panel.rows())
@@ -573,6 +609,7 @@ class MainWindow(QMainWindow):
             self.save_window_state()
         self.analysis.shutdown(timeout_s=3.0)
         self.analysis_board.close()
+        self.play_out.stop()
         self.retro.close()
         self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)

@@ -67,6 +67,7 @@ class ActionSlots:
     set_preset: Callable[[str], None]
     set_time_chart: Callable[[bool], None]  # the time chart under the graph shown (for games that carry times)
     set_up_position: Callable[[], None]  # the board editor
+    play_from_here: Callable[[bool], None]  # True: play the position out against the engine; False: stop
 
 
 class WindowActions:
@@ -107,6 +108,7 @@ class WindowActions:
     graph_mode_actions: dict[str, QAction]
     time_chart_action: QAction
     set_up_action: QAction
+    play_action: QAction
     variation_actions: list[QAction]
     lines_count_group: QActionGroup
     lines_count_actions: list[QAction]
@@ -220,6 +222,10 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
         "Time spent per move and the clocks, under the graph (games whose file carries times)", checkable=True,
     )
     actions.time_chart_action.setChecked(True)
+    actions.play_action = make_action(host,
+        "&Play from here…", lambda checked=False: slots.play_from_here(checked), [],
+        "Play the position on show out against the engine at a strength you choose", checkable=True,
+    )
     actions.set_up_action = make_action(host,
         "&Set up position…", slots.set_up_position, [QKeySequence("Ctrl+Shift+N")],
         "Place pieces or stones and open the position as a new game",
@@ -325,6 +331,7 @@ def build_menus(
     analysis_menu.addAction(actions.analyse_action)
     analysis_menu.addAction(actions.live_action)
     analysis_menu.addAction(actions.threat_action)
+    analysis_menu.addAction(actions.play_action)
     lines_menu = analysis_menu.addMenu("&Number of engine lines")
     for action in actions.lines_count_actions:
         lines_menu.addAction(action)
