@@ -332,9 +332,14 @@ class MainWindow(QMainWindow):
         players = game_support(game.kind).player_order
         dialog = PlayOutDialog(opponent, players, other_color(to_move), parent=self)
         self.play_dialog = dialog
-        dialog.accepted.connect(lambda: self.play_out.start(dialog.engine_color(), dialog.strength()))
+        dialog.accepted.connect(lambda: self._start_play(dialog.engine_color(), dialog.strength()))
         dialog.rejected.connect(lambda: self.commands.play_action.setChecked(False))
         dialog.open()
+
+    def _start_play(self, engine_color: Any, strength: int) -> None:
+        self.activateWindow()  # the keys (Ctrl+Z takes a move back) are the board's again
+        self._focus_board()
+        self.play_out.start(engine_color, strength)
 
     def _on_play_state(self, text: str) -> None:
         self.commands.play_action.setChecked(bool(text) and self.play_out.active)

@@ -72,9 +72,9 @@ def test_a_position_played_out_against_stockfish_at_1500(qtbot, window, corpus_d
         click_move(window, second)
     assert model.current_node.parent.parent is answer
     # a takeback: Undo twice is back at the player's turn, and the engine does not play again
-    undo = window.commands.variation_actions[0]  # Undo (Ctrl+Z; the toolbar's button)
-    undo.trigger()
-    undo.trigger()
+    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT_MS)
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert model.current_node is answer
     assert not window.play_out.thinking()
     # stopping: the menu's toggle; a move then stays unanswered
