@@ -5,6 +5,7 @@ a game; FEN typed in; Go stones, a stone without a liberty refused, the board si
 from __future__ import annotations
 
 import os
+import shlex
 from pathlib import Path
 
 import chess
@@ -12,9 +13,11 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
+from support import fake_engine_command
 from window_support import shown_window
 
 from reviewer.gui.dialogs.position_setup import PositionSetupDialog
+from reviewer.gui.settings import EngineChoice
 
 SHOTS = os.environ.get("REVIEWER_SHOTS", "")
 WAIT_MS = 10_000
@@ -100,8 +103,13 @@ def test_an_illegal_chess_position_is_refused_with_its_reason_and_a_legal_one_op
     assert game.kind == "chess" and game.start_fen == "6k1/8/8/8/8/8/8/4K1R1 b - - 0 1"
     assert window.chess_board is not None and window.chess_board.isVisible()
     assert not dialog.isVisible()
-    # the new game can be played on: Black's king steps out of check
+    # the new game can be played on (Black's king steps out of check) and analysed
     assert window.play_line(["Kh7"])
+    window.set_engine_choice(EngineChoice(kind="chess", command=shlex.join(fake_engine_command("fake_uci.py"))), remember=False)
+    with qtbot.waitSignal(window.analysis_finished, timeout=60_000) as finished:
+        window.start_analysis()
+    assert finished.args == [True]
+    assert window.session.model.evaluations.get(0) is not None and window.session.model.evaluations.get(1) is not None
 
 
 def test_a_fen_typed_in_sets_the_board_and_a_bad_one_says_why(qtbot, window):

@@ -84,6 +84,7 @@ def test_a_lichess_game_with_clocks_gets_a_time_chart_that_picks_moves(qtbot, wi
     moved = window.session.model.mainline_node(trouble)
     assert f"◷ {clock_text(moved.clock_s)} left" in comment and f"{clock_text(moved.spent_s)} spent" in comment
     assert "made in time trouble" in comment
+    assert "◷ time trouble" in chart.tooltip_at(trouble) and f"{clock_text(moved.clock_s)} left" in chart.tooltip_at(trouble)
     assert strips[moved.color].clock_label.property("low") is True
     # the mistakes made in time trouble carry a mark in the move list (the file's [%eval]s judge them)
     qtbot.waitUntil(lambda: bool(window.move_list.time_trouble_plies()), timeout=WAIT_MS)
