@@ -1,6 +1,7 @@
 """Reviewer's own search over KataGo's network (`katago_net.search`, `engines.katago_search`) on the
 installed network: its visits add up, it stops when asked, its figures are its own, and on positions
-whose answer is known (a capture, a corner to kill or to save) it finds the move at a few visits."""
+whose answer is known (a capture, a corner to kill or to save, a ladder broken or not) it finds the
+move at a few visits."""
 
 from __future__ import annotations
 
@@ -121,3 +122,42 @@ def test_a_won_position_keeps_its_winrate_when_only_one_move_is_worth_visiting(s
     evaluation = _best(search, _problem(CORNER, "B", 7), 8)
     assert [(c.move, c.visits) for c in evaluation.candidates] == [("B9", 7)]
     assert evaluation.winrate_first > 0.95
+
+
+# White's stone on D4 has two liberties, D3 and E4 (Black's D5, C4 and E3 around it). Run out at E4,
+# it is chased in a ladder up and to the right to the edge, unless a white stone on H8 breaks it.
+LADDER = """
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+. . . X . . . . .
+. . X O . . . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+LADDER_BROKEN = """
+. . . . . . . . .
+. . . . . . . O .
+. . . . . . . . .
+. . . . . . . . .
+. . . X . . . . .
+. . X O . . . . .
+. . . . X . . . .
+. . . . . . . . .
+. . . . . . . . .
+"""
+
+
+def test_the_stone_runs_out_where_a_ladder_breaker_waits_and_is_worth_less_where_the_ladder_works(search):
+    broken = _best(search, _problem(LADDER_BROKEN, "W", 7), 16)
+    working = _best(search, _problem(LADDER, "W", 7), 16)
+    assert broken.best_move == "E4"
+
+    def lead_after_running(evaluation) -> float:
+        (run,) = [c for c in evaluation.candidates if c.move == "E4"]
+        return run.score_lead_first
+
+    # Black's lead after White's E4: the escape saves the stone only where the ladder is broken
+    assert lead_after_running(broken) < lead_after_running(working) - 4
