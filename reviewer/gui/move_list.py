@@ -22,6 +22,7 @@ from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.times import TIME_TROUBLE_MARK
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
@@ -68,6 +69,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game: Game | None = None
         self._judgements: dict[int, str | None] = {}
         self._problems: dict[int, list[str]] = {}
+        self._time_trouble: dict[int, str] = {}  # main-line ply -> the ◷ tooltip of a mistake made in time trouble
         self._current: Node | None = None
         self._hover: _Item | None = None
         self._layout = _Layout()
@@ -89,6 +91,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game = game
         self._judgements = {}
         self._problems = {}
+        self._time_trouble = {}
         self._current = None
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
@@ -117,6 +120,14 @@ class MoveListWidget(QAbstractScrollArea):
         self._problems = {ply: list(texts) for ply, texts in problems.items() if texts}
         self.viewport().update()
 
+    def set_time_trouble(self, marks: dict[int, str]) -> None:
+        """Main-line ply -> what the ◷ after a mistake made in time trouble says when hovered."""
+        self._time_trouble = dict(marks)
+        self.viewport().update()
+
+    def time_trouble_plies(self) -> tuple[int, ...]:
+        return tuple(sorted(self._time_trouble))
+
     def problem_text(self, ply: int) -> str:
         """The tooltip of the ⚠ at main-line move `ply` ('' when none)."""
         return "\n".join(self._problems.get(ply, ()))
@@ -124,7 +135,9 @@ class MoveListWidget(QAbstractScrollArea):
     def tooltip_at(self, position: QPoint | QPointF) -> str:
         """What hovering the viewport at `position` shows: the problem at that move ('' for none)."""
         item = self._item_at(QPointF(position))
-        return self.problem_text(item.ply) if item is not None and item.kind == "main" else ""
+        if item is None or item.kind != "main":
+            return ""
+        return "\n".join(text for text in (self.problem_text(item.ply), self._time_trouble.get(item.ply, "")) if text)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -501,6 +514,11 @@ class MoveListWidget(QAbstractScrollArea):
         if item.ply in self._problems:
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)
+            x += metrics.horizontalAdvance(PROBLEM_MARK) + 2
+        if item.ply in self._time_trouble and item.kind == "main":
+            painter.setFont(self._font())
+            painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, TIME_TROUBLE_MARK)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:
         """Go cells start with the move number and a small stone; returns where the point text goes."""
