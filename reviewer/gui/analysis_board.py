@@ -17,19 +17,14 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.explain import Why, threat_of
 from reviewer.core.games import game_support
 from reviewer.core.games.chess import board_after
-from reviewer.core.games.go import move_numbers, position_after
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring.trust import judge_engine
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, game_source, graft, leaf_paths
 from reviewer.core.variations import line_game
-from reviewer.gui.board.chess_play import PlayableChessBoard
-from reviewer.gui.board.go_board import CandidateMark
-from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.board.views import BoardView
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
-from reviewer.gui.live_text import ghost_stones, line_arrows
 from reviewer.gui.move_entry import MoveEntry
-from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.presenters.messages import BoardCause
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
@@ -81,8 +76,7 @@ class AnalysisBoard(QObject):
         self._show_message = show_message
         self._show_note = show_note or show_message  # what was asked for and found, not a problem
         self._messages = messages
-        self._chess_board: PlayableChessBoard | None = None
-        self._go_board: PlayableGoBoard | None = None
+        self._views: dict[str, BoardView] = {}  # each game's board, by its kind
         self._bridge: LiveBridge | None = None
         self._bridge_kind: tuple[str, tuple[int, int] | None] | None = None
         self._live = False
@@ -120,14 +114,15 @@ class AnalysisBoard(QObject):
 
     # ------------------------------------------------------------------------------ boards
 
-    def attach_chess_board(self, board: PlayableChessBoard) -> None:
-        self._chess_board = board
-        board.move_played.connect(self.play)
-        board.move_tried.connect(self._on_tried)
+    def attach(self, view: BoardView) -> None:
+        """The board of `view`'s game: its moves are played here, and it shows what this board shows."""
+        self._views[view.kind] = view
+        view.connect_moves(self.play, self._on_tried)
 
-    def attach_go_board(self, board: PlayableGoBoard) -> None:
-        self._go_board = board
-        board.move_played.connect(self.play)
+    def _view(self) -> BoardView | None:
+        """The board of the game open, once one is attached."""
+        game = self.session.model.game
+        return self._views.get(game.kind) if game is not None else None
 
     # -------------------------------------------------------------------------------- API
 
@@ -240,9 +235,9 @@ class AnalysisBoard(QObject):
         if node is not None and node is not before:
             self.entry.accept_move()
 
-    def _on_tried(self, uci: str) -> None:
+    def _on_tried(self, move: str) -> None:
         """A piece dropped where it cannot go: the rules say why, as for a typed move."""
-        self.session.model.play_move(uci)
+        self.session.model.play_move(move)
 
     def _on_refused(self, reason: str) -> None:
         if self._entering:  # the move box marks its own refused text; a board move leaves it alone
@@ -323,9 +318,9 @@ class AnalysisBoard(QObject):
         self.session.model.clear_live_lines()
         self._paint_maps(None)
         self.eval_bar.set_evaluation(None)
-        if self._go_board is not None:
-            self._go_board.set_candidates([], rough=False)
-            self._go_board.set_best_move(None)
+        view, game, node = self._view(), self.session.model.game, self.session.model.current_node
+        if view is not None and game is not None and node is not None:
+            view.show_live(game, node, None, rough=False)
         self._threat_request = None
         self._threat.cancel()
         self._show_threat(None)
@@ -337,10 +332,9 @@ class AnalysisBoard(QObject):
         self.session.model.play_line(list(moves))
 
     def _clear_previews(self) -> None:
-        if self._chess_board is not None:
-            self._chess_board.set_preview_arrows([])
-        if self._go_board is not None:
-            self._go_board.set_ghost_stones([])
+        view, game, node = self._view(), self.session.model.game, self.session.model.current_node
+        if view is not None and game is not None and node is not None:
+            view.show_line(game, node, ())
 
     def _on_line_hovered(self, moves: object) -> None:
         game, node = self.session.model.game, self.session.model.current_node
@@ -350,11 +344,9 @@ class AnalysisBoard(QObject):
         if not sequence and self._threat_why is not None:
             self._paint_threat()  # the mouse left the line: the threat is back
             return
-        if self._chess_board is not None and self._chess_board.kind == game.kind:
-            self._chess_board.set_preview_arrows(line_arrows(board_after(game, node), sequence) if sequence else [])
-        elif self._go_board is not None and self._go_board.kind == game.kind:
-            position = position_after(game, node)
-            self._go_board.set_ghost_stones(ghost_stones(sequence, position.to_move, position.height) if sequence else [])
+        view = self._view()
+        if view is not None:
+            view.show_line(game, node, sequence)
 
     def _on_update(self, update: LiveUpdate) -> None:
         game, node = self.session.model.game, self.session.model.current_node
@@ -457,37 +449,33 @@ class AnalysisBoard(QObject):
             self.threat_shown.emit(why)
 
     def _paint_threat(self) -> None:
-        """The threat's first move: an arrow (chess) or a ghost stone numbered 1 (Go); nothing when none."""
+        """The threat's first move over the board (chess: an arrow; Go: a ghost stone numbered 1); nothing when none."""
         why, request, game = self._threat_why, self._threat_request, self.session.model.game
         move = why.line[0] if why is not None and why.line and request is not None and game is not None else None
         if move is None or request is None or game is None:
             self._clear_previews()
             return
         searched, ply = request[1], request[2]
-        if self._chess_board is not None and self._chess_board.kind == game.kind:
-            self._chess_board.set_preview_arrows(line_arrows(board_after(searched, searched.node_at_ply(ply)), [move]))
-        elif self._go_board is not None and self._go_board.kind == game.kind:
-            position = position_after(searched, searched.node_at_ply(ply))
-            self._go_board.set_ghost_stones(ghost_stones([move], position.to_move, position.height))
+        view = self._view()
+        if view is not None:
+            view.show_line(searched, searched.node_at_ply(ply), [move])
 
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
-        """Go: the live search's candidates on the board, KaTrain style (grey when the engine is too weak
-        for its numbers to be more than a rough estimate)."""
-        if self._go_board is None or self._go_board.kind != game.kind:
+        """The live search's candidates on the board where it marks them (Go, KaTrain style: grey
+        when the engine is too weak for its numbers to be more than a rough estimate)."""
+        view = self._view()
+        if view is None:
             return
-        position = position_after(game, node)
-        marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
         trust = judge_engine(evaluation.engine_id, game.kind, max(game.board_width, game.board_height))
-        self._go_board.set_candidates(marks, rough=not trust.labels)
-        self._go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
+        view.show_live(game, node, evaluation, rough=not trust.labels)
 
     def _paint_maps(self, evaluation: Evaluation | None) -> None:
-        if self._go_board is None:
+        game, view = self.session.model.game, self._view()
+        if game is None or view is None or not game_support(game.kind).point_maps:
             return
         ownership = evaluation.ownership_first if evaluation is not None and self._live else None
         policy = evaluation.policy if evaluation is not None and self._live else None
-        self._go_board.set_ownership(ownership if self._show_ownership else None)
-        self._go_board.set_policy(policy if self._show_policy else None)
+        view.show_maps(ownership if self._show_ownership else None, policy if self._show_policy else None)
         wanted = self._show_ownership or self._show_policy
         if wanted and evaluation is not None and ownership is None and policy is None and not self._told_no_maps:
             self._told_no_maps = True
@@ -507,8 +495,8 @@ class AnalysisBoard(QObject):
             self._messages.clear(cause)
 
     def _refresh_numbers(self) -> None:
-        game, node = self.session.model.game, self.session.model.current_node
-        if self._go_board is None or game is None or node is None or self._go_board.kind != game.kind:
+        game, node, view = self.session.model.game, self.session.model.current_node, self._view()
+        if view is None or game is None or node is None:
             return
-        self._go_board.set_move_numbers(move_numbers(game, node) if self._show_numbers else {})
+        view.show_move_numbers(game, node, self._show_numbers)
 

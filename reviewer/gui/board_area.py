@@ -6,22 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import chess
-import chess.variant
 from PySide6.QtCore import QEvent, QPointF, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QWidget
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.explain import Why
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, GameKind, Node
+from reviewer.gui.board.views import BoardView, PlayerNote, ReviewMarks, make_board_view
 from reviewer.gui.live_panel import EvalBar
-from reviewer.gui.presenters.board_marks import chess_arrows, go_candidate_marks
 from reviewer.gui.presenters.figures import side_accuracy
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import player_figures_html, player_name_html, welcome_html
 from reviewer.gui.presenters.times import ShownClock
-from reviewer.gui.presenters.why import FOCUS_FILL, FOCUS_OUTLINE, chess_why_marks, go_why_marks
 from reviewer.gui.style import is_dark_palette, paint_stone_icon, theme_for, themed_html
 
 
@@ -146,15 +143,11 @@ class PlayerStrip(QWidget):
     def clock_text(self) -> str:
         return self.clock_label.text() if not self.clock_label.isHidden() else ""
 
-    def set_captures(self, stones: int | None) -> None:
-        """'3 captured' (None: no count, as for chess)."""
-        self.captures_label.setText("" if stones is None else f"{stones} captured")
-        self.captures_label.setToolTip("" if stones is None else f"Stones this player has taken: {stones}")
-
-    def set_in_hand(self, pieces: str) -> None:
-        """Crazyhouse: 'in hand: ♟2 ♞' (the pieces this player may drop), or 'nothing in hand'."""
-        self.captures_label.setText(f"in hand: {pieces}" if pieces else "nothing in hand")
-        self.captures_label.setToolTip("Pieces this player has captured and may drop on the board (crazyhouse)")
+    def set_note(self, note: PlayerNote | None) -> None:
+        """What the board says of this player's position: '3 captured' (Go), 'in hand: ♟2 ♞'
+        (crazyhouse); None: nothing."""
+        self.captures_label.setText("" if note is None else note.text)
+        self.captures_label.setToolTip("" if note is None else note.tooltip)
 
     def paintEvent(self, event: Any) -> None:
         painter = QPainter(self)
@@ -239,12 +232,14 @@ class BoardAndPanel(QWidget):
 
 
 class BoardArea:
-    """The board column's widgets and what they show; the window places `column` and feeds it."""
+    """The board column's widgets and what they show; the window places `column` and feeds it.
+
+    Each game's board (`board.views.BoardView`) is made the first time one of its games is shown."""
 
     def __init__(self, parent: QWidget, open_recent: Callable[[str], None]) -> None:
         self.board_stack = QStackedWidget(parent)
-        self.chess_board: Any = None
-        self.go_board: Any = None
+        self._views: dict[GameKind, BoardView] = {}
+        self._shown: BoardView | None = None
         self.analysis_board: Any = None  # attaches each board when it is made
         self.flipped = False
         self._wheel_steps: Callable[[int], None] | None = None
@@ -259,8 +254,7 @@ class BoardArea:
 
         self.top_player = PlayerStrip(parent)
         self.bottom_player = PlayerStrip(parent)
-        self._captures: dict[str, int] = {}
-        self._in_hand: dict[str, str] | None = None  # crazyhouse: each player's pieces in hand
+        self._notes: Mapping[str, PlayerNote] = {}
         self.eval_bar = EvalBar(parent)
         self.eval_bar.hide()
         self.column = BoardColumn(self.top_player, self.board_stack, self.bottom_player, parent, bar=self.eval_bar)
@@ -268,40 +262,28 @@ class BoardArea:
     def step_with_wheel(self, step: Callable[[int], None]) -> None:
         self._wheel_steps = step
 
-    def ensure_board(self, kind: str) -> Any:
+    def ensure_board(self, kind: GameKind) -> BoardView:
         """The board for `kind`, made the first time, on show."""
-        board: Any
-        match kind:  # the board widget of the game
-            case "chess":
-                if self.chess_board is None:
-                    from reviewer.gui.board.chess_play import PlayableChessBoard
+        view = self._views.get(kind)
+        if view is None:
+            view = make_board_view(kind, self.board_stack)
+            if self._wheel_steps is not None:
+                view.connect_wheel(self._wheel_steps)
+            self.analysis_board.attach(view)
+            self.board_stack.addWidget(view.widget)
+            self._views[kind] = view
+        view.set_flipped(self.flipped)
+        self.board_stack.setCurrentWidget(view.widget)
+        self._shown = view
+        return view
 
-                    self.chess_board = PlayableChessBoard(self.board_stack)
-                    self._connect_wheel(self.chess_board)
-                    self.analysis_board.attach_chess_board(self.chess_board)
-                    self.board_stack.addWidget(self.chess_board)
-                board = self.chess_board
-            case "go":
-                if self.go_board is None:
-                    from reviewer.gui.board.go_play import PlayableGoBoard
+    @property
+    def view(self) -> BoardView | None:
+        """The board of the game on show (None before one is opened)."""
+        return self._shown
 
-                    self.go_board = PlayableGoBoard(self.board_stack)
-                    self._connect_wheel(self.go_board)
-                    self.analysis_board.attach_go_board(self.go_board)
-                    self.board_stack.addWidget(self.go_board)
-                board = self.go_board
-            case _:
-                raise ValueError(f"no board widget shows {kind} games")
-        board.set_flipped(self.flipped) if hasattr(board, "set_flipped") else None
-        self.board_stack.setCurrentWidget(board)
-        return board
-
-    def _connect_wheel(self, board: Any) -> None:
-        if self._wheel_steps is not None:
-            board.wheel_steps.connect(self._wheel_steps)
-
-    def boards(self) -> tuple[Any, ...]:
-        return tuple(board for board in (self.chess_board, self.go_board) if board is not None)
+    def views(self) -> tuple[BoardView, ...]:
+        return tuple(self._views.values())
 
     def show_node(
         self,
@@ -315,73 +297,20 @@ class BoardArea:
         """The position after `node` on its game's board, with the engine's view of it and the
         judgement of the move that led there; `rough`: the engine's values are estimates only;
         `why`: why that move lost, drawn as the refutation's first moves and the focus."""
-        match game.kind:  # the board widget of the game
-            case "chess":
-                self.show_chess(game, node, evaluation, judgement, why)
-            case "go":
-                self.show_go(game, node, evaluation, judgement, rough(), why)
-
-    def show_chess(
-        self, game: Game, node: Node, evaluation: Evaluation | None, judgement: str | None, why: Why | None = None
-    ) -> None:
-        from reviewer.core.games.chess import board_after as chess_board_at
-        from reviewer.gui.board.chess_board import Arrow
-
-        if self.chess_board is None:
+        view = self._views.get(game.kind)
+        if view is None:
             return
-        board = chess_board_at(game, node)
-        self._in_hand = pieces_in_hand(board)
-        self._show_captures({})
-        last_move = board.peek() if board.move_stack else None
-        self.chess_board.set_position(board, last_move)
-        marks = chess_why_marks(board, why)
-        arrows = chess_arrows(board, evaluation, Arrow)
-        arrows += [Arrow(start, end, colour, width) for start, end, colour, width in marks.arrows]
-        self.chess_board.set_arrows(arrows)
-        self.chess_board.set_focus(marks.focus, FOCUS_FILL)
-        if last_move is not None:
-            self.chess_board.set_move_badge(last_move.to_square, judgement)
-        else:
-            self.chess_board.set_move_badge(None, None)
+        self._show_notes(view.show_review(game, node, ReviewMarks(evaluation, judgement, rough, why)))
 
-    def show_go(
-        self,
-        game: Game,
-        node: Node,
-        evaluation: Evaluation | None,
-        judgement: str | None,
-        rough: bool,
-        why: Why | None = None,
-    ) -> None:
-        from reviewer.core.games.go import position_after as go_position_at
-        from reviewer.gui.board.go_board import CandidateMark
-
-        if self.go_board is None:
-            return
-        position = go_position_at(game, node)
-        self.go_board.set_position(position)
-        self._in_hand = None
-        self._show_captures({"black": position.captures_by_black, "white": position.captures_by_white})
-        marks = go_candidate_marks(game, position.to_move, evaluation, CandidateMark)
-        self.go_board.set_candidates(marks, rough=rough)
-        self.go_board.set_best_move(next((mark.point for mark in marks if mark.is_best), None))
-        self.go_board.set_move_badge(node.point, judgement)
-        why_marks = go_why_marks(game, position.to_move, why)
-        self.go_board.set_focus(why_marks.focus, FOCUS_OUTLINE)
-        self.go_board.set_why_line(why_marks.line)
-
-    def _show_captures(self, by_color: dict[str, int]) -> None:
-        self._captures = by_color
+    def _show_notes(self, notes: Mapping[str, PlayerNote]) -> None:
+        self._notes = notes
         for strip in (self.top_player, self.bottom_player):
-            strip.set_captures(by_color.get(strip.color))
-            if self._in_hand is not None:
-                strip.set_in_hand(self._in_hand[strip.color])
+            strip.set_note(notes.get(strip.color))
 
     def set_flipped(self, flipped: bool) -> None:
         self.flipped = flipped
-        for board in self.boards():
-            if hasattr(board, "set_flipped"):
-                board.set_flipped(flipped)
+        for view in self._views.values():
+            view.set_flipped(flipped)
         self.eval_bar.set_flipped(flipped)
 
     def show_players(self, game: Game | None, assessment: Any, partial: bool) -> None:
@@ -397,7 +326,7 @@ class BoardArea:
         top, bottom = (black, white) if bottom_is_white else (white, black)
         self.top_player.set_player("black" if bottom_is_white else "white", *top)
         self.bottom_player.set_player("white" if bottom_is_white else "black", *bottom)
-        self._show_captures(self._captures)
+        self._show_notes(self._notes)
         self.top_player.show()
         self.bottom_player.show()
 
@@ -412,20 +341,3 @@ class BoardArea:
         self.welcome_label.setText(themed_html(welcome_html(recent_paths)))
         self.top_player.hide()
         self.bottom_player.hide()
-
-
-def pieces_in_hand(board: Any) -> dict[str, str] | None:
-    """Each player's pieces in hand on a crazyhouse board ('♛ ♟2'), strongest first; None on other boards."""
-    if not isinstance(board, chess.variant.CrazyhouseBoard):
-        return None
-    shown = {}
-    for color, name in ((chess.WHITE, "white"), (chess.BLACK, "black")):
-        pocket = board.pockets[color]
-        parts = []
-        for piece_type in (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT, chess.PAWN):
-            count = pocket.count(piece_type)
-            if count:
-                symbol = chess.Piece(piece_type, color).unicode_symbol()
-                parts.append(symbol + (str(count) if count > 1 else ""))
-        shown[name] = " ".join(parts)
-    return shown

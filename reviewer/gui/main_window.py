@@ -234,12 +234,10 @@ class MainWindow(QMainWindow):
         QTimer.singleShot(GRAPH_DELAY_MS, self._ensure_graph)
 
     @property
-    def chess_board(self) -> Any:
-        return self.board_area.chess_board
-
-    @property
-    def go_board(self) -> Any:
-        return self.board_area.go_board
+    def board(self) -> Any:
+        """The board widget of the game on show (None before a game is opened)."""
+        view = self.board_area.view
+        return view.widget if view is not None else None
 
     # ------------------------------------------------------------------------------ building
     def _build_exports(self) -> None:
@@ -542,7 +540,8 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, dark)
-        for widget in (self.eval_graph, self.time_chart, self.summary_panel, self.move_list, self.chess_board, self.go_board):
+        boards = [view.widget for view in self.board_area.views()]
+        for widget in (self.eval_graph, self.time_chart, self.summary_panel, self.move_list, *boards):
             if widget is not None and hasattr(widget, "set_dark"):
                 widget.set_dark(dark)
         self.views.refresh()

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import chess
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
@@ -30,8 +29,7 @@ from PySide6.QtWidgets import (
 from reviewer.core.games import rules_for
 from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge_answer, position_of
 from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
-from reviewer.gui.board.chess_play import PlayableChessBoard
-from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.board.views import BoardView, make_board_view
 from reviewer.gui.tasks import Tasks
 from reviewer.gui.window_size import resize_to_fit
 
@@ -85,17 +83,12 @@ class TrainWindow(QWidget):
         self.player_filter.editingFinished.connect(self._filters_changed)
         self.opening_filter.editingFinished.connect(self._filters_changed)
 
-        self.chess_board = PlayableChessBoard()
-        self.go_board = PlayableGoBoard()
+        self._views: dict[str, BoardView] = {}  # each game's board, made for its first card
         self.boards = QStackedWidget()
         self.empty_label = QLabel("No card is due. Analyse games to make cards from your mistakes.")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setWordWrap(True)
-        for widget in (self.empty_label, self.chess_board, self.go_board):  # type: ignore[assignment]
-            self.boards.addWidget(widget)
-        self.chess_board.move_played.connect(self.answer)
-        self.chess_board.move_tried.connect(self.answer)  # judged illegal, with the reason
-        self.go_board.move_played.connect(self.answer)
+        self.boards.addWidget(self.empty_label)
 
         self.card_label = QLabel()
         self.card_label.setWordWrap(True)
@@ -270,6 +263,20 @@ class TrainWindow(QWidget):
             self._finish(card, verdict.move)
             self._record(card, verdict.move, accepted=True)
 
+    @property
+    def board(self) -> Any:
+        """The board widget the card on show is asked on (the empty page when none is due)."""
+        return self.boards.currentWidget()
+
+    def _view_for(self, kind: str) -> BoardView:
+        view = self._views.get(kind)
+        if view is None:
+            view = make_board_view(kind, self.boards)
+            view.connect_moves(self.answer, self.answer)  # a move the board refuses is judged illegal, with the reason
+            self.boards.addWidget(view.widget)
+            self._views[kind] = view
+        return view
+
     def _on_reviewed(self, text: str) -> None:
         if self._answered is not None:  # about the card on show
             self.feedback_label.setText(f"{self.feedback_label.text()} ({text})")
@@ -282,12 +289,9 @@ class TrainWindow(QWidget):
         """`card` is answered by `move`: show that move played on the board and wait for "Next card"."""
         self._answered = card
         played = rules_for(card.kind).play(position_of(card), move)
-        if self.boards.currentWidget() is self.chess_board:  # the board the card is asked on
-            self.chess_board.set_position(played.position, chess.Move.from_uci(played.machine))
-        else:
-            self.go_board.set_position(played.position)
-        self.chess_board.set_interactive(False)
-        self.go_board.set_interactive(False)
+        view = self._view_for(card.kind)
+        view.show_position(played.position, card.side, played.machine)
+        view.set_interactive(False)
         self.show_button.setEnabled(False)
         self.next_button.setEnabled(True)
         self.next_button.setFocus()
@@ -305,25 +309,16 @@ class TrainWindow(QWidget):
 
     def _show(self, card: Card | None) -> None:
         self.next_button.setEnabled(False)
-        self.chess_board.set_interactive(True)
-        self.go_board.set_interactive(True)
         if card is None:
             self.boards.setCurrentWidget(self.empty_label)
             self.card_label.setText("")
             self.show_button.setEnabled(False)
             return
         self.show_button.setEnabled(True)
-        position: Any = position_of(card)
-        match card.kind:  # the board widget of the game
-            case "chess":
-                self.chess_board.set_position(position)
-                self.chess_board.set_flipped(card.side == "black")
-                self.boards.setCurrentWidget(self.chess_board)
-            case "go":
-                self.go_board.set_position(position)
-                self.boards.setCurrentWidget(self.go_board)
-            case _:
-                raise ValueError(f"no board widget shows {card.kind} games")
+        view = self._view_for(card.kind)
+        view.set_interactive(True)
+        view.show_position(position_of(card), card.side)
+        self.boards.setCurrentWidget(view.widget)
         who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
         mover = f"{card.player} ({card.side.capitalize()})" if card.player.strip() else card.side.capitalize()
         self.card_label.setText(

@@ -17,6 +17,8 @@ from reviewer.core.services.saved_lines import SavedLines
 from reviewer.core.variations import TreeEditor
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.board.chess_play import PlayableChessBoard
+from reviewer.gui.board.chess_view import ChessView
+from reviewer.gui.board.go_view import GoView
 from reviewer.gui.live_panel import EvalBar, LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.move_list import MoveListWidget
@@ -51,7 +53,7 @@ class Harness:
             self.messages.append,
             saved_lines,
         )
-        self.analysis.attach_chess_board(self.board)
+        self.analysis.attach(ChessView(self.board))
         self.session.current_changed.connect(self._show)
         self.session.game_loaded.connect(lambda: self.move_list.set_game(self.session.model.game))
         self.session.tree_changed.connect(lambda _mainline_changed: self.move_list.refresh_tree())
@@ -241,7 +243,7 @@ def test_go_territory_and_policy_maps_come_from_the_live_lines(qtbot):
     analysis = AnalysisBoard(
         session, lines, bar, entry, lambda _kind, _size: lambda: KataGoEngine(command), messages.append, None
     )
-    analysis.attach_go_board(board)
+    analysis.attach(GoView(board))
     session.current_changed.connect(lambda node: board.set_position(position_after(session.model.game, node)))
     game = Game(kind="go", board_width=9, board_height=9, first_player="black", komi=7.0)
     TreeEditor(game).play_line(game.root, ["E5", "C3"])

@@ -37,13 +37,13 @@ def texts(window: MainWindow) -> list[str]:
 
 
 def click_squares(window: MainWindow, *squares: int) -> None:
-    board = window.chess_board
+    board = window.board
     for square in squares:
         QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
 
 
 def drag(window: MainWindow, start_square: int, end_square: int) -> None:
-    board = window.chess_board
+    board = window.board
     start, end = board.square_center(start_square).toPoint(), board.square_center(end_square).toPoint()
     QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
     QTest.mouseMove(board, (start + end) / 2)

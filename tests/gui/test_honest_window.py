@@ -164,7 +164,7 @@ def test_the_built_in_go_engine_gives_a_rough_estimate_without_labels(qtbot, win
     notice = window.summary_panel.notice_text()
     assert notice.startswith("Rough estimate:") and "reviewer engines install" in notice
     assert window.eval_graph.rough_label.isVisible()
-    assert window.go_board.candidates_rough  # candidates in one neutral grey, not loss colours
+    assert window.board.candidates_rough  # candidates in one neutral grey, not loss colours
     window.session.model.set_current_ply(3)
     text = comment_html(window.session.model, window.session.model.current_node)
     assert "rough estimate" in text and "Blunder" not in text

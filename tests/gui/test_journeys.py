@@ -96,7 +96,7 @@ def drag(board, start_square: int, end_square: int) -> None:
 
 
 def click_point(window: MainWindow, gtp: str) -> None:
-    board = window.go_board
+    board = window.board
     point = point_from_gtp(gtp, 9)
     QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.point_center(point).toPoint())
 
@@ -157,7 +157,7 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
     # The graph takes the player to a flagged move: board, move list and graph agree.
     ply = click_graph(qtbot, window, next(p for p in sorted(labels) if p >= 6))
     assert session.model.current_ply == ply and window.move_list.current_node() is session.model.mainline_node(ply)
-    assert window.chess_board.board().fen() == board_after(session.model.game, session.model.current_node).fen()
+    assert window.board.board().fen() == board_after(session.model.game, session.model.current_node).fen()
 
     # A variation dragged on the board: the labels of the whole list stay.
     here = session.model.current_node
@@ -165,7 +165,7 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
     played = {child.uci for child in here.children}
     move = next(m for m in board.legal_moves if m.uci() not in played and not m.promotion)
     with qtbot.waitSignal(session.tree_changed):
-        drag(window.chess_board, move.from_square, move.to_square)
+        drag(window.board, move.from_square, move.to_square)
     variation = session.model.current_node
     assert variation.uci == move.uci() and not variation.is_mainline and variation.parent is here
     assert shown_labels(window) == labels
@@ -173,7 +173,7 @@ def test_chess_open_analyse_explore_undo_export_and_reopen(qtbot, window, corpus
     # Engine lines: a click on the third move of the first line plays three moves, and only those.
     line = click_line_move(qtbot, window, 3)
     assert [node.move for node in session.model.current_node.path_from_root()[ply + 1 :]] == list(line[:3])
-    assert not window.chess_board._preview  # the hovered line's arrows went with the old position
+    assert not window.board._preview  # the hovered line's arrows went with the old position
     assert shown_labels(window) == labels
     assert window.lines_panel.rows() == [] or window.analysis_board.latest_update().token is session.model.current_node
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)  # the new position's lines
@@ -216,7 +216,7 @@ def test_go_open_analyse_capture_ko_lines_undo_export_and_reopen(qtbot, window, 
         click_point(window, "E5")
     capture = session.model.current_node
     assert capture.move == "E5" and not capture.is_mainline
-    assert point_from_gtp("D5", 9) not in window.go_board.position().white
+    assert point_from_gtp("D5", 9) not in window.board.position().white
     # White's immediate recapture is the ko: refused, with its reason, nothing lost.
     click_point(window, "D5")
     assert session.model.current_node is capture
@@ -272,15 +272,15 @@ def test_a_saved_analysis_becomes_cards_and_the_feedback_stays_with_the_card_ans
     qtbot.waitUntil(lambda: trainer.current() is not None, timeout=WAIT_MS)
     card = trainer.current()
     assert card.kind == "chess" and card.played in trainer.card_label.text()
-    board = trainer.chess_board.board()
+    board = trainer.board.board()
     best = board.parse_san(card.best)
-    drag(trainer.chess_board, best.from_square, best.to_square)
+    drag(trainer.board, best.from_square, best.to_square)
     qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
     assert trainer.feedback_label.text().startswith("Good")
     assert trainer.current() is card and card.played in trainer.card_label.text()  # the card answered
     after = board.copy()
     after.push(best)
-    assert trainer.chess_board.board().board_fen() == after.board_fen()  # the answer, on the board
+    assert trainer.board.board().board_fen() == after.board_fen()  # the answer, on the board
     shoot(qtbot, window, "trainer-answered", trainer)
     QTest.mouseClick(trainer.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: trainer.current() is not card, timeout=WAIT_MS)
@@ -403,16 +403,16 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
         assert {card.ply for card in cards} == flagged
         assert {(card.source_path, card.source_index) for card in cards} == {(str(games), 0)}
         card = trainer.current()
-        board = trainer.chess_board.board()
+        board = trainer.board.board()
         best = board.parse_san(card.best)
-        drag(trainer.chess_board, best.from_square, best.to_square)
+        drag(trainer.board, best.from_square, best.to_square)
         try:
             qtbot.waitUntil(lambda: "next time:" in trainer.feedback_label.text(), timeout=WAIT_MS)
         except Exception:
             raise AssertionError(
                 f"feedback {trainer.feedback_label.text()!r}; card {card.card_id} {card.best} on show "
-                f"{getattr(trainer.current(), 'card_id', None)}; answered {trainer.answered()}; board {trainer.chess_board.board().fen()} "
-                f"card position {card.position}; geometry {trainer.chess_board.geometry()}"
+                f"{getattr(trainer.current(), 'card_id', None)}; answered {trainer.answered()}; board {trainer.board.board().fen()} "
+                f"card position {card.position}; geometry {trainer.board.geometry()}"
             ) from None
         assert trainer.feedback_label.text().startswith("Good") and trainer.current() is card
         shoot(qtbot, window, "collection-trainer", trainer)

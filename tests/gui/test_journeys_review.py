@@ -35,7 +35,7 @@ CHESS_PASSES = len(default_chess_passes().nodes)
 
 
 def click_square(window: MainWindow, square: int) -> None:
-    board = window.chess_board
+    board = window.board
     QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
 
 
@@ -55,7 +55,7 @@ def test_learn_from_your_mistakes_hides_the_answer_and_keeps_the_feedback_with_i
     panel = window.retro_panel
     assert "Nf6 was a blunder" in panel.prompt.text()
     assert window.session.model.current_ply == BLUNDER_PLY - 1
-    assert window.chess_board.arrows() == [] and "Engine" not in window.comment_view.toPlainText()
+    assert window.board.arrows() == [] and "Engine" not in window.comment_view.toPlainText()
     shoot(qtbot, window, "learn-asked")
 
     click_square(window, chess.G8)
@@ -65,7 +65,7 @@ def test_learn_from_your_mistakes_hides_the_answer_and_keeps_the_feedback_with_i
     click_square(window, chess.G6)  # the best move
     assert panel.feedback.text().startswith("Good, that's the best move.")
     assert "Nf6 was a blunder" in panel.prompt.text() and panel.next.isEnabled()
-    assert window.chess_board.arrows()  # answered: the engine's view is back, on the same mistake
+    assert window.board.arrows()  # answered: the engine's view is back, on the same mistake
     shoot(qtbot, window, "learn-answered")
     QTest.mouseClick(panel.next, Qt.MouseButton.LeftButton)
     assert panel.prompt.text().startswith("Done.") and panel.feedback.text() == ""

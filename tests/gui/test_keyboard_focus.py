@@ -123,7 +123,7 @@ def test_a_click_elsewhere_takes_the_keyboard_from_the_box(qtbot, window, corpus
 def test_opening_a_go_game_leaves_the_keyboard_to_the_board(qtbot, window, corpus_dir) -> None:
     QTest.mouseClick(window.move_entry, Qt.MouseButton.LeftButton)
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
-    qtbot.waitUntil(lambda: focused() is window.go_board)
+    qtbot.waitUntil(lambda: focused() is window.board)
     moves = window.session.model.ply_count
     window.session.model.set_current_ply(FROM_PLY)
     QTest.keyClick(focused(), Qt.Key.Key_P, Qt.KeyboardModifier.ShiftModifier)  # a pass

@@ -15,6 +15,7 @@ from support import fake_engine_command
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
 from reviewer.core.games.chess import board_after as chess_board_at
+from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.comment import comment_html
@@ -63,7 +64,7 @@ def test_open_a_corpus_game_and_step_with_the_keys(qtbot, window, corpus_dir) ->
     qtbot.keyClick(window, Qt.Key.Key_Right)
     assert window.session.model.current_ply == 2
     node = game.node_at_ply(2)
-    assert window.chess_board.board().fen() == chess_board_at(game, node).fen()
+    assert window.board.board().fen() == chess_board_at(game, node).fen()
     assert window.move_list.current_node() is node
     assert window.eval_graph.current_ply() == 2
 
@@ -78,8 +79,8 @@ def test_open_a_corpus_game_and_step_with_the_keys(qtbot, window, corpus_dir) ->
 
 def test_wheel_over_the_board_steps_through_the_session(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
-    window.chess_board.wheel_steps.emit(3)
-    window.chess_board.wheel_steps.emit(-1)
+    window.board.wheel_steps.emit(3)
+    window.board.wheel_steps.emit(-1)
     assert window.session.model.current_ply == 2
 
 
@@ -100,7 +101,7 @@ def test_clicking_the_graph_moves_board_and_move_list(qtbot, window, corpus_dir)
     ply = window.session.model.current_ply
     assert ply == clicked.args[0]
     assert window.move_list.current_node() is game.node_at_ply(ply)
-    assert window.chess_board.board().fen() == chess_board_at(game, game.node_at_ply(ply)).fen()
+    assert window.board.board().fen() == chess_board_at(game, game.node_at_ply(ply)).fen()
 
 
 def test_clicking_a_variation_in_the_move_list(qtbot, window, corpus_dir) -> None:
@@ -210,7 +211,7 @@ def test_dropping_a_file_opens_it(qtbot, window, corpus_dir) -> None:
     with qtbot.waitSignal(window.file_opened, timeout=10000):
         window.dropEvent(event)
     assert window.session.model.game.kind == "go"
-    assert window.board_stack.currentWidget() is window.go_board
+    assert isinstance(window.board, PlayableGoBoard) and window.board_stack.currentWidget() is window.board
 
 
 def test_game_number_and_ply_from_the_caller(qtbot, window, corpus_dir) -> None:
@@ -241,7 +242,7 @@ def test_game_chooser_lists_headers_lazily_and_filters(qtbot, corpus_dir) -> Non
 def test_flip_preset_and_limit_are_remembered(qtbot, window, corpus_dir) -> None:
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     qtbot.keyClick(window, Qt.Key.Key_F)
-    assert window.chess_board.is_flipped()
+    assert window.board.is_flipped()
     window.set_preset("seed")
     window.set_limit("chess", window.limit("chess").__class__(depth=12))
     fresh = Settings()

@@ -33,13 +33,13 @@ def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot
     assert game is not None and game.variant == variant.lower()
     assert game.ply_count == len(VARIANTS[variant].split()) - 1 - VARIANTS[variant].count(".")
     if variant == "Horde":
-        assert len(window.chess_board.board().pieces(chess.PAWN, chess.WHITE)) == 36
+        assert len(window.board.board().pieces(chess.PAWN, chess.WHITE)) == 36
     for ply in range(1, game.ply_count + 1):
         qtbot.keyClick(window, Qt.Key.Key_Right)
         assert window.session.model.current_ply == ply
-        assert window.chess_board.board().fen() == board_after(game, game.node_at_ply(ply)).fen()
+        assert window.board.board().fen() == board_after(game, game.node_at_ply(ply)).fen()
     if variant == "Crazyhouse":
-        board = window.chess_board.board()
+        board = window.board.board()
         assert board.piece_at(chess.E5) == chess.Piece(chess.PAWN, chess.WHITE)
         assert board.piece_at(chess.F4) == chess.Piece(chess.PAWN, chess.BLACK)
         assert game.node_at_ply(7).move == "P@e5"
@@ -50,7 +50,7 @@ def test_a_variant_game_steps_on_the_board_through_every_position(variant, qtbot
         hands = {strip.color: strip.captures_label.text() for strip in (window.top_player, window.bottom_player)}
         assert hands == {"white": "in hand: ♙", "black": "in hand: ♟"}
     if variant == "Atomic":
-        assert window.chess_board.board().piece_at(chess.D5) is None  # the capture blew both pawns up
+        assert window.board.board().piece_at(chess.D5) is None  # the capture blew both pawns up
     texts = [message.text for message in window.message_bar.messages()]
     assert any("engines analyse only standard chess" in text for text in texts), texts
 

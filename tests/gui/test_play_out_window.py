@@ -30,7 +30,7 @@ def window(qtbot):
 
 
 def click_move(window, move: chess.Move) -> None:
-    board = window.chess_board
+    board = window.board
     for square in (move.from_square, move.to_square):
         QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
 

@@ -101,7 +101,7 @@ def test_an_illegal_chess_position_is_refused_with_its_reason_and_a_legal_one_op
     qtbot.waitUntil(lambda: window.session.model.game is not None, timeout=WAIT_MS)
     game = window.session.model.game
     assert game.kind == "chess" and game.start_fen == "6k1/8/8/8/8/8/8/4K1R1 b - - 0 1"
-    assert window.chess_board is not None and window.chess_board.isVisible()
+    assert window.board is not None and window.board.isVisible()
     assert not dialog.isVisible()
     # the new game can be played on (Black's king steps out of check) and analysed
     assert window.play_line(["Kh7"])
@@ -156,7 +156,7 @@ def test_go_stones_a_stone_without_a_liberty_refused_and_a_go_game_opened(qtbot,
     qtbot.waitUntil(lambda: window.session.model.game is not None, timeout=WAIT_MS)
     game = window.session.model.game
     assert game.kind == "go" and game.board_width == 9 and sorted(game.setup_black) == [(0, 1), (1, 0)]
-    assert window.go_board is not None and window.go_board.isVisible()
+    assert window.board is not None and window.board.isVisible()
     assert window.play_line(["E5"])
 
 

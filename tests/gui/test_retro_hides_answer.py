@@ -53,7 +53,7 @@ def window(qtbot, tmp_path):
 
 
 def click_squares(window: MainWindow, *squares: int) -> None:
-    board = window.chess_board
+    board = window.board
     for square in squares:
         QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
 
@@ -64,7 +64,7 @@ def comment_text(window: MainWindow) -> str:
 
 def assert_nothing_tells_the_answer(window: MainWindow) -> None:
     assert window.session.model.current_ply == ASKED_PLY - 1
-    assert window.chess_board.arrows() == []
+    assert window.board.arrows() == []
     assert "g6" not in comment_text(window) and "Engine" not in comment_text(window)
     assert "Why" not in comment_text(window)
     assert window.move_list._judgements.get(ASKED_PLY) is None
@@ -77,7 +77,7 @@ def assert_nothing_tells_the_answer(window: MainWindow) -> None:
 
 def test_while_asked_no_engine_view_shows_and_the_answer_waits_for_next(qtbot, window) -> None:
     window.session.model.set_current_ply(ASKED_PLY - 1)
-    assert window.chess_board.arrows()  # the review's best-move arrow, before the question
+    assert window.board.arrows()  # the review's best-move arrow, before the question
     assert "Engine" in comment_text(window)
     window.commands.retro_black_action.trigger()
     panel = window.retro_panel
@@ -100,7 +100,7 @@ def test_while_asked_no_engine_view_shows_and_the_answer_waits_for_next(qtbot, w
     assert "Nf6 was a blunder" in panel.prompt.text()  # the feedback is under its own mistake
     assert panel.next.isEnabled() and not panel.show_me.isEnabled()
     assert window.session.model.current_ply == ASKED_PLY - 1
-    assert window.chess_board.arrows() and "Engine" in comment_text(window)  # answered: the engine's view is back
+    assert window.board.arrows() and "Engine" in comment_text(window)  # answered: the engine's view is back
     qtbot.waitUntil(lambda: bool(window.lines_panel.rows()), timeout=WAIT_MS)
 
     QTest.mouseClick(panel.next, Qt.MouseButton.LeftButton)
@@ -144,7 +144,7 @@ def test_a_go_mistake_asked_shows_no_candidate_nor_best_point(qtbot, window) -> 
     qtbot.waitUntil(judged, timeout=WAIT_MS)
     window.views.refresh()
     window.session.model.set_current_ply(2)
-    board = window.go_board
+    board = window.board
     assert board.candidates  # the review's candidates, before the question
     window.commands.retro_black_action.trigger()
     assert "A1 was a" in window.retro_panel.prompt.text() and window.session.model.current_ply == 2

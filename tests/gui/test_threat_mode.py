@@ -48,18 +48,18 @@ def test_x_shows_the_chess_threat_and_hides_it_and_a_move_drops_it(qtbot, window
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     why = window.analysis_board.threat
     assert why.text == "Threatens Nxe5, winning a pawn."
-    assert window.chess_board.preview_arrows() == [(chess.F3, chess.E5)]
+    assert window.board.preview_arrows() == [(chess.F3, chess.E5)]
     assert any(m.text == why.text and m.level == "info" for m in window.message_bar.messages())
     QTest.keyClick(window, Qt.Key.Key_X)
     assert not window.commands.threat_action.isChecked()
-    assert window.analysis_board.threat is None and window.chess_board.preview_arrows() == []
+    assert window.analysis_board.threat is None and window.board.preview_arrows() == []
 
     QTest.keyClick(window, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     QTest.keyClick(window, Qt.Key.Key_Right)  # 2... Nc6 defends e5: the old threat goes at once
     assert window.session.model.current_node.ply == 4
     assert window.analysis_board.threat is None or window.analysis_board.threat.line[0] != "Nxe5"
-    assert window.chess_board.preview_arrows() != [(chess.F3, chess.E5)]
+    assert window.board.preview_arrows() != [(chess.F3, chess.E5)]
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     assert window.analysis_board.threat.line[0] != "Nxe5"  # the threat of the new position
     QTest.keyClick(window, Qt.Key.Key_X)
@@ -73,6 +73,6 @@ def test_x_shows_the_go_threat_as_a_ghost_stone(qtbot, window, tmp_path):
     QTest.keyClick(window, Qt.Key.Key_X)
     qtbot.waitUntil(lambda: window.analysis_board.threat is not None, timeout=WAIT_MS)
     assert window.analysis_board.threat.text == "Threatens C3, capturing 1 stone at C2."
-    assert window.go_board.ghost_stones() == [(point_from_gtp("C3", 9), "white", 1)]
+    assert window.board.ghost_stones() == [(point_from_gtp("C3", 9), "white", 1)]
     QTest.keyClick(window, Qt.Key.Key_X)
-    assert window.go_board.ghost_stones() == []
+    assert window.board.ghost_stones() == []

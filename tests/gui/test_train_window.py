@@ -13,6 +13,8 @@ from support import chess_card, go_game_with_a_blunder
 from reviewer.core.scoring import assess_game
 from reviewer.core.services.trainer.cards import cards_from_game
 from reviewer.core.services.trainer.deck import Deck
+from reviewer.gui.board.chess_play import PlayableChessBoard
+from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.train_window import TrainWindow
 
 WAIT_MS = 60_000
@@ -41,13 +43,13 @@ def test_due_cards_are_asked_on_the_board_and_answers_reschedule_them(qtbot, dec
     window.kind_filter.setCurrentIndex(1)  # chess only
     qtbot.waitUntil(lambda: window.progress_label.text().startswith("1 due"), timeout=WAIT_MS)
     card = window.current()
-    assert card.kind == "chess" and window.boards.currentWidget() is window.chess_board
-    assert window.chess_board.is_flipped()  # Black to move: Black at the bottom
-    click(window.chess_board, chess.G8)
-    click(window.chess_board, chess.F6)
+    assert card.kind == "chess" and isinstance(window.board, PlayableChessBoard)
+    assert window.board.is_flipped()  # Black to move: Black at the bottom
+    click(window.board, chess.G8)
+    click(window.board, chess.F6)
     assert window.feedback_label.text().startswith("Not this one")
-    click(window.chess_board, chess.G7)
-    click(window.chess_board, chess.G6)
+    click(window.board, chess.G7)
+    click(window.board, chess.G6)
     qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)
     QTest.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)
@@ -63,10 +65,10 @@ def test_go_cards_show_on_the_go_board_and_show_me_gives_the_answer(qtbot, deck_
     qtbot.addWidget(window)
     window.kind_filter.setCurrentIndex(2)  # Go only
     qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "go", timeout=WAIT_MS)
-    assert window.boards.currentWidget() is window.go_board
+    assert isinstance(window.board, PlayableGoBoard)
     window.show_button.click()
     assert window.feedback_label.text().startswith("The best move was G5.")
-    assert window.go_board.position().last_move is not None  # the answer, on the board
+    assert window.board.position().last_move is not None  # the answer, on the board
     window.next_button.click()
     qtbot.waitUntil(lambda: window.current() is None, timeout=WAIT_MS)
     window.close_deck()
@@ -78,22 +80,22 @@ def test_the_feedback_stays_with_the_card_answered_and_the_next_card_comes_when_
     window.show()
     qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
     card = window.current()
-    click(window.chess_board, chess.G7)
-    click(window.chess_board, chess.G6)
+    click(window.board, chess.G7)
+    click(window.board, chess.G6)
     qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)  # the deck has written it
     assert window.feedback_label.text().startswith("Good")
     assert window.current() is card and window.answered() is card  # still the card answered
     assert card.played in window.card_label.text()
-    board = window.chess_board.board()
+    board = window.board.board()
     assert board.piece_at(chess.G6) == chess.Piece(chess.PAWN, chess.BLACK)  # the answer on the board
     assert window.next_button.isEnabled() and not window.show_button.isEnabled()
-    click(window.chess_board, chess.F8)
-    click(window.chess_board, chess.G7)  # the board takes no second answer
-    assert window.chess_board.board().piece_at(chess.F8) is not None
+    click(window.board, chess.F8)
+    click(window.board, chess.G7)  # the board takes no second answer
+    assert window.board.board().piece_at(chess.F8) is not None
 
     QTest.keyClick(window, Qt.Key.Key_N)
     qtbot.waitUntil(lambda: window.current() is not card, timeout=WAIT_MS)
-    assert window.current().kind == "go" and window.boards.currentWidget() is window.go_board
+    assert window.current().kind == "go" and isinstance(window.board, PlayableGoBoard)
     assert window.feedback_label.text() == ""
     assert window.answered() is None and not window.next_button.isEnabled()
     window.close_deck()
@@ -110,8 +112,8 @@ def test_a_deck_read_before_the_answer_was_written_never_asks_the_answered_card_
     writing = threading.Event()
     window._tasks.submit(writing.wait, lane="deck")  # the answer waits behind this in the deck's lane
     try:
-        click(window.chess_board, chess.G7)
-        click(window.chess_board, chess.G6)
+        click(window.board, chess.G7)
+        click(window.board, chess.G6)
         assert window.answered() is card
         window.loaded.emit(read_before, Deck(deck_path).progress())  # a reload's answer, read before the answer
         QTest.mouseClick(window.next_button, Qt.MouseButton.LeftButton)
@@ -149,8 +151,8 @@ def test_a_deck_changed_in_the_background_leaves_the_answered_card_and_its_feedb
     window.kind_filter.setCurrentIndex(1)  # chess only: one card
     qtbot.waitUntil(lambda: window.current() is not None and window.current().kind == "chess", timeout=WAIT_MS)
     card = window.current()
-    click(window.chess_board, chess.G7)
-    click(window.chess_board, chess.G6)
+    click(window.board, chess.G7)
+    click(window.board, chess.G6)
     qtbot.waitUntil(lambda: "next time:" in window.feedback_label.text(), timeout=WAIT_MS)
     feedback = window.feedback_label.text()
     with qtbot.waitSignal(window.loaded, timeout=WAIT_MS):

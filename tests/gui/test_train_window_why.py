@@ -33,12 +33,12 @@ def test_why_the_games_move_lost_waits_until_the_card_is_answered(qtbot, tmp_pat
     window = open_window(qtbot, tmp_path)
     card = window.current()
     assert card.why_text and window.why_label.text() == ""  # not before the player has tried
-    click(window.chess_board, chess.G8)
-    click(window.chess_board, chess.F6)  # the game's move again
+    click(window.board, chess.G8)
+    click(window.board, chess.F6)  # the game's move again
     assert window.feedback_label.text().startswith("Not this one")
     assert window.why_label.text() == ""  # still looking: the why would point at the answer
-    click(window.chess_board, chess.G7)
-    click(window.chess_board, chess.G6)  # the best move
+    click(window.board, chess.G7)
+    click(window.board, chess.G6)  # the best move
     assert window.feedback_label.text().startswith("Good")
     assert window.why_label.text() == f"In the game, Nf6: {card.why_text}"
     window.close_deck()

@@ -76,7 +76,7 @@ def test_clicking_a_forking_blunder_shows_why_and_marks_the_fork(qtbot, window, 
     wait_for_judgement(qtbot, window, 1)
     click_move(qtbot, window, 2)
     click_move(qtbot, window, 1)
-    board = window.chess_board
+    board = window.board
     assert {chess.C7, chess.E8, chess.A8} <= set(board.focus())
     assert any(a.from_sq == chess.D5 and a.to_sq == chess.C7 for a in board.arrows())
     assert "Why:" in window.comment_view.toPlainText()
@@ -113,7 +113,7 @@ def test_clicking_a_go_move_that_lets_a_group_die_outlines_the_group(qtbot, wind
     )
     wait_for_judgement(qtbot, window, 7)
     click_move(qtbot, window, 7)
-    board = window.go_board
+    board = window.board
     assert {point_from_gtp(name, size) for name in GROUP} <= set(board.focus())
     assert board.why_line()[0] == (point_from_gtp("D4", size), "white", 1)
     assert "The black group at C3 (3 stones) can now be killed" in window.comment_view.toPlainText()

@@ -54,7 +54,7 @@ def other_move(window: MainWindow) -> chess.Move:
 
 
 def click_move(window: MainWindow, move: chess.Move) -> None:
-    board = window.chess_board
+    board = window.board
     for square in (move.from_square, move.to_square):
         QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.square_center(square).toPoint())
 
@@ -69,7 +69,7 @@ def test_a_move_on_the_board_makes_a_variation_that_comes_back_next_time(qtbot, 
     node = window.session.model.current_node
     assert node.uci == move.uci() and not node.is_mainline and node.parent is window.session.model.mainline_node(6)
     assert window.move_list.current_node() is node
-    assert window.chess_board.board().fen() == board_after(window.session.model.game, node).fen()
+    assert window.board.board().fen() == board_after(window.session.model.game, node).fen()
     window.close()  # the lines are written before the window goes
 
     again = make_window(qtbot)
@@ -97,10 +97,10 @@ def test_the_move_box_and_a_refused_move_in_the_message_bar(qtbot, window, corpu
 def test_go_refuses_an_occupied_point_with_a_visible_reason(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*GO_GAME))
     window.session.model.go_to_end()
-    position = window.go_board.position()
+    position = window.board.position()
     occupied = next(iter(position.black | position.white))
     QTest.mouseClick(
-        window.go_board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.go_board.point_center(occupied).toPoint()
+        window.board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.board.point_center(occupied).toPoint()
     )
     assert any("occupied" in message.text for message in window.message_bar.messages())
 
@@ -123,7 +123,7 @@ KO_SHAPE = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PL[B]AB[ce][dd][df]AW[ed][ef][fe][d
 def click_point(window: MainWindow, gtp: str) -> None:
     from reviewer.core.gametree import point_from_gtp
 
-    board = window.go_board
+    board = window.board
     point = point_from_gtp(gtp, 9)
     QTest.mouseClick(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, board.point_center(point).toPoint())
 
@@ -137,8 +137,8 @@ def test_go_clicks_capture_and_the_ko_recapture_is_refused_with_its_reason(qtbot
     with qtbot.waitSignal(window.session.tree_changed):
         click_point(window, "E5")  # Black takes the white stone on D5
     assert window.session.model.current_node.move == "E5"
-    assert point_from_gtp("D5", 9) not in window.go_board.position().white
-    assert point_from_gtp("E5", 9) in window.go_board.position().black
+    assert point_from_gtp("D5", 9) not in window.board.position().white
+    assert point_from_gtp("E5", 9) in window.board.position().black
     click_point(window, "D5")  # White's immediate recapture: the ko
     assert window.session.model.current_node.move == "E5"  # nothing played, nothing lost
     assert any("ko" in message.text.lower() for message in window.message_bar.messages())
@@ -148,7 +148,7 @@ def test_a_variation_made_by_drag_is_promoted_undone_deleted_and_exported(qtbot,
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.session.model.set_current_ply(6)
     move = other_move(window)
-    board = window.chess_board
+    board = window.board
     start, end = board.square_center(move.from_square).toPoint(), board.square_center(move.to_square).toPoint()
     with qtbot.waitSignal(window.session.tree_changed):
         QTest.mousePress(board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, start)
@@ -223,7 +223,7 @@ def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir
     labels = shown_labels(window)
     assert labels and all(labels.values())
     window.session.model.set_current_ply(4)
-    position = window.go_board.position()
+    position = window.board.position()
     point = next(
         (x, y) for y in range(9) for x in range(9)
         if refusal(position, (x, y), position.to_move) is None
@@ -231,7 +231,7 @@ def test_a_go_stone_keeps_every_label_of_the_move_list(qtbot, window, corpus_dir
     )
     with qtbot.waitSignal(window.session.tree_changed):
         QTest.mouseClick(
-            window.go_board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.go_board.point_center(point).toPoint()
+            window.board, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, window.board.point_center(point).toPoint()
         )
     assert not window.session.model.current_node.is_mainline
     assert shown_labels(window) == labels
@@ -270,11 +270,11 @@ def test_a_click_on_a_move_of_an_engine_line_plays_up_to_it_and_one_undo_takes_i
     label = window.lines_panel.line_label(0)
     third = label.move_rect(2).center()
     QTest.mouseMove(label, third)
-    qtbot.waitUntil(lambda: bool(window.chess_board._preview))  # the line's arrows, on the board
+    qtbot.waitUntil(lambda: bool(window.board._preview))  # the line's arrows, on the board
     QTest.mouseClick(label, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, third)
     played = window.session.model.current_node
     assert [node.move for node in played.path_from_root()[10:]] == list(line[:3])
-    assert not window.chess_board._preview  # the old position's arrows are gone
+    assert not window.board._preview  # the old position's arrows are gone
     QTest.keyClick(window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert window.session.model.current_node is start
     assert len(start.children) == 1  # the three moves went in one step
@@ -308,9 +308,9 @@ def message_texts(window: MainWindow) -> list[str]:
 def test_an_illegal_drag_says_why_and_a_small_letter_move_is_read(qtbot, window, corpus_dir):
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     window.session.model.set_current_ply(0)
-    drag(window.chess_board, chess.D1, chess.D3)
+    drag(window.board, chess.D1, chess.D3)
     assert "Qd1–d3 is not legal: the way from d1 to d3 is blocked" in message_texts(window)
-    drag(window.chess_board, chess.E7, chess.E5)
+    drag(window.board, chess.E7, chess.E5)
     assert "e7–e5 is not legal: it is White's move" in message_texts(window)
     assert window.session.model.current_ply == 0 and window.move_entry.refusal() == ""  # the box was not used
     qtbot.keyClicks(window.move_entry, "nh3")
@@ -344,11 +344,11 @@ def test_a_warning_does_not_change_the_size_of_the_board(qtbot, window, corpus_d
 
     open_game(qtbot, window, corpus_dir.joinpath(*SHORT_GAME))
     qtbot.wait(1)  # let the layout settle once
-    before = window.chess_board.size()
+    before = window.board.size()
     for index in range(3):
         window.message_bar.add(Message(key=f"test:{index}", level="warning", text=f"Warning number {index}"))
     assert window.message_bar.isVisible() and window.message_bar.height() > 20
-    assert window.chess_board.size() == before
+    assert window.board.size() == before
     origin = QPoint(0, 0)
     bar, panel, header = (widget.mapTo(window, origin) for widget in (window.message_bar, window.review_panel, window.header_label))
     assert bar.x() == panel.x() and bar.y() > header.y() + window.header_label.height() - 1  # over the panel, below the names
