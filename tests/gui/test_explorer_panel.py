@@ -1,0 +1,213 @@
+"""The opening explorer beside the move list, driven by real mouse and key events on a database
+built in the test's data folder from Morphy's games of the shared corpus."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from window_support import OPEN_TIMEOUT_MS, shown_window
+
+from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
+from reviewer.gui import explorer_panel
+from reviewer.gui.presenters import explorer as texts
+from reviewer.gui.settings import Settings
+
+WAIT_MS = 20_000
+MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")
+
+
+@pytest.fixture
+def morphy_file(corpus_dir):
+    return corpus_dir.joinpath(*MORPHY)
+
+
+@pytest.fixture
+def database(morphy_file):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [morphy_file])
+    return default_database_path()
+
+
+def _window(qtbot, player: str = ""):
+    if player:
+        Settings().collection_player = player
+    window = shown_window(qtbot, 1300, 900, remember_layout=False)
+    if not window.explorer_action.isChecked():
+        window.explorer_action.trigger()
+    return window
+
+
+def _open(qtbot, window, path, index=0):
+    with qtbot.waitSignal(window.file_opened, timeout=OPEN_TIMEOUT_MS):
+        window.open_file(path, index)
+
+
+def _wait_answer(qtbot, panel, games: int | None = None):
+    qtbot.waitUntil(lambda: panel.answer is not None and (games is None or panel.answer.exploration.games == games), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
+    return panel.answer
+
+
+def _row(panel, move: str):
+    found = panel.moves.findItems(move, Qt.MatchFlag.MatchExactly, 0)
+    assert found, [panel.moves.topLevelItem(i).text(0) for i in range(panel.moves.topLevelItemCount())]
+    return found[0]
+
+
+def _click(tree, item, double=False):
+    tree.scrollToItem(item)
+    point = tree.visualItemRect(item).center()
+    QTest.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    if double:  # a press, a release, then the second press of a double-click, as a hand does
+        QTest.mouseDClick(tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def _shoot(qtbot, window, name: str) -> None:
+    """The window light and dark, when REVIEWER_JOURNEY_SHOTS names a folder."""
+    folder = os.environ.get("REVIEWER_JOURNEY_SHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for dark in (False, True):
+        if window.commands.dark_action.isChecked() != dark:
+            window.commands.dark_action.trigger()
+        wanted = QApplication.palette().window().color()
+        qtbot.waitUntil(lambda wanted=wanted: window.explorer_panel.palette().window().color() == wanted, timeout=WAIT_MS)
+        QApplication.processEvents()
+        window.grab().save(str(Path(folder) / f"explorer-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
+    window.commands.dark_action.trigger()
+
+
+def _expected(database_path, game, ply, filters=None):
+    with GameDatabase(database_path) as opened:
+        return explore(opened, position_of_game(game, ply), filters)
+
+
+def test_a_clicked_move_is_played_and_the_explorer_follows(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    assert panel.isVisible() and Settings().explorer_shown
+    answer = _wait_answer(qtbot, panel, 211)
+    assert answer.exploration.moves[0].move == "e4"
+    assert _row(panel, "e4").text(1).startswith(str(answer.exploration.moves[0].games))
+    e4_games = answer.exploration.moves[0].games
+    _click(panel.moves, _row(panel, "e4"))
+    assert window.session.model.current_node.move == "e4"
+    _wait_answer(qtbot, panel, e4_games)
+    assert panel.summary_label.text() == texts.summary(panel.answer.exploration)
+    # a move the game did not play: a variation on the analysis board, and the explorer follows it
+    game = window.session.model.game
+    played = game.node_at_ply(2).move
+    other = next(stats for stats in panel.answer.exploration.moves if stats.move != played)
+    _click(panel.moves, _row(panel, other.move))
+    node = window.session.model.current_node
+    assert node.move == other.move and not node.is_mainline
+    _wait_answer(qtbot, panel, other.games)
+    _shoot(qtbot, window, "variation")
+
+
+def test_the_filters_change_the_counts(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    _click_box = panel.mine
+    QTest.mouseClick(_click_box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, _click_box.rect().center())
+    assert panel.mine.isChecked() and panel.color.isEnabled()
+    panel.color.setFocus()
+    qtbot.waitUntil(panel.color.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.color, Qt.Key.Key_Down)  # as White
+    assert panel.color.currentData() == "white", (panel.color.currentIndex(), panel.color.isEnabled(), panel.color.count())
+    game = window.session.model.game
+    as_white = _expected(database, game, 0, panel.filters())
+    assert 0 < as_white.games < 211
+    _wait_answer(qtbot, panel, as_white.games)
+    QTest.keyClick(panel.color, Qt.Key.Key_Down)  # as Black
+    as_black = _expected(database, game, 0, panel.filters())
+    assert as_black.games not in (as_white.games, 211)
+    _wait_answer(qtbot, panel, as_black.games)
+    panel.until.setFocus()
+    QTest.keyClicks(panel.until, "1857")
+    QTest.keyClick(panel.until, Qt.Key.Key_Return)
+    until = _expected(database, game, 0, panel.filters())
+    assert until.games < as_black.games
+    _wait_answer(qtbot, panel, until.games)
+
+
+def test_a_double_clicked_game_opens_at_the_position(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    window.go_to_ply(4)
+    expected = _expected(database, window.session.model.game, 4)
+    _wait_answer(qtbot, panel, expected.games)
+    item = panel.games.topLevelItem(0)
+    stored, ply = item.data(0, Qt.ItemDataRole.UserRole)
+    with qtbot.waitSignal(window.file_opened, timeout=OPEN_TIMEOUT_MS):
+        _click(panel.games, item, double=True)
+    assert window.session.model.game_index == stored.source_index
+    assert window.session.model.current_ply == ply
+    reached = _expected(database, window.session.model.game, ply)
+    assert reached.games == expected.games  # the same position
+
+
+def test_an_answer_for_a_position_no_longer_shown_is_dropped(qtbot, database, morphy_file, monkeypatch):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._answer
+
+    def slow_first(path, position, filters):
+        if not held.is_set():
+            held.set()
+            release.wait(WAIT_MS / 1000)
+        return real(path, position, filters)
+
+    monkeypatch.setattr(explorer_panel, "_answer", slow_first)
+    window.go_to_ply(1)
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    window.go_to_ply(2)
+    second = _expected(database, window.session.model.game, 2)
+    qtbot.waitUntil(lambda: panel.answer is not None and panel.answer.exploration.games == second.games, timeout=WAIT_MS)
+    shown = []
+    panel.answered.connect(shown.append)
+    release.set()
+    qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
+    assert shown == []  # the answer for ply 1 came last and was dropped
+    assert panel.answer.exploration.games == second.games
+
+
+def test_a_file_opened_in_the_window_feeds_the_database(qtbot, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        _open(qtbot, window, morphy_file, 0)  # the import starts once the game is on show
+    with GameDatabase(default_database_path()) as made:
+        assert made.game_count() == 211
+    _wait_answer(qtbot, panel, 211)
+
+
+def test_an_empty_database_offers_to_add_games(qtbot, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    window.files.opened.disconnect()  # only the button feeds it here
+    window.files.opened.connect(window._on_file_opened)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
+    assert panel.add_button.isVisible()
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS) as report:
+        panel.add_games([morphy_file])
+        assert panel.cancel_button.isVisible() and panel.progress.isVisible()
+    assert report.args[0].stored == 211
+    _wait_answer(qtbot, panel, 211)
+    assert not panel.cancel_button.isVisible() and not panel.add_button.isVisible()
