@@ -36,19 +36,24 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.database import (
+    DatabaseDeparture,
     Exploration,
     ExploreFilters,
     GameDatabase,
     ImportProgress,
     ImportReport,
+    LineDeparture,
     Position,
     StoredGame,
     explore,
     import_paths,
+    left_database,
+    left_own_line,
     position_of_node,
 )
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
+from reviewer.core.gametree import Game
 from reviewer.gui import style
 from reviewer.gui.move_entry import NAVIGATION_KEYS
 from reviewer.gui.presenters import explorer as texts
@@ -406,3 +411,62 @@ class ExplorerPanel(QWidget):
             self.progress.hide()
             self.cancel_button.hide()
             self.add_button.setEnabled(True)
+
+
+@dataclass(frozen=True)
+class Departures:
+    game: Game
+    database: DatabaseDeparture | None
+    line: LineDeparture | None
+
+
+def _departures(database_path: Path, game: Game, player: str) -> Departures:
+    with GameDatabase(database_path) as database:
+        if database.game_count(game.kind) == 0:
+            return Departures(game, None, None)
+        left = left_database(database, game)
+        line = left_own_line(database, game, player) if player.strip() else None
+    return Departures(game, left, line)
+
+
+class DepartureMarks(QObject):
+    """Finds, for each game opened (and after games were added), where it left the database and
+    where the player left their usual line; `show(ply → line)` marks them (the move list, the comment).
+    Asked in the import lane: a file just opened is in the database first."""
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        tasks: Tasks,
+        database_path: Callable[[], Path],
+        player: Callable[[], str],
+        show: Callable[[dict[int, str]], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session, self.tasks = session, tasks
+        self._database_path, self._player, self._show = database_path, player, show
+        self.found: Departures | None = None
+        session.game_loaded.connect(self.look)
+
+    def look(self) -> None:
+        game = self.session.model.game
+        self._show({})
+        self.found = None
+        if game is None or not game_support(game.kind).database_record_ref:
+            return
+        task = self.tasks.submit(_departures, self._database_path(), game, self._player(), lane=IMPORT_LANE, name="departures")
+        task.done.connect(self._found)
+
+    def _found(self, found: Departures) -> None:
+        if found.game is not self.session.model.game:
+            return  # another game is on show now
+        self.found = found
+        numbered = game_support(found.game.kind).numbered_moves
+        notes: dict[int, str] = {}
+        if found.database is not None:
+            notes[found.database.ply] = texts.database_departure_text(found.database, numbered)
+        if found.line is not None:
+            line = texts.line_departure_text(found.line, numbered)
+            notes[found.line.ply] = f"{notes[found.line.ply]}\n{line}" if found.line.ply in notes else line
+        self._show(notes)

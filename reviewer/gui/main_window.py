@@ -369,7 +369,7 @@ class MainWindow(QMainWindow):
         from PySide6.QtGui import QAction
 
         from reviewer.core.database import default_database_path
-        from reviewer.gui.explorer_panel import ExplorerPanel
+        from reviewer.gui.explorer_panel import DepartureMarks, ExplorerPanel
 
         self.explorer_panel = ExplorerPanel(
             self.session,
@@ -391,6 +391,10 @@ class MainWindow(QMainWindow):
         self.right_splitter.setStretchFactor(0, 3)
         self.explorer_panel.setVisible(self.settings.explorer_shown)
         self.files.opened.connect(lambda path, _game: self.explorer_panel.feed(path))
+        self.departure_marks = DepartureMarks(
+            self.session, self.tasks, default_database_path, lambda: self.settings.collection_player, self._show_departures, self
+        )
+        self.explorer_panel.imported.connect(lambda report: self.departure_marks.look() if report.stored else None)
         action = QAction("Opening &explorer", self)
         action.setCheckable(True)
         action.setChecked(self.settings.explorer_shown)
@@ -401,6 +405,14 @@ class MainWindow(QMainWindow):
         view = next(item.menu() for item in self.menuBar().actions() if item.text() == "&View")
         assert isinstance(view, QMenu)
         view.insertAction(self.commands.dark_action, action)
+
+    def _show_departures(self, notes: dict[int, str]) -> None:
+        """Where the game left the database or the player their line: a mark in the move list, a line in the comment."""
+        self.move_list.set_departures(notes)
+        self.views.notes = notes
+        node = self.session.model.current_node
+        if node is not None and self.session.model.game is not None:
+            self.views.show_current(node)
 
     def set_explorer_shown(self, shown: bool) -> None:
         """The opening explorer under the move list, remembered for the next start."""

@@ -29,6 +29,7 @@ _BLOCK_INDENT = 14.0  # variation block inset from the left
 _NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
 PROBLEM_MARK = "⚠"
+DEPARTURE_MARK = "◆"  # the game left the database, or the player their usual line, with this move
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -68,6 +69,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game: Game | None = None
         self._judgements: dict[int, str | None] = {}
         self._problems: dict[int, list[str]] = {}
+        self._departures: dict[int, str] = {}
         self._current: Node | None = None
         self._hover: _Item | None = None
         self._layout = _Layout()
@@ -89,6 +91,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game = game
         self._judgements = {}
         self._problems = {}
+        self._departures = {}
         self._current = None
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
@@ -117,6 +120,14 @@ class MoveListWidget(QAbstractScrollArea):
         self._problems = {ply: list(texts) for ply, texts in problems.items() if texts}
         self.viewport().update()
 
+    def set_departures(self, departures: dict[int, str]) -> None:
+        """Main-line ply → where the game left the database or the player their line (a ◆ and a tooltip)."""
+        self._departures = {ply: text for ply, text in departures.items() if text}
+        self.viewport().update()
+
+    def departure_text(self, ply: int) -> str:
+        return self._departures.get(ply, "")
+
     def problem_text(self, ply: int) -> str:
         """The tooltip of the ⚠ at main-line move `ply` ('' when none)."""
         return "\n".join(self._problems.get(ply, ()))
@@ -124,7 +135,9 @@ class MoveListWidget(QAbstractScrollArea):
     def tooltip_at(self, position: QPoint | QPointF) -> str:
         """What hovering the viewport at `position` shows: the problem at that move ('' for none)."""
         item = self._item_at(QPointF(position))
-        return self.problem_text(item.ply) if item is not None and item.kind == "main" else ""
+        if item is None or item.kind != "main":
+            return ""
+        return "\n".join(text for text in (self.problem_text(item.ply), self.departure_text(item.ply)) if text)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -501,6 +514,10 @@ class MoveListWidget(QAbstractScrollArea):
         if item.ply in self._problems:
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)
+            x += metrics.horizontalAdvance(PROBLEM_MARK) + 2
+        if item.ply in self._departures:
+            painter.setPen(QColor(theme.current_text) if current else QColor(theme.info_text))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, DEPARTURE_MARK)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:
         """Go cells start with the move number and a small stone; returns where the point text goes."""

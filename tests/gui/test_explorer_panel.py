@@ -211,3 +211,25 @@ def test_an_empty_database_offers_to_add_games(qtbot, morphy_file):
     assert report.args[0].stored == 211
     _wait_answer(qtbot, panel, 211)
     assert not panel.cancel_button.isVisible() and not panel.add_button.isVisible()
+
+
+def test_the_move_list_marks_where_the_game_left_the_database_and_the_player_their_line(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    _open(qtbot, window, morphy_file, 11)  # Morphy – Morphy, Ernest: 4.c3 where Morphy had played 4.b4
+    marks = window.departure_marks
+    qtbot.waitUntil(lambda: marks.found is not None, timeout=WAIT_MS)
+    move_list = window.move_list
+    line = move_list.departure_text(7)
+    assert line == "You left your usual line: you played 4.b4 here in 32 of 34 games; today 4.c3."
+    out = move_list.departure_text(8)
+    assert out.startswith("Out of the database: after 4…d6 no other game reached the position")
+    game = window.session.model.game
+    node = game.node_at_ply(7)
+    rect = move_list.item_rect(node)
+    assert move_list.tooltip_at(rect.center()) == line
+    QTest.mouseClick(move_list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    assert window.session.model.current_node is node
+    qtbot.waitUntil(lambda: line in window.comment_view.toPlainText(), timeout=WAIT_MS)
+    _shoot(qtbot, window, "departures")
+    window.go_to_ply(6)
+    qtbot.waitUntil(lambda: "usual line" not in window.comment_view.toPlainText(), timeout=WAIT_MS)
