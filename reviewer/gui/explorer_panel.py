@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from reviewer.core import openings
 from reviewer.core.database import (
     DatabaseDeparture,
     Exploration,
@@ -247,10 +248,16 @@ class ExplorerPanel(QWidget):
         layout.addWidget(self.summary_label)
         layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addLayout(importing)
-        layout.addLayout(first_row)
-        layout.addLayout(second_row)
-        layout.addWidget(self.moves, 3)
-        layout.addWidget(self.games, 2)
+        self.body = QWidget(self)  # the filters and the tables: hidden while the database is empty
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(4)
+        body.addLayout(first_row)
+        body.addLayout(second_row)
+        body.addWidget(self.moves, 3)
+        body.addWidget(self.games, 2)
+        layout.addWidget(self.body, 1)
+        layout.addStretch(0)
         self.add_button.hide()
         filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating)
         for widget in filters:
@@ -320,6 +327,7 @@ class ExplorerPanel(QWidget):
             self.games.addTopLevelItem(item)
         empty = answer.database_games == 0
         self.add_button.setVisible(empty or self._import_task is not None)
+        self.body.setVisible(not empty)
         self.add_button.setEnabled(self._import_task is None)
         self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration))
         self.answered.emit(answer)
@@ -421,6 +429,8 @@ class Departures:
 
 
 def _departures(database_path: Path, game: Game, player: str) -> Departures:
+    if game_support(game.kind).has_openings:
+        openings.book()  # built here, off the window's thread, for the comment's ECO line
     with GameDatabase(database_path) as database:
         if database.game_count(game.kind) == 0:
             return Departures(game, None, None)
@@ -450,6 +460,7 @@ class DepartureMarks(QObject):
         session.game_loaded.connect(self.look)
 
     def look(self) -> None:
+        """Ask for the game on show (the comment is drawn again with the answer: its ECO line too)."""
         game = self.session.model.game
         self._show({})
         self.found = None

@@ -205,6 +205,7 @@ def test_an_empty_database_offers_to_add_games(qtbot, morphy_file):
     _open(qtbot, window, morphy_file, 0)
     qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
     assert panel.add_button.isVisible()
+    _shoot(qtbot, window, "empty")
     with qtbot.waitSignal(panel.imported, timeout=WAIT_MS) as report:
         panel.add_games([morphy_file])
         assert panel.cancel_button.isVisible() and panel.progress.isVisible()
@@ -230,6 +231,30 @@ def test_the_move_list_marks_where_the_game_left_the_database_and_the_player_the
     QTest.mouseClick(move_list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
     assert window.session.model.current_node is node
     qtbot.waitUntil(lambda: line in window.comment_view.toPlainText(), timeout=WAIT_MS)
+    assert "C53 Italian Game: Classical Variation" in window.comment_view.toPlainText()  # the position's ECO code and name
+    _wait_answer(qtbot, window.explorer_panel, _expected(database, game, 7).games)
     _shoot(qtbot, window, "departures")
     window.go_to_ply(6)
     qtbot.waitUntil(lambda: "usual line" not in window.comment_view.toPlainText(), timeout=WAIT_MS)
+
+
+def test_go_moves_from_the_position_with_wins_by_colour(qtbot, corpus_dir):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [corpus_dir / "sgf"])
+    path = corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf"
+    window = _window(qtbot)
+    _open(qtbot, window, path, 0)
+    panel = window.explorer_panel
+    game = window.session.model.game
+    start = _expected(default_database_path(), game, 0)
+    assert start.games >= 2 and start.moves
+    answer = _wait_answer(qtbot, panel, start.games)
+    top = answer.exploration.moves[0]
+    row = _row(panel, top.move)
+    shares = row.data(2, explorer_panel.SHARES_ROLE)
+    assert shares.first_color == "black"  # Black moves first: Black's wins lead the bar
+    assert shares.first == pytest.approx(top.black_wins / max(1, top.white_wins + top.draws + top.black_wins))
+    _click(panel.moves, row)
+    assert window.session.model.current_node.move.upper() == top.move.upper()
+    _wait_answer(qtbot, panel, top.games)
+    _shoot(qtbot, window, "go")
