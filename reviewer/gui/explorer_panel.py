@@ -158,6 +158,7 @@ class ExplorerPanel(QWidget):
         self._asked = 0  # the number of the latest question; an answer to an older one is dropped
         self._position: Position | None = None
         self._import_task: Task | None = None
+        self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
 
         self.summary_label = QLabel(self)
@@ -381,6 +382,7 @@ class ExplorerPanel(QWidget):
         task = self.tasks.submit(_import, self._database_path(), paths, lane=IMPORT_LANE, with_context=True, name="db-import")
         if not quiet:
             self._import_task = task
+            self._import_answered = False
             self.progress.setFormat("Adding games…")
             self.progress.show()
             self.cancel_button.show()
@@ -405,7 +407,8 @@ class ExplorerPanel(QWidget):
 
     def _imported(self, report: ImportReport, quiet: bool) -> None:
         if not quiet:
-            self.summary_label.setText(texts.import_done_text(report.stored, report.duplicates, len(report.skipped)))
+            self._import_answered = True
+            self.summary_label.setText(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled))
         self.imported.emit(report)
         if report.stored:
             self.refresh()
@@ -415,6 +418,8 @@ class ExplorerPanel(QWidget):
 
     def _import_over(self, task: Task) -> None:
         if task is self._import_task:
+            if task.is_cancelled and not self._import_answered:
+                self.summary_label.setText(texts.IMPORT_CANCELLED)
             self._import_task = None
             self.progress.hide()
             self.cancel_button.hide()

@@ -258,3 +258,23 @@ def test_go_moves_from_the_position_with_wins_by_colour(qtbot, corpus_dir):
     assert window.session.model.current_node.move.upper() == top.move.upper()
     _wait_answer(qtbot, panel, top.games)
     _shoot(qtbot, window, "go")
+
+
+def test_adding_games_can_be_cancelled(qtbot, corpus_dir, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    window.files.opened.disconnect()  # only the button feeds it here
+    window.files.opened.connect(window._on_file_opened)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
+    task = panel.add_games([corpus_dir / "pgn"])
+    button = panel.cancel_button
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, button.rect().center())
+    assert task.is_cancelled
+    qtbot.waitUntil(lambda: not button.isVisible(), timeout=WAIT_MS)
+    text = panel.summary_label.text()
+    with GameDatabase(default_database_path()) as made:
+        stored = made.game_count()
+    assert text == texts.IMPORT_CANCELLED or text.startswith(f"Cancelled: {stored} games added")
+    assert stored < 3000  # the folder holds more: the import stopped
+    assert panel.add_button.isEnabled()

@@ -108,8 +108,11 @@ def import_progress_text(games_read: int, stored: int, path: str) -> str:
     return f"Adding games… {games_read} read, {stored} new ({path.rsplit('/', 1)[-1]})"
 
 
-def import_done_text(stored: int, duplicates: int, skipped: int) -> str:
-    text = f"{stored} games added"
+IMPORT_CANCELLED = "Adding games was cancelled before any was read."
+
+
+def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False) -> str:
+    text = f"Cancelled: {stored} games added" if cancelled else f"{stored} games added"
     if duplicates:
         text += f", {duplicates} already there"
     if skipped:
