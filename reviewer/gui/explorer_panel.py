@@ -158,6 +158,7 @@ class ExplorerPanel(QWidget):
         self._asked = 0  # the number of the latest question; an answer to an older one is dropped
         self._position: Position | None = None
         self._import_task: Task | None = None
+        self._imports: list[Task] = []  # every import not over, the unseen ones too
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
 
@@ -388,14 +389,21 @@ class ExplorerPanel(QWidget):
             self.cancel_button.show()
             self.add_button.setEnabled(False)
             task.progress.connect(self._import_progress)
+        self._imports.append(task)
         task.done.connect(lambda report, quiet=quiet: self._imported(report, quiet))
         task.failed.connect(lambda text: self._import_failed(text))
         task.finished.connect(lambda task=task: self._import_over(task))
+        task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
         return task
 
     def feed(self, path: str) -> None:
         """A file the player opened goes into the database too, unseen."""
         self.add_games([Path(path)], quiet=True)
+
+    def stop_imports(self) -> None:
+        """Before the window closes: what was read stays, the next import of the files goes on from there."""
+        for task in list(self._imports):
+            task.cancel()
 
     def cancel_import(self) -> None:
         if self._import_task is not None:

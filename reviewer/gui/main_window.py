@@ -611,6 +611,7 @@ class MainWindow(QMainWindow):
         self.retro.close()
         self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)
+        self.explorer_panel.stop_imports()
         self.tasks.shutdown(timeout_s=5.0)
         super().closeEvent(event)
 
