@@ -25,7 +25,7 @@ run: setup
 	@bash packaging/run-gui.sh $(BIN)/reviewer gui $(SAMPLE)
 
 test: setup js-deps lint
-	@$(BIN)/python -m pytest -q; rc=$$?; \
+	@$(BIN)/python -m pytest -q -n auto --dist loadfile; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; exit 1; fi; \
 	exit $$rc
 

@@ -3,12 +3,12 @@ player strip above and below and the evaluation bar beside it; the board stays s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import chess
 import chess.variant
-from PySide6.QtCore import QPointF, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QPointF, QRect, QSize, Qt
 from PySide6.QtGui import QFont, QFontMetrics, QPainter, QResizeEvent, QTextDocument
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QStackedWidget, QWidget
 
@@ -20,8 +20,9 @@ from reviewer.gui.presenters.board_marks import chess_arrows, go_candidate_marks
 from reviewer.gui.presenters.figures import side_accuracy
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.text import player_figures_html, player_name_html, welcome_html
+from reviewer.gui.presenters.times import ShownClock
 from reviewer.gui.presenters.why import FOCUS_FILL, FOCUS_OUTLINE, chess_why_marks, go_why_marks
-from reviewer.gui.style import is_dark_palette, paint_stone_icon, themed_html
+from reviewer.gui.style import is_dark_palette, paint_stone_icon, theme_for, themed_html
 
 
 def _html_width(html: str, font: QFont) -> float:
@@ -64,6 +65,9 @@ class PlayerStrip(QWidget):
         self.label = QLabel(self)
         self.label.setTextFormat(Qt.TextFormat.RichText)
         self.captures_label = QLabel(self)  # Go: the stones this player has taken; crazyhouse: the pieces in hand
+        self.clock_label = QLabel(self)  # the player's clock in the position on show, where the file gives it
+        self.clock_label.setObjectName("player-clock")
+        self.clock_label.hide()
         self.captures_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         layout = QHBoxLayout(self)
         layout.setContentsMargins(self.CHIP + 10, 2, 6, 2)
@@ -71,6 +75,7 @@ class PlayerStrip(QWidget):
         layout.addWidget(self.name_label, 1)
         layout.addWidget(self.label)
         layout.addWidget(self.captures_label)
+        layout.addWidget(self.clock_label)
         self.setFixedHeight(28)
 
     @property
@@ -109,8 +114,37 @@ class PlayerStrip(QWidget):
         room = self.width() - margins.left() - margins.right() - spacing
         if self.captures_label.text():
             room -= self.captures_label.sizeHint().width() + spacing
+        if self.clock_text():
+            room -= self.clock_label.sizeHint().width() + spacing
         name = player_name_html(self._name, self._rank)
         return _html_width(figures, self.label.font()) + _html_width(name, self.name_label.font()) <= room
+
+    def set_clock(self, text: str, low: bool) -> None:
+        """The player's clock ('4:05'; '' hides it); `low`: in time trouble (shown in the warning colour)."""
+        self.clock_label.setText(text)
+        self.clock_label.setVisible(bool(text))
+        self.clock_label.setProperty("low", low)
+        self._style_clock()
+        self._show_name()  # the room left for the name changed
+        self.clock_label.setToolTip("Time left on this player's clock (in time trouble)" if low else "Time left on this player's clock")
+
+    def _style_clock(self) -> None:
+        theme = theme_for(self)
+        low = bool(self.clock_label.property("low"))
+        colour = theme.warning_text if low else theme.text
+        border = theme.warning_text if low else theme.graph_axis
+        self.clock_label.setStyleSheet(
+            f"QLabel#player-clock {{ color: {colour}; border: 1px solid {border}; border-radius: 3px;"
+            f" padding: 0px 6px; font-weight: bold; font-family: monospace; }}"
+        )
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:
+            self._style_clock()
+        super().changeEvent(event)
+
+    def clock_text(self) -> str:
+        return self.clock_label.text() if not self.clock_label.isHidden() else ""
 
     def set_captures(self, stones: int | None) -> None:
         """'3 captured' (None: no count, as for chess)."""
@@ -366,6 +400,12 @@ class BoardArea:
         self._show_captures(self._captures)
         self.top_player.show()
         self.bottom_player.show()
+
+    def show_clocks(self, clocks: Mapping[str, ShownClock]) -> None:
+        """Each player's clock in the position on show beside the name ({}: a game without times)."""
+        for strip in (self.top_player, self.bottom_player):
+            clock = clocks.get(strip.color)
+            strip.set_clock(clock.text if clock is not None else "", clock.low if clock is not None else False)
 
     def show_welcome(self, recent_paths: list[str]) -> None:
         self._welcome_files = recent_paths

@@ -35,6 +35,8 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.analysis import Limit
+from reviewer.core.games import game_support
+from reviewer.core.gametree import other_color
 from reviewer.gui.analysis_board import AnalysisBoard
 from reviewer.gui.analysis_controller import AnalysisController, EngineControls
 from reviewer.gui.board_area import BoardAndPanel, BoardArea
@@ -67,10 +69,12 @@ from reviewer.gui.workers import AnalysisRunner, AssessmentRunner
 
 if TYPE_CHECKING:
     from reviewer.gui.eval_graph import EvalGraphWidget
+    from reviewer.gui.time_chart import TimeChartWidget
 
 GRAPH_DELAY_MS = 300  # after the first paint
 WARM_UP_DELAY_MS = 2000  # unless a game is opened sooner (then `game_files.WARM_UP_AFTER_OPEN_MS`)
 GRAPH_MIN_HEIGHT_PX = 84  # the curve and the loss bars still read at 900×600
+TIME_CHART_MIN_HEIGHT_PX = 40
 
 
 class MainWindow(QMainWindow):
@@ -178,6 +182,9 @@ class MainWindow(QMainWindow):
             set_live=self.set_live,
             learn_from_mistakes=self.learn_from_mistakes,
             set_preset=self.set_preset,
+            set_time_chart=lambda shown: self.views.set_time_chart_wanted(shown),
+            set_up_position=lambda: self.dialogs.show_position_setup(),
+            play_from_here=self.play_from_here,
         )
         self.commands = build_actions(self, self.session, slots)
         build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
@@ -209,6 +216,7 @@ class MainWindow(QMainWindow):
                 message_bar=self.message_bar,
                 graph=lambda: self.eval_graph,
                 ensure_graph=self._ensure_graph,
+                time_chart=lambda: self.time_chart,
                 status_message=self.statusBar().showMessage,
             ),
             self.analysis_controller,
@@ -265,6 +273,11 @@ class MainWindow(QMainWindow):
             self,
             messages=_BoardMessages(self.message_bar),
         )
+        from reviewer.gui.play_out import PlayOut
+
+        self.play_out = PlayOut(self.session, self.tasks, lambda kind: self._live_engine_factory(kind, None), self)
+        self.play_out.state_changed.connect(self._on_play_state)
+        self.play_out.failed.connect(lambda text: self.message_bar.add(Message(key=f"play:{text}", level="error", text=text)))
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
@@ -301,6 +314,39 @@ class MainWindow(QMainWindow):
         for wanted, action in ((ownership, self.commands.ownership_action), (policy, self.commands.policy_action)):
             if wanted and not action.isChecked():
                 action.trigger()
+
+    def play_from_here(self, start: bool) -> None:
+        """*Play from here*: ask the strength and the engine's side, then play on against it; False stops."""
+        if not start:
+            self.play_out.stop()
+            return
+        game, node = self.session.model.game, self.session.model.current_node
+        opponent = game_support(game.kind).opponent if game is not None else None
+        if game is None or node is None or opponent is None:
+            self.commands.play_action.setChecked(False)
+            return
+        from reviewer.gui.dialogs.play_out_dialog import PlayOutDialog
+
+        rules = game_support(game.kind).rules
+        to_move = rules.side_to_move(rules.after(game, node))
+        players = game_support(game.kind).player_order
+        dialog = PlayOutDialog(opponent, players, other_color(to_move), parent=self)
+        self.play_dialog = dialog
+        dialog.accepted.connect(lambda: self._start_play(dialog.engine_color(), dialog.strength()))
+        dialog.rejected.connect(lambda: self.commands.play_action.setChecked(False))
+        dialog.open()
+
+    def _start_play(self, engine_color: Any, strength: int) -> None:
+        self.activateWindow()  # the keys (Ctrl+Z takes a move back) are the board's again
+        self._focus_board()
+        self.play_out.start(engine_color, strength)
+
+    def _on_play_state(self, text: str) -> None:
+        self.commands.play_action.setChecked(bool(text) and self.play_out.active)
+        if text:
+            self.statusBar().showMessage(text)
+        else:
+            self.statusBar().clearMessage()
 
     def shown_line_count(self) -> int:
         return len(self.lines_panel.rows())
@@ -351,6 +397,8 @@ class MainWindow(QMainWindow):
 
         # The graph (pyqtgraph: a second of imports) is made after the first paint: see _ensure_graph.
         self.eval_graph: EvalGraphWidget | None = None
+        self.time_chart: TimeChartWidget | None = None  # under the graph, for games that carry times
+        self.graph_area: QWidget | None = None  # the graph and the time chart
         self.main_splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.main_splitter.setObjectName("main-splitter")
         self.main_splitter.setChildrenCollapsible(False)
@@ -423,11 +471,22 @@ class MainWindow(QMainWindow):
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
             from reviewer.gui.eval_graph import EvalGraphWidget
+            from reviewer.gui.time_chart import TimeChartWidget
 
-            graph = EvalGraphWidget(self)
+            area = QWidget(self)
+            area.setObjectName("graph-area")
+            area_layout = QVBoxLayout(area)
+            area_layout.setContentsMargins(0, 0, 0, 0)
+            area_layout.setSpacing(2)
+            graph = EvalGraphWidget(area)
             graph.setMinimumHeight(GRAPH_MIN_HEIGHT_PX)
-            graph.setVisible(self.session.model.game is not None)
-            self.main_splitter.addWidget(graph)
+            chart = TimeChartWidget(area)
+            chart.setMinimumHeight(TIME_CHART_MIN_HEIGHT_PX)
+            chart.hide()  # until a game with times is on show
+            area_layout.addWidget(graph, 3)
+            area_layout.addWidget(chart, 2)
+            area.setVisible(self.session.model.game is not None)
+            self.main_splitter.addWidget(area)
             self.main_splitter.setStretchFactor(0, 1)
             self.main_splitter.setStretchFactor(1, 0)
             state = self.settings.window_state("main-splitter") if self._remember_layout else None
@@ -436,7 +495,8 @@ class MainWindow(QMainWindow):
                 self.main_splitter.setSizes([max(200, self.main_splitter.height() - graph_height), graph_height])
             graph.ply_clicked.connect(self.session.model.set_current_ply)
             graph.ply_scrubbed.connect(self.session.model.set_current_ply)
-            self.eval_graph = graph
+            chart.ply_clicked.connect(self.session.model.set_current_ply)
+            self.eval_graph, self.time_chart, self.graph_area = graph, chart, area
             _freeze_startup_objects()
         return self.eval_graph
 
@@ -538,7 +598,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             apply_theme(app, dark)
-        for widget in (self.eval_graph, self.summary_panel, self.move_list, self.chess_board, self.go_board):
+        for widget in (self.eval_graph, self.time_chart, self.summary_panel, self.move_list, self.chess_board, self.go_board):
             if widget is not None and hasattr(widget, "set_dark"):
                 widget.set_dark(dark)
         self.views.refresh()
@@ -552,7 +612,9 @@ class MainWindow(QMainWindow):
         self._show_live_widgets()  # another kind of game may have an evaluation bar, or none
         self.move_list.set_game(game)
         self.summary_panel.show()
-        self._ensure_graph().show()
+        self._ensure_graph()
+        assert self.graph_area is not None
+        self.graph_area.show()
         self.analysis_controller.update_engine_controls()
         shows_win = self.views.graph_mode(game.kind) == presentation(game.kind).graph_modes[0]
         self.commands.graph_mode_actions["win" if shows_win else "cp"].setChecked(True)
@@ -583,8 +645,8 @@ class MainWindow(QMainWindow):
     def _show_welcome(self) -> None:
         self.board_area.show_welcome([path for path in self.settings.recent_files() if Path(path).is_file()][:6])
         self.summary_panel.hide()
-        if self.eval_graph is not None:
-            self.eval_graph.hide()
+        if self.graph_area is not None:
+            self.graph_area.hide()
         self.board_and_panel.relayout()
         self.header_label.setText("")
         self.comment_view.setHtml("")
@@ -608,6 +670,7 @@ class MainWindow(QMainWindow):
             self.save_window_state()
         self.analysis.shutdown(timeout_s=3.0)
         self.analysis_board.close()
+        self.play_out.stop()
         self.retro.close()
         self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)

@@ -22,6 +22,7 @@ from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.times import TIME_TROUBLE_MARK
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
@@ -70,6 +71,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._judgements: dict[int, str | None] = {}
         self._problems: dict[int, list[str]] = {}
         self._departures: dict[int, str] = {}
+        self._time_trouble: dict[int, str] = {}  # main-line ply -> the ◷ tooltip of a mistake made in time trouble
         self._current: Node | None = None
         self._hover: _Item | None = None
         self._layout = _Layout()
@@ -92,6 +94,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._judgements = {}
         self._problems = {}
         self._departures = {}
+        self._time_trouble = {}
         self._current = None
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
@@ -128,6 +131,14 @@ class MoveListWidget(QAbstractScrollArea):
     def departure_text(self, ply: int) -> str:
         return self._departures.get(ply, "")
 
+    def set_time_trouble(self, marks: dict[int, str]) -> None:
+        """Main-line ply -> what the ◷ after a mistake made in time trouble says when hovered."""
+        self._time_trouble = dict(marks)
+        self.viewport().update()
+
+    def time_trouble_plies(self) -> tuple[int, ...]:
+        return tuple(sorted(self._time_trouble))
+
     def problem_text(self, ply: int) -> str:
         """The tooltip of the ⚠ at main-line move `ply` ('' when none)."""
         return "\n".join(self._problems.get(ply, ()))
@@ -137,7 +148,8 @@ class MoveListWidget(QAbstractScrollArea):
         item = self._item_at(QPointF(position))
         if item is None or item.kind != "main":
             return ""
-        return "\n".join(text for text in (self.problem_text(item.ply), self.departure_text(item.ply)) if text)
+        texts = (self.problem_text(item.ply), self._time_trouble.get(item.ply, ""), self.departure_text(item.ply))
+        return "\n".join(text for text in texts if text)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -515,7 +527,12 @@ class MoveListWidget(QAbstractScrollArea):
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)
             x += metrics.horizontalAdvance(PROBLEM_MARK) + 2
-        if item.ply in self._departures:
+        if item.ply in self._time_trouble and item.kind == "main":
+            painter.setFont(self._font())
+            painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, TIME_TROUBLE_MARK)
+            x += QFontMetricsF(self._font()).horizontalAdvance(TIME_TROUBLE_MARK) + 2
+        if item.ply in self._departures and item.kind == "main":
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.info_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, DEPARTURE_MARK)
 

@@ -22,6 +22,7 @@ from reviewer.gui.presenters.figures import graph_point_texts, graph_series, sid
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import MISTAKE_JUDGEMENTS
 from reviewer.gui.presenters.messages import Message
+from reviewer.gui.presenters.times import clocks_at, time_series
 from reviewer.gui.presenters.why import move_why
 from reviewer.gui.style import themed_html
 
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
     from reviewer.gui.session import ReviewSession
     from reviewer.gui.settings import Settings
     from reviewer.gui.summary_panel import SummaryPanel
+    from reviewer.gui.time_chart import TimeChartWidget
 
 REFRESH_HZ = 10  # at most, while an analysis runs
 MAX_REFRESH_MS = 1000
@@ -53,6 +55,7 @@ class ReviewWidgets:
     graph: Callable[[], EvalGraphWidget | None]
     ensure_graph: Callable[[], EvalGraphWidget]
     status_message: Callable[[str, int], None]  # text, milliseconds
+    time_chart: Callable[[], TimeChartWidget | None] = lambda: None  # made with the graph
 
 
 class AnalysisState(Protocol):
@@ -83,6 +86,7 @@ class ReviewViews(QObject):
         self.widgets = widgets
         self.analysis = analysis
         self._is_analysing = is_analysing
+        self._time_chart_wanted = True
         self.refresh_timer = QTimer(self)
         self.refresh_timer.setSingleShot(True)
         self.refresh_timer.setInterval(1000 // REFRESH_HZ)
@@ -98,6 +102,11 @@ class ReviewViews(QObject):
         kind = self.analysis.current_kind()
         win_mode, value_mode = presentation(kind).graph_modes
         self.settings.set_graph_mode(kind, win_mode if mode == "win" else value_mode)
+        self.refresh()
+
+    def set_time_chart_wanted(self, shown: bool) -> None:
+        """The View menu's toggle: the time chart under the graph, for games whose file carries times."""
+        self._time_chart_wanted = shown
         self.refresh()
 
     def graph_mode(self, kind: str) -> str:
@@ -121,6 +130,10 @@ class ReviewViews(QObject):
         graph = widgets.graph()
         if graph is not None:
             graph.set_current_ply(mainline_anchor(node))
+        chart = widgets.time_chart()
+        if chart is not None:
+            chart.set_current_ply(mainline_anchor(node))
+        widgets.board_area.show_clocks(clocks_at(game, node))
         html = comment_html(self.session.model, node)
         note = self.notes.get(node.ply, "") if node.is_mainline else ""
         if note:
@@ -197,6 +210,15 @@ class ReviewViews(QObject):
             partial_text=f"Not final: {coverage.moves_text()}" if partial else "",
         )
         graph.set_point_texts(point_texts)
+        times = time_series(game, judgements if hidden is None else {})
+        chart = widgets.time_chart()
+        if chart is not None:
+            shown = times if self._time_chart_wanted else None
+            chart.set_series(shown, self.session.model.ply_count)
+            chart.setVisible(shown is not None)
+        widgets.move_list.set_time_trouble(
+            {ply: times.texts[ply] for ply in times.trouble_mistakes} if times is not None else {}
+        )
         white, black = summary_dicts(assessment)
         strengths = strength_by_side(game, assessment, basis) if assessment is not None else None
         widgets.summary_panel.set_summary(

@@ -65,6 +65,9 @@ class ActionSlots:
     set_threat: Callable[[bool], None]
     learn_from_mistakes: Callable[[str], None]  # the colour
     set_preset: Callable[[str], None]
+    set_time_chart: Callable[[bool], None]  # the time chart under the graph shown (for games that carry times)
+    set_up_position: Callable[[], None]  # the board editor
+    play_from_here: Callable[[bool], None]  # True: play the position out against the engine; False: stop
 
 
 class WindowActions:
@@ -103,6 +106,9 @@ class WindowActions:
     pass_action: QAction
     graph_mode_group: QActionGroup
     graph_mode_actions: dict[str, QAction]
+    time_chart_action: QAction
+    set_up_action: QAction
+    play_action: QAction
     variation_actions: list[QAction]
     lines_count_group: QActionGroup
     lines_count_actions: list[QAction]
@@ -211,6 +217,19 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
     actions.install_katago_action = make_action(host, "Install &KataGo…", lambda: slots.show_engine_manager("katago"))
 
     build_board_actions(host, session, slots, actions)
+    actions.time_chart_action = make_action(host,
+        "&Time chart", lambda checked=False: slots.set_time_chart(checked), [],
+        "Time spent per move and the clocks, under the graph (games whose file carries times)", checkable=True,
+    )
+    actions.time_chart_action.setChecked(True)
+    actions.play_action = make_action(host,
+        "&Play from here…", lambda checked=False: slots.play_from_here(checked), [],
+        "Play the position on show out against the engine at a strength you choose", checkable=True,
+    )
+    actions.set_up_action = make_action(host,
+        "&Set up position…", slots.set_up_position, [QKeySequence("Ctrl+Shift+N")],
+        "Place pieces or stones and open the position as a new game",
+    )
 
     actions.graph_mode_group = QActionGroup(host)
     actions.graph_mode_actions = {}
@@ -295,6 +314,9 @@ def build_menus(
     file_menu.addSeparator()
     file_menu.addAction(actions.quit_action)
 
+    edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(actions.set_up_action)
+
     move_menu = bar.addMenu("&Moves")
     for action in (actions.previous_action, actions.next_action, actions.start_action, actions.end_action):
         move_menu.addAction(action)
@@ -309,6 +331,7 @@ def build_menus(
     analysis_menu.addAction(actions.analyse_action)
     analysis_menu.addAction(actions.live_action)
     analysis_menu.addAction(actions.threat_action)
+    analysis_menu.addAction(actions.play_action)
     lines_menu = analysis_menu.addMenu("&Number of engine lines")
     for action in actions.lines_count_actions:
         lines_menu.addAction(action)
@@ -342,6 +365,7 @@ def build_menus(
     graph_menu = view_menu.addMenu("&Graph shows")
     for action in actions.graph_mode_actions.values():
         graph_menu.addAction(action)
+    view_menu.addAction(actions.time_chart_action)
     view_menu.addAction(actions.dark_action)
     view_menu.addSeparator()
     view_menu.addAction(actions.fullscreen_action)

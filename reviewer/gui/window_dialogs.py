@@ -39,6 +39,33 @@ class WindowDialogs(QObject):
         self.players_window: Any = None
         self.train_window: Any = None
         self.collection_window: Any = None
+        self.position_setup: Any = None  # the board editor while it is open
+
+    def show_position_setup(self) -> Any:
+        """Edit ▸ Set up position: the board editor, starting from the position on show (or the
+        usual start); the position it opens becomes the game on show. Returns the dialog."""
+        from reviewer.gui.dialogs.position_setup import PositionSetupDialog, setup_kinds
+
+        model = self._session.model
+        game, node = model.game, model.current_node
+        kinds = [kind for kind, _title in setup_kinds()]
+        kind = game.kind if game is not None and game.kind in kinds else self._analysis.current_kind()
+        at = game_support(game.kind).rules.after(game, node) if game is not None and node is not None and game.kind in kinds else None
+        dialog = PositionSetupDialog(kind, game, at, self._parent)
+        dialog.accepted.connect(lambda: self._open_set_up(dialog))
+        dialog.finished.connect(lambda _result: setattr(self, "position_setup", None))
+        self.position_setup = dialog
+        dialog.open()
+        return dialog
+
+    def _open_set_up(self, dialog: Any) -> None:
+        game = dialog.game()
+        if game is None:
+            return
+        self._analysis.stop_analysis()
+        self._session.model.load_game(game)
+        self._parent.setWindowTitle(f"Set-up position ({game_support(game.kind).title}) – Reviewer")
+        self._status_bar.showMessage("Opened the set-up position as a new game", 4000)
 
     def show_trainer(self) -> None:
         from reviewer.core.services.trainer.deck import Deck

@@ -98,7 +98,10 @@ def test_at_900_by_600_a_long_name_is_cut_short_and_the_accuracy_is_never_clippe
         assert figures.width() >= figures.sizeHint().width()  # drawn whole
         assert figures.geometry().right() <= strip.contentsRect().right()
     white = strips["white"]
-    assert "Charkhalashvili, I…" in white.name_label.text() and white.name_label.toolTip() == "Charkhalashvili, Inga"
-    window.resize(1400, 700)
+    # cut short beside the figures and the clock (the broadcast carries clocks), the clock drawn whole
+    assert "<b>Charkh" in white.name_label.text() and "…" in white.name_label.text()
+    assert white.name_label.toolTip() == "Charkhalashvili, Inga"
+    assert white.clock_text() and white.clock_label.width() >= white.clock_label.sizeHint().width()
+    window.resize(1600, 900)  # the names, the figures and the clocks all fit
     qtbot.waitUntil(lambda: "accuracy" in white.label.text())  # room again: the figures in full
     assert "partial analysis" in white.label.text() and "Charkhalashvili, Inga" in white.name_label.text()

@@ -826,3 +826,10 @@ def terminal_evaluation(board: chess.Board, ply: int, engine_id: str = "") -> Ev
         side_to_move=side_to_move,
         terminal=terminal,
     )
+
+
+def limit_strength(engine: object, elo: int) -> None:
+    """Have a UCI engine play at `elo` (UCI_LimitStrength and UCI_Elo; Stockfish 15.1 takes
+    1350–2850), set before its first search; an engine that is not a UCI engine is left as it is."""
+    if isinstance(engine, UciEngine):
+        engine.user_options.update({"UCI_LimitStrength": True, "UCI_Elo": int(elo)})

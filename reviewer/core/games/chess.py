@@ -10,10 +10,11 @@ from typing import Any
 import chess
 import chess.variant
 
+from reviewer.core.analysis import Limit
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -450,4 +451,10 @@ SUPPORT = GameSupport(
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",
     engine_identity_prefix="Stockfish",  # its `id name`
+    setup_ref="reviewer.core.games.chess_setup:SETUP",
+    # Stockfish's UCI_Elo (Debian's 15.1 takes 1350–2850); a fifth of a second a move
+    opponent=OpponentStrength(
+        unit="Elo", minimum=1350, maximum=2850, default=1500, step=50,
+        limit=lambda _elo: Limit(movetime_s=0.2), prepare_ref="reviewer.core.engines.uci:limit_strength",
+    ),
 )

@@ -14,10 +14,11 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from reviewer.core.analysis import Limit
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.go_rules import DEFAULT, GoRuleset, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 
 
@@ -458,4 +459,6 @@ SUPPORT = GameSupport(
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
     preload_network_ref="reviewer.core.engines.registry:preload_katago",
+    setup_ref="reviewer.core.games.go_setup:SETUP",
+    opponent=OpponentStrength(unit="visits", minimum=1, maximum=3200, default=50, step=10, limit=lambda visits: Limit(visits=visits)),
 )

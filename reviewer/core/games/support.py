@@ -22,13 +22,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
+from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable, Limit
 from reviewer.core.games.base import PlayedMove
 from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 
 __all__ = [
     "Averaging",
     "GameSupport",
+    "OpponentStrength",
     "RatingScale",
     "RatingUnit",
     "RecordStore",
@@ -109,6 +110,22 @@ class RatingScale:
 
 
 @dataclass(frozen=True)
+class OpponentStrength:
+    """How strong the engine plays when the player plays a position out against it (*Play from
+    here*): a figure in `unit` from `minimum` to `maximum`; `limit` the search of each of its moves
+    at that strength; `prepare_ref` ("module:function(engine, strength) -> None") sets the engine up
+    for it before its first move ("" where the limit alone sets the strength)."""
+
+    unit: str  # "Elo", "visits"
+    minimum: int
+    maximum: int
+    default: int
+    step: int
+    limit: Callable[[int], Limit]
+    prepare_ref: str = ""
+
+
+@dataclass(frozen=True)
 class GameSupport:
     """One game: its rules and everything the rest of Reviewer asks about it.
 
@@ -170,12 +187,19 @@ class GameSupport:
     fallback_engine: str = ""
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
+    opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
+    setup_ref: str = ""  # the board editor (`setup.PositionSetup`), "" where positions cannot be set up by hand
     preload_network_ref: str = ""  # (engine: EngineInfo | list[str], board_size) -> bool: the usual engine's network built ahead of its first search; "" where it has none
 
     @property
     def rules(self) -> Any:
         """The game's `GameRules` (typed `Any`: each game has its own position type)."""
         return resolve(self.rules_ref)
+
+    @property
+    def position_setup(self) -> Any:
+        """The game's board editor (`setup.PositionSetup`); ValueError where it has none."""
+        return self._named("setup_ref", self.setup_ref)
 
     @property
     def player_order(self) -> tuple[Color, Color]:

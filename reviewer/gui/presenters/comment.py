@@ -17,6 +17,7 @@ from reviewer.gui.presenters.figures import position_value
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import FLAGGED_JUDGEMENTS, judgement_hex
 from reviewer.gui.presenters.text import SCREEN_DOTS, escape_html, player_name
+from reviewer.gui.presenters.times import move_time_text
 from reviewer.gui.presenters.verdict import verdict
 from reviewer.gui.presenters.why import move_why
 
@@ -89,6 +90,9 @@ def comment_html(model: ReviewModel, node: Node) -> str:
         others = _candidate_losses(game, here, to_move)
         if others:
             parts.append(f"<div style='color:gray'>Also: {escape_html(others)}</div>")
+    time_line = move_time_text(game, node)
+    if time_line:
+        parts.append(f"<div style='margin-top:4px'>{escape_html(time_line)}</div>")
     own_comment = _readable_comment(node.comment)
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
