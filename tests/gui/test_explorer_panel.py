@@ -278,3 +278,15 @@ def test_adding_games_can_be_cancelled(qtbot, corpus_dir, morphy_file):
     assert text == texts.IMPORT_CANCELLED or text.startswith(f"Cancelled: {stored} games added")
     assert stored < 3000  # the folder holds more: the import stopped
     assert panel.add_button.isEnabled()
+
+
+def test_the_view_menu_shows_and_hides_the_explorer_for_the_next_start_too(qtbot):
+    window = _window(qtbot)
+    assert window.explorer_panel.isVisible() and window.explorer_action.isChecked()
+    window.explorer_action.trigger()
+    assert not window.explorer_panel.isVisible() and not Settings().explorer_shown
+    again = shown_window(qtbot, 1300, 900, remember_layout=False)
+    assert not again.explorer_panel.isVisible() and not again.explorer_action.isChecked()
+    again.explorer_action.trigger()
+    third = shown_window(qtbot, 1300, 900, remember_layout=False)
+    assert third.explorer_panel.isVisible()
