@@ -44,7 +44,6 @@ from reviewer.core.database import (
     ImportProgress,
     ImportReport,
     LineDeparture,
-    Position,
     StoredGame,
     explore,
     import_paths,
@@ -54,7 +53,7 @@ from reviewer.core.database import (
 )
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.move_entry import NAVIGATION_KEYS
 from reviewer.gui.presenters import explorer as texts
@@ -75,18 +74,23 @@ class Answer:
     database_games: int
 
 
-def _answer(database_path: Path, position: Position, filters: ExploreFilters) -> Answer:
+def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters) -> Answer:
+    """Off the window's thread: a long game's position takes a while to replay."""
+    try:
+        position = position_of_node(game, node)
+    except (ValueError, IndexError) as error:
+        raise ValueError(f"this position cannot be looked up: {error}") from None
     with GameDatabase(database_path) as database:
         total = database.game_count()
         if total == 0:
             return Answer(Exploration(position.kind, 0), {}, 0)
         found = explore(database, position, filters, top_games=TOP_GAMES)
         plies: dict[int, int] = {}
-        for game, _move in found.top_games:
+        for stored, _move in found.top_games:
             row = database.connection.execute(
-                "SELECT ply FROM positions WHERE key = ? AND game_id = ?", (position.key, game.id)
+                "SELECT ply FROM positions WHERE key = ? AND game_id = ?", (position.key, stored.id)
             ).fetchone()
-            plies[game.id] = int(row[0]) if row else 0
+            plies[stored.id] = int(row[0]) if row else 0
     return Answer(found, plies, total)
 
 
@@ -156,7 +160,6 @@ class ExplorerPanel(QWidget):
         self.session, self.tasks = session, tasks
         self._database_path, self._player, self._open_game = database_path, player, open_game
         self._asked = 0  # the number of the latest question; an answer to an older one is dropped
-        self._position: Position | None = None
         self._import_task: Task | None = None
         self._imports: list[Task] = []  # every import not over, the unseen ones too
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
@@ -292,18 +295,10 @@ class ExplorerPanel(QWidget):
         game, node = model.game, model.current_node
         self._asked += 1
         if game is None or node is None or not game_support(game.kind).database_position_ref:
-            self._position = None
             self._show_nothing("Open a game to see the moves played from its positions.")
             return
-        try:
-            position = position_of_node(game, node)
-        except (ValueError, IndexError) as error:
-            self._position = None
-            self._show_nothing(f"This position cannot be looked up: {error}")
-            return
-        self._position = position
         asked = self._asked
-        task = self.tasks.submit(_answer, self._database_path(), position, self.filters(), name="explorer")
+        task = self.tasks.submit(_answer, self._database_path(), game, node, self.filters(), name="explorer")
         task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
 

@@ -167,11 +167,11 @@ def test_an_answer_for_a_position_no_longer_shown_is_dropped(qtbot, database, mo
     held, release = threading.Event(), threading.Event()
     real = explorer_panel._answer
 
-    def slow_first(path, position, filters):
+    def slow_first(path, game, node, filters):
         if not held.is_set():
             held.set()
             release.wait(WAIT_MS / 1000)
-        return real(path, position, filters)
+        return real(path, game, node, filters)
 
     monkeypatch.setattr(explorer_panel, "_answer", slow_first)
     window.go_to_ply(1)
