@@ -17,7 +17,7 @@ from typing import Any
 import chess
 
 from reviewer.core.games.chess import recorded_move, start_board
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Node
 from reviewer.resources import resource_path
 
 
@@ -28,7 +28,7 @@ class Opening:
     ply: int  # the deepest main-line ply whose position carries this name
 
 
-__all__ = ["Opening", "OpeningBook", "book", "book_flags", "book_flags_from_epds", "name_opening", "opening_from_epds"]
+__all__ = ["Opening", "OpeningBook", "book", "book_flags", "book_flags_from_epds", "loaded_book", "name_opening", "opening_at", "opening_from_epds"]
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,39 @@ def opening_from_epds(epds: Sequence[str | None], table: OpeningBook | None = No
             eco, name = table.names[epd]
             found = Opening(eco=eco, name=name, ply=ply)
     return found
+
+
+def path_epds(game: Game, node: Node, limit: int) -> list[str | None]:
+    """EPD of the start and of the positions on the way to `node` (a variation's too), at most
+    `limit` moves deep; None from the first move that cannot be replayed."""
+    try:
+        board: chess.Board | None = start_board(game)
+    except ValueError:
+        return [None]
+    epds: list[str | None] = [board.epd() if board is not None else None]
+    for step in node.path_from_root()[:limit]:
+        if board is not None:
+            try:
+                move = recorded_move(board, step)
+                if not move:
+                    raise ValueError("a null move")
+                board.push(move)
+            except ValueError:
+                board = None
+        epds.append(board.epd() if board is not None else None)
+    return epds
+
+
+def loaded_book() -> OpeningBook | None:
+    """The table when it is already built (the review builds it in the background), else None."""
+    return _book
+
+
+def opening_at(game: Game, node: Node, table: OpeningBook | None = None) -> Opening | None:
+    """The ECO code and name of the position after `node`: of the deepest named position on the way
+    to it (`ply` its depth); None before any named line."""
+    table = table or book()
+    return opening_from_epds(path_epds(game, node, table.max_plies), table)
 
 
 def mainline_epds(game: Game) -> list[str | None]:

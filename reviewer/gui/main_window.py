@@ -388,6 +388,7 @@ class MainWindow(QMainWindow):
         self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
         self.move_entry, self.right_splitter = panel.move_entry, panel.splitter
         self.move_entry.left.connect(self._focus_board)
+        self._build_explorer()
 
         top = BoardAndPanel(self.board_column, self.review_panel, self)
         self.board_and_panel = top
@@ -409,6 +410,61 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.main_splitter)
         self.setCentralWidget(central)
         self.review_panel.show_messages(self.message_bar)
+
+    def _build_explorer(self) -> None:
+        from PySide6.QtGui import QAction
+
+        from reviewer.core.database import default_database_path
+        from reviewer.gui.explorer_panel import DepartureMarks, ExplorerPanel
+
+        self.explorer_panel = ExplorerPanel(
+            self.session,
+            self.tasks,
+            default_database_path,
+            lambda: self.settings.collection_player,
+            lambda path, index, ply: self.open_file(path, index, ply),
+            self,
+        )
+        # beside the move list: the two share the height above the comment
+        beside = QSplitter(Qt.Orientation.Horizontal, self.right_splitter)
+        beside.setObjectName("moves-and-explorer")
+        beside.setChildrenCollapsible(False)
+        self.right_splitter.insertWidget(0, beside)
+        beside.addWidget(self.move_list)
+        beside.addWidget(self.explorer_panel)
+        beside.setStretchFactor(0, 2)
+        beside.setStretchFactor(1, 3)
+        self.right_splitter.setStretchFactor(0, 3)
+        self.explorer_panel.setVisible(self.settings.explorer_shown)
+        self.files.opened.connect(lambda path, _game: self.explorer_panel.feed(path))
+        self.departure_marks = DepartureMarks(
+            self.session, self.tasks, default_database_path, lambda: self.settings.collection_player, self._show_departures, self
+        )
+        self.explorer_panel.imported.connect(lambda report: self.departure_marks.look() if report.stored else None)
+        action = QAction("Opening &explorer", self)
+        action.setCheckable(True)
+        action.setChecked(self.settings.explorer_shown)
+        action.toggled.connect(self.set_explorer_shown)
+        self.explorer_action = action
+        from PySide6.QtWidgets import QMenu
+
+        view = next(item.menu() for item in self.menuBar().actions() if item.text() == "&View")
+        assert isinstance(view, QMenu)
+        view.insertAction(self.commands.dark_action, action)
+
+    def _show_departures(self, notes: dict[int, str]) -> None:
+        """Where the game left the database or the player their line: a mark in the move list, a line in the comment."""
+        self.move_list.set_departures(notes)
+        self.views.notes = notes
+        node = self.session.model.current_node
+        if node is not None and self.session.model.game is not None:
+            self.views.show_current(node)
+
+    def set_explorer_shown(self, shown: bool) -> None:
+        """The opening explorer under the move list, remembered for the next start."""
+        self.settings.explorer_shown = shown
+        self.explorer_action.setChecked(shown)
+        self.explorer_panel.setVisible(shown)
 
     def _ensure_graph(self) -> EvalGraphWidget:
         if self.eval_graph is None:
@@ -617,6 +673,7 @@ class MainWindow(QMainWindow):
         self.retro.close()
         self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)
+        self.explorer_panel.stop_imports()
         self.tasks.shutdown(timeout_s=5.0)
         super().closeEvent(event)
 

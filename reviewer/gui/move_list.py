@@ -30,6 +30,7 @@ _BLOCK_INDENT = 14.0  # variation block inset from the left
 _NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
 PROBLEM_MARK = "⚠"
+DEPARTURE_MARK = "◆"  # the game left the database, or the player their usual line, with this move
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -69,6 +70,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game: Game | None = None
         self._judgements: dict[int, str | None] = {}
         self._problems: dict[int, list[str]] = {}
+        self._departures: dict[int, str] = {}
         self._time_trouble: dict[int, str] = {}  # main-line ply -> the ◷ tooltip of a mistake made in time trouble
         self._current: Node | None = None
         self._hover: _Item | None = None
@@ -91,6 +93,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._game = game
         self._judgements = {}
         self._problems = {}
+        self._departures = {}
         self._time_trouble = {}
         self._current = None
         self._hover = None
@@ -120,6 +123,14 @@ class MoveListWidget(QAbstractScrollArea):
         self._problems = {ply: list(texts) for ply, texts in problems.items() if texts}
         self.viewport().update()
 
+    def set_departures(self, departures: dict[int, str]) -> None:
+        """Main-line ply → where the game left the database or the player their line (a ◆ and a tooltip)."""
+        self._departures = {ply: text for ply, text in departures.items() if text}
+        self.viewport().update()
+
+    def departure_text(self, ply: int) -> str:
+        return self._departures.get(ply, "")
+
     def set_time_trouble(self, marks: dict[int, str]) -> None:
         """Main-line ply -> what the ◷ after a mistake made in time trouble says when hovered."""
         self._time_trouble = dict(marks)
@@ -137,7 +148,8 @@ class MoveListWidget(QAbstractScrollArea):
         item = self._item_at(QPointF(position))
         if item is None or item.kind != "main":
             return ""
-        return "\n".join(text for text in (self.problem_text(item.ply), self._time_trouble.get(item.ply, "")) if text)
+        texts = (self.problem_text(item.ply), self._time_trouble.get(item.ply, ""), self.departure_text(item.ply))
+        return "\n".join(text for text in texts if text)
 
     def viewportEvent(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.ToolTip:
@@ -519,6 +531,10 @@ class MoveListWidget(QAbstractScrollArea):
             painter.setFont(self._font())
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, TIME_TROUBLE_MARK)
+            x += QFontMetricsF(self._font()).horizontalAdvance(TIME_TROUBLE_MARK) + 2
+        if item.ply in self._departures and item.kind == "main":
+            painter.setPen(QColor(theme.current_text) if current else QColor(theme.info_text))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, DEPARTURE_MARK)
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:
         """Go cells start with the move number and a small stone; returns where the point text goes."""

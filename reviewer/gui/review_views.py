@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from html import escape
 from typing import TYPE_CHECKING, Any, Protocol
 
 from PySide6.QtCore import QObject, QTimer
@@ -79,6 +80,7 @@ class ReviewViews(QObject):
     ) -> None:
         """`is_analysing`: True while an analysis streams evaluations in (the redraws are then throttled)."""
         super().__init__(parent)
+        self.notes: dict[int, str] = {}  # main-line ply → a line after the comment (the opening explorer's)
         self.session = session
         self.settings = settings
         self.widgets = widgets
@@ -132,7 +134,11 @@ class ReviewViews(QObject):
         if chart is not None:
             chart.set_current_ply(mainline_anchor(node))
         widgets.board_area.show_clocks(clocks_at(game, node))
-        widgets.comment_view.setHtml(themed_html(comment_html(self.session.model, node)))
+        html = comment_html(self.session.model, node)
+        note = self.notes.get(node.ply, "") if node.is_mainline else ""
+        if note:
+            html += f"<p>{escape(note)}</p>"
+        widgets.comment_view.setHtml(themed_html(html))
 
     def _on_tree_changed(self, _mainline_changed: bool) -> None:
         model = self.session.model

@@ -225,6 +225,15 @@ class Settings:
     def dark_theme(self, dark: bool) -> None:
         self._qsettings.setValue("appearance/theme", "dark" if dark else "light")
 
+    @property
+    def explorer_shown(self) -> bool:
+        """The opening explorer beside the move list (View menu); hidden until the player shows it."""
+        return self._text("appearance/explorer") == "shown"
+
+    @explorer_shown.setter
+    def explorer_shown(self, shown: bool) -> None:
+        self._qsettings.setValue("appearance/explorer", "shown" if shown else "hidden")
+
     def graph_mode(self, kind: str) -> str | None:
         """The graph mode the player last picked for games of `kind`, or None."""
         return self._text(f"appearance/graph_{kind}") or None

@@ -69,3 +69,22 @@ def test_no_moves_no_book():
 
 def test_a_move_that_cannot_be_replayed_ends_the_book():
     assert openings.book_flags_from_epds([chess.Board().epd(), None]) == [False]
+
+
+def test_every_position_is_named_by_the_deepest_line_on_the_way_to_it_variations_too(corpus_dir):
+    from reviewer.core.formats import open_collection
+    from reviewer.core.gametree import Node
+    from reviewer.core.openings import opening_at
+
+    game = open_collection(corpus_dir / "pgn" / "chesslib__Morphy_UTF8.pgn").game(11)  # Morphy – Morphy, Ernest
+    assert opening_at(game, game.root) is None
+    named = [opening_at(game, game.node_at_ply(ply)) for ply in (1, 5, 7, 20)]
+    assert [(found.eco, found.name, found.ply) for found in named if found] == [
+        ("B00", "King's Pawn Game", 1),
+        ("C50", "Italian Game", 5),
+        ("C53", "Italian Game: Classical Variation", 7),
+        ("C53", "Italian Game: Classical Variation", 7),  # out of the book: the last name it had
+    ]
+    gambit = game.node_at_ply(6).add_child(Node(move="b4", uci="b2b4", color="white"))  # 4.b4 instead of 4.c3
+    found = opening_at(game, gambit)
+    assert found is not None and found.eco == "C51" and found.name.startswith("Italian Game: Evans Gambit")

@@ -8,6 +8,13 @@
 
 from __future__ import annotations
 
+from reviewer.core.database.departures import (
+    DatabaseDeparture,
+    LineDeparture,
+    left_database,
+    left_own_line,
+    player_color,
+)
 from reviewer.core.database.explorer import (
     Exploration,
     ExploreFilters,
@@ -18,16 +25,19 @@ from reviewer.core.database.explorer import (
     games_at,
     go_position,
     position_of_game,
+    position_of_node,
 )
 from reviewer.core.database.importer import ImportProgress, ImportReport, import_paths
 from reviewer.core.database.store import GameDatabase, StoredGame, default_database_path
 
 __all__ = [
+    "DatabaseDeparture",
     "Exploration",
     "ExploreFilters",
     "GameDatabase",
     "ImportProgress",
     "ImportReport",
+    "LineDeparture",
     "MoveStats",
     "Position",
     "StoredGame",
@@ -37,5 +47,9 @@ __all__ = [
     "games_at",
     "go_position",
     "import_paths",
+    "left_database",
+    "left_own_line",
+    "player_color",
     "position_of_game",
+    "position_of_node",
 ]

@@ -27,6 +27,7 @@ __all__ = [
     "games_at",
     "go_position",
     "position_of_game",
+    "position_of_node",
 ]
 
 
@@ -76,10 +77,15 @@ def go_position(size: int, moves: Sequence[str], first_player: Color = "black") 
 
 def position_of_game(game: Game, ply: int) -> Position:
     """The position after main-line ply `ply` of a game (0 = its start), as its game keys it."""
+    return position_of_node(game, game.node_at_ply(ply))
+
+
+def position_of_node(game: Game, node: Node) -> Position:
+    """The position after `node` (the root: the start) of a game, a variation's node too."""
     reference = game_support(game.kind).database_position_ref
     if not reference:
         raise ValueError(f"the database holds no {game.kind} games")
-    position: Position = resolve(reference)(game, ply)
+    position: Position = resolve(reference)(game, node)
     return position
 
 
@@ -91,11 +97,11 @@ def _chess_position_of_board(board: chess.Board) -> Position:
     return Position("chess", chess_key(board), "white" if board.turn else "black", san)
 
 
-def chess_position_of_game(game: Game, ply: int) -> Position:
-    return _chess_position_of_board(board_after(game, game.node_at_ply(ply)))  # Chess960 too
+def chess_position_of_node(game: Game, node: Node) -> Position:
+    return _chess_position_of_board(board_after(game, node))  # Chess960 too
 
 
-def go_position_of_game(game: Game, ply: int) -> Position:
+def go_position_of_node(game: Game, node: Node) -> Position:
     cut = Game(
         kind="go",
         board_width=game.board_width,
@@ -104,11 +110,9 @@ def go_position_of_game(game: Game, ply: int) -> Position:
         setup_black=game.setup_black,
         setup_white=game.setup_white,
     )
-    game.node_at_ply(ply)  # the IndexError for a ply past the end
-    source, target = game.root, cut.root
+    target = cut.root
     to_move = game.first_player
-    for _ in range(ply):
-        source = source.children[0]
+    for source in node.path_from_root():
         target = target.add_child(
             Node(move=source.move, color=source.color, point=source.point, setup_black=source.setup_black,
                  setup_white=source.setup_white, setup_empty=source.setup_empty)

@@ -177,7 +177,7 @@ class GameSupport:
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     explain_ref: str | None = None  # move explanations, when the game has them
-    # The game database: (game) -> GameRecord with every position's key, and (game, ply) -> Position; "" = not held
+    # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
     database_record_ref: str = ""
     database_position_ref: str = ""
     threat_ref: str | None = None  # what the opponent threatens (an explain.common.Threat), when the game tells it

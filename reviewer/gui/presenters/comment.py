@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.games import game_support
 from reviewer.core.games.support import players_in_order
 from reviewer.core.gametree import Game, Node, numbered_moves
 from reviewer.core.passes import pass_text
@@ -45,6 +46,9 @@ def comment_html(model: ReviewModel, node: Node) -> str:
                      f"<span style='color:gray'> · {mover}</span></div>")
     elif node.parent is None and model.evaluations.get(0) is not None:
         parts.append("<div style='font-size:12pt'><b>Start position</b></div>")
+    opening = _opening_line(game, node)
+    if opening:
+        parts.append(f"<div style='color:gray'>{escape_html(opening)}</div>")
     if model.engine_hidden_from is not None:  # the player looks for a move: nothing may tell it
         parts.append("<div style='margin-top:4px; color:gray'>The engine's view is hidden until you answer.</div>")
         return "".join(parts)
@@ -132,6 +136,17 @@ def _readable_comment(comment: str) -> str:
 
     text = without_generated_text(_COMMENT_COMMAND.sub(" ", comment))
     return " ".join(strip_generated(text)[0].split())
+
+
+def _opening_line(game: Game, node: Node) -> str:
+    """"C54 Italian Game: Classical Variation" for a position inside a named line of the ECO table."""
+    if node.parent is None or not game_support(game.kind).has_openings:
+        return ""
+    from reviewer.core.openings import loaded_book, opening_at
+
+    table = loaded_book()  # built by the review in the background: the window never waits for it
+    opening = opening_at(game, node, table) if table is not None else None
+    return f"{opening.eco} {opening.name}" if opening is not None else ""
 
 
 def header_html(game: Game, assessment: Any) -> str:

@@ -1,0 +1,143 @@
+"""What the opening explorer panel says, without Qt: the rows of the moves played from the
+position, the top games, the filters as the database takes them, and the lines of the move list's
+departure marks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reviewer.core.database import DatabaseDeparture, Exploration, ExploreFilters, LineDeparture, MoveStats, StoredGame
+from reviewer.core.gametree import Color
+
+EMPTY_DATABASE = "Your game database is empty: add game files or a folder to see the moves played here."
+NO_GAMES_HERE = "No game in the database reached this position."
+
+
+@dataclass(frozen=True)
+class ResultShares:
+    """The bar of one move: the first player's wins, the draws, the second player's wins (fractions)."""
+
+    first: float
+    draws: float
+    second: float
+    first_color: Color
+    tooltip: str
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    move: str
+    games: str  # "123 (45%)"
+    shares: ResultShares
+    rating: str
+    performance: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    players: str
+    result: str
+    date: str
+    move: str
+
+
+def _side(color: Color) -> str:
+    return "White" if color == "white" else "Black"
+
+
+def _second(color: Color) -> Color:
+    return "black" if color == "white" else "white"
+
+
+def result_shares(stats: MoveStats, first_color: Color) -> ResultShares:
+    wins = {"white": stats.white_wins, "black": stats.black_wins}
+    total = max(1, stats.white_wins + stats.draws + stats.black_wins)
+    first, second = wins[first_color], wins[_second(first_color)]
+    tooltip = f"{_side(first_color)} won {first}, {stats.draws} drawn, {_side(_second(first_color))} won {second}"
+    return ResultShares(first / total, stats.draws / total, second / total, first_color, tooltip)
+
+
+def _figure(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def move_rows(exploration: Exploration, first_color: Color) -> list[MoveRow]:
+    total = max(1, exploration.games)
+    return [
+        MoveRow(
+            stats.move,
+            f"{stats.games} ({100 * stats.games / total:.0f}%)",
+            result_shares(stats, first_color),
+            _figure(stats.average_rating),
+            _figure(stats.performance),
+        )
+        for stats in exploration.moves
+    ]
+
+
+def game_row(game: StoredGame, move: str) -> GameRow:
+    white = (game.white.strip() or "?") + (f" ({game.white_elo})" if game.white_elo else "")
+    black = (game.black.strip() or "?") + (f" ({game.black_elo})" if game.black_elo else "")
+    return GameRow(f"{white} – {black}", game.result or "*", game.date or "?", move or "(end)")
+
+
+def summary(exploration: Exploration) -> str:
+    if exploration.games == 0:
+        return NO_GAMES_HERE
+    games = "1 game" if exploration.games == 1 else f"{exploration.games} games"
+    ended = f", {exploration.ended_here} ended here" if exploration.ended_here else ""
+    return f"{games} reached this position{ended}"
+
+
+def filters_of(
+    player: str, mine: bool, color: Color | None, since: str, until: str, speed: str, min_rating: int
+) -> ExploreFilters:
+    """The form's filters: `mine` with the player's name; a colour only with a player; 0 = any rating."""
+    name = player.strip() if mine else ""
+    return ExploreFilters(
+        player=name,
+        color=color if name else None,
+        since=since.strip(),
+        until=until.strip(),
+        min_rating=min_rating or None,
+        speed=speed,
+    )
+
+
+def import_progress_text(games_read: int, stored: int, path: str) -> str:
+    return f"Adding games… {games_read} read, {stored} new ({path.rsplit('/', 1)[-1]})"
+
+
+IMPORT_CANCELLED = "Adding games was cancelled before any was read."
+
+
+def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False) -> str:
+    text = f"Cancelled: {stored} games added" if cancelled else f"{stored} games added"
+    if duplicates:
+        text += f", {duplicates} already there"
+    if skipped:
+        text += f", {skipped} could not be read"
+    return text + "."
+
+
+def move_label(ply: int, move: str, numbered: bool) -> str:
+    """"7…Qb6" (numbered moves) or "move 12 (Q16)"."""
+    if not numbered:
+        return f"move {ply} ({move})"
+    number = (ply + 1) // 2
+    return f"{number}.{move}" if ply % 2 else f"{number}…{move}"
+
+
+def database_departure_text(departure: DatabaseDeparture, numbered: bool) -> str:
+    games = "1 other game" if departure.games_before == 1 else f"{departure.games_before} other games"
+    return (
+        f"Out of the database: after {move_label(departure.ply, departure.move, numbered)} no other game reached"
+        f" the position ({games} had come this far)."
+    )
+
+
+def line_departure_text(departure: LineDeparture, numbered: bool) -> str:
+    return (
+        f"You left your usual line: you played {move_label(departure.ply, departure.usual, numbered)} here in"
+        f" {departure.usual_games} of {departure.games} games; today {move_label(departure.ply, departure.played, numbered)}."
+    )

@@ -1,0 +1,292 @@
+"""The opening explorer beside the move list, driven by real mouse and key events on a database
+built in the test's data folder from Morphy's games of the shared corpus."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+from window_support import OPEN_TIMEOUT_MS, shown_window
+
+from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
+from reviewer.gui import explorer_panel
+from reviewer.gui.presenters import explorer as texts
+from reviewer.gui.settings import Settings
+
+WAIT_MS = 20_000
+MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")
+
+
+@pytest.fixture
+def morphy_file(corpus_dir):
+    return corpus_dir.joinpath(*MORPHY)
+
+
+@pytest.fixture
+def database(morphy_file):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [morphy_file])
+    return default_database_path()
+
+
+def _window(qtbot, player: str = ""):
+    if player:
+        Settings().collection_player = player
+    window = shown_window(qtbot, 1300, 900, remember_layout=False)
+    if not window.explorer_action.isChecked():
+        window.explorer_action.trigger()
+    return window
+
+
+def _open(qtbot, window, path, index=0):
+    with qtbot.waitSignal(window.file_opened, timeout=OPEN_TIMEOUT_MS):
+        window.open_file(path, index)
+
+
+def _wait_answer(qtbot, panel, games: int | None = None):
+    qtbot.waitUntil(lambda: panel.answer is not None and (games is None or panel.answer.exploration.games == games), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
+    return panel.answer
+
+
+def _row(panel, move: str):
+    found = panel.moves.findItems(move, Qt.MatchFlag.MatchExactly, 0)
+    assert found, [panel.moves.topLevelItem(i).text(0) for i in range(panel.moves.topLevelItemCount())]
+    return found[0]
+
+
+def _click(tree, item, double=False):
+    tree.scrollToItem(item)
+    point = tree.visualItemRect(item).center()
+    QTest.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+    if double:  # a press, a release, then the second press of a double-click, as a hand does
+        QTest.mouseDClick(tree.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point)
+
+
+def _shoot(qtbot, window, name: str) -> None:
+    """The window light and dark, when REVIEWER_JOURNEY_SHOTS names a folder."""
+    folder = os.environ.get("REVIEWER_JOURNEY_SHOTS")
+    if not folder:
+        return
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for dark in (False, True):
+        if window.commands.dark_action.isChecked() != dark:
+            window.commands.dark_action.trigger()
+        wanted = QApplication.palette().window().color()
+        qtbot.waitUntil(lambda wanted=wanted: window.explorer_panel.palette().window().color() == wanted, timeout=WAIT_MS)
+        QApplication.processEvents()
+        window.grab().save(str(Path(folder) / f"explorer-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
+    window.commands.dark_action.trigger()
+
+
+def _expected(database_path, game, ply, filters=None):
+    with GameDatabase(database_path) as opened:
+        return explore(opened, position_of_game(game, ply), filters)
+
+
+def test_a_clicked_move_is_played_and_the_explorer_follows(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    assert panel.isVisible() and Settings().explorer_shown
+    answer = _wait_answer(qtbot, panel, 211)
+    assert answer.exploration.moves[0].move == "e4"
+    assert _row(panel, "e4").text(1).startswith(str(answer.exploration.moves[0].games))
+    e4_games = answer.exploration.moves[0].games
+    _click(panel.moves, _row(panel, "e4"))
+    assert window.session.model.current_node.move == "e4"
+    _wait_answer(qtbot, panel, e4_games)
+    assert panel.summary_label.text() == texts.summary(panel.answer.exploration)
+    # a move the game did not play: a variation on the analysis board, and the explorer follows it
+    game = window.session.model.game
+    played = game.node_at_ply(2).move
+    other = next(stats for stats in panel.answer.exploration.moves if stats.move != played)
+    _click(panel.moves, _row(panel, other.move))
+    node = window.session.model.current_node
+    assert node.move == other.move and not node.is_mainline
+    _wait_answer(qtbot, panel, other.games)
+    _shoot(qtbot, window, "variation")
+
+
+def test_the_filters_change_the_counts(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    _click_box = panel.mine
+    QTest.mouseClick(_click_box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, _click_box.rect().center())
+    assert panel.mine.isChecked() and panel.color.isEnabled()
+    panel.color.setFocus()
+    qtbot.waitUntil(panel.color.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.color, Qt.Key.Key_Down)  # as White
+    assert panel.color.currentData() == "white", (panel.color.currentIndex(), panel.color.isEnabled(), panel.color.count())
+    game = window.session.model.game
+    as_white = _expected(database, game, 0, panel.filters())
+    assert 0 < as_white.games < 211
+    _wait_answer(qtbot, panel, as_white.games)
+    QTest.keyClick(panel.color, Qt.Key.Key_Down)  # as Black
+    as_black = _expected(database, game, 0, panel.filters())
+    assert as_black.games not in (as_white.games, 211)
+    _wait_answer(qtbot, panel, as_black.games)
+    panel.until.setFocus()
+    QTest.keyClicks(panel.until, "1857")
+    QTest.keyClick(panel.until, Qt.Key.Key_Return)
+    until = _expected(database, game, 0, panel.filters())
+    assert until.games < as_black.games
+    _wait_answer(qtbot, panel, until.games)
+
+
+def test_a_double_clicked_game_opens_at_the_position(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    window.go_to_ply(4)
+    expected = _expected(database, window.session.model.game, 4)
+    _wait_answer(qtbot, panel, expected.games)
+    item = panel.games.topLevelItem(0)
+    stored, ply = item.data(0, Qt.ItemDataRole.UserRole)
+    with qtbot.waitSignal(window.file_opened, timeout=OPEN_TIMEOUT_MS):
+        _click(panel.games, item, double=True)
+    assert window.session.model.game_index == stored.source_index
+    assert window.session.model.current_ply == ply
+    reached = _expected(database, window.session.model.game, ply)
+    assert reached.games == expected.games  # the same position
+
+
+def test_an_answer_for_a_position_no_longer_shown_is_dropped(qtbot, database, morphy_file, monkeypatch):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._answer
+
+    def slow_first(path, game, node, filters):
+        if not held.is_set():
+            held.set()
+            release.wait(WAIT_MS / 1000)
+        return real(path, game, node, filters)
+
+    monkeypatch.setattr(explorer_panel, "_answer", slow_first)
+    window.go_to_ply(1)
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    window.go_to_ply(2)
+    second = _expected(database, window.session.model.game, 2)
+    qtbot.waitUntil(lambda: panel.answer is not None and panel.answer.exploration.games == second.games, timeout=WAIT_MS)
+    shown = []
+    panel.answered.connect(shown.append)
+    release.set()
+    qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
+    assert shown == []  # the answer for ply 1 came last and was dropped
+    assert panel.answer.exploration.games == second.games
+
+
+def test_a_file_opened_in_the_window_feeds_the_database(qtbot, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        _open(qtbot, window, morphy_file, 0)  # the import starts once the game is on show
+    with GameDatabase(default_database_path()) as made:
+        assert made.game_count() == 211
+    _wait_answer(qtbot, panel, 211)
+
+
+def test_an_empty_database_offers_to_add_games(qtbot, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    window.files.opened.disconnect()  # only the button feeds it here
+    window.files.opened.connect(window._on_file_opened)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
+    assert panel.add_button.isVisible()
+    _shoot(qtbot, window, "empty")
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS) as report:
+        panel.add_games([morphy_file])
+        assert panel.cancel_button.isVisible() and panel.progress.isVisible()
+    assert report.args[0].stored == 211
+    _wait_answer(qtbot, panel, 211)
+    assert not panel.cancel_button.isVisible() and not panel.add_button.isVisible()
+
+
+def test_the_move_list_marks_where_the_game_left_the_database_and_the_player_their_line(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    _open(qtbot, window, morphy_file, 11)  # Morphy – Morphy, Ernest: 4.c3 where Morphy had played 4.b4
+    marks = window.departure_marks
+    qtbot.waitUntil(lambda: marks.found is not None, timeout=WAIT_MS)
+    move_list = window.move_list
+    line = move_list.departure_text(7)
+    assert line == "You left your usual line: you played 4.b4 here in 32 of 34 games; today 4.c3."
+    out = move_list.departure_text(8)
+    assert out.startswith("Out of the database: after 4…d6 no other game reached the position")
+    game = window.session.model.game
+    node = game.node_at_ply(7)
+    rect = move_list.item_rect(node)
+    assert move_list.tooltip_at(rect.center()) == line
+    QTest.mouseClick(move_list.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rect.center())
+    assert window.session.model.current_node is node
+    qtbot.waitUntil(lambda: line in window.comment_view.toPlainText(), timeout=WAIT_MS)
+    assert "C53 Italian Game: Classical Variation" in window.comment_view.toPlainText()  # the position's ECO code and name
+    _wait_answer(qtbot, window.explorer_panel, _expected(database, game, 7).games)
+    _shoot(qtbot, window, "departures")
+    window.go_to_ply(6)
+    qtbot.waitUntil(lambda: "usual line" not in window.comment_view.toPlainText(), timeout=WAIT_MS)
+
+
+def test_go_moves_from_the_position_with_wins_by_colour(qtbot, corpus_dir):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [corpus_dir / "sgf"])
+    path = corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf"
+    window = _window(qtbot)
+    _open(qtbot, window, path, 0)
+    panel = window.explorer_panel
+    game = window.session.model.game
+    start = _expected(default_database_path(), game, 0)
+    assert start.games >= 2 and start.moves
+    answer = _wait_answer(qtbot, panel, start.games)
+    top = answer.exploration.moves[0]
+    row = _row(panel, top.move)
+    shares = row.data(2, explorer_panel.SHARES_ROLE)
+    assert shares.first_color == "black"  # Black moves first: Black's wins lead the bar
+    assert shares.first == pytest.approx(top.black_wins / max(1, top.white_wins + top.draws + top.black_wins))
+    _click(panel.moves, row)
+    assert window.session.model.current_node.move.upper() == top.move.upper()
+    _wait_answer(qtbot, panel, top.games)
+    _shoot(qtbot, window, "go")
+
+
+def test_adding_games_can_be_cancelled(qtbot, corpus_dir, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    window.files.opened.disconnect()  # only the button feeds it here
+    window.files.opened.connect(window._on_file_opened)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
+    task = panel.add_games([corpus_dir / "pgn"])
+    button = panel.cancel_button
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, button.rect().center())
+    assert task.is_cancelled
+    qtbot.waitUntil(lambda: not button.isVisible(), timeout=WAIT_MS)
+    text = panel.summary_label.text()
+    with GameDatabase(default_database_path()) as made:
+        stored = made.game_count()
+    assert text == texts.IMPORT_CANCELLED or text.startswith(f"Cancelled: {stored} games added")
+    assert stored < 3000  # the folder holds more: the import stopped
+    assert panel.add_button.isEnabled()
+
+
+def test_the_view_menu_shows_and_hides_the_explorer_for_the_next_start_too(qtbot):
+    window = _window(qtbot)
+    assert window.explorer_panel.isVisible() and window.explorer_action.isChecked()
+    window.explorer_action.trigger()
+    assert not window.explorer_panel.isVisible() and not Settings().explorer_shown
+    again = shown_window(qtbot, 1300, 900, remember_layout=False)
+    assert not again.explorer_panel.isVisible() and not again.explorer_action.isChecked()
+    again.explorer_action.trigger()
+    third = shown_window(qtbot, 1300, 900, remember_layout=False)
+    assert third.explorer_panel.isVisible()
