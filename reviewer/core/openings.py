@@ -9,7 +9,7 @@ once, on first use, and kept in memory.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,20 +146,26 @@ def path_epds(game: Game, node: Node, limit: int) -> list[str | None]:
     """EPD of the start and of the positions on the way to `node` (a variation's too), at most
     `limit` moves deep; None from the first move that cannot be replayed."""
     try:
-        board: chess.Board | None = start_board(game)
+        board = start_board(game)
     except ValueError:
         return [None]
-    epds: list[str | None] = [board.epd() if board is not None else None]
-    for step in node.path_from_root()[:limit]:
-        if board is not None:
+    return _epds_along(board, node.path_from_root()[:limit])
+
+
+def _epds_along(board: chess.Board, steps: Iterable[Node]) -> list[str | None]:
+    """EPD of `board` and after each of `steps`; None from the first that cannot be replayed (or a null move)."""
+    replayed: chess.Board | None = board
+    epds: list[str | None] = [board.epd()]
+    for step in steps:
+        if replayed is not None:
             try:
-                move = recorded_move(board, step)
+                move = recorded_move(replayed, step)
                 if not move:
                     raise ValueError("a null move")
-                board.push(move)
+                replayed.push(move)
             except ValueError:
-                board = None
-        epds.append(board.epd() if board is not None else None)
+                replayed = None
+        epds.append(replayed.epd() if replayed is not None else None)
     return epds
 
 
@@ -179,21 +185,10 @@ def mainline_epds(game: Game) -> list[str | None]:
     """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed
     (or a null move)."""
     try:
-        board: chess.Board | None = start_board(game)
+        board = start_board(game)
     except ValueError:
         return [None] * (game.ply_count + 1)
-    epds: list[str | None] = [board.epd() if board is not None else None]
-    for node in game.mainline_nodes():
-        if board is not None:
-            try:
-                move = recorded_move(board, node)
-                if not move:
-                    raise ValueError("a null move")
-                board.push(move)
-            except ValueError:
-                board = None
-        epds.append(board.epd() if board is not None else None)
-    return epds
+    return _epds_along(board, game.mainline_nodes())
 
 
 def book_flags(game: Game) -> list[bool]:
