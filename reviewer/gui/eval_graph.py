@@ -118,6 +118,14 @@ def _broken_at_gaps(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndar
     return np.insert(xs, breaks, np.nan), np.insert(ys, breaks, np.nan)
 
 
+
+def ply_at_scene(plots: tuple[pg.PlotItem, ...], position: QPointF, max_ply: int) -> int | None:
+    """The ply under a scene position on any of `plots` sharing the move axis (None: off them)."""
+    for plot in plots:
+        if plot.vb.sceneBoundingRect().contains(position):
+            return max(0, min(max_ply, round(float(plot.vb.mapSceneToView(position).x()))))
+    return None
+
 class EvalGraphWidget(QWidget):
     """Signals:
     ply_clicked(int): the user picked a ply — clicked a plot, or let go of the dragged cursor.
@@ -401,23 +409,15 @@ class EvalGraphWidget(QWidget):
     def _on_scene_clicked(self, event: Any) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
-        position = event.scenePos()
-        for plot in (self.eval_plot, self.loss_plot):
-            if plot.vb.sceneBoundingRect().contains(position):
-                x = plot.vb.mapSceneToView(position).x()
-                ply = self._ply_from_x(x)
-                self.set_current_ply(ply)
-                self.ply_clicked.emit(ply)
-                event.accept()
-                return
+        ply = ply_at_scene((self.eval_plot, self.loss_plot), event.scenePos(), self._max_ply)
+        if ply is not None:
+            self.set_current_ply(ply)
+            self.ply_clicked.emit(ply)
+            event.accept()
 
     def _on_mouse_moved(self, position: QPointF) -> None:
-        for plot in (self.eval_plot, self.loss_plot):
-            if plot.vb.sceneBoundingRect().contains(position):
-                ply = self._ply_from_x(plot.vb.mapSceneToView(position).x())
-                self.view.setToolTip(self.tooltip_at(ply))
-                return
-        self.view.setToolTip("")
+        ply = ply_at_scene((self.eval_plot, self.loss_plot), position, self._max_ply)
+        self.view.setToolTip("" if ply is None else self.tooltip_at(ply))
 
     def _on_cursor_moved(self, line: pg.InfiniteLine) -> None:
         self._loss_cursor.setPos(line.value())

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QGraphicsPathItem, QLabel, QVBoxLayout, QWidget
 
 from reviewer.core.formats.clocks import clock_text
 from reviewer.gui import style
-from reviewer.gui.eval_graph import AXIS_WIDTH_PX, BAR_WIDTH_PLIES
+from reviewer.gui.eval_graph import AXIS_WIDTH_PX, BAR_WIDTH_PLIES, ply_at_scene
 from reviewer.gui.presenters.times import TimeSeries
 
 TITLE = "Time per move · clock"
@@ -41,8 +41,13 @@ class TimeChartWidget(QWidget):
         self.view.setAntialiasing(True)
         self.view.ci.setContentsMargins(2, 4, 6, 2)  # as the evaluation graph's: the move axes line up
         self.view.ci.setSpacing(0)
+        self.title_label = QLabel(TITLE, self)  # a row of its own: over the plot, the clock line ran through it
+        self.title_label.setObjectName("time-chart-title")
+        self.title_label.setContentsMargins(AXIS_WIDTH_PX + 8, 0, 0, 0)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.title_label)
         layout.addWidget(self.view)
         self.plot: pg.PlotItem = self.view.addPlot(row=0, col=0)
         self.plot.setMenuEnabled(False)
@@ -72,10 +77,6 @@ class TimeChartWidget(QWidget):
         self._cursor = pg.InfiniteLine(pos=0, angle=90, movable=False)
         self._cursor.setZValue(20)
         self.plot.addItem(self._cursor, ignoreBounds=True)
-
-        self.title_label = QLabel(TITLE, self)
-        self.title_label.setObjectName("time-chart-title")
-        self.title_label.move(AXIS_WIDTH_PX + 8, 4)
 
         self.view.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self.view.scene().sigMouseMoved.connect(self._on_mouse_moved)
@@ -169,24 +170,18 @@ class TimeChartWidget(QWidget):
 
     # ------------------------------------------------------------------------------ events
 
-    def _ply_from_x(self, x: float) -> int:
-        return max(0, min(self._max_ply, round(x)))
-
     def _on_scene_clicked(self, event: Any) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             return
-        position = event.scenePos()
-        if self.plot.vb.sceneBoundingRect().contains(position):
-            ply = self._ply_from_x(self.plot.vb.mapSceneToView(position).x())
+        ply = ply_at_scene((self.plot,), event.scenePos(), self._max_ply)
+        if ply is not None:
             self.set_current_ply(ply)
             self.ply_clicked.emit(ply)
             event.accept()
 
     def _on_mouse_moved(self, position: QPointF) -> None:
-        if self.plot.vb.sceneBoundingRect().contains(position):
-            self.view.setToolTip(self.tooltip_at(self._ply_from_x(self.plot.vb.mapSceneToView(position).x())))
-        else:
-            self.view.setToolTip("")
+        ply = ply_at_scene((self.plot,), position, self._max_ply)
+        self.view.setToolTip("" if ply is None else self.tooltip_at(ply))
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.PaletteChange:
@@ -223,6 +218,6 @@ class TimeChartWidget(QWidget):
         axis.setPen(pg.mkPen(QColor(theme.graph_axis), width=0.8))
         axis.setStyle(tickFont=font, tickLength=-3)
         self.title_label.setStyleSheet(
-            f"QLabel#time-chart-title {{ color: {theme.text_muted}; background: transparent; font-size: 8pt; }}"
+            f"QLabel#time-chart-title {{ color: {theme.text_muted}; background: {theme.graph_background};"
+            " font-size: 8pt; }"
         )
-        self.title_label.adjustSize()

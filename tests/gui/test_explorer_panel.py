@@ -3,14 +3,12 @@ built in the test's data folder from Morphy's games of the shared corpus."""
 
 from __future__ import annotations
 
-import os
 import threading
-from pathlib import Path
 
 import pytest
+import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
@@ -69,19 +67,7 @@ def _click(tree, item, double=False):
 
 
 def _shoot(qtbot, window, name: str) -> None:
-    """The window light and dark, when REVIEWER_JOURNEY_SHOTS names a folder."""
-    folder = os.environ.get("REVIEWER_JOURNEY_SHOTS")
-    if not folder:
-        return
-    Path(folder).mkdir(parents=True, exist_ok=True)
-    for dark in (False, True):
-        if window.commands.dark_action.isChecked() != dark:
-            window.commands.dark_action.trigger()
-        wanted = QApplication.palette().window().color()
-        qtbot.waitUntil(lambda wanted=wanted: window.explorer_panel.palette().window().color() == wanted, timeout=WAIT_MS)
-        QApplication.processEvents()
-        window.grab().save(str(Path(folder) / f"explorer-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
-    window.commands.dark_action.trigger()
+    screenshots.shoot(qtbot, window, f"explorer-{name}", follows=window.explorer_panel)
 
 
 def _expected(database_path, game, ply, filters=None):

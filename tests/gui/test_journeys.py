@@ -4,17 +4,17 @@ reopen the export and the original → train on the mistakes; and a collection r
 first game → its insights → that game opened from a mistake → its cards trained. Mouse and keys through QTest; engines are
 the fake ones of tests/fakes (real protocols, fixed answers); every wait is on a signal or a state.
 
-With REVIEWER_JOURNEY_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
+With REVIEWER_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
 """
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 from pathlib import Path
 
 import pytest
+import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -30,7 +30,6 @@ WAIT_MS = 60_000
 # A 9×9 game: four moves in the corners around a ko shape set up on the board (the fake KataGo
 # finds White's first move an inaccuracy).
 GO_GAME = "(;GM[1]FF[4]SZ[9]KM[7]RU[Chinese]PL[B]AB[ce][dd][df]AW[ed][ef][fe][de];B[aa];W[ii];B[ai];W[ia])"
-SHOTS = os.environ.get("REVIEWER_JOURNEY_SHOTS")
 
 
 def make_window(qtbot) -> MainWindow:
@@ -122,21 +121,9 @@ def export(qtbot, window: MainWindow, path: Path, with_analysis: bool = False) -
 
 
 def shoot(qtbot, window: MainWindow, name: str, widget=None) -> None:
-    """Save the window (or `widget`) as it looks now, light and dark (only when REVIEWER_JOURNEY_SHOTS is set)."""
-    if not SHOTS:
-        return
-    folder = Path(SHOTS)
-    folder.mkdir(parents=True, exist_ok=True)
-    for dark in (False, True):
-        if window.commands.dark_action.isChecked() != dark:
-            window.commands.dark_action.trigger()
-        wait_for_theme(qtbot, widget or window)
-        qtbot.waitUntil(lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS)
-        QApplication.sendPostedEvents()  # the layouts asked for (a plot's axes make room for their labels)
-        QApplication.processEvents()
-        (widget or window).grab().save(str(folder / f"journey-{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
-    window.commands.dark_action.trigger()  # back to light for the rest of the journey
-    wait_for_theme(qtbot, widget or window)
+    """The window (or `widget`) as it looks now, light and dark, saved as journey-NAME-*.png under REVIEWER_SHOTS."""
+    screenshots.shoot(qtbot, window, f"journey-{name}", shown=widget, before_grab=lambda: qtbot.waitUntil(
+        lambda: not window._refresh_timer.isActive(), timeout=WAIT_MS))
 
 
 def wait_for_theme(qtbot, shown) -> None:

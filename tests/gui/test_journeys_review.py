@@ -3,7 +3,7 @@ answer hidden while asked, the feedback kept with its mistake), a review in pass
 figure says what it stands on), no engine installed (one message, with its way out), and damaged
 files (cut off, glued together) that open with what can be read and say what is wrong.
 
-With REVIEWER_JOURNEY_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
+With REVIEWER_SHOTS=DIR, the key states are saved as DIR/journey-*.png, light and dark.
 """
 
 from __future__ import annotations

@@ -4,12 +4,11 @@ a game; FEN typed in; Go stones, a stone without a liberty refused, the board si
 
 from __future__ import annotations
 
-import os
 import shlex
-from pathlib import Path
 
 import chess
 import pytest
+import screenshots
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
@@ -19,7 +18,6 @@ from window_support import shown_window
 from reviewer.gui.dialogs.position_setup import PositionSetupDialog
 from reviewer.gui.settings import EngineChoice
 
-SHOTS = os.environ.get("REVIEWER_SHOTS", "")
 WAIT_MS = 10_000
 
 
@@ -59,19 +57,8 @@ def drag_on_board(dialog, origin, target) -> None:
 
 
 def shoot(qtbot, window, dialog, name: str) -> None:
-    if not SHOTS:
-        return
-    folder = Path(SHOTS)
-    folder.mkdir(parents=True, exist_ok=True)
-    for dark in (False, True):
-        if window.commands.dark_action.isChecked() != dark:
-            window.commands.dark_action.trigger()
-        wanted = QApplication.palette().window().color()
-        qtbot.waitUntil(lambda wanted=wanted: dialog.palette().window().color() == wanted, timeout=WAIT_MS)
-        dialog.set_draft(dialog.draft)  # the reason's colour follows the theme
-        QApplication.processEvents()
-        dialog.grab().save(str(folder / f"{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
-    window.commands.dark_action.trigger()
+    screenshots.shoot(qtbot, window, name, shown=dialog,
+                      before_grab=lambda: dialog.set_draft(dialog.draft))  # the reason's colour follows the theme
 
 
 def test_an_illegal_chess_position_is_refused_with_its_reason_and_a_legal_one_opens(qtbot, window):

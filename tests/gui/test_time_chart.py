@@ -3,19 +3,17 @@ the comment, on real files: a lichess broadcast with [%clk], an SGF with BL/WL, 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
+import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
 from window_support import shown_window
 
 BROADCAST = ("pgn", "scalachess__FWWRC_full_eval_clk.pgn")  # lichess broadcast, [%clk] on every move, 15+10
 NO_TIMES = ("pgn", "pgn-read__twic95n_10.pgn")
 SGF_TIMES = ("sgf", "analyze-sgf__t-complex.sgf")  # BL/WL/OB/OW on a variation of the first game
-SHOTS = os.environ.get("REVIEWER_SHOTS", "")
 WAIT_MS = 20_000
 
 
@@ -38,20 +36,7 @@ def click_chart(window, ply: int) -> None:
 
 
 def shoot(qtbot, window, name: str) -> None:
-    """The window light and dark, when REVIEWER_SHOTS names a folder."""
-    if not SHOTS:
-        return
-    folder = Path(SHOTS)
-    folder.mkdir(parents=True, exist_ok=True)
-    for dark in (False, True):
-        if window.commands.dark_action.isChecked() != dark:
-            window.commands.dark_action.trigger()
-        wanted = QApplication.palette().window().color()
-        qtbot.waitUntil(lambda wanted=wanted: window.time_chart.palette().window().color() == wanted, timeout=WAIT_MS)
-        QApplication.sendPostedEvents()
-        QApplication.processEvents()
-        window.grab().save(str(folder / f"{name}-{'dark' if dark else 'light'}.png"), "PNG", 0)
-    window.commands.dark_action.trigger()
+    screenshots.shoot(qtbot, window, name, follows=window.time_chart)
 
 
 def test_a_lichess_game_with_clocks_gets_a_time_chart_that_picks_moves(qtbot, window, corpus_dir):
