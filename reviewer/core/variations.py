@@ -47,8 +47,9 @@ class TreeEditor:
 
     def __init__(self, game: Game) -> None:
         self.game = game
-        self._undo: list[tuple[Step, Step]] = []  # (undo, redo) of each edit, the last made last
-        self._redo: list[tuple[Step, Step]] = []  # (undo, redo) of each edit undone, the last undone last
+        self._undo: list[tuple[Step, Step, bool]] = []  # (undo, redo, of notes) of each edit, the last made last
+        self._redo: list[tuple[Step, Step, bool]] = []  # the same of each edit undone, the last undone last
+        self.last_was_notes = False  # whether the last edit undone or redone was of a node's notes
 
     @property
     def can_undo(self) -> bool:
@@ -58,9 +59,10 @@ class TreeEditor:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
-    def _done(self, undo: Step, redo: Step) -> None:
-        """An edit was made: `undo` takes it back, `redo` makes it again."""
-        self._undo.append((undo, redo))
+    def _done(self, undo: Step, redo: Step, notes: bool = False) -> None:
+        """An edit was made: `undo` takes it back, `redo` makes it again; `notes` when it changed a
+        node's NAGs, words or shapes rather than the moves."""
+        self._undo.append((undo, redo, notes))
         self._redo.clear()
 
     # ----------------------------------------------------------------------------- annotations
@@ -87,7 +89,7 @@ class TreeEditor:
             return node
 
         redo()
-        self._done(undo, redo)
+        self._done(undo, redo, notes=True)
         return True
 
     def toggle_shape(self, node: Node, shape: Shape) -> bool:
@@ -145,13 +147,13 @@ class TreeEditor:
 
             def undo_line() -> Node | None:
                 shown = None
-                for undo, _redo in reversed(steps):
+                for undo, _redo, _notes in reversed(steps):
                     shown = undo()
                 return shown
 
             def redo_line() -> Node | None:
                 shown = None
-                for _undo, redo in steps:
+                for _undo, redo, _notes in steps:
                     shown = redo()
                 return shown
 
@@ -226,6 +228,7 @@ class TreeEditor:
         step = self._undo.pop()
         node = step[0]()
         self._redo.append(step)
+        self.last_was_notes = step[2]
         forget_positions(self.game.root)
         return node
 
@@ -236,6 +239,7 @@ class TreeEditor:
         step = self._redo.pop()
         node = step[1]()
         self._undo.append(step)
+        self.last_was_notes = step[2]
         forget_positions(self.game.root)
         return node
 

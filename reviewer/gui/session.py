@@ -25,6 +25,7 @@ from reviewer.core.services.review_model import (
     GameLoaded,
     LiveLinesChanged,
     MoveRefused,
+    NotesChanged,
     ReviewEvent,
     ReviewModel,
     TreeChanged,
@@ -43,6 +44,7 @@ SIGNAL_OF_EVENT: dict[type[ReviewEvent], str] = {
     MoveRefused: "move_refused",
     LiveLinesChanged: "live_lines_changed",
     EngineHiddenChanged: "engine_hidden_changed",
+    NotesChanged: "notes_changed",
 }
 
 
@@ -57,6 +59,7 @@ class ReviewSession(QObject):
     move_refused = Signal(str)  # a move the rules refused, with the reason
     live_lines_changed = Signal(object)  # Node whose live lines were set or cleared
     engine_hidden_changed = Signal()  # the player began or ended looking for a move on their own
+    notes_changed = Signal(object)  # Node whose NAGs, comment words or shapes changed
 
     def __init__(self, preset: str = "lichess", parent: QObject | None = None, model: ReviewModel | None = None) -> None:
         super().__init__(parent)

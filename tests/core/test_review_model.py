@@ -11,7 +11,7 @@ from reviewer.core.analysis import Evaluation
 from reviewer.core.embedded_evals import evaluations_from_pgn_comments
 from reviewer.core.formats import load_game
 from reviewer.core.games.chess import board_after
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, Shape
 from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.review_model import (
     AssessmentChanged,
@@ -21,6 +21,7 @@ from reviewer.core.services.review_model import (
     GameLoaded,
     LiveLinesChanged,
     MoveRefused,
+    NotesChanged,
     ReviewEvent,
     ReviewModel,
     TreeChanged,
@@ -217,3 +218,30 @@ def test_the_engine_hidden_from_a_move_hides_its_labels_and_the_later_ones_and_i
     model.hide_engine_from(None)
     assert events == [EngineHiddenChanged(), EngineHiddenChanged()]
     assert model.shown_judgements() == judged
+
+
+def test_notes_are_undone_and_redone_with_the_moves_and_counted_as_unsaved(game) -> None:
+    model = loaded(game)
+    node = model.mainline_node(14)
+    words_before = node.comment
+    assert model.unsaved_edits == 0 and not model.can_undo
+    events = recorded(model)
+    assert model.toggle_nag(node, 6) and 6 in node.nags
+    assert model.toggle_nag(node, 2) and 2 in node.nags and 6 not in node.nags  # one move quality at a time
+    assert model.toggle_nag(node, 16) and 16 in node.nags  # a position NAG beside it
+    assert model.annotate(node, words="I missed Nd5 here")
+    assert "I missed Nd5 here" in node.comment and "[%clk" in node.comment  # the file's clock kept
+    arrow = Shape("arrow", (1, 4), (3, 4), "G")
+    assert model.toggle_shape(node, arrow) and node.shapes == [arrow]
+    assert not model.annotate(node, words="I missed Nd5 here")  # nothing changed, nothing to undo
+    assert [type(event) for event in events] == [NotesChanged] * 5 and model.unsaved_edits == 5
+    events.clear()
+    assert model.undo_edit() and node.shapes == []
+    assert model.undo_edit() and node.comment == words_before
+    assert events[0] == NotesChanged(node) and model.current_node is node
+    assert model.can_redo and model.redo_edit() and "I missed Nd5 here" in node.comment
+    assert model.redo_edit() and node.shapes == [arrow] and not model.can_redo
+    model.mark_saved()
+    assert model.unsaved_edits == 0
+    model.play_move(other_legal_move(game, node))
+    assert model.unsaved_edits == 1

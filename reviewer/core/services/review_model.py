@@ -33,7 +33,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.coverage import AnalysisBasis, Coverage, assess_basis, select_analysis
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.games import IllegalMove
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, Shape
 from reviewer.core.passes import PassStanding
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS, GameAssessment, MoveAssessment
 from reviewer.core.services.live import LiveUpdate
@@ -90,6 +90,11 @@ class EngineHiddenChanged(ReviewEvent):
     """The player began or ended looking for a move on their own (`engine_hidden_from`)."""
 
 
+@dataclass(frozen=True)
+class NotesChanged(ReviewEvent):
+    node: Node  # the node whose NAGs, comment words or shapes the player changed (or an undo/redo did)
+
+
 # Every event the model announces, in the order of the fields a subscriber is handed: the one list a
 # bridge to another event system (the GUI's Qt signals) is checked against.
 REVIEW_EVENTS: tuple[type[ReviewEvent], ...] = (
@@ -101,6 +106,7 @@ REVIEW_EVENTS: tuple[type[ReviewEvent], ...] = (
     MoveRefused,
     LiveLinesChanged,
     EngineHiddenChanged,
+    NotesChanged,
 )
 
 
@@ -134,6 +140,7 @@ class ReviewModel:
         self._pending_generation: int | None = None
         self._background_assessor: BackgroundAssessor | None = None
         self._tree_editor: TreeEditor | None = None
+        self._edits = 0
         self._live_lines: tuple[Node, LiveUpdate] | None = None
         self._engine_hidden_from: int | None = None
         # (event type, or None for every event; callback), in the order they subscribed
@@ -195,6 +202,7 @@ class ReviewModel:
         self._select()
         self._current = game.root
         self._live_lines = None
+        self._edits = 0
         self._invalidate_assessment(reset=True)
         if self._background_assessor is not None and len(self._evaluations) > 0:
             self._request_background_assessment()
@@ -530,19 +538,93 @@ class ReviewModel:
         self._editor().make_mainline(node)
         self._after_edit(mainline_changed=True)
 
+    # -- the player's notes: NAGs, the words of the comment, shapes --------------------------------
+    def annotate(self, node: Node, nags: Sequence[int] | None = None, words: str | None = None,
+                 shapes: Sequence[Shape] | None = None) -> bool:
+        """Give `node` these NAGs, these words or these shapes (undoable with the moves); False when
+        that changes nothing."""
+        if self._game is None:
+            return False
+        changed = self._editor().annotate(
+            node,
+            nags=list(nags) if nags is not None else None,
+            words=words,
+            shapes=list(shapes) if shapes is not None else None,
+        )
+        if changed:
+            self._note_edit(node)
+        return changed
+
+    def toggle_nag(self, node: Node, nag: int) -> bool:
+        """Put NAG `nag` on `node`, or take it off when it is there. A move-quality NAG ($1-$6)
+        replaces the one the move had; a position NAG ($10-$19) the position one; others add up."""
+        nags = list(node.nags)
+        if nag in nags:
+            nags.remove(nag)
+        else:
+            for group in (range(1, 7), range(10, 20)):
+                if nag in group:
+                    nags = [other for other in nags if other not in group]
+            nags.append(nag)
+        return self.annotate(node, nags=nags)
+
+    def toggle_shape(self, node: Node, shape: Shape) -> bool:
+        """Draw `shape` on `node`, or take it away when it is there (`TreeEditor.toggle_shape`)."""
+        if self._game is None:
+            return False
+        changed = self._editor().toggle_shape(node, shape)
+        if changed:
+            self._note_edit(node)
+        return changed
+
+    def _note_edit(self, node: Node) -> None:
+        self._edits += 1
+        self._emit(NotesChanged(node))
+
+    @property
+    def can_undo(self) -> bool:
+        return self._tree_editor is not None and self._tree_editor.game is self._game and self._tree_editor.can_undo
+
+    @property
+    def can_redo(self) -> bool:
+        return self._tree_editor is not None and self._tree_editor.game is self._game and self._tree_editor.can_redo
+
+    @property
+    def unsaved_edits(self) -> int:
+        """Edits (moves, variations, notes; undos and redos count too) since the game was opened or
+        `mark_saved`: 0 means the game on show is the one in its file."""
+        return self._edits
+
+    def mark_saved(self) -> None:
+        self._edits = 0
+
     def undo_edit(self) -> bool:
         if self._game is None or self._tree_editor is None or not self._tree_editor.can_undo:
             return False
         node = self._tree_editor.undo()
-        self._after_edit(mainline_changed=True)
+        self._after_undo_or_redo(node, self._tree_editor.last_was_notes)
+        return True
+
+    def redo_edit(self) -> bool:
+        """Make the last undone edit again (moves and notes alike)."""
+        if self._game is None or self._tree_editor is None or not self._tree_editor.can_redo:
+            return False
+        node = self._tree_editor.redo()
+        self._after_undo_or_redo(node, self._tree_editor.last_was_notes)
+        return True
+
+    def _after_undo_or_redo(self, node: Node | None, of_notes: bool) -> None:
+        if of_notes and node is not None:
+            self._note_edit(node)
+        else:
+            self._after_edit(mainline_changed=True)
         if node is not None:
             self.set_current_node(node)
-        return True
 
     def tree_edited_elsewhere(self) -> None:
         """Moves were added to the open game by other code (saved lines grafted back)."""
         if self._game is not None:
-            self._after_edit(mainline_changed=True)
+            self._after_edit(mainline_changed=True, by_player=False)
 
     def _editor(self) -> TreeEditor:
         assert self._game is not None
@@ -550,12 +632,14 @@ class ReviewModel:
             self._tree_editor = TreeEditor(self._game)
         return self._tree_editor
 
-    def _after_edit(self, mainline_changed: bool) -> None:
+    def _after_edit(self, mainline_changed: bool, by_player: bool = True) -> None:
         """The tree changed. When the main line did, evaluations keyed by its plies are void.
 
         `mainline_changed` may say True for an edit that could have changed it (an undo): the main
         line is compared node by node, and the assessment is kept when it is the same."""
         assert self._game is not None
+        if by_player:
+            self._edits += 1
         new_mainline = [self._game.root, *self._game.root.mainline()]
         same = len(new_mainline) == len(self._mainline) and all(a is b for a, b in zip(new_mainline, self._mainline, strict=True))
         mainline_changed = not same
