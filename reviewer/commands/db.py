@@ -3,6 +3,8 @@
     reviewer db import PATH...                 files and folders (PGN, SGF, GIB, NGF, UGF; .bz2/.zst/.xz/.gz)
     reviewer db explore [POSITION] [FILTERS]   the moves played from a position, with their results
     reviewer db games [POSITION] [FILTERS]     the games that reached it
+    reviewer db check                          whether the database file is sound
+    reviewer db rebuild                        a damaged database read again from its games' files
 
 A position is --fen FEN and/or --moves "e4 c5 Nf3" (chess), --game go [--size 19] --moves "Q16 D4"
 (Go), or --sgf FILE --ply N (the position after ply N of the file's first game, chess or Go); the
@@ -11,33 +13,41 @@ start position when none is given. Filters: --player NAME [--color white|black],
 one in the data directory unless --db names another (made when missing).
 
 An import can be cut (Ctrl-C or killed): the next import of the same files goes on where it
-stopped; a file already read is not read again unless it changed. Exit status: 0 done, 2 bad
-input (a file or position that cannot be read), 130 interrupted.
+stopped; a file already read is not read again unless it changed. A damaged database is named
+by every command, which then stops (status 1); `rebuild` moves it aside and reads the same files
+again (the lines and notes the player added to games are kept elsewhere and stay). Exit status: 0
+done, 1 the database is damaged, 2 bad input (a file or position that cannot be read), 130
+interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_OK
+from reviewer.commands.exit_codes import EXIT_BAD_INPUT, EXIT_FAILED, EXIT_OK
 from reviewer.core.database import (
+    DamagedDatabase,
     ExploreFilters,
     GameDatabase,
     ImportProgress,
     Position,
     StoredGame,
+    check_database,
     chess_position,
+    damage_in,
     default_database_path,
     explore,
     games_at,
     go_position,
     import_paths,
     position_of_game,
+    rebuild_database,
 )
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
@@ -79,6 +89,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_position(listing)
     listing.add_argument("--limit", type=int, default=100, help="at most this many games (default 100)")
     _add_database(listing)
+    checking = actions.add_parser("check", help="whether the database file is sound (SQLite's quick check)")
+    _add_database(checking)
+    rebuilding = actions.add_parser("rebuild", help="move a damaged database aside and read its games' files again")
+    rebuilding.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    _add_database(rebuilding)
 
 
 def _position(args: argparse.Namespace) -> Position:
@@ -225,8 +240,58 @@ def _run_games(args: argparse.Namespace, position: Position, filters: ExploreFil
 
 
 def run(args: argparse.Namespace) -> int:
+    database_path = Path(args.db) if args.db is not None else default_database_path()
+    try:
+        return _run(args)
+    except DamagedDatabase as damage:
+        print(f"reviewer db: {damage}", file=sys.stderr)
+        return EXIT_FAILED
+    except sqlite3.DatabaseError as error:
+        found = damage_in(error, database_path)
+        if found is None:
+            raise
+        print(f"reviewer db: {found}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    database_path = Path(args.db) if args.db is not None else default_database_path()
+    problem = check_database(database_path)
+    if problem is not None:
+        raise DamagedDatabase(database_path, problem)
+    print(f"{database_path}: sound")
+    return EXIT_OK
+
+
+def _run_rebuild(args: argparse.Namespace) -> int:
+    database_path = Path(args.db) if args.db is not None else default_database_path()
+    report = rebuild_database(database_path)
+    summary = {
+        "database": str(database_path),
+        "damaged_copy": str(report.damaged_copy) if report.damaged_copy else None,
+        "files": [str(path) for path in report.sources],
+        "missing": [str(path) for path in report.missing],
+        "stored": report.stored,
+        "skipped": report.skipped,
+    }
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        if report.damaged_copy is not None:
+            print(f"the old file is kept as {report.damaged_copy}")
+        for path in report.missing:
+            print(f"not read again (the file is gone): {path}")
+        print(f"{report.stored} games read again from {len(report.sources)} files into {database_path}")
+    return EXIT_OK
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.action == "import":
         return _run_import(args)
+    if args.action == "check":
+        return _run_check(args)
+    if args.action == "rebuild":
+        return _run_rebuild(args)
     try:
         position = _position(args)
         filters = _filters(args)

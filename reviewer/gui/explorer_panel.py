@@ -8,6 +8,7 @@ thread and drops an answer for a position no longer shown. What it says comes fr
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from reviewer.core import openings
 from reviewer.core.database import (
+    DamagedDatabase,
     DatabaseDeparture,
     Exploration,
     ExploreFilters,
@@ -44,12 +46,16 @@ from reviewer.core.database import (
     ImportProgress,
     ImportReport,
     LineDeparture,
+    Position,
+    RebuildReport,
     StoredGame,
+    damage_in,
     explore,
     import_paths,
     left_database,
     left_own_line,
     position_of_node,
+    rebuild_database,
 )
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
@@ -74,12 +80,31 @@ class Answer:
     database_games: int
 
 
-def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters) -> Answer:
+@dataclass(frozen=True)
+class Damage:
+    """The database file cannot be read: what SQLite said."""
+
+    reason: str
+
+
+def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters) -> Answer | Damage:
     """Off the window's thread: a long game's position takes a while to replay."""
     try:
         position = position_of_node(game, node)
     except (ValueError, IndexError) as error:
         raise ValueError(f"this position cannot be looked up: {error}") from None
+    try:
+        return _asked_of(database_path, position, filters)
+    except DamagedDatabase as damage:
+        return Damage(damage.reason)
+    except sqlite3.DatabaseError as error:
+        found = damage_in(error, database_path)
+        if found is None:
+            raise
+        return Damage(found.reason)
+
+
+def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) -> Answer:
     with GameDatabase(database_path) as database:
         total = database.game_count()
         if total == 0:
@@ -92,6 +117,10 @@ def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters
             ).fetchone()
             plies[stored.id] = int(row[0]) if row else 0
     return Answer(found, plies, total)
+
+
+def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
+    return rebuild_database(database_path, progress=context.report, cancel=context.cancel_event)
 
 
 def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport:
@@ -173,6 +202,15 @@ class ExplorerPanel(QWidget):
         add_menu.addAction("Game files…", self.choose_files)
         add_menu.addAction("A folder…", self.choose_folder)
         self.add_button.setMenu(add_menu)
+        self.notice_label = QLabel(self)  # what a rebuild did: stays while the answers come and go
+        self.notice_label.setObjectName("explorer-notice")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.hide()
+        self.rebuild_button = QPushButton("Rebuild the database", self)
+        self.rebuild_button.setToolTip("Move the damaged file aside and read its games again from their files;"
+                                       " your lines and notes on games are kept apart and stay")
+        self.rebuild_button.clicked.connect(self.rebuild)
+        self.rebuild_button.hide()
         self.progress = QProgressBar(self)
         self.progress.setRange(0, 0)
         self.progress.setTextVisible(True)
@@ -252,6 +290,8 @@ class ExplorerPanel(QWidget):
         layout.setSpacing(4)
         layout.addWidget(self.summary_label)
         layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.notice_label)
+        layout.addWidget(self.rebuild_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addLayout(importing)
         self.body = QWidget(self)  # the filters and the tables: hidden while the database is empty
         body = QVBoxLayout(self.body)
@@ -302,9 +342,17 @@ class ExplorerPanel(QWidget):
         task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
 
-    def _answered(self, asked: int, answer: Answer) -> None:
+    def _answered(self, asked: int, answer: Answer | Damage) -> None:
         if asked != self._asked:
             return  # an answer for a position no longer shown
+        if isinstance(answer, Damage):
+            self._show_nothing(texts.damaged_text(answer.reason))
+            self.notice_label.hide()
+            self.body.hide()
+            self.add_button.hide()
+            self.rebuild_button.setVisible(self._import_task is None)
+            return
+        self.rebuild_button.hide()
         self.answer = answer
         first = game_support(answer.exploration.kind).first_player
         self.moves.clear()
@@ -390,6 +438,30 @@ class ExplorerPanel(QWidget):
         task.finished.connect(lambda task=task: self._import_over(task))
         task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
         return task
+
+    def rebuild(self) -> Task:
+        """Read the damaged database's games again from their files, with progress and Cancel."""
+        task = self.tasks.submit(_rebuild, self._database_path(), lane=IMPORT_LANE, with_context=True, name="db-rebuild")
+        self._import_task = task
+        self._import_answered = False
+        self.rebuild_button.hide()
+        self.progress.setFormat("Reading the games again…")
+        self.progress.show()
+        self.cancel_button.show()
+        task.progress.connect(self._import_progress)
+        self._imports.append(task)
+        task.done.connect(self._rebuilt)
+        task.failed.connect(lambda text: self._import_failed(text))
+        task.finished.connect(lambda task=task: self._import_over(task))
+        task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
+        return task
+
+    def _rebuilt(self, report: RebuildReport) -> None:
+        self._import_answered = True
+        self.notice_label.setText(texts.rebuild_done_text(report.stored, len(report.sources), [str(path) for path in report.missing],
+                                                          str(report.damaged_copy or ""), report.cancelled))
+        self.notice_label.show()
+        self.refresh()
 
     def feed(self, path: str) -> None:
         """A file the player opened goes into the database too, unseen."""

@@ -276,3 +276,24 @@ def test_the_view_menu_shows_and_hides_the_explorer_for_the_next_start_too(qtbot
     again.explorer_action.trigger()
     third = shown_window(qtbot, 1300, 900, remember_layout=False)
     assert third.explorer_panel.isVisible()
+
+
+def test_a_damaged_database_says_so_and_is_rebuilt_with_a_click(qtbot, database, morphy_file):
+    with database.open("r+b") as file:  # the header and the first pages: not a database any more
+        file.write(bytes(range(256)) * 32)
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    window.files.opened.disconnect()  # the damaged file is not fed here
+    window.files.opened.connect(window._on_file_opened)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: "it is damaged (file is not a database)" in panel.summary_label.text(), timeout=WAIT_MS)
+    assert panel.rebuild_button.isVisible() and not panel.body.isVisible() and panel.answer is None
+    _shoot(qtbot, window, "damaged")
+    assert panel.rebuild_button.isVisible(), panel.summary_label.text()
+    QTest.mouseClick(panel.rebuild_button, Qt.MouseButton.LeftButton)
+    assert _wait_answer(qtbot, panel, 211).exploration.moves[0].move == "e4"
+    assert panel.notice_label.isVisible() and panel.notice_label.text().startswith("The database was built again: 211 games from 1 file.")
+    assert "The damaged file is kept as games.sqlite.damaged-" in panel.notice_label.text()
+    assert not panel.rebuild_button.isVisible() and panel.body.isVisible()
+    _shoot(qtbot, window, "rebuilt")
+    assert list(database.parent.glob("games.sqlite.damaged-*"))

@@ -4,6 +4,7 @@
     import_paths(database, paths)          read files and folders into it (resumable, deduplicating)
     explore(database, position, filters)   the moves played from a position, with their results
     games_at(database, position, filters)  the games that reached a position
+    check_database(path), rebuild_database(path)  a damaged file found, and read again from its sources
 """
 
 from __future__ import annotations
@@ -28,9 +29,11 @@ from reviewer.core.database.explorer import (
     position_of_node,
 )
 from reviewer.core.database.importer import ImportProgress, ImportReport, import_paths
+from reviewer.core.database.repair import DamagedDatabase, RebuildReport, check_database, damage_in, rebuild_database
 from reviewer.core.database.store import GameDatabase, StoredGame, default_database_path
 
 __all__ = [
+    "DamagedDatabase",
     "DatabaseDeparture",
     "Exploration",
     "ExploreFilters",
@@ -40,8 +43,11 @@ __all__ = [
     "LineDeparture",
     "MoveStats",
     "Position",
+    "RebuildReport",
     "StoredGame",
+    "check_database",
     "chess_position",
+    "damage_in",
     "default_database_path",
     "explore",
     "games_at",
@@ -52,4 +58,5 @@ __all__ = [
     "player_color",
     "position_of_game",
     "position_of_node",
+    "rebuild_database",
 ]

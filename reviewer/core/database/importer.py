@@ -24,6 +24,7 @@ from reviewer.core.database.records import (
     SkippedGame,
     chess_record_from_movetext,
 )
+from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
@@ -278,6 +279,7 @@ def _import_file(
 ) -> None:
     connection = database.connection
     source_id, games_read, complete = _source(connection, path)
+    remember_sources(connection, database.path)
     if complete:
         report.already_read.append(str(path))
         return

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.core import paths
+from reviewer.core.database.repair import damage_in
 from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
 
 __all__ = ["ENDED", "SCHEMA_VERSION", "TOTALS_PLY", "GameDatabase", "StoredGame", "default_database_path"]
@@ -129,7 +130,13 @@ class GameDatabase:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_database_path()
-        self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
+        try:
+            self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
+        except sqlite3.DatabaseError as error:
+            damage = damage_in(error, self.path)
+            if damage is not None:
+                raise damage from None
+            raise
         # Bigger pages and cache for the position index; temporary B-trees in memory.
         self.connection.execute("PRAGMA cache_size = -65536")
         self.connection.execute("PRAGMA temp_store = MEMORY")

@@ -120,6 +120,23 @@ def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool
     return text + "."
 
 
+def damaged_text(reason: str) -> str:
+    return (f"Your game database cannot be read: it is damaged ({reason}). Rebuild reads its games again"
+            " from their files; your lines and notes on games are kept apart and stay.")
+
+
+def rebuild_done_text(stored: int, files: int, missing: list[str], damaged_copy: str, cancelled: bool = False) -> str:
+    """What a rebuild of a damaged database did; the files it could not find named."""
+    text = (f"Stopped: {stored} games read again so far; Rebuild again or add the files to go on." if cancelled
+            else f"The database was built again: {stored} games from {files} file{'s' if files != 1 else ''}.")
+    if missing:
+        shown = ", ".join(path.rsplit("/", 1)[-1] for path in missing[:3]) + (" …" if len(missing) > 3 else "")
+        text += f" Not found, so not back: {shown}."
+    if damaged_copy:
+        text += f" The damaged file is kept as {damaged_copy.rsplit('/', 1)[-1]}."
+    return text
+
+
 def move_label(ply: int, move: str, numbered: bool) -> str:
     """"7…Qb6" (numbered moves) or "move 12 (Q16)"."""
     if not numbered:
