@@ -69,12 +69,16 @@ class InsightsPanel(QWidget):
         self.opening_table = TableView()
         self.mistake_table = TableView()
         self.strength_table = TableView()
+        self.lines_table = TableView()
+        self.choices_table = TableView()
         for title, view in (
             ("By phase", self.phase_table),
             ("By colour", self.colour_table),
             ("By opening", self.opening_table),
             ("Costliest mistakes", self.mistake_table),
             ("Strength per game", self.strength_table),
+            ("Your lines", self.lines_table),
+            ("Where you vary", self.choices_table),
         ):
             self.tabs.addTab(view, title)
             view.game_requested.connect(self._request_game)
@@ -141,7 +145,8 @@ class InsightsPanel(QWidget):
             self.rating_label.setText("")
             self.left_out_label.hide()
             self.chart.show_message("No player to show")
-            for view in (self.phase_table, self.colour_table, self.opening_table, self.mistake_table, self.strength_table):
+            for view in (self.phase_table, self.colour_table, self.opening_table, self.mistake_table, self.strength_table,
+                         self.lines_table, self.choices_table):
                 view.set_table(present.Table((), ()))
             return
         self.summary_label.setText(present.player_summary(player))
@@ -163,6 +168,8 @@ class InsightsPanel(QWidget):
         self.opening_table.set_table(present.opening_table(player), stretch_column=1)
         self.mistake_table.set_table(present.mistake_table(player), stretch_column=6)
         self.strength_table.set_table(present.strength_table(player), stretch_column=3)
+        self.lines_table.set_table(present.repertoire_lines_table(player), stretch_column=1)
+        self.choices_table.set_table(present.repertoire_choices_table(player), stretch_column=4)
 
     def _show_timeline(self) -> None:
         player = self.shown_player()

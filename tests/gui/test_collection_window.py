@@ -192,6 +192,15 @@ def test_the_tables_show_the_numbers_of_the_insights(qtbot, window, games_file):
     assert [p.y for p in window.panel.chart.timeline.points] == [p["accuracy"] for p in anna["timeline"]]
     assert window.panel.rating_label.text() == present.rating_text(anna)
     assert "(" in window.panel.rating_label.text() and "95% sure" in window.panel.rating_label.text()  # never without its interval
+    tabs = window.panel.tabs
+    lines_tab = next(i for i in range(tabs.count()) if tabs.tabText(i) == "Your lines")
+    QTest.mouseClick(tabs.tabBar(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, tabs.tabBar().tabRect(lines_tab).center())
+    assert tabs.currentWidget() is window.panel.lines_table
+    assert window.panel.lines_table.texts("Line") == [
+        "1.d4 d5 2.c4 e6 3.Nc3 Nf6", "1.e4 e5 2.Nf3 Nc6 3.Bb5 a6", "1.c4 e5 2.Nc3 Nf6 3.g3 d5", "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6"]
+    assert window.panel.lines_table.texts("Colour") == ["White", "White", "Black", "Black"]
+    assert window.panel.lines_table.texts("Score") == ["50%", "100%", "100%", "0%"]
+    assert window.panel.choices_table.texts("After") == []  # no position of hers reached three times
 
 
 def test_a_game_not_analysed_is_counted_and_said_never_drawn(qtbot, window, games_file):

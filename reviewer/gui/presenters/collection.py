@@ -15,6 +15,7 @@ from typing import Any, Literal
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.rating.records import player_key
 from reviewer.core.services.insights.render import shown_game_number
+from reviewer.core.services.insights.repertoire import choice_text, line_text, score_text
 from reviewer.gui.presenters.analysis_state import clock
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.messages import Message
@@ -381,6 +382,45 @@ def mistake_table(player: Mapping[str, Any]) -> Table:
     loss = game_support(kind).scores.loss_label
     columns = (loss, "Move", "Best", "Judgement", "Phase", "Evaluation", "Opponent", "Date", "Game")
     return Table(columns, tuple(rows), frozenset({0, 8}), "No inaccuracy, mistake or blunder in the scored games.")
+
+
+def _repertoire_sides(player: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    return [(color, side) for color, side in (player.get("repertoire") or {}).items() if side.get("games")]
+
+
+def _notation(player: Mapping[str, Any]) -> tuple[bool, Any]:
+    support = game_support(player["kind"])
+    return support.numbered_moves, support.first_player
+
+
+def repertoire_lines_table(player: Mapping[str, Any]) -> Table:
+    """The lines the player played with each colour (the first moves of the games), with the score."""
+    numbered, first = _notation(player)
+    rows = []
+    for order, (color, side) in enumerate(_repertoire_sides(player)):
+        for line in side["lines"]:
+            results = line["results"]
+            cells = (color.capitalize(), line_text(line["moves"], numbered, first), str(line["games"]),
+                     str(results["win"]), str(results["draw"]), str(results["loss"]), score_text(line.get("score")))
+            keys = (order, line["moves"], line["games"], results["win"], results["draw"], results["loss"], _key(line.get("score")))
+            rows.append(Row(cells, keys, tooltip=f"{line.get('board', '')} the first {len(line['moves'])} moves".strip()))
+    columns = ("Colour", "Line", "Games", "Won", "Drawn", "Lost", "Score")
+    return Table(columns, tuple(rows), frozenset(range(2, 7)), "No game from the usual start position.")
+
+
+def repertoire_choices_table(player: Mapping[str, Any]) -> Table:
+    """Where the player played one move in some games and another in others, the least settled first."""
+    numbered, first = _notation(player)
+    rows = []
+    for order, (color, side) in enumerate(_repertoire_sides(player)):
+        for choice in side["choices"]:
+            kept = f"{choice['usual_games']} of {choice['games']}"
+            cells = (color.capitalize(), line_text(choice["after"], numbered, first), choice["usual"], kept, choice_text(choice))
+            keys = (order, choice["after"], choice["usual"], choice["kept_share"], choice["games"])
+            rows.append(Row(cells, keys, tooltip="Your moves in this position of your lines, with your score after each"))
+    columns = ("Colour", "After", "Usual move", "Kept to it", "Your moves there")
+    return Table(columns, tuple(rows), frozenset({3}),
+                 "You played the same move each time in every position of your lines reached three times or more.")
 
 
 def strength_table(player: Mapping[str, Any]) -> Table:

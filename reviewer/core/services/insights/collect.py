@@ -25,6 +25,7 @@ from reviewer.core.rating.records import parse_result
 from reviewer.core.rating.scale import interval_text
 from reviewer.core.scoring.common import COLORS, harmonic_mean_floored, mean
 from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
+from reviewer.core.services.insights.repertoire import Repertoire
 
 SCHEMA = "reviewer.insights/1"
 MISTAKES_KEPT = 20  # the costliest mistakes listed per player
@@ -171,6 +172,7 @@ class _Player:
     by_time: dict[str, _TimeMoves] = field(default_factory=lambda: {label: _TimeMoves() for label, _ in TIME_BUCKETS})
     thinks: list[dict[str, Any]] = field(default_factory=list)
     timed_games: int = 0
+    repertoire: Repertoire = field(default_factory=Repertoire)
 
     def add(self, number: int, report: Mapping[str, Any], color: Color) -> None:
         game = report.get("game") or {}
@@ -189,6 +191,7 @@ class _Player:
         if reason is not None:
             self.left_out[reason] = self.left_out.get(reason, 0) + 1
         self.by_colour[color].add(outcome, accuracy, loss)
+        self.repertoire.add(report, color, outcome)
         if game_support(self.kind).has_openings:
             opening = game.get("opening") or {}
             self.by_opening.setdefault((opening.get("eco"), opening.get("name")), _Tally()).add(outcome, accuracy, loss)
@@ -323,6 +326,7 @@ class _Player:
                     self.by_opening.items(), key=lambda item: (-item[1].games, item[0][0] or "~", item[0][1] or "")
                 )
             ],
+            "repertoire": self.repertoire.to_json(),
             "mistakes": sorted(self.mistakes, key=lambda m: (-m["loss"], m["game"], m["ply"]))[:MISTAKES_KEPT],
             "strength_by_game": [
                 {

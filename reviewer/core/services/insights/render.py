@@ -10,6 +10,9 @@ part of the insights a row comes from:
   time      the scored moves made with so much of the clock left (label: >50%, 20–50%, 10–20%, <10%
             of the base time): moves, accuracy, loss, mistakes (inaccuracies, mistakes and blunders)
   think     one of the longest thinks: game, move, spent_s, clock_before_s, judgement
+  line      a line the player played (the first moves of the game, with one colour): games, results
+  choice    a position of the player's lines where they played more than one move: games, the usual
+            move (`move`) and all of them with their games and scores (`label`)
   rating    the player's strength from the results of the whole collection, with its interval
   left_out  games counted in results but left out of the figures, by reason
 `loss` is the average centipawn loss (chess) or the weighted points lost per move (Go); an unknown
@@ -31,6 +34,7 @@ from reviewer.core.export.reports import _STYLE, SYMBOLS, _cell, _number
 from reviewer.core.formats.clocks import clock_text
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
+from reviewer.core.services.insights.repertoire import choice_text, line_text, score_text
 
 INSIGHTS_CSV_COLUMNS = (
     "section",
@@ -132,6 +136,15 @@ def _rows(player: Mapping[str, Any]) -> list[dict[str, Any]]:
                 **_source_cells(think.get("source")),
             }
         )
+    numbered, first = _notation(player["kind"])
+    for color, side in (player.get("repertoire") or {}).items():
+        for line in side["lines"]:
+            results = line["results"]
+            rows.append({**base, "section": "line", "label": line_text(line["moves"], numbered, first), "color": color,
+                         "games": line["games"], "wins": results["win"], "draws": results["draw"], "losses": results["loss"]})
+        for choice in side["choices"]:
+            rows.append({**base, "section": "choice", "color": color, "games": choice["games"], "move": choice["usual"],
+                         "label": f"after {line_text(choice['after'], numbered, first)}: {choice_text(choice)}"})
     rating = player.get("rating")
     if rating:
         rows.append(
@@ -140,6 +153,39 @@ def _rows(player: Mapping[str, Any]) -> list[dict[str, Any]]:
     for reason, count in player["left_out"]["reasons"].items():
         rows.append({**base, "section": "left_out", "label": reason, "games": count})
     return rows
+
+
+def _notation(kind: GameKind) -> tuple[bool, Any]:
+    support = game_support(kind)
+    return support.numbered_moves, support.first_player
+
+
+def _repertoire_sections(player: Mapping[str, Any]) -> list[str]:
+    """'Your repertoire': the lines played with each colour and where the player's choice varies."""
+    repertoire = player.get("repertoire") or {}
+    if not any(side["games"] for side in repertoire.values()):
+        return []
+    numbered, first = _notation(player["kind"])
+    out = ["<h2>Your repertoire</h2>",
+           '<p class="meta">The first moves of the games, and the positions where you played one move in some games'
+           " and another in others (reached at least three times), the least settled first.</p>"]
+    for color, side in repertoire.items():
+        if not side["games"]:
+            continue
+        out.append(f"<h3>With {html.escape(color)} ({side['games']} games)</h3>")
+        out.append(_table(
+            ["Line", "Games", "Wins", "Draws", "Losses", "Score"],
+            [[line_text(line["moves"], numbered, first), str(line["games"]),
+              *(str(line["results"][key]) for key in ("win", "draw", "loss")), score_text(line.get("score"))]
+             for line in side["lines"]],
+        ))
+        if side["choices"]:
+            out.append(_table(
+                ["After", "Your moves there", "Games"],
+                [[line_text(choice["after"], numbered, first), choice_text(choice), str(choice["games"])] for choice in side["choices"]],
+                numeric_from=2,
+            ))
+    return out
 
 
 def insights_csv(insights: Mapping[str, Any]) -> str:
@@ -331,6 +377,7 @@ def _player_section(player: Mapping[str, Any], units: Mapping[str, Any]) -> str:
                 ],
             )
         )
+    out.extend(_repertoire_sections(player))
     out.append("<h2>Strength</h2>")
     rating = player.get("rating")
     if rating:
