@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from reviewer.core.gametree import GameKind
+from reviewer.core.gametree import GameKind, Node
 
 Terminal = Literal["checkmate", "stalemate", "draw"]
 
@@ -190,13 +190,15 @@ class PassStanding:
 
 @dataclass
 class EvaluationTable:
-    """A game's evaluations by ply; the one place they are kept while a review is open.
+    """A game's evaluations: those of the main line by ply, those of the positions in its
+    variations by node (`variations`; their `ply` is the node's depth from the start).
 
     `passes`: how far the review in passes that made them got, when known (its figures are not
     final before its last pass is done; `reviewer.core.coverage.select_analysis` reads it)."""
 
     by_ply: dict[int, Evaluation] = field(default_factory=dict)
     passes: PassStanding | None = None
+    variations: dict[Node, Evaluation] = field(default_factory=dict)
 
     def add(self, evaluation: Evaluation) -> None:
         self.by_ply[evaluation.ply] = evaluation

@@ -186,7 +186,35 @@ def evaluations_from_game(game: Game) -> EvaluationTable:
     table: EvaluationTable = resolve(support.embedded_ref)(game, game.warnings) if support.embedded_ref else EvaluationTable()
     for record in reviewer_records(game).ordered():
         table.add(record)
+    table.variations = variation_evaluations(game)
     return table
+
+
+def variation_evaluations(game: Game) -> dict[Node, Evaluation]:
+    """The evaluations the file gives positions off the main line, by node (their `ply` is the
+    node's depth): Reviewer's own record, else Sabaki's SBKV/SBKS, else lichess's `[%eval]`."""
+    from reviewer.core.export.codec import CodecError, decode_evaluation
+
+    found: dict[Node, Evaluation] = {}
+    stack = list(game.root.children[1:])
+    for node in game.root.mainline():
+        stack.extend(node.children[1:])
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        depth = node.ply
+        evaluation: Evaluation | None = None
+        text = _reviewer_record(game, node)
+        if text is not None:
+            try:
+                evaluation = decode_evaluation(text, depth, game.kind, "")
+            except CodecError:
+                evaluation = None
+        if evaluation is None:  # what other programs wrote: Sabaki's properties, lichess's command
+            evaluation = _sabaki_evaluation(node, depth) or parse_eval_command(node.comment or "", depth)
+        if evaluation is not None:
+            found[node] = evaluation
+    return found
 
 
 def sabaki_evaluations(game: Game, warnings: list[str] | None = None) -> EvaluationTable:

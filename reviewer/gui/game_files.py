@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 from reviewer.core.analysis import Evaluation
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.formats.collection import GameCollection
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Node
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.messages import Message
@@ -92,15 +92,16 @@ class GameFiles(QObject):
 
     def _read_game(self, path: Path, collection: GameCollection, index: int) -> None:
         task = self._tasks.submit(_read_game, collection, index)
-        task.done.connect(lambda result: self._on_game_read(path, collection, index, *result))
+        task.done.connect(lambda result: self._on_game_read(path, collection, index, *result))  # (game, main line, variations)
         task.failed.connect(self._open_failed)
 
     def _on_game_read(
-        self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...]
+        self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...],
+        in_variations: dict[Node, Evaluation],
     ) -> None:
         self._stop_analysis()
         try:
-            self._session.model.load_game(game, collection, index, embedded)
+            self._session.model.load_game(game, collection, index, embedded, in_variations)
         finally:
             self._finish_opening(path, collection, index, game)
 
@@ -187,10 +188,12 @@ def _read_collection(path: Path, first_games_only: bool = False) -> GameCollecti
     return open_collection(path, first_games=FIRST_BATCH if first_games_only else None)
 
 
-def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...]]:
-    """Game `index` of the collection, with the analysis the file itself carries (if any)."""
+def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...], dict[Node, Evaluation]]:
+    """Game `index` of the collection, with the analysis the file itself carries (if any): of the
+    main line by ply, of the variations by node."""
     game = collection.game(index)
-    carried = evaluations_from_game(game).ordered()
+    table = evaluations_from_game(game)
+    carried = table.ordered()
     if all(evaluation.terminal is not None for evaluation in carried):
         carried = []  # only game-over verdicts: nothing was analysed
-    return game, tuple(carried)
+    return game, tuple(carried), table.variations

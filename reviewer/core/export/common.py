@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from reviewer import __version__
 from reviewer.core.analysis import EvaluationTable
@@ -34,6 +34,16 @@ def copy_node(node: Node) -> Node:
         spent_s=node.spent_s,
         period_moves_left=node.period_moves_left,
     )
+
+
+def paired_nodes(original: Node, copy: Node) -> Iterator[tuple[Node, Node]]:
+    """Each node of a tree with its counterpart in a copy of it made by `copy_game` (before the copy
+    was changed), the root first."""
+    stack = [(original, copy)]
+    while stack:
+        old, new = stack.pop()
+        yield old, new
+        stack.extend(zip(old.children, new.children, strict=False))
 
 
 def copy_game(game: Game) -> Game:

@@ -46,6 +46,7 @@ from reviewer.core.export.common import (
     copy_game,
     coverage_lines,
     engine_name,
+    paired_nodes,
     review_basis,
     should_set_annotator,
 )
@@ -281,9 +282,18 @@ def annotate_chess_game(
     such record the game carried is dropped too."""
     if game_support(game.kind).export_extension != "pgn":
         raise ValueError("annotate_chess_game takes chess games")
+    variations = evaluations.variations
     basis, assessment = review_basis(game, evaluations, assessment)
     evaluations = basis.evaluations
     annotated = copy_game(game)
+    for original, copied in paired_nodes(game.root, annotated.root):
+        found = variations.get(original)
+        if found is not None and not copied.is_mainline:
+            commands, text = split_comment(copied.comment)
+            if not with_analysis:
+                commands = [command for command in commands if not RVW_COMMAND.fullmatch(command)]
+            record = f"[%rvw {encode_evaluation(found, None)}]" if with_analysis else None
+            copied.comment = _join(eval_command(found), record, *commands, text)
     boards_before, book_names = _position_names(annotated)
     nodes = [annotated.root, *annotated.mainline_nodes()]
 

@@ -33,6 +33,7 @@ from reviewer.core.export.common import (
     copy_game,
     coverage_lines,
     engine_name,
+    paired_nodes,
     review_basis,
     should_set_annotator,
 )
@@ -187,9 +188,14 @@ def annotate_go_game(
     """A copy of the Go game carrying the review (see the module's docstring). The game is not changed."""
     if game_support(game.kind).export_extension != "sgf":
         raise ValueError("annotate_go_game takes Go games")
+    variations = evaluations.variations
     basis, assessment = review_basis(game, evaluations, assessment)
     evaluations = basis.evaluations
     annotated = copy_game(game)
+    for original, copied in paired_nodes(game.root, annotated.root):
+        found = variations.get(original)
+        if found is not None and not copied.is_mainline:
+            _put_evaluation(copied, found, None)
     nodes = [annotated.root, *annotated.mainline_nodes()]
     from reviewer.core.embedded_evals import reviewer_records
 

@@ -25,7 +25,7 @@ game the set covers and `basis.trust` whether it may give labels at all.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
@@ -122,8 +122,10 @@ class ReviewModel:
         self._collection: GameCollection | None = None
         self._game_index = 0
         self._evaluations = EvaluationTable()
-        # every evaluation of the open game by (engine id, ply), oldest first
-        self._all: dict[tuple[str, int], Evaluation] = {}
+        # every evaluation of the open game: by node, then by engine id, the newest last. A node
+        # keeps its figures wherever an edit moves its line (a variation made the main line brings
+        # them along; the old main line's come back with an undo).
+        self._all: dict[Node, dict[str, Evaluation]] = {}
         self._prefer: str | None = None
         self._standings: dict[str, PassStanding] = {}  # how far each review in passes got, by its engine id
         self._basis: AnalysisBasis | None = None
@@ -188,8 +190,10 @@ class ReviewModel:
         collection: GameCollection | None = None,
         index: int = 0,
         evaluations: Iterable[Evaluation] = (),
+        variation_evaluations: Mapping[Node, Evaluation] | None = None,
     ) -> None:
-        """Show `game`; any evaluations it already carries come along (e.g. from the cache)."""
+        """Show `game`; any evaluations it already carries come along (e.g. from the cache or the
+        file): those of the main line by ply, those of its variations by node."""
         self._game = game
         self._mainline = [game.root, *game.root.mainline()]
         self._collection = collection
@@ -198,7 +202,11 @@ class ReviewModel:
         self._prefer = None
         self._standings = {}
         for evaluation in evaluations:
-            self._keep(evaluation)
+            if 0 <= evaluation.ply < len(self._mainline):
+                self._keep(self._mainline[evaluation.ply], evaluation)
+        for node, evaluation in (variation_evaluations or {}).items():
+            if evaluation.kind == game.kind:
+                self._keep(node, evaluation)
         self._select()
         self._current = game.root
         self._live_lines = None
@@ -243,7 +251,7 @@ class ReviewModel:
         added = []
         for evaluation in evaluations:
             if evaluation.kind == self._game.kind and 0 <= evaluation.ply <= self.ply_count:
-                self._keep(evaluation)
+                self._keep(self._mainline[evaluation.ply], evaluation)
                 added.append(evaluation.ply)
                 if from_analysis:
                     self._prefer = evaluation.engine_id
@@ -270,22 +278,55 @@ class ReviewModel:
         self._standings[standing.engine_id] = standing
         self._select()
 
-    def _keep(self, evaluation: Evaluation) -> None:
-        key = (evaluation.engine_id, evaluation.ply)
-        self._all.pop(key, None)  # the newest goes last
-        self._all[key] = evaluation
+    def _keep(self, node: Node, evaluation: Evaluation) -> None:
+        by_engine = self._all.setdefault(node, {})
+        by_engine.pop(evaluation.engine_id, None)  # the newest goes last
+        by_engine[evaluation.engine_id] = evaluation
+
+    def evaluation_of(self, node: Node) -> Evaluation | None:
+        """The figures on show for `node`: on the main line those of the set the review shows, else
+        (a variation analysed live, or a main-line position that set lacks) the node's newest."""
+        if node.is_mainline and node.ply < len(self._mainline) and self._mainline[node.ply] is node:
+            shown = self._evaluations.get(node.ply)
+            if shown is not None:
+                return shown
+        own = self._all.get(node)
+        return self._shown_of(own) if own else None
+
+    def add_variation_evaluation(self, node: Node, evaluation: Evaluation) -> None:
+        """Keep the engine's verdict on a position off the main line (its figures follow the node
+        when an edit makes its line the main line)."""
+        if self._game is None or evaluation.kind != self._game.kind or node.is_mainline:
+            return
+        self._keep(node, evaluation if evaluation.ply == node.ply else evaluation.with_ply(node.ply))
+        self._evaluations.variations[node] = self._all[node][evaluation.engine_id]
 
     def _select(self) -> None:
         if self._game is None:
             self._evaluations = EvaluationTable()
             self._basis = AnalysisBasis(self._evaluations, Coverage("", 0, 0, 0, 0))
             return
-        basis = select_analysis(self._game, self._all.values(), prefer=self._prefer, ply_count=self.ply_count)
+        mainline = [
+            evaluation if evaluation.ply == ply else evaluation.with_ply(ply)
+            for ply, node in enumerate(self._mainline)
+            for evaluation in self._all.get(node, {}).values()
+        ]
+        basis = select_analysis(self._game, mainline, prefer=self._prefer, ply_count=self.ply_count)
         standing = self._standings.get(basis.coverage.engine_id)
         if standing is not None:
             basis = replace(basis, coverage=replace(basis.coverage, passes=standing))
+        on_mainline = set(self._mainline)
+        basis.evaluations.variations = {
+            node: self._shown_of(by_engine) for node, by_engine in self._all.items()
+            if node not in on_mainline and by_engine and _in_tree(node, self._game.root)
+        }
         self._basis = basis
         self._evaluations = self._basis.evaluations
+
+    def _shown_of(self, by_engine: Mapping[str, Evaluation]) -> Evaluation:
+        """A variation node's evaluation: the engine of the main line's figures, else the newest."""
+        chosen = by_engine.get(self._basis.coverage.engine_id) if self._basis is not None else None
+        return chosen if chosen is not None else list(by_engine.values())[-1]
 
     def _request_background_assessment(self) -> None:
         assert self._background_assessor is not None and self._game is not None
@@ -474,6 +515,8 @@ class ReviewModel:
         if self._game is None or node is not self._current:
             return False
         self._live_lines = (node, update)
+        if not node.is_mainline:
+            self.add_variation_evaluation(node, update.evaluation)
         self._emit(LiveLinesChanged(node))
         return True
 
@@ -633,7 +676,7 @@ class ReviewModel:
         return self._tree_editor
 
     def _after_edit(self, mainline_changed: bool, by_player: bool = True) -> None:
-        """The tree changed. When the main line did, evaluations keyed by its plies are void.
+        """The tree changed. When the main line did, its figures are those its new nodes have.
 
         `mainline_changed` may say True for an edit that could have changed it (an undo): the main
         line is compared node by node, and the assessment is kept when it is the same."""
@@ -649,8 +692,6 @@ class ReviewModel:
             keep = 0
             while keep < min(len(old_mainline), len(self._mainline)) and old_mainline[keep] is self._mainline[keep]:
                 keep += 1
-            for key in [key for key in self._all if key[1] >= keep]:
-                del self._all[key]
             self._standings = {}  # they were of the old main line
             self._select()
             # Moves added after the main line's end leave every scored move as it was: its labels
@@ -660,6 +701,15 @@ class ReviewModel:
                 self._request_background_assessment()
             self._emit(AssessmentChanged())
         self._emit(TreeChanged(mainline_changed))
+
+
+def _in_tree(node: Node, root: Node) -> bool:
+    """Whether `node` hangs from `root` (a deleted line's nodes keep their parent, not their place)."""
+    while node.parent is not None:
+        if not any(child is node for child in node.parent.children):
+            return False
+        node = node.parent
+    return node is root
 
 
 def assess_safely(
