@@ -73,3 +73,25 @@ def test_the_verdict_keeps_the_mate_distance():
     after = Evaluation(ply=5, kind="chess", mate_first=-2)
     said = verdict("chess", chess_move("blunder", 2000.0), before, after)
     assert said is not None and said.change == "(#3 → #-2)"
+
+
+def test_a_variation_analysed_live_says_its_figures_when_shown_again():
+    from reviewer.core.analysis import Candidate
+    from reviewer.core.services.live import LiveUpdate
+    from reviewer.core.services.review_model import ReviewModel
+    from reviewer.gui.presenters.comment import comment_html
+
+    model = ReviewModel()
+    model.load_game(game_from_pgn_text("1. e4 e5 2. Nf3 Nc6 *"))
+    model.set_current_ply(2)
+    variation = model.play_move("Bc4")
+    assert variation is not None and not variation.is_mainline
+    assert "Engine" not in comment_html(model, variation)
+    verdict_there = Evaluation(ply=3, kind="chess", engine_id="Stockfish|nodes=50000", score_cp_first=31, best_move="Nf6",
+                               pv=("Nf6", "d3"), candidates=(Candidate("Nf6", 0, score_cp_first=31),), nodes=50_000)
+    model.set_live_lines(variation, LiveUpdate(variation, verdict_there, 2, 1.0, True))
+    model.set_current_ply(4)
+    model.set_current_node(variation)
+    assert model.live_lines is None  # nothing live on show any more: what the comment says is the node's own
+    text = comment_html(model, variation)
+    assert "Engine +0.31" in text and "2… Nf6 3. d3" in text and "live · 50,000 nodes" in text

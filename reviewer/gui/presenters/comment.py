@@ -76,7 +76,8 @@ def comment_html(model: ReviewModel, node: Node) -> str:
         change = f"({score_text(game.kind, before, move.eval_before)} → {score_text(game.kind, after, move.eval_after)})"
         parts.append(f"<div style='margin-top:4px'>{escape_html(change)} <span style='color:gray'>rough estimate, "
                      "no label</span></div>")
-    here = model.evaluations.get(ply) if ply is not None else None
+    here = model.evaluation_of(node)  # a variation keeps what live analysis found there
+    from_review = ply is not None and here is not None and here is model.evaluations.get(ply)
     if here is not None and here.best_move:
         value = position_value(game, here)
         to_move = _to_move_at(game, node)
@@ -85,7 +86,7 @@ def comment_html(model: ReviewModel, node: Node) -> str:
         parts.append(
             f"<div style='margin-top:4px; color:gray'>Engine{rough} {escape_html(score_text(game.kind, here, value))}"
             f" · {escape_html(line)} <span title='the search these figures come from'>"
-            f"({escape_html(search_text(here, 'review'))})</span></div>"
+            f"({escape_html(search_text(here, 'review' if from_review else 'live'))})</span></div>"
         )
         others = _candidate_losses(game, here, to_move)
         if others:
