@@ -3,6 +3,7 @@
     reviewer db import PATH...                 files and folders (PGN, SGF, GIB, NGF, UGF; .bz2/.zst/.xz/.gz)
     reviewer db explore [POSITION] [FILTERS]   the moves played from a position, with their results
     reviewer db games [POSITION] [FILTERS]     the games that reached it
+    reviewer db join-analysis                  the analysis cache's accuracy and loss joined to each game
     reviewer db check                          whether the database file is sound
     reviewer db rebuild                        a damaged database read again from its games' files
 
@@ -49,6 +50,7 @@ from reviewer.core.database import (
     position_of_game,
     rebuild_database,
 )
+from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
@@ -71,6 +73,9 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--until", default="", help="only games played on or before DATE")
     parser.add_argument("--min-rating", type=int, default=None, help="only games whose players' average rating is at least R")
     parser.add_argument("--speed", choices=SPEED_WORDS, default="", help="only games of this time control")
+    parser.add_argument("--min-accuracy", type=float, default=None,
+                        help="only games analysed in full (see join-analysis) where the player's accuracy (without"
+                             " --player: the mean of both sides') is at least A")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -91,6 +96,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _add_database(listing)
     checking = actions.add_parser("check", help="whether the database file is sound (SQLite's quick check)")
     _add_database(checking)
+    joining = actions.add_parser("join-analysis", help="join the analysis cache's figures (accuracy, loss) to the games")
+    joining.add_argument("--cache", type=Path, default=None, help="the analysis cache (default: the app's)")
+    joining.add_argument("--again", action="store_true", help="every game, not only those without complete figures")
+    joining.add_argument("--json", action="store_true", help="print the summary as one JSON document")
+    _add_database(joining)
     rebuilding = actions.add_parser("rebuild", help="move a damaged database aside and read its games' files again")
     rebuilding.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     _add_database(rebuilding)
@@ -110,11 +120,12 @@ def _position(args: argparse.Namespace) -> Position:
 def _filters(args: argparse.Namespace) -> ExploreFilters:
     if args.color and not args.player:
         raise ValueError("--color needs --player")
-    return ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed)
+    return ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
 
 
-def _game_json(game: StoredGame) -> dict[str, Any]:
+def _game_json(game: StoredGame, figures: GameFigures | None = None) -> dict[str, Any]:
     return {
+        "analysis": None if figures is None else figures.to_json(),
         "id": game.id,
         "kind": game.kind,
         "white": game.white,
@@ -190,6 +201,7 @@ def _run_import(args: argparse.Namespace) -> int:
 def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreFilters) -> int:
     with GameDatabase(args.db) as database:
         found = explore(database, position, filters, top_games=max(0, args.top))
+        figures = figures_of(database, [game.id for game, _move in found.top_games])
     if args.json:
         document = {
             "kind": found.kind,
@@ -208,7 +220,7 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
                 }
                 for stats in found.moves
             ],
-            "top_games": [{**_game_json(game), "move": move} for game, move in found.top_games],
+            "top_games": [{**_game_json(game, figures.get(game.id)), "move": move} for game, move in found.top_games],
         }
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return EXIT_OK
@@ -231,11 +243,34 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
 def _run_games(args: argparse.Namespace, position: Position, filters: ExploreFilters) -> int:
     with GameDatabase(args.db) as database:
         found = games_at(database, position, filters, limit=max(1, args.limit))
+        figures = figures_of(database, [game.id for game, _ply, _move in found])
     if args.json:
-        print(json.dumps([{**_game_json(game), "ply": ply, "move": move} for game, ply, move in found], ensure_ascii=False, indent=2))
+        print(json.dumps([{**_game_json(game, figures.get(game.id)), "ply": ply, "move": move} for game, ply, move in found],
+                         ensure_ascii=False, indent=2))
         return EXIT_OK
     for game, ply, move in found:
-        print(f"{game.id:>8}  ply {ply:<3} {move or '(end)':<8} {_game_line(game)}  {game.source_path}#{game.source_index + 1}")
+        shown = figures.get(game.id)
+        accuracy = "" if shown is None else "  accuracy " + " / ".join(
+            "-" if shown.accuracy[color] is None else f"{shown.accuracy[color]:.1f}" for color in ("white", "black")
+        ) + ("" if shown.complete else f" (partial: {shown.positions_analysed} of {shown.positions_total} positions)")
+        print(f"{game.id:>8}  ply {ply:<3} {move or '(end)':<8} {_game_line(game)}{accuracy}  {game.source_path}#{game.source_index + 1}")
+    return EXIT_OK
+
+
+def _run_join(args: argparse.Namespace) -> int:
+    from reviewer.core.cache import AnalysisCache
+    from reviewer.core.database.figures import join_analysis
+
+    with GameDatabase(args.db) as database, AnalysisCache(args.cache) as cache:
+        report = join_analysis(database, cache, again=args.again)
+        if cache.warning:
+            print(f"reviewer db: {cache.warning}", file=sys.stderr)
+    summary = {"games": report.games, "joined": report.joined, "unreadable": report.unreadable}
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(f"{report.games} games looked at: {report.joined} have analysis in the cache"
+              + (f", {report.unreadable} could not be read from their files" if report.unreadable else ""))
     return EXIT_OK
 
 
@@ -292,6 +327,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_check(args)
     if args.action == "rebuild":
         return _run_rebuild(args)
+    if args.action == "join-analysis":
+        return _run_join(args)
     try:
         position = _position(args)
         filters = _filters(args)

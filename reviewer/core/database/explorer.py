@@ -137,6 +137,9 @@ class ExploreFilters:
     until: str = ""
     min_rating: int | None = None  # the two players' average rating (the one rating when one is known)
     speed: str = ""
+    # The accuracy joined from the analysis cache (`figures.join_analysis`), over the whole game:
+    # the player's (of their colour) with a player, else the mean of both sides'.
+    min_accuracy: float | None = None
 
 
 @dataclass(frozen=True)
@@ -175,15 +178,24 @@ def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[objec
         name = filters.player
         selects = []
         for side in sides:
-            selects.append(
-                f"SELECT id FROM games WHERE {side} = ? COLLATE NOCASE"
-                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
-                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
-            )
+            named = (f"({side} = ? COLLATE NOCASE"
+                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
+                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE))")
+            if filters.min_accuracy is None:
+                selects.append(f"SELECT id FROM games WHERE {named}")
+            else:
+                selects.append(f"SELECT id FROM games JOIN figures f ON f.game_id = id WHERE {named}"
+                               f" AND f.positions_analysed >= f.positions_total AND f.{side}_accuracy >= ?")
             values.extend([name, name + ",", name + "-", name + " ", name + "!"])
+            if filters.min_accuracy is not None:
+                values.append(filters.min_accuracy)
         clauses.append("p.game_id IN (" + " UNION ALL ".join(selects) + ")")
     elif filters.color:
         raise ValueError("a colour filter needs a player")
+    elif filters.min_accuracy is not None:
+        clauses.append("p.game_id IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total"
+                       " AND (white_accuracy + black_accuracy) / 2.0 >= ?)")
+        values.append(filters.min_accuracy)
     if filters.since:
         clauses.append("g.date >= ?")
         values.append(_date_key(filters.since))

@@ -9,6 +9,9 @@ Tables:
                played from there (NULL where the game ended there), and for Go the symmetry that
                makes the board canonical
     skipped    the games of a source that could not be stored, with the reason
+    figures    per game, the analysis the cache held for it when joined (`figures.join_analysis`):
+               the engine setting, positions analysed of all, each side's accuracy and loss
+               (engine_id '' where the cache had none)
     totals     for each position some game reached within the first TOTALS_PLY plies (listed in
                `totalled`), running totals per move over every game that reached it (at any
                ply): games, results, rating sums, the last date. The explorer reads a busy
@@ -87,6 +90,16 @@ CREATE TABLE IF NOT EXISTS totals (
     PRIMARY KEY (key, move)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_by_rating ON games ((coalesce(white_elo, 0) + coalesce(black_elo, 0)));
+CREATE TABLE IF NOT EXISTS figures (
+    game_id INTEGER PRIMARY KEY,
+    engine_id TEXT NOT NULL,
+    positions_analysed INTEGER NOT NULL,
+    positions_total INTEGER NOT NULL,
+    white_accuracy REAL,
+    black_accuracy REAL,
+    white_loss REAL,
+    black_loss REAL
+);
 CREATE TABLE IF NOT EXISTS skipped (
     source_id INTEGER NOT NULL,
     source_index INTEGER NOT NULL,
