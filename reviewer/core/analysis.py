@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
-from reviewer.core.gametree import GameKind, Node
+from reviewer.core.gametree import GameKind, Node, Point
 
 Terminal = Literal["checkmate", "stalemate", "draw"]
 
@@ -120,6 +120,16 @@ class Limit:
     multipv: int = 1
     scheme: str | None = None  # a review in passes (reviewer.core.passes) instead of one uniform limit
     maps: bool = False  # Go: ask for the ownership and policy maps too
+    # Go: the moves the side to move may choose from, a rectangle of points (row, col, as the
+    # model counts them) from one corner to the other, both included; a pass stays allowed.
+    # Part of the description, so figures of a search so restricted are never taken for others.
+    region: tuple[Point, Point] | None = None
+
+    def in_region(self, point: Point) -> bool:
+        if self.region is None:
+            return True
+        (row_a, col_a), (row_b, col_b) = self.region
+        return min(row_a, row_b) <= point[0] <= max(row_a, row_b) and min(col_a, col_b) <= point[1] <= max(col_a, col_b)
 
     def describe(self) -> str:
         parts = [
@@ -136,6 +146,9 @@ class Limit:
         parts.append(f"multipv={self.multipv}")
         if self.maps:
             parts.append("maps")
+        if self.region is not None:
+            (row_a, col_a), (row_b, col_b) = self.region
+            parts.append(f"region={row_a}.{col_a}.{row_b}.{col_b}")
         return ",".join(parts)
 
     @staticmethod
@@ -154,6 +167,11 @@ class Limit:
                 fields["movetime_s"] = float(value)
             elif name == "scheme":
                 fields["scheme"] = value
+            elif name == "region":
+                numbers = [int(number) for number in value.split(".")]
+                if len(numbers) != 4:
+                    raise ValueError(f"not a limit: {text!r}")
+                fields["region"] = ((numbers[0], numbers[1]), (numbers[2], numbers[3]))
             else:
                 raise ValueError(f"not a limit: {text!r}")
         return Limit(**fields)

@@ -710,7 +710,7 @@ class KataGoEngine:
         self.restarts += 1
         self._start()
 
-    def _query_settings(self, limit: Limit) -> dict[str, Any]:
+    def _query_settings(self, limit: Limit, plan: QueryPlan) -> dict[str, Any]:
         extra: dict[str, Any] = {}
         visits = limit.visits if limit.visits is not None else limit.nodes
         if visits is not None:
@@ -725,6 +725,12 @@ class KataGoEngine:
         if limit.maps:
             extra["includeOwnership"] = True
             extra["includePolicy"] = True
+        if limit.region is not None:
+            # Every point outside the region is avoided at the root, for either side to move (a
+            # query's turns may have either); the search below the root is free, as KaTrain's.
+            outside = [gtp_from_point((row, col), plan.height) for row in range(plan.height)
+                       for col in range(plan.width) if not limit.in_region((row, col))]
+            extra["avoidMoves"] = [{"player": player, "moves": outside, "untilDepth": 1} for player in ("B", "W")]
         return extra
 
     def _idle_timeout(self, limit: Limit) -> float:
@@ -744,7 +750,7 @@ class KataGoEngine:
             by_segment.setdefault(segment, []).append(turn)
         for segment, turns in sorted(by_segment.items()):
             query_id = self._next_id("analysis")
-            message = {"id": query_id, **plan.query(segment, turns), **self._query_settings(limit)}
+            message = {"id": query_id, **plan.query(segment, turns), **self._query_settings(limit, plan)}
             queries[query_id] = segment
             if not self._process.send(message):
                 break  # the reader will report the end of the process

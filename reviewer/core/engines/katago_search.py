@@ -17,6 +17,9 @@ import time
 from collections.abc import Generator, Sequence
 from dataclasses import replace
 
+import numpy as np
+from numpy.typing import NDArray
+
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import EngineError, EngineNotFound
 from reviewer.core.engines.katago import QueryPlan, model_name, model_path, plan_queries
@@ -86,7 +89,7 @@ class KataGoNetworkSearch:
             raise EngineError("the network search is already analysing a game")
         try:
             visits = limit.visits or limit.nodes or (None if limit.movetime_s is not None else self.default_visits)
-            if visits in NETWORK_VISITS and limit.movetime_s is None:
+            if visits in NETWORK_VISITS and limit.movetime_s is None and limit.region is None:
                 assert visits is not None
                 yield from self._evaluator.analyse(plan, wanted, visits, self.engine_id(limit), stop, limit.maps)
             else:
@@ -119,7 +122,7 @@ class KataGoNetworkSearch:
                     index = plan.width * plan.height if point is None else (plan.height - 1 - point[0]) * plan.width + point[1]
                     tree.advance(index, state)
                 else:
-                    tree = TreeSearch(runner, plan, state, self.params)
+                    tree = TreeSearch(runner, plan, state, self.params, allowed_at_root(plan, limit))
                 deadline = time.monotonic() + limit.movetime_s if limit.movetime_s is not None else None
                 if not tree.run(target, stop, deadline) and stop.is_set():
                     return
@@ -132,6 +135,19 @@ class KataGoNetworkSearch:
 
     def close(self) -> None:
         pass
+
+
+def allowed_at_root(plan: QueryPlan, limit: Limit) -> NDArray[np.bool_] | None:
+    """By policy index (rows from the top, then the pass), the moves a region of interest allows."""
+    if limit.region is None:
+        return None
+    allowed = np.zeros(plan.width * plan.height + 1, np.bool_)
+    allowed[-1] = True
+    for row in range(plan.height):
+        for col in range(plan.width):
+            if limit.in_region((row, col)):
+                allowed[(plan.height - 1 - row) * plan.width + col] = True
+    return allowed
 
     def __enter__(self) -> KataGoNetworkSearch:
         return self

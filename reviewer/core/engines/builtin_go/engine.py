@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +27,7 @@ from reviewer.core.engines.base import EngineError
 from reviewer.core.engines.builtin_go import board as bd
 from reviewer.core.engines.builtin_go import search as ms
 from reviewer.core.engines.builtin_go.position import MAX_BOARD, Position
-from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, other_color
 
 VERSION = "1.2"
 DEFAULT_PLAYOUTS = 2000
@@ -123,6 +123,26 @@ class Searcher:
         self.stack = np.empty(size, np.int64)
         self.seconds = 0.0
 
+    def allow_at_root(self, allowed: Callable[[Point], bool]) -> None:
+        """Let the root choose only the moves on points `allowed` says (a pass always): its
+        children are made now, and the others taken out before any simulation."""
+        if self.links[ms.FIRST_CHILD, 0] >= 0:
+            raise ValueError("the root is already expanded")
+        if not ms._expand(0, self.position.b, self.position.meta, self.position.cfg, self.tree, self.links, self.counters,
+                          self.params[ms.P_PRIORS] != 0.0, self.params[ms.P_OPENING_LINES] != 0.0,
+                          self.params[ms.P_LADDERS] != 0.0):
+            return
+        first, count = int(self.links[ms.FIRST_CHILD, 0]), int(self.links[ms.N_CHILDREN, 0])
+        kept = 0
+        for child in range(first, first + count):
+            move = int(self.links[ms.MOVE, child])
+            point = self.position.point(move) if move != bd.PASS else None
+            if point is None or allowed(point):
+                self.links[:, first + kept] = self.links[:, child]
+                self.tree[:, first + kept] = self.tree[:, child]
+                kept += 1
+        self.links[ms.N_CHILDREN, 0] = kept
+
     @property
     def playouts(self) -> int:
         return int(self.tree[ms.VISITS, 0])
@@ -213,10 +233,14 @@ def search_position(
     variant: str = "plain",
     stop: threading.Event | None = None,
     deadline: float | None = None,
+    allowed: Callable[[Point], bool] | None = None,
     **options: Any,
 ) -> SearchResult | None:
-    """Search one position; None when the stop event interrupted it."""
+    """Search one position, the root's moves only on points `allowed` says when given; None when
+    the stop event interrupted it."""
     searcher = Searcher(position, seed=seed, variant=variant, max_playouts=playouts, **options)
+    if allowed is not None:
+        searcher.allow_at_root(allowed)
     if not searcher.search(playouts, stop, deadline):
         return None
     return searcher.result()
@@ -302,7 +326,7 @@ class BuiltinGoEngine:
         deadline = time.perf_counter() + limit.movetime_s if limit.movetime_s else None
         result = search_position(
             position, playouts, seed=_mix_seed(self.seed, ply), variant="weighted" if self.weighted_rave else "plain",
-            stop=stop, deadline=deadline,
+            stop=stop, deadline=deadline, allowed=limit.in_region if limit.region is not None else None,
         )
         if result is None:
             return None

@@ -169,10 +169,13 @@ class TreeSearch:
     """A search tree over one position of `plan` (a `features.root_state`), grown by `run` and moved
     down the game by `advance`, keeping the subtree of the move played."""
 
-    def __init__(self, runner: NetworkRunner, plan: QueryPlan, root: SearchState, params: SearchParams | None = None) -> None:
+    def __init__(self, runner: NetworkRunner, plan: QueryPlan, root: SearchState, params: SearchParams | None = None,
+                 allowed_at_root: NDArray[np.bool_] | None = None) -> None:
         self.runner = runner
         self.plan = plan
         self.params = params or SearchParams()
+        # by policy index, the moves the root may choose (a region of interest; a pass always)
+        self.allowed_at_root = allowed_at_root
         self.root = _Node(root)
         self.score_center = 0.0
         self.sqrt_area = math.sqrt(plan.width * plan.height)
@@ -338,6 +341,8 @@ class TreeSearch:
         assert net is not None
         policy = net.policy.astype(np.float64)
         legal = policy >= 0
+        if is_root and self.allowed_at_root is not None:
+            legal &= self.allowed_at_root
         sign = 1.0 if node.state.pla == 1 else -1.0
         visits = node.child_visits
         mass = float(policy[node.child_exists & legal].sum())
