@@ -80,3 +80,38 @@ def test_the_network_search_keeps_to_the_region_and_finds_the_vital_point_in_it(
     corner = game_from_sgf_text(_problem(CORNER, "B", 7))
     (in_corner,) = network_search.analyse(corner, [0], Limit(visits=16, region=TOP_LEFT), threading.Event())
     assert in_corner.best_move == "B9" and _inside([c.move for c in in_corner.candidates], TOP_LEFT)
+
+
+def test_katagos_first_visits_computed_in_process_keep_to_the_region(network_search) -> None:
+    installed = installed_katago()
+    assert installed is not None
+    cutting = game_from_sgf_text(_problem(CUTTING_STONE, "W", 7))
+    with KataGoEngine(installed.command()) as engine:
+        (free,) = engine.analyse(cutting, [0], Limit(visits=2), threading.Event())
+        (kept,) = engine.analyse(cutting, [0], Limit(visits=2, region=LOWER_LEFT), threading.Event())
+    assert free.best_move == "F5"
+    assert kept.best_move != "F5" and _inside([kept.best_move], LOWER_LEFT) and kept.engine_id != free.engine_id
+
+
+def test_live_analysis_searches_again_inside_the_region_when_one_is_set() -> None:
+    from reviewer.core.services.live import LiveAnalysis
+
+    updates: list = []
+    done = threading.Event()
+
+    def on_update(update) -> None:
+        updates.append(update)
+        if update.last:
+            done.set()
+
+    game = game_from_sgf_text(_problem(CUTTING_STONE, "W", 7))
+    live = LiveAnalysis(lambda: BuiltinGoEngine(seed=1), on_update, lambda message: None)
+    try:
+        live.set_region(LOWER_LEFT)
+        assert live.region == LOWER_LEFT
+        live.set_position(game, 0, "here")
+        assert done.wait(120)
+        assert all(_inside([c.move for c in update.evaluation.candidates], LOWER_LEFT) for update in updates)
+        assert all("region=0.0.3.3" in update.evaluation.engine_id for update in updates)
+    finally:
+        live.close()

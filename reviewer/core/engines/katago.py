@@ -585,7 +585,10 @@ class KataGoEngine:
         try:
             if self._network_answers(limit):
                 assert self._network is not None and limit.visits is not None
-                yield from self._network.analyse(plan, wanted, limit.visits, self.engine_id(limit), stop, limit.maps)
+                from reviewer.core.engines.katago_net.evaluate import allowed_at_root
+
+                yield from self._network.analyse(plan, wanted, limit.visits, self.engine_id(limit), stop, limit.maps,
+                                                 allowed_at_root(plan, limit))
             else:
                 yield from self._analyse(plan, wanted, limit, stop)
         finally:

@@ -17,13 +17,10 @@ import time
 from collections.abc import Generator, Sequence
 from dataclasses import replace
 
-import numpy as np
-from numpy.typing import NDArray
-
 from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import EngineError, EngineNotFound
 from reviewer.core.engines.katago import QueryPlan, model_name, model_path, plan_queries
-from reviewer.core.engines.katago_net.evaluate import NETWORK_VISITS, NetworkEvaluator
+from reviewer.core.engines.katago_net.evaluate import NETWORK_VISITS, NetworkEvaluator, allowed_at_root
 from reviewer.core.engines.katago_net.features import root_states
 from reviewer.core.engines.katago_net.model import ModelUnsupported
 from reviewer.core.engines.katago_net.runtime import Backend
@@ -89,9 +86,10 @@ class KataGoNetworkSearch:
             raise EngineError("the network search is already analysing a game")
         try:
             visits = limit.visits or limit.nodes or (None if limit.movetime_s is not None else self.default_visits)
-            if visits in NETWORK_VISITS and limit.movetime_s is None and limit.region is None:
+            if visits in NETWORK_VISITS and limit.movetime_s is None:
                 assert visits is not None
-                yield from self._evaluator.analyse(plan, wanted, visits, self.engine_id(limit), stop, limit.maps)
+                yield from self._evaluator.analyse(plan, wanted, visits, self.engine_id(limit), stop, limit.maps,
+                                                   allowed_at_root(plan, limit))
             else:
                 yield from self._search(plan, wanted, visits, limit, stop)
         finally:
@@ -135,19 +133,6 @@ class KataGoNetworkSearch:
 
     def close(self) -> None:
         pass
-
-
-def allowed_at_root(plan: QueryPlan, limit: Limit) -> NDArray[np.bool_] | None:
-    """By policy index (rows from the top, then the pass), the moves a region of interest allows."""
-    if limit.region is None:
-        return None
-    allowed = np.zeros(plan.width * plan.height + 1, np.bool_)
-    allowed[-1] = True
-    for row in range(plan.height):
-        for col in range(plan.width):
-            if limit.in_region((row, col)):
-                allowed[(plan.height - 1 - row) * plan.width + col] = True
-    return allowed
 
     def __enter__(self) -> KataGoNetworkSearch:
         return self

@@ -19,7 +19,7 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.errors import EngineError
 from reviewer.core.games.support import game_support
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Point
 
 CHESS_NODES = (20_000, 100_000, 400_000, 1_600_000, 6_400_000, 25_600_000, 102_400_000)
 GO_VISITS = (2, 8, 32, 128, 512, 2048, 8192, 32768)
@@ -62,6 +62,7 @@ class LiveAnalysis:
         self._on_update = on_update
         self._on_error = on_error
         self._multipv = max(1, min(5, multipv))
+        self._region: tuple[Point, Point] | None = None
         self._lock = threading.Condition()
         self._request: tuple[Game, int, object] | None = None
         self._generation = 0
@@ -80,6 +81,22 @@ class LiveAnalysis:
             self._request = (game, ply, token)
             self._search_stop.set()
             self._lock.notify_all()
+
+    def set_region(self, region: tuple[Point, Point] | None) -> None:
+        """Consider only moves inside `region` (Go: a rectangle of points, see `Limit.region`), or
+        every move again with None; the position on show is searched again at once."""
+        with self._lock:
+            if region == self._region:
+                return
+            self._region = region
+            if self._request is not None:
+                self._generation += 1
+                self._search_stop.set()
+                self._lock.notify_all()
+
+    @property
+    def region(self) -> tuple[Point, Point] | None:
+        return self._region
 
     def set_multipv(self, multipv: int) -> None:
         with self._lock:
@@ -116,8 +133,8 @@ class LiveAnalysis:
                     game, ply, token = self._request
                     generation = self._generation
                     self._search_stop = stop = threading.Event()
-                    multipv = self._multipv
-                self._search(game, ply, token, generation, stop, multipv)
+                    multipv, region = self._multipv, self._region
+                self._search(game, ply, token, generation, stop, multipv, region)
                 with self._lock:
                     if self._generation == generation:
                         self._request = None  # done with this position: wait for the next
@@ -125,13 +142,14 @@ class LiveAnalysis:
             if self._engine is not None:
                 self._engine.close()
 
-    def _search(self, game: Game, ply: int, token: object, generation: int, stop: threading.Event, multipv: int) -> None:
+    def _search(self, game: Game, ply: int, token: object, generation: int, stop: threading.Event, multipv: int,
+                region: tuple[Point, Point] | None = None) -> None:
         started = time.monotonic()
         budgets = budgets_for(game.kind)
         for step, budget in enumerate(budgets):
             if stop.is_set():
                 return
-            limit = Limit(nodes=budget.nodes, visits=budget.visits, multipv=multipv, maps=budget.maps)
+            limit = Limit(nodes=budget.nodes, visits=budget.visits, multipv=multipv, maps=budget.maps, region=region)
             try:
                 if self._engine is None:
                     self._engine = self._engine_factory()

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.analysis import Candidate, Evaluation, Limit
 from reviewer.core.engines.katago import QueryPlan
 from reviewer.core.engines.katago_net.features import NetInputs, inputs_after_moves, inputs_for_turns
 from reviewer.core.engines.katago_net.model import ModelUnsupported, read_model
@@ -206,8 +206,10 @@ class NetworkEvaluator:
         engine_id: str,
         stop: threading.Event,
         maps: bool = False,
+        allowed: NDArray[np.bool_] | None = None,
     ) -> Iterator[Evaluation]:
-        """Evaluations of the wanted (segment, turn) -> plies, as KataGo's search at `visits` (1 or 2)."""
+        """Evaluations of the wanted (segment, turn) -> plies, as KataGo's search at `visits` (1 or 2);
+        `allowed` (by policy index) the only moves the root may choose (a region of interest)."""
         if visits not in NETWORK_VISITS:
             raise ValueError(f"the network alone gives 1 or 2 visits, not {visits}")
         network = self._load()
@@ -219,6 +221,8 @@ class NetworkEvaluator:
         for segment_index, turns in sorted(by_segment.items()):
             turns = sorted(turns)
             inputs = inputs_for_turns(plan, segment_index, turns)
+            if allowed is not None:
+                np.logical_and(inputs.legal, allowed, out=inputs.legal)
             # One forward pass's positions at a time, each yielded as soon as it is known: the
             # progress moves with the work instead of waiting for the whole game.
             for start in range(0, len(turns), BATCH):
@@ -319,3 +323,17 @@ class NetworkEvaluator:
             ownership_first=ownership,
             policy=policy,
         )
+
+
+
+def allowed_at_root(plan: QueryPlan, limit: Limit) -> NDArray[np.bool_] | None:
+    """By policy index (rows from the top, then the pass), the moves a region of interest allows."""
+    if limit.region is None:
+        return None
+    allowed = np.zeros(plan.width * plan.height + 1, np.bool_)
+    allowed[-1] = True
+    for row in range(plan.height):
+        for col in range(plan.width):
+            if limit.in_region((row, col)):
+                allowed[(plan.height - 1 - row) * plan.width + col] = True
+    return allowed
