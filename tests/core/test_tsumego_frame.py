@@ -50,3 +50,18 @@ def test_a_problem_over_most_of_the_board_is_no_corner_problem() -> None:
         tsumego_frame(9, 9, _points("A1", "J9", size=9), _points("E5", size=9), "black")
     with pytest.raises(FrameRefused, match="no stones"):
         tsumego_frame(19, 19, set(), set(), "black")
+
+
+def test_the_framed_problem_opens_as_a_game_whose_outside_is_even() -> None:
+    from reviewer.core.games import game_support
+    from reviewer.core.games.go_frame import framed_game
+
+    game, framed = framed_game(19, 19, BLACK, WHITE, "white")
+    assert game.first_player == "white" and game.root.properties["PL"] == ["W"] and game.event == "Tsumego frame"
+    assert set(game.setup_black) == BLACK | set(framed.black) and set(game.setup_white) == WHITE | set(framed.white)
+    (low_row, low_col), (high_row, high_col) = framed.region
+    black_outside = sum(1 for r in range(19) for c in range(19)
+                        if not (low_row <= r <= high_row and low_col <= c <= high_col) and (r, c) in set(framed.black))
+    assert framed.komi != 0 and abs(framed.komi) < black_outside  # Black's frame area less White's
+    position = game_support("go").rules.start(game)
+    assert position.to_move == "white" and len(position.black) == len(game.setup_black)

@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.games.go import GoBoard
-from reviewer.core.gametree import Color, Point, other_color
+from reviewer.core.gametree import Color, Game, Point, other_color
 
-__all__ = ["MARGIN", "FrameRefused", "FramedProblem", "problem_region", "tsumego_frame"]
+__all__ = ["MARGIN", "FrameRefused", "FramedProblem", "framed_game", "problem_region", "tsumego_frame"]
 
 MARGIN = 2  # empty lines left around a problem's stones when no region is given
 MOST_AREA_SHARE = 0.5  # a problem over more of the board than this is no corner or side problem
@@ -35,6 +35,7 @@ class FramedProblem:
     attacker: Color
     black: tuple[Point, ...]  # the frame's stones, added to the problem's
     white: tuple[Point, ...]
+    komi: float  # Black's frame area less White's (stones and eyes): outside the region the game is even
 
 
 def _box(region: Region) -> Region:
@@ -105,15 +106,35 @@ def tsumego_frame(
             break
     attacking: list[Point] = []
     defending: list[Point] = []
+    attacker_area = defender_area = 0
     for point in outside:
         distance = _distance(point, box)
-        if distance <= reach and (distance == 1 or not _is_eye(point)):
-            attacking.append(point)
-        elif distance >= reach + 2 and not _is_eye(point):
-            defending.append(point)
+        if distance <= reach:
+            attacker_area += 1
+            if distance == 1 or not _is_eye(point):
+                attacking.append(point)
+        elif distance >= reach + 2:
+            defender_area += 1
+            if not _is_eye(point):
+                defending.append(point)
     black_added, white_added = (attacking, defending) if attacker == "black" else (defending, attacking)
     _check_alive(width, height, black | set(black_added), white | set(white_added), set(black_added) | set(white_added))
-    return FramedProblem(box, attacker, tuple(sorted(black_added)), tuple(sorted(white_added)))
+    black_area, white_area = (attacker_area, defender_area) if attacker == "black" else (defender_area, attacker_area)
+    return FramedProblem(box, attacker, tuple(sorted(black_added)), tuple(sorted(white_added)), float(black_area - white_area))
+
+
+def framed_game(width: int, height: int, black: set[Point], white: set[Point], to_move: Color,
+                region: Region | None = None) -> tuple[Game, FramedProblem]:
+    """The problem with its frame as a new game to analyse (its region: the frame's)."""
+    framed = tsumego_frame(width, height, black, white, to_move, region)
+    game = Game(
+        kind="go", board_width=width, board_height=height, komi=framed.komi,
+        setup_black=sorted(black | set(framed.black)), setup_white=sorted(white | set(framed.white)),
+        first_player=to_move, event="Tsumego frame",
+    )
+    if to_move == "white":
+        game.root.properties["PL"] = ["W"]
+    return game, framed
 
 
 def _check_alive(width: int, height: int, black: set[Point], white: set[Point], added: set[Point]) -> None:
