@@ -26,6 +26,7 @@ from reviewer.gui.board.views import BoardView
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.presenters.messages import BoardCause
+from reviewer.gui.region_tool import Region, RegionTool
 from reviewer.gui.retro_panel import RetroController
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.tasks import Tasks
@@ -51,6 +52,7 @@ class AnalysisBoard(QObject):
     store_failed = Signal(str)
     lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
     threat_shown = Signal(object)  # the Why of the threat now on show (None: none shown)
+    region_changed = Signal(object)  # the region of interest now ((row, col), (row, col)), or None
 
     def __init__(
         self,
@@ -77,6 +79,8 @@ class AnalysisBoard(QObject):
         self._show_note = show_note or show_message  # what was asked for and found, not a problem
         self._messages = messages
         self._views: dict[str, BoardView] = {}  # each game's board, by its kind
+        self._region_tools: dict[str, RegionTool] = {}  # the boards of points': the region of interest's
+        self.region: Region | None = None
         self._bridge: LiveBridge | None = None
         self._bridge_kind: tuple[str, tuple[int, int] | None] | None = None
         self._live = False
@@ -118,6 +122,50 @@ class AnalysisBoard(QObject):
         """The board of `view`'s game: its moves are played here, and it shows what this board shows."""
         self._views[view.kind] = view
         view.connect_moves(self.play, self._on_tried)
+        widget = view.widget
+        if all(hasattr(widget, name) for name in ("point_at", "point_center", "cell_size")):
+            tool = RegionTool(widget)
+            tool.changed.connect(self._on_region_chosen)
+            self._region_tools[view.kind] = tool
+
+    # ----------------------------------------------------------------- region of interest
+
+    def region_tool(self) -> RegionTool | None:
+        """The region tool of the board on show; None where the board has no points to choose."""
+        game = self.session.model.game
+        return self._region_tools.get(game.kind) if game is not None else None
+
+    def choose_region(self) -> bool:
+        """The next drag on the board chooses the region; False where the board has none."""
+        tool = self.region_tool()
+        if tool is None:
+            return False
+        tool.begin()
+        self._say("move", "Drag a rectangle on the board: live analysis and threats keep to it. Esc clears it.", note=True)
+        return True
+
+    def clear_region(self) -> bool:
+        tool = self.region_tool()
+        return tool is not None and tool.clear()
+
+    def set_region(self, region: Region | None) -> None:
+        tool = self.region_tool()
+        if tool is not None:
+            tool.set_region(region)  # announces it through _on_region_chosen
+        elif region is None:
+            self._on_region_chosen(None)
+
+    def _on_region_chosen(self, region: object) -> None:
+        chosen = region if isinstance(region, tuple) else None
+        if chosen == self.region:
+            return
+        self.region = chosen
+        self._unsay("move")
+        if self._bridge is not None:
+            self._bridge.set_region(chosen)
+        if self._threat_on:
+            self._search_threat(self.session.model.current_node)
+        self.region_changed.emit(chosen)
 
     def _view(self) -> BoardView | None:
         """The board of the game open, once one is attached."""
@@ -246,6 +294,8 @@ class AnalysisBoard(QObject):
 
     def _on_game_loaded(self) -> None:
         self.entry.clear_refusal()
+        for tool in self._region_tools.values():
+            tool.clear()  # another game: its own region, if any, is set again by whoever opened it
         game = self.session.model.game
         if game is not None and self._saved_lines is not None:
             collection = self.session.model.collection
@@ -397,6 +447,7 @@ class AnalysisBoard(QObject):
             if self._bridge is not None:
                 self._bridge.close()
             self._bridge = LiveBridge(self._engine_factory_for(game.kind, board_size), self._multipv, self)
+            self._bridge.set_region(self.region)
             self._bridge.updated.connect(self._on_update)
             self._bridge.failed.connect(self._on_failed)
             self._bridge_kind = wanted
@@ -426,7 +477,7 @@ class AnalysisBoard(QObject):
         self._threat_request = (node, searched, ply)
         budget = game_support(game.kind).live_budgets()[THREAT_BUDGET_STEP]
         size = (game.board_width, game.board_height)
-        limit = Limit(nodes=budget.nodes, visits=budget.visits)
+        limit = Limit(nodes=budget.nodes, visits=budget.visits, region=self.region)
         self._threat.search((game.kind, size), self._engine_factory_for(game.kind, size), searched, ply, limit, node)
 
     def _on_threat(self, token: object, evaluation: object) -> None:

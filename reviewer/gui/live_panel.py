@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from reviewer.core.analysis import Evaluation
 from reviewer.core.engines.base import Engine
 from reviewer.core.games import game_support
-from reviewer.core.gametree import Game
+from reviewer.core.gametree import Game, Point
 from reviewer.core.services.live import LiveAnalysis, LiveUpdate
 from reviewer.gui import style
 from reviewer.gui.live_text import LineRow, chess_score_text, line_rows, speed_text, win_pct_white
@@ -35,6 +35,9 @@ class LiveBridge(QObject):
 
     def set_multipv(self, multipv: int) -> None:
         self._live.set_multipv(multipv)
+
+    def set_region(self, region: tuple[Point, Point] | None) -> None:
+        self._live.set_region(region)
 
     def stop(self) -> None:
         self._live.stop()
