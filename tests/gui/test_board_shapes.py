@@ -1,0 +1,317 @@
+"""The player's arrows, circles and Go markup, drawn on the boards of the real window with real mouse
+events and keys, kept in the node's shapes (undoable), drawn again from the node, and exported."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtTest import QTest
+from screenshots import shoot
+from window_support import open_game, shown_window
+
+from reviewer.core.gametree import Shape
+from reviewer.gui.board.chess_shapes import SHAPE_COLOURS
+from reviewer.gui.exports import game_text
+
+NONE = Qt.KeyboardModifier.NoModifier
+SHIFT = Qt.KeyboardModifier.ShiftModifier
+ALT = Qt.KeyboardModifier.AltModifier
+CTRL = Qt.KeyboardModifier.ControlModifier
+RIGHT, LEFT = Qt.MouseButton.RightButton, Qt.MouseButton.LeftButton
+
+PGN = '[Event "t"]\n[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n'
+PGN_WITH_SHAPES = (
+    '[Event "t"]\n[Result "*"]\n\n1. e4 {[%cal Ge2e4]} e5 {[%csl Rd4][%cal Bg1f3]} 2. Nf3 *\n'
+)
+SGF = "(;GM[1]FF[4]SZ[9]KM[6.5];B[cc];W[gg];B[cg])"
+SGF_WITH_MARKS = "(;GM[1]FF[4]SZ[9]KM[6.5];B[cc]TR[cc]LB[ee:A][gc:B];W[gg]SQ[gg])"
+
+
+@pytest.fixture
+def window(qtbot):
+    return shown_window(qtbot)
+
+
+def opened(qtbot, window, tmp_path, text: str, name: str):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    open_game(qtbot, window, path)
+    return window.board
+
+
+def at(board, square: int) -> QPoint:
+    return board.square_center(square).toPoint()
+
+
+def right_drag(board, start: int, end: int, modifiers=NONE) -> None:
+    QTest.mousePress(board, RIGHT, modifiers, at(board, start))
+    QTest.mouseMove(board, at(board, end))
+    QTest.mouseRelease(board, RIGHT, modifiers, at(board, end))
+
+
+def arrow(start: str, end: str, colour: str = "G") -> Shape:
+    a, b = chess.parse_square(start), chess.parse_square(end)
+    return Shape("arrow", (chess.square_rank(a), chess.square_file(a)), (chess.square_rank(b), chess.square_file(b)), colour)
+
+
+def ring(square: str, colour: str = "G") -> Shape:
+    s = chess.parse_square(square)
+    return Shape("highlight", (chess.square_rank(s), chess.square_file(s)), colour=colour)
+
+
+def pixel(board, square: int) -> QColor:
+    return board.grab().toImage().pixelColor(at(board, square))
+
+
+def step(qtbot, window, key) -> None:
+    QTest.keyClick(window, key)
+    qtbot.wait(0)
+
+
+def goes_to(qtbot, window, node) -> None:
+    qtbot.waitUntil(lambda: window.session.model.current_node is node)
+
+
+# ------------------------------------------------------------------------------------------ chess
+
+
+def test_a_right_drag_draws_a_green_arrow_kept_on_the_node_and_a_second_takes_it_away(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    model = window.session.model
+    node = model.current_node
+    with qtbot.waitSignal(window.session.notes_changed):
+        right_drag(board, chess.E2, chess.E4)
+    assert node.shapes == [arrow("e2", "e4")] and board.shapes() == (arrow("e2", "e4"),)
+    colour = pixel(board, chess.E3)  # the shaft crosses e3
+    assert colour.green() > colour.red() + 30 and colour.green() > colour.blue() + 30
+    right_drag(board, chess.E2, chess.E4)
+    assert node.shapes == [] and board.shapes() == ()
+
+
+def test_modifiers_give_lichess_colours_and_another_colour_replaces_the_arrow(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    node = window.session.model.current_node
+    right_drag(board, chess.D2, chess.D4, SHIFT)
+    right_drag(board, chess.G1, chess.F3, ALT)
+    right_drag(board, chess.B1, chess.C3, CTRL)
+    right_drag(board, chess.C2, chess.C4, SHIFT | ALT)
+    assert node.shapes == [arrow("d2", "d4", "R"), arrow("g1", "f3", "B"), arrow("b1", "c3", "Y"), arrow("c2", "c4", "Y")]
+    red = pixel(board, chess.D3)
+    assert red.red() > red.green() + 40
+    right_drag(board, chess.D2, chess.D4)  # green on the same squares takes red's place
+    assert arrow("d2", "d4", "R") not in node.shapes and node.shapes[-1] == arrow("d2", "d4", "G")
+
+
+def test_a_right_click_draws_a_circle_and_a_left_click_still_plays_and_clears_nothing(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    model = window.session.model
+    start = model.current_node
+    QTest.mouseClick(board, RIGHT, NONE, at(board, chess.D5))
+    assert start.shapes == [ring("d5")]
+    rect = board.square_rect(chess.D5)
+    on_ring = QPoint(round(rect.left() + rect.width() * 0.051), round(rect.center().y()))
+    ring_pixel = board.grab().toImage().pixelColor(on_ring)
+    assert ring_pixel.green() > ring_pixel.red()
+    QTest.mouseClick(board, LEFT, NONE, at(board, chess.A3))  # an empty square: nothing cleared
+    assert start.shapes == [ring("d5")]
+    QTest.mouseClick(board, LEFT, NONE, at(board, chess.E2))
+    QTest.mouseClick(board, LEFT, NONE, at(board, chess.E4))
+    qtbot.waitUntil(lambda: model.current_node is not start)
+    assert start.shapes == [ring("d5")] and board.shapes() == ()
+
+
+def test_the_shapes_come_back_when_the_move_is_shown_again_and_undo_and_redo_change_them(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    model = window.session.model
+    model.set_current_node(model.game.root.children[0])
+    e4 = model.current_node
+    goes_to(qtbot, window, e4)
+    right_drag(board, chess.G8, chess.F6)
+    assert e4.shapes == [arrow("g8", "f6")]
+    step(qtbot, window, Qt.Key.Key_Right)
+    goes_to(qtbot, window, e4.children[0])
+    assert board.shapes() == ()
+    step(qtbot, window, Qt.Key.Key_Left)
+    goes_to(qtbot, window, e4)
+    assert board.shapes() == (arrow("g8", "f6"),)
+    with qtbot.waitSignal(window.session.notes_changed):
+        QTest.keyClick(window, Qt.Key.Key_Z, CTRL)
+    assert e4.shapes == [] and board.shapes() == ()
+    with qtbot.waitSignal(window.session.notes_changed):
+        assert model.redo_edit()
+    assert e4.shapes == [arrow("g8", "f6")] and board.shapes() == (arrow("g8", "f6"),)
+
+
+def test_a_variation_keeps_its_own_shapes(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    model = window.session.model
+    QTest.mouseClick(board, LEFT, NONE, at(board, chess.D2))
+    QTest.mouseClick(board, LEFT, NONE, at(board, chess.D4))  # 1. d4: a variation beside 1. e4
+    qtbot.waitUntil(lambda: model.current_node is not None and model.current_node.move == "d4")
+    d4 = model.current_node
+    assert not d4.is_mainline
+    right_drag(board, chess.D4, chess.D5, ALT)
+    assert d4.shapes == [arrow("d4", "d5", "B")] and model.game.root.children[0].shapes == []
+
+
+def test_a_pgn_with_cal_and_csl_shows_them_and_the_export_writes_what_was_drawn(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN_WITH_SHAPES, "arrows.pgn")
+    model = window.session.model
+    e4 = model.game.root.children[0]
+    model.set_current_node(e4)
+    goes_to(qtbot, window, e4)
+    assert board.shapes() == (arrow("e2", "e4"),)
+    model.set_current_node(e4.children[0])
+    goes_to(qtbot, window, e4.children[0])
+    assert set(board.shapes()) == {ring("d4", "R"), arrow("g1", "f3", "B")}
+    model.set_current_node(e4)
+    goes_to(qtbot, window, e4)
+    right_drag(board, chess.D7, chess.D5, SHIFT)
+    text = game_text(window.exports.snapshot())
+    assert "[%cal Ge2e4,Rd7d5]" in text or ("Ge2e4" in text and "Rd7d5" in text)
+    assert "[%csl Rd4]" in text and "Bg1f3" in text
+
+
+def test_the_lichess_study_arrows_of_the_corpus_are_drawn(qtbot, window, corpus_dir):
+    path = corpus_dir / "pgn" / "scalachess_fx__chessbaseArrows.pgn"
+    if not path.exists():
+        pytest.skip("corpus file missing")
+    open_game(qtbot, window, path)
+    model, board = window.session.model, window.board
+    model.set_current_node(model.game.root)
+    goes_to(qtbot, window, model.game.root)
+    assert set(board.shapes()) >= {arrow("e2", "e4"), arrow("e2", "d4", "Y"), ring("b4"), ring("d5", "Y")}
+    colour = pixel(board, chess.E3)
+    assert colour.green() > colour.red() + 30
+
+
+def test_chess_board_with_shapes_in_four_colours_screenshot(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    right_drag(board, chess.E2, chess.E4)
+    right_drag(board, chess.D1, chess.H5, SHIFT)
+    right_drag(board, chess.G1, chess.F3, ALT)
+    right_drag(board, chess.F1, chess.C4, CTRL)
+    for square, modifiers in ((chess.E5, NONE), (chess.F7, SHIFT), (chess.D5, ALT), (chess.C6, CTRL)):
+        QTest.mouseClick(board, RIGHT, modifiers, at(board, square))
+    assert {shape.colour for shape in window.session.model.current_node.shapes} == set("GRBY")
+    assert set(SHAPE_COLOURS) >= set("GRBY")
+    shoot(qtbot, window, "chess-shapes", shown=board)
+
+
+# --------------------------------------------------------------------------------------------- Go
+
+
+def point_at(board, point) -> QPoint:
+    return board.point_center(point).toPoint()
+
+
+def click(board, point, button=LEFT) -> None:
+    QTest.mouseClick(board, button, NONE, point_at(board, point))
+
+
+def test_go_the_triangle_tool_marks_a_stone_and_esc_goes_back_to_playing(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, SGF, "game.sgf")
+    model = window.session.model
+    last = model.game.root.children[0].children[0].children[0]
+    model.set_current_node(last)
+    goes_to(qtbot, window, last)
+    menu = window.markup_menu
+    menu.refresh()
+    assert menu.tool_actions["triangle"].isEnabled()
+    QTest.keyClick(window, Qt.Key.Key_T)
+    assert board.tool() == "triangle" and menu.tool_actions["triangle"].isChecked()
+    with qtbot.assertNotEmitted(board.move_played):
+        click(board, (6, 2))  # Black's first stone, C7 (SGF cc)
+    assert last.shapes == [Shape("triangle", (6, 2))] and board.shapes() == (Shape("triangle", (6, 2)),)
+    image = board.grab().toImage()
+    assert image.pixelColor(point_at(board, (6, 2)) + QPoint(0, -round(board.cell_size() * 0.3))).lightness() > 200
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert board.tool() == "" and menu.play_action.isChecked()
+    with qtbot.waitSignal(board.move_played) as played:
+        click(board, (4, 4))
+    assert played.args == ["E5"]
+    qtbot.waitUntil(lambda: model.current_node is not last)
+    assert model.current_node.move == "E5" and model.current_node.parent is last
+
+
+def test_go_label_tools_give_the_next_free_letter_and_number_and_the_tool_again_plays(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, SGF, "game.sgf")
+    model = window.session.model
+    node = model.current_node
+    window.markup_menu.tool_actions["letter"].trigger()
+    assert board.tool() == "letter"
+    click(board, (0, 0))
+    click(board, (0, 1))
+    assert [(s.at, s.text) for s in node.shapes] == [((0, 0), "A"), ((0, 1), "B")]
+    click(board, (0, 0))  # a label clicked again is taken away: A is free again
+    click(board, (0, 2))
+    assert [(s.at, s.text) for s in node.shapes] == [((0, 1), "B"), ((0, 2), "A")]
+    window.markup_menu.tool_actions["number"].trigger()
+    click(board, (1, 0))
+    click(board, (1, 1))
+    assert [s.text for s in node.shapes[-2:]] == ["1", "2"]
+    window.markup_menu.tool_actions["number"].trigger()  # the tool again: play
+    assert board.tool() == "" and window.markup_menu.play_action.isChecked()
+
+
+def test_go_arrows_and_lines_by_two_clicks_or_a_drag_and_the_right_button_repeats_the_last_mark(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, SGF, "game.sgf")
+    node = window.session.model.current_node
+    window.markup_menu.tool_actions["arrow"].trigger()
+    click(board, (2, 2))
+    assert board.first_point() == (2, 2) and node.shapes == []
+    click(board, (5, 5))
+    assert node.shapes == [Shape("arrow", (2, 2), (5, 5))] and board.first_point() is None
+    window.markup_menu.tool_actions["line"].trigger()
+    QTest.mousePress(board, LEFT, NONE, point_at(board, (0, 8)))
+    QTest.mouseMove(board, point_at(board, (8, 8)))
+    QTest.mouseRelease(board, LEFT, NONE, point_at(board, (8, 8)))
+    assert node.shapes[-1] == Shape("line", (0, 8), (8, 8))
+    window.markup_menu.tool_actions["cross"].trigger()
+    click(board, (3, 3))
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    click(board, (6, 6), RIGHT)  # no tool: the last one used
+    assert node.shapes[-2:] == [Shape("cross", (3, 3)), Shape("cross", (6, 6))] and board.tool() == ""
+
+
+def test_go_an_sgf_with_marks_shows_them_and_the_export_writes_the_triangle(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, SGF_WITH_MARKS, "marks.sgf")
+    model = window.session.model
+    first = model.game.root.children[0]
+    model.set_current_node(first)
+    goes_to(qtbot, window, first)
+    assert set(board.shapes()) == {Shape("triangle", (6, 2)), Shape("label", (4, 4), text="A"), Shape("label", (6, 6), text="B")}
+    model.set_current_node(first.children[0])
+    goes_to(qtbot, window, first.children[0])
+    assert board.shapes() == (Shape("square", (2, 6)),)
+    window.markup_menu.tool_actions["triangle"].trigger()
+    click(board, (0, 0))
+    text = game_text(window.exports.snapshot())
+    assert "TR[ai]" in text and "TR[cc]" in text and "LB[" in text
+
+
+def test_go_each_mark_on_black_white_and_empty_points_screenshot(qtbot, window, tmp_path):
+    sgf = "(;GM[1]FF[4]SZ[9]KM[6.5]AB[ba][bb][bc][bd][be][bf]AW[da][db][dc][dd][de][df];B[ii])"
+    board = opened(qtbot, window, tmp_path, sgf, "marks.sgf")
+    model = window.session.model
+    node = model.game.root.children[0]
+    model.set_current_node(node)
+    goes_to(qtbot, window, node)
+    for tool, row in (("triangle", 8), ("square", 7), ("circle", 6), ("cross", 5), ("letter", 4), ("number", 3)):
+        window.markup_menu.tool_actions[tool].trigger()
+        for col in (1, 3, 5):  # black, white, empty
+            click(board, (row, col))
+    window.markup_menu.tool_actions["arrow"].trigger()
+    click(board, (1, 0))
+    click(board, (1, 6))
+    window.markup_menu.tool_actions["line"].trigger()
+    click(board, (0, 1))
+    click(board, (0, 7))
+    assert len(node.shapes) == 20
+    image = board.grab().toImage()
+    for col, bright in ((1, True), (3, False)):  # the triangle's top corner on a black and a white stone
+        colour = image.pixelColor(point_at(board, (8, col)) + QPoint(0, -round(board.cell_size() * 0.3)))
+        assert (colour.lightness() > 200) if bright else (colour.lightness() < 60)
+    shoot(qtbot, window, "go-marks", shown=board)
