@@ -76,7 +76,7 @@ def paint_marks(
     on_wood: QColor,
 ) -> None:
     """Point marks in white on black stones, black on white stones and `on_wood` on empty points
-    (a label there over a disc of `wood`, so the grid does not cross it); lines and arrows dark with
+    (over a disc of `wood` there, so the grid does not cross them); lines and arrows dark with
     a light halo, over everything."""
     painter.save()
     painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
@@ -96,6 +96,10 @@ def paint_marks(
 
 def _paint_point_mark(painter: QPainter, shape: Shape, at: QPointF, cell: float, colour: QColor, wood: QColor | None) -> None:
     width = max(1.4, cell * 0.075)
+    if wood is not None:  # an empty point: the grid stops short of the mark
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(wood)
+        painter.drawEllipse(at, cell * 0.37, cell * 0.37)
     painter.setBrush(Qt.BrushStyle.NoBrush)
     pen = QPen(colour, width)
     pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
@@ -117,10 +121,6 @@ def _paint_point_mark(painter: QPainter, shape: Shape, at: QPointF, cell: float,
         painter.drawLine(QPointF(x - half, y - half), QPointF(x + half, y + half))
         painter.drawLine(QPointF(x - half, y + half), QPointF(x + half, y - half))
     elif shape.kind == "label" and shape.text:
-        if wood is not None:
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(wood)
-            painter.drawEllipse(at, cell * 0.36, cell * 0.36)
         size = cell * (0.55 if len(shape.text) == 1 else 0.44 if len(shape.text) == 2 else 0.34)
         painter.setFont(style.pixel_font(size, bold=True))
         painter.setPen(colour)
