@@ -1,7 +1,8 @@
 """The player's shapes between the boards and the game: what a board draws is toggled on the node on
 show (`session.model.toggle_shape`, undoable), and the board is given the node's shapes again when
 its notes change (an edit, an undo, a redo). The markup tool chosen (`choose_tool`) goes to the board
-of the game on show, if that board offers it (`BoardView.markup_tools`)."""
+of the game on show, if that board offers it (`BoardView.markup_tools`). `Sketch`: a board's shapes
+kept for the position on show only, where no game keeps them (a training card)."""
 
 from __future__ import annotations
 
@@ -69,3 +70,26 @@ class BoardShapes(QObject):
         view = self._view()
         if view is not None and isinstance(node, Node) and node is self.session.model.current_node:
             view.show_shapes(node.shapes)
+
+
+class Sketch:
+    """Shapes drawn on `view` kept until `clear` (the next position), toggled as on a node."""
+
+    def __init__(self, view: BoardView) -> None:
+        self._view = view
+        self._shapes: list[Shape] = []
+        view.connect_shapes(self.draw)
+
+    def draw(self, shape: object) -> None:
+        if not isinstance(shape, Shape):
+            return
+        if shape in self._shapes:
+            self._shapes.remove(shape)
+        else:
+            place = (shape.kind, shape.at, shape.to)
+            self._shapes = [s for s in self._shapes if (s.kind, s.at, s.to) != place] + [shape]
+        self._view.show_shapes(self._shapes)
+
+    def clear(self) -> None:
+        self._shapes = []
+        self._view.show_shapes(())

@@ -315,3 +315,29 @@ def test_go_each_mark_on_black_white_and_empty_points_screenshot(qtbot, window, 
         colour = image.pixelColor(point_at(board, (8, col)) + QPoint(0, -round(board.cell_size() * 0.3)))
         assert (colour.lightness() > 200) if bright else (colour.lightness() < 60)
     shoot(qtbot, window, "go-marks", shown=board)
+
+
+# ------------------------------------------------------------------------------- a training card
+
+
+def test_a_training_card_board_keeps_arrows_for_the_card_on_show_only(qtbot, tmp_path):
+    from support import chess_card
+
+    from reviewer.core.services.trainer.deck import Deck
+    from reviewer.gui.train_window import TrainWindow
+
+    deck_path = tmp_path / "deck.sqlite"
+    with Deck(deck_path) as deck:
+        deck.add([chess_card()])
+    window = TrainWindow(lambda: Deck(deck_path))
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitUntil(lambda: window.current() is not None, timeout=60_000)
+    board = window.board
+    right_drag(board, chess.G8, chess.F6)
+    assert [shape.kind for shape in board.shapes()] == ["arrow"]
+    right_drag(board, chess.G8, chess.F6)
+    assert board.shapes() == ()
+    right_drag(board, chess.G8, chess.F6, SHIFT)
+    assert board.shapes()[0].colour == "R"
+    window.close_deck()
