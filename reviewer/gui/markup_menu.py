@@ -5,12 +5,14 @@ are enabled (a chess board draws with the right button instead)."""
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMenu
+from PySide6.QtWidgets import QMainWindow, QMenu, QStatusBar
 
 from reviewer.gui.board.views import MARKUP_TOOLS
 from reviewer.gui.board_shapes import BoardShapes
 
+STATUS_START = "Markup tool:"
 PLAY_TIP = "A click on the board plays a move again"
+RIGHT_BUTTON_HINT = "Right button: an arrow or circle (chess: Shift red, Alt blue, Ctrl yellow), the last mark (Go)"
 
 
 class MarkupMenu:
@@ -18,6 +20,7 @@ class MarkupMenu:
 
     def __init__(self, host: QMainWindow, shapes: BoardShapes) -> None:
         self._shapes = shapes
+        self._status: QStatusBar = host.statusBar()
         self.menu = QMenu("Mar&kup", host)
         self.menu.setToolTipsVisible(True)
         self.group = QActionGroup(host)
@@ -28,6 +31,9 @@ class MarkupMenu:
         self.tool_actions: dict[str, QAction] = {}
         for tool in MARKUP_TOOLS:
             self.tool_actions[tool.name] = self._action(host, tool.name, tool.text, tool.shortcut, tool.tip)
+        self.menu.addSeparator()
+        hint = self.menu.addAction(RIGHT_BUTTON_HINT)
+        hint.setEnabled(False)
         self.menu.aboutToShow.connect(self.refresh)
         shapes.tool_changed.connect(self._show_tool)
         shapes.tools_offered_changed.connect(self.refresh)
@@ -57,8 +63,14 @@ class MarkupMenu:
             action.setEnabled(name in offered)
 
     def _show_tool(self, tool: str) -> None:
-        (self.tool_actions.get(tool) or self.play_action).setChecked(True)
+        action = self.tool_actions.get(tool)
+        (action or self.play_action).setChecked(True)
         self.play_action.setEnabled(bool(tool))  # Esc is the move box's and the dialogs' otherwise
+        if action is not None:
+            words = action.text().replace("&", "").lower()
+            self._status.showMessage(f"{STATUS_START} {words}. A click on the board draws it; Esc plays moves again.")
+        elif self._status.currentMessage().startswith(STATUS_START):
+            self._status.clearMessage()
 
 
 def add_markup_menu(host: QMainWindow, shapes: BoardShapes) -> MarkupMenu:

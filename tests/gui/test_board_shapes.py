@@ -11,9 +11,12 @@ from PySide6.QtTest import QTest
 from screenshots import shoot
 from window_support import open_game, shown_window
 
+from reviewer.core.formats.sgf import game_from_sgf_text
 from reviewer.core.gametree import Shape
+from reviewer.gui.board.chess_board import Arrow
 from reviewer.gui.board.chess_shapes import SHAPE_COLOURS
 from reviewer.gui.exports import game_text
+from reviewer.gui.presenters.board_marks import BEST_ARROW, CANDIDATE_ARROW
 
 NONE = Qt.KeyboardModifier.NoModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -170,8 +173,7 @@ def test_a_pgn_with_cal_and_csl_shows_them_and_the_export_writes_what_was_drawn(
     goes_to(qtbot, window, e4)
     right_drag(board, chess.D7, chess.D5, SHIFT)
     text = game_text(window.exports.snapshot())
-    assert "[%cal Ge2e4,Rd7d5]" in text or ("Ge2e4" in text and "Rd7d5" in text)
-    assert "[%csl Rd4]" in text and "Bg1f3" in text
+    assert "1. e4 { [%cal Ge2e4,Rd7d5] }" in text and "[%csl Rd4][%cal Bg1f3]" in text
 
 
 def test_the_lichess_study_arrows_of_the_corpus_are_drawn(qtbot, window, corpus_dir):
@@ -197,7 +199,35 @@ def test_chess_board_with_shapes_in_four_colours_screenshot(qtbot, window, tmp_p
         QTest.mouseClick(board, RIGHT, modifiers, at(board, square))
     assert {shape.colour for shape in window.session.model.current_node.shapes} == set("GRBY")
     assert set(SHAPE_COLOURS) >= set("GRBY")
-    shoot(qtbot, window, "chess-shapes", shown=board)
+
+    def with_engine_arrows() -> None:  # the engine's best move and a candidate, to tell them apart
+        board.set_arrows([Arrow(chess.B1, chess.A3, CANDIDATE_ARROW, 0.11), Arrow(chess.C2, chess.C4, BEST_ARROW, 0.2)])
+
+    shoot(qtbot, window, "chess-shapes", shown=board, before_grab=with_engine_arrows)
+
+
+def test_a_right_drag_shows_the_arrow_while_it_is_drawn(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    before = pixel(board, chess.E3)
+    QTest.mousePress(board, RIGHT, SHIFT, at(board, chess.E2))
+    QTest.mouseMove(board, at(board, chess.E4))
+    during = pixel(board, chess.E3)
+    assert during.red() > during.green() + 40 and during != before
+    assert window.session.model.current_node.shapes == []  # not kept until the button is let go
+    QTest.mouseRelease(board, RIGHT, SHIFT, at(board, chess.E4))
+    assert window.session.model.current_node.shapes == [arrow("e2", "e4", "R")]
+
+
+def test_the_markup_tools_are_off_on_a_chess_board(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN, "game.pgn")
+    menu = window.markup_menu
+    menu.refresh()
+    assert not any(action.isEnabled() for action in menu.tool_actions.values())
+    QTest.keyClick(window, Qt.Key.Key_T)
+    assert window.analysis_board.shapes.tool == "" and menu.play_action.isChecked()
+    with qtbot.waitSignal(board.move_played):
+        QTest.mouseClick(board, LEFT, NONE, at(board, chess.E2))
+        QTest.mouseClick(board, LEFT, NONE, at(board, chess.E4))
 
 
 # --------------------------------------------------------------------------------------------- Go
@@ -222,13 +252,14 @@ def test_go_the_triangle_tool_marks_a_stone_and_esc_goes_back_to_playing(qtbot, 
     assert menu.tool_actions["triangle"].isEnabled()
     QTest.keyClick(window, Qt.Key.Key_T)
     assert board.tool() == "triangle" and menu.tool_actions["triangle"].isChecked()
+    assert window.statusBar().currentMessage().startswith("Markup tool: triangle")
     with qtbot.assertNotEmitted(board.move_played):
         click(board, (6, 2))  # Black's first stone, C7 (SGF cc)
     assert last.shapes == [Shape("triangle", (6, 2))] and board.shapes() == (Shape("triangle", (6, 2)),)
     image = board.grab().toImage()
     assert image.pixelColor(point_at(board, (6, 2)) + QPoint(0, -round(board.cell_size() * 0.3))).lightness() > 200
     QTest.keyClick(window, Qt.Key.Key_Escape)
-    assert board.tool() == "" and menu.play_action.isChecked()
+    assert board.tool() == "" and menu.play_action.isChecked() and window.statusBar().currentMessage() == ""
     with qtbot.waitSignal(board.move_played) as played:
         click(board, (4, 4))
     assert played.args == ["E5"]
@@ -264,6 +295,9 @@ def test_go_arrows_and_lines_by_two_clicks_or_a_drag_and_the_right_button_repeat
     assert board.first_point() == (2, 2) and node.shapes == []
     click(board, (5, 5))
     assert node.shapes == [Shape("arrow", (2, 2), (5, 5))] and board.first_point() is None
+    click(board, (2, 2))
+    click(board, (2, 2))  # the first point again: no arrow after all
+    assert board.first_point() is None and len(node.shapes) == 1
     window.markup_menu.tool_actions["line"].trigger()
     QTest.mousePress(board, LEFT, NONE, point_at(board, (0, 8)))
     QTest.mouseMove(board, point_at(board, (8, 8)))
@@ -289,7 +323,10 @@ def test_go_an_sgf_with_marks_shows_them_and_the_export_writes_the_triangle(qtbo
     window.markup_menu.tool_actions["triangle"].trigger()
     click(board, (0, 0))
     text = game_text(window.exports.snapshot())
-    assert "TR[ai]" in text and "TR[cc]" in text and "LB[" in text
+    again = game_from_sgf_text(text).root.children[0]
+    assert set(again.shapes) == {Shape("triangle", (6, 2)), Shape("label", (4, 4), text="A"), Shape("label", (6, 6), text="B")}
+    assert set(again.children[0].shapes) == {Shape("square", (2, 6)), Shape("triangle", (0, 0))}
+    assert "TR[ai]" in text
 
 
 def test_go_each_mark_on_black_white_and_empty_points_screenshot(qtbot, window, tmp_path):

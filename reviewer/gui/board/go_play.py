@@ -67,6 +67,9 @@ class PlayableGoBoard(GoBoardWidget):
 
     def set_position(self, pos: GoPosition) -> None:
         self._hover = None
+        before = self.position()
+        if (pos.black, pos.white, pos.to_move) != (before.black, before.white, before.to_move):
+            self._first_point = None  # an arrow begun on another position
         super().set_position(pos)
 
     def set_shapes(self, shapes: Sequence[Shape]) -> None:
@@ -83,6 +86,10 @@ class PlayableGoBoard(GoBoardWidget):
         if self._tool:
             self._last_tool = self._tool
         self._first_point = self._pressed_at = self._hover = self._marking_hover = None
+        if self._tool:
+            self.setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.unsetCursor()
         self.update()
 
     def tool(self) -> str:
