@@ -378,3 +378,22 @@ def test_a_training_card_board_keeps_arrows_for_the_card_on_show_only(qtbot, tmp
     right_drag(board, chess.G8, chess.F6, SHIFT)
     assert board.shapes()[0].colour == "R"
     window.close_deck()
+
+
+def test_the_marks_of_a_katrain_commentary_file_are_drawn(qtbot, window, corpus_dir):
+    path = corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf"
+    if not path.exists():
+        pytest.skip("corpus file missing")
+    open_game(qtbot, window, path)
+    model, board = window.session.model, window.board
+    marked = next(node for node in model.game.mainline_nodes() if any(shape.kind == "label" for shape in node.shapes))
+    model.set_current_node(marked)
+    goes_to(qtbot, window, marked)
+    assert board.shapes() == tuple(marked.shapes)
+    label = next(shape for shape in marked.shapes if shape.kind == "label")
+    cell = board.cell_size()
+    around = board.point_center(label.at)
+    box = (round(around.x() - cell / 2), round(around.y() - cell / 2), round(cell), round(cell))
+    with_marks = board.grab().toImage().copy(*box)
+    board.set_shapes(())
+    assert board.grab().toImage().copy(*box) != with_marks  # the label is drawn there
