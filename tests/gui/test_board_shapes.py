@@ -397,3 +397,29 @@ def test_the_marks_of_a_katrain_commentary_file_are_drawn(qtbot, window, corpus_
     with_marks = board.grab().toImage().copy(*box)
     board.set_shapes(())
     assert board.grab().toImage().copy(*box) != with_marks  # the label is drawn there
+
+
+# -------------------------------------------------------------------------------------- the rules
+
+
+def test_the_next_free_label_and_what_a_click_on_a_marked_point_toggles():
+    from reviewer.gui.board.go_markup import next_letter, next_number, point_shape, two_point_shape
+
+    labels = [Shape("label", (0, 0), text="A"), Shape("label", (0, 1), text="C"), Shape("label", (0, 2), text="1")]
+    assert next_letter(labels) == "B" and next_number(labels) == "2"
+    assert next_letter([Shape("label", (0, i), text=chr(65 + i)) for i in range(26)]) == "A"
+    assert point_shape("letter", (0, 1), labels) == labels[1]  # a labelled point: its label goes
+    assert point_shape("number", (5, 5), labels) == Shape("label", (5, 5), text="2")
+    assert point_shape("cross", (0, 0), labels) == Shape("cross", (0, 0))  # it takes the label's place
+    line = Shape("line", (1, 1), (3, 3))
+    assert two_point_shape("line", (3, 3), (1, 1), [line]) == line  # the same line the other way round
+    assert two_point_shape("arrow", (3, 3), (1, 1), [line]) == Shape("arrow", (3, 3), (1, 1))
+    assert two_point_shape("arrow", (3, 3), (3, 3), []) is None
+
+
+def test_the_keys_held_give_lichess_colours():
+    from reviewer.gui.board.chess_shapes import colour_for, drawn_shape
+
+    assert [colour_for(keys) for keys in (NONE, SHIFT, ALT, SHIFT | ALT, CTRL, CTRL | SHIFT)] == list("GRBYYY")
+    assert drawn_shape(chess.E2, chess.E4, NONE) == arrow("e2", "e4")
+    assert drawn_shape(chess.D5, chess.D5, ALT) == ring("d5", "B")

@@ -18,6 +18,7 @@ POINT_TOOLS: dict[str, ShapeKind] = {"triangle": "triangle", "square": "square",
 LABEL_TOOLS = ("letter", "number")
 TWO_POINT_TOOLS: dict[str, ShapeKind] = {"arrow": "arrow", "line": "line"}
 GO_TOOLS = (*POINT_TOOLS, *LABEL_TOOLS, *TWO_POINT_TOOLS)
+POINT_MARKS = (*POINT_TOOLS.values(), "label")
 
 ON_BLACK = "#f4f4f4"
 ON_WHITE = "#111111"
@@ -83,8 +84,8 @@ def paint_marks(
     painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
     lines = [shape for shape in shapes if shape.kind in ("arrow", "line") and shape.to is not None]
     for shape in shapes:
-        if shape.kind in ("arrow", "line"):
-            continue
+        if shape.kind not in POINT_MARKS or (shape.kind == "label" and not shape.text):
+            continue  # lines below; a chess highlight or an empty label draws nothing here
         stone = stone_at(shape.at)
         colour = QColor(ON_BLACK if stone == "black" else ON_WHITE if stone == "white" else on_wood)
         _paint_point_mark(painter, shape, center(shape.at), cell, colour, wood if stone is None else None)
