@@ -352,6 +352,8 @@ def test_go_each_mark_on_black_white_and_empty_points_screenshot(qtbot, window, 
         colour = image.pixelColor(point_at(board, (8, col)) + QPoint(0, -round(board.cell_size() * 0.3)))
         assert (colour.lightness() > 200) if bright else (colour.lightness() < 60)
     shoot(qtbot, window, "go-marks", shown=board)
+    window.markup_menu.tool_actions["triangle"].trigger()
+    shoot(qtbot, window, "go-marks-window", follows=board)
 
 
 # ------------------------------------------------------------------------------- a training card
