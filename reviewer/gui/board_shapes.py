@@ -1,16 +1,31 @@
-"""The player's shapes between the boards and the game: what a board draws is toggled on the node on
-show (`session.model.toggle_shape`, undoable), and the board is given the node's shapes again when
-its notes change (an edit, an undo, a redo). The markup tool chosen (`choose_tool`) goes to the board
-of the game on show, if that board offers it (`BoardView.markup_tools`). `Sketch`: a board's shapes
-kept for the position on show only, where no game keeps them (a training card)."""
+"""The player's shapes between the boards and the game. What a board draws is toggled on the node on
+show (`session.model.toggle_shape`, undoable), and the board is given the node's shapes whenever it
+shows another node or the node's notes change (an edit, an undo, a redo). While the player looks for
+a move on their own (the engine's view hidden) the node's shapes are not shown either (an annotator's
+arrow may tell the answer): what the player draws then is a sketch of that position, kept nowhere.
+
+The markup tool chosen (`choose_tool`) goes to the board of the game on show, if that board offers
+it (`BoardView.markup_tools`). `Sketch`: a board's shapes kept for the position on show only, where
+no game keeps them (a training card)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QObject, Signal
 
-from reviewer.core.gametree import Node, Shape
+from reviewer.core.gametree import Shape
 from reviewer.gui.board.views import BoardView
 from reviewer.gui.session import ReviewSession
+
+
+def toggled(shapes: Sequence[Shape], shape: Shape) -> list[Shape]:
+    """`shapes` with `shape` taken away when it is there, else added in the place of one of another
+    colour on the same squares (as `TreeEditor.toggle_shape` does on a node)."""
+    if shape in shapes:
+        return [other for other in shapes if other != shape]
+    place = (shape.kind, shape.at, shape.to)
+    return [other for other in shapes if (other.kind, other.at, other.to) != place] + [shape]
 
 
 class BoardShapes(QObject):
@@ -27,12 +42,17 @@ class BoardShapes(QObject):
         self.session = session
         self._views: dict[str, BoardView] = {}
         self._tool = ""
-        session.notes_changed.connect(self._on_notes_changed)
+        self._sketch: list[Shape] = []  # drawn while the engine's view is hidden, on the position on show
+        session.current_changed.connect(lambda _node: self._show_afresh())
+        session.engine_hidden_changed.connect(self._show_afresh)
+        session.notes_changed.connect(lambda node: self._show() if node is session.model.current_node else None)
+        session.tree_changed.connect(lambda _mainline_changed: self._show())
         session.game_loaded.connect(self._on_game_loaded)
 
     def attach(self, view: BoardView) -> None:
         self._views[view.kind] = view
         view.connect_shapes(self.draw)
+        self._show()
         self.tools_offered_changed.emit()
 
     @property
@@ -55,21 +75,34 @@ class BoardShapes(QObject):
 
     def draw(self, shape: object) -> None:
         node = self.session.model.current_node
-        if isinstance(shape, Shape) and node is not None:
-            self.session.model.toggle_shape(node, shape)
+        if not isinstance(shape, Shape) or node is None:
+            return
+        if self._hidden():
+            self._sketch = toggled(self._sketch, shape)
+            self._show()
+        else:
+            self.session.model.toggle_shape(node, shape)  # drawn again on notes_changed
 
-    def _on_game_loaded(self) -> None:
-        self.choose_tool("")
-        self.tools_offered_changed.emit()
+    def _hidden(self) -> bool:
+        return self.session.model.engine_hidden_from is not None
 
     def _view(self) -> BoardView | None:
         game = self.session.model.game
         return self._views.get(game.kind) if game is not None else None
 
-    def _on_notes_changed(self, node: object) -> None:
-        view = self._view()
-        if view is not None and isinstance(node, Node) and node is self.session.model.current_node:
-            view.show_shapes(node.shapes)
+    def _show(self) -> None:
+        view, node = self._view(), self.session.model.current_node
+        if view is not None:
+            view.show_shapes(self._sketch if self._hidden() else node.shapes if node is not None else ())
+
+    def _show_afresh(self) -> None:
+        self._sketch = []  # a sketch is of the position it was drawn on
+        self._show()
+
+    def _on_game_loaded(self) -> None:
+        self.choose_tool("")
+        self._show_afresh()
+        self.tools_offered_changed.emit()
 
 
 class Sketch:
@@ -81,14 +114,9 @@ class Sketch:
         view.connect_shapes(self.draw)
 
     def draw(self, shape: object) -> None:
-        if not isinstance(shape, Shape):
-            return
-        if shape in self._shapes:
-            self._shapes.remove(shape)
-        else:
-            place = (shape.kind, shape.at, shape.to)
-            self._shapes = [s for s in self._shapes if (s.kind, s.at, s.to) != place] + [shape]
-        self._view.show_shapes(self._shapes)
+        if isinstance(shape, Shape):
+            self._shapes = toggled(self._shapes, shape)
+            self._view.show_shapes(self._shapes)
 
     def clear(self) -> None:
         self._shapes = []

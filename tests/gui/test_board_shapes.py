@@ -176,6 +176,23 @@ def test_a_pgn_with_cal_and_csl_shows_them_and_the_export_writes_what_was_drawn(
     assert "1. e4 { [%cal Ge2e4,Rd7d5] }" in text and "[%csl Rd4][%cal Bg1f3]" in text
 
 
+def test_while_the_player_looks_for_a_move_the_files_arrows_are_hidden_and_drawing_is_a_sketch(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, PGN_WITH_SHAPES, "arrows.pgn")
+    model = window.session.model
+    e4 = model.game.root.children[0]
+    model.set_current_node(e4)
+    goes_to(qtbot, window, e4)
+    assert board.shapes() == (arrow("e2", "e4"),)
+    with qtbot.waitSignal(window.session.engine_hidden_changed):
+        model.hide_engine_from(2)  # "find a better move than 1... e5": the annotator's arrows could tell
+    assert board.shapes() == ()
+    right_drag(board, chess.G8, chess.F6)
+    assert board.shapes() == (arrow("g8", "f6"),) and e4.shapes == [arrow("e2", "e4")]  # kept nowhere
+    with qtbot.waitSignal(window.session.engine_hidden_changed):
+        model.hide_engine_from(None)
+    assert board.shapes() == (arrow("e2", "e4"),)
+
+
 def test_the_lichess_study_arrows_of_the_corpus_are_drawn(qtbot, window, corpus_dir):
     path = corpus_dir / "pgn" / "scalachess_fx__chessbaseArrows.pgn"
     if not path.exists():

@@ -54,7 +54,6 @@ class ChessView:
         board = board_after(game, node)
         last_move = board.peek() if board.move_stack else None
         self._board.set_position(board, last_move)
-        self._board.set_shapes(node.shapes)
         why = chess_why_marks(board, marks.why)
         arrows = chess_arrows(board, marks.evaluation, Arrow)
         arrows += [Arrow(start, end, colour, width) for start, end, colour, width in why.arrows]

@@ -49,7 +49,6 @@ class GoView:
     def show_review(self, game: Game, node: Node, marks: ReviewMarks) -> Mapping[str, PlayerNote]:
         position = position_after(game, node)
         self._board.set_position(position)
-        self._board.set_shapes(node.shapes)
         candidates = go_candidate_marks(game, position.to_move, marks.evaluation, CandidateMark)
         self._board.set_candidates(candidates, rough=marks.rough())
         self._board.set_best_move(next((mark.point for mark in candidates if mark.is_best), None))

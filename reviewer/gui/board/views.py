@@ -127,8 +127,8 @@ class BoardView(Protocol):
         toggle) on the node on show; the board shows only what `show_shapes` gives it."""
 
     def show_shapes(self, shapes: Sequence[Shape]) -> None:
-        """The node's own arrows and marks (the player's and the file's) over the position on show;
-        `show_review` shows those of its node already."""
+        """Arrows and marks over the position on show until other shapes are given (the node's own,
+        the player's and the file's: `show_review` leaves them as they are, `show_position` clears them)."""
 
     def markup_tools(self) -> Sequence[str]:
         """The names of the `MARKUP_TOOLS` a left click may draw with on this board (none: the board
