@@ -100,6 +100,18 @@ def test_the_right_button_offers_arrows_and_circles_and_draws_those_it_is_given(
     assert board.shapes() == (arrow,)  # a left click clears none of the kept shapes
 
 
+def test_a_flipped_board_offers_the_same_arrow_and_shows_the_shapes_it_is_given(board, qtbot):
+    board.set_flipped(True)
+    with qtbot.waitSignal(board.shape_drawn) as drawn:
+        QTest.mousePress(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, at(board, chess.E2))
+        QTest.mouseRelease(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, at(board, chess.E4))
+    assert drawn.args == [Shape("arrow", (1, 4), (3, 4), "G")]
+    board.set_shapes(drawn.args)
+    colour = board.grab().toImage().pixelColor(at(board, chess.E3))
+    assert colour.green() > colour.red() + 30
+    assert board.contextMenuPolicy() == Qt.ContextMenuPolicy.PreventContextMenu  # the right button is the arrows'
+
+
 def test_a_flipped_board_plays_the_same_squares(board, qtbot):
     board.set_flipped(True)
     click(board, at(board, chess.D2))

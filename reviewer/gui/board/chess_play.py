@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QWidget
 
 from reviewer.core.gametree import Shape
 from reviewer.gui import style
+from reviewer.gui.board._common import Layer
 from reviewer.gui.board.chess_board import Arrow, ChessBoardWidget
 from reviewer.gui.board.chess_shapes import drawn_shape, paint_shapes
 
@@ -49,8 +50,10 @@ class PlayableChessBoard(ChessBoardWidget):
         self._right_to: int | None = None  # the square under the mouse while the right button draws
         self._right_modifiers = Qt.KeyboardModifier.NoModifier
         self._shapes: tuple[Shape, ...] = ()
+        self._shape_layer = Layer()  # the shapes, not drawn again for each frame of a dragged piece
         self._preview: list[Arrow] = []
         self.setMouseTracking(False)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # the right button draws
 
     # ------------------------------------------------------------------------------- API
 
@@ -216,7 +219,10 @@ class PlayableChessBoard(ChessBoardWidget):
                 self._board.set_piece_at(self._selected, dragged_piece)
         if self._selected is not None:
             self._paint_targets(painter)
-        paint_shapes(painter, self._drawn_now(), self.square_rect)
+        drawn = tuple(self._drawn_now())
+        if drawn:
+            key = (drawn, self._flipped, self.board_rect().getRect())
+            self._shape_layer.draw(painter, self, key, lambda layer: paint_shapes(layer, drawn, self.square_rect))
         if self._preview:
             self._paint_preview(painter)
         if dragged_piece is not None and self._drag_at is not None:

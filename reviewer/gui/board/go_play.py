@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QWidget
 from reviewer.core.games.go import GoPosition, refusal
 from reviewer.core.gametree import Point, Shape, gtp_from_point
 from reviewer.gui import style
+from reviewer.gui.board._common import Layer
 from reviewer.gui.board.go_board import GoBoardWidget
 from reviewer.gui.board.go_markup import (
     GO_TOOLS,
@@ -58,7 +59,9 @@ class PlayableGoBoard(GoBoardWidget):
         self._pressed_at: Point | None = None  # where the button that draws went down
         self._first_point: Point | None = None  # an arrow's or line's first point, clicked
         self._marking_hover: Point | None = None
+        self._shape_layer = Layer()  # the marks, not drawn again as the ghost stone follows the mouse
         self.setMouseTracking(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # the right button draws
 
     def set_interactive(self, interactive: bool) -> None:
         self._interactive = interactive
@@ -235,7 +238,12 @@ class PlayableGoBoard(GoBoardWidget):
         if not shapes and self._first_point is None:
             return
         cell = self.cell_size()
-        paint_marks(painter, shapes, self.point_center, self.position().stone_at, cell, QColor(theme.wood), QColor(theme.grid))
+        position = self.position()
+        key = (tuple(shapes), position.black, position.white, position.width, position.height, theme, self._show_coordinates)
+        wood, on_wood = QColor(theme.wood), QColor(theme.grid)
+        self._shape_layer.draw(
+            painter, self, key, lambda layer: paint_marks(layer, shapes, self.point_center, position.stone_at, cell, wood, on_wood)
+        )
         if self._first_point is not None:
             pen = QPen(QColor(LINE_COLOUR), max(1.4, cell * 0.07), Qt.PenStyle.DashLine)
             painter.setPen(pen)
