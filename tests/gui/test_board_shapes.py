@@ -442,3 +442,25 @@ def test_the_keys_held_give_lichess_colours():
     assert [colour_for(keys) for keys in (NONE, SHIFT, ALT, SHIFT | ALT, CTRL, CTRL | SHIFT)] == list("GRBYYY")
     assert drawn_shape(chess.E2, chess.E4, NONE) == arrow("e2", "e4")
     assert drawn_shape(chess.D5, chess.D5, ALT) == ring("d5", "B")
+
+
+def test_every_kind_of_sgf_markup_of_the_ff4_example_file_is_drawn_screenshot(qtbot, window, corpus_dir):
+    path = corpus_dir / "sgf" / "analyze-sgf__t-complex.sgf"
+    if not path.exists():
+        pytest.skip("corpus file missing")
+    with qtbot.waitSignal(window.file_opened, timeout=60_000):
+        window.open_file(path, 0)  # its first game tree (no chooser asked)
+    model, board = window.session.model, window.board
+
+    def nodes(node):
+        yield node
+        for child in node.children:
+            yield from nodes(child)
+
+    marked = next(node for node in nodes(model.game.root) if {"arrow", "line"} <= {shape.kind for shape in node.shapes})
+    model.set_current_node(marked)
+    goes_to(qtbot, window, marked)
+    kinds = {shape.kind for shape in board.shapes()}
+    assert {"triangle", "cross", "circle", "square", "arrow", "line"} <= kinds
+    assert board.shapes() == tuple(marked.shapes)
+    shoot(qtbot, window, "go-ff4-markup", shown=board)

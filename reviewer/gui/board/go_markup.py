@@ -9,7 +9,7 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
 from reviewer.core.gametree import Point, Shape, ShapeKind
 from reviewer.gui import style
@@ -122,8 +122,12 @@ def _paint_point_mark(painter: QPainter, shape: Shape, at: QPointF, cell: float,
         painter.drawLine(QPointF(x - half, y - half), QPointF(x + half, y + half))
         painter.drawLine(QPointF(x - half, y + half), QPointF(x + half, y - half))
     elif shape.kind == "label" and shape.text:
-        size = cell * (0.55 if len(shape.text) == 1 else 0.44 if len(shape.text) == 2 else 0.34)
-        painter.setFont(style.pixel_font(size, bold=True))
+        size = cell * (0.55 if len(shape.text) == 1 else 0.44)
+        font = style.pixel_font(size, bold=True)
+        width = QFontMetricsF(font).horizontalAdvance(shape.text)
+        if width > cell * 0.86:  # a long label (SGF allows any text) shrinks to its point
+            font = style.pixel_font(max(4.0, size * cell * 0.86 / width), bold=True)
+        painter.setFont(font)
         painter.setPen(colour)
         painter.drawText(QRectF(x - cell / 2, y - cell / 2, cell, cell), int(Qt.AlignmentFlag.AlignCenter), shape.text)
 
