@@ -284,6 +284,20 @@ def test_go_the_triangle_tool_marks_a_stone_and_esc_goes_back_to_playing(qtbot, 
     assert model.current_node.move == "E5" and model.current_node.parent is last
 
 
+def test_go_a_tool_shows_faintly_what_a_click_would_draw_under_the_mouse(qtbot, window, tmp_path):
+    board = opened(qtbot, window, tmp_path, SGF, "game.sgf")
+    empty = (4, 4)
+    cell = board.cell_size()
+    centre = board.point_center(empty)
+    box = (round(centre.x() - cell / 2), round(centre.y() - cell / 2), round(cell), round(cell))
+    window.markup_menu.tool_actions["square"].trigger()
+    QTest.mouseMove(board, point_at(board, (0, 0)))
+    away = board.grab().toImage().copy(*box)
+    QTest.mouseMove(board, point_at(board, empty))
+    qtbot.waitUntil(lambda: board.grab().toImage().copy(*box) != away)
+    assert window.session.model.current_node.shapes == []  # shown, not drawn
+
+
 def test_go_label_tools_give_the_next_free_letter_and_number_and_the_tool_again_plays(qtbot, window, tmp_path):
     board = opened(qtbot, window, tmp_path, SGF, "game.sgf")
     model = window.session.model

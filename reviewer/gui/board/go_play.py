@@ -235,15 +235,22 @@ class PlayableGoBoard(GoBoardWidget):
         drawing = start is not None and self._marking_hover not in (None, start) and tool in TWO_POINT_TOOLS
         if drawing and start is not None and self._marking_hover is not None:
             shapes.append(Shape(TWO_POINT_TOOLS[tool], start, self._marking_hover))
-        if not shapes and self._first_point is None:
-            return
         cell = self.cell_size()
         position = self.position()
-        key = (tuple(shapes), position.black, position.white, position.width, position.height, theme, self._show_coordinates)
         wood, on_wood = QColor(theme.wood), QColor(theme.grid)
-        self._shape_layer.draw(
-            painter, self, key, lambda layer: paint_marks(layer, shapes, self.point_center, position.stone_at, cell, wood, on_wood)
-        )
+        if shapes:
+            key = (tuple(shapes), position.black, position.white, position.width, position.height, theme, self._show_coordinates)
+            self._shape_layer.draw(
+                painter, self, key, lambda layer: paint_marks(layer, shapes, self.point_center, position.stone_at, cell, wood, on_wood)
+            )
+        hovered = self._marking_hover
+        if self._tool and hovered is not None and self._pressed_at is None and tool not in TWO_POINT_TOOLS:
+            preview = point_shape(tool, hovered, self._shapes)
+            if preview is not None and preview not in self._shapes:  # what a click there would draw
+                painter.save()
+                painter.setOpacity(0.45)
+                paint_marks(painter, [preview], self.point_center, position.stone_at, cell, wood, on_wood)
+                painter.restore()
         if self._first_point is not None:
             pen = QPen(QColor(LINE_COLOUR), max(1.4, cell * 0.07), Qt.PenStyle.DashLine)
             painter.setPen(pen)
