@@ -12,7 +12,7 @@ from reviewer.gui.board_shapes import BoardShapes
 
 STATUS_START = "Markup tool:"
 PLAY_TIP = "A click on the board plays a move again"
-RIGHT_BUTTON_HINT = "Right button: an arrow or circle (chess: Shift red, Alt blue, Ctrl yellow), the last mark (Go)"
+RIGHT_BUTTON_HINTS = ("Chess: the right button draws (Shift red, Alt blue, Ctrl yellow)", "Go: the right button draws the last mark")
 
 
 class MarkupMenu:
@@ -32,8 +32,8 @@ class MarkupMenu:
         for tool in MARKUP_TOOLS:
             self.tool_actions[tool.name] = self._action(host, tool.name, tool.text, tool.shortcut, tool.tip)
         self.menu.addSeparator()
-        hint = self.menu.addAction(RIGHT_BUTTON_HINT)
-        hint.setEnabled(False)
+        for text in RIGHT_BUTTON_HINTS:
+            self.menu.addAction(text).setEnabled(False)
         self.menu.aboutToShow.connect(self.refresh)
         shapes.tool_changed.connect(self._show_tool)
         shapes.tools_offered_changed.connect(self.refresh)

@@ -374,6 +374,9 @@ def test_go_each_mark_on_black_white_and_empty_points_screenshot(qtbot, window, 
     window.markup_menu.tool_actions["arrow"].trigger()
     click(board, (1, 0))
     click(board, (1, 6))
+    menu = window.markup_menu.menu
+    menu.adjustSize()  # drawn without popping it up (the offscreen platform cannot)
+    shoot(qtbot, window, "markup-menu", shown=menu, follows=board)
     window.markup_menu.tool_actions["line"].trigger()
     click(board, (0, 1))
     click(board, (0, 7))
