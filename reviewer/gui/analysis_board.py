@@ -23,6 +23,7 @@ from reviewer.core.services.live import LiveUpdate
 from reviewer.core.services.saved_lines import SavedLines, added_lines, game_fingerprint, game_source, graft, leaf_paths
 from reviewer.core.variations import line_game
 from reviewer.gui.board.views import BoardView
+from reviewer.gui.board_shapes import BoardShapes
 from reviewer.gui.live_panel import EvalBar, LinesPanel, LiveBridge
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.presenters.messages import BoardCause
@@ -102,6 +103,7 @@ class AnalysisBoard(QObject):
         self._threat_why: Why | None = None
         self._threat_request: tuple[Node, Game, int] | None = None  # the position on show, the game and ply searched
         self._threat = ThreatSearch(self)
+        self.shapes = BoardShapes(session, self)  # the player's arrows and marks, kept on the node on show
         self._threat.found.connect(self._on_threat)
         self._threat.failed.connect(self._on_engine_failed)
         self.lines_loaded.connect(self._graft_saved_lines)
@@ -122,6 +124,7 @@ class AnalysisBoard(QObject):
         """The board of `view`'s game: its moves are played here, and it shows what this board shows."""
         self._views[view.kind] = view
         view.connect_moves(self.play, self._on_tried)
+        self.shapes.attach(view)
         widget = view.widget
         if all(hasattr(widget, name) for name in ("point_at", "point_center", "cell_size")):
             tool = RegionTool(widget)

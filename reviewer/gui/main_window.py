@@ -279,6 +279,9 @@ class MainWindow(QMainWindow):
         self.retro = RetroController(self.session, self.retro_panel, self.answer_evaluator, self)
         self.analysis_board.retro = self.retro
         self.board_area.analysis_board = self.analysis_board
+        from reviewer.gui.markup_menu import add_markup_menu
+
+        self.markup_menu = add_markup_menu(self, self.analysis_board.shapes)
         self.analysis_board.lines_shown.connect(self.lines_shown)
         self.analysis_board.lines_restored.connect(self.lines_restored)
 

@@ -30,6 +30,7 @@ from reviewer.core.games import rules_for
 from reviewer.core.services.trainer.cards import Card, Evaluator, Verdict, judge_answer, position_of
 from reviewer.core.services.trainer.deck import CardFilter, Deck, DueCard, Progress
 from reviewer.gui.board.views import BoardView, make_board_view
+from reviewer.gui.board_shapes import Sketch
 from reviewer.gui.tasks import Tasks
 from reviewer.gui.window_size import resize_to_fit
 
@@ -84,6 +85,7 @@ class TrainWindow(QWidget):
         self.opening_filter.editingFinished.connect(self._filters_changed)
 
         self._views: dict[str, BoardView] = {}  # each game's board, made for its first card
+        self._sketches: dict[str, Sketch] = {}  # the arrows drawn on each board, for the card on show
         self.boards = QStackedWidget()
         self.empty_label = QLabel("No card is due. Analyse games to make cards from your mistakes.")
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -273,6 +275,7 @@ class TrainWindow(QWidget):
         if view is None:
             view = make_board_view(kind, self.boards)
             view.connect_moves(self.answer, self.answer)  # a move the board refuses is judged illegal, with the reason
+            self._sketches[kind] = Sketch(view)
             self.boards.addWidget(view.widget)
             self._views[kind] = view
         return view
@@ -318,6 +321,7 @@ class TrainWindow(QWidget):
         view = self._view_for(card.kind)
         view.set_interactive(True)
         view.show_position(position_of(card), card.side)
+        self._sketches[card.kind].clear()
         self.boards.setCurrentWidget(view.widget)
         who = f"{card.white} – {card.black}" if card.white or card.black else "a game"
         mover = f"{card.player} ({card.side.capitalize()})" if card.player.strip() else card.side.capitalize()

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
+from reviewer.core.gametree import Shape
 from reviewer.gui.board.chess_play import PlayableChessBoard
 
 
@@ -80,18 +81,35 @@ def test_a_promotion_opens_the_chooser_and_takes_the_piece_clicked(board, qtbot)
     assert not board.promotion_open()
 
 
-def test_the_right_button_draws_arrows_and_circles_and_a_left_click_clears_them(board, qtbot):
+def test_the_right_button_offers_arrows_and_circles_and_draws_those_it_is_given(board, qtbot):
     e2, e4 = at(board, chess.E2), at(board, chess.E4)
-    QTest.mousePress(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e2)
-    QTest.mouseRelease(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e4)
-    click(board, at(board, chess.D5), Qt.MouseButton.RightButton)
-    assert board.user_arrows() == {(chess.E2, chess.E4)} and board.user_circles() == {chess.D5}
+    with qtbot.waitSignal(board.shape_drawn) as drawn:
+        QTest.mousePress(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e2)
+        QTest.mouseRelease(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, e4)
+    arrow = Shape("arrow", (1, 4), (3, 4), "G")
+    assert drawn.args == [arrow] and board.shapes() == ()  # the caller keeps it and gives it back
+    with qtbot.waitSignal(board.shape_drawn) as drawn:
+        click(board, at(board, chess.D5), Qt.MouseButton.RightButton)
+    assert drawn.args == [Shape("highlight", (4, 3), colour="G")]
+    board.set_shapes([arrow])
     image = board.grab().toImage()
     middle = QPointF(board.square_center(chess.E3))
     assert image.pixelColor(middle.toPoint()).green() > image.pixelColor(middle.toPoint()).red() + 30
-    with qtbot.waitSignal(board.marks_changed):
+    with qtbot.assertNotEmitted(board.shape_drawn):
         click(board, at(board, chess.A3))
-    assert board.user_arrows() == set() and board.user_circles() == set()
+    assert board.shapes() == (arrow,)  # a left click clears none of the kept shapes
+
+
+def test_a_flipped_board_offers_the_same_arrow_and_shows_the_shapes_it_is_given(board, qtbot):
+    board.set_flipped(True)
+    with qtbot.waitSignal(board.shape_drawn) as drawn:
+        QTest.mousePress(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, at(board, chess.E2))
+        QTest.mouseRelease(board, Qt.MouseButton.RightButton, Qt.KeyboardModifier.NoModifier, at(board, chess.E4))
+    assert drawn.args == [Shape("arrow", (1, 4), (3, 4), "G")]
+    board.set_shapes(drawn.args)
+    colour = board.grab().toImage().pixelColor(at(board, chess.E3))
+    assert colour.green() > colour.red() + 30
+    assert board.contextMenuPolicy() == Qt.ContextMenuPolicy.PreventContextMenu  # the right button is the arrows'
 
 
 def test_a_flipped_board_plays_the_same_squares(board, qtbot):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
@@ -54,6 +55,30 @@ def draw_badge(painter: QPainter, center: QPointF, radius: float, judgement: str
         box = QRectF(center.x() - radius, center.y() - radius, 2 * radius, 2 * radius)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, symbol)
     painter.restore()
+
+
+class Layer:
+    """Marks that change less often than the board repaints (a piece dragged, a ghost stone under
+    the mouse), drawn once into a transparent pixmap per `key` and size, then blitted."""
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, ...] | None = None
+        self._pixmap: QPixmap | None = None
+
+    def draw(self, painter: QPainter, widget: QWidget, key: tuple[Any, ...], paint: Callable[[QPainter], None]) -> None:
+        ratio = widget.devicePixelRatioF()
+        full_key = (key, widget.width(), widget.height(), ratio)
+        if self._pixmap is None or full_key != self._key:
+            pixmap = QPixmap(max(1, round(widget.width() * ratio)), max(1, round(widget.height() * ratio)))
+            pixmap.setDevicePixelRatio(ratio)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            layer_painter = QPainter(pixmap)
+            try:
+                paint(layer_painter)
+            finally:
+                layer_painter.end()
+            self._pixmap, self._key = pixmap, full_key
+        painter.drawPixmap(0, 0, self._pixmap)
 
 
 class BoardWidget(QWidget):

@@ -1,5 +1,6 @@
 """A chess board you can play on, as on lichess: click-click or drag a piece, dots on the squares it
-may go to, a chooser for promotions, and arrows and circles drawn with the right button.
+may go to, a chooser for promotions, and the player's arrows and circles drawn with the right button
+(`chess_shapes`: lichess's colours with Shift, Alt and Ctrl).
 
 The widget only proposes moves (`move_played`, in UCI); the session asks the rules and adds the move
 to the game, and the board is then given the new position.
@@ -7,16 +8,20 @@ to the game, and the board is then given the new position.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import chess
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
+from reviewer.core.gametree import Shape
 from reviewer.gui import style
+from reviewer.gui.board._common import Layer
 from reviewer.gui.board.chess_board import Arrow, ChessBoardWidget
+from reviewer.gui.board.chess_shapes import drawn_shape, paint_shapes
 
 PROMOTION_CHOICES = (chess.QUEEN, chess.KNIGHT, chess.ROOK, chess.BISHOP)
-USER_MARK_COLOR = "#15781b"  # lichess's green
 DRAG_THRESHOLD_PX = 4
 
 
@@ -24,13 +29,14 @@ class PlayableChessBoard(ChessBoardWidget):
     """Signals:
     move_played(str): a legal move the user made on the board, in UCI (`e2e4`, `e7e8q`).
     move_tried(str): a piece dropped where the rules do not let it go, in UCI (the caller says why).
-    marks_changed(): the user's own arrows or circles changed.
+    shape_drawn(Shape): an arrow (right-drag) or circle (right-click) the player drew, to be drawn
+        or taken away (a toggle) on the node on show; the board draws only what `set_shapes` gives it.
     """
 
     kind = "chess"  # the game it shows
     move_played = Signal(str)
     move_tried = Signal(str)
-    marks_changed = Signal()
+    shape_drawn = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,10 +47,13 @@ class PlayableChessBoard(ChessBoardWidget):
         self._only_dragged = False  # the piece pressed has no move now: it may be dragged, not selected
         self._promotion: tuple[int, int] | None = None  # (from, to) while the chooser is open
         self._right_from: int | None = None
-        self._user_arrows: set[tuple[int, int]] = set()
-        self._user_circles: set[int] = set()
+        self._right_to: int | None = None  # the square under the mouse while the right button draws
+        self._right_modifiers = Qt.KeyboardModifier.NoModifier
+        self._shapes: tuple[Shape, ...] = ()
+        self._shape_layer = Layer()  # the shapes, not drawn again for each frame of a dragged piece
         self._preview: list[Arrow] = []
         self.setMouseTracking(False)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # the right button draws
 
     # ------------------------------------------------------------------------------- API
 
@@ -54,9 +63,15 @@ class PlayableChessBoard(ChessBoardWidget):
 
     def set_position(self, board: chess.Board, last_move: chess.Move | None = None) -> None:
         self._reset_input()
-        self._user_arrows.clear()
-        self._user_circles.clear()
         super().set_position(board, last_move)
+
+    def set_shapes(self, shapes: Sequence[Shape]) -> None:
+        """The player's (or the file's) arrows and circles of the position on show."""
+        self._shapes = tuple(shapes)
+        self.update()
+
+    def shapes(self) -> tuple[Shape, ...]:
+        return self._shapes
 
     def set_preview_arrows(self, arrows: list[tuple[int, int]]) -> None:
         """A line shown over everything else while the mouse is on it (empty: none)."""
@@ -71,12 +86,6 @@ class PlayableChessBoard(ChessBoardWidget):
 
     def promotion_open(self) -> bool:
         return self._promotion is not None
-
-    def user_arrows(self) -> set[tuple[int, int]]:
-        return set(self._user_arrows)
-
-    def user_circles(self) -> set[int]:
-        return set(self._user_circles)
 
     def targets(self, square: int) -> set[int]:
         """The squares the piece on `square` may move to."""
@@ -97,7 +106,8 @@ class PlayableChessBoard(ChessBoardWidget):
         position = event.position()
         square = self.square_at(position)
         if event.button() == Qt.MouseButton.RightButton:
-            self._right_from = square
+            self._right_from = self._right_to = square
+            self._right_modifiers = event.modifiers()
             event.accept()
             return
         if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
@@ -107,10 +117,6 @@ class PlayableChessBoard(ChessBoardWidget):
         if self._promotion is not None:
             self._choose_promotion(position)
             return
-        if self._user_arrows or self._user_circles:
-            self._user_arrows.clear()
-            self._user_circles.clear()
-            self.marks_changed.emit()
         if square is None:
             self._reset_input()
             return
@@ -126,6 +132,11 @@ class PlayableChessBoard(ChessBoardWidget):
         self.update()
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._right_from is not None and event.buttons() & Qt.MouseButton.RightButton:
+            square = self.square_at(event.position())
+            if square != self._right_to:
+                self._right_to = square
+                self.update()
         if self._press_at is not None and event.buttons() & Qt.MouseButton.LeftButton:
             moved = event.position() - self._press_at
             if self._drag_at is not None or abs(moved.x()) + abs(moved.y()) >= DRAG_THRESHOLD_PX:
@@ -136,8 +147,11 @@ class PlayableChessBoard(ChessBoardWidget):
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         square = self.square_at(event.position())
         if event.button() == Qt.MouseButton.RightButton:
-            self._toggle_user_mark(self._right_from, square)
-            self._right_from = None
+            start, modifiers = self._right_from, self._right_modifiers
+            self._right_from = self._right_to = None
+            self.update()
+            if start is not None and square is not None:
+                self.shape_drawn.emit(drawn_shape(start, square, modifiers))
             event.accept()
             return
         if event.button() != Qt.MouseButton.LeftButton:
@@ -185,16 +199,6 @@ class PlayableChessBoard(ChessBoardWidget):
         self._reset_input()  # a click elsewhere closes the chooser
         self.update()
 
-    def _toggle_user_mark(self, start: int | None, end: int | None) -> None:
-        if start is None or end is None:
-            return
-        if start == end:
-            self._user_circles ^= {start}
-        else:
-            self._user_arrows ^= {(start, end)}
-        self.marks_changed.emit()
-        self.update()
-
     def _reset_input(self) -> None:
         self._selected = None
         self._press_at = self._drag_at = None
@@ -215,7 +219,12 @@ class PlayableChessBoard(ChessBoardWidget):
                 self._board.set_piece_at(self._selected, dragged_piece)
         if self._selected is not None:
             self._paint_targets(painter)
-        self._paint_user_marks(painter)
+        drawn = tuple(self._drawn_now())
+        if drawn:
+            key = (drawn, self._flipped, self.board_rect().getRect())
+            self._shape_layer.draw(painter, self, key, lambda layer: paint_shapes(layer, drawn, self.square_rect))
+        if self._preview:
+            self._paint_preview(painter)
         if dragged_piece is not None and self._drag_at is not None:
             size = self.board_rect().width() / 8
             pixmap = self._piece_pixmap(dragged_piece.symbol(), round(size * self.devicePixelRatioF()))
@@ -240,25 +249,20 @@ class PlayableChessBoard(ChessBoardWidget):
                 inset = rect.width() * 0.06
                 painter.drawEllipse(rect.adjusted(inset, inset, -inset, -inset))
 
-    def _paint_user_marks(self, painter: QPainter) -> None:
-        if self._user_arrows or self._preview:
-            saved = self._arrows
-            mine = [Arrow(a, b, color=USER_MARK_COLOR, width_frac=0.15) for a, b in sorted(self._user_arrows)]
-            self._arrows = mine + self._preview
-            try:
-                self._paint_arrows(painter)
-            finally:
-                self._arrows = saved
-        if self._user_circles:
-            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-            color = QColor(USER_MARK_COLOR)
-            color.setAlpha(204)
-            for square in self._user_circles:
-                rect = self.square_rect(square)
-                painter.setBrush(Qt.BrushStyle.NoBrush)
-                painter.setPen(QPen(color, rect.width() * 0.07))
-                inset = rect.width() * 0.06
-                painter.drawEllipse(rect.adjusted(inset, inset, -inset, -inset))
+    def _drawn_now(self) -> list[Shape]:
+        """The kept shapes, with the one the right button is drawing (not yet kept) over them."""
+        shapes = list(self._shapes)
+        if self._right_from is not None and self._right_to is not None and self._right_to != self._right_from:
+            shapes.append(drawn_shape(self._right_from, self._right_to, self._right_modifiers))
+        return shapes
+
+    def _paint_preview(self, painter: QPainter) -> None:
+        saved = self._arrows
+        self._arrows = self._preview
+        try:
+            self._paint_arrows(painter)
+        finally:
+            self._arrows = saved
 
     def _paint_promotion(self, painter: QPainter) -> None:
         assert self._promotion is not None

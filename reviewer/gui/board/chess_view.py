@@ -1,5 +1,6 @@
 """The chess board behind the board view protocol (`views.BoardView`): python-chess positions, the
-engine's candidates and why a move lost as arrows, crazyhouse's pieces in hand under the players."""
+engine's candidates and why a move lost as arrows, the player's own arrows and circles (the right
+button, `[%cal]`/`[%csl]`), crazyhouse's pieces in hand under the players."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import chess.variant
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.games.chess import board_after
-from reviewer.core.gametree import Color, Game, GameKind, Node
+from reviewer.core.gametree import Color, Game, GameKind, Node, Shape
 from reviewer.gui.board.chess_board import Arrow
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.views import PlayerNote, ReviewMarks, register_board_view
@@ -72,6 +73,7 @@ class ChessView:
 
     def show_position(self, position: Any, mover: Color, last_move: str | None = None) -> None:
         self._board.set_position(position, chess.Move.from_uci(last_move) if last_move else None)
+        self._board.set_shapes(())
         self._board.set_flipped(mover == "black")
 
     def show_line(self, game: Game, node: Node, moves: Sequence[str]) -> None:
@@ -85,6 +87,19 @@ class ChessView:
 
     def show_move_numbers(self, game: Game, node: Node, shown: bool) -> None:
         """Chess pieces carry no move numbers."""
+
+    def connect_shapes(self, drawn: Callable[[Shape], object]) -> None:
+        self._board.shape_drawn.connect(drawn)
+
+    def show_shapes(self, shapes: Sequence[Shape]) -> None:
+        self._board.set_shapes(shapes)
+
+    def markup_tools(self) -> Sequence[str]:
+        """The right button draws arrows and circles; a left click always plays."""
+        return ()
+
+    def set_markup_tool(self, tool: str) -> None:
+        """No tool to choose (see `markup_tools`)."""
 
 
 def pieces_in_hand(board: chess.Board) -> dict[Color, str] | None:

@@ -1,5 +1,7 @@
 """A Go board you can play on: a click plays the side to move there, a ghost stone shows where the
-mouse is over a legal point, and move numbers can be shown on the stones.
+mouse is over a legal point, and move numbers can be shown on the stones. With a markup tool chosen
+(`set_tool`, `go_markup`) a click draws that mark instead of playing; the right button draws with the
+tool last used (a triangle at first).
 
 The widget only proposes moves (`move_played`, a GTP coordinate); the session asks the rules, which
 refuse an occupied point, suicide and ko with a reason the window shows.
@@ -10,22 +12,34 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import QEvent, QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPixmap
+from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
 from reviewer.core.games.go import GoPosition, refusal
-from reviewer.core.gametree import Point, gtp_from_point
+from reviewer.core.gametree import Point, Shape, gtp_from_point
 from reviewer.gui import style
+from reviewer.gui.board._common import Layer
 from reviewer.gui.board.go_board import GoBoardWidget
+from reviewer.gui.board.go_markup import (
+    GO_TOOLS,
+    LINE_COLOUR,
+    TWO_POINT_TOOLS,
+    paint_marks,
+    point_shape,
+    two_point_shape,
+)
 
 
 class PlayableGoBoard(GoBoardWidget):
     """Signals:
     move_played(str): the point clicked, as a GTP coordinate (`D4`); the rules may still refuse it.
+    shape_drawn(Shape): a mark drawn with a tool, to be drawn or taken away (a toggle) on the node
+        on show; the board draws only what `set_shapes` gives it.
     """
 
     kind = "go"  # the game it shows
     move_played = Signal(str)
+    shape_drawn = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -39,7 +53,15 @@ class PlayableGoBoard(GoBoardWidget):
         self._ownership_key: tuple[int, ...] | None = None
         self._policy_pixmap: QPixmap | None = None
         self._policy_key: tuple[int, ...] | None = None
+        self._shapes: tuple[Shape, ...] = ()
+        self._tool = ""  # "" plays stones
+        self._last_tool = "triangle"  # what the right button draws
+        self._pressed_at: Point | None = None  # where the button that draws went down
+        self._first_point: Point | None = None  # an arrow's or line's first point, clicked
+        self._marking_hover: Point | None = None
+        self._shape_layer = Layer()  # the marks, not drawn again as the ghost stone follows the mouse
         self.setMouseTracking(True)
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.PreventContextMenu)  # the right button draws
 
     def set_interactive(self, interactive: bool) -> None:
         self._interactive = interactive
@@ -48,7 +70,37 @@ class PlayableGoBoard(GoBoardWidget):
 
     def set_position(self, pos: GoPosition) -> None:
         self._hover = None
+        before = self.position()
+        if (pos.black, pos.white, pos.to_move) != (before.black, before.white, before.to_move):
+            self._first_point = None  # an arrow begun on another position
         super().set_position(pos)
+
+    def set_shapes(self, shapes: Sequence[Shape]) -> None:
+        """The node's marks (the player's and the file's) over the position on show."""
+        self._shapes = tuple(shapes)
+        self.update()
+
+    def shapes(self) -> tuple[Shape, ...]:
+        return self._shapes
+
+    def set_tool(self, tool: str) -> None:
+        """What a left click draws from now on (one of `go_markup.GO_TOOLS`), or "" to play stones."""
+        self._tool = tool if tool in GO_TOOLS else ""
+        if self._tool:
+            self._last_tool = self._tool
+        self._first_point = self._pressed_at = self._hover = self._marking_hover = None
+        if self._tool:
+            self.setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.unsetCursor()
+        self.update()
+
+    def tool(self) -> str:
+        return self._tool
+
+    def first_point(self) -> Point | None:
+        """The first point of an arrow or line clicked so far (None: none)."""
+        return self._first_point
 
     def set_move_numbers(self, numbers: dict[Point, int]) -> None:
         """Numbers drawn on the stones (empty: none)."""
@@ -82,7 +134,29 @@ class PlayableGoBoard(GoBoardWidget):
 
     # ---------------------------------------------------------------------------- mouse
 
+    def _drawing_tool(self, button: Qt.MouseButton) -> str:
+        """The tool a press or release of `button` draws with ("": none, the left button plays)."""
+        if button == Qt.MouseButton.LeftButton:
+            return self._tool
+        if button == Qt.MouseButton.RightButton:
+            return self._tool or self._last_tool
+        return ""
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self._drawing_tool(event.button()):
+            self._pressed_at = self.point_at(event.position())
+            event.accept()
+            return
+        super().mousePressEvent(event)
+
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._tool or self._pressed_at is not None:
+            marking = self.point_at(event.position())
+            if marking != self._marking_hover:
+                self._marking_hover = marking
+                self.update()
+            event.accept()
+            return
         point = self.point_at(event.position()) if self._interactive else None
         if point is not None and refusal(self.position(), point, self.position().to_move) is not None:
             point = None
@@ -98,6 +172,12 @@ class PlayableGoBoard(GoBoardWidget):
         super().leaveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        tool = self._drawing_tool(event.button())
+        if tool:
+            pressed_at, self._pressed_at = self._pressed_at, None
+            self._draw(tool, pressed_at, self.point_at(event.position()))
+            event.accept()
+            return
         if event.button() != Qt.MouseButton.LeftButton or not self._interactive:
             super().mouseReleaseEvent(event)
             return
@@ -105,6 +185,27 @@ class PlayableGoBoard(GoBoardWidget):
         if point is not None:
             self.move_played.emit(gtp_from_point(point, self.position().height))
         event.accept()
+
+    def _draw(self, tool: str, pressed_at: Point | None, point: Point | None) -> None:
+        self._last_tool = tool
+        if point is None:
+            return
+        if tool in TWO_POINT_TOOLS:
+            if pressed_at is not None and pressed_at != point:  # dragged
+                start: Point | None = pressed_at
+                self._first_point = None
+            elif self._first_point is None:
+                self._first_point = point
+                self.update()
+                return
+            else:
+                start, self._first_point = self._first_point, None
+            self.update()
+            shape = two_point_shape(tool, start, point, self._shapes) if start is not None else None
+        else:
+            shape = point_shape(tool, point, self._shapes)
+        if shape is not None:
+            self.shape_drawn.emit(shape)
 
     # -------------------------------------------------------------------------- painting
 
@@ -118,6 +219,7 @@ class PlayableGoBoard(GoBoardWidget):
             self._paint_numbers(painter)
         if self._ghosts:
             self._paint_ghosts(painter)
+        self._paint_shapes(painter, theme)
         if self._hover is not None:
             cell = self.cell_size()
             ghost = QColor("#101010") if self.position().to_move == "black" else QColor("#f4f4f4")
@@ -125,6 +227,35 @@ class PlayableGoBoard(GoBoardWidget):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(ghost)
             painter.drawEllipse(self.point_center(self._hover), cell * 0.45, cell * 0.45)
+
+    def _paint_shapes(self, painter: QPainter, theme: style.Theme) -> None:
+        shapes = list(self._shapes)
+        start = self._first_point if self._first_point is not None else self._pressed_at
+        tool = self._tool or self._last_tool
+        drawing = start is not None and self._marking_hover not in (None, start) and tool in TWO_POINT_TOOLS
+        if drawing and start is not None and self._marking_hover is not None:
+            shapes.append(Shape(TWO_POINT_TOOLS[tool], start, self._marking_hover))
+        cell = self.cell_size()
+        position = self.position()
+        wood, on_wood = QColor(theme.wood), QColor(theme.grid)
+        if shapes:
+            key = (tuple(shapes), position.black, position.white, position.width, position.height, theme, self._show_coordinates)
+            self._shape_layer.draw(
+                painter, self, key, lambda layer: paint_marks(layer, shapes, self.point_center, position.stone_at, cell, wood, on_wood)
+            )
+        hovered = self._marking_hover
+        if self._tool and hovered is not None and self._pressed_at is None and tool not in TWO_POINT_TOOLS:
+            preview = point_shape(tool, hovered, self._shapes)
+            if preview is not None and preview not in self._shapes:  # what a click there would draw
+                painter.save()
+                painter.setOpacity(0.45)
+                paint_marks(painter, [preview], self.point_center, position.stone_at, cell, wood, on_wood)
+                painter.restore()
+        if self._first_point is not None:
+            pen = QPen(QColor(LINE_COLOUR), max(1.4, cell * 0.07), Qt.PenStyle.DashLine)
+            painter.setPen(pen)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawEllipse(self.point_center(self._first_point), cell * 0.42, cell * 0.42)
 
     def _paint_numbers(self, painter: QPainter) -> None:
         cell = self.cell_size()

@@ -1,5 +1,6 @@
 """The Go board behind the board view protocol (`views.BoardView`): stones and captures, the
-engine's candidates KaTrain style, lines as numbered ghost stones, territory and policy maps."""
+engine's candidates KaTrain style, lines as numbered ghost stones, territory and policy maps, and
+the node's markup (Sabaki's tools: a left click draws with the tool chosen instead of playing)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Any
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.games.go import move_numbers, position_after
-from reviewer.core.gametree import Color, Game, GameKind, Node
+from reviewer.core.gametree import Color, Game, GameKind, Node, Shape
 from reviewer.gui.board.go_board import CandidateMark
+from reviewer.gui.board.go_markup import GO_TOOLS
 from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.board.views import PlayerNote, ReviewMarks, register_board_view
 from reviewer.gui.live_text import ghost_stones
@@ -62,6 +64,7 @@ class GoView:
 
     def show_position(self, position: Any, mover: Color, last_move: str | None = None) -> None:
         self._board.set_position(position)
+        self._board.set_shapes(())
 
     def show_line(self, game: Game, node: Node, moves: Sequence[str]) -> None:
         if not moves:
@@ -86,6 +89,18 @@ class GoView:
 
     def show_move_numbers(self, game: Game, node: Node, shown: bool) -> None:
         self._board.set_move_numbers(move_numbers(game, node) if shown else {})
+
+    def connect_shapes(self, drawn: Callable[[Shape], object]) -> None:
+        self._board.shape_drawn.connect(drawn)
+
+    def show_shapes(self, shapes: Sequence[Shape]) -> None:
+        self._board.set_shapes(shapes)
+
+    def markup_tools(self) -> Sequence[str]:
+        return GO_TOOLS
+
+    def set_markup_tool(self, tool: str) -> None:
+        self._board.set_tool(tool)
 
 
 def register() -> None:

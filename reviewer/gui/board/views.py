@@ -3,6 +3,8 @@
     view = make_board_view(game.kind, parent)     # the game's board widget behind its view
     view.show_review(game, node, marks)            # the position with the engine's view of it
     view.show_line(game, node, ("Nf3", "Nc6"))     # a line previewed over it
+    view.connect_shapes(drawn)                     # the player's arrows and marks, kept by the caller
+    view.show_shapes(node.shapes)                  # and drawn from the node again
 
 The windows (the board column, the analysis board, the trainer) ask only this protocol, never
 which game they show; each game's board module registers its view (`register_board_view`), chess
@@ -21,11 +23,13 @@ from PySide6.QtWidgets import QWidget
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.explain import Why
-from reviewer.core.gametree import Color, Game, GameKind, Node
+from reviewer.core.gametree import Color, Game, GameKind, Node, Shape
 
 __all__ = [
+    "MARKUP_TOOLS",
     "BoardView",
     "BoardViewFactory",
+    "MarkupTool",
     "PlayerNote",
     "ReviewMarks",
     "board_view_kinds",
@@ -45,6 +49,28 @@ class ReviewMarks:
     judgement: str | None = None
     rough: Callable[[], bool] = lambda: False
     why: Why | None = None
+
+
+@dataclass(frozen=True)
+class MarkupTool:
+    """A tool a left click on the board draws with instead of playing (Sabaki's edit tools)."""
+
+    name: str  # "triangle", "square", "circle", "cross", "letter", "number", "arrow", "line"
+    text: str  # the menu's words, with its mnemonic
+    shortcut: str
+    tip: str
+
+
+MARKUP_TOOLS = (
+    MarkupTool("triangle", "&Triangle", "T", "A click marks a point with a triangle"),
+    MarkupTool("square", "&Square", "S", "A click marks a point with a square"),
+    MarkupTool("circle", "&Circle", "C", "A click marks a point with a circle"),
+    MarkupTool("cross", "Cr&oss", "M", "A click marks a point with a cross"),
+    MarkupTool("letter", "&Letter label", "A", "A click labels a point with the next free letter (A, B, C…)"),
+    MarkupTool("number", "&Number label", "1", "A click labels a point with the next free number (1, 2, 3…)"),
+    MarkupTool("arrow", "&Arrow", "Shift+A", "Drag, or click two points, to draw an arrow"),
+    MarkupTool("line", "L&ine", "Shift+L", "Drag, or click two points, to draw a line"),
+)
 
 
 @dataclass(frozen=True)
@@ -95,6 +121,21 @@ class BoardView(Protocol):
 
     def show_move_numbers(self, game: Game, node: Node, shown: bool) -> None:
         """The moves' numbers on the board's stones up to `node`, where the board numbers them."""
+
+    def connect_shapes(self, drawn: Callable[[Shape], object]) -> None:
+        """`drawn` gets each shape the player draws on the board, to be drawn or taken away (a
+        toggle) on the node on show; the board shows only what `show_shapes` gives it."""
+
+    def show_shapes(self, shapes: Sequence[Shape]) -> None:
+        """Arrows and marks over the position on show until other shapes are given (the node's own,
+        the player's and the file's: `show_review` leaves them as they are, `show_position` clears them)."""
+
+    def markup_tools(self) -> Sequence[str]:
+        """The names of the `MARKUP_TOOLS` a left click may draw with on this board (none: the board
+        draws its shapes some other way, as chess's right button)."""
+
+    def set_markup_tool(self, tool: str) -> None:
+        """What a left click does from now on: draw with `tool` (one of `markup_tools`), or play ("")."""
 
 
 BoardViewFactory = Callable[[QWidget | None], BoardView]
