@@ -1,5 +1,6 @@
 """The column right of the board: game header, summary, learn-from-mistakes and engine lines panels,
-the move list over the comment, and the move box."""
+the move list over the comment (the engine's words, read-only, then the player's own, editable),
+and the move box."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from reviewer.gui import panels
+from reviewer.gui.comment_editor import CommentEditor
 from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.retro_panel import RetroPanel
@@ -61,10 +63,18 @@ class ReviewPanel(QWidget):
         right_splitter = QSplitter(Qt.Orientation.Vertical, self)
         right_splitter.setChildrenCollapsible(False)
         right_splitter.addWidget(self.move_list)
-        right_splitter.addWidget(self.comment_view)
+        self.comment_editor = CommentEditor(session, self)
+        comment_area = QWidget(self)
+        comment_area.setObjectName("comment-area")
+        comment_layout = QVBoxLayout(comment_area)
+        comment_layout.setContentsMargins(0, 0, 0, 0)
+        comment_layout.setSpacing(4)
+        comment_layout.addWidget(self.comment_view, 3)
+        comment_layout.addWidget(self.comment_editor, 2)
+        right_splitter.addWidget(comment_area)
         right_splitter.setStretchFactor(0, 3)
         right_splitter.setStretchFactor(1, 1)
-        right_splitter.setSizes([330, 140])
+        right_splitter.setSizes([330, 200])
         right_layout.addWidget(right_splitter, 1)
         self.move_entry = MoveEntry(self)
         right_layout.addWidget(self.move_entry)
