@@ -4,7 +4,9 @@ What is typed goes to the model (`ReviewModel.annotate(node, words=…)`) as one
 typing: when the editor loses the keyboard, after a pause (`PAUSE_MS`), on Ctrl+Enter or Escape,
 and before Undo or Redo. The model's undo stack is the one undo: the editor keeps none of its own,
 so Ctrl+Z in the editor takes back the last burst (and then what came before), as anywhere in the
-window. The comment's `[%clk]`-style commands are kept by `annotate`; the sentences a Reviewer
+window. As in the move box, the navigation keys (←/→/Home/End/↑/↓) step through the game while
+the editor is empty (they have nothing to move through in it); Escape hands the keyboard back.
+The comment's `[%clk]`-style commands are kept by `annotate`; the sentences a Reviewer
 export wrote are not shown here (the comment pane says them from the analysis).
 """
 
@@ -15,11 +17,12 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 from reviewer.core.gametree import Node
+from reviewer.gui.move_entry import NAVIGATION_KEYS
 from reviewer.gui.presenters.notes import player_words
 from reviewer.gui.session import ReviewSession
 
 PAUSE_MS = 1500  # a pause in typing this long ends a burst
-EDITOR_LINES = 3.2  # the editor's least height, in lines
+EDITOR_LINES = 1  # the editor's least height, in lines (it scrolls for more; it grows with the window)
 
 
 class CommentEditor(QPlainTextEdit):
@@ -40,8 +43,8 @@ class CommentEditor(QPlainTextEdit):
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.setPlaceholderText("Your notes on this move… (Ctrl+Enter keeps them)")
         self.setToolTip("Your words on the move on show: saved into the file with File ▸ Save")
-        lines = self.fontMetrics().lineSpacing()
-        self.setMinimumHeight(round(lines * EDITOR_LINES) + 10)
+        margins = round(2 * (self.document().documentMargin() + self.frameWidth()))
+        self.setMinimumHeight(round(self.fontMetrics().lineSpacing() * EDITOR_LINES) + margins)
         self.pause_timer = QTimer(self)
         self.pause_timer.setSingleShot(True)
         self.pause_timer.setInterval(PAUSE_MS)
@@ -120,10 +123,14 @@ class CommentEditor(QPlainTextEdit):
 
     def event(self, event: QEvent) -> bool:
         # Undo and Redo are the window's: the burst is kept first, then the window's action runs.
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and _is_undo_key(event):
-            self.commit()
-            event.ignore()
-            return True
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            if _is_undo_key(event):
+                self.commit()
+                event.ignore()
+                return True
+            if not self.toPlainText() and Qt.Key(event.key()) in NAVIGATION_KEYS:
+                event.ignore()  # nothing to move through here: the window's navigation takes the key
+                return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

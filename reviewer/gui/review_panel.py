@@ -15,7 +15,7 @@ from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.retro_panel import RetroPanel
 
-COMMENT_MIN_LINES = 4.2
+COMMENT_MIN_LINES = 2.6  # with the editor under it, the move list keeps its five rows at 900×600; both scroll
 
 if TYPE_CHECKING:
     from reviewer.gui.session import ReviewSession
@@ -42,7 +42,7 @@ class ReviewPanel(QWidget):
         self.comment_view.setObjectName("comment")
         self.comment_view.setOpenLinks(False)
         self.comment_view.setFrameShape(QFrame.Shape.NoFrame)
-        # the move's title, the verdict and the best line at least (it scrolls for the rest)
+        # the move's title and the start of the verdict at least (it scrolls for the rest)
         lines = self.comment_view.fontMetrics().lineSpacing()
         self.comment_view.setMinimumHeight(round(lines * COMMENT_MIN_LINES) + 8)
         self.comment_view.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Preferred)
@@ -68,13 +68,13 @@ class ReviewPanel(QWidget):
         comment_area.setObjectName("comment-area")
         comment_layout = QVBoxLayout(comment_area)
         comment_layout.setContentsMargins(0, 0, 0, 0)
-        comment_layout.setSpacing(4)
+        comment_layout.setSpacing(1)
         comment_layout.addWidget(self.comment_view, 3)
         comment_layout.addWidget(self.comment_editor, 2)
         right_splitter.addWidget(comment_area)
         right_splitter.setStretchFactor(0, 3)
         right_splitter.setStretchFactor(1, 1)
-        right_splitter.setSizes([330, 200])
+        right_splitter.setSizes([330, 140])
         right_layout.addWidget(right_splitter, 1)
         self.move_entry = MoveEntry(self)
         right_layout.addWidget(self.move_entry)
