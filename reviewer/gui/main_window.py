@@ -11,7 +11,7 @@ never the window.
 
 The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
 run and tests drive the window:
-- `open_file`, `save`, `save_as`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
+- `open_file`, `save`, `save_as`, `close_without_saving`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
   `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
   `set_engine_choice`, `set_limit` (with remember=False) and `session.model.set_preset`;
 - its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
@@ -577,6 +577,11 @@ class MainWindow(QMainWindow):
                 self.saving.choose_path = ask
         else:
             self.saving.save_as()
+
+    def close_without_saving(self) -> None:
+        """Close the window without asking: unsaved edits stay out of the file (Reviewer's data keeps the notes)."""
+        self.saving.ask_unsaved = lambda _path: "discard"
+        self.close()
 
     def undo(self) -> None:
         """Edit ▸ Undo: the words being typed are kept first, then the last change is taken back."""
