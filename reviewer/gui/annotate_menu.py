@@ -15,12 +15,20 @@ GW/GB/DM/UC and HO (`reviewer.core.formats.annotations`).
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QFontMetricsF, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu
 
 from reviewer.core.formats.annotations import MOVE_NAGS, typed_nag
 from reviewer.core.gametree import Node
-from reviewer.gui.presenters.notes import MOVE_ROWS, OTHER_ROWS, POSITION_ROWS, NagRow, row_available, row_text
+from reviewer.gui.presenters.notes import (
+    MOVE_ROWS,
+    OTHER_ROWS,
+    POSITION_ROWS,
+    NagRow,
+    displayable,
+    row_available,
+    row_text,
+)
 from reviewer.gui.session import ReviewSession
 
 
@@ -57,8 +65,12 @@ class AnnotateMenu(QObject):
         self.menu.aboutToShow.connect(self.update_states)
         self.update_states()
 
+    def _text(self, row: NagRow, kind: str) -> str:
+        metrics = QFontMetricsF(self.menu.font())
+        return displayable(row_text(row, kind), lambda sign: metrics.inFontUcs4(ord(sign)))
+
     def _nag_action(self, host: QMainWindow, row: NagRow) -> QAction:
-        action = QAction(row_text(row, "chess"), host)
+        action = QAction(self._text(row, "chess"), host)
         action.setCheckable(True)
         if row.shortcut:
             action.setShortcut(QKeySequence(row.shortcut))
@@ -126,7 +138,7 @@ class AnnotateMenu(QObject):
         nags = set(node.nags) if node is not None else set()
         for row in (*MOVE_ROWS, *POSITION_ROWS, *OTHER_ROWS):
             action = self.nag_actions[row.nag]
-            action.setText(row_text(row, kind))
+            action.setText(self._text(row, kind))
             action.setEnabled(node is not None and row_available(row, kind))
             action.setChecked(row.nag in nags)
         for action in self.type_actions.values():

@@ -13,7 +13,7 @@ export wrote are not shown here (the comment pane says them from the analysis).
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 from reviewer.core.gametree import Node
@@ -41,8 +41,10 @@ class CommentEditor(QPlainTextEdit):
         self.setUndoRedoEnabled(False)  # the model's undo is the one undo
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.viewport().setBackgroundRole(QPalette.ColorRole.AlternateBase)  # the editable part stands apart, in both themes
         self.setPlaceholderText("Your notes on this move… (Ctrl+Enter keeps them)")
         self.setToolTip("Your words on the move on show: saved into the file with File ▸ Save")
+        self.document().setDocumentMargin(3)
         margins = round(2 * (self.document().documentMargin() + self.frameWidth()))
         self.setMinimumHeight(round(self.fontMetrics().lineSpacing() * EDITOR_LINES) + margins)
         self.pause_timer = QTimer(self)

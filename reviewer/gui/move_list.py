@@ -23,7 +23,7 @@ from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
-from reviewer.gui.presenters.notes import move_glyph, other_glyphs, words_mark
+from reviewer.gui.presenters.notes import displayable, move_glyph, other_glyphs, words_mark
 from reviewer.gui.presenters.times import TIME_TROUBLE_MARK
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
@@ -191,7 +191,9 @@ class MoveListWidget(QAbstractScrollArea):
 
     def notes_text(self, node: Node) -> str:
         """What follows a move's glyph: the position's and other glyphs (`±`, `N`) and ✎ for words."""
-        return " ".join(part for part in (other_glyphs(node), words_mark(node)) if part)
+        text = " ".join(part for part in (other_glyphs(node), words_mark(node)) if part)
+        metrics = QFontMetricsF(self._font())
+        return displayable(text, lambda sign: metrics.inFontUcs4(ord(sign)))
 
     def shown_text(self, node: Node) -> str:
         """The move as the list draws it: `Nf3?` and, after a space, its other glyphs and ✎."""

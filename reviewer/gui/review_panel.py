@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QSplitter, QTextBrowser, QVBoxLayout, QWidget
 
 from reviewer.gui import panels
@@ -15,7 +16,9 @@ from reviewer.gui.live_panel import LinesPanel
 from reviewer.gui.move_entry import MoveEntry
 from reviewer.gui.retro_panel import RetroPanel
 
-COMMENT_MIN_LINES = 2.6  # with the editor under it, the move list keeps its five rows at 900×600; both scroll
+COMMENT_SHARE = 0.36  # of the height the moves and the comment share, the comment's at first
+MOVES_SLACK_PX = 12  # beyond the move list's least height (its five rows), what its frame and margins take
+COMMENT_MIN_LINES = 2.4  # with the editor under it, the move list keeps its five rows at 900×600; both scroll
 
 if TYPE_CHECKING:
     from reviewer.gui.session import ReviewSession
@@ -60,7 +63,7 @@ class ReviewPanel(QWidget):
         self.extra_panels = [make_panel(session, self) for make_panel in panels.PANELS]
         for extra in self.extra_panels:
             right_layout.addWidget(extra)
-        right_splitter = QSplitter(Qt.Orientation.Vertical, self)
+        right_splitter = _MovesOverComment(self.move_list, self)
         right_splitter.setChildrenCollapsible(False)
         right_splitter.addWidget(self.move_list)
         self.comment_editor = CommentEditor(session, self)
@@ -72,9 +75,9 @@ class ReviewPanel(QWidget):
         comment_layout.addWidget(self.comment_view, 3)
         comment_layout.addWidget(self.comment_editor, 2)
         right_splitter.addWidget(comment_area)
+        right_splitter.comment_area = comment_area
         right_splitter.setStretchFactor(0, 3)
         right_splitter.setStretchFactor(1, 1)
-        right_splitter.setSizes([330, 140])
         right_layout.addWidget(right_splitter, 1)
         self.move_entry = MoveEntry(self)
         right_layout.addWidget(self.move_entry)
@@ -88,3 +91,37 @@ class ReviewPanel(QWidget):
         policy.setHorizontalPolicy(QSizePolicy.Policy.Ignored)  # a long message wraps; the board keeps its width
         bar.setSizePolicy(policy)
         self._layout.insertWidget(self._layout.indexOf(self.summary_panel) + 1, bar)
+
+
+class _MovesOverComment(QSplitter):
+    """The move list over the comment area. The comment gets `COMMENT_SHARE` of the height once
+    there is room for both (the player may drag it then), and gives height back whenever the move
+    list would show fewer than its five rows."""
+
+    def __init__(self, move_list: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(Qt.Orientation.Vertical, parent)
+        self._move_list = move_list
+        self.comment_area: QWidget | None = None
+        self._shared = False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.share_height()
+
+    def share_height(self) -> None:
+        sizes = self.sizes()
+        if len(sizes) != 2 or self.comment_area is None:
+            return
+        total = sum(sizes)
+        comment_least = self.comment_area.minimumSizeHint().height()
+        moves_wanted = self._move_list.minimumSizeHint().height() + MOVES_SLACK_PX
+        if total < comment_least + moves_wanted:
+            return  # no room for both: the splitter squeezes them as it does
+        if not self._shared:
+            self._shared = True
+            comment = max(comment_least, min(round(total * COMMENT_SHARE), total - moves_wanted))
+        elif sizes[0] < moves_wanted:
+            comment = max(comment_least, total - moves_wanted)
+        else:
+            return
+        self.setSizes([total - comment, comment])

@@ -267,3 +267,27 @@ def test_go_a_glyph_as_te_and_words_saved_into_the_sgf(qtbot, window, tmp_path):
     read = sgf.Sgf_game.from_bytes(text.encode())
     nodes = read.get_main_sequence()
     assert nodes[2].get("TE") == 2 and nodes[3].get("BM") == 1 and nodes[3].get("C") == "too slow"
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen platform, showing a menu
+def test_screenshots_of_the_comment_editor_and_the_annotate_menu(qtbot, window, three_games):
+    from screenshots import shoot
+
+    open_at(qtbot, window, three_games, 1, 5)
+    QTest.keyClick(window.board, Qt.Key.Key_Exclam)
+    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    window.annotate.nag_actions[14].trigger()  # ⩲
+    type_in_editor(qtbot, window.comment_editor, "The Spanish: pressure on e5 before castling.")
+    ctrl(window.comment_editor, Qt.Key.Key_Return)
+    window.go_to_ply(3)
+    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    window.go_to_ply(5)
+    assert window.comment_editor.toPlainText().startswith("The Spanish")
+    shoot(qtbot, window, "notes-window")
+    shoot(qtbot, window, "notes-comment-area", shown=window.review_panel)
+    menu = window.annotate.menu
+    menu.popup(window.mapToGlobal(QPoint(120, 40)))
+    qtbot.waitUntil(menu.isVisible, timeout=WAIT_MS)
+    assert window.annotate.nag_actions[5].isChecked() and window.annotate.nag_actions[14].isChecked()
+    shoot(qtbot, window, "notes-annotate-menu", shown=menu)
+    menu.hide()

@@ -3,12 +3,15 @@ move in the move list, the mark of a move that carries words, and the words the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from reviewer.core.formats.annotations import MOVE_NAGS, NAG_NAMES, POSITION_NAGS, SGF_NAGS, comment_words, nag_glyph
 from reviewer.core.gametree import Node
 
 WORDS_MARK = "✎"  # after a move that carries the player's words
+# What a glyph is written as where the screen's font has no sign for it (as in ChessBase's ASCII texts).
+GLYPH_FALLBACKS = {"⩲": "+=", "⩱": "=+", "⨀": "(.)", "⟳": "@", "⇆": "<=>", "∆": "/\\", "□": "[]", "✎": "*"}
 
 
 @dataclass(frozen=True)
@@ -65,3 +68,9 @@ def player_words(comment: str) -> str:
 def words_mark(node: Node) -> str:
     """`WORDS_MARK` for a move whose comment has words, '' otherwise."""
     return WORDS_MARK if player_words(node.comment) else ""
+
+
+def displayable(text: str, has_sign: Callable[[str], bool]) -> str:
+    """`text` with each sign the font cannot draw (`has_sign(char)` False) written as its fallback."""
+    return "".join(GLYPH_FALLBACKS.get(char, char) if char in GLYPH_FALLBACKS and not has_sign(char) else char
+                   for char in text)
