@@ -124,6 +124,10 @@ class AnnotateMenu(QObject):
         self._chord_node = node if wanted is not None else None
         self.update_states()
 
+    def break_chord(self) -> None:
+        """Something else was done (a save): the next `!`/`?` key starts afresh."""
+        self._chord_node = None
+
     def clear(self) -> None:
         node = self._node()
         if node is not None and node.nags:

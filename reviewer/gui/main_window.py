@@ -205,6 +205,7 @@ class MainWindow(QMainWindow):
 
         moves_menu = next((item for item in self.menuBar().actions() if item.text() == "&Moves"), None)
         self.annotate = AnnotateMenu(self, self.session, before=moves_menu)
+        self.saving.saved.connect(lambda _path: self.annotate.break_chord())
         build_toolbar(self, self.session, slots, self.commands)
         self.analysis_controller.attach_engine_controls(
             EngineControls(

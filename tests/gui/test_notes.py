@@ -269,6 +269,53 @@ def test_go_a_glyph_as_te_and_words_saved_into_the_sgf(qtbot, window, tmp_path):
     assert nodes[2].get("TE") == 2 and nodes[3].get("BM") == 1 and nodes[3].get("C") == "too slow"
 
 
+def test_a_change_after_a_save_is_kept_by_reviewer_until_the_next_save(qtbot, window, three_games):
+    open_at(qtbot, window, three_games, 1, 3)
+    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    save(qtbot, window)
+    window.go_to_ply(4)
+    window.go_to_ply(3)
+    QTest.keyClick(window.board, Qt.Key.Key_Exclam)  # ! in place of the ? the file now holds
+    assert window.windowTitle().startswith("*")
+    window.close()  # Discard: the file keeps the ?
+    assert open_collection(three_games).game(1).node_at_ply(3).nags == [2]
+    again = shown_window(qtbot)
+    try:
+        open_at(qtbot, again, three_games, 1, 3)
+        assert again.session.model.mainline_node(3).nags == [1]  # Reviewer's data: the change made since
+    finally:
+        again.close()
+
+
+def test_a_file_reviewer_does_not_write_is_saved_as_an_sgf_beside_it(qtbot, window, corpus_dir, tmp_path):
+    import shutil
+
+    gib = tmp_path / "game.gib"
+    shutil.copyfile(corpus_dir / "sgf" / "sabaki__utf8.gib", gib)
+    original = gib.read_bytes()
+    open_at(qtbot, window, gib, 0, 3)
+    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    offered: list[Path] = []
+    window.saving.choose_path = lambda suggested: offered.append(suggested) or suggested
+    save(qtbot, window)
+    assert offered == [tmp_path / "game.sgf"]
+    assert gib.read_bytes() == original  # the GIB is left alone
+    assert open_collection(tmp_path / "game.sgf").game(0).node_at_ply(3).nags == [2]  # BM[1]
+    assert "game.sgf —" in window.windowTitle() and not window.windowTitle().startswith("*")
+    QTest.keyClick(window.board, Qt.Key.Key_Exclam)
+    save(qtbot, window)  # from now on the game is the SGF's: saved in place, no question
+    assert offered == [tmp_path / "game.sgf"] and open_collection(tmp_path / "game.sgf").game(0).node_at_ply(3).nags == [1]
+
+
+def test_the_shortcuts_list_says_save_export_undo_and_redo(qtbot, window):
+    from reviewer.gui.dialogs.shortcuts import shortcut_rows
+
+    rows = {meaning: keys for keys, meaning in shortcut_rows(window.actions())}
+    assert rows["Save"] == "Ctrl+S" and rows["Save As"] == "Ctrl+Shift+S" and rows["Export"] == "Ctrl+Shift+E"
+    assert rows["Undo"] == "Ctrl+Z" and rows["Redo"] == "Ctrl+Shift+Z  or  Ctrl+Y"
+    assert rows["?  Mistake"] == "Ctrl+2"
+
+
 @pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen platform, showing a menu
 def test_screenshots_of_the_comment_editor_and_the_annotate_menu(qtbot, window, three_games):
     from screenshots import shoot
