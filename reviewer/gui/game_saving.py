@@ -91,6 +91,7 @@ class GameSaving(QObject):
         self._before_save = before_save
         self._source: tuple[Game, SaveSource] | None = None  # where the game on show was read from
         self._base_title = "Reviewer"
+        self._titled_game: Game | None = None  # the game `_base_title` names
         self._saving = False
         self.on_saved: list[Callable[[SavedGame], None]] = []  # told of each save written (the notes' store)
         self.ask_changed_on_disk: Callable[[str], ChangedAnswer] = self._ask_changed_on_disk
@@ -121,11 +122,15 @@ class GameSaving(QObject):
         return self.session.model.game is not None and self.session.model.unsaved_edits > 0
 
     def set_base_title(self, title: str) -> None:
-        self._base_title = title
+        """The title of the game just opened (without the unsaved mark)."""
+        self._base_title, self._titled_game = title, self.session.model.game
         self.update_title()
 
     def title(self) -> str:
-        return f"{UNSAVED_MARK}{self._base_title}" if self.unsaved else self._base_title
+        base = self._base_title
+        if self._titled_game is not self.session.model.game:  # a game opened otherwise (a set-up position) named itself
+            base = self._parent.windowTitle().removeprefix(UNSAVED_MARK)
+        return f"{UNSAVED_MARK}{base}" if self.unsaved else base
 
     def update_title(self, *_args: object) -> None:
         self.title_changed.emit(self.title())
@@ -207,7 +212,7 @@ class GameSaving(QObject):
             before = self.source
             self._source = (game, result.source)
             if before is None or before.path != result.source.path:  # Save As: the game is that file's now
-                self._base_title = window_title(game, Path(result.path), 0, 1)
+                self._base_title, self._titled_game = window_title(game, Path(result.path), 0, 1), game
             if self.session.model.unsaved_edits == edits:  # nothing was changed while it was written
                 self.session.model.mark_saved()
             self.update_title()

@@ -307,6 +307,23 @@ def test_a_file_reviewer_does_not_write_is_saved_as_an_sgf_beside_it(qtbot, wind
     assert offered == [tmp_path / "game.sgf"] and open_collection(tmp_path / "game.sgf").game(0).node_at_ply(3).nags == [1]
 
 
+def test_a_game_from_no_file_keeps_its_title_and_saves_as_a_new_file(qtbot, window, three_games, tmp_path):
+    from reviewer.core.formats.pgn import game_from_pgn_text
+
+    open_at(qtbot, window, three_games, 1, 3)
+    window.session.model.load_game(game_from_pgn_text(GAME_3))  # as the set-up dialog opens its position
+    window.setWindowTitle("Set-up position (Chess) – Reviewer")
+    window.go_to_ply(2)
+    window.board.setFocus()
+    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    assert window.windowTitle() == "* Set-up position (Chess) – Reviewer"
+    target = tmp_path / "new.pgn"
+    window.saving.choose_path = lambda suggested: target
+    save(qtbot, window)  # no file of its own: Save As
+    assert open_collection(target).game(0).node_at_ply(2).nags == [2] and "new.pgn" in window.windowTitle()
+    assert three_games.read_bytes() == f"{GAME_1}\n{GAME_2}\n{GAME_3}".encode()  # the file opened before is untouched
+
+
 def test_the_shortcuts_list_says_save_export_undo_and_redo(qtbot, window):
     from reviewer.gui.dialogs.shortcuts import shortcut_rows
 
