@@ -239,6 +239,7 @@ class GameSaving(QObject):
     def may_leave_game(self, then: Callable[[], object]) -> bool:
         """Before the game on show goes (another file, the window closing): True when it may go now;
         with unsaved edits the player is asked, and Save runs `then` once written (False now)."""
+        self._before_save()  # words being typed count as an edit
         if not self.unsaved:
             return True
         game = self.session.model.game

@@ -236,12 +236,14 @@ def test_closing_with_unsaved_notes_asks_and_save_closes_once_written(qtbot, win
 
 def test_opening_another_file_with_unsaved_notes_asks_first(qtbot, window, three_games, tmp_path):
     open_at(qtbot, window, three_games, 1, 3)
-    QTest.keyClick(window.board, Qt.Key.Key_Exclam)
+    type_in_editor(qtbot, window.comment_editor, "still being typed")  # not yet handed to the game
     other = tmp_path / "other.sgf"
     other.write_text(SGF)
-    window.saving.ask_unsaved = lambda path: "cancel"
+    asked: list[str] = []
+    window.saving.ask_unsaved = lambda path: asked.append(path) or "cancel"
     window.open_file(other)
-    assert window.session.model.game is not None and window.session.model.game.kind == "chess"
+    assert asked == [str(three_games)] and window.session.model.game.kind == "chess"
+    assert window.session.model.mainline_node(3).comment == "[%clk 0:04:50] still being typed"
     window.saving.ask_unsaved = lambda path: "discard"
     open_game(qtbot, window, other)
     assert window.session.model.game.kind == "go"
