@@ -83,7 +83,8 @@ class AnnotateMenu(QObject):
     def _typing_action(self, host: QMainWindow, key: str) -> QAction:
         other = "?" if key == "!" else "!"
         action = QAction(f"Type {key}   (again: {key}{key}, then {other}: {key}{other})", host)
-        action.setShortcut(QKeySequence(key))
+        # the sign alone, and with the Shift most keyboards type it with (not every platform maps that to the sign)
+        action.setShortcuts([QKeySequence(key), QKeySequence(f"Shift+{key}")])
         action.setStatusTip(f"{key} on the move on show; typed again straight after, {key}{key}; then {other}, {key}{other}")
         action.triggered.connect(lambda _checked=False, typed=key: self.type_key(typed))
         host.addAction(action)

@@ -122,8 +122,8 @@ def test_a_nag_and_words_are_undone_redone_saved_into_the_file_and_read_back(qtb
 def test_two_keys_in_a_row_make_the_two_sign_glyph_and_the_menu_shows_it(qtbot, window, three_games):
     open_at(qtbot, window, three_games, 1, 5)
     node = window.session.model.mainline_node(5)
-    QTest.keyClick(window.board, Qt.Key.Key_Exclam)
-    QTest.keyClick(window.board, Qt.Key.Key_Question)
+    QTest.keyClick(window.board, Qt.Key.Key_Exclam, Qt.KeyboardModifier.ShiftModifier)  # as typed: Shift+1
+    QTest.keyClick(window.board, Qt.Key.Key_Question, Qt.KeyboardModifier.ShiftModifier)
     assert node.nags == [5] and window.move_list.shown_text(node) == "Bb5!?"
     assert window.annotate.nag_actions[5].isChecked()
     window.go_to_ply(4)
