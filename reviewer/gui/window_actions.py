@@ -175,8 +175,7 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
         slots.choose_export,
         [QKeySequence("Ctrl+Shift+E")],
         "Export the annotated game (PGN/SGF) or a JSON report",
-        sp.SP_ArrowForward,
-    )
+    )  # no icon: the floppy is Save's; the text says it in both themes
     actions.choose_game_action = make_action(host,
         "Another &game of this file…",
         slots.choose_game,
