@@ -21,6 +21,8 @@ from reviewer.gui.move_entry import NAVIGATION_KEYS
 from reviewer.gui.presenters.notes import player_words
 from reviewer.gui.session import ReviewSession
 
+PLACEHOLDER = "Your notes on this move… (Ctrl+Enter keeps them)"
+HIDDEN_PLACEHOLDER = "The notes are hidden until you answer."
 PAUSE_MS = 1500  # a pause in typing this long ends a burst
 EDITOR_LINES = 1  # the editor's least height, in lines (it scrolls for more; it grows with the window)
 
@@ -42,7 +44,7 @@ class CommentEditor(QPlainTextEdit):
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.viewport().setBackgroundRole(QPalette.ColorRole.AlternateBase)  # the editable part stands apart, in both themes
-        self.setPlaceholderText("Your notes on this move… (Ctrl+Enter keeps them)")
+        self.setPlaceholderText(PLACEHOLDER)
         self.setToolTip("Your words on the move on show: saved into the file with File ▸ Save")
         self.document().setDocumentMargin(3)
         margins = round(2 * (self.document().documentMargin() + self.frameWidth()))
@@ -55,6 +57,7 @@ class CommentEditor(QPlainTextEdit):
         session.game_loaded.connect(self._on_game_loaded)
         session.current_changed.connect(self.show_node)
         session.notes_changed.connect(self._on_notes_changed)
+        session.engine_hidden_changed.connect(self._on_hidden_changed)
         self.setEnabled(False)
 
     # ------------------------------------------------------------------------------ API
@@ -84,12 +87,15 @@ class CommentEditor(QPlainTextEdit):
         return changed
 
     def show_node(self, node: Node | None) -> None:
-        """Show `node`'s words (the burst typed for the node before is kept first)."""
+        """Show `node`'s words (the burst typed for the node before is kept first). While the player
+        looks for a better move (`engine_hidden_from`), none: a file's words may name the answer."""
         if node is not self._node:
             self.commit()
         self._node = node
-        self.setEnabled(node is not None and self.session.model.game is not None)
-        self._load(player_words(node.comment) if node is not None else "")
+        hidden = self.session.model.engine_hidden_from is not None
+        self.setEnabled(node is not None and self.session.model.game is not None and not hidden)
+        self.setPlaceholderText(HIDDEN_PLACEHOLDER if hidden else PLACEHOLDER)
+        self._load(player_words(node.comment) if node is not None and not hidden else "")
 
     # ---------------------------------------------------------------------------- events
     def _on_game_loaded(self) -> None:
@@ -97,8 +103,12 @@ class CommentEditor(QPlainTextEdit):
         self._node = None  # the words typed for the game before went with it (or were kept on leaving)
         self.show_node(self.session.model.current_node)
 
+    def _on_hidden_changed(self) -> None:
+        self.commit()
+        self.show_node(self.session.model.current_node)
+
     def _on_notes_changed(self, node: Node) -> None:
-        if node is not self._node or self._committing:
+        if node is not self._node or self._committing or self.session.model.engine_hidden_from is not None:
             return
         words = player_words(node.comment)
         if self.pending:  # typed words stay on screen; the burst will replace the words now in the tree

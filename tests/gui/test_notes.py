@@ -168,6 +168,17 @@ def test_words_go_to_the_game_after_a_pause_or_on_leaving_the_editor(qtbot, wind
     assert editor.toPlainText() == "the main line. Solid"
 
 
+def test_the_words_are_hidden_while_the_player_looks_for_a_better_move(qtbot, window, three_games):
+    open_at(qtbot, window, three_games, 0, 3)  # 2. c4 {a gambit}: a file's words may name the answer
+    editor = window.comment_editor
+    assert editor.toPlainText() == "a gambit" and editor.isEnabled()
+    window.session.model.hide_engine_from(3)
+    assert editor.toPlainText() == "" and not editor.isEnabled()
+    window.session.model.hide_engine_from(None)
+    assert editor.toPlainText() == "a gambit" and editor.isEnabled()
+    assert window.session.model.mainline_node(3).comment == "a gambit"  # hiding changed nothing
+
+
 def test_notes_come_back_from_reviewers_data_without_a_save(qtbot, window, three_games):
     open_at(qtbot, window, three_games, 1, 3)
     QTest.keyClick(window.board, Qt.Key.Key_Exclam)
