@@ -11,8 +11,8 @@ never the window.
 
 The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
 run and tests drive the window:
-- `open_file`, `save`, `save_as`, `close_without_saving`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
-  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
+- `open_file`, `save`, `save_as`, `close_without_saving`, `export`, `start_analysis`, `set_live`,
+  `show_lines` (live lines, ownership, policy), `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
   `set_engine_choice`, `set_limit` (with remember=False) and `session.model.set_preset`;
 - its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
   `cache_checked`, `lines_shown`, `lines_restored`.
