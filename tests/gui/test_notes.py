@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
+from screenshots import shoot
 from sgfmill import sgf
 from window_support import open_game, shown_window
 
@@ -260,6 +261,7 @@ def test_opening_another_file_with_unsaved_notes_asks_first(qtbot, window, three
     assert window.session.model.game.kind == "go"
 
 
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen platform, showing a menu
 def test_go_a_glyph_as_te_and_words_saved_into_the_sgf(qtbot, window, tmp_path):
     path = tmp_path / "game.sgf"
     path.write_text(SGF)
@@ -280,6 +282,13 @@ def test_go_a_glyph_as_te_and_words_saved_into_the_sgf(qtbot, window, tmp_path):
     read = sgf.Sgf_game.from_bytes(text.encode())
     nodes = read.get_main_sequence()
     assert nodes[2].get("TE") == 2 and nodes[3].get("BM") == 1 and nodes[3].get("C") == "too slow"
+    assert not window.annotate.nag_actions[7].isEnabled() and "Hotspot" in window.annotate.nag_actions[146].text()
+    shoot(qtbot, window, "notes-go-window")
+    menu = window.annotate.menu
+    menu.popup(window.mapToGlobal(QPoint(120, 40)))
+    qtbot.waitUntil(menu.isVisible, timeout=WAIT_MS)
+    shoot(qtbot, window, "notes-go-annotate-menu", shown=menu)
+    menu.hide()
 
 
 def test_a_change_after_a_save_is_kept_by_reviewer_until_the_next_save(qtbot, window, three_games):
@@ -348,8 +357,6 @@ def test_the_shortcuts_list_says_save_export_undo_and_redo(qtbot, window):
 
 @pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen platform, showing a menu
 def test_screenshots_of_the_comment_editor_and_the_annotate_menu(qtbot, window, three_games):
-    from screenshots import shoot
-
     open_at(qtbot, window, three_games, 1, 5)
     QTest.keyClick(window.board, Qt.Key.Key_Exclam)
     QTest.keyClick(window.board, Qt.Key.Key_Question)

@@ -29,6 +29,11 @@ def test_the_menu_rows_carry_each_glyph_its_name_and_ctrl_n_for_the_move_glyphs(
     assert row_text(novelty, "chess") == "N  Novelty" and row_text(novelty, "go") == "N  Hotspot"
     only_move = next(row for row in OTHER_ROWS if row.nag == 7)
     assert row_available(only_move, "chess") and not row_available(only_move, "go")  # no SGF property holds it
+    slightly = next(row for row in POSITION_ROWS if row.nag == 14)
+    assert not row_available(slightly, "go")  # written GW[1], it would read back as ±
+    assert [row.nag for row in (*MOVE_ROWS, *POSITION_ROWS, *OTHER_ROWS) if row_available(row, "go")] == [
+        1, 2, 3, 4, 5, 6, 10, 13, 16, 17, 18, 19, 146,
+    ]
 
 
 def test_a_moves_glyphs_and_its_words_mark() -> None:

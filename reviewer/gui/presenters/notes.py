@@ -6,7 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from reviewer.core.formats.annotations import MOVE_NAGS, NAG_NAMES, POSITION_NAGS, SGF_NAGS, comment_words, nag_glyph
+from reviewer.core.formats.annotations import (
+    MOVE_NAGS,
+    NAG_NAMES,
+    POSITION_NAGS,
+    SGF_NAGS,
+    comment_words,
+    nag_glyph,
+    nags_from_sgf,
+    sgf_from_nags,
+)
 from reviewer.core.gametree import Node
 
 WORDS_MARK = "✎"  # after a move that carries the player's words
@@ -28,7 +37,7 @@ class NagRow:
 MOVE_ROWS: tuple[NagRow, ...] = tuple(NagRow(nag, MOVE_NAGS[nag], NAG_NAMES[nag], f"Ctrl+{nag}") for nag in range(1, 7))
 POSITION_ROWS: tuple[NagRow, ...] = tuple(NagRow(nag, POSITION_NAGS[nag], NAG_NAMES[nag]) for nag in (10, 13, 14, 15, 16, 17, 18, 19))
 OTHER_ROWS: tuple[NagRow, ...] = tuple(NagRow(nag, nag_glyph(nag), NAG_NAMES[nag]) for nag in (7, 22, 146, 32, 36, 40, 132, 140))
-GO_NAMES = {146: "Hotspot", 14: "Good for White", 16: "Good for White", 15: "Good for Black", 17: "Good for Black",
+GO_NAMES = {146: "Hotspot", 16: "Good for White", 17: "Good for Black",
             18: "Very good for White", 19: "Very good for Black", 10: "Even position"}
 
 
@@ -39,8 +48,9 @@ def row_text(row: NagRow, kind: str) -> str:
 
 
 def row_available(row: NagRow, kind: str) -> bool:
-    """Whether the game's file can hold the NAG (an SGF holds only its own properties' ones)."""
-    return kind != "go" or row.nag in SGF_NAGS
+    """Whether the game's file can hold the NAG: an SGF holds only its own properties' ones, and
+    only those that read back as themselves (⩲ would be written GW[1], which reads as ±)."""
+    return kind != "go" or (row.nag in SGF_NAGS and nags_from_sgf(sgf_from_nags([row.nag])) == [row.nag])
 
 
 def move_glyph(node: Node) -> str:
