@@ -179,7 +179,7 @@ def take_screenshot(
     QTimer.singleShot(int(timeout_s * 1000), lambda: (problems.append("timed out"), done(1)))  # type: ignore[func-returns-value]
     if "code" not in outcome:
         loop.exec()
-    window.close()
+    window.close_without_saving()  # a scripted run writes only where it was told to
     for problem in problems:
         print(f"reviewer gui: {problem}", file=sys.stderr)
     return outcome.get("code", 1)

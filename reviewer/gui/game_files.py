@@ -1,5 +1,7 @@
 """Game files: open (off the GUI thread; a file of many games asks which one), recent files, drops,
-and the Export dialog, which leaves the writing to the window's exports (`exports.GameExports`)."""
+and the Export dialog, which leaves the writing to the window's exports (`exports.GameExports`).
+Where each game was read from is handed on as File ▸ Save needs it (`record_source`), and another
+game replaces the one on show only when that may go (`may_leave`: unsaved edits ask first)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QStatusBar, QWidget
 from reviewer.core.analysis import Evaluation
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.formats.collection import GameCollection
+from reviewer.core.formats.save import SaveSource
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.message_bar import MessageBar
 from reviewer.gui.presenters.game_kinds import presentation
@@ -43,9 +46,14 @@ class GameFiles(QObject):
         message_bar: MessageBar,
         status_bar: QStatusBar,
         parent: QWidget,
+        record_source: Callable[[Game, SaveSource | None], None] = lambda _game, _source: None,
+        may_leave: Callable[[Callable[[], object]], bool] = lambda _then: True,
     ) -> None:
-        """`stop_analysis` runs before another game replaces the open one; `parent` holds the dialogs."""
+        """`stop_analysis` runs before another game replaces the open one; `parent` holds the dialogs;
+        `record_source(game, source)` is told where each game is read from before it is shown;
+        `may_leave(then)` says whether the game on show may go now (else it runs `then` later, or never)."""
         super().__init__(parent)
+        self._record_source, self._may_leave = record_source, may_leave
         self._session, self._settings, self._tasks = session, settings, tasks
         self._stop_analysis, self._export = stop_analysis, export
         self._message_bar, self._status_bar, self._parent = message_bar, status_bar, parent
@@ -63,6 +71,8 @@ class GameFiles(QObject):
     def open_file(self, path: str | Path, game_index: int | None = None, ply: int | None = None) -> None:
         """Read `path` off the GUI thread; a file of many games asks which one (unless given)."""
         path = Path(path)
+        if not self._may_leave(lambda: self.open_file(path, game_index, ply)):
+            return
         self._pending_ply = ply
         self._status_bar.showMessage(f"Opening {path.name}…")
         task = self._tasks.submit(_read_collection, path, game_index is None)
@@ -92,14 +102,16 @@ class GameFiles(QObject):
 
     def _read_game(self, path: Path, collection: GameCollection, index: int) -> None:
         task = self._tasks.submit(_read_game, collection, index)
-        task.done.connect(lambda result: self._on_game_read(path, collection, index, *result))  # (game, main line, variations)
+        task.done.connect(lambda result: self._on_game_read(path, collection, index, *result))  # (game, main line, variations, save source)
         task.failed.connect(self._open_failed)
 
     def _on_game_read(
         self, path: Path, collection: GameCollection, index: int, game: Game, embedded: tuple[Evaluation, ...],
         in_variations: dict[Node, Evaluation],
+        source: SaveSource | None = None,
     ) -> None:
         self._stop_analysis()
+        self._record_source(game, source)
         try:
             self._session.model.load_game(game, collection, index, embedded, in_variations)
         finally:
@@ -127,7 +139,9 @@ class GameFiles(QObject):
         dialog = GameChooserDialog(collection, path.name, self._parent)
         dialog.select_game(self._session.model.game_index)
         if dialog.exec() == GameChooserDialog.DialogCode.Accepted and dialog.chosen_index() is not None:
-            self._read_game(path, collection, dialog.chosen_index() or 0)
+            index = dialog.chosen_index() or 0
+            if self._may_leave(lambda: self._read_game(path, collection, index)):
+                self._read_game(path, collection, index)
 
     def _open_failed(self, message: str) -> None:
         self._status_bar.clearMessage()  # "Opening …" is over
@@ -188,12 +202,21 @@ def _read_collection(path: Path, first_games_only: bool = False) -> GameCollecti
     return open_collection(path, first_games=FIRST_BATCH if first_games_only else None)
 
 
-def _read_game(collection: GameCollection, index: int) -> tuple[Game, tuple[Evaluation, ...], dict[Node, Evaluation]]:
-    """Game `index` of the collection, with the analysis the file itself carries (if any): of the
-    main line by ply, of the variations by node."""
+def _read_game(
+    collection: GameCollection, index: int
+) -> tuple[Game, tuple[Evaluation, ...], dict[Node, Evaluation], SaveSource | None]:
+    """Game `index` of the collection, with the analysis the file itself carries (if any: of the
+    main line by ply, of the variations by node) and what File ▸ Save needs to know of it (None
+    when that cannot be known: Save then asks for a new file)."""
+    from reviewer.core.formats.save import record_source
+
     game = collection.game(index)
     table = evaluations_from_game(game)
     carried = table.ordered()
     if all(evaluation.terminal is not None for evaluation in carried):
         carried = []  # only game-over verdicts: nothing was analysed
-    return game, tuple(carried), table.variations
+    try:
+        source: SaveSource | None = record_source(collection, index, game)
+    except Exception:  # a game that cannot be saved in place still opens
+        source = None
+    return game, tuple(carried), table.variations, source

@@ -11,8 +11,8 @@ never the window.
 
 The window's public API, by which the composition root (`gui.app`, `commands.gui`) drives a scripted
 run and tests drive the window:
-- `open_file`, `export`, `start_analysis`, `set_live`, `show_lines` (live lines, ownership, policy),
-  `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
+- `open_file`, `save`, `save_as`, `close_without_saving`, `export`, `start_analysis`, `set_live`,
+  `show_lines` (live lines, ownership, policy), `shown_line_count`, `go_to_ply`, `play_line`, `restoring_lines`, and for one run's engine
   `set_engine_choice`, `set_limit` (with remember=False) and `session.model.set_preset`;
 - its signals `file_opened`, `open_failed`, `export_finished`, `analysis_finished`, `analysis_failed`,
   `cache_checked`, `lines_shown`, `lines_restored`.
@@ -118,6 +118,13 @@ class MainWindow(QMainWindow):
 
         _import_shared_dependencies()
         self.message_bar = MessageBar(self)  # below the game's figures once the panel is made
+        from reviewer.gui.game_saving import GameSaving
+
+        self.saving = GameSaving(
+            self.session, self.tasks, self.message_bar, self.statusBar().showMessage, self,
+            before_save=lambda: self.comment_editor.commit(),
+        )
+        self.saving.title_changed.connect(self.setWindowTitle)
         self.files = GameFiles(
             self.session,
             self.settings,
@@ -127,8 +134,10 @@ class MainWindow(QMainWindow):
             self.message_bar,
             self.statusBar(),
             self,
+            record_source=self.saving.record_source,
+            may_leave=self.saving.may_leave_game,
         )
-        self.files.title_changed.connect(self.setWindowTitle)
+        self.files.title_changed.connect(self.saving.set_base_title)
         self.files.opened.connect(self._on_file_opened)
         self.files.open_failed.connect(self.open_failed)
         self.status_area = StatusArea(self.statusBar(), self)
@@ -185,9 +194,18 @@ class MainWindow(QMainWindow):
             set_time_chart=lambda shown: self.views.set_time_chart_wanted(shown),
             set_up_position=lambda: self.dialogs.show_position_setup(),
             play_from_here=self.play_from_here,
+            save=lambda: self.save(),
+            save_as=lambda: self.save_as(),
+            undo=self.undo,
+            redo=self.redo,
         )
         self.commands = build_actions(self, self.session, slots)
         build_menus(self, self.session, slots, self.commands, self.exports, self.files.recent_menu)
+        from reviewer.gui.annotate_menu import AnnotateMenu
+
+        moves_menu = next((item for item in self.menuBar().actions() if item.text() == "&Moves"), None)
+        self.annotate = AnnotateMenu(self, self.session, before=moves_menu)
+        self.saving.saved.connect(lambda _path: self.annotate.break_chord())
         build_toolbar(self, self.session, slots, self.commands)
         self.analysis_controller.attach_engine_controls(
             EngineControls(
@@ -283,6 +301,15 @@ class MainWindow(QMainWindow):
 
         self.markup_menu = add_markup_menu(self, self.analysis_board.shapes)
         self.analysis_board.lines_shown.connect(self.lines_shown)
+        from reviewer.core.services.saved_notes import SavedNotes
+        from reviewer.gui.notes_keeper import NotesKeeper
+
+        self.notes_keeper = NotesKeeper(self.session, SavedNotes(), self)
+        self.notes_keeper.failed.connect(
+            lambda text: self.message_bar.add(Message(key=f"notes:{text}", level="warning", text=text))
+        )
+        self.saving.on_saved.append(self.notes_keeper.game_saved)
+        self.analysis_board.lines_restored.connect(self.notes_keeper.lines_restored)  # the notes on those lines come next
         self.analysis_board.lines_restored.connect(self.lines_restored)
 
     def _live_engine_factory(self, kind: str, board_size: tuple[int, int] | None) -> Any:
@@ -390,7 +417,9 @@ class MainWindow(QMainWindow):
         self.header_label, self.summary_panel, self.move_list = panel.header_label, panel.summary_panel, panel.move_list
         self.comment_view, self.lines_panel, self.retro_panel = panel.comment_view, panel.lines_panel, panel.retro_panel
         self.move_entry, self.right_splitter = panel.move_entry, panel.splitter
+        self.comment_editor = panel.comment_editor
         self.move_entry.left.connect(self._focus_board)
+        self.comment_editor.left.connect(self._focus_board)
         self._build_explorer()
 
         top = BoardAndPanel(self.board_column, self.review_panel, self)
@@ -536,6 +565,37 @@ class MainWindow(QMainWindow):
         """Read `path` off the GUI thread; a file of many games asks which one (unless given)."""
         self.files.open_file(path, game_index, ply)
 
+    def save(self) -> None:
+        """File ▸ Save: the game and the notes into the game's own file, off the GUI thread
+        (`saving.saved` or `saving.save_failed` follows)."""
+        self.saving.save()
+
+    def save_as(self, path: str | Path | None = None) -> None:
+        """File ▸ Save As: into a new file (`path`, else the one the player chooses)."""
+        if path is not None:
+            chosen = Path(path)
+            ask, self.saving.choose_path = self.saving.choose_path, lambda _suggested: chosen
+            try:
+                self.saving.save_as()
+            finally:
+                self.saving.choose_path = ask
+        else:
+            self.saving.save_as()
+
+    def close_without_saving(self) -> None:
+        """Close the window without asking: unsaved edits stay out of the file (Reviewer's data keeps the notes)."""
+        self.saving.ask_unsaved = lambda _path: "discard"
+        self.close()
+
+    def undo(self) -> None:
+        """Edit ▸ Undo: the words being typed are kept first, then the last change is taken back."""
+        self.comment_editor.commit()
+        self.session.model.undo_edit()
+
+    def redo(self) -> None:
+        self.comment_editor.commit()
+        self.session.model.redo_edit()
+
     def export(self, path: str | Path) -> None:
         """Write the annotated game (.pgn/.sgf) or the JSON report (.json) to `path`, off the GUI thread."""
         target = Path(path)
@@ -668,6 +728,10 @@ class MainWindow(QMainWindow):
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.comment_editor.commit()
+        if not self.saving.may_leave_game(self.close):  # asked: saved first (then closed), or not closed
+            event.ignore()
+            return
         if self._remember_layout:
             self.save_window_state()
         self.analysis.shutdown(timeout_s=3.0)
@@ -677,6 +741,7 @@ class MainWindow(QMainWindow):
         self.dialogs.close()
         self.assessor.shutdown(timeout_s=2.0)
         self.explorer_panel.stop_imports()
+        self.notes_keeper.shutdown(timeout_s=5.0)
         self.tasks.shutdown(timeout_s=5.0)
         super().closeEvent(event)
 

@@ -2,7 +2,8 @@
 variation in an indented block of flowing text right after the move it branches from.
 
 Chess rows read `12.  Nf3  Nc6`; Go cells read `13 ● Q16` (the move number, a stone, the point).
-Main-line moves carry their judgement as colour and ?!/?/??; a move where the file has a problem
+Main-line moves carry their judgement as colour and ?!/?/??, the player's (or the file's) own glyphs
+in its place (`e4!?`, `Nf3? ±`) and a ✎ when the move carries words; a move where the file has a problem
 (e.g. the next move could not be read) carries a ⚠ whose tooltip says what. Everything is laid out once per game
 (and again when the width changes); moving the current move only repaints two cells.
 """
@@ -22,12 +23,11 @@ from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.notes import displayable, move_glyph, other_glyphs, words_mark
 from reviewer.gui.presenters.times import TIME_TROUBLE_MARK
 
 _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
-# The annotator's move glyphs (PGN NAGs $1-$6), shown where the engine has not judged the move.
-_NAG_GLYPHS: dict[int, str] = {1: "!", 2: "?", 3: "!!", 4: "??", 5: "!?", 6: "?!"}
 
 PROBLEM_MARK = "⚠"
 DEPARTURE_MARK = "◆"  # the game left the database, or the player their usual line, with this move
@@ -181,11 +181,29 @@ class MoveListWidget(QAbstractScrollArea):
         return self._current
 
     def symbol_for(self, node: Node, ply: int | None = None) -> str:
-        """The glyph after a main-line move: the engine's judgement, else the annotator's own NAG."""
+        """The glyph after a main-line move: the annotator's own (the player's or the file's NAG),
+        else the engine's judgement."""
+        own = move_glyph(node)
+        if own:
+            return own
         judgement = self._judgements.get(node.ply if ply is None else ply)
-        if judgement is not None:
-            return style.judgement_symbol(judgement)
-        return next((_NAG_GLYPHS[nag] for nag in node.nags if nag in _NAG_GLYPHS), "")
+        return style.judgement_symbol(judgement) if judgement is not None else ""
+
+    def notes_text(self, node: Node) -> str:
+        """What follows a move's glyph: the position's and other glyphs (`±`, `N`) and ✎ for words."""
+        text = " ".join(part for part in (other_glyphs(node), words_mark(node)) if part)
+        metrics = QFontMetricsF(self._font())
+        return displayable(text, lambda sign: metrics.inFontUcs4(ord(sign)))
+
+    def shown_text(self, node: Node) -> str:
+        """The move as the list draws it: `Nf3?` and, after a space, its other glyphs and ✎."""
+        item = self._layout.by_node.get(node)
+        if item is None:
+            return ""
+        if item.kind == "variation":
+            return item.text
+        extra = self.notes_text(node)
+        return f"{item.text}{self.symbol_for(node, item.ply)}" + (f" {extra}" if extra else "")
 
     def item_rect(self, node: Node) -> QRect | None:
         """Where `node`'s move is drawn, in viewport coordinates (None if it is not listed)."""
@@ -425,12 +443,18 @@ class MoveListWidget(QAbstractScrollArea):
         if self._game is not None and presentation(self._game.kind).numbered_moves:
             color = node.color or self._color_of_ply(ply)
             number = self._fullmove_before(ply)
+            text = self._variation_text(node, node.move or "")
             if color == "white":
-                return [(f"{number}.", None, "number"), (node.move or "", node, "variation")]
+                return [(f"{number}.", None, "number"), (text, node, "variation")]
             if force_number:
-                return [(f"{number}…", None, "number"), (node.move or "", node, "variation")]
-            return [(node.move or "", node, "variation")]
-        return [(str(ply), None, "number"), (self._go_move_text(node), node, "variation")]
+                return [(f"{number}…", None, "number"), (text, node, "variation")]
+            return [(text, node, "variation")]
+        return [(str(ply), None, "number"), (self._variation_text(node, self._go_move_text(node)), node, "variation")]
+
+    def _variation_text(self, node: Node, move: str) -> str:
+        """A variation's move with its glyphs and ✎: `Bc4!? ±`."""
+        extra = self.notes_text(node)
+        return f"{move}{move_glyph(node)}" + (f" {extra}" if extra else "")
 
     @staticmethod
     def _go_move_text(node: Node) -> str:
@@ -490,7 +514,7 @@ class MoveListWidget(QAbstractScrollArea):
             return
         judgement = self._judgements.get(item.ply)
         symbol = self.symbol_for(item.node, item.ply) if item.node is not None else ""
-        from_annotator = judgement is None and bool(symbol)
+        from_annotator = item.node is not None and bool(move_glyph(item.node))
         flagged = judgement in style.FLAGGED_JUDGEMENTS
         move_color = text_color
         if current:
@@ -523,6 +547,14 @@ class MoveListWidget(QAbstractScrollArea):
                 painter.setPen(muted if from_annotator else style.judgement_color(judgement))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, symbol)
             x += metrics.horizontalAdvance(symbol) + 2
+        notes = self.notes_text(item.node) if item.node is not None else ""
+        if notes:
+            painter.setFont(self._font())
+            painter.setPen(QColor(theme.current_text) if current else muted)
+            x += 3
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, notes)
+            x += QFontMetricsF(self._font()).horizontalAdvance(notes) + 2
+            painter.setFont(bold)
         if item.ply in self._problems:
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, PROBLEM_MARK)

@@ -96,6 +96,7 @@ class ReviewViews(QObject):
         session.evaluation_added.connect(self._on_evaluation_added)
         session.assessment_changed.connect(self.schedule_refresh)
         session.engine_hidden_changed.connect(self.refresh)
+        session.notes_changed.connect(self._on_notes_changed)
 
     def set_graph_mode(self, mode: str) -> None:
         """`mode`: "win" (win chance / winrate) or the game's own value (centipawns / points)."""
@@ -134,7 +135,7 @@ class ReviewViews(QObject):
         if chart is not None:
             chart.set_current_ply(mainline_anchor(node))
         widgets.board_area.show_clocks(clocks_at(game, node))
-        html = comment_html(self.session.model, node)
+        html = comment_html(self.session.model, node, with_words=False)  # the player's words are in the editor
         note = self.notes.get(node.ply, "") if node.is_mainline else ""
         if note:
             html += f"<p>{escape(note)}</p>"
@@ -149,6 +150,11 @@ class ReviewViews(QObject):
         move_list.set_judgements(model.shown_judgements())
         if model.current_node is not None:
             move_list.set_current_node(model.current_node)
+
+    def _on_notes_changed(self, _node: Node) -> None:
+        """A move's glyphs or words changed: the move list says them (a variation's width may change)."""
+        if self.session.model.game is not None:
+            self.widgets.move_list.refresh_tree()
 
     def _on_evaluation_added(self, ply: int) -> None:
         """A figure of the move on show came (its position's or the one before it): shown at once,

@@ -68,13 +68,21 @@ class ActionSlots:
     set_time_chart: Callable[[bool], None]  # the time chart under the graph shown (for games that carry times)
     set_up_position: Callable[[], None]  # the board editor
     play_from_here: Callable[[bool], None]  # True: play the position out against the engine; False: stop
+    save: Callable[[], object] = lambda: None  # the game into its own file
+    save_as: Callable[[], object] = lambda: None  # the game into a new file
+    undo: Callable[[], object] | None = None  # None: the model's undo, as is
+    redo: Callable[[], object] | None = None
 
 
 class WindowActions:
     """The window's actions, menus and toolbar widgets, made by `build_actions`, `build_menus` and `build_toolbar`."""
 
     open_action: QAction
+    save_action: QAction
+    save_as_action: QAction
     export_action: QAction
+    undo_action: QAction
+    redo_action: QAction
     choose_game_action: QAction
     quit_action: QAction
     players_action: QAction
@@ -156,13 +164,18 @@ def build_actions(host: QMainWindow, session: ReviewSession, slots: ActionSlots)
     actions.open_action = make_action(host,
         "&Open…", slots.choose_file, [QKeySequence.StandardKey.Open], "Open a PGN or SGF file", sp.SP_DialogOpenButton
     )
+    actions.save_action = make_action(host,
+        "&Save", slots.save, [QKeySequence("Ctrl+S")], "Save the game and your notes into its own file", sp.SP_DialogSaveButton,
+    )
+    actions.save_as_action = make_action(host,
+        "Save &As…", slots.save_as, [QKeySequence("Ctrl+Shift+S")], "Save the game and your notes into a new file",
+    )
     actions.export_action = make_action(host,
         "&Export…",
         slots.choose_export,
-        [QKeySequence("Ctrl+S")],
+        [QKeySequence("Ctrl+Shift+E")],
         "Export the annotated game (PGN/SGF) or a JSON report",
-        sp.SP_DialogSaveButton,
-    )
+    )  # no icon: the floppy is Save's; the text says it in both themes
     actions.choose_game_action = make_action(host,
         "Another &game of this file…",
         slots.choose_game,
@@ -252,8 +265,16 @@ def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlot
 
         return run
 
+    actions.undo_action = make_action(host,
+        "&Undo", slots.undo or session.model.undo_edit, [QKeySequence.StandardKey.Undo],
+        "Take back the last change: a move, a line, a note",
+    )
+    actions.redo_action = make_action(host,
+        "&Redo", slots.redo or session.model.redo_edit, [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")],
+        "Make the change taken back again",
+    )
+    follow_undo_state(session, actions)
     actions.variation_actions = [
-        make_action(host, "&Undo the last change", session.model.undo_edit, [QKeySequence.StandardKey.Undo], "Undo"),
         make_action(host, "Pro&mote variation", on_current(session.model.promote), [], "One step up"),
         make_action(host, "Make &main line", on_current(session.model.make_mainline), [], "Main line"),
         make_action(host, "&Delete from here", on_current(session.model.delete_from), ["Ctrl+Del"], "Delete"),
@@ -297,6 +318,18 @@ def build_board_actions(host: QWidget, session: ReviewSession, slots: ActionSlot
     actions.train_action = make_action(host, "&Train…", slots.show_trainer, ["Ctrl+T"], "Your mistakes, brought back")
 
 
+def follow_undo_state(session: ReviewSession, actions: WindowActions) -> None:
+    """Undo and Redo enabled only when there is something to take back or make again."""
+
+    def update(*_args: object) -> None:
+        actions.undo_action.setEnabled(session.model.can_undo)
+        actions.redo_action.setEnabled(session.model.can_redo)
+
+    for signal in (session.game_loaded, session.tree_changed, session.notes_changed):
+        signal.connect(update)
+    update()
+
+
 def build_menus(
     host: QMainWindow, session: ReviewSession, slots: ActionSlots, actions: WindowActions, exports: GameExports, recent_menu: QMenu
 ) -> None:
@@ -306,6 +339,9 @@ def build_menus(
     actions.recent_menu = recent_menu
     file_menu.addMenu(actions.recent_menu)
     file_menu.addAction(actions.choose_game_action)
+    file_menu.addSeparator()
+    file_menu.addAction(actions.save_action)
+    file_menu.addAction(actions.save_as_action)
     file_menu.addAction(actions.export_action)
     exports.add_to(file_menu)
     file_menu.addSeparator()
@@ -315,6 +351,9 @@ def build_menus(
     file_menu.addAction(actions.quit_action)
 
     edit_menu = bar.addMenu("&Edit")
+    edit_menu.addAction(actions.undo_action)
+    edit_menu.addAction(actions.redo_action)
+    edit_menu.addSeparator()
     edit_menu.addAction(actions.set_up_action)
 
     move_menu = bar.addMenu("&Moves")
@@ -420,6 +459,7 @@ def build_toolbar(host: QMainWindow, session: ReviewSession, slots: ActionSlots,
     actions.preset_combo.activated.connect(lambda index: slots.set_preset(actions.preset_combo.itemData(index)))
     toolbar.addWidget(actions.preset_combo)
     toolbar.addSeparator()
+    toolbar.addAction(actions.save_action)
     toolbar.addAction(actions.export_action)
 
     spacer = QWidget(host)
@@ -454,6 +494,8 @@ def apply_action_states(actions: WindowActions, states: ActionStates) -> None:
     actions.analyse_action.setIcon(media_icon(states.running))
     actions.analyse_action.setToolTip(states.analyse_tip)
     actions.export_action.setEnabled(states.export_enabled)
+    actions.save_action.setEnabled(states.export_enabled)
+    actions.save_as_action.setEnabled(states.export_enabled)
     actions.choose_game_action.setEnabled(states.choose_game_enabled)
     actions.preset_combo.setEnabled(states.thresholds_enabled)
     actions.preset_menu.setEnabled(states.thresholds_enabled)

@@ -245,3 +245,13 @@ def test_notes_are_undone_and_redone_with_the_moves_and_counted_as_unsaved(game)
     assert model.unsaved_edits == 0
     model.play_move(other_legal_move(game, node))
     assert model.unsaved_edits == 1
+
+
+def test_notes_put_back_by_other_code_are_announced_but_neither_undoable_nor_unsaved(game) -> None:
+    model = loaded(game)
+    node = model.mainline_node(3)
+    events = recorded(model)
+    node.nags = [1]  # as Reviewer's kept notes put them back
+    model.notes_edited_elsewhere(node)
+    assert events == [NotesChanged(node)]
+    assert model.unsaved_edits == 0 and not model.can_undo

@@ -28,3 +28,15 @@ def no_worker_outlives_its_test():
         thread.join(timeout=60.0)  # ends on its own once stopped; the bound only catches a hang
     left = [t.name for t in workers if t.is_alive()]
     assert not left, f"worker threads still running after the test: {left}"
+
+
+@pytest.fixture(autouse=True)
+def saving_questions_never_wait(monkeypatch):
+    """A window closed (or given another file) with unsaved edits asks Save / Discard / Cancel: in a
+    test that does not answer it itself, the answer is Discard (Reviewer's data keeps the notes),
+    a file changed on disk is left alone and no file dialog opens; no test waits on a dialog."""
+    from reviewer.gui.game_saving import GameSaving
+
+    monkeypatch.setattr(GameSaving, "_ask_unsaved", lambda self, path: "discard")
+    monkeypatch.setattr(GameSaving, "_ask_changed_on_disk", lambda self, name: "cancel")
+    monkeypatch.setattr(GameSaving, "_choose_path", lambda self, suggested: None)

@@ -1,5 +1,5 @@
 """The keyboard in the real window: the navigation keys step through the game whatever has the
-focus, except while a move is being typed in the move box; Esc, Enter and a click on the board or
+focus, except while a move is being typed in the move box or words in the comment editor; Esc, Enter and a click on the board or
 the move list take the keyboard back from the box."""
 
 from __future__ import annotations
@@ -56,12 +56,13 @@ def test_every_navigation_key_works_from_every_focusable_widget(qtbot, window, c
     for widget in focusable_widgets(window):
         for key, wanted in NAVIGATION:
             window.session.model.set_current_ply(FROM_PLY)
+            window.session.model.annotate(window.session.model.current_node, words="")  # an empty editor passes them on
             widget.setFocus()
             qtbot.waitUntil(widget.hasFocus)
             QTest.keyClick(focused(), key)
             where = f"{key.name} from {type(widget).__name__} {widget.objectName()!r}"
             assert window.session.model.current_ply == (last if wanted is None else wanted), where
-        if game == GO_GAME and widget is not window.move_entry:  # Shift+P passes, wherever the focus is
+        if game == GO_GAME and widget not in (window.move_entry, window.comment_editor):  # Shift+P passes, but in a text box
             window.session.model.set_current_ply(FROM_PLY)
             widget.setFocus()
             qtbot.waitUntil(widget.hasFocus)

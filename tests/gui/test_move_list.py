@@ -158,7 +158,7 @@ def test_judgement_tints_the_move(move_list):
     assert tinted.red() > tinted.blue()
 
 
-def test_the_annotators_glyph_shows_until_the_engine_judges_the_move(move_list):
+def test_the_annotators_glyph_shows_before_the_engines_judgement(move_list):
     game = chess_game(["e4", "e5", "Qh5", "Nc6"])
     game.node_at_ply(3).nags = [2]  # $2: the annotator calls 2. Qh5 a mistake
     game.node_at_ply(4).nags = [1]
@@ -181,8 +181,10 @@ def test_the_annotators_glyph_shows_until_the_engine_judges_the_move(move_list):
     move_list.viewport().update()
     assert with_glyph > ink()  # the "?" was painted after the move
     game.node_at_ply(3).nags = [2]
+    game.node_at_ply(4).nags = []
     move_list.set_judgements({3: "good", 4: "blunder"})
-    assert move_list.symbol_for(game.node_at_ply(3)) == "" and move_list.symbol_for(game.node_at_ply(4)) == "??"
+    # The player's (or the file's) own glyph is theirs to say; a move without one shows the engine's.
+    assert move_list.symbol_for(game.node_at_ply(3)) == "?" and move_list.symbol_for(game.node_at_ply(4)) == "??"
 
 
 def test_go_moves_are_listed_and_clickable(move_list, qtbot):

@@ -104,7 +104,7 @@ def test_an_sgf_with_byo_yomi_times_charts_them_once_they_are_the_main_line(qtbo
     model = window.session.model
     timed = next(child for child in model.game.root.children if child.clock_s is not None)
     model.set_current_node(timed)
-    qtbot.waitUntil(lambda: "120 sec" in window.comment_view.toPlainText(), timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: "120 sec" in window.comment_editor.toPlainText(), timeout=WAIT_MS)  # the file's own words
     assert "◷ 2:00 left" in window.comment_view.toPlainText()
     make_main = next(action for action in window.commands.variation_actions if action.text() == "Make &main line")
     make_main.trigger()

@@ -27,7 +27,7 @@ COMPOSITION_ROOT = "app.py"  # drives a scripted run through the window's public
 PUBLIC_API = frozenset({
     "open_file", "export", "start_analysis", "set_live", "show_lines", "shown_line_count", "go_to_ply", "play_line",
     "restoring_lines", "file_opened", "open_failed", "export_finished", "analysis_finished", "analysis_failed",
-    "cache_checked", "lines_shown", "lines_restored",
+    "cache_checked", "lines_shown", "lines_restored", "close_without_saving",
     "show", "close", "resize", "setFixedSize", "setAttribute", "grab",
 })
 

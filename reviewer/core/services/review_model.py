@@ -620,6 +620,12 @@ class ReviewModel:
             self._note_edit(node)
         return changed
 
+    def notes_edited_elsewhere(self, node: Node) -> None:
+        """`node`'s notes were put back by other code (the player's notes kept in Reviewer's data):
+        announced, neither undoable nor counted as an unsaved edit."""
+        if self._game is not None:
+            self._emit(NotesChanged(node))
+
     def _note_edit(self, node: Node) -> None:
         self._edits += 1
         self._emit(NotesChanged(node))

@@ -32,8 +32,9 @@ def _numbered_line(game: Game, from_ply: int, moves: Sequence[str], first_mover:
     return numbered_moves(moves, game.full_move_number(from_ply + 1), first_mover == "white", SCREEN_DOTS)
 
 
-def comment_html(model: ReviewModel, node: Node) -> str:
-    """What the comment pane says about the move that led to `node` and the position after it."""
+def comment_html(model: ReviewModel, node: Node, with_words: bool = True) -> str:
+    """What the comment pane says about the move that led to `node` and the position after it;
+    `with_words`: the file's (the player's) own words too (the window shows them in an editor)."""
     game = model.game
     if game is None:
         return ""
@@ -94,7 +95,7 @@ def comment_html(model: ReviewModel, node: Node) -> str:
     time_line = move_time_text(game, node)
     if time_line:
         parts.append(f"<div style='margin-top:4px'>{escape_html(time_line)}</div>")
-    own_comment = _readable_comment(node.comment)
+    own_comment = _readable_comment(node.comment) if with_words else ""
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
     if not parts and node.parent is None:
