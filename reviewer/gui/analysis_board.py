@@ -54,6 +54,7 @@ class AnalysisBoard(QObject):
     lines_restored = Signal()  # the lines kept for the open game are back in its tree (or there were none)
     threat_shown = Signal(object)  # the Why of the threat now on show (None: none shown)
     region_changed = Signal(object)  # the region of interest now ((row, col), (row, col)), or None
+    region_choosing = Signal(bool)  # whether the next drag on the board chooses the region
 
     def __init__(
         self,
@@ -129,9 +130,14 @@ class AnalysisBoard(QObject):
         if all(hasattr(widget, name) for name in ("point_at", "point_center", "cell_size")):
             tool = RegionTool(widget)
             tool.changed.connect(self._on_region_chosen)
+            tool.choosing_changed.connect(self.region_choosing)
             self._region_tools[view.kind] = tool
 
     # ----------------------------------------------------------------- region of interest
+
+    def region_tools(self) -> dict[str, RegionTool]:
+        """Each board of points' region tool, by its game's kind."""
+        return dict(self._region_tools)
 
     def region_tool(self) -> RegionTool | None:
         """The region tool of the board on show; None where the board has no points to choose."""

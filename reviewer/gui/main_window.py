@@ -29,6 +29,7 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QApplication,
     QMainWindow,
+    QMenu,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -300,6 +301,13 @@ class MainWindow(QMainWindow):
         from reviewer.gui.markup_menu import add_markup_menu
 
         self.markup_menu = add_markup_menu(self, self.analysis_board.shapes)
+        from reviewer.gui.region_actions import RegionActions
+
+        analysis_menu = next(item.menu() for item in self.menuBar().actions() if item.text() == "&Analysis")
+        assert isinstance(analysis_menu, QMenu)
+        self.region_actions = RegionActions(self, self.session, self.analysis_board, self.analysis_board.shapes, analysis_menu,
+                                            self.commands.threat_action, lambda text: self.statusBar().showMessage(text, 8000),
+                                            self.analysis_controller.stop_analysis)
         self.analysis_board.lines_shown.connect(self.lines_shown)
         from reviewer.core.services.saved_notes import SavedNotes
         from reviewer.gui.notes_keeper import NotesKeeper

@@ -460,5 +460,6 @@ SUPPORT = GameSupport(
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
     preload_network_ref="reviewer.core.engines.registry:preload_katago",
     setup_ref="reviewer.core.games.go_setup:SETUP",
+    frame_ref="reviewer.core.games.go_frame:frame_position",
     opponent=OpponentStrength(unit="visits", minimum=1, maximum=3200, default=50, step=10, limit=lambda visits: Limit(visits=visits)),
 )

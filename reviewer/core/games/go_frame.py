@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.games.go import GoBoard
-from reviewer.core.gametree import Color, Game, Point, other_color
+from reviewer.core.gametree import Color, Game, Node, Point, other_color
 
-__all__ = ["MARGIN", "FrameRefused", "FramedProblem", "framed_game", "problem_region", "tsumego_frame"]
+__all__ = ["MARGIN", "FrameRefused", "FramedProblem", "frame_position", "framed_game", "problem_region", "tsumego_frame"]
 
 MARGIN = 2  # empty lines left around a problem's stones when no region is given
 MOST_AREA_SHARE = 0.5  # a problem over more of the board than this is no corner or side problem
@@ -97,13 +97,16 @@ def tsumego_frame(
     by_distance: dict[int, int] = {}
     for point in outside:
         by_distance[_distance(point, box)] = by_distance.get(_distance(point, box), 0) + 1
-    # The attacker's lines up to `reach`, then one empty line, then the defender's: about half each.
-    reach, taken = 1, 0
-    for distance in sorted(by_distance):
-        taken += by_distance[distance]
-        reach = distance
-        if taken >= (len(outside) - by_distance[distance]) / 2:
-            break
+    # The attacker's lines up to `reach`, then one empty line, then the defender's: the reach that
+    # splits the rest most evenly.
+    distances = sorted(by_distance)
+
+    def imbalance(reach: int) -> int:
+        attacker_points = sum(by_distance[d] for d in distances if d <= reach)
+        defender_points = sum(by_distance[d] for d in distances if d >= reach + 2)
+        return abs(attacker_points - defender_points)
+
+    reach = min(distances, key=lambda candidate: (imbalance(candidate), candidate))
     attacking: list[Point] = []
     defending: list[Point] = []
     attacker_area = defender_area = 0
@@ -143,3 +146,14 @@ def _check_alive(width: int, height: int, black: set[Point], white: set[Point], 
     for point in added:
         if board.group_without_liberties(point) is not None:
             raise FrameRefused("the board is too small around this problem for a frame with liberties")
+
+
+def frame_position(game: Game, node: Node, region: Region | None) -> tuple[Game, Region]:
+    """The Go position after `node` framed (`tsumego_frame`) as a new game, and its region."""
+    from reviewer.core.games.go import RULES
+
+    position = RULES.after(game, node)
+    framed, frame = framed_game(game.board_width, game.board_height, set(position.black), set(position.white),
+                                position.to_move, region)
+    framed.rules = game.rules
+    return framed, frame.region

@@ -24,7 +24,7 @@ from typing import Any, Literal
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable, Limit
 from reviewer.core.games.base import PlayedMove
-from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
+from reviewer.core.gametree import Color, Game, GameKind, Node, Point, other_color
 
 __all__ = [
     "Averaging",
@@ -189,6 +189,9 @@ class GameSupport:
     fallback_identity_prefix: str = ""
     opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
     setup_ref: str = ""  # the board editor (`setup.PositionSetup`), "" where positions cannot be set up by hand
+    # (game, node, region or None) -> (a new game: the position framed for a life-and-death study,
+    # its region); raises ValueError with the reason. "" where the game has no such frame.
+    frame_ref: str = ""
     preload_network_ref: str = ""  # (engine: EngineInfo | list[str], board_size) -> bool: the usual engine's network built ahead of its first search; "" where it has none
 
     @property
@@ -200,6 +203,13 @@ class GameSupport:
     def position_setup(self) -> Any:
         """The game's board editor (`setup.PositionSetup`); ValueError where it has none."""
         return self._named("setup_ref", self.setup_ref)
+
+    def frame_problem(self, game: Game, node: Any, region: tuple[Point, Point] | None) -> tuple[Game, tuple[Point, Point]]:
+        """The position after `node` framed as a life-and-death problem (see `frame_ref`)."""
+        if not self.frame_ref:
+            raise ValueError(f"{self.title} positions are not framed as problems")
+        framed: tuple[Game, tuple[Point, Point]] = resolve(self.frame_ref)(game, node, region)
+        return framed
 
     @property
     def player_order(self) -> tuple[Color, Color]:
