@@ -450,6 +450,7 @@ SUPPORT = GameSupport(
     board_header=False,
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",
+    move_examples=("Nf3", "e2e4"),
     engine_identity_prefix="Stockfish",  # its `id name`
     setup_ref="reviewer.core.games.chess_setup:SETUP",
     # Stockfish's UCI_Elo (Debian's 15.1 takes 1350–2850); a fifth of a second a move

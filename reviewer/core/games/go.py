@@ -454,6 +454,7 @@ SUPPORT = GameSupport(
     has_eval_bar=False,
     board_header=True,
     pass_move="pass",
+    move_examples=("D4", "pass"),
     point_maps=True,
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",

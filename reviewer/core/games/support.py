@@ -176,6 +176,7 @@ class GameSupport:
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
+    move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
     explain_ref: str | None = None  # move explanations, when the game has them
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
     database_record_ref: str = ""
