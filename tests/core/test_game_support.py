@@ -87,3 +87,15 @@ def test_a_game_that_names_no_reading_of_its_values_is_told_so() -> None:
         silent.candidate_value(Candidate(move="D4", order=0, score_lead_first=1.0), "black")
     with pytest.raises(ValueError, match="'Go' names no eval_bar_ref"):
         go.eval_bar_share(position)
+
+
+def test_moves_are_numbered_from_the_games_start_position() -> None:
+    chess, go = game_support("chess"), game_support("go")
+    from_black = Game(kind="chess", start_fen="8/8/8/4k3/8/8/4K3/8 b - - 0 41", first_player="black")
+    start = chess.start_move_number(from_black)
+    assert (start.number, start.first_to_move) == (41, False)
+    assert [(step.number, step.first_to_move) for step in (start.after(1), start.after(2), start.after(3))] == [
+        (42, True), (42, False), (43, True)]
+    assert chess.start_move_number(Game(kind="chess", start_fen="not a position", first_player="black")).first_to_move is False
+    assert chess.move_number(Game(kind="chess"), Game(kind="chess").root).number == 1
+    assert go.start_move_number(Game(kind="go")).number == 1  # Go's moves are not numbered: from one, whoever starts

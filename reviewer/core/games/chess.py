@@ -14,7 +14,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, MoveNumber, OpponentStrength, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -33,6 +33,16 @@ def board_class_of(game: Game) -> type[chess.Board]:
 def start_board(game: Game) -> chess.Board:
     board_class = board_class_of(game)
     return board_class(game.start_fen or board_class.starting_fen, chess960=game.chess960)
+
+
+def start_move_number(game: Game) -> MoveNumber:
+    """The start FEN's full-move number and side to move; from 1, the first player first, where
+    the FEN cannot be read (the reader has said why)."""
+    try:
+        board = start_board(game)
+    except ValueError:
+        return MoveNumber(1, game.first_player == "white")
+    return MoveNumber(board.fullmove_number, board.turn == chess.WHITE)
 
 
 def recorded_move(board: chess.Board, node: Node) -> chess.Move:
@@ -400,6 +410,7 @@ SUPPORT = GameSupport(
     first_player="white",
     new_node=new_node,
     numbered_moves=True,
+    start_move_number=start_move_number,
     bottom_player="white",
     scores=ScoreUnits(
         field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,

@@ -29,6 +29,7 @@ from reviewer.core.gametree import Color, Game, GameKind, Node, other_color
 __all__ = [
     "Averaging",
     "GameSupport",
+    "MoveNumber",
     "OpponentStrength",
     "RatingScale",
     "RatingUnit",
@@ -126,6 +127,25 @@ class OpponentStrength:
 
 
 @dataclass(frozen=True)
+class MoveNumber:
+    """Where the numbering of a game's moves stands at a position: the number of the move to play
+    (one number for a move of each player, the first player's first) and whether the first player
+    plays it. Chess: "12." before White's move, "12..." before Black's."""
+
+    number: int
+    first_to_move: bool
+
+    def after(self, plies: int) -> MoveNumber:
+        """The numbering `plies` moves later."""
+        half_moves = plies + (0 if self.first_to_move else 1)
+        return MoveNumber(self.number + half_moves // 2, half_moves % 2 == 0)
+
+
+def _numbered_from_one(game: Game) -> MoveNumber:
+    return MoveNumber(1, True)
+
+
+@dataclass(frozen=True)
 class GameSupport:
     """One game: its rules and everything the rest of Reviewer asks about it.
 
@@ -176,6 +196,8 @@ class GameSupport:
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
+    # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
+    start_move_number: Callable[[Game], MoveNumber] = field(default=_numbered_from_one)
     move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
     explain_ref: str | None = None  # move explanations, when the game has them
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
@@ -206,6 +228,10 @@ class GameSupport:
     def player_order(self) -> tuple[Color, Color]:
         """The players in the order the game lists them: the first player first."""
         return (self.first_player, "black" if self.first_player == "white" else "white")
+
+    def move_number(self, game: Game, node: Node) -> MoveNumber:
+        """The numbering at the position after `node`: of the move to play there."""
+        return self.start_move_number(game).after(node.ply)
 
     def assess(self, game: Game, evaluations: EvaluationTable, preset: str, skip_book: bool) -> Any:
         return resolve(self.assess_ref)(game, evaluations, preset=preset, skip_book=skip_book)

@@ -10,12 +10,12 @@ import chess
 import chess.variant
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.explain.chess import line_squares
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Color, Game, GameKind, Node
 from reviewer.gui.board.chess_board import Arrow
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.views import PlayerNote, ReviewMarks, register_board_view
-from reviewer.gui.live_text import line_arrows
 from reviewer.gui.presenters.board_marks import chess_arrows
 from reviewer.gui.presenters.why import FOCUS_FILL, chess_why_marks
 
@@ -75,7 +75,7 @@ class ChessView:
         self._board.set_flipped(mover == "black")
 
     def show_line(self, game: Game, node: Node, moves: Sequence[str]) -> None:
-        self._board.set_preview_arrows(line_arrows(board_after(game, node), moves) if moves else [])
+        self._board.set_preview_arrows(line_squares(board_after(game, node), moves) if moves else [])
 
     def show_live(self, game: Game, node: Node, evaluation: Evaluation | None, rough: bool) -> None:
         """The live lines go to the lines panel and the evaluation bar: nothing on the board."""
