@@ -80,6 +80,7 @@ def test_a_third_game_opens_steps_plays_is_reviewed_and_exported_in_the_window(q
     model = window.session.model
     assert (model.game.kind, model.ply_count) == (KIND, 5)
     assert window.move_entry.placeholderText() == "Type a move: d"
+    assert not window.exports.copy_fen_action.isEnabled()  # a position of it has no one-line notation
 
     window.setFocus()
     QTest.keyClick(window, Qt.Key.Key_Home)

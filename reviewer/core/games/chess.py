@@ -35,6 +35,10 @@ def start_board(game: Game) -> chess.Board:
     return board_class(game.start_fen or board_class.starting_fen, chess960=game.chess960)
 
 
+def fen_after(game: Game, node: Node) -> str:
+    return board_after(game, node).fen()
+
+
 def start_move_number(game: Game) -> MoveNumber:
     """The start FEN's full-move number and side to move; from 1, the first player first, where
     the FEN cannot be read (the reader has said why)."""
@@ -461,6 +465,7 @@ SUPPORT = GameSupport(
     board_header=False,
     is_over=lambda board: board.is_game_over(),
     position_notation="FEN",
+    position_text=fen_after,
     move_examples=("Nf3", "e2e4"),
     engine_identity_prefix="Stockfish",  # its `id name`
     setup_ref="reviewer.core.games.chess_setup:SETUP",

@@ -196,6 +196,7 @@ class GameSupport:
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
+    position_text: Callable[[Game, Node], str] | None = None  # the position after a node in that notation, where there is one
     # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
     start_move_number: Callable[[Game], MoveNumber] = field(default=_numbered_from_one)
     move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
