@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from reviewer.core.formats.clocks import read_clocks
 from reviewer.core.gametree import Game, GameKind
 
+FIRST_BATCH = 2000  # games a big file lists before a list can show its first rows (`open_collection(first_games=)`)
+
 
 @dataclass(frozen=True)
 class GameSummary:
