@@ -99,3 +99,10 @@ def test_moves_are_numbered_from_the_games_start_position() -> None:
     assert chess.start_move_number(Game(kind="chess", start_fen="not a position", first_player="black")).first_to_move is False
     assert chess.move_number(Game(kind="chess"), Game(kind="chess").root).number == 1
     assert go.start_move_number(Game(kind="go")).number == 1  # Go's moves are not numbered: from one, whoever starts
+
+
+def test_a_comment_reads_without_what_a_reviewer_export_wrote_in_it() -> None:
+    chess, go = game_support("chess"), game_support("go")
+    assert chess.own_comment("Nice trap. (0.41 → -0.62) Mistake. Nf3 was best.").strip() == "Nice trap."
+    assert go.own_comment("A calm move.\nReviewer: Mistake (B+2.5 → W+0.5)") == "A calm move."
+    assert dataclasses.replace(go, own_comment_ref="").own_comment("as it is (0.41 → -0.62)") == "as it is (0.41 → -0.62)"

@@ -451,6 +451,7 @@ SUPPORT = GameSupport(
     export_extension="pgn",
     export_ref="reviewer.core.export.pgn:export_pgn",
     annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
+    own_comment_ref="reviewer.core.export.pgn:without_generated_text",
     embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
     embedded_name="[%eval] comments",
     record_store="comment",

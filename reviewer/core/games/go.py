@@ -441,6 +441,7 @@ SUPPORT = GameSupport(
     export_extension="sgf",
     export_ref="reviewer.core.export.sgf:export_go_text",
     annotate_ref="reviewer.core.export.sgf:annotate_go_text",
+    own_comment_ref="reviewer.core.export.sgf:without_generated_lines",
     embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
     embedded_name="evaluations (RVW, SBKV or SBKS properties)",
     record_store="property",

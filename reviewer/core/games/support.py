@@ -182,6 +182,7 @@ class GameSupport:
     embedded_ref: str = ""  # (game, warnings) -> EvaluationTable: evaluations in the file's own notation (lichess's [%eval])
     embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
     record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
+    own_comment_ref: str = ""  # (comment) -> str: a move's comment without the words Reviewer's export wrote in it; "" = as it is
     cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
     # The report
     report_game_ref: str = ""  # (game, assessment) -> dict: the game block's fields of this game
@@ -319,6 +320,14 @@ class GameSupport:
         if not reference:
             raise ValueError(f"the game {self.title!r} names no {name}: its support object does not say how to read its values")
         return resolve(reference)
+
+    def own_comment(self, comment: str) -> str:
+        """A move's comment as its author wrote it: without what a Reviewer export added (the
+        window says that again from its own analysis)."""
+        if not self.own_comment_ref:
+            return comment
+        text: str = resolve(self.own_comment_ref)(comment)
+        return text
 
     def report_game_fields(self, game: Game, assessment: Any) -> dict[str, Any]:
         fields: dict[str, Any] = resolve(self.report_game_ref)(game, assessment) if self.report_game_ref else {}

@@ -93,7 +93,7 @@ def comment_html(model: ReviewModel, node: Node) -> str:
     time_line = move_time_text(game, node)
     if time_line:
         parts.append(f"<div style='margin-top:4px'>{escape_html(time_line)}</div>")
-    own_comment = _readable_comment(node.comment)
+    own_comment = _readable_comment(game, node.comment)
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
     if not parts and node.parent is None:
@@ -128,14 +128,11 @@ def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
 _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
-def _readable_comment(comment: str) -> str:
+def _readable_comment(game: Game, comment: str) -> str:
     """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds,
     nor the words a Reviewer export wrote (the comment pane says them again from the analysis)."""
-    from reviewer.core.export.pgn import without_generated_text
-    from reviewer.core.export.sgf import strip_generated
-
-    text = without_generated_text(_COMMENT_COMMAND.sub(" ", comment))
-    return " ".join(strip_generated(text)[0].split())
+    text = game_support(game.kind).own_comment(_COMMENT_COMMAND.sub(" ", comment))
+    return " ".join(text.split())
 
 
 def _opening_line(game: Game, node: Node) -> str:
