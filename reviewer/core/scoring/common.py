@@ -7,7 +7,7 @@ Every figure follows `docs/SCORING.md`. A figure that needs an evaluation nobody
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -171,3 +171,18 @@ class GameAssessment:
         if 0 <= index < len(self.moves) and self.moves[index].ply == ply:
             return self.moves[index]
         return next((move for move in self.moves if move.ply == ply), None)
+
+
+def top5_counts(summary: Mapping[str, Any]) -> tuple[int, int] | None:
+    """From a report's side summary: (moves that were one of the engine's top 5, moves whose position
+    has a top 5); None where no position had one."""
+    base, share = summary.get("top5_moves"), summary.get("top5_match")
+    if not isinstance(base, int) or isinstance(base, bool) or base <= 0 or not isinstance(share, (int, float)):
+        return None
+    return round(float(share) * base), base
+
+
+def top5_text(summary: Mapping[str, Any]) -> str:
+    """'12/20 of the positions with five lines', or '—' without such a position."""
+    counts = top5_counts(summary)
+    return "—" if counts is None else f"{counts[0]}/{counts[1]} of the positions with five lines"

@@ -6,8 +6,7 @@ sign is s = +1 for Black, -1 for White; the points lost are s*(S(P(i-1)) - S(Pi)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.gametree import Color, Game
@@ -158,21 +157,6 @@ def is_top5(move: str, evaluation: Evaluation | None, mover: Color) -> bool | No
             return None
         return sign_of(mover) * (lead - candidate.score_lead_first) < TOP5_MAX_LOSS
     return False
-
-
-def top5_counts(summary: Mapping[str, Any]) -> tuple[int, int] | None:
-    """From a report's side summary: (moves that were one of the engine's top 5, moves whose position
-    has a top 5); None where no position had one."""
-    base, share = summary.get("top5_moves"), summary.get("top5_match")
-    if not isinstance(base, int) or isinstance(base, bool) or base <= 0 or not isinstance(share, (int, float)):
-        return None
-    return round(float(share) * base), base
-
-
-def top5_text(summary: Mapping[str, Any]) -> str:
-    """'12/20 of the positions with five lines', or '—' without such a position."""
-    counts = top5_counts(summary)
-    return "—" if counts is None else f"{counts[0]}/{counts[1]} of the positions with five lines"
 
 
 def assess_go(
