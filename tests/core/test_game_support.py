@@ -106,3 +106,14 @@ def test_a_comment_reads_without_what_a_reviewer_export_wrote_in_it() -> None:
     assert chess.own_comment("Nice trap. (0.41 → -0.62) Mistake. Nf3 was best.").strip() == "Nice trap."
     assert go.own_comment("A calm move.\nReviewer: Mistake (B+2.5 → W+0.5)") == "A calm move."
     assert dataclasses.replace(go, own_comment_ref="").own_comment("as it is (0.41 → -0.62)") == "as it is (0.41 → -0.62)"
+
+
+def test_chess_moves_go_from_square_to_square_and_gos_do_not() -> None:
+    import chess as python_chess
+
+    squares = game_support("chess").square_moves
+    assert squares is not None and game_support("go").square_moves is None
+    assert (squares.square("e4"), squares.square("Q16")) == (python_chess.E4, None)
+    assert squares.line(python_chess.Board(), ("e4", "e5", "Ke3"), 3) == [(python_chess.E2, python_chess.E4), (python_chess.E7, python_chess.E5)]
+    with pytest.raises(TypeError, match="not a chess position"):
+        squares.line("D4", ("e4",), 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
-from reviewer.core.explain.chess import line_squares
+from reviewer.core.games.chess import line_squares
 from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import numbered_moves
 from reviewer.gui.live_text import (

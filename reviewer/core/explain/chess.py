@@ -66,11 +66,6 @@ def replay(board: chess.Board, sans: Sequence[str], limit: int = MAX_LINE_PLIES)
     return plies
 
 
-def line_squares(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
-    """(from, to) squares of the first `limit` moves of a SAN line; stops at a move that does not parse."""
-    return [(ply.move.from_square, ply.move.to_square) for ply in replay(board, sans, limit)]
-
-
 def material(board: chess.Board, color: chess.Color) -> int:
     """`color`'s material less the other side's, in pawns."""
     total = 0

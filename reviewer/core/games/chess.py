@@ -14,7 +14,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, MoveNumber, OpponentStrength, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, MoveNumber, OpponentStrength, RatingScale, ScoreUnits, SquareMoves
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -33,6 +33,31 @@ def board_class_of(game: Game) -> type[chess.Board]:
 def start_board(game: Game) -> chess.Board:
     board_class = board_class_of(game)
     return board_class(game.start_fen or board_class.starting_fen, chess960=game.chess960)
+
+
+def line_squares(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
+    """(from, to) squares of the first `limit` moves of a SAN line from `board`; stops at a move
+    that does not parse."""
+    squares: list[tuple[int, int]] = []
+    position = board.copy(stack=False)
+    for san in list(sans)[:limit]:
+        try:
+            move = position.parse_san(san)
+        except ValueError:
+            break
+        squares.append((move.from_square, move.to_square))
+        position.push(move)
+    return squares
+
+
+def _line_squares_of(position: object, sans: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    if not isinstance(position, chess.Board):
+        raise TypeError(f"not a chess position: {position!r}")
+    return line_squares(position, sans, limit)
+
+
+def _square_number(name: str) -> int | None:
+    return chess.parse_square(name) if name in chess.SQUARE_NAMES else None
 
 
 def fen_after(game: Game, node: Node) -> str:
@@ -465,6 +490,7 @@ SUPPORT = GameSupport(
     eval_bar_ref="reviewer.core.scoring.chess:win_pct_white",
     board_header=False,
     is_over=lambda board: board.is_game_over(),
+    square_moves=SquareMoves(line=_line_squares_of, square=_square_number),
     position_notation="FEN",
     position_text=fen_after,
     move_examples=("Nf3", "e2e4"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -35,6 +35,7 @@ __all__ = [
     "RatingUnit",
     "RecordStore",
     "ScoreUnits",
+    "SquareMoves",
     "ValueStyle",
     "WorkUnit",
     "game_support",
@@ -141,6 +142,15 @@ class MoveNumber:
         return MoveNumber(self.number + half_moves // 2, half_moves % 2 == 0)
 
 
+@dataclass(frozen=True)
+class SquareMoves:
+    """How a game whose moves go from one square of its board to another (chess) reads them, for
+    the arrows its board draws: squares by the numbers its board widget gives them."""
+
+    line: Callable[[object, Sequence[str], int], list[tuple[int, int]]]  # (position, moves as written, limit) -> (from, to) of each, up to the first the rules refuse
+    square: Callable[[str], int | None]  # a square by name ("e4") -> its number; None for a name that is none
+
+
 def _numbered_from_one(game: Game) -> MoveNumber:
     return MoveNumber(1, True)
 
@@ -196,6 +206,7 @@ class GameSupport:
     pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
+    square_moves: SquareMoves | None = None  # moves from square to square, drawn as arrows; None where moves are not
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     position_text: Callable[[Game, Node], str] | None = None  # the position after a node in that notation, where there is one
     # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
