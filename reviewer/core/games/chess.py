@@ -60,6 +60,13 @@ def _square_number(name: str) -> int | None:
     return chess.parse_square(name) if name in chess.SQUARE_NAMES else None
 
 
+def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    """The analysis cache's key of each main-line position `plies`: the variant and the EPD (no
+    move counters, en passant only where a capture is legal)."""
+    prefix = "chess960:" if game.chess960 else "chess:"
+    return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
+
+
 def fen_after(game: Game, node: Node) -> str:
     return board_after(game, node).fen()
 
@@ -480,7 +487,7 @@ SUPPORT = GameSupport(
     embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
     embedded_name="[%eval] comments",
     record_store="comment",
-    cache_keys_ref="reviewer.core.cache:chess_keys",
+    cache_keys=cache_keys,
     report_game_ref="reviewer.core.report:chess_game_fields",
     report_move_ref="reviewer.core.report:chess_move_fields",
     graph_modes=("win", "cp"),

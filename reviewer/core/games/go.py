@@ -10,7 +10,10 @@ Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`)
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -402,6 +405,36 @@ def new_node(game: Game, played: PlayedMove[GoPosition]) -> Node:
     return Node(move=played.move, color=played.color, point=point)
 
 
+def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    """The analysis cache's key of each main-line position `plies`: a digest of the board, the
+    rules, komi and setup, and every move up to there (so a repeated position keeps its history)."""
+    wanted = set(plies)
+    header = {
+        "size": [game.board_width, game.board_height],
+        "rules": (game.rules or "").lower(),
+        "komi": game.komi,
+        "first": game.first_player,
+        "black": sorted(game.setup_black),
+        "white": sorted(game.setup_white),
+    }
+    digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode())
+    keys: dict[int, str] = {}
+    if 0 in wanted:
+        keys[0] = "go:" + digest.hexdigest()
+    last = max(wanted, default=0)
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if ply > last:
+            break
+        step = [node.color, node.point, sorted(node.setup_black), sorted(node.setup_white), sorted(node.setup_empty)]
+        digest.update(b"|" + json.dumps(step).encode())
+        if ply in wanted:
+            keys[ply] = "go:" + digest.hexdigest()
+    missing = wanted - keys.keys()
+    if missing:
+        raise ValueError(f"the main line has no position {min(missing)}")
+    return keys
+
+
 SUPPORT = GameSupport(
     kind="go",
     title="Go",
@@ -445,7 +478,7 @@ SUPPORT = GameSupport(
     embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
     embedded_name="evaluations (RVW, SBKV or SBKS properties)",
     record_store="property",
-    cache_keys_ref="reviewer.core.cache:go_keys",
+    cache_keys=cache_keys,
     report_game_ref="reviewer.core.report:go_game_fields",
     report_move_ref="reviewer.core.report:go_move_fields",
     graph_modes=("winrate", "lead"),

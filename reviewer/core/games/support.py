@@ -193,7 +193,7 @@ class GameSupport:
     embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
     record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
     own_comment_ref: str = ""  # (comment) -> str: a move's comment without the words Reviewer's export wrote in it; "" = as it is
-    cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
+    cache_keys: Callable[[Game, Sequence[int]], dict[int, str]] | None = None  # the analysis cache's key of each main-line ply; None = the rules' position key after each ply
     # The report
     report_game_ref: str = ""  # (game, assessment) -> dict: the game block's fields of this game
     report_move_ref: str = ""  # (move) -> dict: a reported move's fields of this game
