@@ -57,6 +57,23 @@ def harmonic_mean_floored(values: Sequence[float], floor: float = 1.0) -> float 
     return len(values) / sum(1.0 / max(floor, value) for value in values)
 
 
+# The "weighted" averaging of a side's losses (`ScoreUnits.averaging`; Go's, as KaTrain's): each
+# move's loss weighted by how hard its position was, and an accuracy of ACCURACY_BASE ** loss.
+ACCURACY_BASE = 0.75
+
+
+def weighted_loss(losses: Sequence[float], weights: Sequence[float]) -> float | None:
+    """sum(L * adj_weight) / sum(adj_weight)."""
+    total = sum(weights)
+    if not losses or total <= 0:
+        return None
+    return sum(max(0.0, loss) * weight for loss, weight in zip(losses, weights)) / total
+
+
+def accuracy_from_weighted_loss(loss: float | None) -> float | None:
+    return None if loss is None else 100.0 * ACCURACY_BASE**loss
+
+
 def empty_counts() -> dict[str, int]:
     return dict.fromkeys(JUDGEMENTS, 0)
 

@@ -17,9 +17,11 @@ from reviewer.core.scoring.common import (
     Judgement,
     MoveAssessment,
     Preset,
+    accuracy_from_weighted_loss,
     clamp,
     count_judgements,
     mean,
+    weighted_loss,
 )
 
 # Judgement by L = max(0, points lost): (inaccuracy, mistake, blunder) lower bounds, in points.
@@ -32,7 +34,6 @@ MIN_ADJ_WEIGHT, MAX_ADJ_WEIGHT = 0.05, 1.0
 TOP5_ORDER_LIMIT = 5
 TOP5_MIN_LINES = 5  # a position whose search visited fewer moves has no top 5 to be one of
 TOP5_MAX_LOSS = 0.5
-ACCURACY_BASE = 0.75
 
 
 def sign_of(color: Color) -> int:
@@ -103,18 +104,6 @@ def colour_class(loss: float) -> int:
         if loss >= threshold:
             return index
     return len(COLOUR_CLASS_THRESHOLDS)
-
-
-def weighted_loss(losses: Sequence[float], weights: Sequence[float]) -> float | None:
-    """sum(L * adj_weight) / sum(adj_weight)."""
-    total = sum(weights)
-    if not losses or total <= 0:
-        return None
-    return sum(max(0.0, loss) * weight for loss, weight in zip(losses, weights)) / total
-
-
-def accuracy_from_weighted_loss(loss: float | None) -> float | None:
-    return None if loss is None else 100.0 * ACCURACY_BASE**loss
 
 
 def _same_point(a: str, b: str) -> bool:
