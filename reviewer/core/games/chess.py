@@ -71,6 +71,21 @@ def fen_after(game: Game, node: Node) -> str:
     return board_after(game, node).fen()
 
 
+def unreadable_start(game: Game) -> str | None:
+    """Why the game's start position could not be read (its [FEN] tag is not a position), if so."""
+    if game.start_fen is not None:
+        return None
+    fen = (game.headers.get("FEN") or "").strip()
+    if not fen:
+        return None
+    try:
+        chess.Board(fen, chess960=game.chess960)
+    except ValueError as error:
+        shown = fen if len(fen) <= 90 else fen[:87] + "..."
+        return f"its start position [FEN \"{shown}\"] cannot be read ({error})"
+    return None
+
+
 def start_move_number(game: Game) -> MoveNumber:
     """The start FEN's full-move number and side to move; from 1, the first player first, where
     the FEN cannot be read (the reader has said why)."""
@@ -447,6 +462,7 @@ SUPPORT = GameSupport(
     new_node=new_node,
     numbered_moves=True,
     start_move_number=start_move_number,
+    start_problem=unreadable_start,
     bottom_player="white",
     scores=ScoreUnits(
         field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,

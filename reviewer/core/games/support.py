@@ -155,6 +155,10 @@ def _numbered_from_one(game: Game) -> MoveNumber:
     return MoveNumber(1, True)
 
 
+def _no_start_problem(game: Game) -> str | None:
+    return None
+
+
 @dataclass(frozen=True)
 class GameSupport:
     """One game: its rules and everything the rest of Reviewer asks about it.
@@ -209,6 +213,8 @@ class GameSupport:
     square_moves: SquareMoves | None = None  # moves from square to square, drawn as arrows; None where moves are not
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
     position_text: Callable[[Game, Node], str] | None = None  # the position after a node in that notation, where there is one
+    # Why the start position the file gives could not be read ("its start position [FEN "…"] cannot be read (…)"), None when it could
+    start_problem: Callable[[Game], str | None] = field(default=_no_start_problem)
     # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
     start_move_number: Callable[[Game], MoveNumber] = field(default=_numbered_from_one)
     move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
