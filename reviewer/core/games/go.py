@@ -19,7 +19,7 @@ from typing import Any
 
 from reviewer.core.analysis import Limit
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
-from reviewer.core.games.go_rules import DEFAULT, GoRuleset, ruleset_of
+from reviewer.core.games.go_rules import DEFAULT, GoRuleset, even_komi, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
@@ -454,7 +454,7 @@ SUPPORT = GameSupport(
     rating=RatingScale(
         unit="rank", description="rank (1k = 0, 1d = 1, 5k = -4)", plural="ranks", decimals=3, spread=2.0,
         format_ref="reviewer.core.rating.scale:go_rank_text", parse_ref="reviewer.core.rating.scale:parse_go_rank",
-        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"),
+        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"), even_komi=even_komi,
     ),
     assess_ref="reviewer.core.scoring.go:assess_go",
     explain_ref="reviewer.core.explain.go:explain_game_move",

@@ -109,6 +109,8 @@ class RatingScale:
     parse_ref: str  # "module:function(text: str) -> float | None": a rating or rank as written in a file
     result_ref: str  # "module:function(text: str) -> ...": the game's result as written in a file
     header_tags: tuple[str, str] = ("WhiteElo", "BlackElo")  # the file's tags of White's and Black's declared rating
+    # The komi of an even game under the rules a file names (Go: 6.5 Japanese, 7.5 Chinese), None where not known: ranks shift by komi
+    even_komi: Callable[[str | None], float | None] = field(default=lambda rules: None)
 
 
 @dataclass(frozen=True)
