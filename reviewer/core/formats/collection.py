@@ -64,6 +64,9 @@ class GameCollection:
             raise IndexError(f"{self.path}: there is no game {index + 1} (the file has {count})")
         return index
 
+    def complete_index(self) -> None:
+        """List every game of the file now (a big PGN lists its games in batches); most files are listed at once."""
+
     def summary(self, index: int) -> GameSummary:
         return self._summary(self._check_index(index))
 

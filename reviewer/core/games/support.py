@@ -224,6 +224,8 @@ class GameSupport:
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
     database_record_ref: str = ""
     database_position_ref: str = ""
+    # (collection, index) -> GameRecord | None: a game's record read straight from its file's text, None where it cannot
+    database_fast_record_ref: str = ""
     threat_ref: str | None = None  # what the opponent threatens (an explain.common.Threat), when the game tells it
     # The engine that reviews the game in-process when its usual engine is missing, fails to start
     # or cannot play the board: its name in the engine list ("builtin"), "" where the game has none;
