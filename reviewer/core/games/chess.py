@@ -486,6 +486,7 @@ SUPPORT = GameSupport(
     threat_ref="reviewer.core.explain.chess:THREAT",
     uses_thresholds=True,
     has_openings=True,
+    opening_table="openings",
     first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)
     engine_protocols=("uci",),
     engine_name="Stockfish",

@@ -219,6 +219,7 @@ class GameSupport:
     start_problem: Callable[[Game], str | None] = field(default=_no_start_problem)
     # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
     start_move_number: Callable[[Game], MoveNumber] = field(default=_numbered_from_one)
+    opening_table: str = ""  # the resource folder of its named opening lines (`core/openings.py`), "" where it has none
     move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
     explain_ref: str | None = None  # move explanations, when the game has them
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held

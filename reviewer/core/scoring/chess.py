@@ -335,8 +335,9 @@ def assess_chess(
         raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(DROP_THRESHOLDS)}")
     plies, epds = replay_mainline(game)
     n = len(plies)
-    book_flags = openings.book_flags_from_epds(epds)
-    opening = openings.opening_from_epds(epds)
+    table = openings.book(game.kind)
+    book_flags = openings.book_flags_from_epds(epds, table)
+    opening = openings.opening_from_epds(epds, table)
 
     side_to_move = [_side_to_move_at(ply, plies, game) for ply in range(n + 1)]
     e_white: list[float | None] = [

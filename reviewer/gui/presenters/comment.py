@@ -141,7 +141,7 @@ def _opening_line(game: Game, node: Node) -> str:
         return ""
     from reviewer.core.openings import loaded_book, opening_at
 
-    table = loaded_book()  # built by the review in the background: the window never waits for it
+    table = loaded_book(game.kind)  # built by the review in the background: the window never waits for it
     opening = opening_at(game, node, table) if table is not None else None
     return f"{opening.eco} {opening.name}" if opening is not None else ""
 
