@@ -25,10 +25,16 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
-        assert callable(resolve(reference)) or reference in (support.rules_ref, support.threat_ref, support.setup_ref), reference
+        assert callable(resolve(reference)) or reference in (
+            support.rules_ref, support.threat_ref, support.setup_ref, support.fallback_version_ref), reference
     assert callable(support.position_setup.problem)  # the board editor: an object, as the rules are
     assert isinstance(resolve(support.threat_ref or ""), Threat)
     assert support.rules is rules_for(kind) and support.rules.kind == kind
+    if support.fallback_engine:  # the built-in engine's version, as the engine list shows it
+        assert support.fallback_version()[:1].isdigit()
+    else:
+        with pytest.raises(ValueError, match="names no fallback_version_ref"):
+            support.fallback_version()
 
 
 def test_a_reference_must_name_a_module_and_an_attribute() -> None:

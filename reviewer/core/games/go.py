@@ -493,6 +493,7 @@ SUPPORT = GameSupport(
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
+    fallback_version_ref="reviewer.core.engines.builtin_go:VERSION",
     preload_network_ref="reviewer.core.engines.registry:preload_katago",
     setup_ref="reviewer.core.games.go_setup:SETUP",
     opponent=OpponentStrength(unit="visits", minimum=1, maximum=3200, default=50, step=10, limit=lambda visits: Limit(visits=visits)),

@@ -234,6 +234,7 @@ class GameSupport:
     fallback_engine: str = ""
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
+    fallback_version_ref: str = ""  # the fallback engine's version ("module:attribute"; importing it loads the engine)
     opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
     setup_ref: str = ""  # the board editor (`setup.PositionSetup`), "" where positions cannot be set up by hand
     preload_network_ref: str = ""  # (engine: EngineInfo | list[str], board_size) -> bool: the usual engine's network built ahead of its first search; "" where it has none
@@ -282,6 +283,11 @@ class GameSupport:
     def is_usual_identity(self, identity: str) -> bool:
         """Whether an engine identity ("KataGo 1.18.1 b18 …") is the game's usual engine's."""
         return bool(self.engine_identity_prefix) and identity.startswith(self.engine_identity_prefix)
+
+    def fallback_version(self) -> str:
+        """The version of the game's fallback engine (its module is imported: not on a GUI thread);
+        ValueError where the game has none, ImportError where it cannot be loaded."""
+        return str(self._named("fallback_version_ref", self.fallback_version_ref))
 
     @property
     def preloads_network(self) -> bool:
