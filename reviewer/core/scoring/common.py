@@ -20,6 +20,12 @@ JUDGEMENTS: tuple[Judgement, ...] = ("book", "best", "good", "inaccuracy", "mist
 FLAGGED_JUDGEMENTS: tuple[Judgement, ...] = ("inaccuracy", "mistake", "blunder")
 
 Preset = Literal["lichess", "seed"]
+# Each preset's judgement by the drop d = wb - wa of the mover's win chance in win points, for the
+# games whose presets apply (`GameSupport.uses_thresholds`): (inaccuracy, mistake, blunder) lower bounds.
+DROP_THRESHOLDS: dict[str, tuple[float, float, float]] = {
+    "lichess": (5.0, 10.0, 15.0),
+    "seed": (10.0, 20.0, 30.0),
+}
 PRESETS: tuple[Preset, ...] = ("lichess", "seed")
 DEFAULT_PRESET: Preset = "lichess"
 
@@ -72,6 +78,20 @@ def weighted_loss(losses: Sequence[float], weights: Sequence[float]) -> float | 
 
 def accuracy_from_weighted_loss(loss: float | None) -> float | None:
     return None if loss is None else 100.0 * ACCURACY_BASE**loss
+
+
+def sharpness(wdl: Sequence[int] | None) -> float | None:
+    """How sharp a position is from an engine's WDL triple in permille (SCORING.md, Sharpness):
+    (2 / (ln(1/w - 1) + ln(1/l - 1)))^2; None where undefined."""
+    if wdl is None or len(wdl) != 3:
+        return None
+    win, loss = wdl[0] / 1000.0, wdl[2] / 1000.0
+    if win <= 0.0 or win >= 1.0 or loss <= 0.0 or loss >= 1.0:
+        return None
+    denominator = math.log(1.0 / win - 1.0) + math.log(1.0 / loss - 1.0)
+    if denominator == 0.0:
+        return None
+    return (2.0 / denominator) ** 2
 
 
 def empty_counts() -> dict[str, int]:
