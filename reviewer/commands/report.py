@@ -18,7 +18,7 @@ from reviewer.core.errors import ReviewerError
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.scoring import accuracy_name, headline_accuracy_field
-from reviewer.core.scoring.go import top5_text
+from reviewer.core.scoring.common import top5_text
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,8 @@
 """The analysis cache: one SQLite file of evaluations, keyed by position and engine.
 
 A position's key says what the engine was shown, not which game it came from, so the same
-position in another game (or a file opened twice) is answered from here:
+position in another game (or a file opened twice) is answered from here. Each game says what its
+key is (`GameSupport.cache_keys`, by default its rules' position key):
 - chess: the FEN without the move counters (`Board.epd()`), en passant only when legal;
 - Go: a hash of board size, rules, komi, setup, who starts and the moves so far.
 The engine part is `identity | limit` (see `reviewer.core.review.engine_key`).
@@ -21,7 +22,6 @@ with a warning (`AnalysisCache.warning`); the analysis goes on without it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import sqlite3
@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.games.support import game_support, resolve
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.shared_sqlite import create_versioned_schema, is_busy, open_shared, retrying
 
@@ -235,9 +235,8 @@ def _create_schema(connection: sqlite3.Connection) -> None:
 def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
     """The cache key of each main-line position `plies` of `game`."""
     support = game_support(game.kind)
-    if support.cache_keys_ref:
-        keys: dict[int, str] = resolve(support.cache_keys_ref)(game, plies)
-        return keys
+    if support.cache_keys is not None:
+        return support.cache_keys(game, plies)
     rules = support.rules
     nodes = [game.root, *game.mainline_nodes()]
     try:
@@ -246,40 +245,5 @@ def position_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
         raise ValueError(f"the main line has no position {max(plies)}") from None
 
 
-def chess_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
-    from reviewer.core.games.chess import boards_at_plies
-
-    prefix = "chess960:" if game.chess960 else "chess:"
-    return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
-
-
 def position_key(game: Game, ply: int) -> str:
     return position_keys(game, [ply])[ply]
-
-
-def go_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
-    wanted = set(plies)
-    header = {
-        "size": [game.board_width, game.board_height],
-        "rules": (game.rules or "").lower(),
-        "komi": game.komi,
-        "first": game.first_player,
-        "black": sorted(game.setup_black),
-        "white": sorted(game.setup_white),
-    }
-    digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode())
-    keys: dict[int, str] = {}
-    if 0 in wanted:
-        keys[0] = "go:" + digest.hexdigest()
-    last = max(wanted, default=0)
-    for ply, node in enumerate(game.mainline_nodes(), start=1):
-        if ply > last:
-            break
-        step = [node.color, node.point, sorted(node.setup_black), sorted(node.setup_white), sorted(node.setup_empty)]
-        digest.update(b"|" + json.dumps(step).encode())
-        if ply in wanted:
-            keys[ply] = "go:" + digest.hexdigest()
-    missing = wanted - keys.keys()
-    if missing:
-        raise ValueError(f"the main line has no position {min(missing)}")
-    return keys

@@ -1,9 +1,10 @@
-"""Opening names and book moves from the bundled opening table (resources/openings/*.tsv, CC0).
+"""Opening names and book moves from a game's bundled opening table (chess: resources/openings/*.tsv,
+CC0), named by its support object (`GameSupport.opening_table`).
 
-The table lists named lines (ECO, name, PGN). Every position a line passes through is "in the
-book"; the position a line ends in carries its name. Positions are compared as EPD (placement,
-side to move, castling rights, en passant square), so transpositions count. The index is built
-once, on first use, and kept in memory.
+The table lists named lines (ECO, name, moves). Every position a line passes through is "in the
+book"; the position a line ends in carries its name. Positions are compared by the game's rules'
+position key (chess: EPD, that is placement, side to move, castling rights, en passant square), so
+transpositions count. The index of a game's table is built once, on first use, and kept in memory.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import chess
-
-from reviewer.core.games.chess import recorded_move, start_board
-from reviewer.core.gametree import Game, Node
+from reviewer.core.games import IllegalMove, game_support
+from reviewer.core.gametree import Game, GameKind, Node
 from reviewer.resources import resource_path
 
 
@@ -33,8 +32,8 @@ __all__ = ["Opening", "OpeningBook", "book", "book_flags", "book_flags_from_epds
 
 @dataclass(frozen=True)
 class OpeningBook:
-    positions: frozenset[str]  # EPD of every position on any line, the start position included
-    names: dict[str, tuple[str, str]]  # EPD of a line's last position -> (ECO, name)
+    positions: frozenset[str]  # the key of every position on any line, the start position included
+    names: dict[str, tuple[str, str]]  # the key of a line's last position -> (ECO, name)
     max_plies: int  # the longest line
 
     def __contains__(self, epd: str) -> bool:
@@ -42,7 +41,7 @@ class OpeningBook:
 
 
 _lock = threading.Lock()
-_book: OpeningBook | None = None
+_books: dict[GameKind, OpeningBook] = {}
 
 
 def _table_files(folder: Path) -> list[Path]:
@@ -66,13 +65,19 @@ def _read_lines(folder: Path) -> list[tuple[str, str, list[str]]]:
     return lines
 
 
-# san -> subtree; the key None -> (eco, name) of the first line that ends at this node
+# move -> subtree; the key None -> (eco, name) of the first line that ends at this node
 _PrefixTree = dict[str | None, Any]
 
 
-def load_book(folder: Path | None = None) -> OpeningBook:
-    """Build the index from the table's files (a few tenths of a second: lines share a prefix tree)."""
-    folder = folder or resource_path("openings")
+def load_book(kind: GameKind, folder: Path | None = None) -> OpeningBook:
+    """Build the index of the game `kind`'s table from its files (about a second: lines share a
+    prefix tree); ValueError for a game without one."""
+    support = game_support(kind)
+    if folder is None:
+        if not support.opening_table:
+            raise ValueError(f"the game {support.title!r} has no opening table")
+        folder = resource_path(support.opening_table)
+    rules = support.rules
     tree: _PrefixTree = {}
     for eco, name, sans in _read_lines(folder):
         node = tree
@@ -82,47 +87,44 @@ def load_book(folder: Path | None = None) -> OpeningBook:
 
     positions: set[str] = set()
     names: dict[str, tuple[str, str]] = {}
-    board = chess.Board()
     max_plies = 0
 
-    # Depth-first over the prefix tree, pushing and popping moves on one board.
-    def walk(node: _PrefixTree, depth: int) -> None:
+    # Depth-first over the prefix tree, each move played by the game's rules.
+    def walk(node: _PrefixTree, position: Any, depth: int) -> None:
         nonlocal max_plies
-        epd = board.epd()
-        positions.add(epd)
+        key = rules.position_key(position)
+        positions.add(key)
         max_plies = max(max_plies, depth)
         if None in node:
-            names.setdefault(epd, node[None])
-        for san, child in node.items():
-            if san is None:
-                continue
-            board.push(board.parse_san(san))
-            walk(child, depth + 1)
-            board.pop()
+            names.setdefault(key, node[None])
+        for move, child in node.items():
+            if move is not None:
+                walk(child, rules.play(position, move).position, depth + 1)
 
-    walk(tree, 0)
+    walk(tree, rules.start(Game(kind=kind)), 0)
     return OpeningBook(positions=frozenset(positions), names=names, max_plies=max_plies)
 
 
-def book() -> OpeningBook:
-    """The bundled table's index, built on first use and shared afterwards."""
-    global _book
-    if _book is None:
+def book(kind: GameKind) -> OpeningBook:
+    """The index of the game `kind`'s bundled table, built on first use and shared afterwards."""
+    found = _books.get(kind)
+    if found is None:
         with _lock:
-            if _book is None:
-                _book = load_book()
-    return _book
+            found = _books.get(kind)
+            if found is None:
+                found = _books[kind] = load_book(kind)
+    return found
 
 
-def book_flags_from_epds(epds: Sequence[str | None], table: OpeningBook | None = None) -> list[bool]:
-    """For moves 1..n given the EPD of P0..Pn: is move i a book move (P0..Pi all in the table)?
+def book_flags_from_epds(epds: Sequence[str | None], table: OpeningBook) -> list[bool]:
+    """For moves 1..n given the key (chess: EPD) of P0..Pn: is move i a book move (P0..Pi all in
+    the table)?
 
-    A None EPD (a position that could not be replayed) ends the book.
+    A None key (a position that could not be replayed) ends the book.
     """
     moves = len(epds) - 1
     if moves <= 0:
         return []
-    table = table or book()
     flags: list[bool] = []
     inside = epds[0] is not None and epds[0] in table
     for epd in epds[1:]:
@@ -131,9 +133,8 @@ def book_flags_from_epds(epds: Sequence[str | None], table: OpeningBook | None =
     return flags
 
 
-def opening_from_epds(epds: Sequence[str | None], table: OpeningBook | None = None) -> Opening | None:
+def opening_from_epds(epds: Sequence[str | None], table: OpeningBook) -> Opening | None:
     """The name of the deepest position of the game that ends a line of the table."""
-    table = table or book()
     found: Opening | None = None
     for ply, epd in enumerate(epds[: table.max_plies + 1]):
         if epd is not None and epd in table.names:
@@ -143,57 +144,52 @@ def opening_from_epds(epds: Sequence[str | None], table: OpeningBook | None = No
 
 
 def path_epds(game: Game, node: Node, limit: int) -> list[str | None]:
-    """EPD of the start and of the positions on the way to `node` (a variation's too), at most
-    `limit` moves deep; None from the first move that cannot be replayed."""
+    """The key (chess: EPD) of the start and of the positions on the way to `node` (a variation's
+    too), at most `limit` moves deep; None from the first move that cannot be replayed."""
+    return _keys_along(game, node.path_from_root()[:limit])
+
+
+def _keys_along(game: Game, steps: Iterable[Node]) -> list[str | None]:
+    """The key of the start position and after each of `steps`, by the game's rules; None from the
+    first they refuse, all None where the start cannot be built."""
+    rules = game_support(game.kind).rules
+    steps = list(steps)
     try:
-        board = start_board(game)
+        position: Any = rules.start(game)
     except ValueError:
-        return [None]
-    return _epds_along(board, node.path_from_root()[:limit])
-
-
-def _epds_along(board: chess.Board, steps: Iterable[Node]) -> list[str | None]:
-    """EPD of `board` and after each of `steps`; None from the first that cannot be replayed (or a null move)."""
-    replayed: chess.Board | None = board
-    epds: list[str | None] = [board.epd()]
+        return [None] * (len(steps) + 1)
+    keys: list[str | None] = [rules.position_key(position)]
     for step in steps:
-        if replayed is not None:
+        if position is not None:
             try:
-                move = recorded_move(replayed, step)
-                if not move:
-                    raise ValueError("a null move")
-                replayed.push(move)
-            except ValueError:
-                replayed = None
-        epds.append(replayed.epd() if replayed is not None else None)
-    return epds
+                position = rules.play(position, step.move or "").position
+            except IllegalMove:
+                position = None
+        keys.append(rules.position_key(position) if position is not None else None)
+    return keys
 
 
-def loaded_book() -> OpeningBook | None:
-    """The table when it is already built (the review builds it in the background), else None."""
-    return _book
+def loaded_book(kind: GameKind) -> OpeningBook | None:
+    """The game's table when it is already built (the review builds it in the background), else None."""
+    return _books.get(kind)
 
 
 def opening_at(game: Game, node: Node, table: OpeningBook | None = None) -> Opening | None:
     """The ECO code and name of the position after `node`: of the deepest named position on the way
     to it (`ply` its depth); None before any named line."""
-    table = table or book()
+    table = table or book(game.kind)
     return opening_from_epds(path_epds(game, node, table.max_plies), table)
 
 
 def mainline_epds(game: Game) -> list[str | None]:
-    """EPD of P0..Pn of a chess game's main line; None from the first move that cannot be replayed
-    (or a null move)."""
-    try:
-        board = start_board(game)
-    except ValueError:
-        return [None] * (game.ply_count + 1)
-    return _epds_along(board, game.mainline_nodes())
+    """The key (chess: EPD) of P0..Pn of a game's main line; None from the first move the rules
+    refuse."""
+    return _keys_along(game, game.mainline_nodes())
 
 
 def book_flags(game: Game) -> list[bool]:
-    return book_flags_from_epds(mainline_epds(game))
+    return book_flags_from_epds(mainline_epds(game), book(game.kind))
 
 
 def name_opening(game: Game) -> Opening | None:
-    return opening_from_epds(mainline_epds(game))
+    return opening_from_epds(mainline_epds(game), book(game.kind))

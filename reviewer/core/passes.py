@@ -45,10 +45,9 @@ from typing import Protocol
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit, PassStanding
 from reviewer.core.engines.base import Engine
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
-from reviewer.core.scoring.chess import DROP_THRESHOLDS, assess_chess, sharpness
-from reviewer.core.scoring.common import Preset
-from reviewer.core.scoring.go import assess_go
+from reviewer.core.scoring.common import DEFAULT_PRESET, DROP_THRESHOLDS, GameAssessment, Preset, sharpness
 
 __all__ = [
     "ChessPasses",
@@ -224,6 +223,12 @@ def _move_plies_to_positions(moves: Iterable[int]) -> set[int]:
     return positions
 
 
+def _assessed(game: Game, latest: dict[int, Evaluation], preset: Preset = DEFAULT_PRESET) -> GameAssessment:
+    """The game judged by its own scoring from each position's evaluation so far."""
+    assessment: GameAssessment = game_support(game.kind).assess(game, EvaluationTable(dict(latest)), preset=preset, skip_book=False)
+    return assessment
+
+
 def _near_threshold(drop: float | None, thresholds: Sequence[float], margin: float) -> bool:
     return drop is not None and any(abs(drop - t) < margin for t in thresholds)
 
@@ -247,7 +252,7 @@ def chess_moves_in_doubt(
     within the margin of a mistake threshold.
     """
     margin = scheme.margins[min(next_pass - 2, len(scheme.margins) - 1)] if scheme.margins else 0.0
-    now = assess_chess(game, EvaluationTable(dict(latest)), preset=DOUBT_PRESET)
+    now = _assessed(game, latest, DOUBT_PRESET)
     doubtful: set[int] = set()
     if next_pass <= 2:
         for move in now.moves:
@@ -271,7 +276,7 @@ def chess_moves_in_doubt(
     touched = touched or set()
     before_pass = dict(latest)
     before_pass.update(earlier or {})
-    then = assess_chess(game, EvaluationTable(before_pass), preset=DOUBT_PRESET)
+    then = _assessed(game, before_pass, DOUBT_PRESET)
     flags_only = 0 < scheme.flags_from <= next_pass
     for move, old in zip(now.moves, then.moves, strict=True):
         if move.book or not ({move.ply - 1, move.ply} & touched):
@@ -293,7 +298,7 @@ def chess_moves_in_doubt(
 
 def go_moves_to_refine(game: Game, latest: dict[int, Evaluation], refine_loss: float) -> list[int]:
     """The moves (plies) that lost at least `refine_loss` points, the biggest loss first."""
-    assessment = assess_go(game, EvaluationTable(dict(latest)))
+    assessment = _assessed(game, latest)
     lossy = [(move.loss, move.ply) for move in assessment.moves if move.loss is not None and move.loss >= refine_loss]
     return [ply for _, ply in sorted(lossy, key=lambda item: (-item[0], item[1]))]
 
@@ -449,7 +454,7 @@ def run_passes(
 
 def _positions_of_flags_below(game: Game, latest: dict[int, Evaluation], index: int) -> set[int]:
     """The positions of every Go move now judged a mistake or blunder that pass `index` has not searched."""
-    assessment = assess_go(game, EvaluationTable(dict(latest)))
+    assessment = _assessed(game, latest)
     positions: set[int] = set()
     for move in assessment.moves:
         if move.judgement not in FLAGGED:

@@ -16,7 +16,6 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.engines.base import Engine
 from reviewer.core.explain import Why, threat_of
 from reviewer.core.games import game_support
-from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game, Node
 from reviewer.core.scoring.trust import judge_engine
 from reviewer.core.services.live import LiveUpdate
@@ -423,8 +422,9 @@ class AnalysisBoard(QObject):
             return
         if not self._threat_on:  # the engine works again (the threat search may still fail)
             self._unsay("engine")
-        board = board_after(game, node) if game_support(game.kind).numbered_moves else None  # numbers the lines' moves
-        self.lines.show_update(update, board, self._multipv)
+        support = game_support(game.kind)
+        numbering = support.move_number(game, node) if support.numbered_moves else None
+        self.lines.show_update(update, numbering, self._multipv)
         if game_support(game.kind).has_eval_bar:
             self.eval_bar.set_evaluation(update.evaluation)
         self._paint_maps(update.evaluation)

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolBu
 from reviewer.core.analysis import Limit
 from reviewer.core.coverage import Coverage
 from reviewer.core.engines.discovery import EngineInfo, find_engines
-from reviewer.core.games import game_support
+from reviewer.core.games import game_support, registered_games
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassStanding
 from reviewer.gui.message_bar import MessageBar
@@ -531,7 +531,9 @@ def _cached_analysis(
 def _load_opening_book() -> None:
     from reviewer.core.openings import book
 
-    book()
+    for support in registered_games():
+        if support.opening_table:
+            book(support.kind)
 
 
 def _find_engines() -> list[EngineInfo]:

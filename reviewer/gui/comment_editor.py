@@ -95,7 +95,8 @@ class CommentEditor(QPlainTextEdit):
         hidden = self.session.model.engine_hidden_from is not None
         self.setEnabled(node is not None and self.session.model.game is not None and not hidden)
         self.setPlaceholderText(HIDDEN_PLACEHOLDER if hidden else PLACEHOLDER)
-        self._load(player_words(node.comment) if node is not None and not hidden else "")
+        game = self.session.model.game
+        self._load(player_words(node.comment, game.kind) if node is not None and game is not None and not hidden else "")
 
     # ---------------------------------------------------------------------------- events
     def _on_game_loaded(self) -> None:
@@ -110,7 +111,8 @@ class CommentEditor(QPlainTextEdit):
     def _on_notes_changed(self, node: Node) -> None:
         if node is not self._node or self._committing or self.session.model.engine_hidden_from is not None:
             return
-        words = player_words(node.comment)
+        game = self.session.model.game
+        words = player_words(node.comment, game.kind) if game is not None else ""
         if self.pending:  # typed words stay on screen; the burst will replace the words now in the tree
             self._shown = words
         elif words.strip() != self.toPlainText().strip():

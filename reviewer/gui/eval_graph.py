@@ -11,7 +11,7 @@ Click anywhere on either plot to pick that ply; drag the cursor to scrub. Update
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pyqtgraph as pg
@@ -20,12 +20,15 @@ from PySide6.QtGui import QBrush, QColor, QFont, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QLabel, QVBoxLayout, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.games.support import ValueStyle
 from reviewer.gui import style
 
-CHESS_MODES = ("win", "cp")
-GO_MODES = ("lead", "winrate")
 _CP_CLAMP = 1000.0
 _WIN_SLOPE = 0.00368208  # SCORING.md: win(x) = 50 + 50·(2/(1+exp(-0.00368208·x)) - 1)
+# Each graph scale by what it draws: a game's (win chance, value) modes are one of these, read from
+# its values' style (`ScoreUnits.style`): "pawns" draws win % or centipawns, "lead" winrate or points.
+Scale = Literal["win", "cp", "winrate", "lead"]
+_SCALES: dict[ValueStyle, tuple[Scale, Scale]] = {"pawns": ("win", "cp"), "lead": ("winrate", "lead")}
 _FIXED_RANGES = {"win": 50.0, "winrate": 50.0}  # half-height around the middle
 # Pawns and points have no natural bound: by default the range is symmetric, holds every value
 # (rounded up to a round number, so it changes seldom while an analysis streams in) and is at
@@ -141,6 +144,7 @@ class EvalGraphWidget(QWidget):
         super().__init__(parent)
         self._kind = "chess"
         self._mode = "win"
+        self._scale: Scale = "win"
         self._auto_range = False
         self._ply_count = 0
         self._max_ply = 0
@@ -234,7 +238,9 @@ class EvalGraphWidget(QWidget):
     ) -> None:
         """Show a game's evaluations; plies missing from the dicts are simply not drawn yet.
 
-        kind: "chess" or "go". evals: ply → evaluation of position `ply`, in the unit the mode reads:
+        kind: a registered game; mode: one of its `graph_modes`, drawn on the scale its values'
+          style gives (`_SCALES`).
+        evals: ply → evaluation of position `ply`, in the unit the mode reads:
           chess (either mode): E(P), centipawns for White (mates as ±1000) — "win" draws White's
           win % (0–100), "cp" pawns clamped to ±10;
           Go "lead": S(P), score lead for Black in points; Go "winrate": W(P) for Black, 0–1.
@@ -252,6 +258,7 @@ class EvalGraphWidget(QWidget):
             raise ValueError(f"mode {mode!r} does not apply to {kind}; use one of {', '.join(allowed)}")
         restyle = kind != self._kind
         self._kind, self._mode = kind, mode
+        self._scale = _SCALES[game_support(kind).scores.style][allowed.index(mode)]
         if ply_count is not None:
             self._ply_count = ply_count
         self._max_ply = max([self._ply_count, *evals.keys(), *losses.keys(), 0])
@@ -346,6 +353,10 @@ class EvalGraphWidget(QWidget):
     def mode(self) -> str:
         return self._mode
 
+    def plotted_plies(self) -> tuple[int, ...]:
+        """The plies the curve has a point at."""
+        return tuple(sorted(self._y_values))
+
     def scene_pos_for(self, ply: float, y: float | None = None, plot: str = "eval") -> QPointF:
         """Where a data point is in the scene (tests and overlays): plot is "eval" or "loss"."""
         target = self.eval_plot if plot == "eval" else self.loss_plot
@@ -356,16 +367,16 @@ class EvalGraphWidget(QWidget):
     # ------------------------------------------------------------------------ conversions
 
     def _to_y(self, value: float) -> float:
-        if self._mode == "win":
+        if self._scale == "win":
             return win_percent_white(value)
-        if self._mode == "cp":
+        if self._scale == "cp":
             return max(-_CP_CLAMP, min(_CP_CLAMP, value)) / 100.0
-        if self._mode == "winrate":
+        if self._scale == "winrate":
             return value * 100.0 if value <= 1.0 else value
         return value  # lead
 
     def _middle_value(self) -> float:
-        return 50.0 if self._mode in ("win", "winrate") else 0.0
+        return 50.0 if self._scale in ("win", "winrate") else 0.0
 
     # ------------------------------------------------------------------------------ ranges
 
@@ -375,15 +386,15 @@ class EvalGraphWidget(QWidget):
         middle = self._middle_value()
         spread = max((abs(y - middle) for y in self._y_values.values()), default=0.0)
         if self._auto_range and self._y_values:
-            half = max(_MIN_AUTO_HALF[self._mode], spread * 1.1)
-            if self._mode in ("win", "winrate"):
+            half = max(_MIN_AUTO_HALF[self._scale], spread * 1.1)
+            if self._scale in ("win", "winrate"):
                 half = min(50.0, half)
-        elif self._mode in _MIN_DATA_HALF:
-            half = max(_MIN_DATA_HALF[self._mode], _nice_ceiling(spread * 1.04))
-            if self._mode == "cp":
+        elif self._scale in _MIN_DATA_HALF:
+            half = max(_MIN_DATA_HALF[self._scale], _nice_ceiling(spread * 1.04))
+            if self._scale == "cp":
                 half = min(half, _CP_CLAMP / 100.0)
         else:
-            half = _FIXED_RANGES[self._mode]
+            half = _FIXED_RANGES[self._scale]
         self.eval_plot.vb.setYRange(middle - half, middle + half, padding=0.02)
         self.loss_plot.vb.setYRange(0, getattr(self, "_loss_top", game_support(self._kind).scores.loss_floor), padding=0)
         self.cursor.setBounds((0, right))
@@ -392,7 +403,7 @@ class EvalGraphWidget(QWidget):
     def _set_ticks(self, middle: float, half: float) -> None:
         """Three labels at most (the middle and a round value either side): the plot is short."""
         axis = self.eval_plot.getAxis("left")
-        if self._mode in ("win", "winrate"):
+        if self._scale in ("win", "winrate"):
             step = 50.0 if half >= 40 else _round_step(half * 0.8)
             values = [middle - step, middle, middle + step]
             axis.setTicks([[(value, f"{value:.0f}%") for value in values], []])

@@ -510,7 +510,7 @@ class Departures:
 
 def _departures(database_path: Path, game: Game, player: str) -> Departures:
     if game_support(game.kind).has_openings:
-        openings.book()  # built here, off the window's thread, for the comment's ECO line
+        openings.book(game.kind)  # built here, off the window's thread, for the comment's ECO line
     with GameDatabase(database_path) as database:
         if database.game_count(game.kind) == 0:
             return Departures(game, None, None)

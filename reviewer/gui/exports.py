@@ -39,7 +39,7 @@ from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.export import check_target, export_game_text, moves_csv, report_html, save_annotated, save_text
 from reviewer.core.games import game_support
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game
 from reviewer.core.passes import PassStanding
 from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.session import ReviewSession
@@ -168,12 +168,6 @@ def game_text(snapshot: ReviewSnapshot) -> str:
     return export_game_text(snapshot.game, snapshot.table(), snapshot.assessment, snapshot.engine or None)
 
 
-def fen_at(game: Game, node: Node) -> str:
-    from reviewer.core.games.chess import board_after
-
-    return board_after(game, node).fen()
-
-
 # ------------------------------------------------------------------------------------ the menus
 
 
@@ -247,7 +241,7 @@ class GameExports(QObject):
         for item in (self.annotated_action, self.with_analysis_action, self.image_action, *self.report_actions.values()):
             item.setEnabled(game is not None)
         self.copy_pgn_action.setEnabled(game is not None and _game_format(game) == "pgn")
-        self.copy_fen_action.setEnabled(game is not None and game_support(game.kind).position_notation == "FEN")
+        self.copy_fen_action.setEnabled(game is not None and game_support(game.kind).position_text is not None)
         self.copy_sgf_action.setEnabled(game is not None and _game_format(game) == "sgf")
         self.annotated_action.setText(f"Export annotated {_game_format(game).upper()}…")
 
@@ -322,9 +316,10 @@ class GameExports(QObject):
         if game is None:
             return
         if what == "fen":
-            if game_support(game.kind).position_notation != "FEN" or node is None:
+            position_text = game_support(game.kind).position_text
+            if position_text is None or node is None:
                 return
-            self._submit("copy", "FEN", fen_at, game, node)
+            self._submit("copy", game_support(game.kind).position_notation, position_text, game, node)
             return
         if _game_format(game) != what:
             return

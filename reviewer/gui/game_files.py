@@ -197,7 +197,7 @@ def _read_collection(path: Path, first_games_only: bool = False) -> GameCollecti
     """The file's games; with `first_games_only`, a big PGN lists its first games now and the rest
     while the game chooser shows them."""
     from reviewer.core.formats import open_collection
-    from reviewer.core.formats.pgn import FIRST_BATCH
+    from reviewer.core.formats.collection import FIRST_BATCH
 
     return open_collection(path, first_games=FIRST_BATCH if first_games_only else None)
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import chess
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent
 from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
@@ -14,6 +13,7 @@ from PySide6.QtWidgets import QFrame, QLabel, QSizePolicy, QVBoxLayout, QWidget
 from reviewer.core.analysis import Evaluation
 from reviewer.core.engines.base import Engine
 from reviewer.core.games import game_support
+from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import Game, Point
 from reviewer.core.services.live import LiveAnalysis, LiveUpdate
 from reviewer.gui import style
@@ -226,9 +226,10 @@ class LinesPanel(QFrame):
             label.hide()
         self._header.setText(status)
 
-    def show_update(self, update: LiveUpdate, board: chess.Board | None, lines: int) -> None:
+    def show_update(self, update: LiveUpdate, numbering: MoveNumber | None, lines: int) -> None:
+        """The live search's lines, their moves numbered from `numbering` (None: plain moves)."""
         evaluation = update.evaluation
-        self._rows = line_rows(evaluation, board, limit=lines)
+        self._rows = line_rows(evaluation, numbering, limit=lines)
         for label, row in zip(self._labels, self._rows, strict=False):
             label.set_line(row.score, row.detail, move_tokens(row.moves, row.moves_text))
             label.setToolTip(row.moves_text)

@@ -10,11 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import chess
-
 from reviewer.core.analysis import Candidate, Evaluation
-from reviewer.core.explain.chess import replay
 from reviewer.core.games import game_support
+from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 from reviewer.gui.presenters.board_marks import candidate_losses, loss_text
 
@@ -49,11 +47,13 @@ def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
     return f"{visits / 1000:.1f}k visits" if visits >= 1000 else f"{visits} visits"
 
 
-def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: int = 5) -> list[LineRow]:
-    """The panel's rows, best line first (at most `limit`)."""
+def line_rows(evaluation: Evaluation, numbering: MoveNumber | None = None, limit: int = 5) -> list[LineRow]:
+    """The panel's rows, best line first (at most `limit`); `numbering` at the position searched
+    numbers the lines' moves (None: plain moves)."""
     rows: list[LineRow] = []
     candidates = sorted(evaluation.candidates, key=lambda c: c.order)[:limit]
-    to_move = evaluation.side_to_move or (None if board is None else "white" if board.turn == chess.WHITE else "black")
+    first, second = game_support(evaluation.kind).player_order
+    to_move = evaluation.side_to_move or (None if numbering is None else first if numbering.first_to_move else second)
     losses = candidate_losses(evaluation, to_move) if to_move else {}  # the figures the board shows for this search
     for candidate in candidates:
         loss = losses.get(candidate.move)
@@ -65,7 +65,7 @@ def line_rows(evaluation: Evaluation, board: chess.Board | None = None, limit: i
             if candidate.order == 0 and evaluation.wdl_first is not None:
                 win, draw, loss = evaluation.wdl_first
                 detail = f"W {win / 10:.0f}% · D {draw / 10:.0f}% · L {loss / 10:.0f}%" + (f" · {detail}" if detail else "")
-            text = numbered_moves(moves, board.fullmove_number, board.turn == chess.WHITE) if board is not None else " ".join(moves)
+            text = numbered_moves(moves, numbering.number, numbering.first_to_move) if numbering is not None else " ".join(moves)
             detail = " · ".join(part for part in (lost, detail) if part)
         else:
             score = go_score_text(candidate.score_lead_first)
@@ -95,11 +95,6 @@ def speed_text(evaluation: Evaluation) -> str:
     if rate >= 1000:
         return f"{rate / 1000:.0f}k {unit}"
     return f"{rate:.0f} {unit}"
-
-
-def line_arrows(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
-    """(from, to) squares of the first `limit` moves of a SAN line; stops at a move that does not parse."""
-    return [(ply.move.from_square, ply.move.to_square) for ply in replay(board, sans, limit)]
 
 
 def ghost_stones(moves: Sequence[str], first_color: str, height: int, limit: int = 10) -> list[tuple[Point, str, int]]:

@@ -678,6 +678,7 @@ class MainWindow(QMainWindow):
         game = self.session.model.game
         assert game is not None
         self.board_area.ensure_board(game.kind)
+        self.move_entry.show_examples(game_support(game.kind).move_examples)
         self.eval_bar.set_evaluation(None)  # the last game's
         self._show_live_widgets()  # another kind of game may have an evaluation bar, or none
         self.move_list.set_game(game)

@@ -1,4 +1,5 @@
-"""A keyboard move box, as lichess and En Croissant have: type `Nf3`, `e2e4`, `D4` or `pass`, Enter.
+"""A keyboard move box, as lichess and En Croissant have: type a move (`Nf3`, `e2e4`, `D4`, `pass`), Enter;
+the placeholder names moves of the game on show (`GameSupport.move_examples`).
 
 The box only proposes the text (`move_entered`); the session asks the rules. A refused move keeps
 its text, marked, with the reason as the tooltip, until the text is changed.
@@ -14,6 +15,7 @@ from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QLineEdit, QWidget
 
+PLACEHOLDER = "Type a move"
 NAVIGATION_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Down})
 
 
@@ -23,12 +25,16 @@ class MoveEntry(QLineEdit):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setPlaceholderText("Type a move: Nf3, e2e4, D4, pass")
+        self.setPlaceholderText(PLACEHOLDER)
         self.setClearButtonEnabled(True)
         self.setAccessibleName("Move entry")
         self.returnPressed.connect(self._enter)
         self.textEdited.connect(lambda _text: self.clear_refusal())
         self._refused = ""
+
+    def show_examples(self, moves: tuple[str, ...]) -> None:
+        """The placeholder names moves as the game on show writes them ("Type a move: D4, pass")."""
+        self.setPlaceholderText(f"{PLACEHOLDER}: {', '.join(moves)}" if moves else PLACEHOLDER)
 
     def refusal(self) -> str:
         return self._refused

@@ -13,13 +13,11 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
-import chess
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPalette, QPen, QResizeEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from reviewer.core.games import game_support
-from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game, Node
 from reviewer.gui import style
 from reviewer.gui.presenters.game_kinds import presentation
@@ -99,11 +97,8 @@ class MoveListWidget(QAbstractScrollArea):
         self._hover = None
         self._start_fullmove, self._start_white = 1, True
         if game is not None and game_support(game.kind).numbered_moves:
-            try:
-                start = start_board(game)
-                self._start_fullmove, self._start_white = start.fullmove_number, start.turn == chess.WHITE
-            except ValueError:
-                pass
+            start = game_support(game.kind).start_move_number(game)
+            self._start_fullmove, self._start_white = start.number, start.first_to_move
         self._relayout()
         self.verticalScrollBar().setValue(0)
 
@@ -191,7 +186,8 @@ class MoveListWidget(QAbstractScrollArea):
 
     def notes_text(self, node: Node) -> str:
         """What follows a move's glyph: the position's and other glyphs (`±`, `N`) and ✎ for words."""
-        text = " ".join(part for part in (other_glyphs(node), words_mark(node)) if part)
+        kind = self._game.kind if self._game is not None else ""
+        text = " ".join(part for part in (other_glyphs(node), words_mark(node, kind) if kind else "") if part)
         metrics = QFontMetricsF(self._font())
         return displayable(text, lambda sign: metrics.inFontUcs4(ord(sign)))
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QSizePolicy, QTo
 
 from reviewer.core.games import game_support
 from reviewer.core.scoring import accuracy_name, headline_accuracy_field
-from reviewer.core.scoring.go import top5_counts
+from reviewer.core.scoring.common import top5_counts
 from reviewer.gui import style
 from reviewer.gui.presenters.collection import estimate_text
 from reviewer.gui.presenters.figures import HEADLINE_KEY

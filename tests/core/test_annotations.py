@@ -11,7 +11,8 @@ import chess.pgn
 from sgfmill import sgf
 
 from reviewer.core.analysis import EvaluationTable
-from reviewer.core.export import export_pgn, export_sgf
+from reviewer.core.export.pgn import export_pgn
+from reviewer.core.export.sgf import export_sgf
 from reviewer.core.formats import load_game
 from reviewer.core.formats.annotations import nag_glyph, toggled_nag, typed_nag
 from reviewer.core.gametree import Shape

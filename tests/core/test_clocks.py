@@ -12,7 +12,8 @@ from sgfmill import sgf
 
 from reviewer.core.analysis import EvaluationTable
 from reviewer.core.embedded_evals import evaluations_from_game
-from reviewer.core.export import export_pgn, export_sgf
+from reviewer.core.export.pgn import export_pgn
+from reviewer.core.export.sgf import export_sgf
 from reviewer.core.formats import load_game
 from reviewer.core.formats.clocks import TimePeriod, parse_time_control
 from reviewer.core.report import ReportOptions, build_report

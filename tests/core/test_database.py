@@ -408,7 +408,7 @@ def test_command_line_import_explore_and_games(tmp_path, capsys):
     assert main(["db", "games", "--db", database, "--moves", "e4 c5", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == len(listed) == direct.games
     assert main(["db", "explore", "--db", database, "--moves", "e4 e4"]) == 2
-    assert "'e4' is not a move" in capsys.readouterr().err
+    assert "e4 is not legal in this position (black to move)" in capsys.readouterr().err
     assert main(["db", "explore", "--db", database, "--color", "white"]) == 2
     assert "--color needs --player" in capsys.readouterr().err
 
@@ -447,8 +447,8 @@ def test_running_totals_of_busy_positions_equal_their_games_however_the_import_i
 def test_a_chess960_position_is_looked_up_by_the_key_its_import_stored() -> None:
     from support import REPO_ROOT
 
+    from reviewer.core.database.chess import chess_record_from_game
     from reviewer.core.database.explorer import position_of_game
-    from reviewer.core.database.records import chess_record_from_game
     from reviewer.core.formats import open_collection
 
     game = open_collection(REPO_ROOT / "tests" / "data" / "chess960_castling.pgn").game(0)

@@ -25,10 +25,16 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
-        assert callable(resolve(reference)) or reference in (support.rules_ref, support.threat_ref, support.setup_ref), reference
+        assert callable(resolve(reference)) or reference in (
+            support.rules_ref, support.threat_ref, support.setup_ref, support.fallback_version_ref), reference
     assert callable(support.position_setup.problem)  # the board editor: an object, as the rules are
     assert isinstance(resolve(support.threat_ref or ""), Threat)
     assert support.rules is rules_for(kind) and support.rules.kind == kind
+    if support.fallback_engine:  # the built-in engine's version, as the engine list shows it
+        assert support.fallback_version()[:1].isdigit()
+    else:
+        with pytest.raises(ValueError, match="names no fallback_version_ref"):
+            support.fallback_version()
 
 
 def test_a_reference_must_name_a_module_and_an_attribute() -> None:
@@ -87,3 +93,33 @@ def test_a_game_that_names_no_reading_of_its_values_is_told_so() -> None:
         silent.candidate_value(Candidate(move="D4", order=0, score_lead_first=1.0), "black")
     with pytest.raises(ValueError, match="'Go' names no eval_bar_ref"):
         go.eval_bar_share(position)
+
+
+def test_moves_are_numbered_from_the_games_start_position() -> None:
+    chess, go = game_support("chess"), game_support("go")
+    from_black = Game(kind="chess", start_fen="8/8/8/4k3/8/8/4K3/8 b - - 0 41", first_player="black")
+    start = chess.start_move_number(from_black)
+    assert (start.number, start.first_to_move) == (41, False)
+    assert [(step.number, step.first_to_move) for step in (start.after(1), start.after(2), start.after(3))] == [
+        (42, True), (42, False), (43, True)]
+    assert chess.start_move_number(Game(kind="chess", start_fen="not a position", first_player="black")).first_to_move is False
+    assert chess.move_number(Game(kind="chess"), Game(kind="chess").root).number == 1
+    assert go.start_move_number(Game(kind="go")).number == 1  # Go's moves are not numbered: from one, whoever starts
+
+
+def test_a_comment_reads_without_what_a_reviewer_export_wrote_in_it() -> None:
+    chess, go = game_support("chess"), game_support("go")
+    assert chess.own_comment("Nice trap. (0.41 → -0.62) Mistake. Nf3 was best.").strip() == "Nice trap."
+    assert go.own_comment("A calm move.\nReviewer: Mistake (B+2.5 → W+0.5)") == "A calm move."
+    assert dataclasses.replace(go, own_comment_ref="").own_comment("as it is (0.41 → -0.62)") == "as it is (0.41 → -0.62)"
+
+
+def test_chess_moves_go_from_square_to_square_and_gos_do_not() -> None:
+    import chess as python_chess
+
+    squares = game_support("chess").square_moves
+    assert squares is not None and game_support("go").square_moves is None
+    assert (squares.square("e4"), squares.square("Q16")) == (python_chess.E4, None)
+    assert squares.line(python_chess.Board(), ("e4", "e5", "Ke3"), 3) == [(python_chess.E2, python_chess.E4), (python_chess.E7, python_chess.E5)]
+    with pytest.raises(TypeError, match="not a chess position"):
+        squares.line("D4", ("e4",), 1)

@@ -30,12 +30,12 @@ from reviewer.core.games.go_rules import (
     RULESETS,
     TROMP_TAYLOR,
     GoRuleset,
+    even_komi,
     normalise_rules,
     parse_rules,
     ruleset_of,
 )
 from reviewer.core.gametree import Color, Game, Point, gtp_from_point
-from reviewer.core.rating.scale import even_komi
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

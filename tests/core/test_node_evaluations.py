@@ -10,8 +10,10 @@ import pytest
 from test_review_model import other_legal_move
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
-from reviewer.core.embedded_evals import evaluations_from_game, evaluations_from_pgn_comments
-from reviewer.core.export import export_pgn, export_sgf
+from reviewer.core.embedded_evals import evaluations_from_game
+from reviewer.core.embedded_evals.pgn import evaluations_from_pgn_comments
+from reviewer.core.export.pgn import export_pgn
+from reviewer.core.export.sgf import export_sgf
 from reviewer.core.formats import game_from_pgn_text, game_from_sgf_text, load_game
 from reviewer.core.gametree import Game, Node
 from reviewer.core.services.live import LiveUpdate

@@ -24,8 +24,8 @@ def test_the_table_and_its_licence_are_bundled():
 
 
 def test_index_is_built_once_and_holds_every_line():
-    book = openings.book()
-    assert openings.book() is book  # cached in memory
+    book = openings.book("chess")
+    assert openings.book("chess") is book  # cached in memory
     assert chess.Board().epd() in book
     assert len(book.names) > 3000  # 3,807 named lines, each ending in its own position
     assert len(book.positions) > len(book.names)  # the positions on the way count too
@@ -49,10 +49,10 @@ def test_transposed_move_orders_meet_the_same_book_position():
 def test_book_ends_for_good_once_a_position_is_not_in_the_table():
     # 1. a3 is book, 1... a6 is not; 2. a4 a5 reaches the position of 1. a4 a5 (in the table),
     # but the game left the book at ply 2, so plies 3 and 4 are not book moves
-    flags = openings.book_flags_from_epds(epds("a3 a6 a4 a5"))
+    flags = openings.book_flags_from_epds(epds("a3 a6 a4 a5"), openings.book("chess"))
     assert flags == [True, False, False, False]
     # ... while the name still comes from the deepest named position (a transposition)
-    opening = openings.opening_from_epds(epds("a3 a6 a4 a5"))
+    opening = openings.opening_from_epds(epds("a3 a6 a4 a5"), openings.book("chess"))
     assert opening is not None and opening.ply == 4 and opening.eco == "A00"
 
 
@@ -68,7 +68,7 @@ def test_no_moves_no_book():
 
 
 def test_a_move_that_cannot_be_replayed_ends_the_book():
-    assert openings.book_flags_from_epds([chess.Board().epd(), None]) == [False]
+    assert openings.book_flags_from_epds([chess.Board().epd(), None], openings.book("chess")) == [False]
 
 
 def test_every_position_is_named_by_the_deepest_line_on_the_way_to_it_variations_too(corpus_dir):
@@ -88,3 +88,11 @@ def test_every_position_is_named_by_the_deepest_line_on_the_way_to_it_variations
     gambit = game.node_at_ply(6).add_child(Node(move="b4", uci="b2b4", color="white"))  # 4.b4 instead of 4.c3
     found = opening_at(game, gambit)
     assert found is not None and found.eco == "C51" and found.name.startswith("Italian Game: Evans Gambit")
+
+
+def test_only_a_game_that_names_a_table_has_one():
+    import pytest
+
+    with pytest.raises(ValueError, match="'Go' has no opening table"):
+        openings.book("go")
+    assert openings.loaded_book("go") is None

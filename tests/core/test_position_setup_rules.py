@@ -11,7 +11,8 @@ import pytest
 from sgfmill import sgf
 
 from reviewer.core.analysis import EvaluationTable
-from reviewer.core.export import export_pgn, export_sgf
+from reviewer.core.export.pgn import export_pgn
+from reviewer.core.export.sgf import export_sgf
 from reviewer.core.games import game_support
 from reviewer.core.games.setup import SetupRefused
 

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import pytest
 
+from reviewer.core.games import game_support
 from reviewer.core.rating import (
     GameRecord,
     RatingOptions,
@@ -100,7 +101,8 @@ def test_k_grows_with_strength_from_kgs_weak_to_strong_value():
     ],
 )
 def test_handicap_and_komi_become_a_shift_of_whites_rank(handicap, komi, rules, shift):
-    assert white_rank_shift(handicap, komi, rules) == pytest.approx(shift)
+    assert white_rank_shift(handicap, komi, game_support("go").rating.even_komi(rules)) == pytest.approx(shift)
+    assert game_support("chess").rating.even_komi(rules) is None  # komi means nothing in chess
 
 
 # ---------------------------------------------------------------- results, dates, names

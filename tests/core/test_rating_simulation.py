@@ -8,6 +8,7 @@ import datetime as dt
 import numpy as np
 from scipy.stats import spearmanr
 
+from reviewer.core.games.go_rules import even_komi
 from reviewer.core.rating import GameRecord, RatingOptions, go_rank_text, rate_games, white_rank_shift
 from reviewer.core.rating.scale import ELO_K, go_k
 
@@ -36,7 +37,7 @@ def simulate_go(
             white, black = (a, b) if rng.random() < 0.5 else (b, a)
             handicap, komi, rules = 0, (6.5 if rng.random() < 0.7 else 7.5), None
             rules = "japanese" if komi == 6.5 else "chinese"
-        shift = white_rank_shift(handicap, komi, rules)
+        shift = white_rank_shift(handicap, komi, even_komi(rules))
         k = go_k(0.5 * (true_rank[white] + true_rank[black]))
         p_white = 1.0 / (1.0 + np.exp(-k * (true_rank[white] - shift - true_rank[black])))
         outcome = "white" if rng.random() < p_white else "black"
@@ -92,7 +93,7 @@ def sequential_elo(records: list[GameRecord], k_factor_logit: float) -> dict[str
         w, b = record.white_key, record.black_key
         rw, rb = ratings.get(w, 0.0), ratings.get(b, 0.0)
         k = float(go_k(0.5 * (rw + rb)))
-        shift = white_rank_shift(record.handicap, record.komi, record.rules)
+        shift = white_rank_shift(record.handicap, record.komi, even_komi(record.rules))
         p_white = 1.0 / (1.0 + np.exp(-k * (rw - shift - rb)))
         step = (k_factor_logit / k) * (record.score_white - p_white)
         ratings[w], ratings[b] = rw + step, rb - step

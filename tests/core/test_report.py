@@ -9,7 +9,7 @@ from test_scoring_games import chess_game, cp_table, go_eval, go_game
 
 from reviewer.cli import main
 from reviewer.core.analysis import EvaluationTable
-from reviewer.core.embedded_evals import evaluations_from_pgn_comments
+from reviewer.core.embedded_evals.pgn import evaluations_from_pgn_comments
 from reviewer.core.report import ReportOptions, build_report, report_to_json
 from reviewer.core.scoring import assess_game
 

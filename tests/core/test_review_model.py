@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.embedded_evals import evaluations_from_pgn_comments
+from reviewer.core.embedded_evals.pgn import evaluations_from_pgn_comments
 from reviewer.core.formats import load_game
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game, Node, Shape

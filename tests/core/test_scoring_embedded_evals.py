@@ -4,13 +4,8 @@ from __future__ import annotations
 
 from test_scoring_games import chess_game, chess_game_from_pgn
 
-from reviewer.core.embedded_evals import (
-    EMBEDDED_ENGINE_ID,
-    evaluations_from_game,
-    evaluations_from_pgn_comments,
-    has_embedded_evaluations,
-    parse_eval_command,
-)
+from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, evaluations_from_game, has_embedded_evaluations
+from reviewer.core.embedded_evals.pgn import evaluations_from_pgn_comments, parse_eval_command
 
 
 def test_parse_pawns_mates_and_depth():

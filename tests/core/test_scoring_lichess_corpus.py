@@ -15,7 +15,7 @@ import chess.pgn
 import pytest
 from test_scoring_games import chess_game_from_pgn
 
-from reviewer.core.embedded_evals import evaluations_from_pgn_comments
+from reviewer.core.embedded_evals.pgn import evaluations_from_pgn_comments
 from reviewer.core.scoring import assess_game
 
 FILE = "scalachess__FWWRC_full_eval_clk.pgn"

@@ -218,4 +218,6 @@ SUPPORT = GameSupport(
     readers={".c4": f"{__name__}:open_file"},
     report_game_ref="",
     report_move_ref="reviewer.core.report:go_move_fields",
+    move_examples=("d",),
+    default_graph_mode="value",  # its engine tells leads only, no win chances
 )

@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
+from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import Shape
 from reviewer.gui.board.chess_play import PlayableChessBoard
 
@@ -207,7 +208,7 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
             Candidate(move="d4", order=1, mate_first=-3, pv=("d4", "d5")),
         ),
     )
-    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=2)
+    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), MoveNumber(1, True), lines=2)
     assert [row.score for row in panel.rows()] == ["+0.30", "#-3"]
     assert panel.header_text().startswith("live · depth 12") and panel.line_label(1).isVisible()
     second = panel.line_label(1)
@@ -237,7 +238,7 @@ def test_a_click_on_an_engine_line_off_its_moves_plays_the_whole_line(qtbot):
     line = ("e4", "e5", "Nf3", "Nc6")
     evaluation = Evaluation(ply=0, kind="chess", score_cp_first=30, depth=12,
                             candidates=(Candidate(move="e4", order=0, score_cp_first=30, pv=line),))
-    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), chess.Board(), lines=1)
+    panel.show_update(LiveUpdate("start", evaluation, 0, 0.1, False), MoveNumber(1, True), lines=1)
     label = panel.line_label(0)
     on_the_score = QPoint(4, label.height() // 2)
     with qtbot.waitSignal(panel.line_clicked) as clicked:

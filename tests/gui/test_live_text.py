@@ -5,12 +5,13 @@ from __future__ import annotations
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation
+from reviewer.core.games.chess import line_squares
+from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import numbered_moves
 from reviewer.gui.live_text import (
     chess_score_text,
     ghost_stones,
     go_score_text,
-    line_arrows,
     line_rows,
     speed_text,
     win_pct_white,
@@ -38,7 +39,6 @@ def test_lines_are_numbered_from_the_position():
 
 
 def test_rows_carry_score_wdl_depth_and_line():
-    board = chess.Board()
     evaluation = Evaluation(
         ply=0,
         kind="chess",
@@ -50,19 +50,19 @@ def test_rows_carry_score_wdl_depth_and_line():
             Candidate(move="e4", order=0, score_cp_first=30, pv=("e4", "e5", "Nf3")),
         ),
     )
-    rows = line_rows(evaluation, board)
+    rows = line_rows(evaluation, MoveNumber(1, True))
     assert [r.score for r in rows] == ["+0.30", "+0.25"]
     assert rows[0].detail == "W 31% · D 60% · L 9% · depth 18" and rows[1].detail == "−0.05 · depth 18"
     assert rows[0].moves_text == "1. e4 e5 2. Nf3"
 
 
 def test_arrows_ghosts_speed_and_bar():
-    assert line_arrows(chess.Board(), ["e4", "e5", "Nf3", "Nc6"]) == [
+    assert line_squares(chess.Board(), ["e4", "e5", "Nf3", "Nc6"]) == [
         (chess.E2, chess.E4),
         (chess.E7, chess.E5),
         (chess.G1, chess.F3),
     ]
-    assert line_arrows(chess.Board(), ["e4", "Ke2"]) == [(chess.E2, chess.E4)]  # stops at what does not parse
+    assert line_squares(chess.Board(), ["e4", "Ke2"]) == [(chess.E2, chess.E4)]  # stops at what does not parse
     assert ghost_stones(["D4", "pass", "Q16"], "black", 19) == [((3, 3), "black", 1), ((15, 15), "black", 3)]
     assert speed_text(Evaluation(ply=0, kind="chess", nodes=2_400_000, seconds=2.0)) == "1.2M nodes/s"
     assert speed_text(Evaluation(ply=0, kind="go", nodes=70, seconds=2.0)) == "35 visits/s"

@@ -38,10 +38,10 @@ def test_the_menu_rows_carry_each_glyph_its_name_and_ctrl_n_for_the_move_glyphs(
 
 def test_a_moves_glyphs_and_its_words_mark() -> None:
     node = Node(move="Nf3", nags=[146, 14, 5], comment="[%clk 0:01:00]")
-    assert (move_glyph(node), other_glyphs(node), words_mark(node)) == ("!?", "⩲N", "")
+    assert (move_glyph(node), other_glyphs(node), words_mark(node, "chess")) == ("!?", "⩲N", "")
     node.comment = "[%clk 0:01:00] a novelty"
-    assert player_words(node.comment) == "a novelty" and words_mark(node) == WORDS_MARK
-    assert player_words("two  spaces\nand a line") == "two  spaces\nand a line"  # as the player wrote them
+    assert player_words(node.comment, "chess") == "a novelty" and words_mark(node, "chess") == WORDS_MARK
+    assert player_words("two  spaces\nand a line", "chess") == "two  spaces\nand a line"  # as the player wrote them
 
 
 def test_a_sign_the_font_lacks_is_written_in_ascii() -> None:

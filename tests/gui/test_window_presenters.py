@@ -24,7 +24,7 @@ from reviewer.gui.presenters.analysis_state import progress_format, rate_text
 from reviewer.gui.presenters.board_marks import (
     BEST_ARROW,
     CANDIDATE_ARROW,
-    chess_arrows,
+    candidate_arrows,
     go_candidate_marks,
     mainline_anchor,
 )
@@ -80,17 +80,20 @@ def test_graph_series_shows_go_winrate_or_lead_by_mode():
     assert graph_series(GO, {1: evaluation}, None, "lead") == ({1: 3.5}, {})
 
 
-def test_chess_arrows_best_on_top_and_unreadable_moves_left_out():
+def test_candidate_arrows_best_on_top_and_unreadable_moves_left_out():
     evaluation = Evaluation(
         ply=0, kind="chess", best_move="e4",
         candidates=(Candidate("e4", 0, score_cp_first=30), Candidate("d4", 1, score_cp_first=20), Candidate("Zz9", 2)),
     )
-    arrows = chess_arrows(chess.Board(), evaluation, lambda *fields: fields)
+    arrows = candidate_arrows(chess.Board(), evaluation, lambda *fields: fields)
     assert arrows == [
         (chess.D2, chess.D4, CANDIDATE_ARROW, 0.11),
         (chess.E2, chess.E4, BEST_ARROW, 0.2),  # drawn last, on top
     ]
-    assert chess_arrows(chess.Board(), None, tuple) == []
+    assert candidate_arrows(chess.Board(), None, tuple) == []
+    mated = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    assert candidate_arrows(mated, evaluation, tuple) == []  # the game is over: nothing to play
+    assert candidate_arrows(object(), Evaluation(ply=0, kind="go", best_move="D4"), tuple) == []  # Go's moves are on points
 
 
 def test_go_marks_leave_out_passes_and_moves_with_too_few_visits():

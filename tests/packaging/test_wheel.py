@@ -110,7 +110,7 @@ def test_the_installed_app_uses_its_own_files(venv, home, tmp_path):
     assert version.returncode == 0 and version.stdout.strip() == f"reviewer {__version__}"
     where = run([str(venv / "bin" / "python"), "-c",
                  "import reviewer, reviewer.resources as r, reviewer.core.openings as o; "
-                 "print(reviewer.__file__); print(r.RESOURCES_DIR); print(len(o.book().names))"], env, tmp_path)
+                 "print(reviewer.__file__); print(r.RESOURCES_DIR); print(len(o.book('chess').names))"], env, tmp_path)
     assert where.returncode == 0, where.stderr
     package, resources, openings = where.stdout.split()
     assert Path(package).is_relative_to(venv) and Path(resources).is_relative_to(venv)

@@ -7,15 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-import chess
-
-from reviewer.core.database.keys import GoKeyer, chess_key, chess_move_of_code
-from reviewer.core.database.records import go_positions
 from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
-from reviewer.core.games import game_support
-from reviewer.core.games.chess import board_after
+from reviewer.core.games import IllegalMove, game_support
 from reviewer.core.games.support import resolve
-from reviewer.core.gametree import Color, Game, Node, gtp_from_point, other_color, point_from_gtp
+from reviewer.core.gametree import Color, Game, Node
 
 __all__ = [
     "Exploration",
@@ -26,6 +21,7 @@ __all__ = [
     "explore",
     "games_at",
     "go_position",
+    "position_after_moves",
     "position_of_game",
     "position_of_node",
 ]
@@ -47,32 +43,30 @@ class Position:
         return self.describe(code)
 
 
-def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Position:
-    """The position after `moves` (SAN or UCI) from `fen` (the start position when None)."""
-    board = chess.Board(fen) if fen else chess.Board()
+def position_after_moves(game: Game, moves: Sequence[str]) -> Position:
+    """The position after `moves` (as a player types them: SAN or UCI, GTP or "pass") from the
+    start of `game`, played by its rules; ValueError says which move they refuse and why."""
+    support = game_support(game.kind)
+    rules = support.rules
+    position, node = rules.start(game), game.root
     for text in moves:
         try:
-            board.push_san(text)
-        except ValueError:
-            try:
-                move = chess.Move.from_uci(text)
-            except ValueError:
-                raise ValueError(f"{text!r} is not a move in this position ({board.fen()})") from None
-            if not board.is_legal(move):
-                raise ValueError(f"{text!r} is not a legal move in this position ({board.fen()})") from None
-            board.push(move)
-    return _chess_position_of_board(board)
+            played = rules.play(position, text)
+        except IllegalMove as refused:
+            raise ValueError(refused.sentence) from None
+        node = node.add_child(support.new_node(game, played))
+        position = played.position
+    return position_of_node(game, node)
+
+
+def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Position:
+    """The chess position after `moves` (SAN or UCI) from `fen` (the start position when None)."""
+    return position_after_moves(Game(kind="chess", start_fen=fen or None), moves)
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
     """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise."""
-    game = Game(kind="go", board_width=size, board_height=size, first_player=first_player)
-    node, color = game.root, first_player
-    for text in moves:
-        point = None if text.lower() == "pass" else point_from_gtp(text, size)
-        node = node.add_child(Node(move=text.upper(), color=color, point=point))
-        color = other_color(color)
-    return position_of_game(game, game.ply_count)
+    return position_after_moves(Game(kind="go", board_width=size, board_height=size, first_player=first_player), moves)
 
 
 def position_of_game(game: Game, ply: int) -> Position:
@@ -87,46 +81,6 @@ def position_of_node(game: Game, node: Node) -> Position:
         raise ValueError(f"the database holds no {game.kind} games")
     position: Position = resolve(reference)(game, node)
     return position
-
-
-def _chess_position_of_board(board: chess.Board) -> Position:
-    def san(code: int) -> str:
-        move = chess_move_of_code(code)
-        return board.san(move) if board.is_legal(move) else move.uci()
-
-    return Position("chess", chess_key(board), "white" if board.turn else "black", san)
-
-
-def chess_position_of_node(game: Game, node: Node) -> Position:
-    return _chess_position_of_board(board_after(game, node))  # Chess960 too
-
-
-def go_position_of_node(game: Game, node: Node) -> Position:
-    cut = Game(
-        kind="go",
-        board_width=game.board_width,
-        board_height=game.board_height,
-        first_player=game.first_player,
-        setup_black=game.setup_black,
-        setup_white=game.setup_white,
-    )
-    target = cut.root
-    to_move = game.first_player
-    for source in node.path_from_root():
-        target = target.add_child(
-            Node(move=source.move, color=source.color, point=source.point, setup_black=source.setup_black,
-                 setup_white=source.setup_white, setup_empty=source.setup_empty)
-        )
-        if source.color is not None:
-            to_move = other_color(source.color)
-    last = go_positions(cut)[-1]
-    keyer, symmetry = GoKeyer(game.board_width, game.board_height), last.symmetry
-
-    def gtp(code: int) -> str:
-        point = keyer.point_of_move(code, symmetry)
-        return "pass" if point is None else gtp_from_point(point, game.board_height)
-
-    return Position("go", last.key, to_move, gtp)
 
 
 @dataclass(frozen=True)

@@ -19,17 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
-from reviewer.core.database.records import (
-    GameRecord,
-    SkippedGame,
-    chess_record_from_movetext,
-)
+from reviewer.core.database.records import GameRecord, SkippedGame
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
-from reviewer.core.formats.pgn import PgnCollection
-from reviewer.core.games import game_support
+from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.support import resolve
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
@@ -128,10 +123,11 @@ def _readable_copy(path: Path) -> Iterator[Path]:
 
 
 def _record(collection: GameCollection, index: int) -> GameRecord:
-    if isinstance(collection, PgnCollection):
-        fast = chess_record_from_movetext(collection.headers(index), collection.movetext(index))
-        if fast is not None:
-            return fast
+    for support in registered_games():  # a game's record read straight from the file's text, where its game can
+        if support.database_fast_record_ref:
+            fast: GameRecord | None = resolve(support.database_fast_record_ref)(collection, index)
+            if fast is not None:
+                return fast
     game = collection.game(index)
     reference = game_support(game.kind).database_record_ref
     if not reference:
@@ -287,8 +283,7 @@ def _import_file(
         report.resumed[str(path)] = games_read
     with _readable_copy(path) as readable:
         collection = open_collection(readable)
-        if isinstance(collection, PgnCollection):
-            collection.complete_index()
+        collection.complete_index()
         total = len(collection)
         index = games_read
         while index < total:

@@ -27,7 +27,7 @@ from typing import Literal
 
 from reviewer.core import paths
 from reviewer.core.engines import install
-from reviewer.core.games.support import kind_of_protocol, registered_games
+from reviewer.core.games.support import game_support, kind_of_protocol, registered_games
 from reviewer.core.gametree import GameKind
 
 __all__ = ["INSTALL_HINT", "EngineInfo", "builtin_engine_info", "find_engine", "find_engines", "settings_path"]
@@ -183,11 +183,13 @@ def _system_katago() -> EngineInfo | None:
 
 
 def _builtin() -> EngineInfo:
+    """The built-in engine, of the game whose fallback engine it is."""
+    kind = next((support.kind for support in registered_games() if support.fallback_engine == "builtin"), "")
     try:
-        from reviewer.core.engines.builtin_go import VERSION
+        version = game_support(kind).fallback_version()
     except Exception as error:  # the engine is optional; report, do not fail the listing
-        return EngineInfo("builtin", "go", "builtin", (), None, "broken", f"cannot load: {error}", "builtin")
-    return EngineInfo("builtin", "go", "builtin", (), str(VERSION), "ok", "built-in Monte Carlo engine", "builtin")
+        return EngineInfo("builtin", kind, "builtin", (), None, "broken", f"cannot load: {error}", "builtin")
+    return EngineInfo("builtin", kind, "builtin", (), version, "ok", "built-in Monte Carlo engine", "builtin")
 
 
 def _settings_engines(check: bool) -> tuple[list[EngineInfo], list[str]]:

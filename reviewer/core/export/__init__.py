@@ -2,6 +2,7 @@
 
     annotate_game(game, evaluations, assessment=None, engine_info=None) -> Game   (a copy)
     export_game_text(game, evaluations, ..., with_analysis=False) -> str   PGN for chess, SGF for Go
+        (each game's own exporter, named by its support object: `export.pgn`, `export.sgf`)
     save_annotated(path, [(game, evaluations, engine_info)], sources=(), overwrite=False, with_analysis=False)
     evaluations_from_game(game) -> EvaluationTable             reads an exported file's analysis back
     has_embedded_evaluations(game) -> bool                      whether the file carries any
@@ -28,9 +29,7 @@ from reviewer.core.analysis import EvaluationTable
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.embedded_evals import evaluations_from_game, has_embedded_evaluations
 from reviewer.core.export.codec import FORMAT_VERSION, CodecError, decode_evaluation, encode_evaluation
-from reviewer.core.export.pgn import annotate_chess_game, export_pgn
 from reviewer.core.export.reports import eval_graph_svg, mistakes_by_size, moves_csv, report_html
-from reviewer.core.export.sgf import annotate_go_game, export_sgf
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.scoring import DEFAULT_PRESET, GameAssessment, Preset, assess_game
@@ -39,17 +38,13 @@ __all__ = [
     "FORMAT_VERSION",
     "CodecError",
     "ExportError",
-    "annotate_chess_game",
     "annotate_game",
-    "annotate_go_game",
     "check_target",
     "decode_evaluation",
     "encode_evaluation",
     "eval_graph_svg",
     "evaluations_from_game",
     "export_game_text",
-    "export_pgn",
-    "export_sgf",
     "has_embedded_evaluations",
     "mistakes_by_size",
     "moves_csv",

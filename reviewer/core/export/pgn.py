@@ -254,7 +254,7 @@ def _position_names(game: Game) -> tuple[list[chess.Board | None], list[str | No
     from reviewer.core.scoring.chess import replay_mainline
 
     plies, epds = replay_mainline(game)
-    names = openings.book().names
+    names = openings.book(game.kind).names
     named = []
     for epd in epds:
         entry = names.get(epd) if epd is not None else None

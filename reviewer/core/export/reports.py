@@ -29,7 +29,7 @@ from reviewer.core.formats.clocks import clock_text
 from reviewer.core.games.support import GameSupport, game_support
 from reviewer.core.gametree import numbered_moves
 from reviewer.core.scoring import FLAGGED_JUDGEMENTS, accuracy_name, headline_accuracy_field
-from reviewer.core.scoring.go import top5_text
+from reviewer.core.scoring.common import top5_text
 
 CSV_COLUMNS = (
     "game",

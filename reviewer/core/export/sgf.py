@@ -78,6 +78,11 @@ def strip_generated(comment: str) -> tuple[str, bool]:
     return stripped, True
 
 
+def without_generated_lines(comment: str) -> str:
+    """A comment without the lines a Reviewer export wrote in it."""
+    return strip_generated(comment)[0]
+
+
 def _join_comment(user_text: str, generated: str | None) -> str:
     if not generated:
         return user_text

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from reviewer.core.formats.clocks import read_clocks
 from reviewer.core.gametree import Game, GameKind
 
+FIRST_BATCH = 2000  # games a big file lists before a list can show its first rows (`open_collection(first_games=)`)
+
 
 @dataclass(frozen=True)
 class GameSummary:
@@ -61,6 +63,9 @@ class GameCollection:
         if not 0 <= index < count:
             raise IndexError(f"{self.path}: there is no game {index + 1} (the file has {count})")
         return index
+
+    def complete_index(self) -> None:
+        """List every game of the file now (a big PGN lists its games in batches); most files are listed at once."""
 
     def summary(self, index: int) -> GameSummary:
         return self._summary(self._check_index(index))

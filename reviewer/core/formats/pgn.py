@@ -66,7 +66,6 @@ _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _FORUM_WRAPPER = re.compile(r"\[/?pgn\]", re.IGNORECASE)
 _DANGLING_MOVE_NUMBER = re.compile(r"(?:^|\s)\d+\.*\s*$")
 STANDARD_VARIANT_NAMES = {"", "standard", "chess", "normal", "classical", "from position", "fromposition"}
-FIRST_BATCH = 2000  # games indexed before a list can show its first rows
 BATCH = 20000  # games per later batch
 
 

@@ -14,7 +14,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.errors import GameFileError
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, MoveNumber, OpponentStrength, RatingScale, ScoreUnits, SquareMoves
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -33,6 +33,67 @@ def board_class_of(game: Game) -> type[chess.Board]:
 def start_board(game: Game) -> chess.Board:
     board_class = board_class_of(game)
     return board_class(game.start_fen or board_class.starting_fen, chess960=game.chess960)
+
+
+def line_squares(board: chess.Board, sans: Sequence[str], limit: int = 3) -> list[tuple[int, int]]:
+    """(from, to) squares of the first `limit` moves of a SAN line from `board`; stops at a move
+    that does not parse."""
+    squares: list[tuple[int, int]] = []
+    position = board.copy(stack=False)
+    for san in list(sans)[:limit]:
+        try:
+            move = position.parse_san(san)
+        except ValueError:
+            break
+        squares.append((move.from_square, move.to_square))
+        position.push(move)
+    return squares
+
+
+def _line_squares_of(position: object, sans: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    if not isinstance(position, chess.Board):
+        raise TypeError(f"not a chess position: {position!r}")
+    return line_squares(position, sans, limit)
+
+
+def _square_number(name: str) -> int | None:
+    return chess.parse_square(name) if name in chess.SQUARE_NAMES else None
+
+
+def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    """The analysis cache's key of each main-line position `plies`: the variant and the EPD (no
+    move counters, en passant only where a capture is legal)."""
+    prefix = "chess960:" if game.chess960 else "chess:"
+    return {ply: prefix + board.epd() for ply, board in boards_at_plies(game, plies).items()}
+
+
+def fen_after(game: Game, node: Node) -> str:
+    return board_after(game, node).fen()
+
+
+def unreadable_start(game: Game) -> str | None:
+    """Why the game's start position could not be read (its [FEN] tag is not a position), if so."""
+    if game.start_fen is not None:
+        return None
+    fen = (game.headers.get("FEN") or "").strip()
+    if not fen:
+        return None
+    try:
+        chess.Board(fen, chess960=game.chess960)
+    except ValueError as error:
+        shown = fen if len(fen) <= 90 else fen[:87] + "..."
+        return f"its start position [FEN \"{shown}\"] cannot be read ({error})"
+    return None
+
+
+def start_move_number(game: Game) -> MoveNumber:
+    """The start FEN's full-move number and side to move; from 1, the first player first, where
+    the FEN cannot be read (the reader has said why)."""
+    try:
+        board = start_board(game)
+    except ValueError:
+        return MoveNumber(1, game.first_player == "white")
+    return MoveNumber(board.fullmove_number, board.turn == chess.WHITE)
 
 
 def recorded_move(board: chess.Board, node: Node) -> chess.Move:
@@ -400,6 +461,8 @@ SUPPORT = GameSupport(
     first_player="white",
     new_node=new_node,
     numbered_moves=True,
+    start_move_number=start_move_number,
+    start_problem=unreadable_start,
     bottom_player="white",
     scores=ScoreUnits(
         field="score_cp_first", unit="cp", per_shown_unit=100.0, shown_decimals=2, loss_decimals=0,
@@ -423,6 +486,7 @@ SUPPORT = GameSupport(
     threat_ref="reviewer.core.explain.chess:THREAT",
     uses_thresholds=True,
     has_openings=True,
+    opening_table="openings",
     first_move_needs_start=False,  # E(P0) = +15 (docs/SCORING.md)
     engine_protocols=("uci",),
     engine_name="Stockfish",
@@ -436,20 +500,25 @@ SUPPORT = GameSupport(
     export_extension="pgn",
     export_ref="reviewer.core.export.pgn:export_pgn",
     annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
-    embedded_ref="reviewer.core.embedded_evals:evaluations_from_pgn_comments",
+    own_comment_ref="reviewer.core.export.pgn:without_generated_text",
+    embedded_ref="reviewer.core.embedded_evals.pgn:evaluations_from_pgn_comments",
     embedded_name="[%eval] comments",
     record_store="comment",
-    cache_keys_ref="reviewer.core.cache:chess_keys",
+    cache_keys=cache_keys,
     report_game_ref="reviewer.core.report:chess_game_fields",
     report_move_ref="reviewer.core.report:chess_move_fields",
     graph_modes=("win", "cp"),
-    database_record_ref="reviewer.core.database.records:chess_record_from_game",
-    database_position_ref="reviewer.core.database.explorer:chess_position_of_node",
+    database_record_ref="reviewer.core.database.chess:chess_record_from_game",
+    database_fast_record_ref="reviewer.core.database.chess:record_from_collection",
+    database_position_ref="reviewer.core.database.chess:chess_position_of_node",
     has_eval_bar=True,
     eval_bar_ref="reviewer.core.scoring.chess:win_pct_white",
     board_header=False,
     is_over=lambda board: board.is_game_over(),
+    square_moves=SquareMoves(line=_line_squares_of, square=_square_number),
     position_notation="FEN",
+    position_text=fen_after,
+    move_examples=("Nf3", "e2e4"),
     engine_identity_prefix="Stockfish",  # its `id name`
     setup_ref="reviewer.core.games.chess_setup:SETUP",
     # Stockfish's UCI_Elo (Debian's 15.1 takes 1350–2850); a fifth of a second a move

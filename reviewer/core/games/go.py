@@ -10,13 +10,17 @@ Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`)
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reviewer.core.analysis import Limit
+from reviewer.core.formats.annotations import SGF_NAGS, nags_from_sgf, sgf_from_nags
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
-from reviewer.core.games.go_rules import DEFAULT, GoRuleset, ruleset_of
+from reviewer.core.games.go_rules import DEFAULT, GoRuleset, even_komi, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
@@ -402,6 +406,36 @@ def new_node(game: Game, played: PlayedMove[GoPosition]) -> Node:
     return Node(move=played.move, color=played.color, point=point)
 
 
+def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
+    """The analysis cache's key of each main-line position `plies`: a digest of the board, the
+    rules, komi and setup, and every move up to there (so a repeated position keeps its history)."""
+    wanted = set(plies)
+    header = {
+        "size": [game.board_width, game.board_height],
+        "rules": (game.rules or "").lower(),
+        "komi": game.komi,
+        "first": game.first_player,
+        "black": sorted(game.setup_black),
+        "white": sorted(game.setup_white),
+    }
+    digest = hashlib.sha256(json.dumps(header, sort_keys=True).encode())
+    keys: dict[int, str] = {}
+    if 0 in wanted:
+        keys[0] = "go:" + digest.hexdigest()
+    last = max(wanted, default=0)
+    for ply, node in enumerate(game.mainline_nodes(), start=1):
+        if ply > last:
+            break
+        step = [node.color, node.point, sorted(node.setup_black), sorted(node.setup_white), sorted(node.setup_empty)]
+        digest.update(b"|" + json.dumps(step).encode())
+        if ply in wanted:
+            keys[ply] = "go:" + digest.hexdigest()
+    missing = wanted - keys.keys()
+    if missing:
+        raise ValueError(f"the main line has no position {min(missing)}")
+    return keys
+
+
 SUPPORT = GameSupport(
     kind="go",
     title="Go",
@@ -421,7 +455,7 @@ SUPPORT = GameSupport(
     rating=RatingScale(
         unit="rank", description="rank (1k = 0, 1d = 1, 5k = -4)", plural="ranks", decimals=3, spread=2.0,
         format_ref="reviewer.core.rating.scale:go_rank_text", parse_ref="reviewer.core.rating.scale:parse_go_rank",
-        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"),
+        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"), even_komi=even_komi,
     ),
     assess_ref="reviewer.core.scoring.go:assess_go",
     explain_ref="reviewer.core.explain.go:explain_game_move",
@@ -441,23 +475,29 @@ SUPPORT = GameSupport(
     export_extension="sgf",
     export_ref="reviewer.core.export.sgf:export_go_text",
     annotate_ref="reviewer.core.export.sgf:annotate_go_text",
+    own_comment_ref="reviewer.core.export.sgf:without_generated_lines",
     embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
     embedded_name="evaluations (RVW, SBKV or SBKS properties)",
     record_store="property",
-    cache_keys_ref="reviewer.core.cache:go_keys",
+    cache_keys=cache_keys,
     report_game_ref="reviewer.core.report:go_game_fields",
     report_move_ref="reviewer.core.report:go_move_fields",
     graph_modes=("winrate", "lead"),
-    database_record_ref="reviewer.core.database.records:go_record_from_game",
-    database_position_ref="reviewer.core.database.explorer:go_position_of_node",
+    database_record_ref="reviewer.core.database.go:go_record_from_game",
+    database_position_ref="reviewer.core.database.go:go_position_of_node",
     default_graph_mode="lead",
     has_eval_bar=False,
     board_header=True,
     pass_move="pass",
+    move_examples=("D4", "pass"),
+    nag_names={146: "Hotspot", 16: "Good for White", 17: "Good for Black", 18: "Very good for White",
+               19: "Very good for Black", 10: "Even position"},
+    nags_kept=frozenset(nag for nag in SGF_NAGS if nags_from_sgf(sgf_from_nags([nag])) == [nag]),
     point_maps=True,
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
+    fallback_version_ref="reviewer.core.engines.builtin_go:VERSION",
     preload_network_ref="reviewer.core.engines.registry:preload_katago",
     setup_ref="reviewer.core.games.go_setup:SETUP",
     frame_ref="reviewer.core.games.go_frame:frame_position",

@@ -191,3 +191,9 @@ __all__ = [
     "parse_rules",
     "ruleset_of",
 ]
+
+
+def even_komi(rules: str | None) -> float | None:
+    """The komi of an even game under the named rules; None when the rules are not known."""
+    known = parse_rules(rules)
+    return None if known is None else known.komi

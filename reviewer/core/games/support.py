@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,11 +29,13 @@ from reviewer.core.gametree import Color, Game, GameKind, Node, Point, other_col
 __all__ = [
     "Averaging",
     "GameSupport",
+    "MoveNumber",
     "OpponentStrength",
     "RatingScale",
     "RatingUnit",
     "RecordStore",
     "ScoreUnits",
+    "SquareMoves",
     "ValueStyle",
     "WorkUnit",
     "game_support",
@@ -107,6 +109,8 @@ class RatingScale:
     parse_ref: str  # "module:function(text: str) -> float | None": a rating or rank as written in a file
     result_ref: str  # "module:function(text: str) -> ...": the game's result as written in a file
     header_tags: tuple[str, str] = ("WhiteElo", "BlackElo")  # the file's tags of White's and Black's declared rating
+    # The komi of an even game under the rules a file names (Go: 6.5 Japanese, 7.5 Chinese), None where not known: ranks shift by komi
+    even_komi: Callable[[str | None], float | None] = field(default=lambda rules: None)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,38 @@ class OpponentStrength:
     step: int
     limit: Callable[[int], Limit]
     prepare_ref: str = ""
+
+
+@dataclass(frozen=True)
+class MoveNumber:
+    """Where the numbering of a game's moves stands at a position: the number of the move to play
+    (one number for a move of each player, the first player's first) and whether the first player
+    plays it. Chess: "12." before White's move, "12..." before Black's."""
+
+    number: int
+    first_to_move: bool
+
+    def after(self, plies: int) -> MoveNumber:
+        """The numbering `plies` moves later."""
+        half_moves = plies + (0 if self.first_to_move else 1)
+        return MoveNumber(self.number + half_moves // 2, half_moves % 2 == 0)
+
+
+@dataclass(frozen=True)
+class SquareMoves:
+    """How a game whose moves go from one square of its board to another (chess) reads them, for
+    the arrows its board draws: squares by the numbers its board widget gives them."""
+
+    line: Callable[[object, Sequence[str], int], list[tuple[int, int]]]  # (position, moves as written, limit) -> (from, to) of each, up to the first the rules refuse
+    square: Callable[[str], int | None]  # a square by name ("e4") -> its number; None for a name that is none
+
+
+def _numbered_from_one(game: Game) -> MoveNumber:
+    return MoveNumber(1, True)
+
+
+def _no_start_problem(game: Game) -> str | None:
+    return None
 
 
 @dataclass(frozen=True)
@@ -162,7 +198,8 @@ class GameSupport:
     embedded_ref: str = ""  # (game, warnings) -> EvaluationTable: evaluations in the file's own notation (lichess's [%eval])
     embedded_name: str = "evaluations"  # what a file of this game carries its evaluations in, for messages
     record_store: RecordStore = "comment"  # where Reviewer's own evaluation record goes: a move's comment or an SGF property
-    cache_keys_ref: str = ""  # (game, plies) -> {ply: key}; "" = the rules' position key after each ply
+    own_comment_ref: str = ""  # (comment) -> str: a move's comment without the words Reviewer's export wrote in it; "" = as it is
+    cache_keys: Callable[[Game, Sequence[int]], dict[int, str]] | None = None  # the analysis cache's key of each main-line ply; None = the rules' position key after each ply
     # The report
     report_game_ref: str = ""  # (game, assessment) -> dict: the game block's fields of this game
     report_move_ref: str = ""  # (move) -> dict: a reported move's fields of this game
@@ -175,11 +212,23 @@ class GameSupport:
     pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Any], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
+    square_moves: SquareMoves | None = None  # moves from square to square, drawn as arrows; None where moves are not
     position_notation: str = ""  # a position as one line of text that can be copied ("FEN"), "" where none
+    position_text: Callable[[Game, Node], str] | None = None  # the position after a node in that notation, where there is one
+    # Why the start position the file gives could not be read ("its start position [FEN "…"] cannot be read (…)"), None when it could
+    start_problem: Callable[[Game], str | None] = field(default=_no_start_problem)
+    # The numbering at the game's start position, where `numbered_moves` (a chess FEN: its full-move number and side to move)
+    start_move_number: Callable[[Game], MoveNumber] = field(default=_numbered_from_one)
+    opening_table: str = ""  # the resource folder of its named opening lines (`core/openings.py`), "" where it has none
+    move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
+    nag_names: Mapping[int, str] = field(default_factory=dict)  # the game's own words for some NAGs (Go: "Hotspot")
+    nags_kept: frozenset[int] | None = None  # the NAGs its file reads back as themselves; None: every one
     explain_ref: str | None = None  # move explanations, when the game has them
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
     database_record_ref: str = ""
     database_position_ref: str = ""
+    # (collection, index) -> GameRecord | None: a game's record read straight from its file's text, None where it cannot
+    database_fast_record_ref: str = ""
     threat_ref: str | None = None  # what the opponent threatens (an explain.common.Threat), when the game tells it
     # The engine that reviews the game in-process when its usual engine is missing, fails to start
     # or cannot play the board: its name in the engine list ("builtin"), "" where the game has none;
@@ -187,6 +236,7 @@ class GameSupport:
     fallback_engine: str = ""
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
+    fallback_version_ref: str = ""  # the fallback engine's version ("module:attribute"; importing it loads the engine)
     opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
     setup_ref: str = ""  # the board editor (`setup.PositionSetup`), "" where positions cannot be set up by hand
     # (game, node, region or None) -> (a new game: the position framed for a life-and-death study,
@@ -216,6 +266,10 @@ class GameSupport:
         """The players in the order the game lists them: the first player first."""
         return (self.first_player, "black" if self.first_player == "white" else "white")
 
+    def move_number(self, game: Game, node: Node) -> MoveNumber:
+        """The numbering at the position after `node`: of the move to play there."""
+        return self.start_move_number(game).after(node.ply)
+
     def assess(self, game: Game, evaluations: EvaluationTable, preset: str, skip_book: bool) -> Any:
         return resolve(self.assess_ref)(game, evaluations, preset=preset, skip_book=skip_book)
 
@@ -241,6 +295,11 @@ class GameSupport:
     def is_usual_identity(self, identity: str) -> bool:
         """Whether an engine identity ("KataGo 1.18.1 b18 …") is the game's usual engine's."""
         return bool(self.engine_identity_prefix) and identity.startswith(self.engine_identity_prefix)
+
+    def fallback_version(self) -> str:
+        """The version of the game's fallback engine (its module is imported: not on a GUI thread);
+        ValueError where the game has none, ImportError where it cannot be loaded."""
+        return str(self._named("fallback_version_ref", self.fallback_version_ref))
 
     @property
     def preloads_network(self) -> bool:
@@ -301,6 +360,14 @@ class GameSupport:
         if not reference:
             raise ValueError(f"the game {self.title!r} names no {name}: its support object does not say how to read its values")
         return resolve(reference)
+
+    def own_comment(self, comment: str) -> str:
+        """A move's comment as its author wrote it: without what a Reviewer export added (the
+        window says that again from its own analysis)."""
+        if not self.own_comment_ref:
+            return comment
+        text: str = resolve(self.own_comment_ref)(comment)
+        return text
 
     def report_game_fields(self, game: Game, assessment: Any) -> dict[str, Any]:
         fields: dict[str, Any] = resolve(self.report_game_ref)(game, assessment) if self.report_game_ref else {}

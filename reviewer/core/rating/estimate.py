@@ -275,7 +275,8 @@ def _solve_kind(
     for r, _, _ in rated:
         terms = (r.handicap, r.komi, r.rules)
         if _ranks(kind) and terms not in shifts:
-            shifts[terms] = scale.white_rank_shift(r.handicap, r.komi, r.rules, options.handicap_rules)
+            even_komi = game_support(kind).rating.even_komi(r.rules)
+            shifts[terms] = scale.white_rank_shift(r.handicap, r.komi, even_komi, options.handicap_rules)
     shift_all = np.array([shifts[(r.handicap, r.komi, r.rules)] if _ranks(kind) else 0.0 for r, _, _ in rated])
     weight_all = age_weights([r.date for r, _, _ in rated], options.half_life_days, options.as_of)
     graph = coo_matrix((np.ones(len(white_all)), (white_all, black_all)), shape=(n, n))

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from reviewer.core.games.go_rules import parse_rules
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import GameKind
 
@@ -133,20 +132,16 @@ class GoHandicapRules:
     unknown_rules_even_komi: tuple[float, float] = (6.5, 7.5)  # any komi in this range counts as even
 
 
-def even_komi(rules: str | None) -> float | None:
-    """The komi of an even game under the named rules; None when the rules are not known."""
-    known = parse_rules(rules)
-    return None if known is None else known.komi
-
-
 def white_rank_shift(
-    handicap: int, komi: float | None, rules: str | None, settings: GoHandicapRules = GoHandicapRules()
+    handicap: int, komi: float | None, even_komi: float | None, settings: GoHandicapRules = GoHandicapRules()
 ) -> float:
-    """Ranks taken off White's rank for a game's handicap and komi (negative: White gains)."""
+    """Ranks taken off White's rank for a game's handicap and komi (negative: White gains);
+    `even_komi`: the komi of an even game under the game's rules (`RatingScale.even_komi`), None
+    when the rules are not known."""
     stones = handicap if handicap >= 2 else 0
     if komi is None:
         return float(stones)
-    fair_komi = settings.handicap_komi if stones else even_komi(rules)
+    fair_komi = settings.handicap_komi if stones else even_komi
     if fair_komi is None:
         low, high = settings.unknown_rules_even_komi
         fair_komi = min(max(komi, low), high)

@@ -17,6 +17,7 @@ from reviewer.core.games.chess import recorded_move, start_board
 from reviewer.core.gametree import Color, Game, Node, other_color
 from reviewer.core.scoring.common import (
     DEFAULT_PRESET,
+    DROP_THRESHOLDS,
     ChessSideSummary,
     GameAssessment,
     Judgement,
@@ -28,6 +29,7 @@ from reviewer.core.scoring.common import (
     mean,
     population_stdev,
     sample_stdev,
+    sharpness,
 )
 
 MATE_CP = 1000  # a mate, for either side and at any distance, counts as this many centipawns
@@ -41,12 +43,6 @@ ACCURACY_UNCERTAINTY_BONUS = 1.0  # lichess adds 1 to every per-move accuracy be
 
 ELO_BASE = 3100.0
 ELO_RATE = 0.01
-
-# Judgement by the drop d = wb - wa in win points: (inaccuracy, mistake, blunder) lower bounds.
-DROP_THRESHOLDS: dict[str, tuple[float, float, float]] = {
-    "lichess": (5.0, 10.0, 15.0),
-    "seed": (10.0, 20.0, 30.0),
-}
 
 LICHESS_WINDOW_MIN, LICHESS_WINDOW_MAX = 2, 8
 LICHESS_WEIGHT_MIN, LICHESS_WEIGHT_MAX = 0.5, 12.0
@@ -178,19 +174,6 @@ def mate_judgement(before: MoverScore, after: MoverScore) -> Judgement | None:
             return "mistake"
         return "blunder"
     return None
-
-
-def sharpness(wdl: Sequence[int] | None) -> float | None:
-    """(2 / (ln(1/w - 1) + ln(1/l - 1)))^2 from a WDL triple in permille; None where undefined."""
-    if wdl is None or len(wdl) != 3:
-        return None
-    win, loss = wdl[0] / 1000.0, wdl[2] / 1000.0
-    if win <= 0.0 or win >= 1.0 or loss <= 0.0 or loss >= 1.0:
-        return None
-    denominator = math.log(1.0 / win - 1.0) + math.log(1.0 / loss - 1.0)
-    if denominator == 0.0:
-        return None
-    return (2.0 / denominator) ** 2
 
 
 def elo_estimate(acpl: float | None) -> float | None:
@@ -335,8 +318,9 @@ def assess_chess(
         raise ValueError(f"unknown preset {preset!r}; choose one of {', '.join(DROP_THRESHOLDS)}")
     plies, epds = replay_mainline(game)
     n = len(plies)
-    book_flags = openings.book_flags_from_epds(epds)
-    opening = openings.opening_from_epds(epds)
+    table = openings.book(game.kind)
+    book_flags = openings.book_flags_from_epds(epds, table)
+    opening = openings.opening_from_epds(epds, table)
 
     side_to_move = [_side_to_move_at(ply, plies, game) for ply in range(n + 1)]
     e_white: list[float | None] = [

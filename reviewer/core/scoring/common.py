@@ -7,7 +7,7 @@ Every figure follows `docs/SCORING.md`. A figure that needs an evaluation nobody
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -20,6 +20,12 @@ JUDGEMENTS: tuple[Judgement, ...] = ("book", "best", "good", "inaccuracy", "mist
 FLAGGED_JUDGEMENTS: tuple[Judgement, ...] = ("inaccuracy", "mistake", "blunder")
 
 Preset = Literal["lichess", "seed"]
+# Each preset's judgement by the drop d = wb - wa of the mover's win chance in win points, for the
+# games whose presets apply (`GameSupport.uses_thresholds`): (inaccuracy, mistake, blunder) lower bounds.
+DROP_THRESHOLDS: dict[str, tuple[float, float, float]] = {
+    "lichess": (5.0, 10.0, 15.0),
+    "seed": (10.0, 20.0, 30.0),
+}
 PRESETS: tuple[Preset, ...] = ("lichess", "seed")
 DEFAULT_PRESET: Preset = "lichess"
 
@@ -55,6 +61,37 @@ def harmonic_mean_floored(values: Sequence[float], floor: float = 1.0) -> float 
     if not values:
         return None
     return len(values) / sum(1.0 / max(floor, value) for value in values)
+
+
+# The "weighted" averaging of a side's losses (`ScoreUnits.averaging`; Go's, as KaTrain's): each
+# move's loss weighted by how hard its position was, and an accuracy of ACCURACY_BASE ** loss.
+ACCURACY_BASE = 0.75
+
+
+def weighted_loss(losses: Sequence[float], weights: Sequence[float]) -> float | None:
+    """sum(L * adj_weight) / sum(adj_weight)."""
+    total = sum(weights)
+    if not losses or total <= 0:
+        return None
+    return sum(max(0.0, loss) * weight for loss, weight in zip(losses, weights)) / total
+
+
+def accuracy_from_weighted_loss(loss: float | None) -> float | None:
+    return None if loss is None else 100.0 * ACCURACY_BASE**loss
+
+
+def sharpness(wdl: Sequence[int] | None) -> float | None:
+    """How sharp a position is from an engine's WDL triple in permille (SCORING.md, Sharpness):
+    (2 / (ln(1/w - 1) + ln(1/l - 1)))^2; None where undefined."""
+    if wdl is None or len(wdl) != 3:
+        return None
+    win, loss = wdl[0] / 1000.0, wdl[2] / 1000.0
+    if win <= 0.0 or win >= 1.0 or loss <= 0.0 or loss >= 1.0:
+        return None
+    denominator = math.log(1.0 / win - 1.0) + math.log(1.0 / loss - 1.0)
+    if denominator == 0.0:
+        return None
+    return (2.0 / denominator) ** 2
 
 
 def empty_counts() -> dict[str, int]:
@@ -171,3 +208,18 @@ class GameAssessment:
         if 0 <= index < len(self.moves) and self.moves[index].ply == ply:
             return self.moves[index]
         return next((move for move in self.moves if move.ply == ply), None)
+
+
+def top5_counts(summary: Mapping[str, Any]) -> tuple[int, int] | None:
+    """From a report's side summary: (moves that were one of the engine's top 5, moves whose position
+    has a top 5); None where no position had one."""
+    base, share = summary.get("top5_moves"), summary.get("top5_match")
+    if not isinstance(base, int) or isinstance(base, bool) or base <= 0 or not isinstance(share, (int, float)):
+        return None
+    return round(float(share) * base), base
+
+
+def top5_text(summary: Mapping[str, Any]) -> str:
+    """'12/20 of the positions with five lines', or '—' without such a position."""
+    counts = top5_counts(summary)
+    return "—" if counts is None else f"{counts[0]}/{counts[1]} of the positions with five lines"

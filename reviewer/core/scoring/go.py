@@ -6,8 +6,7 @@ sign is s = +1 for Black, -1 for White; the points lost are s*(S(P(i-1)) - S(Pi)
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.gametree import Color, Game
@@ -18,9 +17,11 @@ from reviewer.core.scoring.common import (
     Judgement,
     MoveAssessment,
     Preset,
+    accuracy_from_weighted_loss,
     clamp,
     count_judgements,
     mean,
+    weighted_loss,
 )
 
 # Judgement by L = max(0, points lost): (inaccuracy, mistake, blunder) lower bounds, in points.
@@ -33,7 +34,6 @@ MIN_ADJ_WEIGHT, MAX_ADJ_WEIGHT = 0.05, 1.0
 TOP5_ORDER_LIMIT = 5
 TOP5_MIN_LINES = 5  # a position whose search visited fewer moves has no top 5 to be one of
 TOP5_MAX_LOSS = 0.5
-ACCURACY_BASE = 0.75
 
 
 def sign_of(color: Color) -> int:
@@ -106,18 +106,6 @@ def colour_class(loss: float) -> int:
     return len(COLOUR_CLASS_THRESHOLDS)
 
 
-def weighted_loss(losses: Sequence[float], weights: Sequence[float]) -> float | None:
-    """sum(L * adj_weight) / sum(adj_weight)."""
-    total = sum(weights)
-    if not losses or total <= 0:
-        return None
-    return sum(max(0.0, loss) * weight for loss, weight in zip(losses, weights)) / total
-
-
-def accuracy_from_weighted_loss(loss: float | None) -> float | None:
-    return None if loss is None else 100.0 * ACCURACY_BASE**loss
-
-
 def _same_point(a: str, b: str) -> bool:
     return a.strip().upper() == b.strip().upper()
 
@@ -158,21 +146,6 @@ def is_top5(move: str, evaluation: Evaluation | None, mover: Color) -> bool | No
             return None
         return sign_of(mover) * (lead - candidate.score_lead_first) < TOP5_MAX_LOSS
     return False
-
-
-def top5_counts(summary: Mapping[str, Any]) -> tuple[int, int] | None:
-    """From a report's side summary: (moves that were one of the engine's top 5, moves whose position
-    has a top 5); None where no position had one."""
-    base, share = summary.get("top5_moves"), summary.get("top5_match")
-    if not isinstance(base, int) or isinstance(base, bool) or base <= 0 or not isinstance(share, (int, float)):
-        return None
-    return round(float(share) * base), base
-
-
-def top5_text(summary: Mapping[str, Any]) -> str:
-    """'12/20 of the positions with five lines', or '—' without such a position."""
-    counts = top5_counts(summary)
-    return "—" if counts is None else f"{counts[0]}/{counts[1]} of the positions with five lines"
 
 
 def assess_go(

@@ -24,8 +24,13 @@ from typing import Any, Literal, assert_never
 
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, GameKind
-from reviewer.core.scoring.common import GameAssessment, harmonic_mean_floored, mean
-from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
+from reviewer.core.scoring.common import (
+    GameAssessment,
+    accuracy_from_weighted_loss,
+    harmonic_mean_floored,
+    mean,
+    weighted_loss,
+)
 from reviewer.core.scoring.population import CheckedPopulation, GamePopulation, admitting, population_reason
 from reviewer.resources import resource_path
 

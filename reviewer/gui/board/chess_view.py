@@ -11,14 +11,13 @@ import chess
 import chess.variant
 
 from reviewer.core.analysis import Evaluation
-from reviewer.core.games.chess import board_after
+from reviewer.core.games.chess import board_after, line_squares
 from reviewer.core.gametree import Color, Game, GameKind, Node, Shape
 from reviewer.gui.board.chess_board import Arrow
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.views import PlayerNote, ReviewMarks, register_board_view
-from reviewer.gui.live_text import line_arrows
-from reviewer.gui.presenters.board_marks import chess_arrows
-from reviewer.gui.presenters.why import FOCUS_FILL, chess_why_marks
+from reviewer.gui.presenters.board_marks import candidate_arrows
+from reviewer.gui.presenters.why import FOCUS_FILL, square_why_marks
 
 IN_HAND_TOOLTIP = "Pieces this player has captured and may drop on the board (crazyhouse)"
 
@@ -54,8 +53,8 @@ class ChessView:
         board = board_after(game, node)
         last_move = board.peek() if board.move_stack else None
         self._board.set_position(board, last_move)
-        why = chess_why_marks(board, marks.why)
-        arrows = chess_arrows(board, marks.evaluation, Arrow)
+        why = square_why_marks(game.kind, board, marks.why)
+        arrows = candidate_arrows(board, marks.evaluation, Arrow)
         arrows += [Arrow(start, end, colour, width) for start, end, colour, width in why.arrows]
         self._board.set_arrows(arrows)
         self._board.set_focus(why.focus, FOCUS_FILL)
@@ -77,7 +76,7 @@ class ChessView:
         self._board.set_flipped(mover == "black")
 
     def show_line(self, game: Game, node: Node, moves: Sequence[str]) -> None:
-        self._board.set_preview_arrows(line_arrows(board_after(game, node), moves) if moves else [])
+        self._board.set_preview_arrows(line_squares(board_after(game, node), moves) if moves else [])
 
     def show_live(self, game: Game, node: Node, evaluation: Evaluation | None, rough: bool) -> None:
         """The live lines go to the lines panel and the evaluation bar: nothing on the board."""

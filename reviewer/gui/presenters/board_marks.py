@@ -1,10 +1,9 @@
-"""What the board shows of the engine's view: arrows for chess candidates, KaTrain-style marks for Go."""
+"""What the board shows of the engine's view: arrows for the candidates of a game whose moves go
+from square to square (chess), KaTrain-style marks for Go."""
 
 from __future__ import annotations
 
 from typing import Any
-
-import chess
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.games import game_support
@@ -15,21 +14,23 @@ BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
 CANDIDATE_ARROW = "#1f6fd160"  # other candidate moves, fainter
 
 
-def chess_arrows(board: chess.Board, evaluation: Evaluation | None, arrow_type: Any) -> list[Any]:
-    """The engine's candidate moves in the position on the board, best first and widest."""
-    if evaluation is None or board.is_game_over():
+def candidate_arrows(position: object, evaluation: Evaluation | None, arrow_type: Any) -> list[Any]:
+    """The engine's candidate moves in `position` (of the rules of the evaluation's game), best
+    first and widest; none where the game's moves are not from square to square."""
+    if evaluation is None:
+        return []
+    support = game_support(evaluation.kind)
+    squares = support.square_moves
+    if squares is None or support.is_over(position):
         return []
     moves: list[tuple[int, str]] = [(c.order, c.move) for c in evaluation.candidates[:3]]
     if not moves and evaluation.best_move:
         moves = [(0, evaluation.best_move)]
     arrows = []
-    for order, san in sorted(moves, reverse=True):  # the best arrow is drawn last, on top
-        try:
-            move = board.parse_san(san)
-        except ValueError:
-            continue
-        colour = BEST_ARROW if order == 0 else CANDIDATE_ARROW
-        arrows.append(arrow_type(move.from_square, move.to_square, colour, 0.2 if order == 0 else 0.11))
+    for order, move in sorted(moves, reverse=True):  # the best arrow is drawn last, on top
+        for start, end in squares.line(position, (move,), 1):
+            colour = BEST_ARROW if order == 0 else CANDIDATE_ARROW
+            arrows.append(arrow_type(start, end, colour, 0.2 if order == 0 else 0.11))
     return arrows
 
 

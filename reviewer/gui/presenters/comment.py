@@ -95,7 +95,7 @@ def comment_html(model: ReviewModel, node: Node, with_words: bool = True) -> str
     time_line = move_time_text(game, node)
     if time_line:
         parts.append(f"<div style='margin-top:4px'>{escape_html(time_line)}</div>")
-    own_comment = _readable_comment(node.comment) if with_words else ""
+    own_comment = _readable_comment(game, node.comment) if with_words else ""
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
     if not parts and node.parent is None:
@@ -130,14 +130,11 @@ def _candidate_losses(game: Game, evaluation: Evaluation, to_move: str) -> str:
 _COMMENT_COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
-def _readable_comment(comment: str) -> str:
+def _readable_comment(game: Game, comment: str) -> str:
     """A file's comment without the machine commands ([%eval], [%clk], [%cal] …) lichess embeds,
     nor the words a Reviewer export wrote (the comment pane says them again from the analysis)."""
-    from reviewer.core.export.pgn import without_generated_text
-    from reviewer.core.export.sgf import strip_generated
-
-    text = without_generated_text(_COMMENT_COMMAND.sub(" ", comment))
-    return " ".join(strip_generated(text)[0].split())
+    text = game_support(game.kind).own_comment(_COMMENT_COMMAND.sub(" ", comment))
+    return " ".join(text.split())
 
 
 def _opening_line(game: Game, node: Node) -> str:
@@ -146,7 +143,7 @@ def _opening_line(game: Game, node: Node) -> str:
         return ""
     from reviewer.core.openings import loaded_book, opening_at
 
-    table = loaded_book()  # built by the review in the background: the window never waits for it
+    table = loaded_book(game.kind)  # built by the review in the background: the window never waits for it
     opening = opening_at(game, node, table) if table is not None else None
     return f"{opening.eco} {opening.name}" if opening is not None else ""
 

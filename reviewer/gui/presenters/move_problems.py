@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import re
 
-import chess
-
 from reviewer.core.games import game_support
-from reviewer.core.games.chess import start_board
 from reviewer.core.gametree import Game
 
 _AT_MOVE = re.compile(r"move '(?P<san>[^']*)' at (?P<number>\d+)(?P<dots>\.\.\.|\.) in the main line")
@@ -20,15 +17,8 @@ _AT_MOVE = re.compile(r"move '(?P<san>[^']*)' at (?P<number>\d+)(?P<dots>\.\.\.|
 
 def _ply_of(game: Game, number: int, white: bool) -> int:
     """The main-line ply a move with this number and colour would have."""
-    first = 1
-    first_white = game.first_player == "white"
-    if game.start_fen:
-        try:
-            board = start_board(game)
-            first, first_white = board.fullmove_number, board.turn == chess.WHITE
-        except ValueError:
-            pass
-    half_moves = (number - first) * 2 + (0 if white else 1) - (0 if first_white else 1)
+    start = game_support(game.kind).start_move_number(game)
+    half_moves = (number - start.number) * 2 + (0 if white else 1) - (0 if start.first_to_move else 1)
     return half_moves + 1
 
 

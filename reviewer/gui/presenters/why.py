@@ -1,14 +1,14 @@
 """Why a move lost (`reviewer.core.explain`), for the comment pane and the board: the text, the
-line's first moves as arrows (chess) or numbered marks (Go), and the squares or points it is about."""
+line's first moves as arrows (a game whose moves go from square to square: chess) or numbered
+marks (Go), and the squares or points it is about."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import chess
-
 from reviewer.core.explain import Why, explain_assessed
+from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node, Point, point_from_gtp
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def move_why(model: ReviewModel, node: Node) -> Why | None:
 
 
 @dataclass(frozen=True)
-class ChessWhyMarks:
+class SquareWhyMarks:
     arrows: tuple[tuple[int, int, str, float], ...]  # from, to, #RRGGBBAA, width as a share of a square
     focus: frozenset[int]
 
@@ -52,21 +52,18 @@ def _draws_the_line(why: Why) -> bool:
     return not any(motif in LINE_BEFORE_THE_MOVE for motif in why.motifs)
 
 
-def chess_why_marks(board: chess.Board, why: Why | None) -> ChessWhyMarks:
-    """Marks on `board`, the position after the move explained."""
-    if why is None or not _draws_the_line(why):
-        return ChessWhyMarks((), frozenset())
-    arrows: list[tuple[int, int, str, float]] = []
-    position = board.copy(stack=False)
-    for index, san in enumerate(why.line[:LINE_MOVES_SHOWN]):
-        try:
-            move = position.parse_san(san)
-        except ValueError:
-            break
-        arrows.append((move.from_square, move.to_square, WHY_ARROW if index == 0 else WHY_ARROW_LATER, 0.2 if index == 0 else 0.12))
-        position.push(move)
-    focus = frozenset(chess.parse_square(name) for name in why.focus if name in chess.SQUARE_NAMES)
-    return ChessWhyMarks(tuple(reversed(arrows)), focus)  # the first reply drawn last, on top
+def square_why_marks(kind: str, position: object, why: Why | None) -> SquareWhyMarks:
+    """Marks on `position` (of the game `kind`, whose moves go from square to square), the
+    position after the move explained."""
+    squares = game_support(kind).square_moves
+    if why is None or squares is None or not _draws_the_line(why):
+        return SquareWhyMarks((), frozenset())
+    arrows = [
+        (start, end, WHY_ARROW if index == 0 else WHY_ARROW_LATER, 0.2 if index == 0 else 0.12)
+        for index, (start, end) in enumerate(squares.line(position, why.line, LINE_MOVES_SHOWN))
+    ]
+    focus = frozenset(square for name in why.focus if (square := squares.square(name)) is not None)
+    return SquareWhyMarks(tuple(reversed(arrows)), focus)  # the first reply drawn last, on top
 
 
 def go_why_marks(game: Game, to_move: str, why: Why | None) -> GoWhyMarks:

@@ -96,20 +96,8 @@ def plays_in(player: str, white: str, black: str) -> bool:
 
 
 def unreadable_start(game: Game) -> str | None:
-    """Why a chess game's start position could not be read (its [FEN] tag is not a position), if so."""
-    if game.start_fen is not None:
-        return None
-    fen = (game.headers.get("FEN") or "").strip()
-    if not fen:
-        return None
-    import chess
-
-    try:
-        chess.Board(fen, chess960=game.chess960)
-    except ValueError as error:
-        shown = fen if len(fen) <= 90 else fen[:87] + "..."
-        return f"its start position [FEN \"{shown}\"] cannot be read ({error})"
-    return None
+    """Why the game's start position as its file gives it could not be read, if so (its game says)."""
+    return game_support(game.kind).start_problem(game)
 
 
 def find_game_files(paths: Iterable[str | os.PathLike[str]]) -> tuple[list[Path], list[str]]:

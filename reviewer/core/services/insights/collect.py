@@ -23,8 +23,7 @@ from reviewer.core.gametree import Color, GameKind
 from reviewer.core.rating import GameRecord, parse_date, player_key, rate_games, record_from_summary
 from reviewer.core.rating.records import parse_result
 from reviewer.core.rating.scale import interval_text
-from reviewer.core.scoring.common import COLORS, harmonic_mean_floored, mean
-from reviewer.core.scoring.go import accuracy_from_weighted_loss, weighted_loss
+from reviewer.core.scoring.common import COLORS, accuracy_from_weighted_loss, harmonic_mean_floored, mean, weighted_loss
 from reviewer.core.services.insights.repertoire import Repertoire
 
 SCHEMA = "reviewer.insights/1"

@@ -14,21 +14,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import assert_never
 
 import chess
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Terminal
+from reviewer.core.embedded_evals import EMBEDDED_ENGINE_ID, EVAL_COMMAND
 from reviewer.core.games.chess import recorded_move, start_board
-from reviewer.core.games.support import game_support, resolve
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node
 
-EMBEDDED_ENGINE_ID = "pgn-comments"
+__all__ = [
+    "CENTIPAWN_INTEGER_ABOVE",
+    "EMBEDDED_ENGINE_ID",
+    "EVAL_COMMAND",
+    "eval_command_problem",
+    "evaluations_from_pgn_comments",
+    "parse_eval_command",
+    "uses_centipawn_integers",
+]
 
-EVAL_COMMAND = re.compile(
-    r"\[%eval\s+(?:(?:#\s*|(?P<m_sign>[+-]?)M)(?P<mate>[+-]?\d+)|(?P<pawns>[+-]?(?:\d+(?:\.\d*)?|\.\d+)))"
-    r"(?:\s*,\s*(?P<depth>\d+))?\s*\]"
-)
 # An integer without a decimal point above this is a centipawn value (lichess writes pawns with a
 # decimal point; some tools write centipawn integers: `[%eval -77,23]` is -0.77, not -77 pawns).
 CENTIPAWN_INTEGER_ABOVE = 15
@@ -166,35 +170,12 @@ def evaluations_from_pgn_comments(game: Game, warnings: list[str] | None = None)
             if side_to_move is not None:
                 evaluation = replace(evaluation, side_to_move=side_to_move)
             table.add(evaluation)
+    table.variations = _variation_commands(game, centipawns)
     return table
 
 
-# ---------------------------------------------------------------- any game, as exported by Reviewer
-
-SGF_PROPERTIES_ENGINE_ID = "sgf-properties"  # evaluations read from Sabaki's SBKV/SBKS
-
-
-def evaluations_from_game(game: Game) -> EvaluationTable:
-    """The evaluations an opened file carries, so a reviewed file shows its review without an engine.
-
-    Per main-line position (the root is P0), the best source wins: Reviewer's own full record
-    (SGF `RVW[...]`, PGN `[%rvw ...]`; see reviewer.core.export.codec), else Sabaki's
-    `SBKV`/`SBKS` (Go), else lichess's `[%eval ...]` (chess, with game-over positions filled in).
-    An `[%eval]` that is not plausible is left out with a warning on `game.warnings`.
-    """
-    support = game_support(game.kind)
-    table: EvaluationTable = resolve(support.embedded_ref)(game, game.warnings) if support.embedded_ref else EvaluationTable()
-    for record in reviewer_records(game).ordered():
-        table.add(record)
-    table.variations = variation_evaluations(game)
-    return table
-
-
-def variation_evaluations(game: Game) -> dict[Node, Evaluation]:
-    """The evaluations the file gives positions off the main line, by node (their `ply` is the
-    node's depth): Reviewer's own record, else Sabaki's SBKV/SBKS, else lichess's `[%eval]`."""
-    from reviewer.core.export.codec import CodecError, decode_evaluation
-
+def _variation_commands(game: Game, centipawns: bool) -> dict[Node, Evaluation]:
+    """The `[%eval]` of the positions off the main line, by node (their `ply`: the node's depth)."""
     found: dict[Node, Evaluation] = {}
     stack = list(game.root.children[1:])
     for node in game.root.mainline():
@@ -202,92 +183,7 @@ def variation_evaluations(game: Game) -> dict[Node, Evaluation]:
     while stack:
         node = stack.pop()
         stack.extend(node.children)
-        depth = node.ply
-        evaluation: Evaluation | None = None
-        text = _reviewer_record(game, node)
-        if text is not None:
-            try:
-                evaluation = decode_evaluation(text, depth, game.kind, "")
-            except CodecError:
-                evaluation = None
-        if evaluation is None:  # what other programs wrote: Sabaki's properties, lichess's command
-            evaluation = _sabaki_evaluation(node, depth) or parse_eval_command(node.comment or "", depth)
+        evaluation = parse_eval_command(node.comment or "", node.ply, centipawns)
         if evaluation is not None:
             found[node] = evaluation
     return found
-
-
-def sabaki_evaluations(game: Game, warnings: list[str] | None = None) -> EvaluationTable:
-    """Sabaki's SBKV/SBKS of every main-line position (Go)."""
-    table = EvaluationTable()
-    for ply, node in enumerate([game.root, *game.mainline_nodes()]):
-        sabaki = _sabaki_evaluation(node, ply)
-        if sabaki is not None:
-            table.add(sabaki)
-    return table
-
-
-def reviewer_records(game: Game) -> EvaluationTable:
-    """Only the main-line positions that carry Reviewer's own record (RVW / [%rvw]), decoded.
-
-    A record without an engine id takes the one of the record before it on the main line; a
-    record of an unknown version or a broken one is skipped.
-    """
-    from reviewer.core.export.codec import CodecError, decode_evaluation
-
-    table = EvaluationTable()
-    engine_id = ""
-    for ply, node in enumerate([game.root, *game.mainline_nodes()]):
-        text = _reviewer_record(game, node)
-        if text is None:
-            continue
-        try:
-            evaluation = decode_evaluation(text, ply, game.kind, engine_id)
-        except CodecError:
-            continue
-        engine_id = evaluation.engine_id
-        table.add(evaluation)
-    return table
-
-
-_RVW_COMMAND = re.compile(r"\[%rvw\s+(?P<text>[^\]\s]+)\s*\]")
-
-
-def _reviewer_record(game: Game, node: Node) -> str | None:
-    store = game_support(game.kind).record_store
-    if store == "property":
-        values = node.properties.get("RVW")
-        return values[0] if values else None
-    if store == "comment":
-        match = _RVW_COMMAND.search(node.comment or "")
-        return match["text"] if match else None
-    assert_never(store)
-
-
-def _sabaki_evaluation(node: Node, ply: int) -> Evaluation | None:
-    def number(ident: str) -> float | None:
-        values = node.properties.get(ident)
-        if not values:
-            return None
-        try:
-            value = float(values[0].strip())
-        except ValueError:
-            return None
-        return value if value == value and abs(value) != float("inf") else None
-
-    winrate_pct = number("SBKV")
-    lead = number("SBKS")
-    if winrate_pct is None and lead is None:
-        return None
-    winrate = None if winrate_pct is None else min(1.0, max(0.0, winrate_pct / 100))
-    return Evaluation(
-        ply=ply, kind="go", engine_id=SGF_PROPERTIES_ENGINE_ID, winrate_first=winrate, score_lead_first=lead
-    )
-
-
-def has_embedded_evaluations(game: Game) -> bool:
-    """Whether the file carries any evaluation of its own: [%eval]/[%rvw] (chess), RVW/SBKV/SBKS (Go)."""
-    nodes = [game.root, *game.mainline_nodes()]
-    if game_support(game.kind).record_store == "property":
-        return any(ident in node.properties for node in nodes for ident in ("RVW", "SBKV", "SBKS"))
-    return any(EVAL_COMMAND.search(node.comment or "") or _RVW_COMMAND.search(node.comment or "") for node in nodes)

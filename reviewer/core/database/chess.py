@@ -1,0 +1,252 @@
+"""The game database's chess: positions keyed by their Polyglot Zobrist key (python-chess), so
+that transpositions meet; moves as one small integer each; a game's record from its main line,
+straight from a PGN's movetext where the game is plain (`record_from_collection`), else from the
+game read in full (`chess_record_from_game`); a position to look up (`chess_position_of_node`).
+Named by chess's support object (`database_record_ref`, `database_fast_record_ref`, `database_position_ref`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import chess
+import chess.polyglot
+
+from reviewer.core.database.explorer import Position
+from reviewer.core.database.keys import signed_64
+from reviewer.core.database.records import (
+    GameRecord,
+    PositionRow,
+    SkippedGame,
+    date_of,
+    elo_of,
+    fingerprint_of,
+    outcome_of,
+    speed_of,
+)
+from reviewer.core.formats.collection import GameCollection
+from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection, fill_fields_from_headers
+from reviewer.core.games.chess import board_after
+from reviewer.core.gametree import Game, Node
+
+__all__ = [
+    "ChessKeyer",
+    "chess_key",
+    "chess_move_code",
+    "chess_move_of_code",
+    "chess_position_of_node",
+    "chess_positions",
+    "chess_record_from_game",
+    "chess_record_from_movetext",
+    "record_from_collection",
+]
+
+
+def chess_key(board: chess.Board) -> int:
+    return signed_64(chess.polyglot.zobrist_hash(board))
+
+
+_POLYGLOT = chess.polyglot.POLYGLOT_RANDOM_ARRAY
+_HASHER = chess.polyglot.ZobristHasher(_POLYGLOT)
+
+
+def _piece_boards(board: chess.Board) -> tuple[int, ...]:
+    """The squares of each piece in Polyglot's order: black pawns, white pawns, black knights, ..."""
+    black, white = board.occupied_co
+    return (
+        board.pawns & black, board.pawns & white, board.knights & black, board.knights & white,
+        board.bishops & black, board.bishops & white, board.rooks & black, board.rooks & white,
+        board.queens & black, board.queens & white, board.kings & black, board.kings & white,
+    )
+
+
+class ChessKeyer:
+    """`chess_key` of a board as it is played on, kept up to date from the squares that changed
+    instead of from every piece (the same numbers, several times faster)."""
+
+    def __init__(self, board: chess.Board) -> None:
+        self._pieces = _HASHER.hash_board(board)
+        self._boards = _piece_boards(board)
+        self._castling_for: tuple[int, int, int] | None = None
+        self._castling = 0
+
+    def moved(self, board: chess.Board) -> None:
+        """The board after a move (or any change): take in the squares that changed."""
+        boards = _piece_boards(board)
+        pieces = self._pieces
+        for index, (old, new) in enumerate(zip(self._boards, boards)):
+            changed = old ^ new
+            while changed:
+                square = (changed & -changed).bit_length() - 1
+                pieces ^= _POLYGLOT[64 * index + square]
+                changed &= changed - 1
+        self._pieces, self._boards = pieces, boards
+
+    def key(self, board: chess.Board) -> int:
+        castling_for = (board.castling_rights, board.rooks, board.kings)
+        if castling_for != self._castling_for:
+            self._castling_for, self._castling = castling_for, _HASHER.hash_castling(board)
+        value = self._pieces ^ self._castling
+        if board.ep_square is not None:
+            value ^= _HASHER.hash_ep_square(board)
+        if board.turn == chess.WHITE:
+            value ^= _POLYGLOT[780]
+        return signed_64(value)
+
+
+def chess_move_code(move: chess.Move) -> int:
+    """A move as one small integer: from + 64 × to + 4096 × promotion piece type."""
+    return move.from_square + 64 * move.to_square + 4096 * (move.promotion or 0)
+
+
+def chess_move_of_code(code: int) -> chess.Move:
+    promotion = code // 4096
+    return chess.Move(code % 64, (code // 64) % 64, promotion or None)
+
+
+def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positions: list[PositionRow]) -> GameRecord:
+    return GameRecord(
+        kind="chess",
+        fingerprint=fingerprint_of("chess", game.headers, game.start_fen or "", moves_uci),
+        white=game.white,
+        black=game.black,
+        white_elo=elo_of(game.white_rank),
+        black_elo=elo_of(game.black_rank),
+        result=game.result,
+        outcome=outcome_of(game.result),
+        date=date_of(game.date),
+        event=game.event,
+        speed=speed_of(game.headers),
+        board_size=8,
+        moves=moves_san,
+        positions=positions,
+    )
+
+
+# Tokens of a main line: move numbers, results and NAGs are dropped; anything that is not plain
+# SAN (a null move, a comment, a variation, an escape) sends the game to the full reader instead.
+_MOVETEXT_NOISE = re.compile(r"\d+\.(?:\.\.)?|\$\d+|1-0|0-1|1/2-1/2|\*")
+_PLAIN_SAN = re.compile(r"([NBRQK])?([a-h])?([1-8])?x?([a-h][1-8])(?:=?([NBRQ]))?[+#]?[!?]{0,2}|O-O(?:-O)?[+#]?[!?]{0,2}")
+_PIECE_TYPES = {"N": chess.KNIGHT, "B": chess.BISHOP, "R": chess.ROOK, "Q": chess.QUEEN, "K": chess.KING}
+
+
+def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
+    """The legal move a plain SAN names, found from the pieces that reach its square; the rare
+    cases (castling, two candidates, anything odd) go to python-chess's own parser."""
+    piece, from_file, from_rank, target, promotion = match.groups()
+    if target is None:
+        return board.parse_san(match.group(0).rstrip("!?"))
+    to_square = chess.parse_square(target)
+    turn = board.turn
+    if piece:
+        candidates = board.attackers_mask(turn, to_square) & board.pieces_mask(_PIECE_TYPES[piece], turn)
+    else:
+        pawns = board.pawns & board.occupied_co[turn]
+        step = -8 if turn == chess.WHITE else 8
+        if from_file:
+            candidates = pawns & chess.BB_SQUARES[to_square + step - chess.square_file(to_square) + "abcdefgh".index(from_file)]
+        else:
+            one = to_square + step
+            candidates = pawns & chess.BB_SQUARES[one] if 0 <= one < 64 else 0
+            if not candidates and 0 <= one + step < 64 and board.piece_at(one) is None:
+                candidates = pawns & chess.BB_SQUARES[one + step]
+    if from_file:
+        candidates &= chess.BB_FILES["abcdefgh".index(from_file)]
+    if from_rank:
+        candidates &= chess.BB_RANKS[int(from_rank) - 1]
+    if candidates and not candidates & (candidates - 1):
+        move = chess.Move(candidates.bit_length() - 1, to_square, _PIECE_TYPES[promotion] if promotion else None)
+        if board.is_legal(move):
+            return move
+    return board.parse_san(match.group(0).rstrip("!?"))
+
+
+def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRecord | None:
+    """The record of a standard chess game read straight from its main line, or None when the text
+    holds anything the fast path does not read (comments, variations, a set-up position, an error):
+    such a game is read by the full reader (`chess_record_from_game`)."""
+    if "FEN" in headers or "SetUp" in headers or headers.get("Variant", "").strip().lower() not in STANDARD_VARIANT_NAMES:
+        return None
+    if "{" in movetext or "(" in movetext or ";" in movetext or "%" in movetext:
+        return None
+    board = chess.Board()
+    keyer = ChessKeyer(board)
+    positions: list[PositionRow] = []
+    moves_uci: list[str] = []
+    moves_san: list[str] = []
+    game = Game(kind="chess")
+    fill_fields_from_headers(game, headers)
+    if game.result == "*" or "Result" not in headers:
+        # As the full reader does: the movetext's own result stands for a missing or unknown tag.
+        tokens = movetext.split()
+        closing = tokens[-1] if tokens else ""
+        game.result = closing if closing in ("1-0", "0-1", "1/2-1/2") else game.result
+    for token in _MOVETEXT_NOISE.sub(" ", movetext).split():
+        match = _PLAIN_SAN.fullmatch(token)
+        if match is None:
+            return None
+        try:
+            move = _san_move(board, match)
+        except ValueError:
+            return None
+        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
+        moves_uci.append(move.uci())
+        moves_san.append(token.rstrip("!?"))
+        board.push(move)
+        keyer.moved(board)
+    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
+    return _chess_record(game, moves_uci, moves_san, positions)
+
+
+# Warnings of the PGN reader that mean the main line could not be read to its end.
+_BROKEN_MAIN_LINE = ("in the main line", "the moves cannot be read", "bad start position", "null move")
+
+
+def chess_positions(game: Game) -> tuple[list[PositionRow], list[str]]:
+    """The positions of a chess game's main line and its moves in UCI."""
+    if game.variant:
+        raise SkippedGame(f"variant {game.variant!r}: only standard chess and Chess960 are stored")
+    board = chess.Board(game.start_fen, chess960=game.chess960) if game.start_fen else chess.Board(chess960=game.chess960)
+    keyer = ChessKeyer(board)
+    positions: list[PositionRow] = []
+    moves_uci: list[str] = []
+    for node in game.root.mainline():
+        if not node.uci:
+            raise SkippedGame("a move without its UCI form in the main line")
+        move = chess.Move.from_uci(node.uci)
+        if not move or not board.is_legal(move):
+            raise SkippedGame(f"move {node.move or node.uci} cannot be played at ply {len(moves_uci) + 1}")
+        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
+        moves_uci.append(node.uci)
+        board.push(move)
+        keyer.moved(board)
+    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
+    return positions, moves_uci
+
+
+def chess_record_from_game(game: Game) -> GameRecord:
+    for warning in game.warnings:
+        if any(mark in warning for mark in _BROKEN_MAIN_LINE):
+            raise SkippedGame(warning)
+    positions, moves_uci = chess_positions(game)
+    return _chess_record(game, moves_uci, [node.move or "" for node in game.root.mainline()], positions)
+
+
+def record_from_collection(collection: GameCollection, index: int) -> GameRecord | None:
+    """The record of game `index` read straight from a PGN's movetext, where the game is plain;
+    None for any other file or game (the full reader reads it)."""
+    if not isinstance(collection, PgnCollection):
+        return None
+    return chess_record_from_movetext(collection.headers(index), collection.movetext(index))
+
+
+def _chess_position_of_board(board: chess.Board) -> Position:
+    def san(code: int) -> str:
+        move = chess_move_of_code(code)
+        return board.san(move) if board.is_legal(move) else move.uci()
+
+    return Position("chess", chess_key(board), "white" if board.turn else "black", san)
+
+
+def chess_position_of_node(game: Game, node: Node) -> Position:
+    return _chess_position_of_board(board_after(game, node))  # Chess960 too
