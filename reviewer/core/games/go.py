@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reviewer.core.analysis import Limit
-from reviewer.core.formats.annotations import SGF_NAGS, nags_from_sgf, sgf_from_nags
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
 from reviewer.core.games.go_rules import DEFAULT, GoRuleset, even_komi, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
@@ -436,6 +435,15 @@ def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
     return keys
 
 
+
+
+def _sgf_keeps(nag: int) -> bool:
+    """Whether an SGF holds NAG `nag` as itself (its properties hold a few; ⩲ would be written GW[1],
+    which reads back as ±)."""
+    from reviewer.core.formats.annotations import SGF_NAGS, nags_from_sgf, sgf_from_nags
+
+    return nag in SGF_NAGS and nags_from_sgf(sgf_from_nags([nag])) == [nag]
+
 SUPPORT = GameSupport(
     kind="go",
     title="Go",
@@ -492,7 +500,7 @@ SUPPORT = GameSupport(
     move_examples=("D4", "pass"),
     nag_names={146: "Hotspot", 16: "Good for White", 17: "Good for Black", 18: "Very good for White",
                19: "Very good for Black", 10: "Even position"},
-    nags_kept=frozenset(nag for nag in SGF_NAGS if nags_from_sgf(sgf_from_nags([nag])) == [nag]),
+    keeps_nag=lambda nag: _sgf_keeps(nag),
     point_maps=True,
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",

@@ -222,7 +222,7 @@ class GameSupport:
     opening_table: str = ""  # the resource folder of its named opening lines (`core/openings.py`), "" where it has none
     move_examples: tuple[str, ...] = ()  # moves as a player may type them, for the move box ("Nf3", "e2e4")
     nag_names: Mapping[int, str] = field(default_factory=dict)  # the game's own words for some NAGs (Go: "Hotspot")
-    nags_kept: frozenset[int] | None = None  # the NAGs its file reads back as themselves; None: every one
+    keeps_nag: Callable[[int], bool] | None = None  # whether its file reads the NAG back as itself; None: every one
     explain_ref: str | None = None  # move explanations, when the game has them
     # The game database: (game) -> GameRecord with every position's key, and (game, node) -> Position; "" = not held
     database_record_ref: str = ""

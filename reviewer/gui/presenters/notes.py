@@ -37,8 +37,8 @@ def row_text(row: NagRow, kind: str) -> str:
 def row_available(row: NagRow, kind: str) -> bool:
     """Whether the game's file can hold the NAG as itself (an SGF holds only its own properties'
     ones, and would write ⩲ as GW[1], which reads back as ±)."""
-    kept = game_support(kind).nags_kept
-    return kept is None or row.nag in kept
+    keeps = game_support(kind).keeps_nag
+    return keeps is None or keeps(row.nag)
 
 
 def move_glyph(node: Node) -> str:
