@@ -278,6 +278,35 @@ def test_the_markup_keys_are_text_in_the_move_box_and_the_comment_editor(qtbot, 
     assert window.board.tool() == "" and node.nags == [] and node.shapes == []
 
 
+def test_ctrl_del_and_esc_are_the_text_boxes_own_and_ctrl_del_on_the_board_deletes_from_here(qtbot, window, corpus_dir, tmp_path):
+    path = tmp_path / "beginner.sgf"
+    shutil.copyfile(corpus_dir / GO_GAME, path)
+    open_at(qtbot, window, path, 0, 4)
+    model = window.session.model
+    plies = model.ply_count
+    QTest.keyClick(window, Qt.Key.Key_T)
+    editor = window.comment_editor
+    editor.pause_timer.setInterval(600_000)
+    for box, click_at, text in ((window.move_entry, window.move_entry, window.move_entry.text),
+                                (editor, editor.viewport(), editor.toPlainText)):
+        QTest.mouseClick(click_at, LEFT, NONE, QPoint(20, 10))
+        qtbot.waitUntil(box.hasFocus, timeout=WAIT_MS)
+        QTest.keyClicks(box, "ab cd")
+        QTest.keyClick(box, Qt.Key.Key_Home)
+        QTest.keyClick(box, Qt.Key.Key_Delete, CTRL)  # the word goes, not the moves from here on
+        assert text().strip() == "cd" and model.ply_count == plies and model.current_ply == 4
+        QTest.keyClick(box, Qt.Key.Key_Escape)  # the box is left; the markup tool stays chosen
+        qtbot.waitUntil(lambda box=box: not box.hasFocus(), timeout=WAIT_MS)
+        assert window.board.tool() == "triangle"
+    assert model.mainline_node(4).comment.strip() == "cd"  # the editor's words, kept on leaving it
+    QTest.keyClick(window, Qt.Key.Key_Escape)
+    assert window.board.tool() == ""
+
+    QTest.keyClick(window.board, Qt.Key.Key_Delete, CTRL)  # on the board: Delete from here
+    assert model.ply_count == 3 and model.current_ply == 3
+    assert window.move_list.item_rect(model.mainline_node(3)) is not None
+
+
 # ----------------------------------------------------------------------------- the walk, in pictures
 
 
