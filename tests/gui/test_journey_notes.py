@@ -138,6 +138,7 @@ def test_chess_a_nag_words_and_an_arrow_undone_redone_saved_and_read_back(qtbot,
     data = path.read_bytes()
     assert data.startswith(games[0]) and data.endswith(games[2])  # byte for byte: BOM, CRLF and all
     assert backup_path(path).read_bytes() == b"".join(games)
+    assert b"\n" not in data.replace(b"\r\n", b"")  # the game written has the file's CRLF lines too
 
     stream = io.StringIO(data.decode("utf-8-sig"))
     chess.pgn.read_game(stream)
