@@ -254,6 +254,11 @@ def test_no_two_enabled_actions_share_a_key_in_a_chess_or_a_go_game(qtbot, windo
     QTest.keyClick(window, Qt.Key.Key_Escape)
 
 
+def test_the_menu_bar_s_alt_letters_are_all_different(qtbot, window):
+    letters = [title.lower()[title.index("&") + 1] for title in (a.text() for a in window.menuBar().actions())]
+    assert len(letters) == len(set(letters)), letters  # two menus on one Alt+letter open neither at once
+
+
 MARKUP_KEYS = "TSCMA1"
 
 
