@@ -262,16 +262,24 @@ def test_the_menu_bar_s_alt_letters_are_all_different(qtbot, window):
 MARKUP_KEYS = "TSCMA1"
 
 
-def test_the_markup_keys_are_text_in_the_move_box_and_the_comment_editor(qtbot, window, corpus_dir, tmp_path):
+def test_the_markup_keys_and_every_one_key_shortcut_are_text_in_the_move_box_and_the_comment_editor(
+        qtbot, window, corpus_dir, tmp_path):
     path = tmp_path / "beginner.sgf"
     shutil.copyfile(corpus_dir / GO_GAME, path)
     open_at(qtbot, window, path, 0, 2)
     node = window.session.model.mainline_node(2)
+    one_key = [key for key in enabled_keys(window) if len(key) == 1 or key in ("Space", "Shift+A", "Shift+L", "Shift+P")]
+    assert set(MARKUP_KEYS) | {"F", "N", "P", "L", "X", "O", "!", "?", "Space"} <= set(one_key)
+    fired: list[str] = []
+    for action in window.findChildren(QAction):
+        action.triggered.connect(lambda _checked=False, action=action: fired.append(action.text()))
+    typed = "tscma1 TSCMA1 fnplxo FNPLXO !? "
+
     QTest.mouseClick(window.move_entry, LEFT)
     qtbot.waitUntil(window.move_entry.hasFocus, timeout=WAIT_MS)
-    QTest.keyClicks(window.move_entry, MARKUP_KEYS.lower() + MARKUP_KEYS)
+    QTest.keyClicks(window.move_entry, typed)
     QTest.keyClick(window.move_entry, "L", SHIFT)  # Shift+L, the line tool's key, as typed
-    assert window.move_entry.text() == MARKUP_KEYS.lower() + MARKUP_KEYS + "L"
+    assert window.move_entry.text() == typed + "L" and fired == []
     assert window.board.tool() == "" and window.markup_menu.play_action.isChecked()
     window.move_entry.clear()
 
@@ -279,9 +287,11 @@ def test_the_markup_keys_are_text_in_the_move_box_and_the_comment_editor(qtbot, 
     editor.pause_timer.setInterval(600_000)
     QTest.mouseClick(editor.viewport(), LEFT, NONE, QPoint(20, 10))
     qtbot.waitUntil(editor.hasFocus, timeout=WAIT_MS)
-    QTest.keyClicks(editor, "Cut at A1 ? Sente! Mind T, S, M, C.")
-    assert editor.toPlainText() == "Cut at A1 ? Sente! Mind T, S, M, C."
+    QTest.keyClicks(editor, typed)
+    QTest.keyClick(editor, "A", SHIFT)
+    assert editor.toPlainText() == typed + "A" and fired == []
     assert window.board.tool() == "" and node.nags == [] and node.shapes == []
+    assert not window.commands.flip_action.isChecked()
 
 
 def test_ctrl_del_and_esc_are_the_text_boxes_own_and_ctrl_del_on_the_board_deletes_from_here(qtbot, window, corpus_dir, tmp_path):
