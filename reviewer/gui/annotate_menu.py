@@ -41,7 +41,7 @@ class AnnotateMenu(QObject):
         self.session = session
         self._chord_node: Node | None = None  # the move the last `!`/`?` key was typed on, while nothing else happened
         self._typing = False
-        self.menu = QMenu("&Annotate", host)
+        self.menu = QMenu("A&nnotate", host)
         self.menu.setObjectName("annotate-menu")
         bar = host.menuBar()
         if before is not None:

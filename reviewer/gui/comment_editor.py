@@ -17,7 +17,7 @@ from PySide6.QtGui import QFocusEvent, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import QFrame, QPlainTextEdit, QWidget
 
 from reviewer.core.gametree import Node
-from reviewer.gui.move_entry import NAVIGATION_KEYS
+from reviewer.gui.move_entry import NAVIGATION_KEYS, is_text_box_key
 from reviewer.gui.presenters.notes import player_words
 from reviewer.gui.session import ReviewSession
 
@@ -144,6 +144,9 @@ class CommentEditor(QPlainTextEdit):
                 return True
             if not self.toPlainText() and Qt.Key(event.key()) in NAVIGATION_KEYS:
                 event.ignore()  # nothing to move through here: the window's navigation takes the key
+                return True
+            if is_text_box_key(event):
+                event.accept()
                 return True
         return super().event(event)
 

@@ -262,7 +262,8 @@ class GameSaving(QObject):
         clicked = box.clickedButton()
         return "overwrite" if clicked is overwrite else "save-as" if clicked is save_as_button else "cancel"
 
-    def _ask_unsaved(self, path: str) -> UnsavedAnswer:
+    def unsaved_question(self, path: str) -> QMessageBox:
+        """The question asked before unsaved changes would go (not yet shown)."""
         name = Path(path).name if path else "The game"
         box = QMessageBox(QMessageBox.Icon.Question, "Unsaved notes",
                           f"{name}: your changes (moves, notes) are not saved into the file.", parent=self._parent)
@@ -270,7 +271,10 @@ class GameSaving(QObject):
         box.setStandardButtons(QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                                | QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Save)
-        answer = box.exec()
+        return box
+
+    def _ask_unsaved(self, path: str) -> UnsavedAnswer:
+        answer = self.unsaved_question(path).exec()
         if answer == QMessageBox.StandardButton.Save:
             return "save"
         return "discard" if answer == QMessageBox.StandardButton.Discard else "cancel"

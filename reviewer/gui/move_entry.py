@@ -17,6 +17,13 @@ from PySide6.QtWidgets import QLineEdit, QWidget
 
 PLACEHOLDER = "Type a move"
 NAVIGATION_KEYS = frozenset({Qt.Key.Key_Left, Qt.Key.Key_Right, Qt.Key.Key_Home, Qt.Key.Key_End, Qt.Key.Key_Up, Qt.Key.Key_Down})
+# While a text box has the keyboard these are its own, whatever the window's shortcuts: Ctrl+Del
+# deletes a word (not the moves from here on), Esc leaves the box (not the markup tool).
+TEXT_BOX_KEYS = frozenset({Qt.Key.Key_Delete, Qt.Key.Key_Backspace, Qt.Key.Key_Escape})
+
+
+def is_text_box_key(event: QKeyEvent) -> bool:
+    return Qt.Key(event.key()) in TEXT_BOX_KEYS
 
 
 class MoveEntry(QLineEdit):
@@ -61,9 +68,13 @@ class MoveEntry(QLineEdit):
         self.left.emit()
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and self._passes_on(event):
-            event.ignore()  # not the box's: the window's shortcut takes the key
-            return True
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            if self._passes_on(event):
+                event.ignore()  # not the box's: the window's shortcut takes the key
+                return True
+            if is_text_box_key(event):
+                event.accept()
+                return True
         return super().event(event)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

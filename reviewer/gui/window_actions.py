@@ -390,7 +390,7 @@ def build_menus(
     analysis_menu.addSeparator()
     analysis_menu.addAction(actions.settings_action)
 
-    engines_menu = bar.addMenu("&Engines")
+    engines_menu = bar.addMenu("En&gines")
     engines_menu.addAction(actions.engine_manager_action)
     engines_menu.addSeparator()
     engines_menu.addAction(actions.install_stockfish_action)

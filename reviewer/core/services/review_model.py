@@ -565,9 +565,9 @@ class ReviewModel:
         was_mainline = node.is_mainline
         current_inside = self._current is not None and node in self._current.path_from_root()
         parent = self._editor().delete(node)
-        self._after_edit(mainline_changed=was_mainline)
-        if current_inside:
+        if current_inside:  # first: what the edit's listeners redraw is the move on show, in the tree
             self.set_current_node(parent)
+        self._after_edit(mainline_changed=was_mainline)
 
     def promote(self, node: Node) -> None:
         if self._game is None or node.is_mainline:
