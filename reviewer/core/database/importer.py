@@ -13,9 +13,11 @@ import sqlite3
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -152,16 +154,37 @@ _TOTALS_COLUMNS = (
 )
 
 
-def _add_to_totals(connection: sqlite3.Connection, rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]]) -> None:
+_TotalsRow = tuple[int, int, int | None, int | None, int | None, int | None, str]  # key, ply, move, outcome, elos, date
+
+
+class _Totalled:
+    """The keys of table `totalled`, held in memory while this connection writes (a chunk's rows go
+    to the totals only where their position is totalled or reached early); read again whenever
+    another connection has changed the file since."""
+
+    def __init__(self) -> None:
+        self.keys: set[int] = set()
+        self._version: int | None = None
+
+    def current(self, connection: sqlite3.Connection) -> set[int]:
+        version = int(connection.execute("PRAGMA data_version").fetchone()[0])
+        if version != self._version:
+            self.keys = {int(key) for (key,) in connection.execute("SELECT key FROM totalled")}
+            self._version = version
+        return self.keys
+
+    def forget(self) -> None:
+        self._version = None
+
+
+def _add_to_totals(connection: sqlite3.Connection, rows: list[_TotalsRow], totalled: set[int]) -> None:
     """Keep `totals` right after the chunk's positions are written: a position first reached
     within TOTALS_PLY plies gets its totals from every game that reached it so far; the chunk's
-    games that reached positions already totalled are added to theirs."""
+    games that reached positions already totalled are added to theirs. `rows`: the chunk's
+    positions that are totalled or within TOTALS_PLY plies (the others change no total)."""
     connection.execute("DELETE FROM temp.chunk_positions")
     connection.execute("DELETE FROM temp.fresh_keys")
-    connection.executemany(
-        "INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)",
-        [(key, ply, move, outcome, white, black, date) for key, _, ply, move, _, outcome, white, black, date in rows],
-    )
+    connection.executemany("INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)", rows)
     connection.execute(
         f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM temp.chunk_positions WHERE ply <= {TOTALS_PLY}"
         " AND key NOT IN (SELECT key FROM totalled)"
@@ -182,6 +205,10 @@ def _add_to_totals(connection: sqlite3.Connection, rows: list[tuple[int, int, in
         " FROM temp.fresh_keys f JOIN positions p ON p.key = f.key JOIN games g ON g.id = p.game_id"
         " GROUP BY p.key, coalesce(p.move, -2)"
     )
+    totalled.update(key for (key,) in connection.execute("SELECT key FROM temp.fresh_keys"))
+
+
+_PositionsRow = tuple[int, int, int, int | None, int]  # key, game id, ply, move, symmetry
 
 
 class _Chunk:
@@ -192,12 +219,14 @@ class _Chunk:
         self.games: list[tuple[int, GameRecord]] = []
         self.skipped: list[tuple[int, str]] = []
 
-    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool) -> tuple[int, int]:
+    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool, totalled: _Totalled) -> tuple[int, int]:
         """(stored, duplicates)."""
         stored = duplicates = 0
-        rows: list[tuple[int, int, int, int | None, int, int | None, int | None, int | None, str]] = []
+        positions: list[_PositionsRow] = []
+        totals_rows: list[_TotalsRow] = []
         connection.execute("BEGIN IMMEDIATE")
         try:
+            known = totalled.current(connection)
             for index, record in self.games:
                 cursor = connection.execute(
                     _INSERT_GAME,
@@ -211,18 +240,19 @@ class _Chunk:
                 stored += 1
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                seen: set[int] = set()
-                for row in record.positions:
-                    if row.key not in seen:  # the first time the game reached the position
-                        seen.add(row.key)
-                        rows.append((row.key, game_id, row.ply, row.move, row.symmetry, record.outcome,
-                                     record.white_elo, record.black_elo, record.date))
-            rows.sort()  # in key order: the index B-tree is written page after page
+                rows = _first_reached(record, game_id)
+                positions.extend(rows)
+                outcome, white_elo, black_elo, date = record.outcome, record.white_elo, record.black_elo, record.date
+                totals_rows.extend(
+                    (key, ply, move, outcome, white_elo, black_elo, date)
+                    for key, _, ply, move, _ in rows
+                    if ply <= TOTALS_PLY or key in known
+                )
+            positions.sort(key=itemgetter(0))  # in key order (games in order): the B-tree is written page after page
             connection.executemany(
-                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)",
-                [row[:5] for row in rows],
+                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", positions
             )
-            _add_to_totals(connection, rows)
+            _add_to_totals(connection, totals_rows, known)
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],
@@ -232,10 +262,28 @@ class _Chunk:
             )
             connection.execute("COMMIT")
         except BaseException:
+            totalled.forget()
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
         return stored, duplicates
+
+
+def _first_reached(record: GameRecord, game_id: int) -> list[_PositionsRow]:
+    """The game's positions as rows of `positions`, each the first time the game reached it."""
+    keys = record.position_keys
+    plies: Iterable[int] = record.position_plies if record.position_plies is not None else range(len(keys))
+    symmetries: Iterable[int] = record.position_symmetries if record.position_symmetries is not None else repeat(0)
+    rows = list(zip(keys, repeat(game_id), plies, record.position_moves, symmetries))
+    if len(set(keys)) == len(rows):
+        return rows
+    seen: set[int] = set()
+    first: list[_PositionsRow] = []
+    for row in rows:
+        if row[0] not in seen:
+            seen.add(row[0])
+            first.append(row)
+    return first
 
 
 def _source(connection: sqlite3.Connection, path: Path) -> tuple[int, int, bool]:
@@ -275,6 +323,7 @@ def _import_file(
     chunk_games: int,
     progress: Callable[[ImportProgress], None] | None,
     cancel: threading.Event | None,
+    totalled: _Totalled,
 ) -> None:
     connection = database.connection
     source_id, games_read, complete = _source(connection, path)
@@ -302,7 +351,7 @@ def _import_file(
                     chunk.skipped.append((index, str(error)))
                     report.skipped.append((str(path), index + 1, str(error)))
                 index += 1
-            stored, duplicates = chunk.write(connection, index, complete=index >= total)
+            stored, duplicates = chunk.write(connection, index, index >= total, totalled)
             report.stored += stored
             report.duplicates += duplicates
             if progress is not None:
@@ -310,7 +359,7 @@ def _import_file(
             if report.cancelled:
                 return
         if total == 0:
-            _Chunk(source_id).write(connection, 0, complete=True)
+            _Chunk(source_id).write(connection, 0, True, totalled)
 
 
 def import_paths(
@@ -324,10 +373,11 @@ def import_paths(
     """Read the files and folders into the database. A file that cannot be read is named in
     `unreadable` and the others are read; a game that cannot be stored is named in `skipped`."""
     report = ImportReport()
+    totalled = _Totalled()
     for path in importable_files([Path(p) for p in paths]):
         report.files.append(str(path))
         try:
-            _import_file(database, path, report, chunk_games, progress, cancel)
+            _import_file(database, path, report, chunk_games, progress, cancel, totalled)
         except GameFileError as error:
             report.unreadable.append(str(error))
         except OSError as error:

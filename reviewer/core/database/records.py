@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import NamedTuple
 
 import chess
 
@@ -17,6 +20,11 @@ from reviewer.core.database.keys import ChessKeyer, GoKeyer, chess_move_code
 from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, fill_fields_from_headers
 from reviewer.core.games.go import GoBoard
 from reviewer.core.gametree import Color, Game, Point, other_color
+
+try:  # the main-line reader in C (setup.py builds it where a compiler is found)
+    from reviewer.core.database import _chess_lines
+except ImportError:
+    _chess_lines = None  # type: ignore[assignment]
 
 __all__ = [
     "GameRecord",
@@ -36,8 +44,7 @@ class SkippedGame(Exception):
     """A game that cannot be stored; the message says why."""
 
 
-@dataclass(frozen=True)
-class PositionRow:
+class PositionRow(NamedTuple):
     """A position a game reached: its key, the ply (0 = the start), the move played from it in the
     database's code (None where the game ended) and, for Go, the symmetry that makes it canonical."""
 
@@ -49,6 +56,9 @@ class PositionRow:
 
 @dataclass
 class GameRecord:
+    """A game's fields and its positions, kept as columns (a game has a hundred positions and an
+    import reads thousands of games a second): `positions` gives them as rows."""
+
     kind: str
     fingerprint: int
     white: str
@@ -62,7 +72,24 @@ class GameRecord:
     speed: str
     board_size: int
     moves: list[str]
-    positions: list[PositionRow] = field(default_factory=list)
+    position_keys: list[int] = field(default_factory=list)
+    position_moves: list[int | None] = field(default_factory=list)  # None where the game ended
+    position_plies: list[int] | None = None  # None: 0, 1, 2, ... (every position one ply on)
+    position_symmetries: list[int] | None = None  # None: all 0 (chess)
+
+    @property
+    def positions(self) -> list[PositionRow]:
+        plies: Iterable[int] = self.position_plies if self.position_plies is not None else range(len(self.position_keys))
+        symmetries: Iterable[int] = self.position_symmetries if self.position_symmetries is not None else repeat(0)
+        return [PositionRow(*row) for row in zip(self.position_keys, plies, self.position_moves, symmetries)]
+
+    def with_rows(self, rows: list[PositionRow]) -> GameRecord:
+        """This record with its positions set from rows."""
+        self.position_keys = [row.key for row in rows]
+        self.position_moves = [row.move for row in rows]
+        self.position_plies = [row.ply for row in rows]
+        self.position_symmetries = [row.symmetry for row in rows] if any(row.symmetry for row in rows) else None
+        return self
 
 
 def outcome_of(result: str) -> int | None:
@@ -112,16 +139,18 @@ def _date(text: str) -> str:
     return text.strip().replace("-", ".").replace("/", ".")
 
 
-def _fingerprint(kind: str, headers: dict[str, str], start: str, moves: list[str]) -> int:
+def _fingerprint(kind: str, headers: dict[str, str], start: str, moves: str) -> int:
+    """Of the headers, the start and the moves (joined by spaces)."""
     digest = hashlib.blake2b(digest_size=8)
     digest.update(kind.encode())
     for name, value in sorted(headers.items()):
         digest.update(b"\x00" + name.encode("utf-8", "replace") + b"\x01" + value.encode("utf-8", "replace"))
-    digest.update(b"\x02" + start.encode() + b"\x02" + " ".join(moves).encode())
+    digest.update(b"\x02" + start.encode() + b"\x02" + moves.encode())
     return int.from_bytes(digest.digest(), "big", signed=True)
 
 
-def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positions: list[PositionRow]) -> GameRecord:
+def _chess_record(game: Game, moves_uci: str, moves_san: list[str], keys: list[int], codes: list[int | None]) -> GameRecord:
+    """`keys` and `codes`: of the positions at plies 0, 1, 2, ..."""
     return GameRecord(
         kind="chess",
         fingerprint=_fingerprint("chess", game.headers, game.start_fen or "", moves_uci),
@@ -136,7 +165,8 @@ def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positi
         speed=speed_of(game.headers),
         board_size=8,
         moves=moves_san,
-        positions=positions,
+        position_keys=keys,
+        position_moves=codes,
     )
 
 
@@ -178,19 +208,15 @@ def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
     return board.parse_san(match.group(0).rstrip("!?"))
 
 
-def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRecord | None:
+def chess_record_from_movetext(headers: dict[str, str], movetext: str, *, native: bool = True) -> GameRecord | None:
     """The record of a standard chess game read straight from its main line, or None when the text
     holds anything the fast path does not read (comments, variations, a set-up position, an error):
-    such a game is read by the full reader (`chess_record_from_game`)."""
+    such a game is read by the full reader (`chess_record_from_game`). The main line is read by the
+    compiled `_chess_lines` where it was built and reads it (`native`), else with python-chess."""
     if "FEN" in headers or "SetUp" in headers or headers.get("Variant", "").strip().lower() not in STANDARD_VARIANT_NAMES:
         return None
     if "{" in movetext or "(" in movetext or ";" in movetext or "%" in movetext:
         return None
-    board = chess.Board()
-    keyer = ChessKeyer(board)
-    positions: list[PositionRow] = []
-    moves_uci: list[str] = []
-    moves_san: list[str] = []
     game = Game(kind="chess")
     fill_fields_from_headers(game, headers)
     if game.result == "*" or "Result" not in headers:
@@ -198,6 +224,21 @@ def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRe
         tokens = movetext.split()
         closing = tokens[-1] if tokens else ""
         game.result = closing if closing in ("1-0", "0-1", "1/2-1/2") else game.result
+    line = _chess_lines.main_line(movetext) if native and _chess_lines is not None else None
+    if line is not None:
+        keys, codes, moves_uci, moves_san = line
+        moves_codes: list[int | None] = [*codes, None]
+        return _chess_record(game, moves_uci, moves_san.split(" ") if moves_san else [], keys, moves_codes)
+    return _python_main_line(game, movetext)
+
+
+def _python_main_line(game: Game, movetext: str) -> GameRecord | None:
+    board = chess.Board()
+    keyer = ChessKeyer(board)
+    keys: list[int] = []
+    codes: list[int | None] = []
+    moves_uci: list[str] = []
+    moves_san: list[str] = []
     for token in _MOVETEXT_NOISE.sub(" ", movetext).split():
         match = _PLAIN_SAN.fullmatch(token)
         if match is None:
@@ -206,13 +247,15 @@ def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRe
             move = _san_move(board, match)
         except ValueError:
             return None
-        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
+        keys.append(keyer.key(board))
+        codes.append(chess_move_code(move))
         moves_uci.append(move.uci())
         moves_san.append(token.rstrip("!?"))
         board.push(move)
         keyer.moved(board)
-    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
-    return _chess_record(game, moves_uci, moves_san, positions)
+    keys.append(keyer.key(board))
+    codes.append(None)
+    return _chess_record(game, " ".join(moves_uci), moves_san, keys, codes)
 
 
 # Warnings of the PGN reader that mean the main line could not be read to its end.
@@ -246,7 +289,8 @@ def chess_record_from_game(game: Game) -> GameRecord:
         if any(mark in warning for mark in _BROKEN_MAIN_LINE):
             raise SkippedGame(warning)
     positions, moves_uci = chess_positions(game)
-    return _chess_record(game, moves_uci, [node.move or "" for node in game.root.mainline()], positions)
+    moves_san = [node.move or "" for node in game.root.mainline()]
+    return _chess_record(game, " ".join(moves_uci), moves_san, [row.key for row in positions], [row.move for row in positions])
 
 
 def _apply_setup(board: GoBoard, keyer: GoKeyer, black: list[Point], white: list[Point], empty: list[Point]) -> None:
@@ -300,7 +344,7 @@ def go_record_from_game(game: Game) -> GameRecord:
     start = f"{game.board_width}x{game.board_height} B{sorted(game.setup_black)} W{sorted(game.setup_white)}"
     return GameRecord(
         kind="go",
-        fingerprint=_fingerprint("go", game.headers, start, moves),
+        fingerprint=_fingerprint("go", game.headers, start, " ".join(moves)),
         white=game.white,
         black=game.black,
         white_elo=None,
@@ -312,5 +356,4 @@ def go_record_from_game(game: Game) -> GameRecord:
         speed="",
         board_size=game.board_width if game.board_width == game.board_height else game.board_width * 100 + game.board_height,
         moves=moves,
-        positions=positions,
-    )
+    ).with_rows(positions)
