@@ -177,11 +177,22 @@ class _Totalled:
         self._version = None
 
 
-def _add_to_totals(connection: sqlite3.Connection, rows: list[_TotalsRow], totalled: set[int]) -> None:
+_ADD_TO_TOTALS = (
+    " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
+    " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
+    " black_wins = black_wins + excluded.black_wins, white_elo_sum = white_elo_sum + excluded.white_elo_sum,"
+    " white_elo_count = white_elo_count + excluded.white_elo_count,"
+    " black_elo_sum = black_elo_sum + excluded.black_elo_sum, black_elo_count = black_elo_count + excluded.black_elo_count,"
+    " last_date = CASE WHEN excluded.last_date > coalesce(last_date, '') THEN excluded.last_date ELSE last_date END"
+)
+
+
+def _add_to_totals(connection: sqlite3.Connection, rows: list[_TotalsRow], totalled: set[int], first_game_id: int) -> None:
     """Keep `totals` right after the chunk's positions are written: a position first reached
     within TOTALS_PLY plies gets its totals from every game that reached it so far; the chunk's
     games that reached positions already totalled are added to theirs. `rows`: the chunk's
-    positions that are totalled or within TOTALS_PLY plies (the others change no total)."""
+    positions that are totalled or that the chunk reached within TOTALS_PLY plies (the others
+    change no total); the chunk's games have the ids from `first_game_id` on, earlier games below."""
     connection.execute("DELETE FROM temp.chunk_positions")
     connection.execute("DELETE FROM temp.fresh_keys")
     connection.executemany("INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)", rows)
@@ -192,18 +203,20 @@ def _add_to_totals(connection: sqlite3.Connection, rows: list[_TotalsRow], total
     connection.execute(
         f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
         " FROM temp.chunk_positions c JOIN totalled t ON t.key = c.key WHERE true GROUP BY c.key, coalesce(c.move, -2)"
-        " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
-        " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
-        " black_wins = black_wins + excluded.black_wins, white_elo_sum = white_elo_sum + excluded.white_elo_sum,"
-        " white_elo_count = white_elo_count + excluded.white_elo_count,"
-        " black_elo_sum = black_elo_sum + excluded.black_elo_sum, black_elo_count = black_elo_count + excluded.black_elo_count,"
-        " last_date = CASE WHEN excluded.last_date > coalesce(last_date, '') THEN excluded.last_date ELSE last_date END"
+        + _ADD_TO_TOTALS
     )
     connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
+    # A fresh position's totals: the chunk's games that reached it, then the earlier games that did
+    # (at a later ply, or it would have been totalled then; rare).
+    connection.execute(
+        f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
+        " FROM temp.fresh_keys f JOIN temp.chunk_positions c ON c.key = f.key GROUP BY c.key, coalesce(c.move, -2)"
+    )
     connection.execute(
         f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
-        " FROM temp.fresh_keys f JOIN positions p ON p.key = f.key JOIN games g ON g.id = p.game_id"
-        " GROUP BY p.key, coalesce(p.move, -2)"
+        " FROM temp.fresh_keys f CROSS JOIN positions p ON p.key = f.key AND p.game_id < ? CROSS JOIN games g ON g.id = p.game_id"
+        " WHERE true GROUP BY p.key, coalesce(p.move, -2)" + _ADD_TO_TOTALS,
+        (first_game_id,),
     )
     totalled.update(key for (key,) in connection.execute("SELECT key FROM temp.fresh_keys"))
 
@@ -227,6 +240,9 @@ class _Chunk:
         connection.execute("BEGIN IMMEDIATE")
         try:
             known = totalled.current(connection)
+            stored_games: list[tuple[list[_PositionsRow], GameRecord]] = []
+            fresh: set[int] = set()  # positions the chunk reached early that are not totalled yet
+            first_game_id = 0
             for index, record in self.games:
                 cursor = connection.execute(
                     _INSERT_GAME,
@@ -240,19 +256,28 @@ class _Chunk:
                 stored += 1
                 game_id = cursor.lastrowid
                 assert game_id is not None
+                first_game_id = first_game_id or game_id
                 rows = _first_reached(record, game_id)
                 positions.extend(rows)
+                stored_games.append((rows, record))
+                for key, _, ply, _, _ in rows:  # in ply order
+                    if ply > TOTALS_PLY:
+                        break
+                    if key not in known:
+                        fresh.add(key)
+            for rows, record in stored_games:
                 outcome, white_elo, black_elo, date = record.outcome, record.white_elo, record.black_elo, record.date
                 totals_rows.extend(
                     (key, ply, move, outcome, white_elo, black_elo, date)
                     for key, _, ply, move, _ in rows
-                    if ply <= TOTALS_PLY or key in known
+                    if key in known or key in fresh
                 )
             positions.sort(key=itemgetter(0))  # in key order (games in order): the B-tree is written page after page
             connection.executemany(
                 "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", positions
             )
-            _add_to_totals(connection, totals_rows, known)
+            if stored_games:
+                _add_to_totals(connection, totals_rows, known, first_game_id)
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],
