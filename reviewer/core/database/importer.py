@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import itemgetter
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -36,6 +35,9 @@ from reviewer.core.games.support import resolve
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
 CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most
+# Positions written before they are merged into the index in one sorted pass: the index's pages
+# are rewritten once per merge instead of once per chunk (its keys are spread all over it).
+MERGE_ROWS = 2_000_000
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 
@@ -153,30 +155,6 @@ _TOTALS_COLUMNS = (
     " max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)"
 )
 
-
-_TotalsRow = tuple[int, int, int | None, int | None, int | None, int | None, str]  # key, ply, move, outcome, elos, date
-
-
-class _Totalled:
-    """The keys of table `totalled`, held in memory while this connection writes (a chunk's rows go
-    to the totals only where their position is totalled or reached early); read again whenever
-    another connection has changed the file since."""
-
-    def __init__(self) -> None:
-        self.keys: set[int] = set()
-        self._version: int | None = None
-
-    def current(self, connection: sqlite3.Connection) -> set[int]:
-        version = int(connection.execute("PRAGMA data_version").fetchone()[0])
-        if version != self._version:
-            self.keys = {int(key) for (key,) in connection.execute("SELECT key FROM totalled")}
-            self._version = version
-        return self.keys
-
-    def forget(self) -> None:
-        self._version = None
-
-
 _ADD_TO_TOTALS = (
     " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
     " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
@@ -187,62 +165,62 @@ _ADD_TO_TOTALS = (
 )
 
 
-def _add_to_totals(connection: sqlite3.Connection, rows: list[_TotalsRow], totalled: set[int], first_game_id: int) -> None:
-    """Keep `totals` right after the chunk's positions are written: a position first reached
-    within TOTALS_PLY plies gets its totals from every game that reached it so far; the chunk's
-    games that reached positions already totalled are added to theirs. `rows`: the chunk's
-    positions that are totalled or that the chunk reached within TOTALS_PLY plies (the others
-    change no total); the chunk's games have the ids from `first_game_id` on, earlier games below."""
-    connection.execute("DELETE FROM temp.chunk_positions")
-    connection.execute("DELETE FROM temp.fresh_keys")
-    connection.executemany("INSERT INTO temp.chunk_positions VALUES (?,?,?,?,?,?,?)", rows)
-    connection.execute(
-        f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM temp.chunk_positions WHERE ply <= {TOTALS_PLY}"
-        " AND key NOT IN (SELECT key FROM totalled)"
-    )
-    connection.execute(
-        f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
-        " FROM temp.chunk_positions c JOIN totalled t ON t.key = c.key WHERE true GROUP BY c.key, coalesce(c.move, -2)"
-        + _ADD_TO_TOTALS
-    )
-    connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
-    # A fresh position's totals: the chunk's games that reached it, then the earlier games that did
-    # (at a later ply, or it would have been totalled then; rare).
-    connection.execute(
-        f"INSERT INTO totals SELECT c.key, coalesce(c.move, {ENDED}), {_TOTALS_COLUMNS}"
-        " FROM temp.fresh_keys f JOIN temp.chunk_positions c ON c.key = f.key GROUP BY c.key, coalesce(c.move, -2)"
-    )
-    connection.execute(
-        f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
-        " FROM temp.fresh_keys f CROSS JOIN positions p ON p.key = f.key AND p.game_id < ? CROSS JOIN games g ON g.id = p.game_id"
-        " WHERE true GROUP BY p.key, coalesce(p.move, -2)" + _ADD_TO_TOTALS,
-        (first_game_id,),
-    )
-    totalled.update(key for (key,) in connection.execute("SELECT key FROM temp.fresh_keys"))
+def merge_pending_positions(connection: sqlite3.Connection) -> int:
+    """Move the positions of `pending_positions` into `positions` in one sorted pass and keep
+    `totals` right, in one transaction; the number of positions moved. A position already totalled
+    gets the pending games' results added; a position that a pending game reached within TOTALS_PLY
+    plies and that is not totalled yet gets its totals from every game that reached it."""
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        pending = int(connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0])
+        if pending:
+            connection.execute("DELETE FROM temp.fresh_keys")
+            connection.execute(
+                f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
+                " FROM pending_positions p CROSS JOIN totalled t ON t.key = p.key CROSS JOIN games g ON g.id = p.game_id"
+                " WHERE true GROUP BY p.key, coalesce(p.move, -2)" + _ADD_TO_TOTALS
+            )
+            connection.execute(
+                f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM pending_positions WHERE ply <= {TOTALS_PLY}"
+                " AND key NOT IN (SELECT key FROM totalled)"
+            )
+            connection.execute(
+                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry)"
+                " SELECT key, game_id, ply, move, symmetry FROM pending_positions ORDER BY key, game_id"
+            )
+            connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
+            connection.execute(
+                f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
+                " FROM temp.fresh_keys f CROSS JOIN positions p ON p.key = f.key CROSS JOIN games g ON g.id = p.game_id"
+                " GROUP BY p.key, coalesce(p.move, -2)"
+            )
+            connection.execute("DELETE FROM pending_positions")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+    return pending
 
 
 _PositionsRow = tuple[int, int, int, int | None, int]  # key, game id, ply, move, symmetry
 
 
 class _Chunk:
-    """The games of one transaction, written at once with the source's new read count."""
+    """The games of one transaction, written at once with the source's new read count; their
+    positions go to `pending_positions` (appended: cheap), searchable once merged."""
 
     def __init__(self, source_id: int) -> None:
         self.source_id = source_id
         self.games: list[tuple[int, GameRecord]] = []
         self.skipped: list[tuple[int, str]] = []
 
-    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool, totalled: _Totalled) -> tuple[int, int]:
-        """(stored, duplicates)."""
+    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool) -> tuple[int, int, int]:
+        """(stored, duplicates, positions written)."""
         stored = duplicates = 0
         positions: list[_PositionsRow] = []
-        totals_rows: list[_TotalsRow] = []
         connection.execute("BEGIN IMMEDIATE")
         try:
-            known = totalled.current(connection)
-            stored_games: list[tuple[list[_PositionsRow], GameRecord]] = []
-            fresh: set[int] = set()  # positions the chunk reached early that are not totalled yet
-            first_game_id = 0
             for index, record in self.games:
                 cursor = connection.execute(
                     _INSERT_GAME,
@@ -256,28 +234,10 @@ class _Chunk:
                 stored += 1
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                first_game_id = first_game_id or game_id
-                rows = _first_reached(record, game_id)
-                positions.extend(rows)
-                stored_games.append((rows, record))
-                for key, _, ply, _, _ in rows:  # in ply order
-                    if ply > TOTALS_PLY:
-                        break
-                    if key not in known:
-                        fresh.add(key)
-            for rows, record in stored_games:
-                outcome, white_elo, black_elo, date = record.outcome, record.white_elo, record.black_elo, record.date
-                totals_rows.extend(
-                    (key, ply, move, outcome, white_elo, black_elo, date)
-                    for key, _, ply, move, _ in rows
-                    if key in known or key in fresh
-                )
-            positions.sort(key=itemgetter(0))  # in key order (games in order): the B-tree is written page after page
+                positions.extend(_first_reached(record, game_id))
             connection.executemany(
-                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", positions
+                "INSERT INTO pending_positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", positions
             )
-            if stored_games:
-                _add_to_totals(connection, totals_rows, known, first_game_id)
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],
@@ -287,11 +247,10 @@ class _Chunk:
             )
             connection.execute("COMMIT")
         except BaseException:
-            totalled.forget()
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
             raise
-        return stored, duplicates
+        return stored, duplicates, len(positions)
 
 
 def _first_reached(record: GameRecord, game_id: int) -> list[_PositionsRow]:
@@ -309,6 +268,22 @@ def _first_reached(record: GameRecord, game_id: int) -> list[_PositionsRow]:
             seen.add(row[0])
             first.append(row)
     return first
+
+
+class _Merger:
+    """Merges the pending positions whenever `merge_rows` of them have been written."""
+
+    def __init__(self, connection: sqlite3.Connection, merge_rows: int) -> None:
+        self.connection, self.merge_rows, self.written = connection, merge_rows, 0
+
+    def wrote(self, rows: int) -> None:
+        self.written += rows
+        if self.written >= self.merge_rows:
+            self.merge()
+
+    def merge(self) -> None:
+        merge_pending_positions(self.connection)
+        self.written = 0
 
 
 def _source(connection: sqlite3.Connection, path: Path) -> tuple[int, int, bool]:
@@ -348,7 +323,7 @@ def _import_file(
     chunk_games: int,
     progress: Callable[[ImportProgress], None] | None,
     cancel: threading.Event | None,
-    totalled: _Totalled,
+    merger: _Merger,
 ) -> None:
     connection = database.connection
     source_id, games_read, complete = _source(connection, path)
@@ -376,7 +351,8 @@ def _import_file(
                     chunk.skipped.append((index, str(error)))
                     report.skipped.append((str(path), index + 1, str(error)))
                 index += 1
-            stored, duplicates = chunk.write(connection, index, index >= total, totalled)
+            stored, duplicates, rows = chunk.write(connection, index, index >= total)
+            merger.wrote(rows)
             report.stored += stored
             report.duplicates += duplicates
             if progress is not None:
@@ -384,7 +360,7 @@ def _import_file(
             if report.cancelled:
                 return
         if total == 0:
-            _Chunk(source_id).write(connection, 0, True, totalled)
+            _Chunk(source_id).write(connection, 0, True)
 
 
 def import_paths(
@@ -394,21 +370,25 @@ def import_paths(
     chunk_games: int = CHUNK_GAMES,
     progress: Callable[[ImportProgress], None] | None = None,
     cancel: threading.Event | None = None,
+    merge_rows: int = MERGE_ROWS,
 ) -> ImportReport:
     """Read the files and folders into the database. A file that cannot be read is named in
-    `unreadable` and the others are read; a game that cannot be stored is named in `skipped`."""
+    `unreadable` and the others are read; a game that cannot be stored is named in `skipped`.
+    The positions are searchable from the merge that follows every `merge_rows` of them and the
+    one at the end (which also takes in those of an import that was cut short)."""
     report = ImportReport()
-    totalled = _Totalled()
+    merger = _Merger(database.connection, merge_rows)
     for path in importable_files([Path(p) for p in paths]):
         report.files.append(str(path))
         try:
-            _import_file(database, path, report, chunk_games, progress, cancel, totalled)
+            _import_file(database, path, report, chunk_games, progress, cancel, merger)
         except GameFileError as error:
             report.unreadable.append(str(error))
         except OSError as error:
             report.unreadable.append(f"{path}: cannot be read ({error.strerror or error})")
         if report.cancelled:
             break
+    merger.merge()
     return report
 
 
