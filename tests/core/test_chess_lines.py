@@ -20,7 +20,7 @@ from reviewer.core.database.keys import chess_key, chess_move_code
 from reviewer.core.formats import open_collection
 from reviewer.core.formats.pgn import PgnCollection
 
-chess_lines = pytest.importorskip("reviewer.core.database._chess_lines", reason="the C extension is not built")
+chess_lines = records._chess_lines
 
 BIGSET = SHARED_DIR / "bigsets" / "chess-pgnmentor-players.pgn.xz"
 
@@ -66,6 +66,10 @@ def _compare_collection(collection: PgnCollection, where: str, replay: bool = Fa
         if chess_lines.main_line(movetext) is not None:
             native_count += 1
     return native_count, python_count
+
+
+def test_the_compiled_main_line_reader_is_built():
+    assert chess_lines is not None, "reviewer/core/database/_chess_lines.c was not built (pip install -e . builds it)"
 
 
 def test_the_polyglot_numbers_in_c_are_python_chess_ones():

@@ -35,9 +35,12 @@ from reviewer.core.games.support import resolve
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
 CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most
-# Positions written before they are merged into the index in one sorted pass: the index's pages
-# are rewritten once per merge instead of once per chunk (its keys are spread all over it).
+# Positions are written to a table of their own and merged into the index in one sorted pass
+# now and then: the index's pages are rewritten once per merge instead of once per chunk (its keys
+# are spread all over it). See `_Merger` for when.
 MERGE_ROWS = 2_000_000
+MERGE_ROWS_LEAST = 100_000
+POSITION_ROW_BYTES = 26  # on disk, about
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 
@@ -271,15 +274,24 @@ def _first_reached(record: GameRecord, game_id: int) -> list[_PositionsRow]:
 
 
 class _Merger:
-    """Merges the pending positions whenever `merge_rows` of them have been written."""
+    """Merges the pending positions once they are a third of the file's size (a merge rewrites
+    about all of the index's pages, so merges at sizes growing with it cost a few times the
+    index; the pages the pending rows free are that much of the file at most), but at least
+    every `merge_rows` of them (their sort is held in memory)."""
 
     def __init__(self, connection: sqlite3.Connection, merge_rows: int) -> None:
         self.connection, self.merge_rows, self.written = connection, merge_rows, 0
 
     def wrote(self, rows: int) -> None:
         self.written += rows
-        if self.written >= self.merge_rows:
+        if self.written >= min(self.merge_rows, max(MERGE_ROWS_LEAST, self._file_rows() // 3)):
             self.merge()
+
+    def _file_rows(self) -> int:
+        """The file's size in positions rows (about)."""
+        pages = int(self.connection.execute("PRAGMA page_count").fetchone()[0])
+        page_bytes = int(self.connection.execute("PRAGMA page_size").fetchone()[0])
+        return pages * page_bytes // POSITION_ROW_BYTES
 
     def merge(self) -> None:
         merge_pending_positions(self.connection)
