@@ -196,3 +196,24 @@ def test_odd_tokens_go_to_the_python_chess_path():
     assert chess_lines.main_line("1.e4 e5 2.Nf3!? Nc6?? *") == chess_lines.main_line("1. e4 e5 2. Nf3 Nc6 *")[:3] + ("e4 e5 Nf3 Nc6",)
     assert chess_lines.main_line("1. e4 -- 2. d4") is None
     assert chess_lines.main_line("1. e4 é5") is None
+
+
+def test_an_import_without_the_compiled_reader_stores_the_same_games_and_positions(tmp_path, monkeypatch):
+    from reviewer.core.database import GameDatabase, import_paths
+
+    source = CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn"
+    if not source.is_file():
+        pytest.skip(f"the shared corpus is not at {CORPUS_DIR}")
+    stored = []
+    for name in ("compiled", "python"):
+        if name == "python":
+            monkeypatch.setattr(records, "_chess_lines", None)
+        with GameDatabase(tmp_path / f"{name}.sqlite") as database:
+            import_paths(database, [source])
+            connection = database.connection
+            stored.append((
+                connection.execute("SELECT fingerprint, plies, moves FROM games ORDER BY id").fetchall(),
+                connection.execute("SELECT key, game_id, ply, move FROM positions ORDER BY key, game_id").fetchall(),
+                connection.execute("SELECT * FROM totals ORDER BY key, move").fetchall(),
+            ))
+    assert stored[0][0] and stored[0][1] and stored[0] == stored[1]
