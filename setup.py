@@ -1,6 +1,6 @@
 """The package list, with the top-level `resources/` folder shipped inside as `reviewer._resources`.
 
-Everything else about the package is in pyproject.toml; the one extension module is optional.
+Everything else about the package is in pyproject.toml; the extension modules are optional.
 """
 
 from setuptools import Extension, find_namespace_packages, setup
@@ -16,6 +16,15 @@ setup(
     package_dir={"reviewer._resources": "resources"},
     package_data={"reviewer._resources": RESOURCE_GLOBS},
     include_package_data=False,
-    # The PGN index's scanner in C; optional: without a compiler the same scan runs in Python.
-    ext_modules=[Extension("reviewer.core.formats._pgn_blocks", ["reviewer/core/formats/_pgn_blocks.c"], optional=True)],
+    # The PGN index's scanner and the game database's main-line reader in C; optional: without a
+    # compiler the same work runs in Python.
+    ext_modules=[
+        Extension("reviewer.core.formats._pgn_blocks", ["reviewer/core/formats/_pgn_blocks.c"], optional=True),
+        Extension(
+            "reviewer.core.database._chess_lines",
+            ["reviewer/core/database/_chess_lines.c"],
+            depends=["reviewer/core/database/_polyglot.h"],
+            optional=True,
+        ),
+    ],
 )

@@ -54,8 +54,9 @@ def first_games(source: Path, count: int, target: Path) -> int:
     return written
 
 
-def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str]:
-    """(wall seconds, peak RSS in bytes, stdout) of a child process."""
+def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int, str, float]:
+    """(wall seconds, peak RSS in bytes, stdout, CPU seconds: user + system, its own children's
+    included) of a child process. On a machine shared with other work the CPU seconds move less."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO)
     assert process.stdout is not None
@@ -65,7 +66,7 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
         raise RuntimeError(f"{command[:4]} failed with {process.returncode}: {output[-2000:]}")
-    return elapsed, usage.ru_maxrss * 1024, output
+    return elapsed, usage.ru_maxrss * 1024, output, usage.ru_utime + usage.ru_stime
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -144,7 +145,7 @@ def tcl_list(lines: list[list[str]]) -> str:
     return " ".join("{" + " ".join(line) + "}" for line in lines)
 
 
-def scid_run(script: str, folder: Path) -> tuple[float, int, str]:
+def scid_run(script: str, folder: Path) -> tuple[float, int, str, float]:
     path = folder / "script.tcl"
     path.write_text(script, encoding="utf-8")
     return run_measured(["xvfb-run", "-a", "/usr/games/tkscid", str(path)])
@@ -210,13 +211,15 @@ def measure(
         for stale in work.glob(f"reviewer-{size}.sqlite*"):
             stale.unlink()
         env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
-        seconds, rss, output = run_measured(
+        seconds, rss, output, cpu_seconds = run_measured(
             [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
         )
         summary = json.loads(output)
         result["reviewer_import"] = {
             "seconds": round(seconds, 2),
             "games_per_s": round(games_in_file / seconds, 1),
+            "cpu_seconds": round(cpu_seconds, 2),  # the whole process: Python's start and imports too
+            "games_per_cpu_s": round(games_in_file / cpu_seconds, 1),
             "stored": int(summary["stored"]),
             "duplicates": summary["duplicates"],
             "skipped": len(summary["skipped"]),
@@ -252,11 +255,12 @@ def measure(
     if with_scid and not reuse:
         for stale in work.glob(f"scid-{size}.s*4"):
             stale.unlink()
-        seconds, rss, output = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
+        seconds, rss, output, cpu_seconds = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
         imported, scid_seconds = output.split()[:2]
         result["scid_import"] = {
             "seconds": round(float(scid_seconds), 2),
             "process_seconds": round(seconds, 2),
+            "process_cpu_seconds": round(cpu_seconds, 2),  # xvfb-run, Xvfb and tkscid's start too
             "games_per_s": round(games_in_file / float(scid_seconds), 1),
             "stored": int(imported),
             "peak_rss_mb": round(rss / 2**20, 1),
@@ -264,13 +268,13 @@ def measure(
         }
     if with_scid:
         for label, who in (("all", ""), ("player", player)):
-            _, _, output = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list(lines), "repeats": repeats + 1, "player": who}, work)
+            _, _, output, _ = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list(lines), "repeats": repeats + 1, "player": who}, work)
             rows = [[float(x) for x in row.split()] for row in output.strip().splitlines()]
             warm_times = [t for row in rows for t in row[2:]]
             cold_times = []
             for _ in range(cold_runs):
                 for line in lines:
-                    _, _, cold = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list([line]), "repeats": 1, "player": who}, work)
+                    _, _, cold, _ = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list([line]), "repeats": 1, "player": who}, work)
                     cold_times.append(float(cold.split()[1]))
             result[f"scid_{label}"] = {
                 "games": [int(row[0]) for row in rows],

@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections import Counter, defaultdict
 from pathlib import Path
 
@@ -350,7 +351,10 @@ def test_a_killed_import_goes_on_where_it_stopped(tmp_path):
         read_before = database.connection.execute("SELECT games_read FROM sources").fetchone()[0]
         stored_before = database.game_count()
         assert 10 <= read_before < 232 and stored_before >= 10
+        # The cut import's positions wait to be merged; the next import merges them.
+        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] > 0
         report = import_paths(database, [source], chunk_games=50)
+        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
         assert report.resumed == {str(source): read_before}
         assert report.stored == database.game_count() - stored_before
         resumed = (database.game_count(), database.position_count())
@@ -425,10 +429,12 @@ GROUP BY p.key, coalesce(p.move, -2) ORDER BY 1, 2
 def test_running_totals_of_busy_positions_equal_their_games_however_the_import_is_cut(tmp_path):
     sources = [CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn", CORPUS_DIR / "pgn" / "pgn-read__4ncl_96-97_03.pgn"]
     answers = []
-    for chunk_games in (1000, 7):
+    # Whole files at once; then chunks of 7 games and a merge of the positions every 300 rows.
+    for chunk_games, merge_rows in ((1000, 10**9), (7, 300)):
         with GameDatabase(tmp_path / f"chunks-{chunk_games}.sqlite") as database:
             for source in sources:  # two imports: the second adds to the totals of the first
-                import_paths(database, [source], chunk_games=chunk_games)
+                import_paths(database, [source], chunk_games=chunk_games, merge_rows=merge_rows)
+            assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
             totals = database.connection.execute("SELECT * FROM totals ORDER BY key, move").fetchall()
             assert totals and totals == database.connection.execute(_FROM_SCRATCH).fetchall()
             for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"]):
@@ -454,3 +460,13 @@ def test_a_chess960_position_is_looked_up_by_the_key_its_import_stored() -> None
     game = open_collection(REPO_ROOT / "tests" / "data" / "chess960_castling.pgn").game(0)
     stored = {row.ply: row.key for row in chess_record_from_game(game).positions}
     assert game.chess960 and [position_of_game(game, ply).key for ply in sorted(stored)] == [stored[ply] for ply in sorted(stored)]
+
+
+def test_a_cancelled_import_leaves_the_games_it_stored_searchable(tmp_path):
+    source = CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn"
+    cancel = threading.Event()
+    with GameDatabase(tmp_path / "games.sqlite") as database:
+        report = import_paths(database, [source], chunk_games=20, cancel=cancel, progress=lambda _: cancel.set())
+        assert report.cancelled and report.stored == database.game_count() == 20
+        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
+        assert explore(database, chess_position(None, [])).games == 20

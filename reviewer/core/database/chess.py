@@ -29,6 +29,11 @@ from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection, fil
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game, Node
 
+try:  # the main-line reader in C (setup.py builds it where a compiler is found)
+    from reviewer.core.database import _chess_lines
+except ImportError:
+    _chess_lines = None  # type: ignore[assignment]
+
 __all__ = [
     "ChessKeyer",
     "chess_key",
@@ -104,7 +109,8 @@ def chess_move_of_code(code: int) -> chess.Move:
     return chess.Move(code % 64, (code // 64) % 64, promotion or None)
 
 
-def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positions: list[PositionRow]) -> GameRecord:
+def _chess_record(game: Game, moves_uci: str, moves_san: list[str], keys: list[int], codes: list[int | None]) -> GameRecord:
+    """`moves_uci`: joined by spaces; `keys` and `codes`: of the positions at plies 0, 1, 2, ..."""
     return GameRecord(
         kind="chess",
         fingerprint=fingerprint_of("chess", game.headers, game.start_fen or "", moves_uci),
@@ -119,7 +125,8 @@ def _chess_record(game: Game, moves_uci: list[str], moves_san: list[str], positi
         speed=speed_of(game.headers),
         board_size=8,
         moves=moves_san,
-        positions=positions,
+        position_keys=keys,
+        position_moves=codes,
     )
 
 
@@ -161,19 +168,15 @@ def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
     return board.parse_san(match.group(0).rstrip("!?"))
 
 
-def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRecord | None:
+def chess_record_from_movetext(headers: dict[str, str], movetext: str, *, native: bool = True) -> GameRecord | None:
     """The record of a standard chess game read straight from its main line, or None when the text
     holds anything the fast path does not read (comments, variations, a set-up position, an error):
-    such a game is read by the full reader (`chess_record_from_game`)."""
+    such a game is read by the full reader (`chess_record_from_game`). The main line is read by the
+    compiled `_chess_lines` where it was built and reads it (`native`), else with python-chess."""
     if "FEN" in headers or "SetUp" in headers or headers.get("Variant", "").strip().lower() not in STANDARD_VARIANT_NAMES:
         return None
     if "{" in movetext or "(" in movetext or ";" in movetext or "%" in movetext:
         return None
-    board = chess.Board()
-    keyer = ChessKeyer(board)
-    positions: list[PositionRow] = []
-    moves_uci: list[str] = []
-    moves_san: list[str] = []
     game = Game(kind="chess")
     fill_fields_from_headers(game, headers)
     if game.result == "*" or "Result" not in headers:
@@ -181,6 +184,21 @@ def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRe
         tokens = movetext.split()
         closing = tokens[-1] if tokens else ""
         game.result = closing if closing in ("1-0", "0-1", "1/2-1/2") else game.result
+    line = _chess_lines.main_line(movetext) if native and _chess_lines is not None else None
+    if line is not None:
+        keys, codes, moves_uci, moves_san = line
+        moves_codes: list[int | None] = [*codes, None]
+        return _chess_record(game, moves_uci, moves_san.split(" ") if moves_san else [], keys, moves_codes)
+    return _python_main_line(game, movetext)
+
+
+def _python_main_line(game: Game, movetext: str) -> GameRecord | None:
+    board = chess.Board()
+    keyer = ChessKeyer(board)
+    keys: list[int] = []
+    codes: list[int | None] = []
+    moves_uci: list[str] = []
+    moves_san: list[str] = []
     for token in _MOVETEXT_NOISE.sub(" ", movetext).split():
         match = _PLAIN_SAN.fullmatch(token)
         if match is None:
@@ -189,13 +207,15 @@ def chess_record_from_movetext(headers: dict[str, str], movetext: str) -> GameRe
             move = _san_move(board, match)
         except ValueError:
             return None
-        positions.append(PositionRow(keyer.key(board), len(moves_uci), chess_move_code(move)))
+        keys.append(keyer.key(board))
+        codes.append(chess_move_code(move))
         moves_uci.append(move.uci())
         moves_san.append(token.rstrip("!?"))
         board.push(move)
         keyer.moved(board)
-    positions.append(PositionRow(keyer.key(board), len(moves_uci), None))
-    return _chess_record(game, moves_uci, moves_san, positions)
+    keys.append(keyer.key(board))
+    codes.append(None)
+    return _chess_record(game, " ".join(moves_uci), moves_san, keys, codes)
 
 
 # Warnings of the PGN reader that mean the main line could not be read to its end.
@@ -229,7 +249,8 @@ def chess_record_from_game(game: Game) -> GameRecord:
         if any(mark in warning for mark in _BROKEN_MAIN_LINE):
             raise SkippedGame(warning)
     positions, moves_uci = chess_positions(game)
-    return _chess_record(game, moves_uci, [node.move or "" for node in game.root.mainline()], positions)
+    moves_san = [node.move or "" for node in game.root.mainline()]
+    return _chess_record(game, " ".join(moves_uci), moves_san, [row.key for row in positions], [row.move for row in positions])
 
 
 def record_from_collection(collection: GameCollection, index: int) -> GameRecord | None:

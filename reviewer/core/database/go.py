@@ -193,8 +193,7 @@ def go_record_from_game(game: Game) -> GameRecord:
         speed="",
         board_size=game.board_width if game.board_width == game.board_height else game.board_width * 100 + game.board_height,
         moves=moves,
-        positions=positions,
-    )
+    ).with_rows(positions)
 
 
 def go_position_of_node(game: Game, node: Node) -> Position:

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
+from typing import NamedTuple
 
 __all__ = [
     "GameRecord",
@@ -27,8 +30,7 @@ class SkippedGame(Exception):
     """A game that cannot be stored; the message says why."""
 
 
-@dataclass(frozen=True)
-class PositionRow:
+class PositionRow(NamedTuple):
     """A position a game reached: its key, the ply (0 = the start), the move played from it in the
     database's code (None where the game ended) and, for Go, the symmetry that makes it canonical."""
 
@@ -40,6 +42,9 @@ class PositionRow:
 
 @dataclass
 class GameRecord:
+    """A game's fields and its positions, kept as columns (a game has a hundred positions and an
+    import reads thousands of games a second): `positions` gives them as rows."""
+
     kind: str
     fingerprint: int
     white: str
@@ -53,7 +58,24 @@ class GameRecord:
     speed: str
     board_size: int
     moves: list[str]
-    positions: list[PositionRow] = field(default_factory=list)
+    position_keys: list[int] = field(default_factory=list)
+    position_moves: list[int | None] = field(default_factory=list)  # None where the game ended
+    position_plies: list[int] | None = None  # None: 0, 1, 2, ... (every position one ply on)
+    position_symmetries: list[int] | None = None  # None: all 0 (chess)
+
+    @property
+    def positions(self) -> list[PositionRow]:
+        plies: Iterable[int] = self.position_plies if self.position_plies is not None else range(len(self.position_keys))
+        symmetries: Iterable[int] = self.position_symmetries if self.position_symmetries is not None else repeat(0)
+        return [PositionRow(*row) for row in zip(self.position_keys, plies, self.position_moves, symmetries)]
+
+    def with_rows(self, rows: list[PositionRow]) -> GameRecord:
+        """This record with its positions set from rows."""
+        self.position_keys = [row.key for row in rows]
+        self.position_moves = [row.move for row in rows]
+        self.position_plies = [row.ply for row in rows]
+        self.position_symmetries = [row.symmetry for row in rows] if any(row.symmetry for row in rows) else None
+        return self
 
 
 def outcome_of(result: str) -> int | None:
@@ -103,10 +125,12 @@ def date_of(text: str) -> str:
     return text.strip().replace("-", ".").replace("/", ".")
 
 
-def fingerprint_of(kind: str, headers: dict[str, str], start: str, moves: list[str]) -> int:
+def fingerprint_of(kind: str, headers: dict[str, str], start: str, moves: str | list[str]) -> int:
+    """Of the headers, the start and the moves (a list, or its items joined by spaces)."""
     digest = hashlib.blake2b(digest_size=8)
     digest.update(kind.encode())
     for name, value in sorted(headers.items()):
         digest.update(b"\x00" + name.encode("utf-8", "replace") + b"\x01" + value.encode("utf-8", "replace"))
-    digest.update(b"\x02" + start.encode() + b"\x02" + " ".join(moves).encode())
+    joined = moves if isinstance(moves, str) else " ".join(moves)
+    digest.update(b"\x02" + start.encode() + b"\x02" + joined.encode())
     return int.from_bytes(digest.digest(), "big", signed=True)

@@ -8,6 +8,9 @@ Tables:
     positions  (key, game): the first time the game reached the position, the ply, the move it
                played from there (NULL where the game ended there), and for Go the symmetry that
                makes the board canonical
+    pending_positions  rows of `positions` written by an import and not merged into it yet (the
+               import merges them in one sorted pass every so many and at its end; the next
+               import merges those of one that was cut short): their games are not searched yet
     skipped    the games of a source that could not be stored, with the reason
     figures    per game, the analysis the cache held for it when joined (`figures.join_analysis`):
                the engine setting, positions analysed of all, each side's accuracy and loss
@@ -74,6 +77,13 @@ CREATE TABLE IF NOT EXISTS positions (
     symmetry INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (key, game_id)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS pending_positions (
+    key INTEGER NOT NULL,
+    game_id INTEGER NOT NULL,
+    ply INTEGER NOT NULL,
+    move INTEGER,
+    symmetry INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS totalled (key INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS totals (
     key INTEGER NOT NULL,
@@ -153,10 +163,6 @@ class GameDatabase:
         # Bigger pages and cache for the position index; temporary B-trees in memory.
         self.connection.execute("PRAGMA cache_size = -65536")
         self.connection.execute("PRAGMA temp_store = MEMORY")
-        self.connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS chunk_positions (key INTEGER, ply INTEGER, move INTEGER, outcome INTEGER,"
-            " white_elo INTEGER, black_elo INTEGER, date TEXT)"
-        )
         self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS fresh_keys (key INTEGER PRIMARY KEY)")
 
     def close(self) -> None:

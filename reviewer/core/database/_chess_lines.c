@@ -1,0 +1,468 @@
+/* A chess game's main line read straight from its movetext, with the Polyglot key of each position.
+ *
+ * main_line(movetext) -> (keys, codes, uci, san) or None
+ *
+ * The movetext of a standard game from the usual start, without comments, variations or escapes:
+ * move numbers, NAGs ($n tokens) and results are passed over. `keys` holds the Polyglot Zobrist key
+ * (signed 64-bit, as `keys.chess_key`) of the position before each move and, last, of the position
+ * the line ends in; `codes` the move of each position (`keys.chess_move_code`: from + 64 × to +
+ * 4096 × promotion piece type); `uci` the moves in UCI and `san` the tokens as written (without a
+ * trailing `!`/`?`), each joined by single spaces.
+ *
+ * None means "not handled here": the caller reads the game another way (records.py reads it with
+ * python-chess). That is the answer for any token that is not a plain SAN, a move number, a NAG or
+ * a result, standing alone between white space (an ASCII space, tab or line break); for any SAN that
+ * the python-chess fast path of records.py might read differently (a pawn move with a rank, a pawn
+ * capture without `x`, a promotion missing or where none can be); and for any move that is not
+ * exactly one legal move (illegal, ambiguous, castling that is not allowed). What is answered is
+ * what records.py's python-chess path answers: tests/core/test_chess_lines.py checks that on every
+ * game of the corpus and on 10 000 master games.
+ *
+ * Squares as python-chess numbers them: a1 = 0, b1 = 1, ..., h8 = 63.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_polyglot.h"
+
+enum { EMPTY = 0, PAWN = 1, KNIGHT, BISHOP, ROOK, QUEEN, KING };
+enum { WHITE = 0, BLACK = 1 };
+#define BLACK_BIT 8
+#define TYPE(piece) ((piece) & 7)
+#define COLOR(piece) ((piece) >> 3)
+#define MAKE(type, color) ((type) | ((color) << 3))
+
+enum { WHITE_KING_SIDE = 1, WHITE_QUEEN_SIDE = 2, BLACK_KING_SIDE = 4, BLACK_QUEEN_SIDE = 8 };
+
+typedef struct {
+    unsigned char squares[64];
+    int turn;
+    int castling;  /* the WHITE_KING_SIDE ... bits still held */
+    int ep_square; /* the square a pawn passed over with the last move (a double step), else -1 */
+    int kings[2];
+    uint64_t pieces_hash; /* the pieces' part of the key */
+} Board;
+
+static int knight_targets[64][8], knight_count[64];
+static int king_targets[64][8], king_count[64];
+static int ray_squares[64][8][7], ray_length[64][8]; /* 0-3: rook directions, 4-7: bishop ones */
+static const int RAY_FILE[8] = {1, -1, 0, 0, 1, 1, -1, -1};
+static const int RAY_RANK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+
+static void make_tables(void) {
+    static const int knight_steps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    for (int square = 0; square < 64; square++) {
+        int file = square & 7, rank = square >> 3;
+        knight_count[square] = king_count[square] = 0;
+        for (int step = 0; step < 8; step++) {
+            int f = file + knight_steps[step][0], r = rank + knight_steps[step][1];
+            if (f >= 0 && f < 8 && r >= 0 && r < 8) knight_targets[square][knight_count[square]++] = r * 8 + f;
+        }
+        for (int df = -1; df <= 1; df++) {
+            for (int dr = -1; dr <= 1; dr++) {
+                int f = file + df, r = rank + dr;
+                if ((df || dr) && f >= 0 && f < 8 && r >= 0 && r < 8) king_targets[square][king_count[square]++] = r * 8 + f;
+            }
+        }
+        for (int direction = 0; direction < 8; direction++) {
+            int length = 0, f = file + RAY_FILE[direction], r = rank + RAY_RANK[direction];
+            while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+                ray_squares[square][direction][length++] = r * 8 + f;
+                f += RAY_FILE[direction];
+                r += RAY_RANK[direction];
+            }
+            ray_length[square][direction] = length;
+        }
+    }
+}
+
+static uint64_t piece_number(int piece, int square) {
+    /* Polyglot's piece index: (type - 1) * 2, + 1 for White */
+    return POLYGLOT[64 * ((TYPE(piece) - 1) * 2 + (COLOR(piece) == WHITE)) + square];
+}
+
+static void put(Board *board, int square, int piece) {
+    board->squares[square] = (unsigned char)piece;
+    board->pieces_hash ^= piece_number(piece, square);
+}
+
+static void take(Board *board, int square) {
+    board->pieces_hash ^= piece_number(board->squares[square], square);
+    board->squares[square] = EMPTY;
+}
+
+static void start_board(Board *board) {
+    static const int back[8] = {ROOK, KNIGHT, BISHOP, QUEEN, KING, BISHOP, KNIGHT, ROOK};
+    memset(board, 0, sizeof *board);
+    for (int file = 0; file < 8; file++) {
+        put(board, file, MAKE(back[file], WHITE));
+        put(board, 8 + file, MAKE(PAWN, WHITE));
+        put(board, 48 + file, MAKE(PAWN, BLACK));
+        put(board, 56 + file, MAKE(back[file], BLACK));
+    }
+    board->turn = WHITE;
+    board->castling = WHITE_KING_SIDE | WHITE_QUEEN_SIDE | BLACK_KING_SIDE | BLACK_QUEEN_SIDE;
+    board->ep_square = -1;
+    board->kings[WHITE] = 4;
+    board->kings[BLACK] = 60;
+}
+
+/* Whether a piece of `by` attacks `square` on this board. */
+static int attacked(const Board *board, int square, int by) {
+    int file = square & 7, rank = square >> 3;
+    int pawn_rank = by == WHITE ? rank - 1 : rank + 1;
+    if (pawn_rank >= 0 && pawn_rank < 8) {
+        int pawn = MAKE(PAWN, by);
+        if (file > 0 && board->squares[pawn_rank * 8 + file - 1] == pawn) return 1;
+        if (file < 7 && board->squares[pawn_rank * 8 + file + 1] == pawn) return 1;
+    }
+    int knight = MAKE(KNIGHT, by), king = MAKE(KING, by);
+    for (int i = 0; i < knight_count[square]; i++) {
+        if (board->squares[knight_targets[square][i]] == knight) return 1;
+    }
+    for (int i = 0; i < king_count[square]; i++) {
+        if (board->squares[king_targets[square][i]] == king) return 1;
+    }
+    int queen = MAKE(QUEEN, by);
+    for (int direction = 0; direction < 8; direction++) {
+        int slider = MAKE(direction < 4 ? ROOK : BISHOP, by);
+        for (int i = 0; i < ray_length[square][direction]; i++) {
+            int piece = board->squares[ray_squares[square][direction][i]];
+            if (piece == EMPTY) continue;
+            if (piece == slider || piece == queen) return 1;
+            break;
+        }
+    }
+    return 0;
+}
+
+static int castling_bits_of(int square) {
+    switch (square) {
+    case 0: return WHITE_QUEEN_SIDE;
+    case 4: return WHITE_KING_SIDE | WHITE_QUEEN_SIDE;
+    case 7: return WHITE_KING_SIDE;
+    case 56: return BLACK_QUEEN_SIDE;
+    case 60: return BLACK_KING_SIDE | BLACK_QUEEN_SIDE;
+    case 63: return BLACK_KING_SIDE;
+    default: return 0;
+    }
+}
+
+/* Play a move already known to be pseudo-legal (castling: the king's two-square step). */
+static void play(Board *board, int from, int to, int promotion) {
+    int piece = board->squares[from], color = board->turn;
+    int ep = board->ep_square;
+    board->ep_square = -1;
+    if (TYPE(piece) == PAWN) {
+        if (to == ep) take(board, color == WHITE ? to - 8 : to + 8);
+        else if (to - from == 16 || from - to == 16) board->ep_square = (from + to) / 2;
+    } else if (TYPE(piece) == KING) {
+        board->kings[color] = to;
+        if (to - from == 2) { /* king side: the rook from h to f */
+            int rook = board->squares[from + 3];
+            take(board, from + 3);
+            put(board, from + 1, rook);
+        } else if (from - to == 2) { /* queen side: from a to d */
+            int rook = board->squares[from - 4];
+            take(board, from - 4);
+            put(board, from - 1, rook);
+        }
+    }
+    if (board->squares[to] != EMPTY) take(board, to);
+    take(board, from);
+    put(board, to, promotion ? MAKE(promotion, color) : piece);
+    board->castling &= ~(castling_bits_of(from) | castling_bits_of(to));
+    board->turn = !color;
+}
+
+/* Whether the pseudo-legal move leaves the mover's king safe. */
+static int legal(const Board *board, int from, int to, int promotion) {
+    Board after = *board;
+    play(&after, from, to, promotion);
+    return !attacked(&after, after.kings[board->turn], after.turn);
+}
+
+static int64_t key_of(const Board *board) {
+    uint64_t key = board->pieces_hash;
+    if (board->castling & WHITE_KING_SIDE) key ^= POLYGLOT[768];
+    if (board->castling & WHITE_QUEEN_SIDE) key ^= POLYGLOT[769];
+    if (board->castling & BLACK_KING_SIDE) key ^= POLYGLOT[770];
+    if (board->castling & BLACK_QUEEN_SIDE) key ^= POLYGLOT[771];
+    if (board->ep_square >= 0) {
+        /* Only when a pawn of the side to move stands beside the one that passed (legal or not). */
+        int file = board->ep_square & 7;
+        int beside_rank = board->turn == WHITE ? 4 : 3;
+        int pawn = MAKE(PAWN, board->turn);
+        if ((file > 0 && board->squares[beside_rank * 8 + file - 1] == pawn) ||
+            (file < 7 && board->squares[beside_rank * 8 + file + 1] == pawn)) {
+            key ^= POLYGLOT[772 + file];
+        }
+    }
+    if (board->turn == WHITE) key ^= POLYGLOT[780];
+    return (int64_t)key;
+}
+
+static int piece_of_letter(char letter) {
+    switch (letter) {
+    case 'N': return KNIGHT;
+    case 'B': return BISHOP;
+    case 'R': return ROOK;
+    case 'Q': return QUEEN;
+    case 'K': return KING;
+    default: return EMPTY;
+    }
+}
+
+static int is_file(char c) { return c >= 'a' && c <= 'h'; }
+static int is_rank(char c) { return c >= '1' && c <= '8'; }
+
+/* The one legal move a SAN token names: 1 with *from, *to, *promotion set; 0 when not handled. */
+static int resolve(const Board *board, const char *token, Py_ssize_t length, int *from_out, int *to_out, int *promotion_out) {
+    Py_ssize_t end = length;
+    for (int marks = 0; marks < 2 && end > 0 && (token[end - 1] == '!' || token[end - 1] == '?'); marks++) end--;
+    if (end > 0 && (token[end - 1] == '+' || token[end - 1] == '#')) end--;
+    int color = board->turn;
+    int home = color == WHITE ? 4 : 60;
+    if ((end == 3 && memcmp(token, "O-O", 3) == 0) || (end == 5 && memcmp(token, "O-O-O", 5) == 0)) {
+        int king_side = end == 3;
+        int right = king_side ? (color == WHITE ? WHITE_KING_SIDE : BLACK_KING_SIDE)
+                              : (color == WHITE ? WHITE_QUEEN_SIDE : BLACK_QUEEN_SIDE);
+        int enemy = !color;
+        if (!(board->castling & right) || board->kings[color] != home) return 0;
+        if (king_side) {
+            if (board->squares[home + 1] || board->squares[home + 2]) return 0;
+            if (attacked(board, home, enemy) || attacked(board, home + 1, enemy) || attacked(board, home + 2, enemy)) return 0;
+            *to_out = home + 2;
+        } else {
+            if (board->squares[home - 1] || board->squares[home - 2] || board->squares[home - 3]) return 0;
+            if (attacked(board, home, enemy) || attacked(board, home - 1, enemy) || attacked(board, home - 2, enemy)) return 0;
+            *to_out = home - 2;
+        }
+        *from_out = home;
+        *promotion_out = 0;
+        return 1;
+    }
+    int promotion = 0;
+    if (end >= 3 && piece_of_letter(token[end - 1]) && token[end - 1] != 'K') {
+        promotion = piece_of_letter(token[end - 1]);
+        end--;
+        if (token[end - 1] == '=') end--;
+    }
+    if (end < 2 || !is_file(token[end - 2]) || !is_rank(token[end - 1])) return 0;
+    int to = (token[end - 1] - '1') * 8 + (token[end - 2] - 'a');
+    end -= 2;
+    Py_ssize_t at = 0;
+    int type = PAWN;
+    if (at < end && piece_of_letter(token[at])) type = piece_of_letter(token[at++]);
+    int capture = 0;
+    if (end > at && token[end - 1] == 'x') {
+        capture = 1;
+        end--;
+    }
+    int from_file = -1, from_rank = -1;
+    if (at < end && is_file(token[at])) from_file = token[at++] - 'a';
+    if (at < end && is_rank(token[at])) from_rank = token[at++] - '1';
+    if (at != end) return 0;
+    int target = board->squares[to];
+    if (target != EMPTY && COLOR(target) == color) return 0;
+    int to_rank = to >> 3, to_file = to & 7;
+    int last_rank = color == WHITE ? 7 : 0;
+    if (type == PAWN) {
+        int step = color == WHITE ? -8 : 8;
+        int pawn = MAKE(PAWN, color);
+        int from;
+        if (from_rank >= 0 || (to_rank == last_rank) != (promotion != 0) || to_rank == (color == WHITE ? 0 : 7)) return 0;
+        if (capture) {
+            if (from_file < 0 || (from_file - to_file != 1 && to_file - from_file != 1)) return 0;
+            from = to + step - to_file + from_file;
+            if (board->squares[from] != pawn) return 0;
+            if (target == EMPTY && to != board->ep_square) return 0;
+        } else {
+            if (from_file >= 0 || target != EMPTY) return 0;
+            from = to + step;
+            if (board->squares[from] != pawn) {
+                int start_rank = color == WHITE ? 3 : 4; /* where a double step lands */
+                if (board->squares[from] != EMPTY || to_rank != start_rank || board->squares[from + step] != pawn) return 0;
+                from += step;
+            }
+        }
+        if (!legal(board, from, to, promotion)) return 0;
+        *from_out = from;
+        *to_out = to;
+        *promotion_out = promotion;
+        return 1;
+    }
+    if (promotion) return 0;
+    int piece = MAKE(type, color);
+    int found = -1;
+    const int *near = type == KNIGHT ? knight_targets[to] : king_targets[to];
+    int near_count = type == KNIGHT ? knight_count[to] : type == KING ? king_count[to] : 0;
+    int candidates[16], count = 0;
+    for (int i = 0; i < near_count; i++) {
+        if (board->squares[near[i]] == piece) candidates[count++] = near[i];
+    }
+    if (type == BISHOP || type == ROOK || type == QUEEN) {
+        int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+        for (int direction = first; direction < last; direction++) {
+            for (int i = 0; i < ray_length[to][direction]; i++) {
+                int square = ray_squares[to][direction][i];
+                int there = board->squares[square];
+                if (there == EMPTY) continue;
+                if (there == piece && count < 16) candidates[count++] = square;
+                break;
+            }
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        int square = candidates[i];
+        if (from_file >= 0 && (square & 7) != from_file) continue;
+        if (from_rank >= 0 && (square >> 3) != from_rank) continue;
+        if (!legal(board, square, to, 0)) continue;
+        if (found >= 0) return 0; /* ambiguous */
+        found = square;
+    }
+    if (found < 0) return 0;
+    *from_out = found;
+    *to_out = to;
+    *promotion_out = 0;
+    return 1;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* 1 for a token that is passed over (a result, a NAG), 0 otherwise; *skip_out: bytes of a move
+ * number at its start (then the rest, if any, is read as a move); -1 for a token not handled. */
+static int passed_over(const char *token, Py_ssize_t length, Py_ssize_t *skip_out) {
+    *skip_out = 0;
+    if ((length == 3 && (memcmp(token, "1-0", 3) == 0 || memcmp(token, "0-1", 3) == 0)) ||
+        (length == 7 && memcmp(token, "1/2-1/2", 7) == 0) || (length == 1 && token[0] == '*')) {
+        return 1;
+    }
+    if (token[0] == '$') {
+        if (length < 2) return -1;
+        for (Py_ssize_t i = 1; i < length; i++) {
+            if (!is_digit(token[i])) return -1;
+        }
+        return 1;
+    }
+    if (is_digit(token[0])) {
+        Py_ssize_t i = 0;
+        while (i < length && is_digit(token[i])) i++;
+        if (i == length || token[i] != '.') return -1;
+        i++;
+        if (i + 1 < length && token[i] == '.' && token[i + 1] == '.') i += 2;
+        else if (i < length && token[i] == '.') return -1;
+        *skip_out = i;
+        return i == length ? 1 : 0;
+    }
+    return 0;
+}
+
+static const char FILE_LETTERS[] = "abcdefgh";
+static const char PROMOTION_LETTERS[] = "  nbrq";
+
+static PyObject *main_line(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    Py_ssize_t size;
+    const char *data = PyUnicode_AsUTF8AndSize(text, &size);
+    if (data == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)data[i];
+        if (c >= 0x80 || c == 0x7f || (c < 0x20 && !is_space((char)c))) Py_RETURN_NONE;
+    }
+    Py_ssize_t most_moves = size / 2 + 1;
+    int64_t *keys = PyMem_Malloc(sizeof(int64_t) * (size_t)(most_moves + 1));
+    int *codes = PyMem_Malloc(sizeof(int) * (size_t)most_moves);
+    char *uci = PyMem_Malloc((size_t)(6 * most_moves + 1));
+    char *san = PyMem_Malloc((size_t)(size + 1));
+    PyObject *result = NULL;
+    if (keys == NULL || codes == NULL || uci == NULL || san == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Board board;
+    start_board(&board);
+    Py_ssize_t moves = 0, uci_length = 0, san_length = 0, at = 0;
+    while (at < size) {
+        while (at < size && is_space(data[at])) at++;
+        if (at == size) break;
+        Py_ssize_t start = at;
+        while (at < size && !is_space(data[at])) at++;
+        const char *token = data + start;
+        Py_ssize_t length = at - start, skip;
+        int kind = passed_over(token, length, &skip);
+        if (kind < 0) goto not_handled;
+        if (kind > 0) continue;
+        token += skip;
+        length -= skip;
+        int from, to, promotion;
+        if (!resolve(&board, token, length, &from, &to, &promotion)) goto not_handled;
+        keys[moves] = key_of(&board);
+        codes[moves] = from + 64 * to + 4096 * promotion;
+        if (moves) {
+            uci[uci_length++] = ' ';
+            san[san_length++] = ' ';
+        }
+        uci[uci_length++] = FILE_LETTERS[from & 7];
+        uci[uci_length++] = (char)('1' + (from >> 3));
+        uci[uci_length++] = FILE_LETTERS[to & 7];
+        uci[uci_length++] = (char)('1' + (to >> 3));
+        if (promotion) uci[uci_length++] = PROMOTION_LETTERS[promotion];
+        Py_ssize_t kept = length;
+        while (kept > 0 && (token[kept - 1] == '!' || token[kept - 1] == '?')) kept--;
+        memcpy(san + san_length, token, (size_t)kept);
+        san_length += kept;
+        moves++;
+        play(&board, from, to, promotion);
+    }
+    keys[moves] = key_of(&board);
+    {
+        PyObject *key_list = PyList_New(moves + 1), *code_list = PyList_New(moves);
+        PyObject *uci_text = PyUnicode_DecodeASCII(uci, uci_length, NULL);
+        PyObject *san_text = PyUnicode_DecodeASCII(san, san_length, NULL);
+        if (key_list == NULL || code_list == NULL || uci_text == NULL || san_text == NULL) goto built;
+        for (Py_ssize_t i = 0; i <= moves; i++) {
+            PyObject *value = PyLong_FromLongLong(keys[i]);
+            if (value == NULL) goto built;
+            PyList_SET_ITEM(key_list, i, value);
+        }
+        for (Py_ssize_t i = 0; i < moves; i++) {
+            PyObject *value = PyLong_FromLong(codes[i]);
+            if (value == NULL) goto built;
+            PyList_SET_ITEM(code_list, i, value);
+        }
+        result = PyTuple_Pack(4, key_list, code_list, uci_text, san_text);
+    built:
+        Py_XDECREF(key_list);
+        Py_XDECREF(code_list);
+        Py_XDECREF(uci_text);
+        Py_XDECREF(san_text);
+    }
+    goto done;
+not_handled:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(keys);
+    PyMem_Free(codes);
+    PyMem_Free(uci);
+    PyMem_Free(san);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"main_line", main_line, METH_VARARGS, "(keys, codes, uci, san) of a plain main line, or None when not handled"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_chess_lines", NULL, 0, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__chess_lines(void) {
+    make_tables();
+    return PyModule_Create(&module);
+}
