@@ -295,17 +295,36 @@ def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Pat
 # -- the default review, as the app runs it -------------------------------------------------------------
 
 REVIEW_SETTINGS = ("passes", "uniform32")
+# The same passes with KataGo's network searched by Reviewer's own search (REVIEWER_KATAGO_NETWORK=search).
+SEARCH_SETTING = "passes-search"
+STORED_SETTINGS = (*REVIEW_SETTINGS, SEARCH_SETTING)
 SETTING_NAMES = {
     "passes": "default review in passes (2 → 32 visits)",
     "fast": "its fast pass alone (2 visits)",
     "uniform32": "uniform 32 visits",
+    SEARCH_SETTING: "the same passes, Reviewer's search over the network",
+    "fast-search": "its fast pass alone (2 visits, the network in-process)",
 }
 
 
-def open_as_the_app(board: int):
+def in_passes(setting: str) -> bool:
+    return setting in ("passes", SEARCH_SETTING)
+
+
+def open_as_the_app(board: int, setting: str = "passes"):
     """KataGo as a review of a `board` game opens it (the registry's choice; its first visits computed
-    in-process), with the network built ahead, as the window does before a review."""
+    in-process), with the network built ahead, as the window does before a review. For
+    SEARCH_SETTING, REVIEWER_KATAGO_NETWORK=search opens Reviewer's search over the same network; for
+    the others, REVIEWER_KATAGO_NETWORK names the backend of KataGo's first visits, which keeps
+    KataGo's process where no GPU would make the search the default."""
+    from reviewer.core.engines.katago_net.runtime import chosen_backend
     from reviewer.core.engines.registry import EnginePlan
+
+    if setting == SEARCH_SETTING:
+        os.environ["REVIEWER_KATAGO_NETWORK"] = "search"
+    else:
+        os.environ.pop("REVIEWER_KATAGO_NETWORK", None)
+        os.environ["REVIEWER_KATAGO_NETWORK"] = chosen_backend()
 
     plan = EnginePlan("go", board_size=(board, board))
     if not plan.runs_katago:
@@ -320,7 +339,7 @@ def review_slice(engine, piece: Slice, setting: str) -> dict:
     from reviewer.core.passes import PassStart, default_go_passes
     from reviewer.core.review import analyse_game
 
-    limit = default_go_passes().limit() if setting == "passes" else Limit(visits=int(setting.removeprefix("uniform")))
+    limit = default_go_passes().limit() if in_passes(setting) else Limit(visits=int(setting.removeprefix("uniform")))
     passes: list[dict] = []
     latest: dict[int, Evaluation] = {}
     fast: dict[int, Evaluation] = {}
@@ -340,7 +359,7 @@ def review_slice(engine, piece: Slice, setting: str) -> dict:
            "load": [round(load, 2), round(os.getloadavg()[0], 2)], "passes": passes,
            "positions_searched": sum(p["positions"] for p in passes) if passes else len(latest),
            "labels": labels_json(labels_and_losses(piece.game, latest, piece.plies))}
-    if setting == "passes":
+    if in_passes(setting):
         out["fast_labels"] = labels_json(labels_and_losses(piece.game, fast, piece.plies))
         out["fast_wall_s"] = passes[1]["started_s"] if len(passes) > 1 else out["wall_s"]
     return out
@@ -379,7 +398,7 @@ def run_review(settings: list[str], boards: set[int], out: Path, command: str, a
             if not todo:
                 continue
             started = time.perf_counter()
-            engine = open_as_the_app(board)
+            engine = open_as_the_app(board, setting)
             start_s = time.perf_counter() - started
             try:
                 for piece in todo:
@@ -403,11 +422,12 @@ def review_rows(references: dict[str, dict[int, tuple[str, float]]], boards_by_f
     """Per board size, one row per setting: its wall time, positions searched and its labels against
     the reference's on the moves both hold."""
     rows: dict[int, list[dict]] = {}
-    for setting in REVIEW_SETTINGS:
+    for setting in STORED_SETTINGS:
         entry = results["settings"].get(setting)
         if entry is None:
             continue
-        kinds = [("passes", "labels", "wall_s"), ("fast", "fast_labels", "fast_wall_s")] if setting == "passes" else \
+        fast = "fast-search" if setting == SEARCH_SETTING else "fast"
+        kinds = [(setting, "labels", "wall_s"), (fast, "fast_labels", "fast_wall_s")] if in_passes(setting) else \
             [(setting, "labels", "wall_s")]
         for name, labels_key, wall_key in kinds:
             by_board: dict[int, dict] = {}
@@ -416,7 +436,7 @@ def review_rows(references: dict[str, dict[int, tuple[str, float]]], boards_by_f
                     continue
                 total = by_board.setdefault(boards_by_file[item["file"]], {"wall_s": 0.0, "searched": 0, "slices": 0})
                 total["wall_s"] += item[wall_key]
-                total["searched"] += item["positions_searched"] if name != "fast" else item["passes"][0]["positions"]
+                total["searched"] += item["positions_searched"] if name != fast else item["passes"][0]["positions"]
                 total["slices"] += 1
                 add(total, compare_labels(references[item["file"]], labels_from_json(item[labels_key])))
             for board, total in by_board.items():
@@ -500,7 +520,7 @@ def main() -> int:
                       help=f"write (merge) the table here (e.g. {RESULTS.relative_to(REPO)})")
     cmp_.add_argument("--boards", default="", help="only these board sizes, e.g. 9 or 9,19")
     rev = sub.add_parser("review", help="the default Go review (in passes, as the app runs it) against the reference")
-    rev.add_argument("--settings", default=",".join(REVIEW_SETTINGS), help="passes, uniform32 (uniformN: N visits)")
+    rev.add_argument("--settings", default=",".join(REVIEW_SETTINGS), help=f"passes, uniform32 (uniformN: N visits), {SEARCH_SETTING} (the passes, Reviewer's search)")
     rev.add_argument("--boards", default="19", help="board sizes of the reference to review, e.g. 19 or 9,19")
     rev.add_argument("--slice", action="append", default=[], metavar="FILE:FIRST:LAST",
                      help="review these positions instead of the reference's slices (repeatable)")

@@ -72,7 +72,6 @@ from reviewer.core.formats.textio import (
     utf16_codec,
     weigh_declared_charset,
 )
-from reviewer.core.games.go import GoBoard
 from reviewer.core.games.go_rules import normalise_rules, parse_rules
 from reviewer.core.gametree import Color, Game, Node, Point, Shape, ShapeKind, gtp_from_point
 
@@ -879,6 +878,8 @@ def _flag_damage(game: Game, label: str) -> None:
         opening = [node.color for node in game.root.mainline() if node.color is not None][: game.handicap]
         if opening != ["black"] * game.handicap:  # stones played as Black's first moves are the handicap
             game.warnings.append(f"{label}: HA[{game.handicap}] but no handicap stones are placed; read as written")
+    from reviewer.core.games.go import GoBoard  # here: games.go imports formats.annotations, which loads this module
+
     occupied: list[tuple[int, Node]] = []  # (move number on its line, node)
     start = GoBoard(game.board_width, game.board_height, frozenset(), frozenset())
     start.setup(game.setup_black, game.setup_white, [])
