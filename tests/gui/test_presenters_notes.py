@@ -47,3 +47,12 @@ def test_a_moves_glyphs_and_its_words_mark() -> None:
 def test_a_sign_the_font_lacks_is_written_in_ascii() -> None:
     assert displayable("⩲ ✎", lambda sign: sign != "⩲") == "+= ✎"
     assert displayable("⩲ ⩱", lambda sign: True) == "⩲ ⩱"
+
+
+def test_the_nags_go_keeps_are_those_an_sgf_reads_back_as_themselves():
+    from reviewer.core.formats.annotations import SGF_NAGS, nags_from_sgf, sgf_from_nags
+    from reviewer.core.games import game_support
+
+    keeps = game_support("go").keeps_nag
+    assert keeps is not None
+    assert {nag for nag in range(256) if keeps(nag)} == {nag for nag in SGF_NAGS if nags_from_sgf(sgf_from_nags([nag])) == [nag]}

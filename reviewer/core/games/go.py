@@ -437,12 +437,14 @@ def cache_keys(game: Game, plies: Sequence[int]) -> dict[int, str]:
 
 
 
-def _sgf_keeps(nag: int) -> bool:
-    """Whether an SGF holds NAG `nag` as itself (its properties hold a few; ⩲ would be written GW[1],
-    which reads back as ±)."""
-    from reviewer.core.formats.annotations import SGF_NAGS, nags_from_sgf, sgf_from_nags
+# The NAGs an SGF holds as themselves (its properties TE/BM/DO/IT, GB/GW/DM/UC, HO); others, such
+# as ⩲, would be written GW[1] and read back as ±. tests/gui/test_presenters_notes.py checks this
+# against the SGF writer and reader (the games layer does not import the formats).
+_SGF_KEPT_NAGS = frozenset({1, 2, 3, 4, 5, 6, 10, 11, 13, 16, 17, 18, 19, 146})
 
-    return nag in SGF_NAGS and nags_from_sgf(sgf_from_nags([nag])) == [nag]
+
+def _sgf_keeps(nag: int) -> bool:
+    return nag in _SGF_KEPT_NAGS
 
 SUPPORT = GameSupport(
     kind="go",
