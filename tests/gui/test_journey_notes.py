@@ -126,6 +126,7 @@ def test_chess_a_nag_words_and_an_arrow_undone_redone_saved_and_read_back(qtbot,
         assert (node.nags, node.comment, node.shapes) == (nags, comment, shapes)
         assert (shown(node), editor.toPlainText(), board.shapes()) == (listed, typed, drawn)
     assert not window.commands.undo_action.isEnabled()
+    assert not window.windowTitle().startswith("*")  # every edit undone: the game is the file's again
 
     for nags, comment, shapes, listed in (([2], "", [], "Bc4?"), ([2], words, [], f"Bc4? {WORDS_MARK}"),
                                           ([2], words, [arrow], f"Bc4? {WORDS_MARK}")):

@@ -641,11 +641,17 @@ class ReviewModel:
     @property
     def unsaved_edits(self) -> int:
         """Edits (moves, variations, notes; undos and redos count too) since the game was opened or
-        `mark_saved`: 0 means the game on show is the one in its file."""
+        `mark_saved`: 0 means the game on show is the one in its file, also when undoing came
+        back to it."""
+        editor = self._tree_editor
+        if editor is not None and editor.game is self._game and editor.is_clean:
+            return 0
         return self._edits
 
     def mark_saved(self) -> None:
         self._edits = 0
+        if self._tree_editor is not None and self._tree_editor.game is self._game:
+            self._tree_editor.mark_clean()
 
     def undo_edit(self) -> bool:
         if self._game is None or self._tree_editor is None or not self._tree_editor.can_undo:
