@@ -165,6 +165,7 @@ class MainWindow(QMainWindow):
             self.open_file,
             self.statusBar(),
             self,
+            may_leave=self.saving.may_leave_game,
         )
         self._build_exports()
         slots = ActionSlots(
@@ -307,7 +308,7 @@ class MainWindow(QMainWindow):
         assert isinstance(analysis_menu, QMenu)
         self.region_actions = RegionActions(self, self.session, self.analysis_board, self.analysis_board.shapes, analysis_menu,
                                             self.commands.threat_action, lambda text: self.statusBar().showMessage(text, 8000),
-                                            self.analysis_controller.stop_analysis)
+                                            self.analysis_controller.stop_analysis, may_leave=self.saving.may_leave_game)
         self.analysis_board.lines_shown.connect(self.lines_shown)
         from reviewer.core.services.saved_notes import SavedNotes
         from reviewer.gui.notes_keeper import NotesKeeper

@@ -38,9 +38,12 @@ class RegionActions:
         after: QAction,
         say: Callable[[str], None],
         stop_analysis: Callable[[], None],
+        may_leave: Callable[[Callable[[], object]], bool] = lambda _then: True,
     ) -> None:
+        """`may_leave(then)`: whether the game on show may be replaced by the framed problem now
+        (unsaved edits ask first; Save runs `then`)."""
         self._host, self._session, self._board, self._shapes = host, session, board, shapes
-        self._say, self._stop_analysis = say, stop_analysis
+        self._say, self._stop_analysis, self._may_leave = say, stop_analysis, may_leave
         self.choose_action = self._action("&Region of interest", "R", REGION_TIP, self.choose)
         self.clear_action = self._action("&Clear region", "Esc", "Consider every move again", self.clear)
         self.frame_action = self._action("&Frame the problem", "", FRAME_TIP, self.frame)
@@ -104,6 +107,8 @@ class RegionActions:
             framed, region = game_support(game.kind).frame_problem(game, node, self._board.region)
         except ValueError as refused:
             self._say(f"No frame: {refused}")
+            return
+        if not self._may_leave(self.frame):
             return
         self._stop_analysis()
         model.load_game(framed)

@@ -11,6 +11,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QStatusBar, QWidget
 
 from reviewer.core.games import game_support
+from reviewer.core.gametree import Game
 from reviewer.gui.analysis_controller import AnalysisController
 from reviewer.gui.session import ReviewSession
 from reviewer.gui.settings import Settings
@@ -29,10 +30,13 @@ class WindowDialogs(QObject):
         open_file: Callable[[Path | str, int, int], None],
         status_bar: QStatusBar,
         parent: QWidget,
+        may_leave: Callable[[Callable[[], object]], bool] = lambda _then: True,
     ) -> None:
         """`answer_evaluator`: judges the trainer's answers for a card; `open_file(path, game index,
-        ply)` opens a game of the collection in `parent`, which is raised then."""
+        ply)` opens a game of the collection in `parent`, which is raised then; `may_leave(then)`:
+        whether the game on show may be replaced now (unsaved edits ask first; Save runs `then`)."""
         super().__init__(parent)
+        self._may_leave = may_leave
         self._session, self._settings, self._analysis = session, settings, analysis_controller
         self._answer_evaluator, self._set_preset, self._open_file = answer_evaluator, set_preset, open_file
         self._status_bar, self._parent = status_bar, parent
@@ -60,8 +64,11 @@ class WindowDialogs(QObject):
 
     def _open_set_up(self, dialog: Any) -> None:
         game = dialog.game()
-        if game is None:
+        if game is None or not self._may_leave(lambda: self._load_set_up(game)):
             return
+        self._load_set_up(game)
+
+    def _load_set_up(self, game: Game) -> None:
         self._analysis.stop_analysis()
         self._session.model.load_game(game)
         self._parent.setWindowTitle(f"Set-up position ({game_support(game.kind).title}) – Reviewer")
