@@ -331,6 +331,18 @@ class AnalysisBoard(QObject):
             )
             task.failed.connect(lambda message: self.store_failed.emit(f"Could not keep the lines you added: {message}"))
 
+    def file_saved(self, game: Game, path: str, index: int) -> None:
+        """`game` was written into game `index` of `path` (Save, Save As): the file holds its lines
+        from now on, so the lines added later are those beyond it, kept under that file's name."""
+        if game is not self.session.model.game or self._saved_lines is None or self._closed:
+            return
+        self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
+        self._source = game_source(path, index)
+        self._restoring = False
+        task = self._tasks.submit(self._saved_lines.save, self._fingerprint, [], self._source,
+                                  lane="saved-lines", must_finish=True)
+        task.failed.connect(lambda message: self.store_failed.emit(f"Could not keep the lines you added: {message}"))
+
     def _lines_unreadable(self, fingerprint: str, source: str, message: str) -> None:
         """An unreadable store hides the saved lines, never the game."""
         self.store_failed.emit(f"Could not read the lines you added before: {message}")
