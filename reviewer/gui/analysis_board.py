@@ -331,10 +331,10 @@ class AnalysisBoard(QObject):
             )
             task.failed.connect(lambda message: self.store_failed.emit(f"Could not keep the lines you added: {message}"))
 
-    def file_saved(self, game: Game, path: str, index: int) -> None:
+    def file_saved(self, game: Game, path: str, index: int, written: bool = True) -> None:
         """`game` was written into game `index` of `path` (Save, Save As): the file holds its lines
         from now on, so the lines added later are those beyond it, kept under that file's name."""
-        if game is not self.session.model.game or self._saved_lines is None or self._closed:
+        if not written or game is not self.session.model.game or self._saved_lines is None or self._closed:
             return
         self._fingerprint, self._original_paths = game_fingerprint(game), leaf_paths(game)
         self._source = game_source(path, index)

@@ -318,8 +318,8 @@ class MainWindow(QMainWindow):
             lambda text: self.message_bar.add(Message(key=f"notes:{text}", level="warning", text=text))
         )
         self.saving.on_saved.append(self.notes_keeper.game_saved)
-        self.saving.on_saved.append(lambda saved: saved.result.written and self.analysis_board.file_saved(
-            saved.game, saved.result.source.path, saved.result.source.index))
+        self.saving.on_saved.append(lambda saved: self.analysis_board.file_saved(
+            saved.game, saved.result.source.path, saved.result.source.index, saved.result.written))
         self.analysis_board.lines_restored.connect(self.notes_keeper.lines_restored)  # the notes on those lines come next
         self.analysis_board.lines_restored.connect(self.lines_restored)
 
