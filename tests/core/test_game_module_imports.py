@@ -94,7 +94,7 @@ def test_modules_named_for_a_game_are_exempt() -> None:
     assert named_for_a_game("core/engines/builtin_go/search.py")
     assert named_for_a_game("core/explain/go_shapes.py")
     assert not named_for_a_game("core/scoring/trust.py")
-    assert not named_for_a_game("gui/workers.py")
+    assert not named_for_a_game("gui/engines/workers.py")
 
 
 def test_imports_of_one_game_do_not_come_back() -> None:

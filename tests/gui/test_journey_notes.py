@@ -22,9 +22,9 @@ from window_support import shown_window
 
 from reviewer.core.formats.save import backup_path
 from reviewer.core.gametree import Shape
-from reviewer.gui.comment_editor import CommentEditor
-from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.notes import WORDS_MARK
+from reviewer.gui.review.comment_editor import CommentEditor
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 60_000
 NONE, SHIFT, ALT, CTRL = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier,

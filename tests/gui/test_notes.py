@@ -18,9 +18,9 @@ from window_support import open_game, shown_window
 
 from reviewer.core.formats import open_collection
 from reviewer.core.formats.save import backup_path
-from reviewer.gui.comment_editor import CommentEditor
-from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.notes import WORDS_MARK
+from reviewer.gui.review.comment_editor import CommentEditor
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 30_000
 GAME_1 = '[Event "One"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. d4 d5 2. c4 {a gambit} 1-0\n'

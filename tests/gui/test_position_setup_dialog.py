@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication
 from support import fake_engine_command
 from window_support import shown_window
 
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.dialogs.position_setup import PositionSetupDialog
-from reviewer.gui.settings import EngineChoice
 
 WAIT_MS = 10_000
 

@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 
 from reviewer.core.analysis import Limit
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 # White to play: Black's G5 cuts White's wall and has one liberty, F5 (White's move when free).

@@ -4,7 +4,7 @@ whether the engine's view is hidden while the player looks for a move.
 
 Views never keep their own copy of this state: they subscribe to its events and read from here, and
 change it only through its methods. It knows nothing of Qt; the GUI wraps it in
-`reviewer.gui.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
+`reviewer.gui.common.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
 thread-safe: all calls, and so all events, happen on one thread (the GUI thread in the app), and
 subscribers are called synchronously, in the order they subscribed, before the method returns.
 
