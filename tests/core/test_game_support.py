@@ -9,7 +9,7 @@ import pytest
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.explain.common import Threat
 from reviewer.core.games import game_support, registered_games, rules_for
-from reviewer.core.games.support import resolve
+from reviewer.core.games.support import Ref, resolve
 from reviewer.core.gametree import Game
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring.chess import win_pct
@@ -25,10 +25,10 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
-        assert callable(resolve(reference)) or reference in (
-            support.rules_ref, support.threat_ref, support.setup_ref, support.fallback_version_ref), reference
+        assert isinstance(reference, Ref)
+        reference.get()  # imported and checked: a function, or the object the reference promises
     assert callable(support.position_setup.problem)  # the board editor: an object, as the rules are
-    assert isinstance(resolve(support.threat_ref or ""), Threat)
+    assert isinstance(support.threat(), Threat)
     assert support.rules is rules_for(kind) and support.rules.kind == kind
     if support.fallback_engine:  # the built-in engine's version, as the engine list shows it
         assert support.fallback_version()[:1].isdigit()

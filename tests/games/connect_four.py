@@ -27,7 +27,9 @@ from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed
 from reviewer.core.formats.collection import BuiltCollection, GameCollection
 from reviewer.core.games import IllegalMove, Phase, PlayedMove
-from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
+from reviewer.core.games.base import Position as AnyPosition
+from reviewer.core.games.base import opaque_rules
+from reviewer.core.games.support import GameSupport, RatingScale, Ref, ScoreUnits
 from reviewer.core.gametree import Color, Game, Node, other_color
 
 KIND = "connect4"
@@ -86,7 +88,7 @@ class ConnectFourRules:
 RULES = ConnectFourRules()
 
 
-def new_node(game: Game, played: PlayedMove[Position]) -> Node:
+def new_node(game: Game, played: PlayedMove[AnyPosition]) -> Node:
     return Node(move=played.move, color=played.color)
 
 
@@ -183,7 +185,7 @@ def live_budgets() -> list[Limit]:
 SUPPORT = GameSupport(
     kind=KIND,
     title="Connect Four",
-    rules_ref=f"{__name__}:RULES",
+    rules=opaque_rules(RULES),
     first_player="black",
     new_node=new_node,
     numbered_moves=False,
@@ -192,14 +194,14 @@ SUPPORT = GameSupport(
         field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost",
         summary_loss_key="weighted_loss", loss_floor=1.0, loss_cap=10.0, shift_worth_saying=1.0, style="lead",
-        averaging="weighted", log_offset=0.1, value_first_ref="reviewer.core.scoring.go:lead_black",
-        mover_value_ref="reviewer.core.scoring.go:lead_of_mover", accept_mover_loss=1.5,
+        averaging="weighted", log_offset=0.1, value_first_ref=Ref("reviewer.core.scoring.go:lead_black"),
+        mover_value_ref=Ref("reviewer.core.scoring.go:lead_of_mover"), accept_mover_loss=1.5,
     ),
     rating=RatingScale(
-        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",
-        parse_ref="reviewer.core.rating.scale:parse_elo", result_ref="reviewer.core.rating.records:parse_go_result",
+        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref=Ref("reviewer.core.rating.scale:elo_text"),
+        parse_ref=Ref("reviewer.core.rating.scale:parse_elo"), result_ref=Ref("reviewer.core.rating.records:parse_go_result"),
     ),
-    assess_ref="reviewer.core.scoring.go:assess_go",
+    assess_ref=Ref("reviewer.core.scoring.go:assess_go"),
     uses_thresholds=False,
     has_openings=False,
     first_move_needs_start=True,
@@ -209,15 +211,15 @@ SUPPORT = GameSupport(
     engine_command_example="python fake_connect_four.py",
     install_action="",
     offers_engine_setup=False,
-    open_command_ref=f"{__name__}:open_engine",
-    live_budgets_ref=f"{__name__}:live_budgets",
+    open_command_ref=Ref(f"{__name__}:open_engine"),
+    live_budgets_ref=Ref(f"{__name__}:live_budgets"),
     work_unit="visits",
     export_extension="c4",
-    export_ref=f"{__name__}:export_text",
-    annotate_ref=f"{__name__}:annotate",
-    readers={".c4": f"{__name__}:open_file"},
-    report_game_ref="",
-    report_move_ref="reviewer.core.report:go_move_fields",
+    export_ref=Ref(f"{__name__}:export_text"),
+    annotate_ref=Ref(f"{__name__}:annotate"),
+    readers={".c4": Ref(f"{__name__}:open_file")},
+    report_game_ref=Ref(""),
+    report_move_ref=Ref("reviewer.core.report:go_move_fields"),
     move_examples=("d",),
     default_graph_mode="value",  # its engine tells leads only, no win chances
 )

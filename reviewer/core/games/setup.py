@@ -11,7 +11,7 @@ square; Go: komi), all plain data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from reviewer.core.gametree import Color, Game, Point
 
@@ -83,6 +83,7 @@ class SetupRefused(ValueError):
     """A position text that does not read, or a position that cannot be played; `str()` says why."""
 
 
+@runtime_checkable
 class PositionSetup(Protocol):
     """One game's board editor."""
 
