@@ -174,10 +174,9 @@ def _required_arguments(declared: object) -> tuple[int, list[str]] | None:
     if typing.get_origin(declared) is not None:  # Callable[[...], R]
         parameters = typing.get_args(declared)[0]
         return len(parameters), []
-    call = getattr(declared, "__call__", None)  # noqa: B004: a Protocol class's own __call__
-    if not inspect.isclass(declared) or call is None:
+    if not inspect.isclass(declared) or "__call__" not in vars(declared):  # a protocol of one call
         return None
-    signature = inspect.signature(call)
+    signature = inspect.signature(vars(declared)["__call__"])
     positional = [p for p in list(signature.parameters.values())[1:] if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
     keywords = [p.name for p in signature.parameters.values() if p.kind is p.KEYWORD_ONLY and p.default is p.empty]
     return len(positional), keywords
@@ -210,7 +209,7 @@ def test_a_reference_to_the_wrong_kind_of_thing_says_which() -> None:
         Ref("reviewer.core.games.chess:RULES").get()
     with pytest.raises(TypeError, match=r"names function .*, not a PositionSetup"):
         wrong = Ref("reviewer.core.games.chess:fen_after", is_position_setup, "a PositionSetup")
-        dataclasses.replace(registered_games()[0], setup_ref=wrong).position_setup  # noqa: B018: it raises
+        _ = dataclasses.replace(registered_games()[0], setup_ref=wrong).position_setup
     with pytest.raises(ValueError, match="names no default_passes_ref"):
         dataclasses.replace(registered_games()[0], default_passes_ref=Ref("")).default_passes()
     assert not Ref("") and Ref("a:b") == Ref("a:b")
