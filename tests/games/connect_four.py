@@ -17,9 +17,10 @@ Moves are column letters a..g; a disc falls to the lowest empty row of its colum
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -180,6 +181,69 @@ def open_engine(command: list[str], threads: int | None) -> LineEngine:
 
 def live_budgets() -> list[Limit]:
     return [Limit(visits=1)]
+
+
+_PASSES_ID = re.compile(r"^connect4-passes-v1:visits(?P<fast>\d+)>(?P<deep>\d+):tail(?P<tail>\d+)$")
+
+
+@dataclass(frozen=True)
+class ConnectFourPasses:
+    """A review in two passes of its own (`passes.PassScheme`): every position, then again, one at a
+    time, the positions of the last `tail` moves, where a game of Connect Four is decided."""
+
+    visits: tuple[int, int] = (1, 4)
+    tail: int = 2
+    kind: str = KIND
+
+    @property
+    def scheme_id(self) -> str:
+        return f"connect4-passes-v1:visits{self.visits[0]}>{self.visits[1]}:tail{self.tail}"
+
+    @property
+    def pass_count(self) -> int:
+        return len(self.visits)
+
+    @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return self.visits
+
+    def from_id(self, scheme_id: str) -> ConnectFourPasses | None:
+        match = _PASSES_ID.match(scheme_id)
+        return None if match is None else ConnectFourPasses((int(match["fast"]), int(match["deep"])), int(match["tail"]))
+
+    def with_budgets(self, budgets: Sequence[int]) -> ConnectFourPasses:
+        return ConnectFourPasses((budgets[0], budgets[-1]))
+
+    def limit(self, multipv: int = 1) -> Limit:
+        return Limit(scheme=self.scheme_id, multipv=multipv)
+
+    def pass_limit(self, index: int) -> Limit:
+        return Limit(visits=self.visits[index - 1])
+
+    def describe_pass(self, index: int) -> str:
+        return f"{self.visits[index - 1]} visits"
+
+    def describe(self) -> str:
+        return f"passes · {self.visits[0]} → {self.visits[1]} visits"
+
+    def targets(self, game: Game, index: int, latest: dict[int, Evaluation], earlier: dict[int, Evaluation],
+                touched: set[int]) -> set[int]:
+        return set(range(max(0, game.ply_count - self.tail), game.ply_count + 1))
+
+    def batches(self, game: Game, index: int, to_search: list[int], latest: dict[int, Evaluation],
+                focus: Callable[[], Sequence[int]] | None, wanted: set[int]) -> Iterator[list[int]]:
+        for ply in to_search:
+            yield [ply]
+
+    def further_targets(self, game: Game, index: int, latest: dict[int, Evaluation]) -> set[int]:
+        return set()
+
+    def searcher(self, engine: LineEngine, scheme_engine_id: str) -> Callable[..., Iterator[Evaluation]]:
+        return engine.analyse
+
+
+def default_passes(cores: int | None) -> ConnectFourPasses:
+    return ConnectFourPasses()
 
 
 SUPPORT = GameSupport(
