@@ -15,7 +15,6 @@ from reviewer.core.database.explorer import ExploreFilters, _where, position_of_
 from reviewer.core.database.records import GameRecord, SkippedGame
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.games import game_support
-from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game
 
 __all__ = ["DatabaseDeparture", "LineDeparture", "left_database", "left_own_line", "player_color"]
@@ -42,7 +41,7 @@ def _record(game: Game) -> GameRecord | None:
     if not reference:
         return None
     try:
-        record: GameRecord = resolve(reference)(game)
+        record = reference.get()(game)
     except SkippedGame:
         return None
     return record

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 
 from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
-from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game, Node
 
 __all__ = [
@@ -79,8 +78,7 @@ def position_of_node(game: Game, node: Node) -> Position:
     reference = game_support(game.kind).database_position_ref
     if not reference:
         raise ValueError(f"the database holds no {game.kind} games")
-    position: Position = resolve(reference)(game, node)
-    return position
+    return reference.get()(game, node)
 
 
 @dataclass(frozen=True)

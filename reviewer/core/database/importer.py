@@ -26,7 +26,6 @@ from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.games import game_support, registered_games
-from reviewer.core.games.support import resolve
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
@@ -132,15 +131,14 @@ def _readable_copy(path: Path) -> Iterator[Path]:
 def _record(collection: GameCollection, index: int) -> GameRecord:
     for support in registered_games():  # a game's record read straight from the file's text, where its game can
         if support.database_fast_record_ref:
-            fast: GameRecord | None = resolve(support.database_fast_record_ref)(collection, index)
+            fast = support.database_fast_record_ref.get()(collection, index)
             if fast is not None:
                 return fast
     game = collection.game(index)
     reference = game_support(game.kind).database_record_ref
     if not reference:
         raise SkippedGame(f"a game of {game.kind}: the database holds no such games")
-    record: GameRecord = resolve(reference)(game)
-    return record
+    return reference.get()(game)
 
 
 _INSERT_GAME = (

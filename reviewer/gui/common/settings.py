@@ -19,7 +19,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
-from reviewer.core.passes import default_chess_passes, default_go_passes, scheme_text
+from reviewer.core.passes import scheme_text
 from reviewer.core.scoring import PRESETS as PRESETS
 
 MAX_RECENT_FILES = 10
@@ -61,7 +61,7 @@ class LimitChoice:
 
 
 CHESS_LIMITS: tuple[LimitChoice, ...] = (
-    LimitChoice("Passes · 40k → 5M nodes where in doubt", default_chess_passes().limit()),
+    LimitChoice("Passes · 40k → 5M nodes where in doubt", game_support("chess").default_passes().limit()),
     LimitChoice("Quick · 100k nodes", Limit(nodes=100_000)),
     LimitChoice("Standard · 1M nodes", Limit(nodes=1_000_000)),
     LimitChoice("Deep · depth 22", Limit(depth=22)),
@@ -71,12 +71,12 @@ GO_LIMITS: tuple[LimitChoice, ...] = (
     LimitChoice("Quick · 50 visits", Limit(visits=50)),
     LimitChoice("Standard · 200 visits", Limit(visits=200)),
     LimitChoice("Deep · 1000 visits", Limit(visits=1000)),
-    LimitChoice("Passes · 2 → 32 visits where in doubt", default_go_passes().limit()),
+    LimitChoice("Passes · 2 → 32 visits where in doubt", game_support("go").default_passes().limit()),
 )
 DEFAULT_LIMIT_INDEX = 0  # of `limit_choices(kind)`
 # KataGo's default review: the whole graph at 2 visits, then 32 where a move lost 2 points or more,
 # which a CPU finishes in minutes (the built-in engine keeps the 50-visit default: 2 is too few).
-KATAGO_DEFAULT_LIMIT = default_go_passes().limit()
+KATAGO_DEFAULT_LIMIT = game_support("go").default_passes().limit()
 
 
 def default_limit(kind: GameKind, runs_fallback: bool = True) -> Limit:
