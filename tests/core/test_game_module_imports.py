@@ -21,8 +21,8 @@ EXEMPT = ("core/games/", "core/formats/", "gui/board/")
 # The words that name one game, one of its file formats, one engine or its protocol.
 GAME_WORDS = frozenset({"chess", "go", "pgn", "sgf", "uci", "katago", "gtp", "stockfish"})
 GAME_LIBRARIES = frozenset({"chess", "sgfmill"})
-# Modules left (1 on 3 December 2026, down from 28: the engine registry, which opens each engine's adapter): each is a place to move behind a facet of the game.
-MOST_MODULES = 1
+# Modules left (0 on 3 December 2026, down from 28: each engine protocol's adapter is now a facet of its game).
+MOST_MODULES = 0
 
 
 def named_for_a_game(dotted_or_path: str) -> bool:

@@ -41,10 +41,13 @@ __all__ = [
     "EngineNote",
     "ExplainMove",
     "FastRecordOf",
+    "FingerprintMarks",
     "FramePosition",
     "LiveBudgets",
     "MoverValue",
     "OpenCommand",
+    "OpenFallback",
+    "OpenFound",
     "ParseRating",
     "ParseResult",
     "PreloadNetwork",
@@ -167,6 +170,16 @@ class OpenCommand(Protocol):
     """An engine run from a command given as is."""
 
     def __call__(self, command: list[str], threads: int | None, start_in_background: bool = False) -> Engine: ...
+
+
+class OpenFound(Protocol):
+    """An engine that discovery found (its command, the user's options), for the protocol it speaks."""
+
+    def __call__(self, info: EngineInfo, threads: int | None, start_in_background: bool = False) -> Engine: ...
+
+
+OpenFallback = Callable[[], "Engine"]  # the in-process engine that takes the usual engine's place
+FingerprintMarks = Callable[[Sequence[str]], list[str]]  # what beyond the command tells one engine of a protocol from another
 
 
 class ExplainMove(Protocol):

@@ -32,10 +32,13 @@ from reviewer.core.games.facets import (
     EngineNote,
     ExplainMove,
     FastRecordOf,
+    FingerprintMarks,
     FramePosition,
     LiveBudgets,
     MoverValue,
     OpenCommand,
+    OpenFallback,
+    OpenFound,
     ParseRating,
     ParseResult,
     PreloadNetwork,
@@ -277,6 +280,11 @@ class GameSupport:
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
     fallback_version_ref: Ref[str] = Ref("", is_text, "a text")  # the fallback engine's version (importing it loads the engine)
+    fallback_opener_ref: Ref[OpenFallback] = Ref("")  # the fallback engine, opened
+    # Each protocol's opener of an engine discovery found ("uci" -> the UCI adapter), and what tells
+    # engines of a protocol apart beyond their command (for the analysis cache's engine fingerprint)
+    engine_openers: Mapping[str, Ref[OpenFound]] = field(default_factory=dict)
+    fingerprint_marks: Mapping[str, Ref[FingerprintMarks]] = field(default_factory=dict)
     opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
     setup_ref: Ref[PositionSetup] = Ref("", is_position_setup, "a PositionSetup")  # the board editor, "" where positions cannot be set up by hand
     # (game, node, region or None) -> (a new game: the position framed for a life-and-death study,
