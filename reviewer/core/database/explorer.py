@@ -7,7 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
+import numpy as np
+import numpy.typing as npt
+
+from reviewer.core.database.position_index import DATE_BYTES, ENDED, KINDS, SPEEDS, GameColumns, Postings, date_words
+from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
 from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game, Node
@@ -20,14 +24,13 @@ __all__ = [
     "chess_position",
     "explore",
     "games_at",
+    "games_reaching",
     "go_position",
+    "moves_played",
     "position_after_moves",
     "position_of_game",
     "position_of_node",
 ]
-
-
-BUSY_GAMES = 500  # from this many games on, the top games are found from the best rated games down
 
 
 @dataclass(frozen=True)
@@ -122,12 +125,12 @@ def _date_key(text: str) -> str:
     return text.strip().replace("-", ".").replace("/", ".")
 
 
-def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[object]]:
-    clauses = ["p.key = ?", "g.kind = ?"]
-    values: list[object] = [position.key, position.kind]
+def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArray[np.uint32] | None:
+    """The ids of the games the player or accuracy filter keeps (None: no such filter)."""
+    values: list[object] = []
     if filters.player:
-        # The player's games from the name indexes (the name itself, or it followed by a comma or
-        # a space: "Carlsen" finds "Carlsen, Magnus"), then only their positions are looked up.
+        # The player's games from the name indexes: the name itself, or it followed by a comma or
+        # a space ("Carlsen" finds "Carlsen, Magnus").
         sides = [filters.color] if filters.color else ["white", "black"]
         name = filters.player
         selects = []
@@ -143,114 +146,164 @@ def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[objec
             values.extend([name, name + ",", name + "-", name + " ", name + "!"])
             if filters.min_accuracy is not None:
                 values.append(filters.min_accuracy)
-        clauses.append("p.game_id IN (" + " UNION ALL ".join(selects) + ")")
+        query = " UNION ALL ".join(selects)
     elif filters.color:
         raise ValueError("a colour filter needs a player")
     elif filters.min_accuracy is not None:
-        clauses.append("p.game_id IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total"
-                       " AND (white_accuracy + black_accuracy) / 2.0 >= ?)")
+        query = ("SELECT game_id FROM figures WHERE positions_analysed >= positions_total"
+                 " AND (white_accuracy + black_accuracy) / 2.0 >= ?")
         values.append(filters.min_accuracy)
-    if filters.since:
-        clauses.append("g.date >= ?")
-        values.append(_date_key(filters.since))
-    if filters.until:
-        until = _date_key(filters.until)
-        clauses.append("substr(g.date, 1, ?) <= ?")
-        values.extend([len(until), until])
+    else:
+        return None
+    return np.array([row[0] for row in database.connection.execute(query, values)], dtype=np.uint32)
+
+
+def _until_words(until: str) -> tuple[int, int, int, int]:
+    """(high, low, high mask, low mask): a date's first len(until) bytes compared with `until`."""
+    size = min(len(until.encode("utf-8")), DATE_BYTES)
+    high, low = date_words(until)
+    mask = int.from_bytes(b"\xff" * size + b"\x00" * (DATE_BYTES - size), "big")
+    return high, low, mask >> 64, mask & ((1 << 64) - 1)
+
+
+def _reached(database: GameDatabase, position: Position, filters: ExploreFilters,
+             excluded_game: int | None = None) -> tuple[Postings, GameColumns]:
+    """The games of `position`'s kind that reached it and that the filters keep."""
+    runs = database.positions.runs()
+    found = database.positions.postings(position.key, runs)
+    columns = database.positions.game_columns(runs)
+    games = found.games
+    keep = columns.kinds[games] == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
+    allowed = _player_games(database, filters)
+    if allowed is not None:
+        keep &= np.isin(games, allowed)
+    if excluded_game is not None and excluded_game >= 0:
+        keep &= games != excluded_game
+    if filters.since or filters.until:
+        high, low = columns.date_high[games], columns.date_low[games]
+        if filters.since:
+            since_high, since_low = date_words(_date_key(filters.since))
+            keep &= (high > since_high) | ((high == since_high) & (low >= since_low))
+        if filters.until:
+            until_high, until_low, high_mask, low_mask = _until_words(_date_key(filters.until))
+            high, low = high & np.uint64(high_mask), low & np.uint64(low_mask)
+            keep &= (high < until_high) | ((high == until_high) & (low <= until_low))
     if filters.min_rating is not None:
-        clauses.append("coalesce((g.white_elo + g.black_elo) / 2.0, g.white_elo, g.black_elo) >= ?")
-        values.append(filters.min_rating)
+        white, black = columns.white_elos[games].astype(np.float64), columns.black_elos[games].astype(np.float64)
+        rated = (white > 0) | (black > 0)
+        rating = np.where((white > 0) & (black > 0), (white + black) / 2.0, white + black)
+        keep &= rated & (rating >= filters.min_rating)
     if filters.speed:
-        clauses.append("g.speed = ?")
-        values.append(filters.speed.lower())
-    return " AND ".join(clauses), values
+        speed = filters.speed.lower()
+        keep &= columns.speeds[games] == SPEEDS.index(speed) if speed in SPEEDS else False
+    return found.where(keep), columns
+
+
+def _group_sums(groups: npt.NDArray[np.intp], count: int, values: npt.NDArray[np.generic]) -> list[int]:
+    return [int(value) for value in np.bincount(groups, weights=values, minlength=count)]
+
+
+def _last_dates(groups: npt.NDArray[np.intp], count: int, high: npt.NDArray[np.uint64],
+                low: npt.NDArray[np.uint64]) -> list[str]:
+    """Per group, the latest date that starts with a year ("" where none does)."""
+    digits = (high >> np.uint64(32)).astype(np.uint32)
+    year = np.ones(len(high), dtype=bool)
+    for shift in (24, 16, 8, 0):
+        byte = (digits >> np.uint32(shift)) & np.uint32(0xFF)
+        year &= (byte >= ord("0")) & (byte <= ord("9"))
+    groups, high, low = groups[year], high[year], low[year]
+    best_high = np.zeros(count, dtype=np.uint64)
+    np.maximum.at(best_high, groups, high)
+    top = high == best_high[groups]
+    best_low = np.zeros(count, dtype=np.uint64)
+    np.maximum.at(best_low, groups[top], low[top])
+    return [(int(h).to_bytes(8, "big") + int(lo).to_bytes(8, "big")).rstrip(b"\x00").decode("utf-8", "replace")
+            for h, lo in zip(best_high, best_low)]
 
 
 def explore(database: GameDatabase, position: Position, filters: ExploreFilters | None = None, top_games: int = 8) -> Exploration:
     filters = filters or ExploreFilters()
-    where, values = _where(position, filters)
-    mover, opponent = ("white", "black") if position.to_move == "white" else ("black", "white")
+    found, columns = _reached(database, position, filters)
+    games = found.games
+    codes, groups = np.unique(found.moves, return_inverse=True)
+    count = len(codes)
+    outcomes = columns.outcomes[games]
+    white_elos, black_elos = columns.white_elos[games], columns.black_elos[games]
+    mover_elos, opponent_elos = (white_elos, black_elos) if position.to_move == "white" else (black_elos, white_elos)
     win, loss = (1, -1) if position.to_move == "white" else (-1, 1)
-    unfiltered = filters == ExploreFilters()
-    totalled = unfiltered and database.connection.execute(
-        "SELECT 1 FROM totalled WHERE key = ?", (position.key,)
-    ).fetchone() is not None
-    if totalled:
-        # A busy position: its running totals (kept by the import) instead of every game's row.
-        win_column, loss_column = ("white_wins", "black_wins") if position.to_move == "white" else ("black_wins", "white_wins")
-        rows = database.connection.execute(
-            f"SELECT nullif(t.move, {ENDED}), t.games, t.white_wins, t.draws, t.black_wins,"
-            f" CASE WHEN t.{mover}_elo_count THEN 1.0 * t.{mover}_elo_sum / t.{mover}_elo_count END,"
-            f" CASE WHEN t.{opponent}_elo_count THEN 1.0 * t.{opponent}_elo_sum / t.{opponent}_elo_count END,"
-            f" t.{win_column}, t.{loss_column}, t.{opponent}_elo_count, t.last_date"
-            " FROM totals t WHERE t.key = ? AND EXISTS (SELECT 1 FROM positions p JOIN games g ON g.id = p.game_id"
-            " WHERE p.key = t.key AND g.kind = ?)",
-            (position.key, position.kind),
-        ).fetchall()
-    else:
-        rows = database.connection.execute(
-            f"SELECT p.move, count(*), sum(g.outcome = 1), sum(g.outcome = 0), sum(g.outcome = -1),"
-            f" avg(g.{mover}_elo), avg(g.{opponent}_elo), sum(g.outcome = {win}), sum(g.outcome = {loss}),"
-            f" count(g.{opponent}_elo), max(CASE WHEN g.date GLOB '[0-9][0-9][0-9][0-9]*' THEN g.date END)"
-            f" FROM positions p JOIN games g ON g.id = p.game_id WHERE {where} GROUP BY p.move",
-            values,
-        ).fetchall()
+    played = np.bincount(groups, minlength=count)
+    white_wins, draws, black_wins = (_group_sums(groups, count, outcomes == value) for value in (1, 0, -1))
+    wins, losses = _group_sums(groups, count, outcomes == win), _group_sums(groups, count, outcomes == loss)
+    mover_sum, mover_rated = _group_sums(groups, count, mover_elos), _group_sums(groups, count, mover_elos > 0)
+    opponent_sum, opponent_rated = _group_sums(groups, count, opponent_elos), _group_sums(groups, count, opponent_elos > 0)
+    last = _last_dates(groups, count, columns.date_high[games], columns.date_low[games])
     moves: list[MoveStats] = []
-    total = ended = 0
-    for code, games, white_wins, draws, black_wins, mover_elo, opponent_elo, wins, losses, rated, last in rows:
-        total += games
-        if code is None:
-            ended += games
+    total = len(games)
+    ended = 0
+    for place, code in enumerate(int(code) for code in codes):
+        if code == ENDED:
+            ended = int(played[place])
             continue
         performance = None
-        if opponent_elo is not None and rated:
-            performance = round(opponent_elo + 400 * (wins - losses) / games, 1)
+        if opponent_rated[place]:
+            opponent_elo = opponent_sum[place] / opponent_rated[place]
+            performance = round(opponent_elo + 400 * (wins[place] - losses[place]) / int(played[place]), 1)
         moves.append(
             MoveStats(
                 move=position.move_text(code),
-                code=int(code),
-                games=int(games),
-                white_wins=int(white_wins or 0),
-                draws=int(draws or 0),
-                black_wins=int(black_wins or 0),
-                average_rating=None if mover_elo is None else round(float(mover_elo), 1),
+                code=code,
+                games=int(played[place]),
+                white_wins=white_wins[place],
+                draws=draws[place],
+                black_wins=black_wins[place],
+                average_rating=round(mover_sum[place] / mover_rated[place], 1) if mover_rated[place] else None,
                 performance=performance,
-                last_played=str(last or ""),
+                last_played=last[place],
             )
         )
     moves.sort(key=lambda stats: (-stats.games, stats.move))
     top: list[tuple[StoredGame, str]] = []
     if top_games and total:
-        if totalled and total >= BUSY_GAMES:
-            # Many games: walk the games from the best rated down until enough reached it.
-            best = database.connection.execute(
-                "SELECT g.id, p.move FROM games g CROSS JOIN positions p ON p.key = ? AND p.game_id = g.id"
-                " WHERE g.kind = ? ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC LIMIT ?",
-                (position.key, position.kind, top_games),
-            ).fetchall()
-        else:
-            best = database.connection.execute(
-                f"SELECT g.id, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-                " ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC, g.id DESC LIMIT ?",
-                [*values, top_games],
-            ).fetchall()
-        stored = {game.id: game for game in database.games_by_id([int(row[0]) for row in best])}
-        top = [(stored[int(game_id)], "" if code is None else position.move_text(int(code))) for game_id, code in best]
+        rating = columns.white_elos[games].astype(np.int64) + columns.black_elos[games]
+        order = np.lexsort((-games.astype(np.int64), -rating))[:top_games]
+        chosen = [(int(games[place]), int(found.plies[place]), int(found.moves[place])) for place in order]
+        database.connection.execute("DELETE FROM temp.positions")
+        database.connection.executemany(
+            "INSERT INTO temp.positions (key, game_id, ply, move) VALUES (?, ?, ?, ?)",
+            [(position.key, game_id, ply, None if code == ENDED else code) for game_id, ply, code in chosen],
+        )
+        stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
+        top = [(stored[game_id], "" if code == ENDED else position.move_text(code)) for game_id, _ply, code in chosen]
     return Exploration(position.kind, total, moves, ended, top)
 
 
 def games_at(
     database: GameDatabase, position: Position, filters: ExploreFilters | None = None, limit: int = 100
 ) -> list[tuple[StoredGame, int, str]]:
-    """The games that reached the position: (game, the ply where it did, the move it played)."""
-    where, values = _where(position, filters or ExploreFilters())
-    rows = database.connection.execute(
-        f"SELECT g.id, p.ply, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-        " ORDER BY g.date DESC, g.id LIMIT ?",
-        [*values, limit],
-    ).fetchall()
-    stored = {game.id: game for game in database.games_by_id([int(row[0]) for row in rows])}
+    """The games that reached the position: (game, the ply where it did, the move it played), the
+    latest first."""
+    found, columns = _reached(database, position, filters or ExploreFilters())
+    games = found.games
+    # The latest date first (~ reverses an unsigned number's order), then the smaller id.
+    order = np.lexsort((games, ~columns.date_low[games], ~columns.date_high[games]))[:limit]
+    chosen = [(int(games[place]), int(found.plies[place]), int(found.moves[place])) for place in order]
+    stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
     return [
-        (stored[int(game_id)], int(ply), "" if code is None else position.move_text(int(code)))
-        for game_id, ply, code in rows
+        (stored[game_id], ply, "" if code == ENDED else position.move_text(code))
+        for game_id, ply, code in chosen
     ]
+
+
+def moves_played(database: GameDatabase, position: Position, filters: ExploreFilters,
+                 excluded_game: int | None = None) -> dict[int, int]:
+    """The games that reached the position and the filters keep, by the move each played from it
+    (the games that ended there left out)."""
+    found, _columns = _reached(database, position, filters, excluded_game)
+    codes, counts = np.unique(found.moves, return_counts=True)
+    return {int(code): int(games) for code, games in zip(codes, counts) if int(code) != ENDED}
+
+
+def games_reaching(database: GameDatabase, position: Position, excluded_game: int | None = None) -> int:
+    """How many games of the position's kind reached it, `excluded_game` left out."""
+    found, _columns = _reached(database, position, ExploreFilters(), excluded_game)
+    return len(found.games)

@@ -1,0 +1,372 @@
+"""The position index: for each position a stored game reached, the games that reached it, in
+sorted runs, files of the database's own in a folder beside the SQLite file (`games.sqlite.positions/`).
+
+A run holds rows sorted by (key, game id), one per position a game reached (the first time it
+did): the key, the game, the ply, the move it played from there (ENDED where the game ended there)
+and Go's symmetry; beside them the explorer's columns of the run's games (kind, outcome, ratings,
+date, speed), so that a query counts results and filters games without reading their rows.
+
+A run is written once and never changed: an import writes one per chunk of games (to a temporary
+name, synced, renamed) and names it in the table `runs` in the transaction that stores the chunk's
+games, so a killed import leaves both or neither; a file that `runs` does not name is a leftover
+of one and is deleted by the next import. Runs are merged, the newest into the one before while
+that one holds no more rows than they do together (so an import writes each row a few times, and
+a query searches a few runs), up to MERGE_ROWS_MOST rows, which bounds an import's memory.
+
+The file: b"RVPOSRUN", then the rows and games counts (u64 each), then the columns one after the
+other, each padded to 8 bytes: keys i8, games u4, plies u2, moves i2, symmetries u1 (per row);
+ids u4, kinds u1, outcomes i1, white and black ratings i2 (0: none), speeds u1, the date's first 8
+and next 8 bytes each read as a big-endian number (so that their order is the text's) u8 (per
+game). Little-endian.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from reviewer.core.database.records import SPEED_WORDS
+
+__all__ = [
+    "ENDED",
+    "KINDS",
+    "MERGE_ROWS_MOST",
+    "NO_OUTCOME",
+    "SPEEDS",
+    "GameColumns",
+    "PositionIndex",
+    "Postings",
+    "RunWriter",
+    "date_words",
+    "index_folder",
+]
+
+ENDED = -2  # the move code of a game that ended in the position
+NO_OUTCOME = 9  # the outcome column of a game whose result is unknown
+KINDS = ("chess", "go")  # a game's kind code: its place here
+SPEEDS = ("", *SPEED_WORDS)  # a game's speed code: its place here (OTHER_SPEED for any other text)
+OTHER_SPEED = 255
+MERGE_ROWS_MOST = 4_000_000  # a merged run holds at most this many rows (about 70 MB; its merge about 3 times that in memory)
+DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.DD" has 10)
+
+_MAGIC = b"RVPOSRUN"
+_HEADER_BYTES = 24
+_ROW_COLUMNS: tuple[tuple[str, str], ...] = (("keys", "<i8"), ("games", "<u4"), ("plies", "<u2"), ("moves", "<i2"),
+                                             ("symmetries", "u1"))
+_GAME_COLUMNS: tuple[tuple[str, str], ...] = (("ids", "<u4"), ("kinds", "u1"), ("outcomes", "i1"), ("white_elos", "<i2"),
+                                              ("black_elos", "<i2"), ("speeds", "u1"), ("date_high", "<u8"),
+                                              ("date_low", "<u8"))
+
+Array = npt.NDArray[np.generic]
+
+
+def index_folder(database_path: Path) -> Path:
+    return database_path.with_name(database_path.name + ".positions")
+
+
+def date_words(text: str) -> tuple[int, int]:
+    """A date's first 16 bytes as two numbers whose order is the text's (shorter texts padded with zeros)."""
+    raw = text.encode("utf-8")[:DATE_BYTES].ljust(DATE_BYTES, b"\x00")
+    return int.from_bytes(raw[:8], "big"), int.from_bytes(raw[8:], "big")
+
+
+def _padded(size: int) -> int:
+    return (size + 7) // 8 * 8
+
+
+def _layout(rows: int, games: int) -> list[tuple[str, str, int, int]]:
+    """(column, dtype, count, offset) of each column of a run file."""
+    placed: list[tuple[str, str, int, int]] = []
+    offset = _HEADER_BYTES
+    for columns, count in ((_ROW_COLUMNS, rows), (_GAME_COLUMNS, games)):
+        for name, dtype in columns:
+            placed.append((name, dtype, count, offset))
+            offset += _padded(np.dtype(dtype).itemsize * count)
+    return placed
+
+
+def _file_bytes(rows: int, games: int) -> int:
+    _name, dtype, count, offset = _layout(rows, games)[-1]
+    return offset + _padded(np.dtype(dtype).itemsize * count)
+
+
+class Run:
+    """One run file, mapped into memory (read-only)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = path.name
+        with open(path, "rb") as file:
+            header = file.read(_HEADER_BYTES)
+        if len(header) < _HEADER_BYTES or header[:8] != _MAGIC:
+            raise ValueError(f"{path.name} is not a run of the position index")
+        self.rows, self.games = int.from_bytes(header[8:16], "little"), int.from_bytes(header[16:24], "little")
+        if path.stat().st_size != _file_bytes(self.rows, self.games):
+            raise ValueError(f"{path.name} is cut short")
+        mapped = np.memmap(path, dtype=np.uint8, mode="r")
+        self.columns: dict[str, Array] = {
+            name: np.frombuffer(mapped, dtype=dtype, count=count, offset=offset)
+            for name, dtype, count, offset in _layout(self.rows, self.games)
+        }
+
+
+def write_run(path: Path, columns: dict[str, Array]) -> None:
+    """The columns into a new run file, atomically (a temporary name, synced, renamed, the folder synced)."""
+    rows, games = len(columns["keys"]), len(columns["ids"])
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as file:
+        file.write(_MAGIC + rows.to_bytes(8, "little") + games.to_bytes(8, "little"))
+        for name, dtype, _count, _offset in _layout(rows, games):
+            data = np.ascontiguousarray(columns[name], dtype=dtype).tobytes()
+            file.write(data + b"\x00" * (_padded(len(data)) - len(data)))
+        file.flush()
+        os.fsync(file.fileno())
+    temporary.replace(path)
+    _sync_folder(path.parent)
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+@dataclass(frozen=True)
+class Postings:
+    """The games that reached one position, with the ply where each did and the move it played."""
+
+    games: npt.NDArray[np.uint32]
+    plies: npt.NDArray[np.uint16]
+    moves: npt.NDArray[np.int16]
+
+    def where(self, mask: npt.NDArray[np.bool_]) -> Postings:
+        return Postings(self.games[mask], self.plies[mask], self.moves[mask])
+
+
+@dataclass(frozen=True)
+class GameColumns:
+    """The explorer's columns of every game in the index, indexed by game id (rows of ids that
+    are no game hold kind 255)."""
+
+    kinds: npt.NDArray[np.uint8]
+    outcomes: npt.NDArray[np.int8]
+    white_elos: npt.NDArray[np.int16]
+    black_elos: npt.NDArray[np.int16]
+    speeds: npt.NDArray[np.uint8]
+    date_high: npt.NDArray[np.uint64]
+    date_low: npt.NDArray[np.uint64]
+
+
+class RunWriter:
+    """The rows and games of one chunk, collected as columns, written as one run."""
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []
+        self.games: list[int] = []
+        self.plies: list[int] = []
+        self.moves: list[int] = []
+        self.symmetries: list[int] = []
+        self.game_rows: list[tuple[int, int, int, int, int, int, int, int]] = []
+
+    def add_game(self, game_id: int, kind: str, outcome: int | None, white_elo: int | None, black_elo: int | None,
+                 speed: str, date: str) -> None:
+        speed_code = SPEEDS.index(speed) if speed in SPEEDS else OTHER_SPEED
+        high, low = date_words(date)
+        self.game_rows.append((game_id, KINDS.index(kind), NO_OUTCOME if outcome is None else outcome,
+                               white_elo or 0, black_elo or 0, speed_code, high, low))
+
+    def add_positions(self, game_id: int, keys: Sequence[int], plies: Sequence[int], moves: Sequence[int | None],
+                      symmetries: Sequence[int] | None) -> None:
+        self.keys.extend(keys)
+        self.games.extend([game_id] * len(keys))
+        self.plies.extend(plies)
+        self.moves.extend(ENDED if move is None else move for move in moves)
+        self.symmetries.extend(symmetries if symmetries is not None else [0] * len(keys))
+
+    def columns(self) -> dict[str, Array]:
+        """The run's columns: rows sorted by (key, game), each game's first visit of a position only."""
+        keys = np.array(self.keys, dtype=np.int64)
+        games = np.array(self.games, dtype=np.uint32)
+        plies = np.array(self.plies, dtype=np.int64)
+        order = np.argsort(keys, kind="stable")  # the rows came game by game, ply by ply
+        keys, games = keys[order], games[order]
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = (keys[1:] != keys[:-1]) | (games[1:] != games[:-1])
+        order = order[first]
+        if len(plies) and int(plies.max()) > np.iinfo(np.uint16).max:
+            raise ValueError("a game of more than 65 535 plies")
+        columns: dict[str, Array] = {
+            "keys": keys[first],
+            "games": games[first],
+            "plies": plies[order].astype(np.uint16),
+            "moves": np.array(self.moves, dtype=np.int16)[order],
+            "symmetries": np.array(self.symmetries, dtype=np.uint8)[order],
+        }
+        table = np.array(self.game_rows, dtype=object).reshape(-1, 8)
+        for place, (name, dtype) in enumerate(_GAME_COLUMNS):
+            columns[name] = np.array(table[:, place].tolist(), dtype=dtype)
+        return columns
+
+
+class PositionIndex:
+    """The runs the table `runs` of one database names, mapped as they are asked for."""
+
+    def __init__(self, connection: sqlite3.Connection, folder: Path) -> None:
+        self.connection, self.folder = connection, folder
+        self._runs: dict[str, Run] = {}
+        self._columns_of: tuple[str, ...] = ()
+        self._columns: GameColumns | None = None
+
+    def listed(self) -> list[tuple[str, int, int]]:
+        """(name, rows, games) of the runs, in the order of their games."""
+        return [(str(name), int(rows), int(games)) for name, rows, games in
+                self.connection.execute("SELECT name, positions, games FROM runs ORDER BY first_game")]
+
+    def runs(self) -> list[Run]:
+        """The runs listed now (a run merged away and deleted between the listing and its opening
+        is listed again)."""
+        for _attempt in range(5):
+            names = [name for name, _rows, _games in self.listed()]
+            try:
+                runs = [self._run(name) for name in names]
+            except FileNotFoundError:
+                continue
+            for name in set(self._runs) - set(names):
+                del self._runs[name]
+            return runs
+        raise FileNotFoundError(f"a run of the position index in {self.folder} is missing")
+
+    def _run(self, name: str) -> Run:
+        run = self._runs.get(name)
+        if run is None:
+            run = self._runs[name] = Run(self.folder / name)
+        return run
+
+    def position_count(self) -> int:
+        return sum(rows for _name, rows, _games in self.listed())
+
+    def postings(self, key: int, runs: list[Run] | None = None) -> Postings:
+        games: list[Array] = []
+        plies: list[Array] = []
+        moves: list[Array] = []
+        for run in runs if runs is not None else self.runs():
+            keys = run.columns["keys"]
+            low = int(np.searchsorted(keys, key, "left"))
+            high = int(np.searchsorted(keys, key, "right"))
+            if high > low:
+                games.append(run.columns["games"][low:high])
+                plies.append(run.columns["plies"][low:high])
+                moves.append(run.columns["moves"][low:high])
+        if not games:
+            return Postings(np.zeros(0, np.uint32), np.zeros(0, np.uint16), np.zeros(0, np.int16))
+        return Postings(np.concatenate(games).astype(np.uint32), np.concatenate(plies).astype(np.uint16),
+                        np.concatenate(moves).astype(np.int16))
+
+    def game_columns(self, runs: list[Run] | None = None) -> GameColumns:
+        runs = runs if runs is not None else self.runs()
+        names = tuple(run.name for run in runs)
+        if self._columns is None or names != self._columns_of:
+            self._columns, self._columns_of = _dense_columns(runs), names
+        return self._columns
+
+
+def _dense_columns(runs: list[Run]) -> GameColumns:
+    size = 1 + max((int(run.columns["ids"].max()) for run in runs if run.games), default=0)
+    dense: dict[str, Array] = {}
+    for name, dtype in _GAME_COLUMNS[1:]:
+        dense[name] = np.full(size, 255, dtype=dtype) if name == "kinds" else np.zeros(size, dtype=dtype)
+        for run in runs:
+            dense[name][run.columns["ids"]] = run.columns[name]
+    return GameColumns(**dense)  # type: ignore[arg-type]
+
+
+def merge_runs(runs: list[Run]) -> dict[str, Array]:
+    """The columns of the runs (of consecutive games, in their order) as one run's."""
+    columns: dict[str, Array] = {}
+    keys = np.concatenate([run.columns["keys"] for run in runs])
+    order = np.argsort(keys, kind="stable")  # within a key, the earlier runs' (smaller) game ids first
+    for name, _dtype in _ROW_COLUMNS:
+        columns[name] = keys[order] if name == "keys" else np.concatenate([run.columns[name] for run in runs])[order]
+    for name, _dtype in _GAME_COLUMNS:
+        columns[name] = np.concatenate([run.columns[name] for run in runs])
+    return columns
+
+
+def new_run_name(first_game: int) -> str:
+    return f"{first_game:010d}-{secrets.token_hex(4)}.run"
+
+
+def add_run(connection: sqlite3.Connection, folder: Path, columns: dict[str, Array]) -> Path:
+    """Write a run of new games and name it in `runs`, inside the caller's write transaction (the
+    caller deletes the file if that transaction does not commit)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    first_game = int(columns["ids"].min())
+    path = folder / new_run_name(first_game)
+    write_run(path, columns)
+    connection.execute("INSERT INTO runs (name, first_game, positions, games) VALUES (?, ?, ?, ?)",
+                       (path.name, first_game, len(columns["keys"]), len(columns["ids"])))
+    return path
+
+
+def compact(connection: sqlite3.Connection, folder: Path, merge_rows_most: int = MERGE_ROWS_MOST) -> int:
+    """Merge the newest runs into one while the run before them holds no more rows than they do
+    together (and the merged run would hold at most `merge_rows_most`); the runs merged away."""
+    connection.execute("BEGIN IMMEDIATE")
+    written: Path | None = None
+    merged: list[str] = []
+    try:
+        listed = [(str(name), int(first), int(rows)) for name, first, rows in
+                  connection.execute("SELECT name, first_game, positions FROM runs ORDER BY first_game")]
+        start, newest_rows = len(listed) - 1, listed[-1][2] if listed else 0
+        while start > 0 and listed[start - 1][2] <= newest_rows and newest_rows + listed[start - 1][2] <= merge_rows_most:
+            start -= 1
+            newest_rows += listed[start][2]
+        if start < len(listed) - 1:
+            merged = [name for name, _first, _rows in listed[start:]]
+            columns = merge_runs([Run(folder / name) for name in merged])
+            written = folder / new_run_name(listed[start][1])
+            write_run(written, columns)
+            connection.executemany("DELETE FROM runs WHERE name = ?", [(name,) for name in merged])
+            connection.execute("INSERT INTO runs (name, first_game, positions, games) VALUES (?, ?, ?, ?)",
+                               (written.name, listed[start][1], len(columns["keys"]), len(columns["ids"])))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if written is not None:
+            written.unlink(missing_ok=True)
+        raise
+    for name in merged:
+        (folder / name).unlink(missing_ok=True)
+    return len(merged)
+
+
+def remove_leftovers(connection: sqlite3.Connection, folder: Path) -> None:
+    """Delete the files of the folder that `runs` does not name (a killed import's or merge's)."""
+    if not folder.is_dir():
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        named = {str(row[0]) for row in connection.execute("SELECT name FROM runs")}
+        for path in folder.iterdir():
+            if path.name not in named and (path.suffix in (".run", ".tmp")):
+                path.unlink(missing_ok=True)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
