@@ -5,7 +5,8 @@ about 18% of them twice: a database stores them once), decompressed on the fly i
 PGN that both programs read. For each size:
 - import: `reviewer db import` in a process of its own (games/s over the games in the file, peak
   RSS from wait4) and SCID 4.7's `sc_base create` + `sc_base import` in `tkscid` (under xvfb-run);
-- bytes on disk per game stored: the SQLite file against SCID's .si4 + .sg4 + .sn4;
+- bytes on disk per game stored: the SQLite file and its position index's folder against SCID's
+  .si4 + .sg4 + .sn4;
 - explorer latency over a fixed set of positions (the start, after 1.e4, a common 10-move line,
   a rare 20-move line: the first 40 plies of the middle game of the set), with and without a
   player filter (the set's most frequent player, either colour): Reviewer's `explore()` against
@@ -151,6 +152,13 @@ def scid_run(script: str, folder: Path) -> tuple[float, int, str, float]:
     return run_measured(["xvfb-run", "-a", "/usr/games/tkscid", str(path)])
 
 
+def reviewer_bytes(database: Path) -> int:
+    """The SQLite file and the position index's folder beside it."""
+    folder = database.with_name(database.name + ".positions")
+    index = sum(path.stat().st_size for path in folder.iterdir()) if folder.is_dir() else 0
+    return database.stat().st_size + index
+
+
 def scid_bytes(base: Path) -> int:
     return sum(base.with_suffix(suffix).stat().st_size for suffix in (".si4", ".sg4", ".sn4"))
 
@@ -209,7 +217,10 @@ def measure(
     result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size, "reused": reuse}
     if not reuse:
         for stale in work.glob(f"reviewer-{size}.sqlite*"):
-            stale.unlink()
+            if stale.is_dir():
+                shutil.rmtree(stale)
+            else:
+                stale.unlink()
         env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
         seconds, rss, output, cpu_seconds = run_measured(
             [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
@@ -224,7 +235,7 @@ def measure(
             "duplicates": summary["duplicates"],
             "skipped": len(summary["skipped"]),
             "peak_rss_mb": round(rss / 2**20, 1),
-            "bytes_per_game": round(database.stat().st_size / int(summary["stored"])),
+            "bytes_per_game": round(reviewer_bytes(database) / int(summary["stored"])),
         }
     connection = sqlite3.connect(database)
     stored = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])

@@ -28,6 +28,7 @@ from reviewer.core.database import (
     games_at,
     go_position,
     import_paths,
+    position_index,
     position_of_game,
 )
 from reviewer.core.formats import load_game, open_collection, write_sgf
@@ -419,7 +420,10 @@ def test_command_line_import_explore_and_games(tmp_path, capsys):
     assert "--color needs --player" in capsys.readouterr().err
 
 
-def test_the_explorer_answers_alike_however_the_import_is_cut_into_runs_and_they_are_merged(tmp_path):
+@pytest.mark.parametrize("busy_postings", [256, 2])
+def test_the_explorer_answers_alike_however_the_import_is_cut_into_runs_and_they_are_merged(tmp_path, monkeypatch, busy_postings):
+    # With busy_postings 2 nearly every position keeps its totals and best games in the runs.
+    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
     sources = [CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn", CORPUS_DIR / "pgn" / "pgn-read__4ncl_96-97_03.pgn"]
     answers = []
     runs = []
@@ -429,17 +433,20 @@ def test_the_explorer_answers_alike_however_the_import_is_cut_into_runs_and_they
             for source in sources:  # two imports: the second's runs are merged into the first's
                 import_paths(database, [source], chunk_games=chunk_games, merge_rows=merge_rows)
             runs.append(len(database.positions.runs()))
-            for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"]):
+            busy = sum(len(run.columns["total_keys"]) for run in database.positions.runs())
+            assert (busy > 300) == (busy_postings == 2)
+            for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"], ["e4", "c5", "Nf3", "d6", "d4", "cxd4"]):
                 position = chess_position(None, line)
-                from_totals = explore(database, position)
-                # A filter that keeps every game answers from the games themselves.
-                from_games = explore(database, position, ExploreFilters(since="0"))
-                assert from_totals.games > 0
-                assert (from_totals.games, from_totals.moves, from_totals.ended_here) == (
-                    from_games.games, from_games.moves, from_games.ended_here)
-                assert [game.id for game, _ in from_totals.top_games] == [game.id for game, _ in from_games.top_games]
-                answers.append((from_totals.games, from_totals.moves))
-    assert answers[:4] == answers[4:]
+                unfiltered = explore(database, position)
+                # A filter that keeps every game answers from the positions' rows.
+                from_rows = explore(database, position, ExploreFilters(since="0"))
+                assert unfiltered.games > 0
+                assert (unfiltered.games, unfiltered.moves, unfiltered.ended_here) == (
+                    from_rows.games, from_rows.moves, from_rows.ended_here)
+                assert [game.id for game, _ in unfiltered.top_games] == [game.id for game, _ in from_rows.top_games]
+                assert [move for _, move in unfiltered.top_games] == [move for _, move in from_rows.top_games]
+                answers.append((unfiltered.games, unfiltered.moves))
+    assert answers[:5] == answers[5:]
     assert runs[0] <= 2 < 10 < runs[1]  # a run or two; many small ones
 
 

@@ -10,7 +10,20 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from reviewer.core.database.position_index import DATE_BYTES, ENDED, KINDS, SPEEDS, GameColumns, Postings, date_words
+from reviewer.core.database.position_index import (
+    DATE_BYTES,
+    ENDED,
+    KINDS,
+    SPEEDS,
+    TOP_KEPT,
+    TOTALS_COLUMNS,
+    GameColumns,
+    Postings,
+    Run,
+    date_words,
+    group_totals,
+    starts_of,
+)
 from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
 from reviewer.core.games.support import resolve
@@ -170,13 +183,14 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
              excluded_game: int | None = None) -> tuple[Postings, GameColumns]:
     """The games of `position`'s kind that reached it and that the filters keep."""
     runs = database.positions.runs()
-    found = database.positions.postings(position.key, runs)
+    allowed = _player_games(database, filters)
+    if allowed is None:
+        found = database.positions.postings(position.key, runs)
+    else:
+        found = database.positions.postings_of(position.key, runs, np.unique(allowed))
     columns = database.positions.game_columns(runs)
     games = found.games
     keep = columns.kinds[games] == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
-    allowed = _player_games(database, filters)
-    if allowed is not None:
-        keep &= np.isin(games, allowed)
     if excluded_game is not None and excluded_game >= 0:
         keep &= games != excluded_game
     if filters.since or filters.until:
@@ -199,64 +213,124 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
     return found.where(keep), columns
 
 
-def _group_sums(groups: npt.NDArray[np.intp], count: int, values: npt.NDArray[np.generic]) -> list[int]:
-    return [int(value) for value in np.bincount(groups, weights=values, minlength=count)]
+_Table = dict[str, npt.NDArray[np.generic]]  # TOTALS_COLUMNS: per move, its games' totals
 
 
-def _last_dates(groups: npt.NDArray[np.intp], count: int, high: npt.NDArray[np.uint64],
-                low: npt.NDArray[np.uint64]) -> list[str]:
-    """Per group, the latest date that starts with a year ("" where none does)."""
-    digits = (high >> np.uint64(32)).astype(np.uint32)
-    year = np.ones(len(high), dtype=bool)
-    for shift in (24, 16, 8, 0):
-        byte = (digits >> np.uint32(shift)) & np.uint32(0xFF)
-        year &= (byte >= ord("0")) & (byte <= ord("9"))
-    groups, high, low = groups[year], high[year], low[year]
-    best_high = np.zeros(count, dtype=np.uint64)
-    np.maximum.at(best_high, groups, high)
-    top = high == best_high[groups]
-    best_low = np.zeros(count, dtype=np.uint64)
-    np.maximum.at(best_low, groups[top], low[top])
-    return [(int(h).to_bytes(8, "big") + int(lo).to_bytes(8, "big")).rstrip(b"\x00").decode("utf-8", "replace")
-            for h, lo in zip(best_high, best_low)]
+def _totals_of(found: Postings, columns: GameColumns) -> _Table:
+    order = np.argsort(found.moves, kind="stable")
+    games, moves = found.games[order], found.moves[order]
+    return group_totals(starts_of(moves), len(moves), moves, columns.outcomes[games], columns.white_elos[games],
+                        columns.black_elos[games], columns.date_high[games], columns.date_low[games])
+
+
+def _combined(tables: list[_Table]) -> _Table:
+    """Tables of the same position (from different runs) as one: per move, the sums and the latest date."""
+    merged = {name: np.concatenate([table[name] for table in tables]) for name, _dtype in TOTALS_COLUMNS}
+    order = np.argsort(merged["moves"], kind="stable")
+    moves = merged["moves"][order]
+    bounds = starts_of(moves)
+    if len(tables) == 1 or not len(bounds):
+        return merged
+    combined = {name: np.add.reduceat(merged[name][order], bounds) for name, _dtype in TOTALS_COLUMNS[1:-2]}
+    combined["moves"] = moves[bounds]
+    high, low = merged["date_high"][order], merged["date_low"][order]
+    best_high = np.maximum.reduceat(high, bounds)
+    group = np.repeat(np.arange(len(bounds)), np.diff(np.append(bounds, len(moves))))
+    combined["date_high"] = best_high
+    combined["date_low"] = np.maximum.reduceat(np.where(high == best_high[group], low, np.uint64(0)), bounds)
+    return combined
+
+
+@dataclass
+class _Candidates:
+    """Games that may be among the top games: their ids, plies, moves and summed ratings."""
+
+    parts: list[tuple[npt.NDArray[np.generic], ...]] = field(default_factory=list)
+
+    def add(self, games: npt.NDArray[np.generic], plies: npt.NDArray[np.generic], moves: npt.NDArray[np.generic],
+            ratings: npt.NDArray[np.generic]) -> None:
+        self.parts.append((games, plies, moves, ratings))
+
+    def best(self, count: int) -> list[tuple[int, int, int]]:
+        """(game, ply, move) of the `count` best rated (the later game first among equals)."""
+        if not self.parts:
+            return []
+        games, plies, moves, ratings = (np.concatenate([part[place] for part in self.parts]) for place in range(4))
+        order = np.lexsort((-games.astype(np.int64), -ratings.astype(np.int64)))[:count]
+        return [(int(games[place]), int(plies[place]), int(moves[place])) for place in order]
+
+
+def _ratings(found: Postings, columns: GameColumns) -> npt.NDArray[np.int64]:
+    return columns.white_elos[found.games].astype(np.int64) + columns.black_elos[found.games]
+
+
+def _slice(keys: npt.NDArray[np.generic], key: int) -> slice:
+    return slice(int(np.searchsorted(keys, key, "left")), int(np.searchsorted(keys, key, "right")))
+
+
+def _unfiltered(database: GameDatabase, position: Position) -> tuple[_Table, _Candidates]:
+    """Every game of the position's kind that reached it: a run where the position is busy gives
+    its totals and best rated games, the others their rows."""
+    runs = database.positions.runs()
+    candidates = _Candidates()
+    tables: list[_Table] = []
+    kind = KINDS.index(position.kind) if position.kind in KINDS else -1
+    rest: list[Run] = []
+    for run in runs:
+        columns = run.columns
+        busy = _slice(columns["total_keys"], position.key)
+        if busy.stop == busy.start:
+            rest.append(run)
+            continue
+        mine = columns["total_kinds"][busy] == kind
+        tables.append({name: columns[f"total_{name}"][busy][mine] for name, _dtype in TOTALS_COLUMNS})
+        top = _slice(columns["top_keys"], position.key)
+        mine = columns["top_kinds"][top] == kind
+        candidates.add(*(columns[f"top_{name}"][top][mine] for name in ("games", "plies", "moves", "ratings")))
+    if rest or not tables:
+        found = database.positions.postings(position.key, rest)
+        game_columns = database.positions.game_columns(runs)
+        found = found.where(game_columns.kinds[found.games] == kind)
+        tables.append(_totals_of(found, game_columns))
+        candidates.add(found.games, found.plies, found.moves, _ratings(found, game_columns))
+    return _combined(tables), candidates
 
 
 def explore(database: GameDatabase, position: Position, filters: ExploreFilters | None = None, top_games: int = 8) -> Exploration:
     filters = filters or ExploreFilters()
-    found, columns = _reached(database, position, filters)
-    games = found.games
-    codes, groups = np.unique(found.moves, return_inverse=True)
-    count = len(codes)
-    outcomes = columns.outcomes[games]
-    white_elos, black_elos = columns.white_elos[games], columns.black_elos[games]
-    mover_elos, opponent_elos = (white_elos, black_elos) if position.to_move == "white" else (black_elos, white_elos)
-    win, loss = (1, -1) if position.to_move == "white" else (-1, 1)
-    played = np.bincount(groups, minlength=count)
-    white_wins, draws, black_wins = (_group_sums(groups, count, outcomes == value) for value in (1, 0, -1))
-    wins, losses = _group_sums(groups, count, outcomes == win), _group_sums(groups, count, outcomes == loss)
-    mover_sum, mover_rated = _group_sums(groups, count, mover_elos), _group_sums(groups, count, mover_elos > 0)
-    opponent_sum, opponent_rated = _group_sums(groups, count, opponent_elos), _group_sums(groups, count, opponent_elos > 0)
-    last = _last_dates(groups, count, columns.date_high[games], columns.date_low[games])
+    if filters == ExploreFilters() and top_games <= TOP_KEPT:
+        table, candidates = _unfiltered(database, position)
+    else:
+        found, columns = _reached(database, position, filters)
+        table, candidates = _totals_of(found, columns), _Candidates()
+        candidates.add(found.games, found.plies, found.moves, _ratings(found, columns))
+    white_to_move = position.to_move == "white"
+    mover, opponent = ("white", "black") if white_to_move else ("black", "white")
+    win, loss = ("white_wins", "black_wins") if white_to_move else ("black_wins", "white_wins")
+    last = [(int(high).to_bytes(8, "big") + int(low).to_bytes(8, "big")).rstrip(b"\x00").decode("utf-8", "replace")
+            for high, low in zip(table["date_high"], table["date_low"])]
     moves: list[MoveStats] = []
-    total = len(games)
-    ended = 0
-    for place, code in enumerate(int(code) for code in codes):
+    total = ended = 0
+    for place, code in enumerate(int(code) for code in table["moves"]):
+        games = int(table["games"][place])
+        total += games
         if code == ENDED:
-            ended = int(played[place])
+            ended = games
             continue
+        mover_rated, opponent_rated = int(table[f"{mover}_rated"][place]), int(table[f"{opponent}_rated"][place])
         performance = None
-        if opponent_rated[place]:
-            opponent_elo = opponent_sum[place] / opponent_rated[place]
-            performance = round(opponent_elo + 400 * (wins[place] - losses[place]) / int(played[place]), 1)
+        if opponent_rated:
+            opponent_elo = int(table[f"{opponent}_elo_sum"][place]) / opponent_rated
+            performance = round(opponent_elo + 400 * (int(table[win][place]) - int(table[loss][place])) / games, 1)
         moves.append(
             MoveStats(
                 move=position.move_text(code),
                 code=code,
-                games=int(played[place]),
-                white_wins=white_wins[place],
-                draws=draws[place],
-                black_wins=black_wins[place],
-                average_rating=round(mover_sum[place] / mover_rated[place], 1) if mover_rated[place] else None,
+                games=games,
+                white_wins=int(table["white_wins"][place]),
+                draws=int(table["draws"][place]),
+                black_wins=int(table["black_wins"][place]),
+                average_rating=round(int(table[f"{mover}_elo_sum"][place]) / mover_rated, 1) if mover_rated else None,
                 performance=performance,
                 last_played=last[place],
             )
@@ -264,9 +338,7 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     moves.sort(key=lambda stats: (-stats.games, stats.move))
     top: list[tuple[StoredGame, str]] = []
     if top_games and total:
-        rating = columns.white_elos[games].astype(np.int64) + columns.black_elos[games]
-        order = np.lexsort((-games.astype(np.int64), -rating))[:top_games]
-        chosen = [(int(games[place]), int(found.plies[place]), int(found.moves[place])) for place in order]
+        chosen = candidates.best(top_games)
         database.connection.execute("DELETE FROM temp.positions")
         database.connection.executemany(
             "INSERT INTO temp.positions (key, game_id, ply, move) VALUES (?, ?, ?, ?)",

@@ -40,12 +40,18 @@ __all__ = [
     "MERGE_ROWS_MOST",
     "NO_OUTCOME",
     "SPEEDS",
+    "TOP_KEPT",
+    "TOTALS_COLUMNS",
     "GameColumns",
     "PositionIndex",
     "Postings",
+    "Run",
     "RunWriter",
     "date_words",
+    "group_totals",
     "index_folder",
+    "starts_of",
+    "starts_with_year",
 ]
 
 ENDED = -2  # the move code of a game that ended in the position
@@ -56,13 +62,27 @@ OTHER_SPEED = 255
 MERGE_ROWS_MOST = 4_000_000  # a merged run holds at most this many rows (about 70 MB; its merge about 3 times that in memory)
 DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.DD" has 10)
 
+BUSY_POSTINGS = 256  # a position that this many of a run's games reached keeps its totals in the run
+TOP_KEPT = 16  # and its best rated games
+
 _MAGIC = b"RVPOSRUN"
-_HEADER_BYTES = 24
+_SECTIONS = ("rows", "games", "totals", "tops")
+_HEADER_BYTES = 8 + 8 * len(_SECTIONS)
 _ROW_COLUMNS: tuple[tuple[str, str], ...] = (("keys", "<i8"), ("games", "<u4"), ("plies", "<u2"), ("moves", "<i2"),
                                              ("symmetries", "u1"))
 _GAME_COLUMNS: tuple[tuple[str, str], ...] = (("ids", "<u4"), ("kinds", "u1"), ("outcomes", "i1"), ("white_elos", "<i2"),
                                               ("black_elos", "<i2"), ("speeds", "u1"), ("date_high", "<u8"),
                                               ("date_low", "<u8"))
+# Per move of a busy position (and per kind of game): the totals the explorer shows.
+TOTALS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("moves", "<i2"), ("games", "<u4"), ("white_wins", "<u4"), ("draws", "<u4"), ("black_wins", "<u4"),
+    ("white_elo_sum", "<u8"), ("white_rated", "<u4"), ("black_elo_sum", "<u8"), ("black_rated", "<u4"),
+    ("date_high", "<u8"), ("date_low", "<u8"))
+_TOTAL_COLUMNS = (("total_keys", "<i8"), ("total_kinds", "u1"), *((f"total_{name}", dtype) for name, dtype in TOTALS_COLUMNS))
+# Per busy position and kind: its TOP_KEPT best rated games (both ratings summed; the later game first).
+_TOP_COLUMNS: tuple[tuple[str, str], ...] = (("top_keys", "<i8"), ("top_kinds", "u1"), ("top_games", "<u4"),
+                                             ("top_plies", "<u2"), ("top_moves", "<i2"), ("top_ratings", "<i4"))
+_ALL_COLUMNS = (_ROW_COLUMNS, _GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS)
 
 Array = npt.NDArray[np.generic]
 
@@ -77,24 +97,38 @@ def date_words(text: str) -> tuple[int, int]:
     return int.from_bytes(raw[:8], "big"), int.from_bytes(raw[8:], "big")
 
 
+def starts_with_year(date_high: Array) -> npt.NDArray[np.bool_]:
+    """Whether each date's first four bytes are digits (SQLite's GLOB '[0-9][0-9][0-9][0-9]*')."""
+    year = np.ones(len(date_high), dtype=bool)
+    high = date_high.astype(np.uint64)
+    for shift in (56, 48, 40, 32):
+        byte = (high >> np.uint64(shift)) & np.uint64(0xFF)
+        year &= (byte >= ord("0")) & (byte <= ord("9"))
+    return year
+
+
 def _padded(size: int) -> int:
     return (size + 7) // 8 * 8
 
 
-def _layout(rows: int, games: int) -> list[tuple[str, str, int, int]]:
+def _layout(counts: tuple[int, ...]) -> list[tuple[str, str, int, int]]:
     """(column, dtype, count, offset) of each column of a run file."""
     placed: list[tuple[str, str, int, int]] = []
     offset = _HEADER_BYTES
-    for columns, count in ((_ROW_COLUMNS, rows), (_GAME_COLUMNS, games)):
+    for columns, count in zip(_ALL_COLUMNS, counts):
         for name, dtype in columns:
             placed.append((name, dtype, count, offset))
             offset += _padded(np.dtype(dtype).itemsize * count)
     return placed
 
 
-def _file_bytes(rows: int, games: int) -> int:
-    _name, dtype, count, offset = _layout(rows, games)[-1]
+def _file_bytes(counts: tuple[int, ...]) -> int:
+    _name, dtype, count, offset = _layout(counts)[-1]
     return offset + _padded(np.dtype(dtype).itemsize * count)
+
+
+def _counts(columns: dict[str, Array]) -> tuple[int, ...]:
+    return tuple(len(columns[section[0][0]]) for section in _ALL_COLUMNS)
 
 
 class Run:
@@ -107,29 +141,100 @@ class Run:
             header = file.read(_HEADER_BYTES)
         if len(header) < _HEADER_BYTES or header[:8] != _MAGIC:
             raise ValueError(f"{path.name} is not a run of the position index")
-        self.rows, self.games = int.from_bytes(header[8:16], "little"), int.from_bytes(header[16:24], "little")
-        if path.stat().st_size != _file_bytes(self.rows, self.games):
+        counts = tuple(int.from_bytes(header[8 + 8 * place : 16 + 8 * place], "little") for place in range(len(_SECTIONS)))
+        self.rows, self.games = counts[0], counts[1]
+        if path.stat().st_size != _file_bytes(counts):
             raise ValueError(f"{path.name} is cut short")
         mapped = np.memmap(path, dtype=np.uint8, mode="r")
         self.columns: dict[str, Array] = {
             name: np.frombuffer(mapped, dtype=dtype, count=count, offset=offset)
-            for name, dtype, count, offset in _layout(self.rows, self.games)
+            for name, dtype, count, offset in _layout(counts)
         }
 
 
 def write_run(path: Path, columns: dict[str, Array]) -> None:
     """The columns into a new run file, atomically (a temporary name, synced, renamed, the folder synced)."""
-    rows, games = len(columns["keys"]), len(columns["ids"])
+    counts = _counts(columns)
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as file:
-        file.write(_MAGIC + rows.to_bytes(8, "little") + games.to_bytes(8, "little"))
-        for name, dtype, _count, _offset in _layout(rows, games):
+        file.write(_MAGIC + b"".join(count.to_bytes(8, "little") for count in counts))
+        for name, dtype, _count, _offset in _layout(counts):
             data = np.ascontiguousarray(columns[name], dtype=dtype).tobytes()
             file.write(data + b"\x00" * (_padded(len(data)) - len(data)))
         file.flush()
         os.fsync(file.fileno())
     temporary.replace(path)
     _sync_folder(path.parent)
+
+
+def group_totals(bounds: npt.NDArray[np.intp], size: int, moves: Array, outcomes: Array, white_elos: Array,
+                 black_elos: Array, date_high: Array, date_low: Array) -> dict[str, Array]:
+    """TOTALS_COLUMNS of rows sorted into groups that start at `bounds` (`size` rows in all)."""
+    if not len(bounds):
+        return {name: np.zeros(0, dtype) for name, dtype in TOTALS_COLUMNS}
+
+    def add(values: Array) -> Array:
+        return np.add.reduceat(values, bounds)
+
+    year = starts_with_year(date_high)
+    high = np.where(year, date_high, np.uint64(0))
+    low = np.where(year, date_low, np.uint64(0))
+    best_high = np.maximum.reduceat(high, bounds)
+    group = np.repeat(np.arange(len(bounds)), np.diff(np.append(bounds, size)))
+    low = np.where(high == best_high[group], low, np.uint64(0))
+    white, black = white_elos.astype(np.uint64), black_elos.astype(np.uint64)
+    return {
+        "moves": moves[bounds],
+        "games": np.diff(np.append(bounds, size)).astype(np.uint32),
+        "white_wins": add((outcomes == 1).astype(np.uint32)),
+        "draws": add((outcomes == 0).astype(np.uint32)),
+        "black_wins": add((outcomes == -1).astype(np.uint32)),
+        "white_elo_sum": add(white),
+        "white_rated": add((white > 0).astype(np.uint32)),
+        "black_elo_sum": add(black),
+        "black_rated": add((black > 0).astype(np.uint32)),
+        "date_high": best_high,
+        "date_low": np.maximum.reduceat(low, bounds),
+    }
+
+
+def starts_of(*columns: Array) -> npt.NDArray[np.intp]:
+    """Where each group of equal values (over all the columns, sorted) starts."""
+    size = len(columns[0])
+    new = np.zeros(size, dtype=bool)
+    if size:
+        new[0] = True
+        for column in columns:
+            new[1:] |= column[1:] != column[:-1]
+    return np.flatnonzero(new)
+
+
+def _with_busy_tables(columns: dict[str, Array]) -> dict[str, Array]:
+    """The columns with the totals and top games of the positions that BUSY_POSTINGS of the games reached."""
+    keys = columns["keys"]
+    starts = starts_of(keys)
+    counts = np.diff(np.append(starts, len(keys)))
+    rows = np.repeat(counts >= BUSY_POSTINGS, counts)
+    busy_keys, games, plies, moves = (columns[name][rows] for name in ("keys", "games", "plies", "moves"))
+    local = np.searchsorted(columns["ids"], games)
+    kinds, outcomes, white_elos, black_elos, date_high, date_low = (
+        columns[name][local] for name in ("kinds", "outcomes", "white_elos", "black_elos", "date_high", "date_low"))
+    order = np.lexsort((moves, kinds, busy_keys))
+    bounds = starts_of(busy_keys[order], kinds[order], moves[order])
+    totals = group_totals(bounds, len(order), moves[order], outcomes[order], white_elos[order], black_elos[order],
+                          date_high[order], date_low[order])
+    columns["total_keys"], columns["total_kinds"] = busy_keys[order][bounds], kinds[order][bounds]
+    for name, value in totals.items():
+        columns[f"total_{name}"] = value
+    ratings = white_elos.astype(np.int32) + black_elos.astype(np.int32)
+    order = np.lexsort((-games.astype(np.int64), -ratings, kinds, busy_keys))
+    firsts = starts_of(busy_keys[order], kinds[order])
+    rank = np.arange(len(order)) - np.repeat(firsts, np.diff(np.append(firsts, len(order))))
+    order = order[rank < TOP_KEPT]
+    for name, values in (("keys", busy_keys), ("kinds", kinds), ("games", games), ("plies", plies), ("moves", moves),
+                         ("ratings", ratings)):
+        columns[f"top_{name}"] = values[order]
+    return columns
 
 
 def _sync_folder(folder: Path) -> None:
@@ -219,7 +324,7 @@ class RunWriter:
         table = np.array(self.game_rows, dtype=object).reshape(-1, 8)
         for place, (name, dtype) in enumerate(_GAME_COLUMNS):
             columns[name] = np.array(table[:, place].tolist(), dtype=dtype)
-        return columns
+        return _with_busy_tables(columns)
 
 
 class PositionIndex:
@@ -276,6 +381,26 @@ class PositionIndex:
         return Postings(np.concatenate(games).astype(np.uint32), np.concatenate(plies).astype(np.uint16),
                         np.concatenate(moves).astype(np.int16))
 
+    def postings_of(self, key: int, runs: list[Run], games: npt.NDArray[np.uint32]) -> Postings:
+        """The postings of `key` of the games named (sorted ids, no repeats): each run's games at a
+        key are in order, so the games named are looked up in them rather than the other way round."""
+        found: list[tuple[Array, Array, Array]] = []
+        for run in runs:
+            keys = run.columns["keys"]
+            low = int(np.searchsorted(keys, key, "left"))
+            high = int(np.searchsorted(keys, key, "right"))
+            if high == low:
+                continue
+            reached = run.columns["games"][low:high]
+            places = np.searchsorted(reached, games)
+            inside = places < len(reached)
+            places = places[inside]
+            hits = low + places[reached[places] == games[inside]]
+            found.append((run.columns["games"][hits], run.columns["plies"][hits], run.columns["moves"][hits]))
+        if not found:
+            return Postings(np.zeros(0, np.uint32), np.zeros(0, np.uint16), np.zeros(0, np.int16))
+        return Postings(*(np.concatenate([part[place] for part in found]) for place in range(3)))
+
     def game_columns(self, runs: list[Run] | None = None) -> GameColumns:
         runs = runs if runs is not None else self.runs()
         names = tuple(run.name for run in runs)
@@ -303,7 +428,7 @@ def merge_runs(runs: list[Run]) -> dict[str, Array]:
         columns[name] = keys[order] if name == "keys" else np.concatenate([run.columns[name] for run in runs])[order]
     for name, _dtype in _GAME_COLUMNS:
         columns[name] = np.concatenate([run.columns[name] for run in runs])
-    return columns
+    return _with_busy_tables(columns)
 
 
 def new_run_name(first_game: int) -> str:
