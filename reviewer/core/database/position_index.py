@@ -299,7 +299,13 @@ class RunWriter:
         self.keys.extend(keys)
         self.games.extend([game_id] * len(keys))
         self.plies.extend(plies)
-        self.moves.extend(ENDED if move is None else move for move in moves)
+        if None not in moves:
+            self.moves.extend(moves)  # type: ignore[arg-type]
+        elif moves.index(None) == len(moves) - 1:  # the end of the game only: chess's every game
+            self.moves.extend(moves[:-1])  # type: ignore[arg-type]
+            self.moves.append(ENDED)
+        else:
+            self.moves.extend(ENDED if move is None else move for move in moves)
         self.symmetries.extend(symmetries if symmetries is not None else [0] * len(keys))
 
     def columns(self) -> dict[str, Array]:
