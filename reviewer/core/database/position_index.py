@@ -33,6 +33,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reviewer.core.database.records import SPEED_WORDS
+from reviewer.core.database.repair import DamagedDatabase
 
 __all__ = [
     "ENDED",
@@ -336,8 +337,8 @@ class RunWriter:
 class PositionIndex:
     """The runs the table `runs` of one database names, mapped as they are asked for."""
 
-    def __init__(self, connection: sqlite3.Connection, folder: Path) -> None:
-        self.connection, self.folder = connection, folder
+    def __init__(self, connection: sqlite3.Connection, database_path: Path) -> None:
+        self.connection, self.database_path, self.folder = connection, database_path, index_folder(database_path)
         self._runs: dict[str, Run] = {}
         self._columns_of: tuple[str, ...] = ()
         self._columns: GameColumns | None = None
@@ -349,17 +350,19 @@ class PositionIndex:
 
     def runs(self) -> list[Run]:
         """The runs listed now (a run merged away and deleted between the listing and its opening
-        is listed again)."""
-        for _attempt in range(5):
+        is listed again); DamagedDatabase where one is missing or is not a run."""
+        for _attempt in range(3):
             names = [name for name, _rows, _games in self.listed()]
             try:
                 runs = [self._run(name) for name in names]
             except FileNotFoundError:
                 continue
+            except ValueError as error:
+                raise DamagedDatabase(self.database_path, f"the position index's {error}") from None
             for name in set(self._runs) - set(names):
                 del self._runs[name]
             return runs
-        raise FileNotFoundError(f"a run of the position index in {self.folder} is missing")
+        raise DamagedDatabase(self.database_path, f"a run of the position index in {self.folder} is missing")
 
     def _run(self, name: str) -> Run:
         run = self._runs.get(name)
@@ -482,8 +485,17 @@ def compact(connection: sqlite3.Connection, folder: Path, merge_rows_most: int =
             written.unlink(missing_ok=True)
         raise
     for name in merged:
-        (folder / name).unlink(missing_ok=True)
+        _delete(folder / name)
     return len(merged)
+
+
+def _delete(path: Path) -> None:
+    """A file no run names any more; where it cannot go yet (mapped by a reader, on a system that
+    keeps such files), the next import's `remove_leftovers` tries again."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def remove_leftovers(connection: sqlite3.Connection, folder: Path) -> None:
@@ -495,7 +507,7 @@ def remove_leftovers(connection: sqlite3.Connection, folder: Path) -> None:
         named = {str(row[0]) for row in connection.execute("SELECT name FROM runs")}
         for path in folder.iterdir():
             if path.name not in named and (path.suffix in (".run", ".tmp")):
-                path.unlink(missing_ok=True)
+                _delete(path)
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:

@@ -142,7 +142,7 @@ class GameDatabase:
             " ply INTEGER NOT NULL, move INTEGER, PRIMARY KEY (key, game_id)) WITHOUT ROWID"
         )
         self.index_folder = index_folder(self.path)
-        self.positions = PositionIndex(self.connection, self.index_folder)
+        self.positions = PositionIndex(self.connection, self.path)
 
     def close(self) -> None:
         self.connection.close()
