@@ -163,12 +163,14 @@ def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArra
     elif filters.color:
         raise ValueError("a colour filter needs a player")
     elif filters.min_accuracy is not None:
-        query = ("SELECT game_id FROM figures WHERE positions_analysed >= positions_total"
+        query = ("SELECT game_id AS id FROM figures WHERE positions_analysed >= positions_total"
                  " AND (white_accuracy + black_accuracy) / 2.0 >= ?")
         values.append(filters.min_accuracy)
     else:
         return None
-    return np.array([row[0] for row in database.connection.execute(query, values)], dtype=np.uint32)
+    # One text of the ids rather than a row each: several times faster for a player's thousands of games.
+    listed = database.connection.execute(f"SELECT group_concat(id) FROM ({query})", values).fetchone()[0]
+    return np.fromstring(listed or "", dtype=np.uint32, sep=",")
 
 
 def _until_words(until: str) -> tuple[int, int, int, int]:
@@ -308,32 +310,32 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     white_to_move = position.to_move == "white"
     mover, opponent = ("white", "black") if white_to_move else ("black", "white")
     win, loss = ("white_wins", "black_wins") if white_to_move else ("black_wins", "white_wins")
-    last = [(int(high).to_bytes(8, "big") + int(low).to_bytes(8, "big")).rstrip(b"\x00").decode("utf-8", "replace")
-            for high, low in zip(table["date_high"], table["date_low"])]
+    rows = {name: table[name].tolist() for name, _dtype in TOTALS_COLUMNS}  # plain ints: read one at a time below
     moves: list[MoveStats] = []
     total = ended = 0
-    for place, code in enumerate(int(code) for code in table["moves"]):
-        games = int(table["games"][place])
+    for place, code in enumerate(rows["moves"]):
+        games = rows["games"][place]
         total += games
         if code == ENDED:
             ended = games
             continue
-        mover_rated, opponent_rated = int(table[f"{mover}_rated"][place]), int(table[f"{opponent}_rated"][place])
+        mover_rated, opponent_rated = rows[f"{mover}_rated"][place], rows[f"{opponent}_rated"][place]
         performance = None
         if opponent_rated:
-            opponent_elo = int(table[f"{opponent}_elo_sum"][place]) / opponent_rated
-            performance = round(opponent_elo + 400 * (int(table[win][place]) - int(table[loss][place])) / games, 1)
+            opponent_elo = rows[f"{opponent}_elo_sum"][place] / opponent_rated
+            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / games, 1)
+        last = (rows["date_high"][place].to_bytes(8, "big") + rows["date_low"][place].to_bytes(8, "big")).rstrip(b"\x00")
         moves.append(
             MoveStats(
                 move=position.move_text(code),
                 code=code,
                 games=games,
-                white_wins=int(table["white_wins"][place]),
-                draws=int(table["draws"][place]),
-                black_wins=int(table["black_wins"][place]),
-                average_rating=round(int(table[f"{mover}_elo_sum"][place]) / mover_rated, 1) if mover_rated else None,
+                white_wins=rows["white_wins"][place],
+                draws=rows["draws"][place],
+                black_wins=rows["black_wins"][place],
+                average_rating=round(rows[f"{mover}_elo_sum"][place] / mover_rated, 1) if mover_rated else None,
                 performance=performance,
-                last_played=last[place],
+                last_played=last.decode("utf-8", "replace"),
             )
         )
     moves.sort(key=lambda stats: (-stats.games, stats.move))
