@@ -17,7 +17,6 @@ from reviewer.core.database.position_index import (
     SPEEDS,
     TOP_KEPT,
     TOTALS_COLUMNS,
-    GameColumns,
     Postings,
     Run,
     date_words,
@@ -182,7 +181,7 @@ def _until_words(until: str) -> tuple[int, int, int, int]:
 
 
 def _reached(database: GameDatabase, position: Position, filters: ExploreFilters,
-             excluded_game: int | None = None) -> tuple[Postings, GameColumns]:
+             excluded_game: int | None = None) -> Postings:
     """The games of `position`'s kind that reached it and that the filters keep."""
     runs = database.positions.runs()
     allowed = _player_games(database, filters)
@@ -191,13 +190,12 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
     else:
         allowed = np.sort(allowed)  # (np.unique would load numpy.ma, 10 ms, on a process's first query)
         found = database.positions.postings_of(position.key, runs, allowed[starts_of(allowed)])
-    columns = database.positions.game_columns(runs)
     games = found.games
-    keep = columns.kinds[games] == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
+    keep = found.kinds == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
     if excluded_game is not None and excluded_game >= 0:
         keep &= games != excluded_game
     if filters.since or filters.until:
-        high, low = columns.date_high[games], columns.date_low[games]
+        high, low = found.date_high.astype(np.uint64, copy=False), found.date_low.astype(np.uint64, copy=False)
         if filters.since:
             since_high, since_low = date_words(_date_key(filters.since))
             keep &= (high > since_high) | ((high == since_high) & (low >= since_low))
@@ -206,24 +204,24 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
             high, low = high & np.uint64(high_mask), low & np.uint64(low_mask)
             keep &= (high < until_high) | ((high == until_high) & (low <= until_low))
     if filters.min_rating is not None:
-        white, black = columns.white_elos[games].astype(np.float64), columns.black_elos[games].astype(np.float64)
+        white, black = found.white_elos.astype(np.float64), found.black_elos.astype(np.float64)
         rated = (white > 0) | (black > 0)
         rating = np.where((white > 0) & (black > 0), (white + black) / 2.0, white + black)
         keep &= rated & (rating >= filters.min_rating)
     if filters.speed:
         speed = filters.speed.lower()
-        keep &= columns.speeds[games] == SPEEDS.index(speed) if speed in SPEEDS else False
-    return found.where(keep), columns
+        keep &= found.speeds == SPEEDS.index(speed) if speed in SPEEDS else False
+    return found.where(keep)
 
 
 _Table = dict[str, npt.NDArray[np.generic]]  # TOTALS_COLUMNS: per move, its games' totals
 
 
-def _totals_of(found: Postings, columns: GameColumns) -> _Table:
+def _totals_of(found: Postings) -> _Table:
     order = np.argsort(found.moves, kind="stable")
-    games, moves = found.games[order], found.moves[order]
-    return group_totals(starts_of(moves), len(moves), moves, columns.outcomes[games], columns.white_elos[games],
-                        columns.black_elos[games], columns.date_high[games], columns.date_low[games])
+    moves = found.moves[order]
+    return group_totals(starts_of(moves), len(moves), moves, found.outcomes[order], found.white_elos[order],
+                        found.black_elos[order], found.date_high[order], found.date_low[order])
 
 
 def _combined(tables: list[_Table]) -> _Table:
@@ -263,8 +261,8 @@ class _Candidates:
         return [(int(games[place]), int(plies[place]), int(moves[place])) for place in order]
 
 
-def _ratings(found: Postings, columns: GameColumns) -> npt.NDArray[np.int64]:
-    return columns.white_elos[found.games].astype(np.int64) + columns.black_elos[found.games]
+def _ratings(found: Postings) -> npt.NDArray[np.int64]:
+    return found.white_elos.astype(np.int64) + found.black_elos.astype(np.int64)
 
 
 def _slice(keys: npt.NDArray[np.generic], key: int) -> slice:
@@ -292,10 +290,9 @@ def _unfiltered(database: GameDatabase, position: Position) -> tuple[_Table, _Ca
         candidates.add(*(columns[f"top_{name}"][top][mine] for name in ("games", "plies", "moves", "ratings")))
     if rest or not tables:
         found = database.positions.postings(position.key, rest)
-        game_columns = database.positions.game_columns(runs)
-        found = found.where(game_columns.kinds[found.games] == kind)
-        tables.append(_totals_of(found, game_columns))
-        candidates.add(found.games, found.plies, found.moves, _ratings(found, game_columns))
+        found = found.where(found.kinds == kind)
+        tables.append(_totals_of(found))
+        candidates.add(found.games, found.plies, found.moves, _ratings(found))
     return _combined(tables), candidates
 
 
@@ -304,9 +301,9 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     if filters == ExploreFilters() and top_games <= TOP_KEPT:
         table, candidates = _unfiltered(database, position)
     else:
-        found, columns = _reached(database, position, filters)
-        table, candidates = _totals_of(found, columns), _Candidates()
-        candidates.add(found.games, found.plies, found.moves, _ratings(found, columns))
+        found = _reached(database, position, filters)
+        table, candidates = _totals_of(found), _Candidates()
+        candidates.add(found.games, found.plies, found.moves, _ratings(found))
     white_to_move = position.to_move == "white"
     mover, opponent = ("white", "black") if white_to_move else ("black", "white")
     win, loss = ("white_wins", "black_wins") if white_to_move else ("black_wins", "white_wins")
@@ -357,10 +354,10 @@ def games_at(
 ) -> list[tuple[StoredGame, int, str]]:
     """The games that reached the position: (game, the ply where it did, the move it played), the
     latest first."""
-    found, columns = _reached(database, position, filters or ExploreFilters())
+    found = _reached(database, position, filters or ExploreFilters())
     games = found.games
     # The latest date first (~ reverses an unsigned number's order), then the smaller id.
-    order = np.lexsort((games, ~columns.date_low[games], ~columns.date_high[games]))[:limit]
+    order = np.lexsort((games, ~found.date_low.astype(np.uint64, copy=False), ~found.date_high.astype(np.uint64, copy=False)))[:limit]
     chosen = [(int(games[place]), int(found.plies[place]), int(found.moves[place])) for place in order]
     stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
     return [
@@ -373,7 +370,7 @@ def moves_played(database: GameDatabase, position: Position, filters: ExploreFil
                  excluded_game: int | None = None) -> dict[int, int]:
     """The games that reached the position and the filters keep, by the move each played from it
     (the games that ended there left out)."""
-    found, _columns = _reached(database, position, filters, excluded_game)
+    found = _reached(database, position, filters, excluded_game)
     moves = np.sort(found.moves)
     starts = starts_of(moves)
     counts = np.diff(np.append(starts, len(moves)))
@@ -382,5 +379,5 @@ def moves_played(database: GameDatabase, position: Position, filters: ExploreFil
 
 def games_reaching(database: GameDatabase, position: Position, excluded_game: int | None = None) -> int:
     """How many games of the position's kind reached it, `excluded_game` left out."""
-    found, _columns = _reached(database, position, ExploreFilters(), excluded_game)
+    found = _reached(database, position, ExploreFilters(), excluded_game)
     return len(found.games)

@@ -43,7 +43,6 @@ __all__ = [
     "SPEEDS",
     "TOP_KEPT",
     "TOTALS_COLUMNS",
-    "GameColumns",
     "PositionIndex",
     "Postings",
     "Run",
@@ -251,30 +250,48 @@ def _sync_folder(folder: Path) -> None:
         os.close(handle)
 
 
+_GAME_FIELDS = ("kinds", "outcomes", "white_elos", "black_elos", "speeds", "date_high", "date_low")
+
+
 @dataclass(frozen=True)
 class Postings:
-    """The games that reached one position, with the ply where each did and the move it played."""
+    """The games that reached one position, with the ply where each did, the move it played, and
+    the explorer's columns of each game (kind, outcome, ratings, speed, date)."""
 
-    games: npt.NDArray[np.uint32]
-    plies: npt.NDArray[np.uint16]
-    moves: npt.NDArray[np.int16]
+    games: Array
+    plies: Array
+    moves: Array
+    kinds: Array
+    outcomes: Array
+    white_elos: Array
+    black_elos: Array
+    speeds: Array
+    date_high: Array
+    date_low: Array
 
     def where(self, mask: npt.NDArray[np.bool_]) -> Postings:
-        return Postings(self.games[mask], self.plies[mask], self.moves[mask])
+        return Postings(*(getattr(self, name)[mask] for name in _POSTINGS_FIELDS))
+
+    @staticmethod
+    def joined(parts: list[Postings]) -> Postings:
+        if len(parts) == 1:
+            return parts[0]
+        if not parts:
+            dtypes = dict((*_ROW_COLUMNS, *_GAME_COLUMNS))
+            return Postings(*(np.zeros(0, dtypes[name]) for name in _POSTINGS_FIELDS))
+        return Postings(*(np.concatenate([getattr(part, name) for part in parts]) for name in _POSTINGS_FIELDS))
 
 
-@dataclass(frozen=True)
-class GameColumns:
-    """The explorer's columns of every game in the index, indexed by game id (rows of ids that
-    are no game hold kind 255)."""
+_POSTINGS_FIELDS = ("games", "plies", "moves", *_GAME_FIELDS)
 
-    kinds: npt.NDArray[np.uint8]
-    outcomes: npt.NDArray[np.int8]
-    white_elos: npt.NDArray[np.int16]
-    black_elos: npt.NDArray[np.int16]
-    speeds: npt.NDArray[np.uint8]
-    date_high: npt.NDArray[np.uint64]
-    date_low: npt.NDArray[np.uint64]
+
+def _run_postings(run: Run, rows: npt.NDArray[np.intp] | slice) -> Postings:
+    """The postings at `rows` of a run, with their games' columns (a run's postings are of its own games)."""
+    columns = run.columns
+    games = columns["games"][rows]
+    local = np.searchsorted(columns["ids"], games)
+    return Postings(games, columns["plies"][rows], columns["moves"][rows],
+                    *(columns[name][local] for name in _GAME_FIELDS))
 
 
 class RunWriter:
@@ -340,8 +357,6 @@ class PositionIndex:
     def __init__(self, connection: sqlite3.Connection, database_path: Path) -> None:
         self.connection, self.database_path, self.folder = connection, database_path, index_folder(database_path)
         self._runs: dict[str, Run] = {}
-        self._columns_of: tuple[str, ...] = ()
-        self._columns: GameColumns | None = None
 
     def listed(self) -> list[tuple[str, int, int]]:
         """(name, rows, games) of the runs, in the order of their games."""
@@ -374,26 +389,19 @@ class PositionIndex:
         return sum(rows for _name, rows, _games in self.listed())
 
     def postings(self, key: int, runs: list[Run] | None = None) -> Postings:
-        games: list[Array] = []
-        plies: list[Array] = []
-        moves: list[Array] = []
+        found: list[Postings] = []
         for run in runs if runs is not None else self.runs():
             keys = run.columns["keys"]
             low = int(np.searchsorted(keys, key, "left"))
             high = int(np.searchsorted(keys, key, "right"))
             if high > low:
-                games.append(run.columns["games"][low:high])
-                plies.append(run.columns["plies"][low:high])
-                moves.append(run.columns["moves"][low:high])
-        if not games:
-            return Postings(np.zeros(0, np.uint32), np.zeros(0, np.uint16), np.zeros(0, np.int16))
-        return Postings(np.concatenate(games).astype(np.uint32), np.concatenate(plies).astype(np.uint16),
-                        np.concatenate(moves).astype(np.int16))
+                found.append(_run_postings(run, slice(low, high)))
+        return Postings.joined(found)
 
     def postings_of(self, key: int, runs: list[Run], games: npt.NDArray[np.uint32]) -> Postings:
         """The postings of `key` of the games named (sorted ids, no repeats): each run's games at a
         key are in order, so the games named are looked up in them rather than the other way round."""
-        found: list[tuple[Array, Array, Array]] = []
+        found: list[Postings] = []
         for run in runs:
             keys = run.columns["keys"]
             low = int(np.searchsorted(keys, key, "left"))
@@ -404,28 +412,8 @@ class PositionIndex:
             places = np.searchsorted(reached, games)
             inside = places < len(reached)
             places = places[inside]
-            hits = low + places[reached[places] == games[inside]]
-            found.append((run.columns["games"][hits], run.columns["plies"][hits], run.columns["moves"][hits]))
-        if not found:
-            return Postings(np.zeros(0, np.uint32), np.zeros(0, np.uint16), np.zeros(0, np.int16))
-        return Postings(*(np.concatenate([part[place] for part in found]) for place in range(3)))
-
-    def game_columns(self, runs: list[Run] | None = None) -> GameColumns:
-        runs = runs if runs is not None else self.runs()
-        names = tuple(run.name for run in runs)
-        if self._columns is None or names != self._columns_of:
-            self._columns, self._columns_of = _dense_columns(runs), names
-        return self._columns
-
-
-def _dense_columns(runs: list[Run]) -> GameColumns:
-    size = 1 + max((int(run.columns["ids"].max()) for run in runs if run.games), default=0)
-    dense: dict[str, Array] = {}
-    for name, dtype in _GAME_COLUMNS[1:]:
-        dense[name] = np.full(size, 255, dtype=dtype) if name == "kinds" else np.zeros(size, dtype=dtype)
-        for run in runs:
-            dense[name][run.columns["ids"]] = run.columns[name]
-    return GameColumns(**dense)  # type: ignore[arg-type]
+            found.append(_run_postings(run, low + places[reached[places] == games[inside]]))
+        return Postings.joined(found)
 
 
 def merge_runs(runs: list[Run]) -> dict[str, Array]:
