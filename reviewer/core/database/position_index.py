@@ -59,7 +59,7 @@ NO_OUTCOME = 9  # the outcome column of a game whose result is unknown
 KINDS = ("chess", "go")  # a game's kind code: its place here
 SPEEDS = ("", *SPEED_WORDS)  # a game's speed code: its place here (OTHER_SPEED for any other text)
 OTHER_SPEED = 255
-MERGE_ROWS_MOST = 4_000_000  # a merged run holds at most this many rows (about 70 MB; its merge about 3 times that in memory)
+MERGE_ROWS_MOST = 2_000_000  # a merged run holds at most this many rows (about 35 MB; its merge some 4 times that in memory)
 DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.DD" has 10)
 
 BUSY_POSTINGS = 256  # a position that this many of a run's games reached keeps its totals in the run
