@@ -139,3 +139,14 @@ def test_a_database_of_the_earlier_schema_is_named_and_read_again_into_the_new_o
         GameDatabase(database)
     rebuild_database(database)
     assert _figures(database) == before
+
+
+def test_a_run_cut_short_is_named_by_the_check(database) -> None:
+    with GameDatabase(database) as opened:
+        run = opened.positions.runs()[-1]
+    with run.path.open("r+b") as file:
+        file.truncate(run.path.stat().st_size // 2)
+    problem = check_database(database)
+    assert problem is not None and "cut short" in problem
+    checked = _command("check", "--db", str(database))
+    assert checked.returncode == 1 and "is damaged" in checked.stderr

@@ -2,9 +2,12 @@
 sorted runs, files of the database's own in a folder beside the SQLite file (`games.sqlite.positions/`).
 
 A run holds rows sorted by (key, game id), one per position a game reached (the first time it
-did): the key, the game, the ply, the move it played from there (ENDED where the game ended there)
-and Go's symmetry; beside them the explorer's columns of the run's games (kind, outcome, ratings,
-date, speed), so that a query counts results and filters games without reading their rows.
+did): the key, the game, the ply (at most 65 535), the move it played from there (ENDED where the
+game ended there) and Go's symmetry; beside them the explorer's columns of the run's games (kind,
+outcome, ratings, date, speed), so that a query counts results and filters games without reading
+their rows; and for each position that BUSY_POSTINGS of the run's games reached, per kind of game
+and move, the totals the explorer shows, and its TOP_KEPT best rated games, so that an unfiltered
+query of a busy position reads a few rows per run instead of every game's.
 
 A run is written once and never changed: an import writes one per chunk of games (to a temporary
 name, synced, renamed) and names it in the table `runs` in the transaction that stores the chunk's
@@ -13,11 +16,10 @@ of one and is deleted by the next import. Runs are merged, the newest into the o
 that one holds no more rows than they do together (so an import writes each row a few times, and
 a query searches a few runs), up to MERGE_ROWS_MOST rows, which bounds an import's memory.
 
-The file: b"RVPOSRUN", then the rows and games counts (u64 each), then the columns one after the
-other, each padded to 8 bytes: keys i8, games u4, plies u2, moves i2, symmetries u1 (per row);
-ids u4, kinds u1, outcomes i1, white and black ratings i2 (0: none), speeds u1, the date's first 8
-and next 8 bytes each read as a big-endian number (so that their order is the text's) u8 (per
-game). Little-endian.
+The file, little-endian: b"RVPOSRUN", then four counts (u8 each: rows, games, totals, top games),
+then the columns one after the other, each padded to 8 bytes, in the order of _ROW_COLUMNS,
+_GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS. A date is kept as its first 8 and next 8 bytes, each
+read as a big-endian number, so that the numbers' order is the text's.
 """
 
 from __future__ import annotations
@@ -336,12 +338,10 @@ class RunWriter:
         first = np.ones(len(keys), dtype=bool)
         first[1:] = (keys[1:] != keys[:-1]) | (games[1:] != games[:-1])
         order = order[first]
-        if len(plies) and int(plies.max()) > np.iinfo(np.uint16).max:
-            raise ValueError("a game of more than 65 535 plies")
         columns: dict[str, Array] = {
             "keys": keys[first],
             "games": games[first],
-            "plies": plies[order].astype(np.uint16),
+            "plies": np.minimum(plies[order], np.iinfo(np.uint16).max).astype(np.uint16),
             "moves": np.array(self.moves, dtype=np.int16)[order],
             "symmetries": np.array(self.symmetries, dtype=np.uint8)[order],
         }
