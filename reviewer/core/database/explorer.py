@@ -225,12 +225,13 @@ def _totals_of(found: Postings) -> _Table:
 
 
 def _combined(tables: list[_Table]) -> _Table:
-    """Tables of the same position (from different runs) as one: per move, the sums and the latest date."""
+    """Tables of the same position (from different runs, a move in several) as one: per move, the
+    sums and the latest date."""
     merged = {name: np.concatenate([table[name] for table in tables]) for name, _dtype in TOTALS_COLUMNS}
     order = np.argsort(merged["moves"], kind="stable")
     moves = merged["moves"][order]
     bounds = starts_of(moves)
-    if len(tables) == 1 or not len(bounds):
+    if not len(bounds):
         return merged
     combined = {name: np.add.reduceat(merged[name][order], bounds) for name, _dtype in TOTALS_COLUMNS[1:-2]}
     combined["moves"] = moves[bounds]
@@ -277,17 +278,22 @@ def _unfiltered(database: GameDatabase, position: Position) -> tuple[_Table, _Ca
     tables: list[_Table] = []
     kind = KINDS.index(position.kind) if position.kind in KINDS else -1
     rest: list[Run] = []
+    busy: list[tuple[Run, slice, slice]] = []
     for run in runs:
-        columns = run.columns
-        busy = _slice(columns["total_keys"], position.key)
-        if busy.stop == busy.start:
+        totals = _slice(run.columns["total_keys"], position.key)
+        if totals.stop == totals.start:
             rest.append(run)
-            continue
-        mine = columns["total_kinds"][busy] == kind
-        tables.append({name: columns[f"total_{name}"][busy][mine] for name, _dtype in TOTALS_COLUMNS})
-        top = _slice(columns["top_keys"], position.key)
-        mine = columns["top_kinds"][top] == kind
-        candidates.add(*(columns[f"top_{name}"][top][mine] for name in ("games", "plies", "moves", "ratings")))
+        else:
+            busy.append((run, totals, _slice(run.columns["top_keys"], position.key)))
+    if busy:
+        # Each column's rows of the busy runs at once (a run's few rows one by one cost more).
+        def gathered(name: str, place: int) -> npt.NDArray[np.generic]:
+            return np.concatenate([run.columns[name][spans[place]] for run, *spans in busy])
+
+        mine = gathered("total_kinds", 0) == kind
+        tables.append({name: gathered(f"total_{name}", 0)[mine] for name, _dtype in TOTALS_COLUMNS})
+        mine = gathered("top_kinds", 1) == kind
+        candidates.add(*(gathered(f"top_{name}", 1)[mine] for name in ("games", "plies", "moves", "ratings")))
     if rest or not tables:
         found = database.positions.postings(position.key, rest)
         found = found.where(found.kinds == kind)

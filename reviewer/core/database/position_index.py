@@ -24,10 +24,11 @@ read as a big-endian number, so that the numbers' order is the text's.
 
 from __future__ import annotations
 
+import mmap
 import os
 import secrets
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -124,11 +125,6 @@ def _layout(counts: tuple[int, ...]) -> list[tuple[str, str, int, int]]:
     return placed
 
 
-def _file_bytes(counts: tuple[int, ...]) -> int:
-    _name, dtype, count, offset = _layout(counts)[-1]
-    return offset + _padded(np.dtype(dtype).itemsize * count)
-
-
 def _counts(columns: dict[str, Array]) -> tuple[int, ...]:
     return tuple(len(columns[section[0][0]]) for section in _ALL_COLUMNS)
 
@@ -145,13 +141,36 @@ class Run:
             raise ValueError(f"{path.name} is not a run of the position index")
         counts = tuple(int.from_bytes(header[8 + 8 * place : 16 + 8 * place], "little") for place in range(len(_SECTIONS)))
         self.rows, self.games = counts[0], counts[1]
-        if path.stat().st_size != _file_bytes(counts):
+        layout = _layout(counts)
+        _name, dtype, count, offset = layout[-1]
+        if path.stat().st_size != offset + _padded(np.dtype(dtype).itemsize * count):
             raise ValueError(f"{path.name} is cut short")
-        mapped = np.memmap(path, dtype=np.uint8, mode="r")
-        self.columns: dict[str, Array] = {
-            name: np.frombuffer(mapped, dtype=dtype, count=count, offset=offset)
-            for name, dtype, count, offset in _layout(counts)
-        }
+        with open(path, "rb") as file:
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        self.columns = _Columns(mapped, layout)
+
+
+class _Columns(Mapping[str, Array]):
+    """A run's columns as arrays over its mapped file, each made when first asked for (a query
+    reads a few of a run's columns; a process's first query opens every run)."""
+
+    def __init__(self, mapped: mmap.mmap, layout: list[tuple[str, str, int, int]]) -> None:
+        self._mapped = mapped
+        self._layout = {name: (dtype, count, offset) for name, dtype, count, offset in layout}
+        self._made: dict[str, Array] = {}
+
+    def __getitem__(self, name: str) -> Array:
+        made = self._made.get(name)
+        if made is None:
+            dtype, count, offset = self._layout[name]
+            made = self._made[name] = np.frombuffer(self._mapped, dtype=dtype, count=count, offset=offset)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._layout)
+
+    def __len__(self) -> int:
+        return len(self._layout)
 
 
 def write_run(path: Path, columns: dict[str, Array]) -> None:
@@ -403,16 +422,18 @@ class PositionIndex:
         key are in order, so the games named are looked up in them rather than the other way round."""
         found: list[Postings] = []
         for run in runs:
-            keys = run.columns["keys"]
+            keys, ids = run.columns["keys"], run.columns["ids"]
             low = int(np.searchsorted(keys, key, "left"))
             high = int(np.searchsorted(keys, key, "right"))
-            if high == low:
+            if high == low or not len(ids):
                 continue
+            # Of the games named, the run's own (its ids are in order).
+            named = games[int(np.searchsorted(games, ids[0], "left")) : int(np.searchsorted(games, ids[-1], "right"))]
             reached = run.columns["games"][low:high]
-            places = np.searchsorted(reached, games)
+            places = np.searchsorted(reached, named)
             inside = places < len(reached)
             places = places[inside]
-            found.append(_run_postings(run, low + places[reached[places] == games[inside]]))
+            found.append(_run_postings(run, low + places[reached[places] == named[inside]]))
         return Postings.joined(found)
 
 
