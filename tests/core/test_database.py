@@ -262,7 +262,11 @@ def _transformed_copy(game: Game, transform) -> Game:
     return copy
 
 
-def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(tmp_path):
+@pytest.mark.parametrize("busy_postings", [256, 2])
+def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(
+        tmp_path, monkeypatch, busy_postings):
+    # With busy_postings 2 the answers come from the run's totals of its busy positions.
+    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
     original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
     assert original.board_width == 19
     folder = tmp_path / "games"
@@ -274,6 +278,7 @@ def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the
     with GameDatabase(tmp_path / "go.sqlite") as database:
         report = import_paths(database, [folder])
         assert report.stored == 8 and not report.skipped
+        assert (len(database.positions.runs()[0].columns["total_keys"]) > 0) == (busy_postings == 2)
         stored_games = [load_game(folder / f"copy{number}.sgf") for number in range(8)]
         for plies in (0, 1, 4, 9, 30):
             # The board as copy 5 (a quarter turn) has it, asked in its own orientation.
