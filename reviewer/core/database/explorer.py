@@ -129,6 +129,7 @@ class Exploration:
     moves: list[MoveStats] = field(default_factory=list)
     ended_here: int = 0  # games whose main line ended in the position
     top_games: list[tuple[StoredGame, str]] = field(default_factory=list)  # with the move each played
+    top_plies: dict[int, int] = field(default_factory=dict)  # game id -> the ply where each top game reached the position
 
 
 def _date_key(text: str) -> str:
@@ -343,14 +344,10 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
     top: list[tuple[StoredGame, str]] = []
     if top_games and total:
         chosen = candidates.best(top_games)
-        database.connection.execute("DELETE FROM temp.positions")
-        database.connection.executemany(
-            "INSERT INTO temp.positions (key, game_id, ply, move) VALUES (?, ?, ?, ?)",
-            [(position.key, game_id, ply, None if code == ENDED else code) for game_id, ply, code in chosen],
-        )
         stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
         top = [(stored[game_id], "" if code == ENDED else position.move_text(code)) for game_id, _ply, code in chosen]
-    return Exploration(position.kind, total, moves, ended, top)
+        plies = {game_id: int(ply) for game_id, ply, _code in chosen}
+    return Exploration(position.kind, total, moves, ended, top, plies if top_games and total else {})
 
 
 def games_at(

@@ -13,8 +13,6 @@ Tables:
     figures    per game, the analysis the cache held for it when joined (`figures.join_analysis`):
                the engine setting, positions analysed of all, each side's accuracy and loss
                (engine_id '' where the cache had none)
-    temp.positions  per connection, (key, game id, ply, move) of the games the last `explore`
-               listed as its top games, for a caller that asks where such a game reached the position
 """
 
 from __future__ import annotations
@@ -137,10 +135,6 @@ class GameDatabase:
                 raise damage from None
             raise
         self.connection.execute("PRAGMA temp_store = MEMORY")
-        self.connection.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS positions (key INTEGER NOT NULL, game_id INTEGER NOT NULL,"
-            " ply INTEGER NOT NULL, move INTEGER, PRIMARY KEY (key, game_id)) WITHOUT ROWID"
-        )
         self.index_folder = index_folder(self.path)
         self.positions = PositionIndex(self.connection, self.path)
 

@@ -110,13 +110,7 @@ def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) 
         if total == 0:
             return Answer(Exploration(position.kind, 0), {}, 0)
         found = explore(database, position, filters, top_games=TOP_GAMES)
-        plies: dict[int, int] = {}
-        for stored, _move in found.top_games:
-            row = database.connection.execute(
-                "SELECT ply FROM positions WHERE key = ? AND game_id = ?", (position.key, stored.id)
-            ).fetchone()
-            plies[stored.id] = int(row[0]) if row else 0
-    return Answer(found, plies, total)
+    return Answer(found, found.top_plies, total)
 
 
 def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
