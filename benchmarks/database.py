@@ -42,24 +42,28 @@ CHESS_SET = BIGSETS / "chess-pgnmentor-players.pgn.xz"
 COMMON_LINE = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"]
 
 
-def first_games(source: Path, count: int, target: Path, copies: int = 1) -> int:
-    """The first `count` games of an xz PGN (all when 0) into `target`, `copies` times (each copy
-    after the first with a tag of its own, so that a database stores it as another game); the
-    number written."""
+def first_games(sources: list[Path], count: int, target: Path, copies: int = 1) -> int:
+    """The first `count` games of xz PGNs read one after the other (all when 0) into `target`,
+    `copies` times (each copy after the first with a tag of its own, so that a database stores it
+    as another game); the number written."""
     written = 0
     with open(target, "wb") as out:
         for copy in range(copies):
             read = 0
-            with lzma.open(source, "rb") as packed:
-                for line in packed:
-                    if line.startswith(b"[Event "):
-                        if count and read == count:
-                            break
-                        read += 1
-                        written += 1
-                        if copy:
-                            out.write(b'[BenchmarkCopy "%d"]\r\n' % copy)
-                    out.write(line)
+            for source in sources:
+                if count and read == count:
+                    break
+                with lzma.open(source, "rb") as packed:
+                    for line in packed:
+                        if line.startswith(b"[Event "):
+                            if count and read == count:
+                                break
+                            read += 1
+                            written += 1
+                            if copy:
+                                out.write(b'[BenchmarkCopy "%d"]\r\n' % copy)
+                        out.write(line)
+                out.write(b"\n")
     return written
 
 
@@ -211,10 +215,13 @@ def replay_counts(pgn: Path, lines: list[list[str]], limit: int) -> tuple[float,
 
 def measure(
     size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False,
-    copies: int = 1,
+    copies: int = 1, sources: list[Path] | None = None,
 ) -> dict[str, object]:
+    sources = sources or [CHESS_SET]
     label = f"{size}" if copies == 1 else f"{size}x{copies}"
-    pgn = work / f"chess-{size or 'all'}{'' if copies == 1 else f'x{copies}'}.pgn"
+    if sources != [CHESS_SET]:
+        label += f"-{len(sources)}sets"
+    pgn = work / f"chess-{label}.pgn"
     database = work / f"reviewer-{label}.sqlite"
     base = work / f"scid-{label}"
     reuse = reuse and pgn.exists() and database.exists() and (not with_scid or base.with_suffix(".si4").exists())
@@ -223,7 +230,7 @@ def measure(
     if reuse:  # the queries again, on the files and databases of an earlier run
         games_in_file = int(sqlite3.connect(database).execute("SELECT sum(games_read) FROM sources").fetchone()[0])
     else:
-        games_in_file = first_games(CHESS_SET, size, pgn, copies)
+        games_in_file = first_games(sources, size, pgn, copies)
     result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size, "reused": reuse}
     if not reuse:
         for stale in work.glob(f"reviewer-{label}.sqlite*"):
@@ -261,11 +268,11 @@ def measure(
     lines = [[], ["e4"], COMMON_LINE, rare]
     result["positions"] = ["start", "1.e4", "1.e4 c5 2.Nf3 d6 3.d4 cxd4 4.Nxd4 Nf6 5.Nc3 a6", "a 20-move line: " + " ".join(rare)]
     result["player"] = player
-    for label, who in (("all", ""), ("player", player)):
+    for filtered, who in (("all", ""), ("player", player)):
         warm = reviewer_queries(database, lines, who, repeats + 1)
         cold_times = [reviewer_queries(database, [line], who, 1)[0]["times"][0] for _ in range(cold_runs) for line in lines]
         warm_times = [t for row in warm for t in row["times"][1:]]  # type: ignore[index]
-        result[f"reviewer_{label}"] = {
+        result[f"reviewer_{filtered}"] = {
             "games": [row["games"] for row in warm],
             "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
             "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
@@ -274,7 +281,7 @@ def measure(
             "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
         }
     if with_scid and not reuse:
-        for stale in work.glob(f"scid-{label}.s*4"):
+        for stale in work.glob(f"{base.name}.s*4"):
             stale.unlink()
         seconds, rss, output, cpu_seconds = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
         imported, scid_seconds = output.split()[:2]
@@ -288,7 +295,7 @@ def measure(
             "bytes_per_game": round(scid_bytes(base) / int(imported)),
         }
     if with_scid:
-        for label, who in (("all", ""), ("player", player)):
+        for filtered, who in (("all", ""), ("player", player)):
             _, _, output, _ = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list(lines), "repeats": repeats + 1, "player": who}, work)
             rows = [[float(x) for x in row.split()] for row in output.strip().splitlines()]
             warm_times = [t for row in rows for t in row[2:]]
@@ -297,7 +304,7 @@ def measure(
                 for line in lines:
                     _, _, cold, _ = scid_run(_SCID_QUERY % {"base": base, "lines": tcl_list([line]), "repeats": 1, "player": who}, work)
                     cold_times.append(float(cold.split()[1]))
-            result[f"scid_{label}"] = {
+            result[f"scid_{filtered}"] = {
                 "games": [int(row[0]) for row in rows],
                 "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
                 "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
@@ -319,6 +326,8 @@ def main() -> None:
     parser.add_argument("--replay-games", type=int, default=10000, help="games the python-chess loop replays (0 = none)")
     parser.add_argument("--copies", type=int, default=1,
                         help="the games this many times, each copy tagged apart (a bigger database than the set)")
+    parser.add_argument("--set", type=Path, action="append", dest="sets", metavar="XZ_PGN",
+                        help="read the games from these xz PGNs, one after the other (default: the pgnmentor set); repeatable")
     parser.add_argument("--no-scid", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="with --work: query the databases an earlier run built there")
     parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
@@ -328,8 +337,9 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     try:
         for size in args.games or [10000]:
-            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse, args.copies)
-            print(json.dumps({"size": size, "copies": args.copies, **result}, ensure_ascii=False, indent=1), flush=True)
+            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse, args.copies,
+                             args.sets)
+            print(json.dumps({"size": size, "copies": args.copies, "sets": [str(path) for path in args.sets or [CHESS_SET]], **result}, ensure_ascii=False, indent=1), flush=True)
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)
