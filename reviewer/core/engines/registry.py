@@ -84,14 +84,14 @@ def _open_katago(
     start_in_background: bool = False,
     version: str | None = None,
 ) -> Engine:
-    from reviewer.core.engines.katago import KataGoEngine
-    from reviewer.core.engines.katago_net.runtime import wanted_path
+    from reviewer.core.engines.katago import KataGoEngine, model_path
+    from reviewer.core.engines.katago_net.network_path import network_path
 
     command = _with_model(command, model)
-    if wanted_path() == "search":  # Reviewer's own search over KataGo's network, without the process
+    if network_path(model_path(command)) == "search":  # Reviewer's own search over KataGo's network
         from reviewer.core.engines.katago_search import KataGoNetworkSearch
 
-        return KataGoNetworkSearch(command, name=name, default_visits=visits)
+        return KataGoNetworkSearch(command, name=name, default_visits=visits, workers=threads)
     overrides = []
     if threads:
         overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
@@ -365,25 +365,27 @@ def engine_fingerprint(
     program_stamp = _file_stamp(program)
     if program_stamp is None:
         return None
-    described: list[Any] = [kind, protocol, program_stamp, *_PROTOCOL_MARKS.get(protocol, _no_marks)()]
+    described: list[Any] = [kind, protocol, program_stamp, *_PROTOCOL_MARKS.get(protocol, _no_marks)(parts)]
     for argument in parts[1:]:
         described.append([argument, _file_stamp(argument)])
     return hashlib.sha256(json.dumps(described).encode("utf-8")).hexdigest()
 
 
-def _no_marks() -> list[str]:
+def _no_marks(command: Sequence[str]) -> list[str]:
     return []
 
 
-def _katago_marks() -> list[str]:
-    """Reviewer's own search over KataGo's files is another engine, so another fingerprint."""
-    from reviewer.core.engines.katago_net.runtime import wanted_path
+def _katago_marks(command: Sequence[str]) -> list[str]:
+    """Reviewer's own search over KataGo's files is another engine, so another fingerprint (whether
+    chosen by default, on a machine without a GPU, or by REVIEWER_KATAGO_NETWORK=search)."""
+    from reviewer.core.engines.katago import model_path
+    from reviewer.core.engines.katago_net.network_path import network_path
 
-    return ["reviewer-search"] if wanted_path() == "search" else []
+    return ["reviewer-search"] if network_path(model_path(command)) == "search" else []
 
 
 # What, beyond the program and its arguments, tells one engine of a protocol from another.
-_PROTOCOL_MARKS: dict[str, Callable[[], list[str]]] = {"katago": _katago_marks}
+_PROTOCOL_MARKS: dict[str, Callable[[Sequence[str]], list[str]]] = {"katago": _katago_marks}
 
 
 def _file_stamp(path: str) -> list[Any] | None:

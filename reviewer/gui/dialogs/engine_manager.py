@@ -200,7 +200,8 @@ class EngineManagerDialog(QDialog):
                 f"{engine.name}  ★ default" if default else engine.name,
                 engine.kind,
                 engine.version or "–",
-                {"uci": "UCI", "katago": "KataGo analysis", "builtin": "built-in"}[engine.protocol],
+                "KataGo network, Reviewer's search" if engine.searched_in_process
+                else {"uci": "UCI", "katago": "KataGo analysis", "builtin": "built-in"}[engine.protocol],
                 status,
                 engine.command[0] if engine.command else engine.detail,
             )

@@ -176,14 +176,15 @@ class NetworkEvaluator:
                     self.problem = str(error)
             return self._runner
 
-    def warm(self, board_size: tuple[int, int]) -> bool:
+    def warm(self, board_size: tuple[int, int], threads: tuple[int | None, ...] = (None,)) -> bool:
         """Read the model and build its evaluation for a (width, height) board now (seconds, the
-        first time in a process), instead of on the first position; False when it cannot be used."""
+        first time in a process), instead of on the first position; False when it cannot be used.
+        `threads`: the thread counts of the calls to come (`NetworkRunner.warm`)."""
         runner = self._load()
         if runner is None:
             return False
         width, height = board_size
-        runner.warm(height, width)
+        runner.warm(height, width, threads)
         return True
 
     def network(self) -> NetworkRunner:

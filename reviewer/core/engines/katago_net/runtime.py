@@ -23,9 +23,10 @@ Backend = Literal["numpy", "onnxruntime"]
 
 
 def wanted_path() -> str:
-    """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy",
-    "onnxruntime", "search" (Reviewer's own search over the network searches everything, without
-    KataGo's process: `katago_search`), or "" (the default)."""
+    """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy" or
+    "onnxruntime" (KataGo's process, its first visits computed in-process by that library), "search"
+    (Reviewer's own search over the network searches everything, without KataGo's process:
+    `katago_search`), or "" (the default: `network_path` chooses by the machine)."""
     return os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
 
 
@@ -45,45 +46,51 @@ def chosen_backend() -> Backend:
 
 
 class NetworkRunner:
-    """`network` evaluated by `backend`; ONNX Runtime's sessions are made once per board size."""
+    """`network` evaluated by `backend`; ONNX Runtime's sessions are made once per board size and
+    thread count. `forward` may be called from several threads at once."""
 
     def __init__(self, network: Network, backend: Backend | None = None) -> None:
         self.network = network
         self.backend: Backend = backend or chosen_backend()
-        self._sessions: dict[tuple[int, int], Any] = {}
+        self._sessions: dict[tuple[int, int, int], Any] = {}
         self._lock = threading.Lock()
 
-    def forward(self, spatial: Floats, global_inputs: Floats) -> RawOutputs:
-        """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs."""
+    def forward(self, spatial: Floats, global_inputs: Floats, threads: int | None = None) -> RawOutputs:
+        """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs.
+        `threads`: the cores one call uses (ONNX Runtime; every core by default). One position at a
+        time gains nothing from a second core here; two calls of one thread each, side by side,
+        nearly twice (benchmarks/network_search.py --forward)."""
         if self.backend == "onnxruntime":
-            session = self._session(spatial.shape[1], spatial.shape[2])
+            session = self._session(spatial.shape[1], spatial.shape[2], threads or os.cpu_count() or 1)
             if session is not None:
                 feeds = {"spatial": spatial.astype("float32"), "global_inputs": global_inputs.astype("float32")}
                 policy, value, score, ownership = session.run(None, feeds)
                 return RawOutputs(policy, value, score, ownership)
         return forward(self.network, spatial, global_inputs)
 
-    def warm(self, rows: int, columns: int) -> None:
-        """Make the session for this board size and run it once, so that the first real position
-        finds everything built (ONNX Runtime builds a session and its kernels on first use)."""
+    def warm(self, rows: int, columns: int, threads: tuple[int | None, ...] = (None,)) -> None:
+        """Make the session for this board size (and each thread count of `threads`) and run it
+        once, so that the first real position finds everything built (ONNX Runtime builds a session
+        and its kernels on first use)."""
         import numpy as np
 
-        self.forward(np.zeros((1, rows, columns, 22), np.float32), np.zeros((1, 19), np.float32))
+        for count in threads:
+            self.forward(np.zeros((1, rows, columns, 22), np.float32), np.zeros((1, 19), np.float32), count)
 
-    def _session(self, rows: int, columns: int) -> Any:
+    def _session(self, rows: int, columns: int, threads: int) -> Any:
         with self._lock:
-            if (rows, columns) not in self._sessions:
-                self._sessions[(rows, columns)] = self._new_session(rows, columns)
-            return self._sessions[(rows, columns)]
+            if (rows, columns, threads) not in self._sessions:
+                self._sessions[(rows, columns, threads)] = self._new_session(rows, columns, threads)
+            return self._sessions[(rows, columns, threads)]
 
-    def _new_session(self, rows: int, columns: int) -> Any:
+    def _new_session(self, rows: int, columns: int, threads: int) -> Any:
         try:
             import onnxruntime
 
             from reviewer.core.engines.katago_net.onnx_graph import onnx_model
 
             options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = os.cpu_count() or 1
+            options.intra_op_num_threads = threads
             options.log_severity_level = 3  # errors only: its notes would go to stderr
             # idle threads sleep rather than spin: KataGo's own search and the GUI share the cores
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")
