@@ -177,7 +177,7 @@ def test_onnx_runtime_computes_what_numpy_computes(tiny_model, rows, columns):
     spatial = (rng.random((3, rows, columns, 22)) < 0.3).astype(np.float32)
     global_inputs = rng.standard_normal((3, 19)).astype(np.float32)
     by_onnx, by_numpy = runner.forward(spatial, global_inputs), forward(network, spatial, global_inputs)
-    assert runner._sessions[(rows, columns)] is not None  # ONNX Runtime ran it, numpy did not stand in
+    assert runner.built(rows, columns)  # ONNX Runtime ran it, numpy did not stand in
     for name in ("policy_logits", "value_logits", "score", "ownership"):
         np.testing.assert_allclose(getattr(by_onnx, name), getattr(by_numpy, name), rtol=1e-4, atol=1e-5)
 

@@ -168,8 +168,8 @@ class KataGoNetworkSearch:
         limit: Limit,
         stop: threading.Event,
     ) -> Generator[Evaluation, None, None]:
-        """The runs shared among the workers, each evaluation yielded as soon as it is known (in
-        the order the workers finish); closing the generator stops them."""
+        """The runs shared among the workers, the evaluations yielded in the order of the game (each
+        as soon as it and those before it are known); closing the generator stops the workers."""
         todo: queue.SimpleQueue[tuple[int, list[int]]] = queue.SimpleQueue()
         for run in runs:
             todo.put(run)
@@ -197,16 +197,21 @@ class KataGoNetworkSearch:
                    for i in range(min(self.workers, len(runs)))]
         for thread in threads:
             thread.start()
+        order = sorted((segment_index, turn) for segment_index, run in runs for turn in run)
+        ready: dict[tuple[int, int], Evaluation] = {}
         try:
             running = len(threads)
             while running:
                 segment_index, item = found.get()
                 if item is None:
                     running -= 1
-                elif isinstance(item, BaseException):
+                    continue
+                if isinstance(item, BaseException):
                     raise item
-                else:
-                    yield from (replace(item, ply=ply) for ply in wanted[(segment_index, item.ply)])
+                ready[(segment_index, item.ply)] = item
+                while order and order[0] in ready:
+                    key = order.pop(0)
+                    yield from (replace(ready[key], ply=ply) for ply in wanted[key])
         finally:
             halt.set()
             for thread in threads:

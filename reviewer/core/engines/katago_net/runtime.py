@@ -77,6 +77,12 @@ class NetworkRunner:
         for count in threads:
             self.forward(np.zeros((1, rows, columns, 22), np.float32), np.zeros((1, 19), np.float32), count)
 
+    def built(self, rows: int, columns: int, threads: int | None = None) -> bool:
+        """Whether ONNX Runtime's session for this board size and thread count is made (and numpy
+        does not stand in for it)."""
+        with self._lock:
+            return self._sessions.get((rows, columns, threads or os.cpu_count() or 1)) is not None
+
     def _session(self, rows: int, columns: int, threads: int) -> Any:
         with self._lock:
             if (rows, columns, threads) not in self._sessions:
