@@ -7,9 +7,11 @@ ONNX Runtime cannot build leaves the work to numpy, with a line in the log.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
+from collections import OrderedDict
 from typing import Any, Literal
 
 from reviewer.core.engines.katago_net.model import Floats, Network
@@ -20,6 +22,11 @@ __all__ = ["Backend", "NetworkRunner", "chosen_backend", "wanted_path"]
 log = logging.getLogger(__name__)
 
 Backend = Literal["numpy", "onnxruntime"]
+
+# Positions whose outputs `NetworkRunner.evaluate` keeps (about 3 kB each on 19x19), as KataGo's
+# nnCache keeps them: a position's evaluation by the fast pass, the next position's root found in
+# the tree of the one before, the position the user clicks in the live lines' tree.
+CACHED_POSITIONS = 16_384
 
 
 def wanted_path() -> str:
@@ -54,6 +61,40 @@ class NetworkRunner:
         self.backend: Backend = backend or chosen_backend()
         self._sessions: dict[tuple[int, int, int], Any] = {}
         self._lock = threading.Lock()
+        self._cache: OrderedDict[bytes, tuple[Floats, Floats, Floats, Floats]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.cache_hits = 0  # positions `evaluate` found in its cache
+
+    def evaluate(self, spatial: Floats, global_inputs: Floats, threads: int | None = None) -> RawOutputs:
+        """`forward`, the positions whose inputs were evaluated before taken from the cache (the
+        same inputs, the same outputs: what the network sees is all that the outputs depend on)."""
+        import numpy as np
+
+        keys = [
+            hashlib.blake2b(spatial[row].tobytes() + global_inputs[row].tobytes(), digest_size=16).digest()
+            for row in range(len(spatial))
+        ]
+        with self._cache_lock:
+            found = [self._cache.get(key) for key in keys]
+            for key, rows in zip(keys, found):
+                if rows is not None:
+                    self._cache.move_to_end(key)
+            self.cache_hits += sum(rows is not None for rows in found)
+        missing = [row for row, rows in enumerate(found) if rows is None]
+        if not missing:
+            return RawOutputs(*(np.stack([rows[part] for rows in found if rows is not None]) for part in range(4)))
+        outputs = self.forward(spatial[missing], global_inputs[missing], threads)
+        with self._cache_lock:
+            for offset, row in enumerate(missing):
+                rows = (outputs.policy_logits[offset].copy(), outputs.value_logits[offset].copy(),
+                        outputs.score[offset].copy(), outputs.ownership[offset].copy())
+                found[row] = rows
+                self._cache[keys[row]] = rows
+            while len(self._cache) > CACHED_POSITIONS:
+                self._cache.popitem(last=False)
+        if len(missing) == len(keys):
+            return outputs
+        return RawOutputs(*(np.stack([rows[part] for rows in found if rows is not None]) for part in range(4)))
 
     def forward(self, spatial: Floats, global_inputs: Floats, threads: int | None = None) -> RawOutputs:
         """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs.

@@ -391,7 +391,7 @@ class TreeSearch:
     def _evaluate(self, nodes: Sequence[_Node]) -> None:
         """The network's values for `nodes`, in one call."""
         inputs = inputs_of_states(self.plan, [node.state for node in nodes])
-        outputs = self.runner.forward(inputs.spatial, inputs.global_inputs, self.threads)
+        outputs = self.runner.evaluate(inputs.spatial, inputs.global_inputs, self.threads)
         self.batches += 1
         for row, node in enumerate(nodes):
             to_move = inputs.to_move[row]
