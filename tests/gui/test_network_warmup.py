@@ -7,9 +7,6 @@ import pytest
 
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.engines.install import installed_katago
-from reviewer.core.engines.katago import model_path
-from reviewer.core.engines.katago_net.network_path import network_path
-from reviewer.core.engines.katago_search import NETWORK_THREADS
 from reviewer.gui.main_window import MainWindow
 from reviewer.gui.network_warmup import katago_to_warm
 from reviewer.gui.settings import EngineChoice
@@ -45,5 +42,3 @@ def test_opening_a_go_game_builds_the_network_for_its_board(qtbot, corpus_dir, m
     (runner,) = evaluate._runners.values()
     if runner.backend == "onnxruntime":
         assert runner.built(9, 9)
-        if network_path(model_path(found.command)) == "search":  # the search's own calls are warmed too
-            assert runner.built(9, 9, NETWORK_THREADS)

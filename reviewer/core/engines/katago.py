@@ -340,14 +340,8 @@ def preload_network(command: Sequence[str], board_size: tuple[int, int]) -> bool
     """Read the in-process network of KataGo's `command` and build it for `board_size` ahead of
     the first search (a Go game just opened); shared with every KataGo engine of this process.
     False when the command's network is not evaluated in-process. Takes seconds: not on a GUI thread."""
-    from reviewer.core.engines.katago_net.network_path import network_path
-    from reviewer.core.engines.katago_search import NETWORK_THREADS
-
     evaluator = _network_evaluator(command)
-    if evaluator is None:
-        return False
-    searched_here = network_path(model_path(command)) == "search"
-    return evaluator.warm(board_size, (None, NETWORK_THREADS) if searched_here else (None,))
+    return evaluator is not None and evaluator.warm(board_size)
 
 
 _EOF = object()

@@ -34,11 +34,11 @@ from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner
 from reviewer.core.engines.katago_net.search import SearchParams, Stop, TreeSearch
 from reviewer.core.gametree import Game, GameKind
 
-__all__ = ["NETWORK_THREADS", "SEARCH_VERSION", "KataGoNetworkSearch", "split_runs"]
+__all__ = ["NETWORK_CORES", "SEARCH_VERSION", "KataGoNetworkSearch", "split_runs"]
 
 SEARCH_VERSION = "2"  # part of the identity: a change to the search's figures changes it
 DEFAULT_VISITS = 100  # as the analysis.cfg Reviewer installs sets maxVisits
-NETWORK_THREADS = 1  # the cores of one network call of a search (its parallelism is the workers')
+NETWORK_CORES = 1  # the cores of one network call of a search: its parallelism is its workers'
 MAX_WORKERS = 8
 
 
@@ -248,7 +248,7 @@ class KataGoNetworkSearch:
                 index = plan.width * plan.height if point is None else (plan.height - 1 - point[0]) * plan.width + point[1]
                 tree.advance(index, state)
             else:
-                tree = TreeSearch(runner, plan, state, self.params, allowed, NETWORK_THREADS)
+                tree = TreeSearch(runner, plan, state, self.params, allowed, NETWORK_CORES)
             if alone:
                 self._kept = (key, tree)
             deadline = time.monotonic() + limit.movetime_s if limit.movetime_s is not None else None

@@ -176,15 +176,14 @@ class NetworkEvaluator:
                     self.problem = str(error)
             return self._runner
 
-    def warm(self, board_size: tuple[int, int], threads: tuple[int | None, ...] = (None,)) -> bool:
+    def warm(self, board_size: tuple[int, int]) -> bool:
         """Read the model and build its evaluation for a (width, height) board now (seconds, the
-        first time in a process), instead of on the first position; False when it cannot be used.
-        `threads`: the thread counts of the calls to come (`NetworkRunner.warm`)."""
+        first time in a process), instead of on the first position; False when it cannot be used."""
         runner = self._load()
         if runner is None:
             return False
         width, height = board_size
-        runner.warm(height, width, threads)
+        runner.warm(height, width)
         return True
 
     def network(self) -> NetworkRunner:

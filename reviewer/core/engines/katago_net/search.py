@@ -177,9 +177,9 @@ class TreeSearch:
     down the game by `advance`, keeping the subtree of the move played."""
 
     def __init__(self, runner: NetworkRunner, plan: QueryPlan, root: SearchState, params: SearchParams | None = None,
-                 allowed_at_root: NDArray[np.bool_] | None = None, threads: int | None = None) -> None:
+                 allowed_at_root: NDArray[np.bool_] | None = None, cores: int | None = None) -> None:
         self.runner = runner
-        self.threads = threads  # the cores each network call uses (`NetworkRunner.forward`)
+        self.cores = cores  # the cores each network call may use (`NetworkRunner.forward`)
         self.plan = plan
         self.params = params or SearchParams()
         # by policy index, the moves the root may choose (a region of interest; a pass always)
@@ -391,7 +391,7 @@ class TreeSearch:
     def _evaluate(self, nodes: Sequence[_Node]) -> None:
         """The network's values for `nodes`, in one call."""
         inputs = inputs_of_states(self.plan, [node.state for node in nodes])
-        outputs = self.runner.evaluate(inputs.spatial, inputs.global_inputs, self.threads)
+        outputs = self.runner.evaluate(inputs.spatial, inputs.global_inputs, self.cores)
         self.batches += 1
         for row, node in enumerate(nodes):
             to_move = inputs.to_move[row]
