@@ -305,7 +305,7 @@ DEFAULT_SETTING = "default"
 STORED_SETTINGS = (*REVIEW_SETTINGS, SEARCH_SETTING, DEFAULT_SETTING)
 FAST_OF = {SEARCH_SETTING: "fast-search", DEFAULT_SETTING: "fast-default"}
 SETTING_NAMES = {
-    "passes": "default review in passes (2 → 32 visits)",
+    "passes": "the passes with KataGo's process (2 → 32 visits)",
     "fast": "its fast pass alone (2 visits)",
     "uniform32": "uniform 32 visits",
     SEARCH_SETTING: "the same passes, Reviewer's search over the network",
