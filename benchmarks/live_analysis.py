@@ -195,7 +195,9 @@ def go_benchmark(count: int, steps: int = 1) -> None:
     EnginePlan("go", "katago", board_size=size).preload_network()  # as the app does when the game opens
     live = live_latencies(lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), game, plies, steps)
     from reviewer.core.analysis import Limit
+    from reviewer.core.engines.katago_net import evaluate as in_process
 
+    in_process._runners.clear()  # the engine alone starts without the outputs the live lines cached
     engine = open_engine("go", name="katago", board_size=size)
     print(f"Go engine: {engine.identity}")
     for step, found in enumerate(step_latencies):
@@ -206,7 +208,7 @@ def go_benchmark(count: int, steps: int = 1) -> None:
                   f"p50 {statistics.median(seconds) * 1000:7.1f} ms   p95 {percentile(seconds, 0.95) * 1000:7.1f} ms")
     raw = []
     try:
-        list(engine.analyse(game, [plies[0]], Limit(visits=GO_VISITS[0]), threading.Event()))
+        list(engine.analyse(game, [plies[0] - 5], Limit(visits=GO_VISITS[0]), threading.Event()))  # built, untimed
         for ply in plies:
             started = time.perf_counter()
             list(engine.analyse(game, [ply], Limit(visits=GO_VISITS[0], multipv=3), threading.Event()))
