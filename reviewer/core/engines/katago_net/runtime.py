@@ -25,8 +25,8 @@ log = logging.getLogger(__name__)
 Backend = Literal["numpy", "onnxruntime"]
 
 # Positions whose outputs `NetworkRunner.evaluate` keeps (about 3 kB each on 19x19), as KataGo's
-# nnCache keeps them: a position's evaluation by the fast pass, the next position's root found in
-# the tree of the one before, the position the user clicks in the live lines' tree.
+# nnCache keeps them: the fast pass's two evaluations of a position (its root, its best reply) are
+# the first two of its refining search; a position the live lines come back to is not evaluated again.
 CACHED_POSITIONS = 16_384
 
 
