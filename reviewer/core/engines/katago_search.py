@@ -6,9 +6,9 @@ from its own PUCT search, so its identity is its own and its figures are cached 
 Searches of 1 and 2 visits are KataGo's exactly (`katago_net.evaluate`); more visits are searched
 here. The positions of one game are searched in runs of consecutive positions, each tree moved down
 the game to the next position when its move was searched (those visits count towards the next
-position's); the runs are shared among `workers` threads, each network call of one core (two such
-calls side by side cost about what one call costs alone: both cores work). A position asked again
-(live analysis' growing budgets) grows the tree of its last search.
+position's); the runs are shared among `workers` threads, one per core, each network call on one
+core (`NetworkRunner.forward`), so that every core searches a position of its own. A position asked
+again (live analysis' growing budgets) grows the tree of its last search.
 
 The default on a machine without a GPU (`katago_net.network_path`); REVIEWER_KATAGO_NETWORK=search
 chooses it anywhere, =process chooses KataGo's process.

@@ -103,9 +103,9 @@ class NetworkRunner:
         """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs.
 
         `cores`: how many cores the call may use (every core by default). ONNX Runtime's session
-        runs on one thread; a batch is split among `cores` calls side by side (one position gains
-        nothing from a second core, and a pool of threads inside ONNX Runtime lost more than that
-        under other work on the cores: benchmarks/network_search.py --forward)."""
+        runs on one thread; a batch is split among `cores` calls side by side, which did at least
+        as well as ONNX Runtime's own pool of threads with other work on the cores
+        (benchmarks/network_search.py --forward)."""
         if self.backend == "onnxruntime":
             session = self._session(spatial.shape[1], spatial.shape[2])
             if session is not None:
