@@ -11,7 +11,7 @@ import pytest
 from test_katago_net_model import _write, _Writer
 
 from reviewer.core.analysis import Limit
-from reviewer.core.engines import discovery, registry
+from reviewer.core.engines import registry
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.engines.katago_net import network_path as paths
 from reviewer.core.engines.katago_net.model import model_problem
@@ -166,11 +166,9 @@ def test_the_engine_listing_says_which_program_searches(no_gpu, tmp_path, monkey
     found = EngineInfo("katago", "go", "katago", command, "1.18.1", "ok", "installed")
     (tmp_path / "newer").mkdir()
     newer = EngineInfo("katago-new", "go", "katago", tuple(_katago_command(tmp_path / "newer", 15)), "1.18.1", "ok")
-    monkeypatch.setattr(discovery, "_settings_engines", lambda check: ([found, newer], []))
-    monkeypatch.setattr(discovery, "_installed_katago", lambda: None)
-    monkeypatch.setattr(discovery, "_system_katago", lambda: None)
-    listed = {engine.name: engine for engine in discovery.find_engines(kind="go")}
+    broken = EngineInfo("katago-old", "go", "katago", command, None, "broken", "does not run")
+    listed = {engine.name: engine for engine in registry.engines_as_run([found, newer, broken])}
     assert listed["katago"].searched_in_process and "Reviewer's own search" in listed["katago"].detail
-    assert not listed["katago-new"].searched_in_process
+    assert not listed["katago-new"].searched_in_process and not listed["katago-old"].searched_in_process
     monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "process")
-    assert not any(engine.searched_in_process for engine in discovery.find_engines(kind="go"))
+    assert not any(engine.searched_in_process for engine in registry.engines_as_run([found, newer]))

@@ -51,7 +51,7 @@ class EngineInfo:
     source: str = ""  # "installed", "path", "settings", "builtin"
     # the user's options from engines.json: threads, hash_mb, visits (ints), model (a path)
     options: tuple[tuple[str, int | str], ...] = ()
-    # KataGo whose network Reviewer's own search searches in-process (no GPU: `katago_net.network_path`)
+    # KataGo whose network Reviewer's own search searches in-process (`registry.engines_as_run`)
     searched_in_process: bool = False
 
     @property
@@ -279,25 +279,7 @@ def find_engines(
     for engine in settings:
         if kind in (None, engine.kind):
             found.replace_or_add(engine)
-    return [_with_network_path(engine) for engine in found.engines]
-
-
-SEARCHED_IN_PROCESS_NOTE = "its network searched by Reviewer's own search (no GPU found)"
-
-
-def _with_network_path(info: EngineInfo) -> EngineInfo:
-    """A usable KataGo marked when Reviewer's own search would search its network instead."""
-    if info.protocol != "katago" or not info.usable:
-        return info
-    from reviewer.core.engines.katago_net.network_path import network_path
-
-    model = dict(info.options).get("model")
-    if not isinstance(model, str):
-        args = list(info.command)
-        model = next((args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-model"), None)
-    if network_path(model) != "search":
-        return info
-    return replace(info, searched_in_process=True, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")
+    return found.engines
 
 
 def builtin_engine_info() -> EngineInfo | None:

@@ -10,6 +10,7 @@ import shlex
 import shutil
 import threading
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
@@ -20,10 +21,12 @@ from reviewer.core.gametree import GameKind
 
 __all__ = [
     "KATAGO_MAX_BOARD",
+    "SEARCHED_IN_PROCESS_NOTE",
     "EnginePlan",
     "KataGoDoesNotStart",
     "board_beyond_usual_engine",
     "engine_fingerprint",
+    "engines_as_run",
     "import_fallback_engines",
     "katago_plays",
     "open_engine",
@@ -100,6 +103,28 @@ def _open_katago(
     if overrides and "-override-config" not in command:
         command += ["-override-config", ",".join(overrides)]
     return KataGoEngine(command, name=name, start_in_background=start_in_background, version=version or "")
+
+
+SEARCHED_IN_PROCESS_NOTE = "its network searched by Reviewer's own search (no GPU found)"
+
+
+def engines_as_run(engines: Sequence[EngineInfo]) -> list[EngineInfo]:
+    """`engines` (as `find_engines` lists them) as `open_engine` would run them: a usable KataGo
+    whose network Reviewer's own search would search instead of KataGo's process is marked
+    `searched_in_process`, and its detail says so. Reads the networks' first bytes: not on a GUI thread."""
+    from reviewer.core.engines.katago import model_path
+    from reviewer.core.engines.katago_net.network_path import network_path
+
+    def as_run(info: EngineInfo) -> EngineInfo:
+        if info.protocol != "katago" or not info.usable:
+            return info
+        model = dict(info.options).get("model")
+        command = _with_model(info.command, model if isinstance(model, str) else None)
+        if network_path(model_path(command)) != "search":
+            return info
+        return replace(info, searched_in_process=True, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")
+
+    return [as_run(engine) for engine in engines]
 
 
 def _with_model(command: Sequence[str], model: str | None) -> list[str]:
