@@ -5,7 +5,8 @@ about 18% of them twice: a database stores them once), decompressed on the fly i
 PGN that both programs read. For each size:
 - import: `reviewer db import` in a process of its own (games/s over the games in the file, peak
   RSS from wait4) and SCID 4.7's `sc_base create` + `sc_base import` in `tkscid` (under xvfb-run);
-- bytes on disk per game stored: the SQLite file against SCID's .si4 + .sg4 + .sn4;
+- bytes on disk per game stored: the SQLite file and its position index's folder against SCID's
+  .si4 + .sg4 + .sn4;
 - explorer latency over a fixed set of positions (the start, after 1.e4, a common 10-move line,
   a rare 20-move line: the first 40 plies of the middle game of the set), with and without a
   player filter (the set's most frequent player, either colour): Reviewer's `explore()` against
@@ -16,7 +17,7 @@ PGN that both programs read. For each size:
 - a plain python-chess loop (replay every game, compare FENs) for the same positions, whose counts
   must equal the explorer's (with `--replay-games`, over that many games, as it is slow).
 Run: nice -n 15 .venv/bin/python benchmarks/database.py --games 10000 [--games 100000] [--repeats 20]
-         [--cold-runs 3] [--replay-games 10000] [--no-scid] [--work DIR [--reuse]]
+         [--cold-runs 3] [--replay-games 10000] [--copies N] [--no-scid] [--work DIR [--reuse]]
 """
 
 from __future__ import annotations
@@ -41,16 +42,24 @@ CHESS_SET = BIGSETS / "chess-pgnmentor-players.pgn.xz"
 COMMON_LINE = ["e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6"]
 
 
-def first_games(source: Path, count: int, target: Path) -> int:
-    """The first `count` games of an xz PGN (all when 0) into `target`; the number written."""
+def first_games(source: Path, count: int, target: Path, copies: int = 1) -> int:
+    """The first `count` games of an xz PGN (all when 0) into `target`, `copies` times (each copy
+    after the first with a tag of its own, so that a database stores it as another game); the
+    number written."""
     written = 0
-    with lzma.open(source, "rb") as packed, open(target, "wb") as out:
-        for line in packed:
-            if line.startswith(b"[Event "):
-                if count and written == count:
-                    break
-                written += 1
-            out.write(line)
+    with open(target, "wb") as out:
+        for copy in range(copies):
+            read = 0
+            with lzma.open(source, "rb") as packed:
+                for line in packed:
+                    if line.startswith(b"[Event "):
+                        if count and read == count:
+                            break
+                        read += 1
+                        written += 1
+                        if copy:
+                            out.write(b'[BenchmarkCopy "%d"]\r\n' % copy)
+                    out.write(line)
     return written
 
 
@@ -151,6 +160,13 @@ def scid_run(script: str, folder: Path) -> tuple[float, int, str, float]:
     return run_measured(["xvfb-run", "-a", "/usr/games/tkscid", str(path)])
 
 
+def reviewer_bytes(database: Path) -> int:
+    """The SQLite file and the position index's folder beside it."""
+    folder = database.with_name(database.name + ".positions")
+    index = sum(path.stat().st_size for path in folder.iterdir()) if folder.is_dir() else 0
+    return database.stat().st_size + index
+
+
 def scid_bytes(base: Path) -> int:
     return sum(base.with_suffix(suffix).stat().st_size for suffix in (".si4", ".sg4", ".sn4"))
 
@@ -194,22 +210,27 @@ def replay_counts(pgn: Path, lines: list[list[str]], limit: int) -> tuple[float,
 
 
 def measure(
-    size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False
+    size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False,
+    copies: int = 1,
 ) -> dict[str, object]:
-    pgn = work / f"chess-{size or 'all'}.pgn"
-    database = work / f"reviewer-{size}.sqlite"
-    base = work / f"scid-{size}"
+    label = f"{size}" if copies == 1 else f"{size}x{copies}"
+    pgn = work / f"chess-{size or 'all'}{'' if copies == 1 else f'x{copies}'}.pgn"
+    database = work / f"reviewer-{label}.sqlite"
+    base = work / f"scid-{label}"
     reuse = reuse and pgn.exists() and database.exists() and (not with_scid or base.with_suffix(".si4").exists())
     import sqlite3
 
     if reuse:  # the queries again, on the files and databases of an earlier run
         games_in_file = int(sqlite3.connect(database).execute("SELECT sum(games_read) FROM sources").fetchone()[0])
     else:
-        games_in_file = first_games(CHESS_SET, size, pgn)
+        games_in_file = first_games(CHESS_SET, size, pgn, copies)
     result: dict[str, object] = {"games_in_file": games_in_file, "pgn_bytes": pgn.stat().st_size, "reused": reuse}
     if not reuse:
-        for stale in work.glob(f"reviewer-{size}.sqlite*"):
-            stale.unlink()
+        for stale in work.glob(f"reviewer-{label}.sqlite*"):
+            if stale.is_dir():
+                shutil.rmtree(stale)
+            else:
+                stale.unlink()
         env = {**os.environ, "PYTHONPATH": str(REPO), "REVIEWER_CACHE_DIR": str(work / "cache")}
         seconds, rss, output, cpu_seconds = run_measured(
             [sys.executable, "-m", "reviewer", "db", "import", "--db", str(database), str(pgn), "--json"], env=env
@@ -224,7 +245,7 @@ def measure(
             "duplicates": summary["duplicates"],
             "skipped": len(summary["skipped"]),
             "peak_rss_mb": round(rss / 2**20, 1),
-            "bytes_per_game": round(database.stat().st_size / int(summary["stored"])),
+            "bytes_per_game": round(reviewer_bytes(database) / int(summary["stored"])),
         }
     connection = sqlite3.connect(database)
     stored = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
@@ -253,7 +274,7 @@ def measure(
             "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
         }
     if with_scid and not reuse:
-        for stale in work.glob(f"scid-{size}.s*4"):
+        for stale in work.glob(f"scid-{label}.s*4"):
             stale.unlink()
         seconds, rss, output, cpu_seconds = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
         imported, scid_seconds = output.split()[:2]
@@ -296,6 +317,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--replay-games", type=int, default=10000, help="games the python-chess loop replays (0 = none)")
+    parser.add_argument("--copies", type=int, default=1,
+                        help="the games this many times, each copy tagged apart (a bigger database than the set)")
     parser.add_argument("--no-scid", action="store_true")
     parser.add_argument("--reuse", action="store_true", help="with --work: query the databases an earlier run built there")
     parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
@@ -305,8 +328,8 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     try:
         for size in args.games or [10000]:
-            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse)
-            print(json.dumps({"size": size, **result}, ensure_ascii=False, indent=1), flush=True)
+            result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse, args.copies)
+            print(json.dumps({"size": size, "copies": args.copies, **result}, ensure_ascii=False, indent=1), flush=True)
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -155,8 +155,8 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def step_latency(kind: str, steps: int) -> list[float]:
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.app import create_application
+    from reviewer.gui.window.main_window import MainWindow
 
     app = create_application(dark=False)
     window = MainWindow(discover_engines=False)
@@ -204,8 +204,8 @@ def live_analysis(kind: str, background: bool, interval_ms: int = 20) -> tuple[l
     runs off the GUI thread (the app's way); False scores on the GUI thread, as before."""
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
 
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.app import create_application
+    from reviewer.gui.window.main_window import MainWindow
 
     app = create_application(dark=False)
     window = MainWindow(discover_engines=False)
@@ -301,8 +301,8 @@ FIRST_PAINT_PROBE = r"""
 import sys, time
 started = time.perf_counter()
 from PySide6.QtCore import QEvent, QObject, QTimer
-from reviewer.gui.app import create_application
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.app import create_application
+from reviewer.gui.window.main_window import MainWindow
 imported = time.perf_counter()
 app = create_application()
 window = MainWindow(discover_engines=False)

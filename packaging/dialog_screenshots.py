@@ -31,10 +31,10 @@ def _wait(app, ready) -> None:  # type: ignore[no-untyped-def]
 
 
 def main(out_dir: Path) -> None:
-    from reviewer.gui.app import apply_theme, create_application
+    from reviewer.gui.common.settings import Settings
     from reviewer.gui.dialogs.about import AboutDialog
     from reviewer.gui.dialogs.engine_manager import EngineManagerDialog
-    from reviewer.gui.settings import Settings
+    from reviewer.gui.window.app import apply_theme, create_application
 
     app = create_application(dark=False)
     out_dir.mkdir(parents=True, exist_ok=True)

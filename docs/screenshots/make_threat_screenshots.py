@@ -29,7 +29,7 @@ def main() -> int:
     args = parser.parse_args()
     private = private_dirs("CACHE", "CONFIG")
 
-    from reviewer.gui.settings import EngineChoice
+    from reviewer.gui.common.settings import EngineChoice
 
     app, window = shown_window(args.dark)
 

@@ -32,7 +32,7 @@ def main() -> int:
     private_dirs("DATA", "CACHE", "CONFIG")
 
     from reviewer.core.analysis import Limit
-    from reviewer.gui.settings import EngineChoice
+    from reviewer.gui.common.settings import EngineChoice
 
     app, window = shown_window(args.dark)
 

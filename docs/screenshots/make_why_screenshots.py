@@ -67,8 +67,8 @@ def main() -> int:
     private = private_dirs("CACHE", "CONFIG")
 
     from reviewer.core.analysis import Limit
+    from reviewer.gui.common.settings import EngineChoice
     from reviewer.gui.presenters.why import move_why
-    from reviewer.gui.settings import EngineChoice
 
     app, window = shown_window(args.dark)
 

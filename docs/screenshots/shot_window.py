@@ -19,8 +19,8 @@ def private_dirs(*names: str) -> Path:
 
 def shown_window(dark: bool) -> tuple[Any, Any]:
     """The application (light or dark) and a main window of 1400×900 on show."""
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.app import create_application
+    from reviewer.gui.window.main_window import MainWindow
 
     app = create_application([], dark=dark)
     window = MainWindow(discover_engines=False, remember_layout=False)

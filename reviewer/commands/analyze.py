@@ -388,24 +388,23 @@ def limit_for(kind: GameKind, args: argparse.Namespace, cores: int | None = None
     """A uniform limit when one is named; otherwise chess is reviewed in passes, with one
     single-thread engine per core (`cores`: this machine's by default), and Go in passes when
     `katago` reviews it (the built-in engine keeps its own visits: its first pass would say nothing)."""
-    from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes, default_go_passes
-
     passes: tuple[int, ...] | None = getattr(args, "passes", None)
-    work_unit = game_support(kind).work_unit
+    support = game_support(kind)
+    work_unit = support.work_unit
     if work_unit == "nodes":
         if args.nodes is None and args.depth is None and args.movetime is None:
-            scheme = default_chess_passes(cores)
+            scheme = support.default_passes(cores)
             if passes is not None:
-                scheme = ChessPasses(nodes=passes, engines=scheme.engines)
+                scheme = scheme.with_budgets(passes)
             return scheme.limit(args.multipv)
         return Limit(nodes=args.nodes, depth=args.depth, movetime_s=args.movetime, multipv=args.multipv)
     if work_unit != "visits":
         assert_never(work_unit)
     if args.visits is None and args.movetime is None:
         if passes is not None:
-            return GoPasses(visits=(passes[0], passes[-1])).limit(args.multipv)
+            return support.default_passes(cores).with_budgets(passes).limit(args.multipv)
         if katago:
-            return default_go_passes().limit(args.multipv)
+            return support.default_passes(cores).limit(args.multipv)
     maps = bool(getattr(args, "maps", False))  # other commands share this function without the option
     return Limit(visits=args.visits, movetime_s=args.movetime, multipv=args.multipv, maps=maps)
 

@@ -27,7 +27,7 @@ from reviewer.core.analysis import Limit
 from reviewer.core.games import game_support, registered_games
 
 if TYPE_CHECKING:
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
 SCREENSHOT_TIMEOUT_S = 600
 
@@ -131,14 +131,14 @@ def run(args: argparse.Namespace) -> int:
     if args.screenshot is not None and "QT_QPA_PLATFORM" not in os.environ and not _has_display():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
 
-    from reviewer.gui.app import create_application
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.app import create_application
+    from reviewer.gui.window.main_window import MainWindow
 
     app = create_application(dark=True if args.dark else None)
     window = MainWindow(remember_layout=args.screenshot is None)
     _apply_engine_options(window, args)
     if args.screenshot is not None or scripted:
-        from reviewer.gui.app import take_screenshot
+        from reviewer.gui.window.app import take_screenshot
 
         game_index = 0 if args.game is None else args.game - 1
         return take_screenshot(
@@ -155,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _apply_engine_options(window: MainWindow, args: argparse.Namespace) -> None:
-    from reviewer.gui.settings import EngineChoice
+    from reviewer.gui.common.settings import EngineChoice
 
     if args.preset:
         window.session.model.set_preset(args.preset)

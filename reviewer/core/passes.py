@@ -41,11 +41,11 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit, PassStanding
 from reviewer.core.engines.base import Engine
-from reviewer.core.games.support import game_support
+from reviewer.core.games.support import game_support, registered_games
 from reviewer.core.gametree import Game
 from reviewer.core.scoring.common import DEFAULT_PRESET, DROP_THRESHOLDS, GameAssessment, Preset, sharpness
 
@@ -53,9 +53,9 @@ __all__ = [
     "ChessPasses",
     "GoPasses",
     "PassPlan",
+    "PassScheme",
     "PassStanding",
     "PassStart",
-    "Scheme",
     "chess_moves_in_doubt",
     "default_chess_passes",
     "default_go_passes",
@@ -75,6 +75,76 @@ MISTAKE_THRESHOLDS = tuple(sorted({preset[1] for preset in DROP_THRESHOLDS.value
 FLAGGED = ("mistake", "blunder")
 DOUBT_PRESET: Preset = "lichess"  # the lowest thresholds: its flagged moves include every preset's
 SHARP = 1.0  # sharpness above which a position's figures are deepened (about W = L = 27%)
+
+Searcher = Callable[[Game, Sequence[int], Limit, threading.Event], Iterator[Evaluation]]
+FocusCallback = Callable[[], Sequence[int]]  # the plies the player is looking at now
+
+
+class PassScheme(Protocol):
+    """A game's way of reviewing in passes (its support object's `default_passes`): what each pass
+    searches and how; the driver (`run_passes`, `review_standing`) asks it and nothing else."""
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def scheme_id(self) -> str:
+        """The scheme in `Limit.scheme` ("chess-passes-v1:…"): part of every cache key and engine id."""
+        ...
+
+    @property
+    def pass_count(self) -> int: ...
+
+    @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        """Every pass's budget per position (nodes or visits), the first pass first."""
+        ...
+
+    def from_id(self, scheme_id: str) -> PassScheme | None:
+        """The scheme of this game's kind that `scheme_id` names; None for an id of another."""
+        ...
+
+    def with_budgets(self, budgets: Sequence[int]) -> PassScheme:
+        """The scheme with these budgets per pass (`--passes`), its other settings the usual ones."""
+        ...
+
+    def limit(self, multipv: int = 1) -> Limit: ...
+
+    def pass_limit(self, index: int) -> Limit:
+        """The search of one position in pass `index` (1, 2, …)."""
+        ...
+
+    def describe_pass(self, index: int) -> str:
+        """Pass `index`'s budget for people: "250k nodes", "32 visits"."""
+        ...
+
+    def describe(self) -> str:
+        """The scheme for people: 'passes · 40k → 250k → 1M nodes'."""
+        ...
+
+    def targets(
+        self, game: Game, index: int, latest: dict[int, Evaluation], earlier: dict[int, Evaluation], touched: set[int]
+    ) -> set[int]:
+        """The positions pass `index` ≥ 2 searches, from each position's figures after the passes
+        before (`latest`); `touched` are the positions the pass before searched, `earlier` their
+        figures before it."""
+        ...
+
+    def batches(
+        self, game: Game, index: int, to_search: list[int], latest: dict[int, Evaluation],
+        focus: FocusCallback | None, wanted: set[int],
+    ) -> Iterator[list[int]]:
+        """The positions of pass `index` not yet searched, in the order and the batches they are
+        searched in (the player's `focus` may come first); nothing where there is nothing to search."""
+        ...
+
+    def further_targets(self, game: Game, index: int, latest: dict[int, Evaluation]) -> set[int]:
+        """Positions pass `index` searches too after its own, as its results now ask (empty: the pass is done)."""
+        ...
+
+    def searcher(self, engine: Engine, scheme_engine_id: str) -> Searcher:
+        """How `engine` searches one pass's positions under this scheme."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -112,6 +182,53 @@ class ChessPasses:
     def pass_count(self) -> int:
         return len(self.nodes)
 
+    def from_id(self, scheme_id: str) -> ChessPasses | None:
+        match = _CHESS_ID.match(scheme_id)
+        if match is None:
+            return None
+        return ChessPasses(
+            nodes=tuple(int(n) for n in match["nodes"].split(">")),
+            margins=tuple(float(m) for m in match["margins"].split(">") if m),
+            engines=int(match["engines"]),
+            hash_mb=int(match["hash"]),
+            flags_from=int(match["flags"] or 0),
+        )
+
+    def with_budgets(self, budgets: Sequence[int]) -> ChessPasses:
+        return ChessPasses(nodes=tuple(budgets), engines=self.engines)
+
+    def describe(self) -> str:
+        return "passes · " + " → ".join(_compact(n) for n in self.nodes) + " nodes"
+
+    def targets(
+        self, game: Game, index: int, latest: dict[int, Evaluation], earlier: dict[int, Evaluation], touched: set[int]
+    ) -> set[int]:
+        return _move_plies_to_positions(chess_moves_in_doubt(game, latest, self, index, earlier=earlier, touched=touched))
+
+    def batches(
+        self, game: Game, index: int, to_search: list[int], latest: dict[int, Evaluation],
+        focus: FocusCallback | None, wanted: set[int],
+    ) -> Iterator[list[int]]:
+        if to_search:
+            yield to_search
+
+    def further_targets(self, game: Game, index: int, latest: dict[int, Evaluation]) -> set[int]:
+        return set()
+
+    def searcher(self, engine: Engine, scheme_engine_id: str) -> Searcher:
+        """Reproducibly where the engine can (UCI: each of `engines` processes on a fixed run of
+        positions, its hash cleared), else plainly."""
+
+        def search(game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
+            if hasattr(engine, "analyse_reproducibly"):
+                reproducible: _ReproducibleEngine = engine  # type: ignore[assignment]
+                return reproducible.analyse_reproducibly(
+                    game, plies, limit, stop, processes=self.engines, hash_mb=self.hash_mb, engine_id=scheme_engine_id
+                )
+            return engine.analyse(game, plies, limit, stop)
+
+        return search
+
 
 @dataclass(frozen=True)
 class GoPasses:
@@ -145,8 +262,49 @@ class GoPasses:
     def pass_count(self) -> int:
         return len(self.visits)
 
+    def from_id(self, scheme_id: str) -> GoPasses | None:
+        match = _GO_ID.match(scheme_id)
+        if match is None:
+            return None
+        return GoPasses(
+            visits=(int(match["fast"]), int(match["deep"])), refine_loss=float(match["loss"]), batch=int(match["batch"])
+        )
 
-Scheme = ChessPasses | GoPasses
+    def with_budgets(self, budgets: Sequence[int]) -> GoPasses:
+        return GoPasses(visits=(budgets[0], budgets[-1]))
+
+    def describe(self) -> str:
+        return f"passes · {self.visits[0]} → {self.visits[1]} visits"
+
+    def targets(
+        self, game: Game, index: int, latest: dict[int, Evaluation], earlier: dict[int, Evaluation], touched: set[int]
+    ) -> set[int]:
+        return _move_plies_to_positions(go_moves_to_refine(game, latest, self.refine_loss))
+
+    def batches(
+        self, game: Game, index: int, to_search: list[int], latest: dict[int, Evaluation],
+        focus: FocusCallback | None, wanted: set[int],
+    ) -> Iterator[list[int]]:
+        """The refining pass in small batches, the player's focus first (`_focused_batches`); the fast
+        pass in one."""
+        if index > 1:
+            if to_search or focus is not None:
+                yield from _focused_batches(to_search, game, latest, self, focus, wanted, index)
+        elif to_search:
+            yield to_search
+
+    def further_targets(self, game: Game, index: int, latest: dict[int, Evaluation]) -> set[int]:
+        # The refined figures may flag moves the fast pass did not: a mistake or blunder is
+        # explained from both its positions' refined search (and their ownership maps), so
+        # those positions are searched too, until every flagged move stands on this pass.
+        return _positions_of_flags_below(game, latest, index) if index > 1 else set()
+
+    def searcher(self, engine: Engine, scheme_engine_id: str) -> Searcher:
+        return engine.analyse
+
+
+if TYPE_CHECKING:  # what the driver takes: mypy checks that both schemes are one
+    _SCHEMES: tuple[PassScheme, ...] = (ChessPasses(), GoPasses())
 
 
 def _compact(count: int) -> str:
@@ -169,7 +327,8 @@ def default_chess_passes(cores: int | None = None) -> ChessPasses:
     )
 
 
-def default_go_passes() -> GoPasses:
+def default_go_passes(cores: int | None = None) -> GoPasses:
+    """The default Go review (KataGo's queries run in one process whatever the cores)."""
     return GoPasses()
 
 
@@ -180,22 +339,14 @@ _CHESS_ID = re.compile(
 _GO_ID = re.compile(r"^go-passes-v1:visits(?P<fast>\d+)>(?P<deep>\d+):refine(?P<loss>[\d.]+):batch(?P<batch>\d+)$")
 
 
-def scheme_from_id(scheme_id: str) -> Scheme:
-    """The scheme a `Limit.scheme` names; ValueError for one this version does not know."""
-    match = _CHESS_ID.match(scheme_id)
-    if match:
-        return ChessPasses(
-            nodes=tuple(int(n) for n in match["nodes"].split(">")),
-            margins=tuple(float(m) for m in match["margins"].split(">") if m),
-            engines=int(match["engines"]),
-            hash_mb=int(match["hash"]),
-            flags_from=int(match["flags"] or 0),
-        )
-    match = _GO_ID.match(scheme_id)
-    if match:
-        return GoPasses(
-            visits=(int(match["fast"]), int(match["deep"])), refine_loss=float(match["loss"]), batch=int(match["batch"])
-        )
+def scheme_from_id(scheme_id: str) -> PassScheme:
+    """The scheme a `Limit.scheme` names (read by the scheme of the game it is for); ValueError for
+    one no registered game knows."""
+    for support in registered_games():
+        if support.default_passes_ref:
+            scheme = support.default_passes().from_id(scheme_id)
+            if scheme is not None:
+                return scheme
     raise ValueError(f"unknown review scheme {scheme_id!r}")
 
 
@@ -321,7 +472,6 @@ class PassStart:
 
 
 PassCallback = Callable[[PassStart], None]
-FocusCallback = Callable[[], Sequence[int]]  # the plies the player is looking at now
 
 
 class _ReproducibleEngine(Protocol):
@@ -335,29 +485,18 @@ class _ReproducibleEngine(Protocol):
 class PassPlan:
     """The state of a review in passes: each position's deepest evaluation and the pass it came from."""
 
-    scheme: Scheme
+    scheme: PassScheme
     latest: dict[int, Evaluation]
 
-Searcher = Callable[[Game, Sequence[int], Limit, threading.Event], Iterator[Evaluation]]
 
-
-def searcher_for(engine: Engine, scheme: Scheme, scheme_engine_id: str) -> Searcher:
-    """How one pass's positions are searched: reproducibly when the engine can (UCI), else plainly."""
-
-    def search(game: Game, plies: Sequence[int], limit: Limit, stop: threading.Event) -> Iterator[Evaluation]:
-        if isinstance(scheme, ChessPasses) and hasattr(engine, "analyse_reproducibly"):
-            reproducible: _ReproducibleEngine = engine  # type: ignore[assignment]
-            return reproducible.analyse_reproducibly(
-                game, plies, limit, stop, processes=scheme.engines, hash_mb=scheme.hash_mb, engine_id=scheme_engine_id
-            )
-        return engine.analyse(game, plies, limit, stop)
-
-    return search
+def searcher_for(engine: Engine, scheme: PassScheme, scheme_engine_id: str) -> Searcher:
+    """How one pass's positions are searched (the scheme says: reproducibly where it can, else plainly)."""
+    return scheme.searcher(engine, scheme_engine_id)
 
 
 def run_passes(
     game: Game,
-    scheme: Scheme,
+    scheme: PassScheme,
     cached: Sequence[dict[int, Evaluation]],
     search: Callable[[], Searcher],
     stop: threading.Event,
@@ -391,7 +530,6 @@ def run_passes(
         earlier = {ply: state[ply] for ply in targets if ply in state}
         touched = set(targets)
         from_cache = cached[index - 1] if index - 1 < len(cached) else {}
-        refining = isinstance(scheme, GoPasses) and index > 1
         asked: set[int] = set()  # positions this pass has taken up (searched or from the cache)
         announced = False
         done = planned = 0  # positions searched in this pass, and to be searched so far
@@ -410,44 +548,32 @@ def run_passes(
             for ply in sorted(targets & from_cache.keys()):
                 state[ply] = replace(from_cache[ply], review_pass=index, engine_id=scheme_engine_id)
                 yield state[ply]
-            focused = refining and focus is not None
-            if to_search or focused:
-                searcher: Searcher | None = None
-                if refining:
-                    assert isinstance(scheme, GoPasses)
-                    batches = _focused_batches(to_search, game, state, scheme, focus, wanted_set, index)
-                else:
-                    batches = iter([to_search])
-                for batch in batches:
-                    searcher = searcher or search()
-                    with_results = searcher(game, batch, replace(scheme.pass_limit(index), multipv=multipv), stop)
-                    try:
-                        for evaluation in with_results:
-                            if evaluation.ply not in wanted_set:
-                                continue
-                            evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
-                            if store is not None:
-                                store(index, evaluation)
-                            state[evaluation.ply] = evaluation
-                            touched.add(evaluation.ply)
-                            done += 1
-                            if on_searched is not None:
-                                on_searched(done, max(done, planned))
-                            yield evaluation
-                            if stop.is_set():
-                                return
-                    finally:
-                        close = getattr(with_results, "close", None)
-                        if close is not None:
-                            close()
-                    if stop.is_set():
-                        return
-            if not refining:
-                break
-            # The refined figures may flag moves the fast pass did not: a mistake or blunder is
-            # explained from both its positions' refined search (and their ownership maps), so
-            # those positions are searched too, until every flagged move stands on this pass.
-            targets = (_positions_of_flags_below(game, state, index) & wanted_set) - asked
+            searcher: Searcher | None = None
+            for batch in scheme.batches(game, index, to_search, state, focus, wanted_set):
+                searcher = searcher or search()
+                with_results = searcher(game, batch, replace(scheme.pass_limit(index), multipv=multipv), stop)
+                try:
+                    for evaluation in with_results:
+                        if evaluation.ply not in wanted_set:
+                            continue
+                        evaluation = replace(evaluation, review_pass=index, engine_id=scheme_engine_id)
+                        if store is not None:
+                            store(index, evaluation)
+                        state[evaluation.ply] = evaluation
+                        touched.add(evaluation.ply)
+                        done += 1
+                        if on_searched is not None:
+                            on_searched(done, max(done, planned))
+                        yield evaluation
+                        if stop.is_set():
+                            return
+                finally:
+                    close = getattr(with_results, "close", None)
+                    if close is not None:
+                        close()
+                if stop.is_set():
+                    return
+            targets = (scheme.further_targets(game, index, state) & wanted_set) - asked
             if not targets:
                 break
 
@@ -467,7 +593,7 @@ def _positions_of_flags_below(game: Game, latest: dict[int, Evaluation], index: 
 
 def _pass_targets(
     game: Game,
-    scheme: Scheme,
+    scheme: PassScheme,
     index: int,
     state: dict[int, Evaluation],
     earlier: dict[int, Evaluation],
@@ -477,14 +603,11 @@ def _pass_targets(
     """The positions pass `index` searches, from each position's figures after the passes before."""
     if index == 1:
         return set(wanted)
-    if isinstance(scheme, ChessPasses):
-        moves = chess_moves_in_doubt(game, state, scheme, index, earlier=earlier, touched=touched)
-        return _move_plies_to_positions(moves) & wanted
-    return _move_plies_to_positions(go_moves_to_refine(game, state, scheme.refine_loss)) & wanted
+    return scheme.targets(game, index, state, earlier, touched) & wanted
 
 
 def review_standing(
-    game: Game, scheme: Scheme, cached: Sequence[dict[int, Evaluation]], engine_id: str, plies: Sequence[int] | None = None
+    game: Game, scheme: PassScheme, cached: Sequence[dict[int, Evaluation]], engine_id: str, plies: Sequence[int] | None = None
 ) -> PassStanding:
     """How far the review of `game` got, from each pass's results (`cached[k-1]`: pass k's, by ply):
     every pass decides what it looks at from the passes before, as `run_passes` does, and the first
@@ -549,7 +672,7 @@ def _move_plies_to_positions_ordered(moves: Sequence[int]) -> list[int]:
 _SCHEME_IN_ID = re.compile(r"scheme=([^,|\s]+)")
 
 
-def _scheme_in(engine_id: str) -> Scheme | None:
+def _scheme_in(engine_id: str) -> PassScheme | None:
     match = _SCHEME_IN_ID.search(engine_id)
     if match is None:
         return None
@@ -573,7 +696,4 @@ def pass_text(engine_id: str, review_pass: int | None) -> str | None:
 
 def scheme_text(scheme_id: str) -> str:
     """'passes · 40k → 250k → 1M nodes' / 'passes · 2 → 32 visits'."""
-    scheme = scheme_from_id(scheme_id)
-    if isinstance(scheme, ChessPasses):
-        return "passes · " + " → ".join(_compact(n) for n in scheme.nodes) + " nodes"
-    return f"passes · {scheme.visits[0]} → {scheme.visits[1]} visits"
+    return scheme_from_id(scheme_id).describe()

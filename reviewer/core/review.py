@@ -27,8 +27,8 @@ from reviewer.core.gametree import Game
 from reviewer.core.passes import (
     FocusCallback,
     PassCallback,
+    PassScheme,
     PassStart,
-    Scheme,
     pass_cache_id,
     run_passes,
     scheme_from_id,
@@ -204,14 +204,14 @@ def cached_results(cache: AnalysisCache, keys: Iterable[str], cache_id: str, lim
     return found
 
 
-def _complete_id(cache_id: str, scheme: Scheme | None) -> str:
+def _complete_id(cache_id: str, scheme: PassScheme | None) -> str:
     """The key a position is first looked up under: a scheme's fast pass covers every position."""
     return pass_cache_id(cache_id, 1) if scheme is not None else cache_id
 
 
 def _analyse_in_passes(
     game: Game,
-    scheme: Scheme,
+    scheme: PassScheme,
     limit: Limit,
     engine: Engine | None,
     engine_factory: Callable[[], Engine] | None,

@@ -50,6 +50,7 @@ class TreeEditor:
         self._undo: list[tuple[Step, Step, bool]] = []  # (undo, redo, of notes) of each edit, the last made last
         self._redo: list[tuple[Step, Step, bool]] = []  # the same of each edit undone, the last undone last
         self.last_was_notes = False  # whether the last edit undone or redone was of a node's notes
+        self._clean_depth: int | None = 0  # len(_undo) where the tree is the one saved; None: no longer reachable
 
     @property
     def can_undo(self) -> bool:
@@ -59,9 +60,20 @@ class TreeEditor:
     def can_redo(self) -> bool:
         return bool(self._redo)
 
+    @property
+    def is_clean(self) -> bool:
+        """Whether undoing and redoing came back to the tree as it was at `mark_clean` (at first: as opened)."""
+        return self._clean_depth == len(self._undo)
+
+    def mark_clean(self) -> None:
+        """The tree as it is now is the one saved."""
+        self._clean_depth = len(self._undo)
+
     def _done(self, undo: Step, redo: Step, notes: bool = False) -> None:
         """An edit was made: `undo` takes it back, `redo` makes it again; `notes` when it changed a
         node's NAGs, words or shapes rather than the moves."""
+        if self._clean_depth is not None and self._clean_depth > len(self._undo):
+            self._clean_depth = None  # the saved tree was undone past, and this edit drops its redo
         self._undo.append((undo, redo, notes))
         self._redo.clear()
 

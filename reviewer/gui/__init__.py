@@ -1,1 +1,1 @@
-"""The desktop app: Qt widgets composed around one `ReviewSession` (see `reviewer.gui.session`)."""
+"""The desktop app: Qt widgets composed around one `ReviewSession` (see `reviewer.gui.common.session`)."""

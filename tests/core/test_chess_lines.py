@@ -212,9 +212,9 @@ def test_an_import_without_the_compiled_reader_stores_the_same_games_and_positio
         with GameDatabase(tmp_path / f"{name}.sqlite") as database:
             import_paths(database, [source])
             connection = database.connection
+            runs = database.positions.runs()
             stored.append((
                 connection.execute("SELECT fingerprint, plies, moves FROM games ORDER BY id").fetchall(),
-                connection.execute("SELECT key, game_id, ply, move FROM positions ORDER BY key, game_id").fetchall(),
-                connection.execute("SELECT * FROM totals ORDER BY key, move").fetchall(),
+                sorted(row for run in runs for row in zip(*(run.columns[name].tolist() for name in ("keys", "games", "plies", "moves")))),
             ))
     assert stored[0][0] and stored[0][1] and stored[0] == stored[1]

@@ -28,6 +28,7 @@ from reviewer.core.database import (
     games_at,
     go_position,
     import_paths,
+    position_index,
     position_of_game,
 )
 from reviewer.core.formats import load_game, open_collection, write_sgf
@@ -261,7 +262,11 @@ def _transformed_copy(game: Game, transform) -> Game:
     return copy
 
 
-def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(tmp_path):
+@pytest.mark.parametrize("busy_postings", [256, 2])
+def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(
+        tmp_path, monkeypatch, busy_postings):
+    # With busy_postings 2 the answers come from the run's totals of its busy positions.
+    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
     original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
     assert original.board_width == 19
     folder = tmp_path / "games"
@@ -273,6 +278,7 @@ def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the
     with GameDatabase(tmp_path / "go.sqlite") as database:
         report = import_paths(database, [folder])
         assert report.stored == 8 and not report.skipped
+        assert (len(database.positions.runs()[0].columns["total_keys"]) > 0) == (busy_postings == 2)
         stored_games = [load_game(folder / f"copy{number}.sgf") for number in range(8)]
         for plies in (0, 1, 4, 9, 30):
             # The board as copy 5 (a quarter turn) has it, asked in its own orientation.
@@ -351,10 +357,12 @@ def test_a_killed_import_goes_on_where_it_stopped(tmp_path):
         read_before = database.connection.execute("SELECT games_read FROM sources").fetchone()[0]
         stored_before = database.game_count()
         assert 10 <= read_before < 232 and stored_before >= 10
-        # The cut import's positions wait to be merged; the next import merges them.
-        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] > 0
+        # Every game the cut import stored is searchable: its run of the index was named with it.
+        assert explore(database, chess_position(None, [])).games == stored_before
         report = import_paths(database, [source], chunk_games=50)
-        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
+        # Whatever the kill left in the index's folder that no run names is gone.
+        named = {row[0] for row in database.connection.execute("SELECT name FROM runs")}
+        assert named and {path.name for path in database.index_folder.iterdir()} == named
         assert report.resumed == {str(source): read_before}
         assert report.stored == database.game_count() - stored_before
         resumed = (database.game_count(), database.position_count())
@@ -417,37 +425,34 @@ def test_command_line_import_explore_and_games(tmp_path, capsys):
     assert "--color needs --player" in capsys.readouterr().err
 
 
-_FROM_SCRATCH = """
-SELECT p.key, coalesce(p.move, -2), count(*), coalesce(sum(outcome = 1), 0), coalesce(sum(outcome = 0), 0),
-       coalesce(sum(outcome = -1), 0), coalesce(sum(white_elo), 0), count(white_elo), coalesce(sum(black_elo), 0),
-       count(black_elo), max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)
-FROM totalled t JOIN positions p ON p.key = t.key JOIN games g ON g.id = p.game_id
-GROUP BY p.key, coalesce(p.move, -2) ORDER BY 1, 2
-"""
-
-
-def test_running_totals_of_busy_positions_equal_their_games_however_the_import_is_cut(tmp_path):
+@pytest.mark.parametrize("busy_postings", [256, 2])
+def test_the_explorer_answers_alike_however_the_import_is_cut_into_runs_and_they_are_merged(tmp_path, monkeypatch, busy_postings):
+    # With busy_postings 2 nearly every position keeps its totals and best games in the runs.
+    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
     sources = [CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn", CORPUS_DIR / "pgn" / "pgn-read__4ncl_96-97_03.pgn"]
     answers = []
-    # Whole files at once; then chunks of 7 games and a merge of the positions every 300 rows.
+    runs = []
+    # Whole files at once; then chunks of 7 games in runs merged up to 300 positions only.
     for chunk_games, merge_rows in ((1000, 10**9), (7, 300)):
         with GameDatabase(tmp_path / f"chunks-{chunk_games}.sqlite") as database:
-            for source in sources:  # two imports: the second adds to the totals of the first
+            for source in sources:  # two imports: the second's runs are merged into the first's
                 import_paths(database, [source], chunk_games=chunk_games, merge_rows=merge_rows)
-            assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
-            totals = database.connection.execute("SELECT * FROM totals ORDER BY key, move").fetchall()
-            assert totals and totals == database.connection.execute(_FROM_SCRATCH).fetchall()
-            for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"]):
+            runs.append(len(database.positions.runs()))
+            busy = sum(len(run.columns["total_keys"]) for run in database.positions.runs())
+            assert (busy > 300) == (busy_postings == 2)
+            for line in ([], ["e4"], ["d4", "Nf6"], ["e4", "c5", "Nf3"], ["e4", "c5", "Nf3", "d6", "d4", "cxd4"]):
                 position = chess_position(None, line)
-                from_totals = explore(database, position)
-                # A filter that keeps every game answers from the games themselves.
-                from_games = explore(database, position, ExploreFilters(since="0"))
-                assert from_totals.games > 0
-                assert (from_totals.games, from_totals.moves, from_totals.ended_here) == (
-                    from_games.games, from_games.moves, from_games.ended_here)
-                assert [game.id for game, _ in from_totals.top_games] == [game.id for game, _ in from_games.top_games]
-                answers.append((from_totals.games, from_totals.moves))
-    assert answers[:4] == answers[4:]
+                unfiltered = explore(database, position)
+                # A filter that keeps every game answers from the positions' rows.
+                from_rows = explore(database, position, ExploreFilters(since="0"))
+                assert unfiltered.games > 0
+                assert (unfiltered.games, unfiltered.moves, unfiltered.ended_here) == (
+                    from_rows.games, from_rows.moves, from_rows.ended_here)
+                assert [game.id for game, _ in unfiltered.top_games] == [game.id for game, _ in from_rows.top_games]
+                assert [move for _, move in unfiltered.top_games] == [move for _, move in from_rows.top_games]
+                answers.append((unfiltered.games, unfiltered.moves))
+    assert answers[:5] == answers[5:]
+    assert runs[0] <= 2 < 10 < runs[1]  # a run or two; many small ones
 
 
 def test_a_chess960_position_is_looked_up_by_the_key_its_import_stored() -> None:
@@ -468,5 +473,4 @@ def test_a_cancelled_import_leaves_the_games_it_stored_searchable(tmp_path):
     with GameDatabase(tmp_path / "games.sqlite") as database:
         report = import_paths(database, [source], chunk_games=20, cancel=cancel, progress=lambda _: cancel.set())
         assert report.cancelled and report.stored == database.game_count() == 20
-        assert database.connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0] == 0
         assert explore(database, chess_position(None, [])).games == 20

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,40 @@ def test_a_source_that_is_gone_is_named_and_the_others_come_back(database, tmp_p
     _spoil_pages(database, first_page=0, pages=2)
     report = rebuild_database(database)
     assert report.missing == [copy.resolve()] and report.stored > 200
+
+
+def test_a_run_of_the_position_index_that_is_gone_is_named_and_a_rebuild_brings_it_back(database) -> None:
+    before = _figures(database)
+    with GameDatabase(database) as opened:
+        run = opened.positions.runs()[0]
+    run.path.unlink()
+    problem = check_database(database)
+    assert problem is not None and run.name in problem
+    with GameDatabase(database) as opened, pytest.raises(DamagedDatabase, match="rebuild"):
+        explore(opened, chess_position(moves=["e4"]))
+    report = rebuild_database(database)
+    assert report.damaged_copy is not None and check_database(database) is None
+    assert _figures(database) == before
+
+
+def test_a_database_of_the_earlier_schema_is_named_and_read_again_into_the_new_one(database) -> None:
+    before = _figures(database)
+    connection = sqlite3.connect(database)
+    with connection:
+        connection.execute("UPDATE meta SET value = '1' WHERE name = 'schema'")
+    connection.close()
+    with pytest.raises(DamagedDatabase, match="earlier version"):
+        GameDatabase(database)
+    rebuild_database(database)
+    assert _figures(database) == before
+
+
+def test_a_run_cut_short_is_named_by_the_check(database) -> None:
+    with GameDatabase(database) as opened:
+        run = opened.positions.runs()[-1]
+    with run.path.open("r+b") as file:
+        file.truncate(run.path.stat().st_size // 2)
+    problem = check_database(database)
+    assert problem is not None and "cut short" in problem
+    checked = _command("check", "--db", str(database))
+    assert checked.returncode == 1 and "is damaged" in checked.stderr

@@ -9,7 +9,7 @@ import pytest
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.explain.common import Threat
 from reviewer.core.games import game_support, registered_games, rules_for
-from reviewer.core.games.support import resolve
+from reviewer.core.games.support import Ref, resolve
 from reviewer.core.gametree import Game
 from reviewer.core.score_text import score_text
 from reviewer.core.scoring.chess import win_pct
@@ -25,10 +25,10 @@ def test_every_reference_of_a_game_resolves(kind: str) -> None:
     references += list(support.readers.values())
     assert len(references) >= 12
     for reference in references:
-        assert callable(resolve(reference)) or reference in (
-            support.rules_ref, support.threat_ref, support.setup_ref, support.fallback_version_ref), reference
+        assert isinstance(reference, Ref)
+        reference.get()  # imported and checked: a function, or the object the reference promises
     assert callable(support.position_setup.problem)  # the board editor: an object, as the rules are
-    assert isinstance(resolve(support.threat_ref or ""), Threat)
+    assert isinstance(support.threat(), Threat)
     assert support.rules is rules_for(kind) and support.rules.kind == kind
     if support.fallback_engine:  # the built-in engine's version, as the engine list shows it
         assert support.fallback_version()[:1].isdigit()
@@ -85,7 +85,7 @@ def test_go_reads_its_values_as_leads_in_points() -> None:
 
 def test_a_game_that_names_no_reading_of_its_values_is_told_so() -> None:
     go = game_support("go")
-    silent = dataclasses.replace(go, title="Silent", scores=dataclasses.replace(go.scores, value_first_ref="", mover_value_ref=""))
+    silent = dataclasses.replace(go, title="Silent", scores=dataclasses.replace(go.scores, value_first_ref=Ref(""), mover_value_ref=Ref("")))
     position = Evaluation(ply=0, kind="go", score_lead_first=1.0)
     with pytest.raises(ValueError, match="'Silent' names no value_first_ref"):
         silent.position_value(position)
@@ -111,7 +111,7 @@ def test_a_comment_reads_without_what_a_reviewer_export_wrote_in_it() -> None:
     chess, go = game_support("chess"), game_support("go")
     assert chess.own_comment("Nice trap. (0.41 → -0.62) Mistake. Nf3 was best.").strip() == "Nice trap."
     assert go.own_comment("A calm move.\nReviewer: Mistake (B+2.5 → W+0.5)") == "A calm move."
-    assert dataclasses.replace(go, own_comment_ref="").own_comment("as it is (0.41 → -0.62)") == "as it is (0.41 → -0.62)"
+    assert dataclasses.replace(go, own_comment_ref=Ref("")).own_comment("as it is (0.41 → -0.62)") == "as it is (0.41 → -0.62)"
 
 
 def test_chess_moves_go_from_square_to_square_and_gos_do_not() -> None:

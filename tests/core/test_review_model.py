@@ -247,6 +247,22 @@ def test_notes_are_undone_and_redone_with_the_moves_and_counted_as_unsaved(game)
     assert model.unsaved_edits == 1
 
 
+def test_undoing_back_to_the_saved_game_leaves_nothing_unsaved_until_an_edit_drops_the_way_back(game) -> None:
+    model = loaded(game)
+    node = model.mainline_node(14)
+    assert model.toggle_nag(node, 2) and model.annotate(node, words="a plan")
+    assert model.unsaved_edits == 2
+    assert model.undo_edit() and model.undo_edit()
+    assert model.unsaved_edits == 0  # the game as opened, as in the file
+    assert model.redo_edit() and model.unsaved_edits > 0
+    model.mark_saved()
+    assert model.unsaved_edits == 0
+    assert model.undo_edit() and model.unsaved_edits > 0  # the file holds the NAG, the game on show not
+    assert model.redo_edit() and model.unsaved_edits == 0
+    assert model.undo_edit() and model.toggle_nag(node, 6)  # the saved state's redo is gone
+    assert model.undo_edit() and model.unsaved_edits > 0  # back to a tree that is not the file's
+
+
 def test_notes_put_back_by_other_code_are_announced_but_neither_undoable_nor_unsaved(game) -> None:
     model = loaded(game)
     node = model.mainline_node(3)

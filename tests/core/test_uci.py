@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -360,4 +361,9 @@ def test_failures_leave_nothing_for_asyncio_to_complain_about(tmp_path):
         capture_output=True, text=True, timeout=120, cwd=REPO_ROOT, env={**os.environ, "PYTHONASYNCIODEBUG": "1"},
     )
     assert done.stdout.strip() == "done", done.stderr
-    assert done.stderr == ""
+    # Debug mode also notes each callback slower than 0.1 s: a loaded machine's timing, not a leak.
+    complaints = [line for line in done.stderr.splitlines() if not _SLOW_CALLBACK.fullmatch(line)]
+    assert complaints == [], done.stderr
+
+
+_SLOW_CALLBACK = re.compile(r"Executing <.*> took \d+\.\d+ seconds")

@@ -17,9 +17,10 @@ Moves are column letters a..g; a disc falls to the lowest empty row of its colum
 
 from __future__ import annotations
 
+import re
 import subprocess
 import threading
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,7 +28,9 @@ from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import EngineCrashed
 from reviewer.core.formats.collection import BuiltCollection, GameCollection
 from reviewer.core.games import IllegalMove, Phase, PlayedMove
-from reviewer.core.games.support import GameSupport, RatingScale, ScoreUnits
+from reviewer.core.games.base import Position as AnyPosition
+from reviewer.core.games.base import opaque_rules
+from reviewer.core.games.support import GameSupport, RatingScale, Ref, ScoreUnits
 from reviewer.core.gametree import Color, Game, Node, other_color
 
 KIND = "connect4"
@@ -86,7 +89,7 @@ class ConnectFourRules:
 RULES = ConnectFourRules()
 
 
-def new_node(game: Game, played: PlayedMove[Position]) -> Node:
+def new_node(game: Game, played: PlayedMove[AnyPosition]) -> Node:
     return Node(move=played.move, color=played.color)
 
 
@@ -180,10 +183,73 @@ def live_budgets() -> list[Limit]:
     return [Limit(visits=1)]
 
 
+_PASSES_ID = re.compile(r"^connect4-passes-v1:visits(?P<fast>\d+)>(?P<deep>\d+):tail(?P<tail>\d+)$")
+
+
+@dataclass(frozen=True)
+class ConnectFourPasses:
+    """A review in two passes of its own (`passes.PassScheme`): every position, then again, one at a
+    time, the positions of the last `tail` moves, where a game of Connect Four is decided."""
+
+    visits: tuple[int, int] = (1, 4)
+    tail: int = 2
+    kind: str = KIND
+
+    @property
+    def scheme_id(self) -> str:
+        return f"connect4-passes-v1:visits{self.visits[0]}>{self.visits[1]}:tail{self.tail}"
+
+    @property
+    def pass_count(self) -> int:
+        return len(self.visits)
+
+    @property
+    def pass_budgets(self) -> tuple[int, ...]:
+        return self.visits
+
+    def from_id(self, scheme_id: str) -> ConnectFourPasses | None:
+        match = _PASSES_ID.match(scheme_id)
+        return None if match is None else ConnectFourPasses((int(match["fast"]), int(match["deep"])), int(match["tail"]))
+
+    def with_budgets(self, budgets: Sequence[int]) -> ConnectFourPasses:
+        return ConnectFourPasses((budgets[0], budgets[-1]))
+
+    def limit(self, multipv: int = 1) -> Limit:
+        return Limit(scheme=self.scheme_id, multipv=multipv)
+
+    def pass_limit(self, index: int) -> Limit:
+        return Limit(visits=self.visits[index - 1])
+
+    def describe_pass(self, index: int) -> str:
+        return f"{self.visits[index - 1]} visits"
+
+    def describe(self) -> str:
+        return f"passes · {self.visits[0]} → {self.visits[1]} visits"
+
+    def targets(self, game: Game, index: int, latest: dict[int, Evaluation], earlier: dict[int, Evaluation],
+                touched: set[int]) -> set[int]:
+        return set(range(max(0, game.ply_count - self.tail), game.ply_count + 1))
+
+    def batches(self, game: Game, index: int, to_search: list[int], latest: dict[int, Evaluation],
+                focus: Callable[[], Sequence[int]] | None, wanted: set[int]) -> Iterator[list[int]]:
+        for ply in to_search:
+            yield [ply]
+
+    def further_targets(self, game: Game, index: int, latest: dict[int, Evaluation]) -> set[int]:
+        return set()
+
+    def searcher(self, engine: LineEngine, scheme_engine_id: str) -> Callable[..., Iterator[Evaluation]]:
+        return engine.analyse
+
+
+def default_passes(cores: int | None) -> ConnectFourPasses:
+    return ConnectFourPasses()
+
+
 SUPPORT = GameSupport(
     kind=KIND,
     title="Connect Four",
-    rules_ref=f"{__name__}:RULES",
+    rules=opaque_rules(RULES),
     first_player="black",
     new_node=new_node,
     numbered_moves=False,
@@ -192,14 +258,14 @@ SUPPORT = GameSupport(
         field="score_lead_first", unit="points", per_shown_unit=1.0, shown_decimals=1, loss_decimals=1,
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost",
         summary_loss_key="weighted_loss", loss_floor=1.0, loss_cap=10.0, shift_worth_saying=1.0, style="lead",
-        averaging="weighted", log_offset=0.1, value_first_ref="reviewer.core.scoring.go:lead_black",
-        mover_value_ref="reviewer.core.scoring.go:lead_of_mover", accept_mover_loss=1.5,
+        averaging="weighted", log_offset=0.1, value_first_ref=Ref("reviewer.core.scoring.go:lead_black"),
+        mover_value_ref=Ref("reviewer.core.scoring.go:lead_of_mover"), accept_mover_loss=1.5,
     ),
     rating=RatingScale(
-        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref="reviewer.core.rating.scale:elo_text",
-        parse_ref="reviewer.core.rating.scale:parse_elo", result_ref="reviewer.core.rating.records:parse_go_result",
+        unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0, format_ref=Ref("reviewer.core.rating.scale:elo_text"),
+        parse_ref=Ref("reviewer.core.rating.scale:parse_elo"), result_ref=Ref("reviewer.core.rating.records:parse_go_result"),
     ),
-    assess_ref="reviewer.core.scoring.go:assess_go",
+    assess_ref=Ref("reviewer.core.scoring.go:assess_go"),
     uses_thresholds=False,
     has_openings=False,
     first_move_needs_start=True,
@@ -209,15 +275,15 @@ SUPPORT = GameSupport(
     engine_command_example="python fake_connect_four.py",
     install_action="",
     offers_engine_setup=False,
-    open_command_ref=f"{__name__}:open_engine",
-    live_budgets_ref=f"{__name__}:live_budgets",
+    open_command_ref=Ref(f"{__name__}:open_engine"),
+    live_budgets_ref=Ref(f"{__name__}:live_budgets"),
     work_unit="visits",
     export_extension="c4",
-    export_ref=f"{__name__}:export_text",
-    annotate_ref=f"{__name__}:annotate",
-    readers={".c4": f"{__name__}:open_file"},
-    report_game_ref="",
-    report_move_ref="reviewer.core.report:go_move_fields",
+    export_ref=Ref(f"{__name__}:export_text"),
+    annotate_ref=Ref(f"{__name__}:annotate"),
+    readers={".c4": Ref(f"{__name__}:open_file")},
+    report_game_ref=Ref(""),
+    report_move_ref=Ref("reviewer.core.report:go_move_fields"),
     move_examples=("d",),
     default_graph_mode="value",  # its engine tells leads only, no win chances
 )

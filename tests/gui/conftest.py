@@ -11,8 +11,8 @@ _WORKER_PREFIXES = ("analysis-", "assessment")  # threads that must end with the
 
 @pytest.fixture(autouse=True)
 def garbage_is_collected_on_the_gui_thread(qapp):
-    """As in the app (reviewer.gui.gc_guard): Qt objects in garbage never die in a worker thread."""
-    from reviewer.gui import gc_guard
+    """As in the app (reviewer.gui.window.gc_guard): Qt objects in garbage never die in a worker thread."""
+    from reviewer.gui.window import gc_guard
 
     gc_guard.install(qapp)
     yield
@@ -35,7 +35,7 @@ def saving_questions_never_wait(monkeypatch):
     """A window closed (or given another file) with unsaved edits asks Save / Discard / Cancel: in a
     test that does not answer it itself, the answer is Discard (Reviewer's data keeps the notes),
     a file changed on disk is left alone and no file dialog opens; no test waits on a dialog."""
-    from reviewer.gui.game_saving import GameSaving
+    from reviewer.gui.files.game_saving import GameSaving
 
     monkeypatch.setattr(GameSaving, "_ask_unsaved", lambda self, path: "discard")
     monkeypatch.setattr(GameSaving, "_ask_changed_on_disk", lambda self, name: "cancel")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QLabel, QWidget
 
 from reviewer.core.score_text import score_text
-from reviewer.gui.session import ReviewSession
+from reviewer.gui.common.session import ReviewSession
 
 OBJECT_NAME = "move-figure-panel"
 

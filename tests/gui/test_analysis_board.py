@@ -15,14 +15,14 @@ from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game
 from reviewer.core.services.saved_lines import SavedLines
 from reviewer.core.variations import TreeEditor
-from reviewer.gui.analysis_board import AnalysisBoard
+from reviewer.gui.analysis.analysis_board import AnalysisBoard
+from reviewer.gui.analysis.live_panel import EvalBar, LinesPanel
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.chess_view import ChessView
 from reviewer.gui.board.go_view import GoView
-from reviewer.gui.live_panel import EvalBar, LinesPanel
-from reviewer.gui.move_entry import MoveEntry
-from reviewer.gui.move_list import MoveListWidget
-from reviewer.gui.session import ReviewSession
+from reviewer.gui.common.move_entry import MoveEntry
+from reviewer.gui.common.session import ReviewSession
+from reviewer.gui.review.move_list import MoveListWidget
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 
@@ -180,7 +180,7 @@ def test_a_line_played_before_the_kept_lines_are_back_loses_none_of_them(qtbot, 
 
 def test_learn_from_your_mistakes_takes_the_moves_played_on_the_board(qtbot):
     from reviewer.core.analysis import Candidate, Evaluation
-    from reviewer.gui.retro_panel import RetroController, RetroPanel
+    from reviewer.gui.trainer.retro_panel import RetroController, RetroPanel
 
     made = Harness(qtbot, fake_engine_command("fake_uci.py"))
     try:

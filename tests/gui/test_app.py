@@ -12,8 +12,8 @@ from support import fake_engine_command
 from reviewer.cli import main
 from reviewer.core.analysis import Limit
 from reviewer.core.passes import ChessPasses, GoPasses, default_chess_passes
-from reviewer.gui.app import create_application
-from reviewer.gui.settings import EngineChoice, Settings, describe_limit
+from reviewer.gui.common.settings import EngineChoice, Settings, describe_limit
+from reviewer.gui.window.app import create_application
 
 
 def test_create_application_names_the_app_and_applies_the_theme(qapp) -> None:
@@ -148,7 +148,7 @@ def test_engine_choices_are_named_for_buttons() -> None:
 def test_reviewer_without_arguments_opens_the_app(qapp, monkeypatch) -> None:
     from PySide6.QtWidgets import QApplication
 
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     shown: list[MainWindow] = []
 

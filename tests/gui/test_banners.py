@@ -13,10 +13,10 @@ from PySide6.QtTest import QTest
 from support import fake_engine_command
 from window_support import open_game, shown_window
 
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.message_bar import MAX_SHOWN
+from reviewer.gui.common.message_bar import MAX_SHOWN
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.presenters.messages import Message
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
@@ -151,8 +151,8 @@ def test_the_shortcut_list_comes_from_the_actions(qtbot, window) -> None:
 
 @pytest.mark.parametrize(("kind", "shown"), [("chess", True), ("go", False)])
 def test_the_settings_show_the_thresholds_for_chess_only(qtbot, kind, shown) -> None:
+    from reviewer.gui.common.settings import default_limit
     from reviewer.gui.dialogs.settings_dialog import SettingsDialog
-    from reviewer.gui.settings import default_limit
 
     dialog = SettingsDialog(kind=kind, engines=[], engine=EngineChoice(kind=kind), limit=default_limit(kind), preset="seed")
     qtbot.addWidget(dialog)

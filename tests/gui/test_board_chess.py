@@ -8,8 +8,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QColor, QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from reviewer.gui import style
 from reviewer.gui.board.chess_board import Arrow, ChessBoardWidget
+from reviewer.gui.common import style
 
 LIGHT = QColor(style.LIGHT_THEME.square_light)
 DARK = QColor(style.LIGHT_THEME.square_dark)

@@ -10,8 +10,8 @@ from PySide6.QtWidgets import QApplication
 from reviewer.core.games.go import GoPosition
 from reviewer.core.games.go import position_after as go_position_at
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui import style
 from reviewer.gui.board.go_board import CandidateMark, GoBoardWidget, star_points
+from reviewer.gui.common import style
 
 
 def gtp(text: str, height: int = 19):

@@ -171,7 +171,7 @@ def test_move_numbers_are_painted_on_the_stones(go_board):
 
 
 def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot):
-    from reviewer.gui.move_entry import MoveEntry
+    from reviewer.gui.common.move_entry import MoveEntry
 
     entry = MoveEntry()
     qtbot.addWidget(entry)
@@ -191,7 +191,7 @@ def test_the_move_box_proposes_typed_moves_and_keeps_a_refused_one_marked(qtbot)
 def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
     from reviewer.core.analysis import Candidate, Evaluation
     from reviewer.core.services.live import LiveUpdate
-    from reviewer.gui.live_panel import LinesPanel
+    from reviewer.gui.analysis.live_panel import LinesPanel
 
     panel = LinesPanel()
     qtbot.addWidget(panel)
@@ -228,7 +228,7 @@ def test_the_lines_panel_plays_a_clicked_line_and_shows_a_hovered_one(qtbot):
 def test_a_click_on_an_engine_line_off_its_moves_plays_the_whole_line(qtbot):
     from reviewer.core.analysis import Candidate, Evaluation
     from reviewer.core.services.live import LiveUpdate
-    from reviewer.gui.live_panel import LinesPanel
+    from reviewer.gui.analysis.live_panel import LinesPanel
 
     panel = LinesPanel()
     qtbot.addWidget(panel)
@@ -255,7 +255,7 @@ def test_a_click_on_an_engine_line_off_its_moves_plays_the_whole_line(qtbot):
 
 def test_the_eval_bar_fills_with_whites_share(qtbot):
     from reviewer.core.analysis import Evaluation
-    from reviewer.gui.live_panel import EvalBar
+    from reviewer.gui.analysis.live_panel import EvalBar
 
     bar = EvalBar()
     qtbot.addWidget(bar)

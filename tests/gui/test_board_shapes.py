@@ -15,7 +15,7 @@ from reviewer.core.formats.sgf import game_from_sgf_text
 from reviewer.core.gametree import Shape
 from reviewer.gui.board.chess_board import Arrow
 from reviewer.gui.board.chess_shapes import SHAPE_COLOURS
-from reviewer.gui.exports import game_text
+from reviewer.gui.files.exports import game_text
 from reviewer.gui.presenters.board_marks import BEST_ARROW, CANDIDATE_ARROW
 
 NONE = Qt.KeyboardModifier.NoModifier
@@ -397,7 +397,7 @@ def test_a_training_card_board_keeps_arrows_for_the_card_on_show_only(qtbot, tmp
     from support import chess_card
 
     from reviewer.core.services.trainer.deck import Deck
-    from reviewer.gui.train_window import TrainWindow
+    from reviewer.gui.trainer.train_window import TrainWindow
 
     deck_path = tmp_path / "deck.sqlite"
     with Deck(deck_path) as deck:

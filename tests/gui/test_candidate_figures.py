@@ -6,10 +6,10 @@ from __future__ import annotations
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.board.go_board import CandidateMark
-from reviewer.gui.live_text import line_rows
+from reviewer.gui.common.live_text import line_rows
+from reviewer.gui.common.session import ReviewSession
 from reviewer.gui.presenters.board_marks import go_candidate_marks, loss_text
 from reviewer.gui.presenters.comment import comment_html
-from reviewer.gui.session import ReviewSession
 
 ENGINE = "KataGo 1.18.1 test-model | visits=400,multipv=1"
 

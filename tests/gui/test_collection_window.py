@@ -23,13 +23,13 @@ from reviewer.core.services.batch.runner import BatchSettings
 from reviewer.core.services.batch.store import BatchStore
 from reviewer.core.services.batch.task import EngineSettings
 from reviewer.core.services.insights import collection_insights
-from reviewer.gui import style
-from reviewer.gui.app import apply_theme
-from reviewer.gui.collection_run import RunProgress
-from reviewer.gui.collection_window import CollectionWindow, batch_settings_from
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.collection.collection_run import RunProgress
+from reviewer.gui.collection.collection_window import CollectionWindow, batch_settings_from
+from reviewer.gui.common import style
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.presenters import collection as present
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.window.app import apply_theme
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000
 

@@ -27,10 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer.gui import style
-from reviewer.gui.app import apply_theme
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.common import style
 from reviewer.gui.presenters.messages import Message
+from reviewer.gui.window.app import apply_theme
+from reviewer.gui.window.main_window import MainWindow
 
 SHORT_GAME = ("pgn", "chesslib__err.pgn")  # carries a reader warning: the message bar shows
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")

@@ -7,10 +7,10 @@ import pytest
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QImage, QPainter, QPalette
 
-from reviewer.gui import style
-from reviewer.gui.app import apply_theme
+from reviewer.gui.common import style
+from reviewer.gui.common.settings import EngineChoice, default_limit
 from reviewer.gui.dialogs.settings_dialog import SettingsDialog
-from reviewer.gui.settings import EngineChoice, default_limit
+from reviewer.gui.window.app import apply_theme
 
 NON_TEXT_CONTRAST = 3.0  # WCAG 1.4.11: graphical objects a person must see
 

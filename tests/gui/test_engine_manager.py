@@ -15,9 +15,9 @@ from support import fake_engine_command
 from reviewer import __version__
 from reviewer.core.engines.discovery import EngineInfo, find_engines, settings_path
 from reviewer.core.engines.user_engines import EngineOptions, user_engines
+from reviewer.gui.common.settings import EngineChoice, Settings
 from reviewer.gui.dialogs.about import AboutDialog
 from reviewer.gui.dialogs.engine_manager import EngineManagerDialog, install_command
-from reviewer.gui.settings import EngineChoice, Settings
 
 CHESS = EngineInfo("stockfish", "chess", "uci", ("/usr/games/stockfish",), "Stockfish 16", "ok", "/usr/games/stockfish", "path")
 KATAGO = EngineInfo("katago", "go", "katago", (), None, "missing", "not installed; run `reviewer engines install`", "installed")
@@ -158,7 +158,7 @@ def test_a_failed_install_says_why(qtbot, tmp_path):
 def test_the_engines_menu_opens_the_manager_and_an_install_from_it(qtbot, tmp_path, monkeypatch):
     from reviewer.gui import dialogs
     from reviewer.gui.dialogs import engine_manager
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     script = _installer_script(tmp_path, "import sys\nsys.stdin.read()\n")
     monkeypatch.setattr(engine_manager, "install_command", lambda engine: [sys.executable, str(script), engine])
@@ -202,7 +202,7 @@ def test_about_lists_versions_and_the_engines_found_in_a_worker(qtbot):
 
 def test_about_from_the_help_menu(qtbot, monkeypatch):
     from reviewer.gui.dialogs import about
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     shown = []
     monkeypatch.setattr(about.AboutDialog, "exec", lambda self: shown.append(self.windowTitle()) or 0)
@@ -246,7 +246,7 @@ def test_katago_put_in_place_while_the_app_runs_is_offered_everywhere_after_the_
 
     from reviewer.core.engines import discovery
     from reviewer.gui.dialogs.settings_dialog import SettingsDialog
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "nothing-installed"))
     monkeypatch.setattr(discovery, "_system_katago", lambda: None)

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtTest import QTest
 
-from reviewer.gui.eval_graph import EvalGraphWidget, win_percent_white
+from reviewer.gui.review.eval_graph import EvalGraphWidget, win_percent_white
 
 EVALS_CP = {ply: (ply % 7 - 3) * 60.0 for ply in range(41)}
 LOSSES = {ply: float(ply % 5) * 30 for ply in range(1, 41)}

@@ -12,9 +12,9 @@ from PySide6.QtTest import QTest
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
-from reviewer.gui import explorer_panel
+from reviewer.gui.common.settings import Settings
+from reviewer.gui.explorer import explorer_panel
 from reviewer.gui.presenters import explorer as texts
-from reviewer.gui.settings import Settings
 
 WAIT_MS = 20_000
 MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")

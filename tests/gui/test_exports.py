@@ -17,8 +17,8 @@ from support import REPO_ROOT, fake_engine_command
 
 from reviewer.core.embedded_evals import evaluations_from_game
 from reviewer.core.formats import load_game
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 OPERA = REPO_ROOT / "resources" / "samples" / "opera-game.pgn"
 GO_GAME = "(;GM[1]FF[4]SZ[9]KM[6.5];B[ee];W[cc];B[gg];W[cg];B[dd];W[dg];B[fc])"

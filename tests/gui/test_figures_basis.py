@@ -23,8 +23,8 @@ from reviewer.core.engines.registry import open_engine
 from reviewer.core.formats import load_game
 from reviewer.core.passes import GoPasses, default_chess_passes
 from reviewer.core.review import analyse_game
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 HANDICAP_GAME = ("sgf", "sabaki__beginner_game.sgf")  # 9 stones handicap, 19×19
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
@@ -197,7 +197,7 @@ def test_a_game_with_one_cached_move_shows_no_figure_from_it(qtbot, window, corp
 
 
 def test_until_the_cache_answers_the_header_says_it_looks_for_a_saved_analysis(qtbot, window, corpus_dir, monkeypatch) -> None:
-    from reviewer.gui import analysis_controller
+    from reviewer.gui.engines import analysis_controller
 
     answer = threading.Event()
     real = analysis_controller._cached_analysis

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 from window_support import shown_window
 
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 # Game 2 is chess; game 3 plays onto a stone (E5 twice) and names a handicap it never places.
 COLLECTION = b"(;GM[1]SZ[9]PB[one];B[ee];W[cc])(;GM[3]SZ[8]PB[chess])(;GM[1]SZ[9]HA[2]PB[three];B[ee];W[ee];B[cc])"

@@ -7,7 +7,7 @@ import threading
 
 from PySide6.QtCore import QObject
 
-from reviewer.gui import gc_guard
+from reviewer.gui.window import gc_guard
 
 
 class _Cycle:

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from reviewer.core.games.go import GoPosition
 from reviewer.gui.board.go_board import CandidateMark
 from reviewer.gui.board.go_play import PlayableGoBoard
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 
 @pytest.fixture

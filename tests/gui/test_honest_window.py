@@ -23,9 +23,9 @@ from reviewer.core.cache import AnalysisCache
 from reviewer.core.engines.registry import open_engine
 from reviewer.core.formats import load_game
 from reviewer.core.review import analyse_game
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.presenters.comment import comment_html
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
 ILLEGAL_MOVE_GAME = ("pgn", "chesslib__err.pgn")  # an illegal move at 46... ends the main line

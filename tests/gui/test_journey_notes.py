@@ -22,9 +22,9 @@ from window_support import shown_window
 
 from reviewer.core.formats.save import backup_path
 from reviewer.core.gametree import Shape
-from reviewer.gui.comment_editor import CommentEditor
-from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.notes import WORDS_MARK
+from reviewer.gui.review.comment_editor import CommentEditor
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 60_000
 NONE, SHIFT, ALT, CTRL = (Qt.KeyboardModifier.NoModifier, Qt.KeyboardModifier.ShiftModifier,
@@ -126,6 +126,7 @@ def test_chess_a_nag_words_and_an_arrow_undone_redone_saved_and_read_back(qtbot,
         assert (node.nags, node.comment, node.shapes) == (nags, comment, shapes)
         assert (shown(node), editor.toPlainText(), board.shapes()) == (listed, typed, drawn)
     assert not window.commands.undo_action.isEnabled()
+    assert not window.windowTitle().startswith("*")  # every edit undone: the game is the file's again
 
     for nags, comment, shapes, listed in (([2], "", [], "Bc4?"), ([2], words, [], f"Bc4? {WORDS_MARK}"),
                                           ([2], words, [arrow], f"Bc4? {WORDS_MARK}")):

@@ -22,8 +22,8 @@ from support import fake_engine_command
 
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")
 WAIT_MS = 60_000

@@ -18,8 +18,8 @@ from support import fake_engine_command, scholars_mate
 from test_journeys import WAIT_MS, make_window, open_file, settle, shoot
 
 from reviewer.core.passes import default_chess_passes
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 SCHOLARS_PGN = """[Event "Club night"]
 [White "Alice"]

@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from window_support import open_game, shown_window
 
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 CHESS_GAME = ("pgn", "chesslib__promoting.pgn")
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")

@@ -8,7 +8,7 @@ from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.games.chess import line_squares
 from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import numbered_moves
-from reviewer.gui.live_text import (
+from reviewer.gui.common.live_text import (
     chess_score_text,
     ghost_stones,
     go_score_text,

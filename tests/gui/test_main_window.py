@@ -16,10 +16,10 @@ from reviewer.core.analysis import Evaluation, Limit
 from reviewer.core.formats import load_game, open_collection
 from reviewer.core.games.chess import board_after as chess_board_at
 from reviewer.gui.board.go_play import PlayableGoBoard
+from reviewer.gui.common.settings import EngineChoice, Settings, describe_limit
 from reviewer.gui.dialogs.game_chooser import GameChooserDialog
-from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.comment import comment_html
-from reviewer.gui.settings import EngineChoice, Settings, describe_limit
+from reviewer.gui.window.main_window import MainWindow
 
 FORK_GAME = ("pgn", "zatonix-ctm__chesscom_fork_pgn.pgn")  # 55 plies, with variations
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")  # 77 plies
@@ -403,7 +403,7 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
     from reviewer.core.engines import registry
     from reviewer.core.engines.discovery import EngineInfo
     from reviewer.core.passes import default_go_passes
-    from reviewer.gui import analysis_controller
+    from reviewer.gui.engines import analysis_controller
 
     fake_katago = tuple(fake_engine_command("fake_katago.py"))
     release = threading.Event()

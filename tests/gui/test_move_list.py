@@ -8,8 +8,8 @@ from PySide6.QtCore import QPoint, QRect, Qt
 from PySide6.QtGui import QColor
 
 from reviewer.core.gametree import Game, Node, point_from_gtp
-from reviewer.gui import style
-from reviewer.gui.move_list import MoveListWidget
+from reviewer.gui.common import style
+from reviewer.gui.review.move_list import MoveListWidget
 
 
 def chess_game(sans: list[str]) -> Game:

@@ -7,9 +7,9 @@ import pytest
 
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.engines.install import installed_katago
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.network_warmup import katago_to_warm
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.engines.network_warmup import katago_to_warm
+from reviewer.gui.window.main_window import MainWindow
 
 KATAGO = EngineInfo("katago", "go", "katago", ("katago", "analysis", "-model", "m.bin.gz"), "1.18.1", "ok")
 BUILTIN = EngineInfo("builtin", "go", "builtin", (), "1.2", "ok")

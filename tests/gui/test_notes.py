@@ -18,9 +18,9 @@ from window_support import open_game, shown_window
 
 from reviewer.core.formats import open_collection
 from reviewer.core.formats.save import backup_path
-from reviewer.gui.comment_editor import CommentEditor
-from reviewer.gui.main_window import MainWindow
 from reviewer.gui.presenters.notes import WORDS_MARK
+from reviewer.gui.review.comment_editor import CommentEditor
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 30_000
 GAME_1 = '[Event "One"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. d4 d5 2. c4 {a gambit} 1-0\n'
@@ -375,3 +375,28 @@ def test_screenshots_of_the_comment_editor_and_the_annotate_menu(qtbot, window, 
     assert window.annotate.nag_actions[5].isChecked() and window.annotate.nag_actions[14].isChecked()
     shoot(qtbot, window, "notes-annotate-menu", shown=menu)
     menu.hide()
+
+
+def test_lines_added_after_save_as_are_kept_for_the_new_file_and_not_for_the_old_one(qtbot, window, three_games, tmp_path):
+    copy = tmp_path / "copy.pgn"
+    open_at(qtbot, window, three_games, 1, 3)
+    assert window.play_line(["d6"])  # in the file opened: 2...d6 beside 2...Nc6
+    window.saving.choose_path = lambda suggested: copy
+    with qtbot.waitSignal(window.saving.saved, timeout=WAIT_MS):
+        window.saving.save_as()
+    window.go_to_ply(4)
+    assert window.play_line(["Bc4"])  # in the copy from now on: 3.Bc4 beside 3.Bb5
+    window.close()
+
+    def replies(path: Path, ply: int) -> set[str]:
+        again = shown_window(qtbot)
+        try:
+            open_at(qtbot, again, path, 1 if path == three_games else 0, 0)
+            qtbot.waitUntil(lambda: not again.analysis_board.restoring_lines, timeout=WAIT_MS)
+            return {child.move for child in again.session.model.mainline_node(ply).children}
+        finally:
+            again.close()
+
+    assert replies(copy, 3) == {"Nc6", "d6"} and replies(copy, 4) == {"Bb5", "Bc4"}
+    assert replies(three_games, 3) == {"Nc6", "d6"}  # the line played before Save As, kept for the old file
+    assert replies(three_games, 4) == {"Bb5"}  # the one played in the copy is not the old file's

@@ -1,4 +1,4 @@
-"""One way to run work off the window's thread: `reviewer/gui/tasks.py`. No other module of the GUI
+"""One way to run work off the window's thread: `reviewer/gui/common/tasks.py`. No other module of the GUI
 starts a thread, a thread pool or an executor of its own (run as a script to list what is left)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 from support import REPO_ROOT, lines_by_module, print_count
 
 GUI = REPO_ROOT / "reviewer" / "gui"
-THE_MECHANISM = "tasks.py"
+THE_MECHANISM = "common/tasks.py"
 # Names whose use starts work off the GUI thread by another way than the tasks module.
 OTHER_WAYS = {"Thread", "ThreadPoolExecutor", "ProcessPoolExecutor", "QThreadPool", "QRunnable", "QThread", "start_new_thread"}
 

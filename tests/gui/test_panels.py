@@ -18,9 +18,9 @@ from reviewer.core.analysis import Evaluation
 from reviewer.core.score_text import score_text
 from reviewer.core.services.review_model import REVIEW_EVENTS, ReviewEvent
 from reviewer.gui import panels
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.session import SIGNAL_OF_EVENT, ReviewSession
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.session import SIGNAL_OF_EVENT, ReviewSession
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 REVIEWER_DIR = Path(__file__).resolve().parents[2] / "reviewer"
 WAIT_MS = 60_000
@@ -75,7 +75,7 @@ def test_the_panel_needs_two_files_and_nothing_in_the_app_names_it() -> None:
     registries = [path for path, text in sources.items() if "\nPANELS: " in text or "\nPANELS = " in text]
     assert registries == [REVIEWER_DIR / "gui" / "panels" / "__init__.py"]
     layouts = [path for path, text in sources.items() if "panels.PANELS" in text]
-    assert layouts == [REVIEWER_DIR / "gui" / "review_panel.py"]
+    assert layouts == [REVIEWER_DIR / "gui" / "review" / "review_panel.py"]
     files_a_panel_needs = {Path(move_figure_panel.__file__), *registries}
     assert len(files_a_panel_needs) == 2
 

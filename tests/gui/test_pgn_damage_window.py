@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from window_support import open_game, shown_window
 
 from reviewer.core.games.chess import board_after
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 VARIANTS = {
     "Crazyhouse": "1. e4 d5 2. exd5 Qxd5 3. Nc3 Qa5 4. P@e5 P@f4 *",

@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from window_support import shown_window
 
 from reviewer.core.games.chess import board_after
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
 
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")
 STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"

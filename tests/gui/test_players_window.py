@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog
 from support import REPO_ROOT
 
-from reviewer.gui import players_window
-from reviewer.gui.players_window import COLUMNS, PlayersWindow
+from reviewer.gui.collection import players_window
+from reviewer.gui.collection.players_window import COLUMNS, PlayersWindow
 
 
 def pgn_game(white: str, black: str, result: str, date: str, white_elo: str = "", black_elo: str = "") -> str:
@@ -248,7 +248,7 @@ def test_the_empty_chart_says_so_without_a_scale(qtbot, window, club_file, tmp_p
 
 
 def test_ctrl_p_offers_the_file_open_in_the_main_window(qtbot):
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     main = MainWindow(discover_engines=False)
     qtbot.addWidget(main)
@@ -271,8 +271,8 @@ def test_ctrl_p_offers_the_file_open_in_the_main_window(qtbot):
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 def test_the_chart_follows_a_switch_of_theme(qtbot, window, club_file):
-    from reviewer.gui import style
-    from reviewer.gui.app import apply_theme
+    from reviewer.gui.common import style
+    from reviewer.gui.window.app import apply_theme
 
     app = QApplication.instance()
     window.show()

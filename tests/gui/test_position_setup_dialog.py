@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication
 from support import fake_engine_command
 from window_support import shown_window
 
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.dialogs.position_setup import PositionSetupDialog
-from reviewer.gui.settings import EngineChoice
 
 WAIT_MS = 10_000
 
@@ -165,3 +165,23 @@ def test_a_piece_dropped_from_the_palette_lands_on_its_square(qtbot, window):
     assert dialog.draft.pieces[at("d4")] == "N"
     assert "White has more than 16 pieces" in dialog.problem_text()
     dialog.reject()
+
+
+def test_a_set_up_position_asks_before_it_replaces_a_game_with_unsaved_edits(qtbot, window, tmp_path):
+    path = tmp_path / "g.pgn"
+    path.write_text("1. e4 e5 2. Nf3 *\n", encoding="utf-8")
+    window.open_file(path)
+    qtbot.waitUntil(lambda: window.session.model.game is not None, timeout=WAIT_MS)
+    edited = window.session.model.game
+    assert window.session.model.toggle_nag(window.session.model.mainline_node(1), 2)
+    asked: list[str] = []
+    answers = iter(["cancel", "discard"])
+    window.saving.ask_unsaved = lambda name: asked.append(name) or next(answers)
+    for answer in ("cancel", "discard"):
+        dialog = open_editor(qtbot, window)
+        QTest.mouseClick(dialog.open_button, Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda dialog=dialog: not dialog.isVisible(), timeout=WAIT_MS)
+        if answer == "cancel":  # the edited game stays, with its edit
+            assert window.session.model.game is edited and window.session.model.unsaved_edits == 1
+    assert asked == [str(path)] * 2
+    assert window.session.model.game is not edited and window.session.model.game.start_fen == chess.STARTING_FEN

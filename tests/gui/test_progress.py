@@ -14,6 +14,9 @@ from support import scholars_mate
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.passes import PassStart
 from reviewer.core.scoring import assess_game
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.engines.status_area import StatusArea
+from reviewer.gui.engines.workers import AnalysisJob, AnalysisProgress, AnalysisRunner
 from reviewer.gui.presenters.analysis_state import (
     AnalysisState,
     PassProgress,
@@ -24,9 +27,6 @@ from reviewer.gui.presenters.analysis_state import (
     state_text,
 )
 from reviewer.gui.presenters.figures import side_accuracy, summary_dicts
-from reviewer.gui.settings import EngineChoice
-from reviewer.gui.status_area import StatusArea
-from reviewer.gui.workers import AnalysisJob, AnalysisProgress, AnalysisRunner
 
 
 def test_a_review_in_passes_says_which_pass_and_counts_that_pass():

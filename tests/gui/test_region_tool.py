@@ -9,8 +9,8 @@ from PySide6.QtTest import QTest
 
 from reviewer.core.games.go import GoPosition
 from reviewer.core.gametree import point_from_gtp
+from reviewer.gui.analysis.region_tool import RegionTool
 from reviewer.gui.board.go_play import PlayableGoBoard
-from reviewer.gui.region_tool import RegionTool
 
 
 def _board(qtbot) -> PlayableGoBoard:

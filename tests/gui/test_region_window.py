@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 
 from reviewer.core.analysis import Limit
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 # White to play: Black's G5 cuts White's wall and has one liberty, F5 (White's move when free).
@@ -106,3 +106,18 @@ def test_a_chess_game_has_no_region_to_choose(qtbot, window, tmp_path) -> None:
     assert window.analysis_board.region is None
     assert "board of points" in window.statusBar().currentMessage()
     assert not window.region_actions.frame_action.isEnabled()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support (raise|grabbing the keyboard)")  # the offscreen platform's notes
+def test_framing_a_problem_asks_before_it_replaces_a_game_with_unsaved_edits(qtbot, window, tmp_path) -> None:
+    _open(qtbot, window, tmp_path / "corner.sgf", CORNER)
+    problem = window.session.model.game
+    assert window.session.model.annotate(window.session.model.current_node, words="the corner lives?")
+    asked: list[str] = []
+    answers = iter(["cancel", "discard"])
+    window.saving.ask_unsaved = lambda name: asked.append(name) or next(answers)
+    _menu_click(qtbot, window, "&Analysis", window.region_actions.frame_action)
+    assert window.session.model.game is problem and window.session.model.unsaved_edits == 1
+    _menu_click(qtbot, window, "&Analysis", window.region_actions.frame_action)
+    assert window.session.model.game is not problem and window.session.model.game.event == "Tsumego frame"
+    assert len(asked) == 2

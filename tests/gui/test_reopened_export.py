@@ -10,8 +10,8 @@ from support import scholars_mate
 from reviewer.core.export import export_game_text
 from reviewer.core.formats import game_from_pgn_text
 from reviewer.core.gametree import Node
+from reviewer.gui.common.session import ReviewSession
 from reviewer.gui.presenters.comment import comment_html
-from reviewer.gui.session import ReviewSession
 
 
 def with_best_line(table):

@@ -12,9 +12,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from support import fake_engine_command, scholars_mate
 
-from reviewer.gui.analysis_board import HIDDEN_LINES_TEXT
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.analysis.analysis_board import HIDDEN_LINES_TEXT
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 SCHOLARS_PGN = """[Event "Retro test"]
 [White "Alice"]

@@ -8,7 +8,7 @@ import pytest
 from reviewer.core.analysis import Candidate, Evaluation
 from reviewer.core.formats import load_game
 from reviewer.core.gametree import Game, Node
-from reviewer.gui.session import ReviewSession
+from reviewer.gui.common.session import ReviewSession
 
 
 def chess_game(sans: list[str]) -> Game:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from reviewer.gui.summary_panel import SummaryPanel
+from reviewer.gui.review.summary_panel import SummaryPanel
 
 WHITE = {
     "accuracy": 87.31,
@@ -129,7 +129,7 @@ def test_go_lists_black_first(panel):
 
 
 def test_dark_palette_restyles_the_panel(panel):
-    from reviewer.gui import style
+    from reviewer.gui.common import style
 
     panel.set_summary("chess", WHITE, BLACK, ("Carlsen", "Nakamura"))
     light_sheet = panel.count_button("white", "inaccuracy").styleSheet()

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QObject, QThread
 
 from reviewer.core.errors import GameFileError
-from reviewer.gui.tasks import TaskContext, Tasks
+from reviewer.gui.common.tasks import TaskContext, Tasks
 
 
 @pytest.fixture

@@ -22,8 +22,8 @@ from window_support import open_game, shown_window
 
 from reviewer.core.formats import open_collection
 from reviewer.core.games import register_game, unregister_game
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 from tests.games import connect_four_board
 from tests.games.connect_four import KIND, SUPPORT, ConnectFourRules
 

@@ -12,8 +12,8 @@ from PySide6.QtTest import QTest
 from support import fake_engine_command
 
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 # Black's C2 has one liberty left, C3: the fake KataGo's favourite move for either side.

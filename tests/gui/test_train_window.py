@@ -15,7 +15,7 @@ from reviewer.core.services.trainer.cards import cards_from_game
 from reviewer.core.services.trainer.deck import Deck
 from reviewer.gui.board.chess_play import PlayableChessBoard
 from reviewer.gui.board.go_play import PlayableGoBoard
-from reviewer.gui.train_window import TrainWindow
+from reviewer.gui.trainer.train_window import TrainWindow
 
 WAIT_MS = 60_000
 

@@ -9,7 +9,7 @@ from PySide6.QtTest import QTest
 from support import chess_card
 
 from reviewer.core.services.trainer.deck import Deck
-from reviewer.gui.train_window import TrainWindow
+from reviewer.gui.trainer.train_window import TrainWindow
 
 WAIT_MS = 60_000
 

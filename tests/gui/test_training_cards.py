@@ -9,8 +9,8 @@ from PySide6.QtCore import Qt
 from support import fake_engine_command
 
 from reviewer.core.services.trainer.deck import Deck
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 SCHOLARS_MATE = '[White "Alice"]\n[Black "Bob"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n'
 WAIT_MS = 30_000
@@ -56,7 +56,7 @@ def test_a_collection_review_makes_cards_of_its_games_mistakes(qtbot, tmp_path) 
     from reviewer.core.analysis import Limit
     from reviewer.core.services.batch.runner import BatchSettings
     from reviewer.core.services.batch.task import EngineSettings
-    from reviewer.gui.collection_window import CollectionWindow
+    from reviewer.gui.collection.collection_window import CollectionWindow
 
     path = tmp_path / "club.pgn"
     path.write_text(SCHOLARS_MATE)
@@ -77,7 +77,7 @@ def test_a_collection_review_makes_cards_of_its_games_mistakes(qtbot, tmp_path) 
 
 @pytest.mark.parametrize(("player", "cards"), [("Alice", []), ("bob", ["Nf6"]), ("Someone else", ["Nf6"])])
 def test_with_a_player_named_only_their_moves_become_cards(qtbot, window, tmp_path, player, cards) -> None:
-    from reviewer.gui.settings import Settings
+    from reviewer.gui.common.settings import Settings
 
     Settings().collection_player = player  # the name given in the Collection window
     path = tmp_path / "game.pgn"

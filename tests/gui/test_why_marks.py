@@ -10,7 +10,7 @@ from support import KATAGO_ID, STOCKFISH_ID
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.gametree import point_from_gtp
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 FORK_PGN = """[Event "Why test"]
 [White "White"]

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from reviewer.gui.common.settings import EngineChoice, default_limit, describe_limit
 from reviewer.gui.dialogs.settings_dialog import SettingsDialog
-from reviewer.gui.exports import suggested_export_path
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice, default_limit, describe_limit
+from reviewer.gui.files.exports import suggested_export_path
+from reviewer.gui.window.main_window import MainWindow
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from support import fake_engine_command
 from reviewer.core.games.chess import board_after
 from reviewer.core.games.go import refusal
 from reviewer.core.gametree import gtp_from_point
-from reviewer.gui.main_window import MainWindow
-from reviewer.gui.settings import EngineChoice
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.window.main_window import MainWindow
 
 SHORT_GAME = ("pgn", "chesslib__promoting.pgn")
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")

@@ -19,6 +19,7 @@ from reviewer.core.formats.sgf import game_from_sgf_text
 from reviewer.core.games import registered_games
 from reviewer.core.gametree import Node
 from reviewer.gui import presenters
+from reviewer.gui.common.settings import EngineChoice
 from reviewer.gui.presenters.action_states import action_states
 from reviewer.gui.presenters.analysis_state import progress_format, rate_text
 from reviewer.gui.presenters.board_marks import (
@@ -35,7 +36,6 @@ from reviewer.gui.presenters.game_kinds import presentation
 from reviewer.gui.presenters.judgements import judgement_hex
 from reviewer.gui.presenters.messages import board_message
 from reviewer.gui.presenters.text import escape_html, player_html, welcome_html, window_title
-from reviewer.gui.settings import EngineChoice
 
 CHESS = game_from_pgn_text('[White "Anna <A>"]\n[Black "Bob"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n')
 GO = game_from_sgf_text("(;GM[1]SZ[19]KM[6.5]PB[Kim]PW[Lee];B[pd];W[dp])")

@@ -2,8 +2,8 @@
 reviewer/gui (subpackages too), the window's own excepted:
 
 - the distinct members read on a name bound to the window (`window.x`, `self.window.x`,
-  `self._window.x`), except, in the composition root (app.py), the window's documented public API;
-- an import of `reviewer.gui.main_window` or a mention of `MainWindow` (type hints under
+  `self._window.x`), except, in the composition root (window/app.py), the window's documented public API;
+- an import of `reviewer.gui.window.main_window` or a mention of `MainWindow` (type hints under
   TYPE_CHECKING included), outside the composition root;
 - a parameter annotated with `MainWindow`, outside the composition root.
 
@@ -21,8 +21,8 @@ from pathlib import Path
 GUI_DIR = Path(__file__).resolve().parents[2] / "reviewer" / "gui"
 CEILING = 0  # no other module reaches into the window; keep it so
 WINDOW_NAMES = ("window", "_window")
-WINDOW_MODULE = "main_window.py"
-COMPOSITION_ROOT = "app.py"  # drives a scripted run through the window's public API
+WINDOW_MODULE = "window/main_window.py"
+COMPOSITION_ROOT = "window/app.py"  # drives a scripted run through the window's public API
 # The window's public API (listed in main_window's docstring): what the composition root may use.
 PUBLIC_API = frozenset({
     "open_file", "export", "start_analysis", "set_live", "show_lines", "shown_line_count", "go_to_ply", "play_line",
@@ -56,7 +56,7 @@ def _imports_main_window(node: ast.AST) -> bool:
         module = node.module or ""
         return module.endswith("main_window") or any(alias.name == "main_window" for alias in node.names)
     if isinstance(node, ast.Import):
-        return any(alias.name.endswith("gui.main_window") for alias in node.names)
+        return any(alias.name.endswith("gui.window.main_window") for alias in node.names)
     return False
 
 
@@ -104,21 +104,22 @@ def test_the_modules_around_the_window_reach_into_it_no_more_than_before():
 
 def test_the_count_sees_each_way_of_naming_the_window(tmp_path):
     (tmp_path / "one.py").write_text("def f(window, self):\n    window.a\n    self.window.b\n    self._window.c\n    other.d\n")
-    (tmp_path / "main_window.py").write_text("window.own\n")
+    (tmp_path / "window").mkdir()
+    (tmp_path / "window" / "main_window.py").write_text("window.own\n")
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "two.py").write_text(
-        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from reviewer.gui.main_window import MainWindow\n"
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from reviewer.gui.window.main_window import MainWindow\n"
         "def g(host: 'MainWindow') -> None: ...\n"
     )
     (tmp_path / "three.py").write_text("def h(w: MainWindow | None) -> None: ...\n")
-    (tmp_path / "app.py").write_text(
-        "from reviewer.gui.main_window import MainWindow\ndef run(window):\n    window.open_file('x')\n    window.session\n"
+    (tmp_path / "window" / "app.py").write_text(
+        "from reviewer.gui.window.main_window import MainWindow\ndef run(window):\n    window.open_file('x')\n    window.session\n"
     )
     assert window_reach(tmp_path) == {
         "one.py": {".a", ".b", ".c"},
         "sub/two.py": {"import main_window", "MainWindow", "param host: MainWindow"},
         "three.py": {"MainWindow", "param w: MainWindow"},
-        "app.py": {".session"},
+        "window/app.py": {".session"},
     }
 
 

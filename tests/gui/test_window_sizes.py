@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QRect, QSize
 
-from reviewer.gui.window_size import FRAME_PX, fitted_size
+from reviewer.gui.common.window_size import FRAME_PX, fitted_size
 
 LAPTOP = QRect(0, 0, 1366, 768 - 40)  # the area a desktop panel leaves on a 1366×768 screen
 
@@ -17,26 +17,26 @@ def test_a_default_size_is_cut_to_what_the_screen_leaves_room_for():
 
 
 def _main_window():
-    from reviewer.gui.main_window import MainWindow
+    from reviewer.gui.window.main_window import MainWindow
 
     return MainWindow(discover_engines=False, remember_layout=False)
 
 
 def _collection_window():
-    from reviewer.gui.collection_window import CollectionWindow
+    from reviewer.gui.collection.collection_window import CollectionWindow
 
     return CollectionWindow()
 
 
 def _players_window():
-    from reviewer.gui.players_window import PlayersWindow
+    from reviewer.gui.collection.players_window import PlayersWindow
 
     return PlayersWindow()
 
 
 def _train_window():
     from reviewer.core.services.trainer.deck import Deck
-    from reviewer.gui.train_window import TrainWindow
+    from reviewer.gui.trainer.train_window import TrainWindow
 
     return TrainWindow(Deck)
 
@@ -59,7 +59,7 @@ def test_every_window_opens_within_its_screen_and_can_shrink_to_a_laptops(qtbot,
 
 @pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 def test_at_900_by_600_the_move_list_shows_five_moves_and_nothing_overlaps(qtbot, corpus_dir):
-    from reviewer.gui.move_list import MIN_ROWS
+    from reviewer.gui.review.move_list import MIN_ROWS
 
     window = _main_window()
     qtbot.addWidget(window)

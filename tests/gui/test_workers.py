@@ -15,8 +15,8 @@ from reviewer.core.formats import load_game
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game
 from reviewer.core.review import EngineOnDemand
-from reviewer.gui.settings import EngineChoice
-from reviewer.gui.workers import (
+from reviewer.gui.common.settings import EngineChoice
+from reviewer.gui.engines.workers import (
     AnalysisJob,
     AnalysisRunner,
     AssessmentRunner,
@@ -295,7 +295,7 @@ def test_a_katago_that_does_not_start_leaves_the_game_to_the_built_in_engine_at_
 
 def test_the_best_cached_analysis_needs_no_engine_and_prefers_the_chosen_budget_when_complete(game, tmp_path) -> None:
     from reviewer.core.cache import AnalysisCache, position_keys
-    from reviewer.gui.workers import best_cached_analysis
+    from reviewer.gui.engines.workers import best_cached_analysis
 
     path = tmp_path / "cache.sqlite"
     chosen, other = Limit(visits=50), Limit(depth=10)

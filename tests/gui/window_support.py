@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewer.gui.main_window import MainWindow
+from reviewer.gui.window.main_window import MainWindow
 
 OPEN_TIMEOUT_MS = 60_000
 

@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from reviewer.core.database.explorer import ExploreFilters, _where, position_of_game
+from reviewer.core.database.explorer import ExploreFilters, Position, games_reaching, moves_played, position_of_game
 from reviewer.core.database.records import GameRecord, SkippedGame
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.games import game_support
-from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game
 
 __all__ = ["DatabaseDeparture", "LineDeparture", "left_database", "left_own_line", "player_color"]
@@ -42,7 +41,7 @@ def _record(game: Game) -> GameRecord | None:
     if not reference:
         return None
     try:
-        record: GameRecord = resolve(reference)(game)
+        record = reference.get()(game)
     except SkippedGame:
         return None
     return record
@@ -66,11 +65,7 @@ def left_database(database: GameDatabase, game: Game) -> DatabaseDeparture | Non
     own = _own_id(database, record)
     before = 0
     for row in record.positions:
-        found = database.connection.execute(
-            "SELECT count(*) FROM positions p JOIN games g ON g.id = p.game_id WHERE p.key = ? AND g.kind = ? AND p.game_id != ?",
-            (row.key, record.kind, own),
-        ).fetchone()
-        games = int(found[0])
+        games = games_reaching(database, Position(record.kind, row.key, "white"), own)
         if games == 0:
             if row.ply == 0:
                 return None  # no other game started here: nothing to leave
@@ -110,17 +105,7 @@ def left_own_line(database: GameDatabase, game: Game, player: str, least_games: 
         if mover != color:
             continue
         position = position_of_game(game, row.ply)
-        where, values = _where(position, filters)
-        counts = Counter(
-            {
-                int(code): int(games)
-                for code, games in database.connection.execute(
-                    f"SELECT p.move, count(*) FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-                    " AND p.game_id != ? AND p.move IS NOT NULL GROUP BY p.move",
-                    [*values, own],
-                ).fetchall()
-            }
-        )
+        counts = Counter(moves_played(database, position, filters, own))
         games = sum(counts.values())
         if games == 0:
             return None

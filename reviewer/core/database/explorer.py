@@ -7,9 +7,24 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from reviewer.core.database.store import ENDED, GameDatabase, StoredGame
+import numpy as np
+import numpy.typing as npt
+
+from reviewer.core.database.position_index import (
+    DATE_BYTES,
+    ENDED,
+    KINDS,
+    SPEEDS,
+    TOP_KEPT,
+    TOTALS_COLUMNS,
+    Postings,
+    Run,
+    date_words,
+    group_totals,
+    starts_of,
+)
+from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
-from reviewer.core.games.support import resolve
 from reviewer.core.gametree import Color, Game, Node
 
 __all__ = [
@@ -20,14 +35,13 @@ __all__ = [
     "chess_position",
     "explore",
     "games_at",
+    "games_reaching",
     "go_position",
+    "moves_played",
     "position_after_moves",
     "position_of_game",
     "position_of_node",
 ]
-
-
-BUSY_GAMES = 500  # from this many games on, the top games are found from the best rated games down
 
 
 @dataclass(frozen=True)
@@ -79,8 +93,7 @@ def position_of_node(game: Game, node: Node) -> Position:
     reference = game_support(game.kind).database_position_ref
     if not reference:
         raise ValueError(f"the database holds no {game.kind} games")
-    position: Position = resolve(reference)(game, node)
-    return position
+    return reference.get()(game, node)
 
 
 @dataclass(frozen=True)
@@ -116,18 +129,19 @@ class Exploration:
     moves: list[MoveStats] = field(default_factory=list)
     ended_here: int = 0  # games whose main line ended in the position
     top_games: list[tuple[StoredGame, str]] = field(default_factory=list)  # with the move each played
+    top_plies: dict[int, int] = field(default_factory=dict)  # game id -> the ply where each top game reached the position
 
 
 def _date_key(text: str) -> str:
     return text.strip().replace("-", ".").replace("/", ".")
 
 
-def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[object]]:
-    clauses = ["p.key = ?", "g.kind = ?"]
-    values: list[object] = [position.key, position.kind]
+def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArray[np.uint32] | None:
+    """The ids of the games the player or accuracy filter keeps (None: no such filter)."""
+    values: list[object] = []
     if filters.player:
-        # The player's games from the name indexes (the name itself, or it followed by a comma or
-        # a space: "Carlsen" finds "Carlsen, Magnus"), then only their positions are looked up.
+        # The player's games from the name indexes: the name itself, or it followed by a comma or
+        # a space ("Carlsen" finds "Carlsen, Magnus").
         sides = [filters.color] if filters.color else ["white", "black"]
         name = filters.player
         selects = []
@@ -143,114 +157,228 @@ def _where(position: Position, filters: ExploreFilters) -> tuple[str, list[objec
             values.extend([name, name + ",", name + "-", name + " ", name + "!"])
             if filters.min_accuracy is not None:
                 values.append(filters.min_accuracy)
-        clauses.append("p.game_id IN (" + " UNION ALL ".join(selects) + ")")
+        query = " UNION ALL ".join(selects)
     elif filters.color:
         raise ValueError("a colour filter needs a player")
     elif filters.min_accuracy is not None:
-        clauses.append("p.game_id IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total"
-                       " AND (white_accuracy + black_accuracy) / 2.0 >= ?)")
+        query = ("SELECT game_id AS id FROM figures WHERE positions_analysed >= positions_total"
+                 " AND (white_accuracy + black_accuracy) / 2.0 >= ?")
         values.append(filters.min_accuracy)
-    if filters.since:
-        clauses.append("g.date >= ?")
-        values.append(_date_key(filters.since))
-    if filters.until:
-        until = _date_key(filters.until)
-        clauses.append("substr(g.date, 1, ?) <= ?")
-        values.extend([len(until), until])
+    else:
+        return None
+    # One text of the ids rather than a row each: several times faster for a player's thousands of games.
+    listed = database.connection.execute(f"SELECT group_concat(id) FROM ({query})", values).fetchone()[0]
+    return np.fromstring(listed or "", dtype=np.uint32, sep=",")
+
+
+def _until_words(until: str) -> tuple[int, int, int, int]:
+    """(high, low, high mask, low mask): a date's first len(until) bytes compared with `until`."""
+    size = min(len(until.encode("utf-8")), DATE_BYTES)
+    high, low = date_words(until)
+    mask = int.from_bytes(b"\xff" * size + b"\x00" * (DATE_BYTES - size), "big")
+    return high, low, mask >> 64, mask & ((1 << 64) - 1)
+
+
+def _reached(database: GameDatabase, position: Position, filters: ExploreFilters,
+             excluded_game: int | None = None) -> Postings:
+    """The games of `position`'s kind that reached it and that the filters keep."""
+    runs = database.positions.runs()
+    allowed = _player_games(database, filters)
+    if allowed is None:
+        found = database.positions.postings(position.key, runs)
+    else:
+        allowed = np.sort(allowed)  # (np.unique would load numpy.ma, 10 ms, on a process's first query)
+        found = database.positions.postings_of(position.key, runs, allowed[starts_of(allowed)])
+    games = found.games
+    keep = found.kinds == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
+    if excluded_game is not None and excluded_game >= 0:
+        keep &= games != excluded_game
+    if filters.since or filters.until:
+        high, low = found.date_high.astype(np.uint64, copy=False), found.date_low.astype(np.uint64, copy=False)
+        if filters.since:
+            since_high, since_low = date_words(_date_key(filters.since))
+            keep &= (high > since_high) | ((high == since_high) & (low >= since_low))
+        if filters.until:
+            until_high, until_low, high_mask, low_mask = _until_words(_date_key(filters.until))
+            high, low = high & np.uint64(high_mask), low & np.uint64(low_mask)
+            keep &= (high < until_high) | ((high == until_high) & (low <= until_low))
     if filters.min_rating is not None:
-        clauses.append("coalesce((g.white_elo + g.black_elo) / 2.0, g.white_elo, g.black_elo) >= ?")
-        values.append(filters.min_rating)
+        white, black = found.white_elos.astype(np.float64), found.black_elos.astype(np.float64)
+        rated = (white > 0) | (black > 0)
+        rating = np.where((white > 0) & (black > 0), (white + black) / 2.0, white + black)
+        keep &= rated & (rating >= filters.min_rating)
     if filters.speed:
-        clauses.append("g.speed = ?")
-        values.append(filters.speed.lower())
-    return " AND ".join(clauses), values
+        speed = filters.speed.lower()
+        keep &= found.speeds == SPEEDS.index(speed) if speed in SPEEDS else False
+    return found.where(keep)
+
+
+_Table = dict[str, npt.NDArray[np.generic]]  # TOTALS_COLUMNS: per move, its games' totals
+
+
+def _totals_of(found: Postings) -> _Table:
+    order = np.argsort(found.moves, kind="stable")
+    moves = found.moves[order]
+    return group_totals(starts_of(moves), len(moves), moves, found.outcomes[order], found.white_elos[order],
+                        found.black_elos[order], found.date_high[order], found.date_low[order])
+
+
+def _combined(tables: list[_Table]) -> _Table:
+    """Tables of the same position (from different runs, a move in several) as one: per move, the
+    sums and the latest date."""
+    merged = {name: np.concatenate([table[name] for table in tables]) for name, _dtype in TOTALS_COLUMNS}
+    order = np.argsort(merged["moves"], kind="stable")
+    moves = merged["moves"][order]
+    bounds = starts_of(moves)
+    if not len(bounds):
+        return merged
+    combined = {name: np.add.reduceat(merged[name][order], bounds) for name, _dtype in TOTALS_COLUMNS[1:-2]}
+    combined["moves"] = moves[bounds]
+    high, low = merged["date_high"][order], merged["date_low"][order]
+    best_high = np.maximum.reduceat(high, bounds)
+    group = np.repeat(np.arange(len(bounds)), np.diff(np.append(bounds, len(moves))))
+    combined["date_high"] = best_high
+    combined["date_low"] = np.maximum.reduceat(np.where(high == best_high[group], low, np.uint64(0)), bounds)
+    return combined
+
+
+@dataclass
+class _Candidates:
+    """Games that may be among the top games: their ids, plies, moves and summed ratings."""
+
+    parts: list[tuple[npt.NDArray[np.generic], ...]] = field(default_factory=list)
+
+    def add(self, games: npt.NDArray[np.generic], plies: npt.NDArray[np.generic], moves: npt.NDArray[np.generic],
+            ratings: npt.NDArray[np.generic]) -> None:
+        self.parts.append((games, plies, moves, ratings))
+
+    def best(self, count: int) -> list[tuple[int, int, int]]:
+        """(game, ply, move) of the `count` best rated (the later game first among equals)."""
+        if not self.parts:
+            return []
+        games, plies, moves, ratings = (np.concatenate([part[place] for part in self.parts]) for place in range(4))
+        order = np.lexsort((-games.astype(np.int64), -ratings.astype(np.int64)))[:count]
+        return [(int(games[place]), int(plies[place]), int(moves[place])) for place in order]
+
+
+def _ratings(found: Postings) -> npt.NDArray[np.int64]:
+    return found.white_elos.astype(np.int64) + found.black_elos.astype(np.int64)
+
+
+def _slice(keys: npt.NDArray[np.generic], key: int) -> slice:
+    return slice(int(np.searchsorted(keys, key, "left")), int(np.searchsorted(keys, key, "right")))
+
+
+def _unfiltered(database: GameDatabase, position: Position) -> tuple[_Table, _Candidates]:
+    """Every game of the position's kind that reached it: a run where the position is busy gives
+    its totals and best rated games, the others their rows."""
+    runs = database.positions.runs()
+    candidates = _Candidates()
+    tables: list[_Table] = []
+    kind = KINDS.index(position.kind) if position.kind in KINDS else -1
+    rest: list[Run] = []
+    busy: list[tuple[Run, slice, slice]] = []
+    for run in runs:
+        totals = _slice(run.columns["total_keys"], position.key)
+        if totals.stop == totals.start:
+            rest.append(run)
+        else:
+            busy.append((run, totals, _slice(run.columns["top_keys"], position.key)))
+    if busy:
+        # Each column's rows of the busy runs at once (a run's few rows one by one cost more).
+        def gathered(name: str, place: int) -> npt.NDArray[np.generic]:
+            return np.concatenate([run.columns[name][spans[place]] for run, *spans in busy])
+
+        mine = gathered("total_kinds", 0) == kind
+        tables.append({name: gathered(f"total_{name}", 0)[mine] for name, _dtype in TOTALS_COLUMNS})
+        mine = gathered("top_kinds", 1) == kind
+        candidates.add(*(gathered(f"top_{name}", 1)[mine] for name in ("games", "plies", "moves", "ratings")))
+    if rest or not tables:
+        found = database.positions.postings(position.key, rest)
+        found = found.where(found.kinds == kind)
+        tables.append(_totals_of(found))
+        candidates.add(found.games, found.plies, found.moves, _ratings(found))
+    return _combined(tables), candidates
 
 
 def explore(database: GameDatabase, position: Position, filters: ExploreFilters | None = None, top_games: int = 8) -> Exploration:
     filters = filters or ExploreFilters()
-    where, values = _where(position, filters)
-    mover, opponent = ("white", "black") if position.to_move == "white" else ("black", "white")
-    win, loss = (1, -1) if position.to_move == "white" else (-1, 1)
-    unfiltered = filters == ExploreFilters()
-    totalled = unfiltered and database.connection.execute(
-        "SELECT 1 FROM totalled WHERE key = ?", (position.key,)
-    ).fetchone() is not None
-    if totalled:
-        # A busy position: its running totals (kept by the import) instead of every game's row.
-        win_column, loss_column = ("white_wins", "black_wins") if position.to_move == "white" else ("black_wins", "white_wins")
-        rows = database.connection.execute(
-            f"SELECT nullif(t.move, {ENDED}), t.games, t.white_wins, t.draws, t.black_wins,"
-            f" CASE WHEN t.{mover}_elo_count THEN 1.0 * t.{mover}_elo_sum / t.{mover}_elo_count END,"
-            f" CASE WHEN t.{opponent}_elo_count THEN 1.0 * t.{opponent}_elo_sum / t.{opponent}_elo_count END,"
-            f" t.{win_column}, t.{loss_column}, t.{opponent}_elo_count, t.last_date"
-            " FROM totals t WHERE t.key = ? AND EXISTS (SELECT 1 FROM positions p JOIN games g ON g.id = p.game_id"
-            " WHERE p.key = t.key AND g.kind = ?)",
-            (position.key, position.kind),
-        ).fetchall()
+    if filters == ExploreFilters() and top_games <= TOP_KEPT:
+        table, candidates = _unfiltered(database, position)
     else:
-        rows = database.connection.execute(
-            f"SELECT p.move, count(*), sum(g.outcome = 1), sum(g.outcome = 0), sum(g.outcome = -1),"
-            f" avg(g.{mover}_elo), avg(g.{opponent}_elo), sum(g.outcome = {win}), sum(g.outcome = {loss}),"
-            f" count(g.{opponent}_elo), max(CASE WHEN g.date GLOB '[0-9][0-9][0-9][0-9]*' THEN g.date END)"
-            f" FROM positions p JOIN games g ON g.id = p.game_id WHERE {where} GROUP BY p.move",
-            values,
-        ).fetchall()
+        found = _reached(database, position, filters)
+        table, candidates = _totals_of(found), _Candidates()
+        candidates.add(found.games, found.plies, found.moves, _ratings(found))
+    white_to_move = position.to_move == "white"
+    mover, opponent = ("white", "black") if white_to_move else ("black", "white")
+    win, loss = ("white_wins", "black_wins") if white_to_move else ("black_wins", "white_wins")
+    rows = {name: table[name].tolist() for name, _dtype in TOTALS_COLUMNS}  # plain ints: read one at a time below
     moves: list[MoveStats] = []
     total = ended = 0
-    for code, games, white_wins, draws, black_wins, mover_elo, opponent_elo, wins, losses, rated, last in rows:
+    for place, code in enumerate(rows["moves"]):
+        games = rows["games"][place]
         total += games
-        if code is None:
-            ended += games
+        if code == ENDED:
+            ended = games
             continue
+        mover_rated, opponent_rated = rows[f"{mover}_rated"][place], rows[f"{opponent}_rated"][place]
         performance = None
-        if opponent_elo is not None and rated:
-            performance = round(opponent_elo + 400 * (wins - losses) / games, 1)
+        if opponent_rated:
+            opponent_elo = rows[f"{opponent}_elo_sum"][place] / opponent_rated
+            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / games, 1)
+        last = (rows["date_high"][place].to_bytes(8, "big") + rows["date_low"][place].to_bytes(8, "big")).rstrip(b"\x00")
         moves.append(
             MoveStats(
                 move=position.move_text(code),
-                code=int(code),
-                games=int(games),
-                white_wins=int(white_wins or 0),
-                draws=int(draws or 0),
-                black_wins=int(black_wins or 0),
-                average_rating=None if mover_elo is None else round(float(mover_elo), 1),
+                code=code,
+                games=games,
+                white_wins=rows["white_wins"][place],
+                draws=rows["draws"][place],
+                black_wins=rows["black_wins"][place],
+                average_rating=round(rows[f"{mover}_elo_sum"][place] / mover_rated, 1) if mover_rated else None,
                 performance=performance,
-                last_played=str(last or ""),
+                last_played=last.decode("utf-8", "replace"),
             )
         )
     moves.sort(key=lambda stats: (-stats.games, stats.move))
     top: list[tuple[StoredGame, str]] = []
     if top_games and total:
-        if totalled and total >= BUSY_GAMES:
-            # Many games: walk the games from the best rated down until enough reached it.
-            best = database.connection.execute(
-                "SELECT g.id, p.move FROM games g CROSS JOIN positions p ON p.key = ? AND p.game_id = g.id"
-                " WHERE g.kind = ? ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC LIMIT ?",
-                (position.key, position.kind, top_games),
-            ).fetchall()
-        else:
-            best = database.connection.execute(
-                f"SELECT g.id, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-                " ORDER BY coalesce(g.white_elo, 0) + coalesce(g.black_elo, 0) DESC, g.id DESC LIMIT ?",
-                [*values, top_games],
-            ).fetchall()
-        stored = {game.id: game for game in database.games_by_id([int(row[0]) for row in best])}
-        top = [(stored[int(game_id)], "" if code is None else position.move_text(int(code))) for game_id, code in best]
-    return Exploration(position.kind, total, moves, ended, top)
+        chosen = candidates.best(top_games)
+        stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
+        top = [(stored[game_id], "" if code == ENDED else position.move_text(code)) for game_id, _ply, code in chosen]
+        plies = {game_id: int(ply) for game_id, ply, _code in chosen}
+    return Exploration(position.kind, total, moves, ended, top, plies if top_games and total else {})
 
 
 def games_at(
     database: GameDatabase, position: Position, filters: ExploreFilters | None = None, limit: int = 100
 ) -> list[tuple[StoredGame, int, str]]:
-    """The games that reached the position: (game, the ply where it did, the move it played)."""
-    where, values = _where(position, filters or ExploreFilters())
-    rows = database.connection.execute(
-        f"SELECT g.id, p.ply, p.move FROM positions p JOIN games g ON g.id = p.game_id WHERE {where}"
-        " ORDER BY g.date DESC, g.id LIMIT ?",
-        [*values, limit],
-    ).fetchall()
-    stored = {game.id: game for game in database.games_by_id([int(row[0]) for row in rows])}
+    """The games that reached the position: (game, the ply where it did, the move it played), the
+    latest first."""
+    found = _reached(database, position, filters or ExploreFilters())
+    games = found.games
+    # The latest date first (~ reverses an unsigned number's order), then the smaller id.
+    order = np.lexsort((games, ~found.date_low.astype(np.uint64, copy=False), ~found.date_high.astype(np.uint64, copy=False)))[:limit]
+    chosen = [(int(games[place]), int(found.plies[place]), int(found.moves[place])) for place in order]
+    stored = {game.id: game for game in database.games_by_id([game_id for game_id, _ply, _code in chosen])}
     return [
-        (stored[int(game_id)], int(ply), "" if code is None else position.move_text(int(code)))
-        for game_id, ply, code in rows
+        (stored[game_id], ply, "" if code == ENDED else position.move_text(code))
+        for game_id, ply, code in chosen
     ]
+
+
+def moves_played(database: GameDatabase, position: Position, filters: ExploreFilters,
+                 excluded_game: int | None = None) -> dict[int, int]:
+    """The games that reached the position and the filters keep, by the move each played from it
+    (the games that ended there left out)."""
+    found = _reached(database, position, filters, excluded_game)
+    moves = np.sort(found.moves)
+    starts = starts_of(moves)
+    counts = np.diff(np.append(starts, len(moves)))
+    return {int(moves[start]): int(games) for start, games in zip(starts, counts) if int(moves[start]) != ENDED}
+
+
+def games_reaching(database: GameDatabase, position: Position, excluded_game: int | None = None) -> int:
+    """How many games of the position's kind reached it, `excluded_game` left out."""
+    found = _reached(database, position, ExploreFilters(), excluded_game)
+    return len(found.games)

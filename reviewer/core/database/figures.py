@@ -169,14 +169,13 @@ def join_analysis(
 
 def _same_game(game: Game, fingerprint: int) -> bool:
     """Whether the file still holds the game the database stored (same moves and headers)."""
-    from reviewer.core.database.records import GameRecord, SkippedGame
-    from reviewer.core.games.support import resolve
+    from reviewer.core.database.records import SkippedGame
 
     reference = game_support(game.kind).database_record_ref
     if not reference:
         return False
     try:
-        record: GameRecord = resolve(reference)(game)
+        record = reference.get()(game)
     except SkippedGame:
         return False
     return record.fingerprint == fingerprint

@@ -13,30 +13,24 @@ import sqlite3
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
-from itertools import repeat
 from pathlib import Path
 from typing import IO, Any, cast
 
+from reviewer.core.database.position_index import MERGE_ROWS_MOST, RunWriter, add_run, compact, remove_leftovers
 from reviewer.core.database.records import GameRecord, SkippedGame
 from reviewer.core.database.repair import remember_sources
-from reviewer.core.database.store import ENDED, TOTALS_PLY, GameDatabase
+from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.games import game_support, registered_games
-from reviewer.core.games.support import resolve
+from reviewer.core.games.facets import FastRecordOf
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
-CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most
-# Positions are written to a table of their own and merged into the index in one sorted pass
-# now and then: the index's pages are rewritten once per merge instead of once per chunk (its keys
-# are spread all over it). See `_Merger` for when.
-MERGE_ROWS = 2_000_000
-MERGE_ROWS_LEAST = 100_000
-POSITION_ROW_BYTES = 26  # on disk, about
+CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most (and one run of the position index)
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 
@@ -129,18 +123,21 @@ def _readable_copy(path: Path) -> Iterator[Path]:
         yield target
 
 
-def _record(collection: GameCollection, index: int) -> GameRecord:
-    for support in registered_games():  # a game's record read straight from the file's text, where its game can
-        if support.database_fast_record_ref:
-            fast: GameRecord | None = resolve(support.database_fast_record_ref)(collection, index)
-            if fast is not None:
-                return fast
+def _fast_readers() -> list[FastRecordOf]:
+    """The games' readers of a record straight from a file's text (once per file: one per game costs)."""
+    return [support.database_fast_record_ref.get() for support in registered_games() if support.database_fast_record_ref]
+
+
+def _record(collection: GameCollection, index: int, fast_readers: list[FastRecordOf]) -> GameRecord:
+    for reader in fast_readers:  # a game's record read straight from the file's text, where its game can
+        fast = reader(collection, index)
+        if fast is not None:
+            return fast
     game = collection.game(index)
     reference = game_support(game.kind).database_record_ref
     if not reference:
         raise SkippedGame(f"a game of {game.kind}: the database holds no such games")
-    record: GameRecord = resolve(reference)(game)
-    return record
+    return reference.get()(game)
 
 
 _INSERT_GAME = (
@@ -149,76 +146,21 @@ _INSERT_GAME = (
 )
 
 
-_TOTALS_COLUMNS = (
-    "count(*), coalesce(sum(outcome = 1), 0), coalesce(sum(outcome = 0), 0), coalesce(sum(outcome = -1), 0),"
-    " coalesce(sum(white_elo), 0), count(white_elo), coalesce(sum(black_elo), 0), count(black_elo),"
-    " max(CASE WHEN date GLOB '[0-9][0-9][0-9][0-9]*' THEN date END)"
-)
-
-_ADD_TO_TOTALS = (
-    " ON CONFLICT (key, move) DO UPDATE SET games = games + excluded.games,"
-    " white_wins = white_wins + excluded.white_wins, draws = draws + excluded.draws,"
-    " black_wins = black_wins + excluded.black_wins, white_elo_sum = white_elo_sum + excluded.white_elo_sum,"
-    " white_elo_count = white_elo_count + excluded.white_elo_count,"
-    " black_elo_sum = black_elo_sum + excluded.black_elo_sum, black_elo_count = black_elo_count + excluded.black_elo_count,"
-    " last_date = CASE WHEN excluded.last_date > coalesce(last_date, '') THEN excluded.last_date ELSE last_date END"
-)
-
-
-def merge_pending_positions(connection: sqlite3.Connection) -> int:
-    """Move the positions of `pending_positions` into `positions` in one sorted pass and keep
-    `totals` right, in one transaction; the number of positions moved. A position already totalled
-    gets the pending games' results added; a position that a pending game reached within TOTALS_PLY
-    plies and that is not totalled yet gets its totals from every game that reached it."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        pending = int(connection.execute("SELECT count(*) FROM pending_positions").fetchone()[0])
-        if pending:
-            connection.execute("DELETE FROM temp.fresh_keys")
-            connection.execute(
-                f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
-                " FROM pending_positions p CROSS JOIN totalled t ON t.key = p.key CROSS JOIN games g ON g.id = p.game_id"
-                " WHERE true GROUP BY p.key, coalesce(p.move, -2)" + _ADD_TO_TOTALS
-            )
-            connection.execute(
-                f"INSERT OR IGNORE INTO temp.fresh_keys SELECT key FROM pending_positions WHERE ply <= {TOTALS_PLY}"
-                " AND key NOT IN (SELECT key FROM totalled)"
-            )
-            connection.execute(
-                "INSERT OR IGNORE INTO positions (key, game_id, ply, move, symmetry)"
-                " SELECT key, game_id, ply, move, symmetry FROM pending_positions ORDER BY key, game_id"
-            )
-            connection.execute("INSERT INTO totalled SELECT key FROM temp.fresh_keys")
-            connection.execute(
-                f"INSERT INTO totals SELECT p.key, coalesce(p.move, {ENDED}), {_TOTALS_COLUMNS}"
-                " FROM temp.fresh_keys f CROSS JOIN positions p ON p.key = f.key CROSS JOIN games g ON g.id = p.game_id"
-                " GROUP BY p.key, coalesce(p.move, -2)"
-            )
-            connection.execute("DELETE FROM pending_positions")
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        raise
-    return pending
-
-
-_PositionsRow = tuple[int, int, int, int | None, int]  # key, game id, ply, move, symmetry
-
-
 class _Chunk:
-    """The games of one transaction, written at once with the source's new read count; their
-    positions go to `pending_positions` (appended: cheap), searchable once merged."""
+    """The games of one transaction, written at once with the source's new read count and the run
+    of the position index that holds their positions (searchable once it commits)."""
 
     def __init__(self, source_id: int) -> None:
         self.source_id = source_id
         self.games: list[tuple[int, GameRecord]] = []
         self.skipped: list[tuple[int, str]] = []
 
-    def write(self, connection: sqlite3.Connection, games_read: int, complete: bool) -> tuple[int, int, int]:
-        """(stored, duplicates, positions written)."""
+    def write(self, database: GameDatabase, games_read: int, complete: bool) -> tuple[int, int]:
+        """(stored, duplicates)."""
+        connection = database.connection
         stored = duplicates = 0
-        positions: list[_PositionsRow] = []
+        run = RunWriter()
+        written: Path | None = None
         connection.execute("BEGIN IMMEDIATE")
         try:
             for index, record in self.games:
@@ -234,10 +176,13 @@ class _Chunk:
                 stored += 1
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                positions.extend(_first_reached(record, game_id))
-            connection.executemany(
-                "INSERT INTO pending_positions (key, game_id, ply, move, symmetry) VALUES (?,?,?,?,?)", positions
-            )
+                run.add_game(game_id, record.kind, record.outcome, record.white_elo, record.black_elo, record.speed,
+                             record.date)
+                keys = record.position_keys
+                run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
+                                  record.position_symmetries)
+            if stored:
+                written = add_run(connection, database.index_folder, run.columns())
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],
@@ -249,50 +194,10 @@ class _Chunk:
         except BaseException:
             if connection.in_transaction:
                 connection.execute("ROLLBACK")
+            if written is not None:
+                written.unlink(missing_ok=True)
             raise
-        return stored, duplicates, len(positions)
-
-
-def _first_reached(record: GameRecord, game_id: int) -> list[_PositionsRow]:
-    """The game's positions as rows of `positions`, each the first time the game reached it."""
-    keys = record.position_keys
-    plies: Iterable[int] = record.position_plies if record.position_plies is not None else range(len(keys))
-    symmetries: Iterable[int] = record.position_symmetries if record.position_symmetries is not None else repeat(0)
-    rows = list(zip(keys, repeat(game_id), plies, record.position_moves, symmetries))
-    if len(set(keys)) == len(rows):
-        return rows
-    seen: set[int] = set()
-    first: list[_PositionsRow] = []
-    for row in rows:
-        if row[0] not in seen:
-            seen.add(row[0])
-            first.append(row)
-    return first
-
-
-class _Merger:
-    """Merges the pending positions once they are a third of the file's size (a merge rewrites
-    about all of the index's pages, so merges at sizes growing with it cost a few times the
-    index; the pages the pending rows free are that much of the file at most), but at least
-    every `merge_rows` of them (their sort is held in memory)."""
-
-    def __init__(self, connection: sqlite3.Connection, merge_rows: int) -> None:
-        self.connection, self.merge_rows, self.written = connection, merge_rows, 0
-
-    def wrote(self, rows: int) -> None:
-        self.written += rows
-        if self.written >= min(self.merge_rows, max(MERGE_ROWS_LEAST, self._file_rows() // 3)):
-            self.merge()
-
-    def _file_rows(self) -> int:
-        """The file's size in positions rows (about)."""
-        pages = int(self.connection.execute("PRAGMA page_count").fetchone()[0])
-        page_bytes = int(self.connection.execute("PRAGMA page_size").fetchone()[0])
-        return pages * page_bytes // POSITION_ROW_BYTES
-
-    def merge(self) -> None:
-        merge_pending_positions(self.connection)
-        self.written = 0
+        return stored, duplicates
 
 
 def _source(connection: sqlite3.Connection, path: Path) -> tuple[int, int, bool]:
@@ -332,7 +237,7 @@ def _import_file(
     chunk_games: int,
     progress: Callable[[ImportProgress], None] | None,
     cancel: threading.Event | None,
-    merger: _Merger,
+    merge_rows: int,
 ) -> None:
     connection = database.connection
     source_id, games_read, complete = _source(connection, path)
@@ -347,6 +252,7 @@ def _import_file(
         collection.complete_index()
         total = len(collection)
         index = games_read
+        fast_readers = _fast_readers()
         while index < total:
             chunk = _Chunk(source_id)
             end = min(total, index + chunk_games)
@@ -355,13 +261,14 @@ def _import_file(
                     report.cancelled = True
                     break
                 try:
-                    chunk.games.append((index, _record(collection, index)))
+                    chunk.games.append((index, _record(collection, index, fast_readers)))
                 except (SkippedGame, GameFileError, ValueError) as error:
                     chunk.skipped.append((index, str(error)))
                     report.skipped.append((str(path), index + 1, str(error)))
                 index += 1
-            stored, duplicates, rows = chunk.write(connection, index, index >= total)
-            merger.wrote(rows)
+            stored, duplicates = chunk.write(database, index, index >= total)
+            if stored:
+                compact(connection, database.index_folder, merge_rows)
             report.stored += stored
             report.duplicates += duplicates
             if progress is not None:
@@ -369,7 +276,7 @@ def _import_file(
             if report.cancelled:
                 return
         if total == 0:
-            _Chunk(source_id).write(connection, 0, True)
+            _Chunk(source_id).write(database, 0, True)
 
 
 def import_paths(
@@ -379,25 +286,24 @@ def import_paths(
     chunk_games: int = CHUNK_GAMES,
     progress: Callable[[ImportProgress], None] | None = None,
     cancel: threading.Event | None = None,
-    merge_rows: int = MERGE_ROWS,
+    merge_rows: int = MERGE_ROWS_MOST,
 ) -> ImportReport:
     """Read the files and folders into the database. A file that cannot be read is named in
     `unreadable` and the others are read; a game that cannot be stored is named in `skipped`.
-    The positions are searchable from the merge that follows every `merge_rows` of them and the
-    one at the end (which also takes in those of an import that was cut short)."""
+    Each chunk's games are searchable once it is stored; the position index's runs are merged up
+    to `merge_rows` positions each."""
     report = ImportReport()
-    merger = _Merger(database.connection, merge_rows)
+    remove_leftovers(database.connection, database.index_folder)
     for path in importable_files([Path(p) for p in paths]):
         report.files.append(str(path))
         try:
-            _import_file(database, path, report, chunk_games, progress, cancel, merger)
+            _import_file(database, path, report, chunk_games, progress, cancel, merge_rows)
         except GameFileError as error:
             report.unreadable.append(str(error))
         except OSError as error:
             report.unreadable.append(f"{path}: cannot be read ({error.strerror or error})")
         if report.cancelled:
             break
-    merger.merge()
     return report
 
 

@@ -127,10 +127,9 @@ def date_of(text: str) -> str:
 
 def fingerprint_of(kind: str, headers: dict[str, str], start: str, moves: str | list[str]) -> int:
     """Of the headers, the start and the moves (a list, or its items joined by spaces)."""
-    digest = hashlib.blake2b(digest_size=8)
-    digest.update(kind.encode())
-    for name, value in sorted(headers.items()):
-        digest.update(b"\x00" + name.encode("utf-8", "replace") + b"\x01" + value.encode("utf-8", "replace"))
     joined = moves if isinstance(moves, str) else " ".join(moves)
-    digest.update(b"\x02" + start.encode() + b"\x02" + joined.encode())
+    text = "".join(f"\x00{name}\x01{value}" for name, value in sorted(headers.items()))
+    # The same bytes as hashing kind, each header and the moves one after the other (one call, faster).
+    digest = hashlib.blake2b((kind + text).encode("utf-8", "replace") + b"\x02" + start.encode() + b"\x02" + joined.encode(),
+                             digest_size=8)
     return int.from_bytes(digest.digest(), "big", signed=True)

@@ -90,12 +90,28 @@ def check_database(database_path: Path) -> str | None:
     try:
         rows = connection.execute("PRAGMA quick_check").fetchall()
         connection.execute("SELECT count(*) FROM sources").fetchone()
+        runs = [str(row[0]) for row in connection.execute("SELECT name FROM runs")] if not any(
+            str(row[0]) != "ok" for row in rows) else []
     except sqlite3.DatabaseError as error:
         return str(error)
     finally:
         connection.close()
     problems = [str(row[0]) for row in rows if str(row[0]) != "ok"]
+    problems.extend(_run_problems(database_path, runs))
     return "; ".join(problems[:3]) if problems else None
+
+
+def _run_problems(database_path: Path, runs: list[str]) -> list[str]:
+    """What is wrong with the position index's runs (missing or cut short)."""
+    from reviewer.core.database.position_index import Run, index_folder
+
+    problems = []
+    for name in runs:
+        try:
+            Run(index_folder(database_path) / name)
+        except (OSError, ValueError) as error:
+            problems.append(f"the position index's run {name}: {error}")
+    return problems
 
 
 def known_sources(database_path: Path) -> list[Path]:
@@ -140,7 +156,7 @@ def rebuild_database(
     if database_path.exists():
         damaged_copy = database_path.with_name(f"{database_path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
         database_path.replace(damaged_copy)
-        for suffix in ("-wal", "-shm"):
+        for suffix in ("-wal", "-shm", ".positions"):
             side = database_path.with_name(database_path.name + suffix)
             if side.exists():
                 side.replace(damaged_copy.with_name(damaged_copy.name + suffix))

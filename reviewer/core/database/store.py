@@ -1,24 +1,18 @@
-"""The game database file: SQLite, one row per distinct game and one per position a game reached.
+"""The game database: an SQLite file, one row per distinct game, and the position index beside it
+(`position_index.py`: the games that reached each position, in sorted runs of files of its own).
 
 Tables:
     sources    a file read into the database: its size and modification time when read, how many
                of its games were read (an import cut short goes on from there), whether all were
     games      one distinct game (same moves and headers = one row): players, ratings, result,
                outcome (1 White won, 0 draw, -1 Black won, NULL unknown), date, speed, moves
-    positions  (key, game): the first time the game reached the position, the ply, the move it
-               played from there (NULL where the game ended there), and for Go the symmetry that
-               makes the board canonical
-    pending_positions  rows of `positions` written by an import and not merged into it yet (the
-               import merges them in one sorted pass every so many and at its end; the next
-               import merges those of one that was cut short): their games are not searched yet
+    runs       the runs of the position index (files in `games.sqlite.positions/`): each one's
+               name, the first of its games' ids, how many positions and games it holds. A run is
+               named here in the transaction that stores its games.
     skipped    the games of a source that could not be stored, with the reason
     figures    per game, the analysis the cache held for it when joined (`figures.join_analysis`):
                the engine setting, positions analysed of all, each side's accuracy and loss
                (engine_id '' where the cache had none)
-    totals     for each position some game reached within the first TOTALS_PLY plies (listed in
-               `totalled`), running totals per move over every game that reached it (at any
-               ply): games, results, rating sums, the last date. The explorer reads a busy
-               position's answer from here instead of from each of its games.
 """
 
 from __future__ import annotations
@@ -28,14 +22,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewer.core import paths
-from reviewer.core.database.repair import damage_in
+from reviewer.core.database.position_index import ENDED, PositionIndex, index_folder
+from reviewer.core.database.repair import DamagedDatabase, damage_in
 from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
 
-__all__ = ["ENDED", "SCHEMA_VERSION", "TOTALS_PLY", "GameDatabase", "StoredGame", "default_database_path"]
+__all__ = ["ENDED", "SCHEMA_VERSION", "GameDatabase", "StoredGame", "default_database_path"]
 
-SCHEMA_VERSION = 1
-TOTALS_PLY = 12  # positions reached this early by some game keep running totals (see `totals`)
-ENDED = -2  # the move code in `totals` of the games that ended in the position
+SCHEMA_VERSION = 2  # 1: the position index was a table of this file
 BUSY_TIMEOUT_S = 30.0
 
 _SCHEMA = """
@@ -69,36 +62,12 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_by_white ON games (white COLLATE NOCASE);
 CREATE INDEX IF NOT EXISTS games_by_black ON games (black COLLATE NOCASE);
-CREATE TABLE IF NOT EXISTS positions (
-    key INTEGER NOT NULL,
-    game_id INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
-    move INTEGER,
-    symmetry INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (key, game_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS pending_positions (
-    key INTEGER NOT NULL,
-    game_id INTEGER NOT NULL,
-    ply INTEGER NOT NULL,
-    move INTEGER,
-    symmetry INTEGER NOT NULL DEFAULT 0
+CREATE TABLE IF NOT EXISTS runs (
+    name TEXT PRIMARY KEY,
+    first_game INTEGER NOT NULL,
+    positions INTEGER NOT NULL,
+    games INTEGER NOT NULL
 );
-CREATE TABLE IF NOT EXISTS totalled (key INTEGER PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS totals (
-    key INTEGER NOT NULL,
-    move INTEGER NOT NULL,
-    games INTEGER NOT NULL,
-    white_wins INTEGER NOT NULL,
-    draws INTEGER NOT NULL,
-    black_wins INTEGER NOT NULL,
-    white_elo_sum INTEGER NOT NULL,
-    white_elo_count INTEGER NOT NULL,
-    black_elo_sum INTEGER NOT NULL,
-    black_elo_count INTEGER NOT NULL,
-    last_date TEXT,
-    PRIMARY KEY (key, move)
-) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS games_by_rating ON games ((coalesce(white_elo, 0) + coalesce(black_elo, 0)));
 CREATE TABLE IF NOT EXISTS figures (
     game_id INTEGER PRIMARY KEY,
@@ -148,6 +117,9 @@ def _create_schema(connection: sqlite3.Connection) -> None:
     create_versioned_schema(connection, _SCHEMA, SCHEMA_VERSION, "game database")
 
 
+_EARLIER_SCHEMA = "unknown game database schema 1"
+
+
 class GameDatabase:
     """One database file. Not shared between threads; open one per thread or process."""
 
@@ -156,14 +128,15 @@ class GameDatabase:
         try:
             self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
         except sqlite3.DatabaseError as error:
+            if str(error) == _EARLIER_SCHEMA:
+                raise DamagedDatabase(self.path, "its position index is of an earlier version of Reviewer") from None
             damage = damage_in(error, self.path)
             if damage is not None:
                 raise damage from None
             raise
-        # Bigger pages and cache for the position index; temporary B-trees in memory.
-        self.connection.execute("PRAGMA cache_size = -65536")
         self.connection.execute("PRAGMA temp_store = MEMORY")
-        self.connection.execute("CREATE TEMP TABLE IF NOT EXISTS fresh_keys (key INTEGER PRIMARY KEY)")
+        self.index_folder = index_folder(self.path)
+        self.positions = PositionIndex(self.connection, self.path)
 
     def close(self) -> None:
         self.connection.close()
@@ -182,7 +155,8 @@ class GameDatabase:
         return int(row[0])
 
     def position_count(self) -> int:
-        return int(self.connection.execute("SELECT count(*) FROM positions").fetchone()[0])
+        """Positions reached, counted once per game that reached them."""
+        return self.positions.position_count()
 
     def skipped(self) -> list[tuple[str, int, str]]:
         """(file, game number from 1, reason) of every game that could not be stored."""

@@ -10,7 +10,7 @@ import re
 from typing import assert_never
 
 from reviewer.core.analysis import Evaluation, EvaluationTable
-from reviewer.core.games.support import game_support, resolve
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, Node
 
 EMBEDDED_ENGINE_ID = "pgn-comments"
@@ -34,7 +34,7 @@ def evaluations_from_game(game: Game) -> EvaluationTable:
     An `[%eval]` that is not plausible is left out with a warning on `game.warnings`.
     """
     support = game_support(game.kind)
-    table: EvaluationTable = resolve(support.embedded_ref)(game, game.warnings) if support.embedded_ref else EvaluationTable()
+    table = support.embedded_ref.get()(game, game.warnings) if support.embedded_ref else EvaluationTable()
     for record in reviewer_records(game).ordered():
         table.add(record)
     table.variations = {**table.variations, **variation_records(game)}

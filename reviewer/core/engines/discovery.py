@@ -58,6 +58,16 @@ class EngineInfo:
     def usable(self) -> bool:
         return self.status == "ok"
 
+    def int_option(self, key: str) -> int | None:
+        """The user's whole-number option `key` (threads, hash_mb, visits), None when not given."""
+        value = dict(self.options).get(key)
+        return value if isinstance(value, int) else None
+
+    def text_option(self, key: str) -> str | None:
+        """The user's text option `key` (model), None when not given."""
+        value = dict(self.options).get(key)
+        return value if isinstance(value, str) else None
+
 
 @dataclass
 class _Found:

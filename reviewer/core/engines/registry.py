@@ -9,19 +9,18 @@ import os
 import shlex
 import shutil
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Sequence
 from typing import Any
 
 from reviewer.core.engines.base import Engine, EngineNotFound, EngineUnsuitable
 from reviewer.core.engines.discovery import INSTALL_HINT, EngineInfo, builtin_engine_info, find_engines
 from reviewer.core.errors import EngineError
-from reviewer.core.games.support import game_support
+from reviewer.core.games.facets import OpenFound
+from reviewer.core.games.support import GameSupport, game_support, registered_games
 from reviewer.core.gametree import GameKind
 
 __all__ = [
     "KATAGO_MAX_BOARD",
-    "SEARCHED_IN_PROCESS_NOTE",
     "EnginePlan",
     "KataGoDoesNotStart",
     "board_beyond_usual_engine",
@@ -30,7 +29,6 @@ __all__ = [
     "import_fallback_engines",
     "katago_plays",
     "open_engine",
-    "preload_katago",
 ]
 
 log = logging.getLogger(__name__)
@@ -53,15 +51,17 @@ def board_beyond_usual_engine(kind: GameKind, board_size: tuple[int, int]) -> tu
     return board_size
 
 
-_fallback_import_lock = threading.Lock()
+_adapter_import_lock = threading.Lock()
 
 
 def import_fallback_engines() -> None:
     """Import the in-process fallback engines (the built-in Go engine: numba and its kin) one thread
     at a time: engine discovery, the cache look-up and an analysis may all want them at once, and two
     threads importing one package can leave one of them with a half-made module."""
-    with _fallback_import_lock:
-        import reviewer.core.engines.builtin_go  # noqa: F401
+    for support in registered_games():
+        if support.fallback_opener_ref:
+            with _adapter_import_lock:
+                support.fallback_opener_ref.get()
 
 
 def _command_list(command: Sequence[str] | str) -> list[str]:
@@ -71,109 +71,20 @@ def _command_list(command: Sequence[str] | str) -> list[str]:
     return parts
 
 
-def _open_uci(command: Sequence[str], threads: int | None, hash_mb: int | None = None) -> Engine:
-    from reviewer.core.engines.uci import UciEngine
-
-    return UciEngine(list(command), threads=threads, hash_mb=hash_mb)
-
-
-def _open_katago(
-    command: Sequence[str],
-    threads: int | None,
-    name: str = "KataGo",
-    visits: int | None = None,
-    model: str | None = None,
-    *,
-    start_in_background: bool = False,
-    version: str | None = None,
-) -> Engine:
-    from reviewer.core.engines.katago import KataGoEngine, model_path
-    from reviewer.core.engines.katago_net.network_path import network_path
-
-    command = _with_model(command, model)
-    if network_path(model_path(command)) == "search":  # Reviewer's own search over KataGo's network
-        from reviewer.core.engines.katago_search import KataGoNetworkSearch
-
-        return KataGoNetworkSearch(command, name=name, default_visits=visits, workers=threads)
-    overrides = []
-    if threads:
-        overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
-    if visits:
-        overrides.append(f"maxVisits={int(visits)}")
-    if overrides and "-override-config" not in command:
-        command += ["-override-config", ",".join(overrides)]
-    return KataGoEngine(command, name=name, start_in_background=start_in_background, version=version or "")
+def _opener(protocol: str) -> OpenFound:
+    """The opener of a found engine of `protocol`, from the game whose engines speak it."""
+    for support in registered_games():
+        reference = support.engine_openers.get(protocol)
+        if reference:
+            with _adapter_import_lock:
+                return reference.get()
+    raise EngineNotFound(f"no game opens engines of the protocol {protocol!r}")
 
 
-SEARCHED_IN_PROCESS_NOTE = "its network searched by Reviewer's own search (no GPU found)"
-
-
-def engines_as_run(engines: Sequence[EngineInfo]) -> list[EngineInfo]:
-    """`engines` (as `find_engines` lists them) as `open_engine` would run them: a usable KataGo
-    whose network Reviewer's own search would search instead of KataGo's process is marked
-    `searched_in_process`, and its detail says so. Reads the networks' first bytes: not on a GUI thread."""
-    from reviewer.core.engines.katago import model_path
-    from reviewer.core.engines.katago_net.network_path import network_path
-
-    def as_run(info: EngineInfo) -> EngineInfo:
-        if info.protocol != "katago" or not info.usable:
-            return info
-        model = dict(info.options).get("model")
-        command = _with_model(info.command, model if isinstance(model, str) else None)
-        if network_path(model_path(command)) != "search":
-            return info
-        return replace(info, searched_in_process=True, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")
-
-    return [as_run(engine) for engine in engines]
-
-
-def _with_model(command: Sequence[str], model: str | None) -> list[str]:
-    command = list(command)
-    if model:
-        if "-model" in command[:-1]:
-            command[command.index("-model") + 1] = model
-        else:
-            command += ["-model", model]
-    return command
-
-
-def preload_katago_network(info: EngineInfo, board_size: tuple[int, int]) -> bool:
-    """`katago.preload_network` for a found KataGo, with the model its settings name."""
-    from reviewer.core.engines.katago import preload_network
-
-    model = dict(info.options).get("model")
-    return preload_network(_with_model(info.command, model if isinstance(model, str) else None), board_size)
-
-
-def preload_katago(engine: EngineInfo | Sequence[str], board_size: tuple[int, int]) -> bool:
-    """The network of a found KataGo, or of a KataGo command given as is, built for `board_size`."""
-    if isinstance(engine, EngineInfo):
-        return preload_katago_network(engine, board_size)
-    from reviewer.core.engines.katago import preload_network
-
-    return preload_network(list(engine), board_size)
-
-
-def _option(info: EngineInfo, key: str) -> int | None:
-    value = dict(info.options).get(key)
-    return value if isinstance(value, int) else None
-
-
-def open_uci_command(command: Sequence[str], threads: int | None, start_in_background: bool = False) -> Engine:
-    """A UCI engine run as given (`--engine-cmd` for chess); it starts at once whatever is asked."""
-    return _open_uci(command, threads)
-
-
-def open_katago_command(command: Sequence[str], threads: int | None, start_in_background: bool = False) -> Engine:
-    """KataGo's analysis engine run as given (`--engine-cmd` for Go)."""
-    return _open_katago(command, threads, start_in_background=start_in_background)
-
-
-def _open_builtin() -> Engine:
-    import_fallback_engines()
-    from reviewer.core.engines.builtin_go import BuiltinGoEngine
-
-    return BuiltinGoEngine()
+def _open_fallback(support: GameSupport) -> Engine:
+    with _adapter_import_lock:
+        open_fallback = support.fallback_opener_ref.get()
+    return open_fallback()
 
 
 def _open_info(info: EngineInfo, threads: int | None, start_in_background: bool = False) -> Engine:
@@ -183,16 +94,7 @@ def _open_info(info: EngineInfo, threads: int | None, start_in_background: bool 
         raise EngineNotFound(f"{info.name} does not work: {info.detail}")
     if info.status == "needs-tuning":
         raise EngineNotFound(f"{info.name} would first tune OpenCL for a long time: {INSTALL_HINT}")
-    if info.protocol == "builtin":
-        return _open_builtin()
-    threads = threads or _option(info, "threads")
-    if info.protocol == "uci":
-        return _open_uci(info.command, threads, _option(info, "hash_mb"))
-    model = dict(info.options).get("model")
-    return _open_katago(
-        info.command, threads, info.name, _option(info, "visits"), model if isinstance(model, str) else None,
-        start_in_background=start_in_background, version=info.version,
-    )
+    return _opener(info.protocol)(info, threads, start_in_background=start_in_background)
 
 
 class KataGoDoesNotStart(EngineError):
@@ -296,7 +198,7 @@ class EnginePlan:
         if failures and not fallback_to_builtin:
             reasons = [str(failures[0][1])] if len(failures) == 1 else [f"{name}: {error}" for name, error in failures]
             raise KataGoDoesNotStart(f"KataGo does not start ({'; '.join(reasons)})")
-        return _open_builtin()
+        return _open_fallback(self.support)
 
 
 def open_engine(
@@ -390,27 +292,11 @@ def engine_fingerprint(
     program_stamp = _file_stamp(program)
     if program_stamp is None:
         return None
-    described: list[Any] = [kind, protocol, program_stamp, *_PROTOCOL_MARKS.get(protocol, _no_marks)(parts)]
+    marks = game_support(kind).fingerprint_marks.get(protocol)
+    described: list[Any] = [kind, protocol, program_stamp, *(marks.get()(parts) if marks else [])]
     for argument in parts[1:]:
         described.append([argument, _file_stamp(argument)])
     return hashlib.sha256(json.dumps(described).encode("utf-8")).hexdigest()
-
-
-def _no_marks(command: Sequence[str]) -> list[str]:
-    return []
-
-
-def _katago_marks(command: Sequence[str]) -> list[str]:
-    """Reviewer's own search over KataGo's files is another engine, so another fingerprint (whether
-    chosen by default, on a machine without a GPU, or by REVIEWER_KATAGO_NETWORK=search)."""
-    from reviewer.core.engines.katago import model_path
-    from reviewer.core.engines.katago_net.network_path import network_path
-
-    return ["reviewer-search"] if network_path(model_path(command)) == "search" else []
-
-
-# What, beyond the program and its arguments, tells one engine of a protocol from another.
-_PROTOCOL_MARKS: dict[str, Callable[[Sequence[str]], list[str]]] = {"katago": _katago_marks}
 
 
 def _file_stamp(path: str) -> list[Any] | None:
@@ -421,3 +307,17 @@ def _file_stamp(path: str) -> list[Any] | None:
     if not os.path.isfile(path):
         return None
     return [os.path.realpath(path), status.st_size, status.st_mtime_ns]
+
+
+def engines_as_run(engines: Sequence[EngineInfo]) -> list[EngineInfo]:
+    """`engines` (as `find_engines` lists them) as `open_engine` would run them, each as its game
+    lists it (Go: a KataGo whose network Reviewer's own search searches says so). Reads the disk."""
+    listed: list[EngineInfo] = []
+    for engine in engines:
+        reference = game_support(engine.kind).engine_listing.get(engine.protocol) if engine.kind else None
+        if reference:
+            with _adapter_import_lock:
+                as_run = reference.get()
+            engine = as_run(engine)
+        listed.append(engine)
+    return listed

@@ -55,7 +55,11 @@ _NEUTRAL_OPTIONS = frozenset(
 _LOG = logging.getLogger(__name__)
 _STOP_GRACE_S = 0.8  # how long a stopped search may take to answer before its process is killed
 _POLL_S = 0.01  # how soon a waiting analysis notices its stop event
-_EXIT_WAIT_S = 2.0  # how long closing waits for killed processes to be reaped
+_EXIT_WAIT_S = 2.0  # how long closing waits for the other tasks to end once cancelled
+# How long closing waits for killed processes to be seen exiting by asyncio's child watcher (a killed
+# process exits at once, but a loaded machine may schedule the watcher's thread late; a transport
+# closed before would reap the process itself and the watcher complain on stderr).
+_REAP_WAIT_S = 15.0
 
 
 def default_arrangement(cores: int | None = None) -> tuple[int, int]:
@@ -492,7 +496,7 @@ class UciEngine:
                 except (ProcessLookupError, OSError):
                     pass
         if exits:
-            await asyncio.wait(exits, timeout=_EXIT_WAIT_S)
+            await asyncio.wait(exits, timeout=_REAP_WAIT_S)
         self._started = [protocol for protocol in self._started if not protocol.returncode.done()]
 
     # -- the pool -----------------------------------------------------------------------------------

@@ -12,29 +12,15 @@ an engine without maps gives a shorter explanation or none, never a bolder one.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from reviewer.core.analysis import Evaluation, EvaluationTable
 from reviewer.core.explain.common import Threat, Why
-from reviewer.core.games.support import game_support, resolve
+from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Game, GameKind
 from reviewer.core.scoring import MoveAssessment
 
 __all__ = ["EXPLAINED_JUDGEMENTS", "Threat", "Why", "explain_assessed", "explain_move", "threat_of"]
 
 EXPLAINED_JUDGEMENTS = ("inaccuracy", "mistake", "blunder")
-
-Explainer = Callable[..., Why | None]  # (game, ply, before, after, *, plain=False)
-
-
-def _explainer(kind: GameKind) -> Explainer | None:
-    """The game's explainer, named by its support object (`explain_ref`); None for a game without one."""
-    support = game_support(kind)
-    if support.explain_ref is None:
-        return None
-    explainer: Explainer = resolve(support.explain_ref)
-    return explainer
-
 
 def explain_move(
     game: Game, ply: int, before: Evaluation | None, after: Evaluation | None, *, plain: bool = False
@@ -43,11 +29,10 @@ def explain_move(
     after it; None when the lines carry nothing to explain it with. With `plain`, a move whose line
     shows no motif still gets what the line and the figures say (the engine's reply, how the
     evaluation fell), with no motif."""
-    explainer = _explainer(game.kind)
+    explainer = game_support(game.kind).explainer()  # named by its support object (`explain_ref`)
     if explainer is None or ply < 1:
         return None
-    why: Why | None = explainer(game, ply, before, after, plain=plain)
-    return why
+    return explainer(game, ply, before, after, plain=plain)
 
 
 def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessment) -> Why | None:
@@ -60,8 +45,4 @@ def explain_assessed(game: Game, evaluations: EvaluationTable, move: MoveAssessm
 def threat_of(kind: GameKind) -> Threat | None:
     """How a game tells what the opponent threatens (lichess's threat mode), named by its support
     object (`threat_ref`); None for a game without it."""
-    support = game_support(kind)
-    if support.threat_ref is None:
-        return None
-    threat: Threat = resolve(support.threat_ref)
-    return threat
+    return game_support(kind).threat()

@@ -16,7 +16,7 @@ import chess
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.explain.common import Threat, Why
-from reviewer.core.games import rules_for
+from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game, Node
 
 MAX_LINE_PLIES = 10
@@ -674,12 +674,11 @@ def explain_game_move(
 ) -> Why | None:
     """Why main-line move `ply` lost; with `plain`, a move whose line shows no motif gets what the
     line and the evaluations still say (`_no_tactic`)."""
-    rules = rules_for(game.kind)
     try:
         node = game.node_at_ply(ply)
         if node.parent is None or not node.uci:
             return None
-        board: chess.Board = rules.after(game, node.parent)
+        board = board_after(game, node.parent)
         move = chess.Move.from_uci(node.uci)
     except (IndexError, ValueError):
         return None
@@ -713,7 +712,7 @@ def _no_tactic(board: chess.Board, move: chess.Move, before: Evaluation | None, 
 def threat_search(game: Game, node: Node) -> tuple[Game, int] | None:
     """The position after `node` with the other side to move (a null move), as a game of its own;
     None when the side to move is in check or the game is over (no null move is legal then)."""
-    board: chess.Board = rules_for(game.kind).after(game, node)
+    board = board_after(game, node)
     if board.is_check() or board.is_game_over():
         return None
     flipped = board.copy(stack=False)
@@ -725,7 +724,7 @@ def explain_threat(game: Game, ply: int, evaluation: Evaluation | None) -> Why |
     """What the best line of the side to move in a `threat_search` position wins: mate, material, or
     only its first move."""
     try:
-        board: chess.Board = rules_for(game.kind).after(game, game.node_at_ply(ply))
+        board = board_after(game, game.node_at_ply(ply))
     except (IndexError, ValueError):
         return None
     plies = replay(board, _line_of(evaluation))

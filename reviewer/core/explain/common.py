@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
+
+from reviewer.core.analysis import Evaluation
+from reviewer.core.gametree import Game, Node
 
 
 @dataclass(frozen=True)
@@ -37,5 +41,5 @@ class Threat:
     no sense: in check, the game over), and `explain(game, ply, evaluation)` says what that search's
     best line would win."""
 
-    search: Any  # Callable[[Game, Node], tuple[Game, int] | None]
-    explain: Any  # Callable[[Game, int, Evaluation | None], Why | None]
+    search: Callable[[Game, Node], tuple[Game, int] | None]
+    explain: Callable[[Game, int, Evaluation | None], Why | None]

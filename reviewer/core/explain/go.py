@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from reviewer.core.analysis import Evaluation
 from reviewer.core.explain.common import Threat, Why
-from reviewer.core.games import GameRules, IllegalMove, rules_for
-from reviewer.core.games.go import GoPosition
+from reviewer.core.games import GameRules, IllegalMove
+from reviewer.core.games.go import RULES, GoPosition
 from reviewer.core.games.support import game_support
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color, point_from_gtp
 from reviewer.core.scoring.go import lead_of_mover
@@ -81,7 +80,7 @@ class Step:
     after: GoPosition
 
 
-def replay(rules: GameRules[Any], position: GoPosition, moves: Sequence[str]) -> list[Step]:
+def replay(rules: GameRules[GoPosition], position: GoPosition, moves: Sequence[str]) -> list[Step]:
     """The line as far as the rules accept it."""
     steps: list[Step] = []
     for text in list(moves)[:MAX_LINE_MOVES]:
@@ -292,7 +291,7 @@ def _slow(
 
 
 def explain_position(
-    rules: GameRules[Any],
+    rules: GameRules[GoPosition],
     position_before: GoPosition,
     position_after: GoPosition,
     played: Point | None,
@@ -338,7 +337,7 @@ def explain_game_move(
 ) -> Why | None:
     """Why main-line move `ply` lost; with `plain`, a move whose figures show nothing gets the engine's
     best reply and how the lead fell (`_nothing_found`)."""
-    rules = rules_for(game.kind)
+    rules = RULES
     try:
         node = game.node_at_ply(ply)
     except IndexError:
@@ -353,7 +352,7 @@ def explain_game_move(
 
 
 def _nothing_found(
-    rules: GameRules[Any], position_after: GoPosition, mover: Color, before: Evaluation | None, after: Evaluation | None
+    rules: GameRules[GoPosition], position_after: GoPosition, mover: Color, before: Evaluation | None, after: Evaluation | None
 ) -> Why | None:
     """What can still be said of a move whose figures show no group, capture or area: the engine's
     best reply and how the mover's lead fell, nothing more; None without a line."""
@@ -378,7 +377,7 @@ def _nothing_found(
 def threat_search(game: Game, node: Node) -> tuple[Game, int] | None:
     """The game up to `node` with a pass of the side to move after it: the opponent plays next."""
     support = game_support(game.kind)
-    position: GoPosition = support.rules.after(game, node)
+    position = RULES.after(game, node)
     if support.is_over(position):
         return None
     shown, ply = line_game(game, node)
@@ -389,9 +388,9 @@ def threat_search(game: Game, node: Node) -> tuple[Game, int] | None:
 def explain_threat(game: Game, ply: int, evaluation: Evaluation | None) -> Why | None:
     """What the best line of the side to move in a `threat_search` position captures or puts in
     atari, by the rules; else only its first move."""
-    rules = rules_for(game.kind)
+    rules = RULES
     try:
-        position: GoPosition = rules.after(game, game.node_at_ply(ply))
+        position = rules.after(game, game.node_at_ply(ply))
     except IndexError:
         return None
     threatener = position.to_move

@@ -8,9 +8,7 @@ behind one protocol (`base.GameRules`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from reviewer.core.games.base import PHASES, GameRules, IllegalMove, Phase, PlayedMove
+from reviewer.core.games.base import PHASES, GameRules, IllegalMove, Phase, PlayedMove, Position
 from reviewer.core.games.memo import forget_positions
 from reviewer.core.games.support import GameSupport, game_support, register_game, registered_games, unregister_game
 from reviewer.core.gametree import GameKind
@@ -22,6 +20,7 @@ __all__ = [
     "IllegalMove",
     "Phase",
     "PlayedMove",
+    "Position",
     "forget_positions",
     "game_support",
     "register_game",
@@ -31,11 +30,10 @@ __all__ = [
 ]
 
 
-def rules_for(kind: GameKind) -> GameRules[Any]:
-    """The rules of the game `kind` (its support object's `rules`)."""
+def rules_for(kind: GameKind) -> GameRules[Position]:
+    """The rules of the game `kind` (its support object's `rules`), over positions only they read."""
     try:
         support = game_support(kind)
     except ValueError:
         raise ValueError(f"no rules for the game {kind!r}") from None
-    rules: GameRules[Any] = support.rules
-    return rules
+    return support.rules

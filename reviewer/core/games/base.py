@@ -8,11 +8,16 @@ board widget (see docs/architecture.md).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, Literal, Protocol, TypeVar
+from typing import Any, Generic, Literal, Protocol, TypeVar, cast
 
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 PositionT = TypeVar("PositionT")
+
+
+class Position(Protocol):
+    """A position of some game as the rest of Reviewer holds it: opaque. Only the game's own rules
+    (and the facets of its support object) read one; everyone else hands back what they gave."""
 
 Phase = Literal["opening", "middlegame", "endgame"]
 PHASES: tuple[Phase, ...] = ("opening", "middlegame", "endgame")
@@ -88,3 +93,9 @@ class GameRules(Protocol[PositionT]):
         """The phase of each main-line move, ply 1..n (docs/SCORING.md, "Game phases"); None where
         the position after the move cannot be built (a move the rules refuse)."""
         ...
+
+
+def opaque_rules(rules: GameRules[PositionT]) -> GameRules[Position]:
+    """A game's rules as its support object publishes them: over its own position type, which the
+    rest of Reviewer only hands back to them (a game's rules are given only positions they made)."""
+    return cast(GameRules[Position], rules)

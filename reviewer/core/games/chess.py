@@ -12,9 +12,18 @@ import chess.variant
 
 from reviewer.core.analysis import Limit
 from reviewer.core.errors import GameFileError
-from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
+from reviewer.core.games.base import IllegalMove, Phase, PlayedMove, Position, opaque_rules
+from reviewer.core.games.facets import Ref, is_threat
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, MoveNumber, OpponentStrength, RatingScale, ScoreUnits, SquareMoves
+from reviewer.core.games.support import (
+    GameSupport,
+    MoveNumber,
+    OpponentStrength,
+    RatingScale,
+    ScoreUnits,
+    SquareMoves,
+    is_position_setup,
+)
 from reviewer.core.gametree import Color, Game, GameKind, Node
 
 _CHECKPOINT_EVERY = 8  # plies between remembered boards
@@ -50,10 +59,19 @@ def line_squares(board: chess.Board, sans: Sequence[str], limit: int = 3) -> lis
     return squares
 
 
-def _line_squares_of(position: object, sans: Sequence[str], limit: int) -> list[tuple[int, int]]:
+def _board(position: Position) -> chess.Board:
+    """A position the chess rules made, as theirs (a python-chess board)."""
     if not isinstance(position, chess.Board):
         raise TypeError(f"not a chess position: {position!r}")
-    return line_squares(position, sans, limit)
+    return position
+
+
+def _line_squares_of(position: Position, sans: Sequence[str], limit: int) -> list[tuple[int, int]]:
+    return line_squares(_board(position), sans, limit)
+
+
+def _is_over(position: Position) -> bool:
+    return _board(position).is_game_over()
 
 
 def _square_number(name: str) -> int | None:
@@ -450,14 +468,14 @@ class ChessRules:
 RULES = ChessRules()
 
 
-def new_node(game: Game, played: PlayedMove[chess.Board]) -> Node:
+def new_node(game: Game, played: PlayedMove[Position]) -> Node:
     return Node(move=played.move, color=played.color, uci=played.machine)
 
 
 SUPPORT = GameSupport(
     kind="chess",
     title="Chess",
-    rules_ref="reviewer.core.games.chess:RULES",
+    rules=opaque_rules(RULES),
     first_player="white",
     new_node=new_node,
     numbered_moves=True,
@@ -473,17 +491,17 @@ SUPPORT = GameSupport(
             "accuracy": "En Croissant accuracy",  # harmonic mean of the move accuracies
             "accuracy_mean": "mean accuracy",  # arithmetic mean of the move accuracies (game-statistics)
         },
-        value_first_ref="reviewer.core.scoring.chess:normalised_cp_white", mover_value_ref="reviewer.core.scoring.chess:win_pct_of_mover",
+        value_first_ref=Ref("reviewer.core.scoring.chess:normalised_cp_white"), mover_value_ref=Ref("reviewer.core.scoring.chess:win_pct_of_mover"),
         mover_loss_field="win_drop_mover", mover_loss_unit="win %", accept_mover_loss=2.0,  # lichess: 0.04 winning chances
     ),
     rating=RatingScale(
         unit="Elo", description="Elo", plural="ratings", decimals=1, spread=200.0,
-        format_ref="reviewer.core.rating.scale:elo_text", parse_ref="reviewer.core.rating.scale:parse_elo",
-        result_ref="reviewer.core.rating.records:parse_chess_result",
+        format_ref=Ref("reviewer.core.rating.scale:elo_text"), parse_ref=Ref("reviewer.core.rating.scale:parse_elo"),
+        result_ref=Ref("reviewer.core.rating.records:parse_chess_result"),
     ),
-    assess_ref="reviewer.core.scoring.chess:assess_chess",
-    explain_ref="reviewer.core.explain.chess:explain_game_move",
-    threat_ref="reviewer.core.explain.chess:THREAT",
+    assess_ref=Ref("reviewer.core.scoring.chess:assess_chess"),
+    explain_ref=Ref("reviewer.core.explain.chess:explain_game_move"),
+    threat_ref=Ref("reviewer.core.explain.chess:THREAT", is_threat, "a Threat"),
     uses_thresholds=True,
     has_openings=True,
     opening_table="openings",
@@ -494,36 +512,38 @@ SUPPORT = GameSupport(
     engine_command_example="/path/to/engine --option",
     install_action="install-stockfish",
     offers_engine_setup=True,
-    open_command_ref="reviewer.core.engines.registry:open_uci_command",
-    live_budgets_ref="reviewer.core.services.live:chess_budgets",
+    open_command_ref=Ref("reviewer.core.engines.uci_adapter:open_command"),
+    engine_openers={"uci": Ref("reviewer.core.engines.uci_adapter:open_found")},
+    live_budgets_ref=Ref("reviewer.core.services.live:chess_budgets"),
     work_unit="nodes",
+    default_passes_ref=Ref("reviewer.core.passes:default_chess_passes"),
     export_extension="pgn",
-    export_ref="reviewer.core.export.pgn:export_pgn",
-    annotate_ref="reviewer.core.export.pgn:annotate_chess_game",
-    own_comment_ref="reviewer.core.export.pgn:without_generated_text",
-    embedded_ref="reviewer.core.embedded_evals.pgn:evaluations_from_pgn_comments",
+    export_ref=Ref("reviewer.core.export.pgn:export_pgn"),
+    annotate_ref=Ref("reviewer.core.export.pgn:annotate_chess_game"),
+    own_comment_ref=Ref("reviewer.core.export.pgn:without_generated_text"),
+    embedded_ref=Ref("reviewer.core.embedded_evals.pgn:evaluations_from_pgn_comments"),
     embedded_name="[%eval] comments",
     record_store="comment",
     cache_keys=cache_keys,
-    report_game_ref="reviewer.core.report:chess_game_fields",
-    report_move_ref="reviewer.core.report:chess_move_fields",
+    report_game_ref=Ref("reviewer.core.report:chess_game_fields"),
+    report_move_ref=Ref("reviewer.core.report:chess_move_fields"),
     graph_modes=("win", "cp"),
-    database_record_ref="reviewer.core.database.chess:chess_record_from_game",
-    database_fast_record_ref="reviewer.core.database.chess:record_from_collection",
-    database_position_ref="reviewer.core.database.chess:chess_position_of_node",
+    database_record_ref=Ref("reviewer.core.database.chess:chess_record_from_game"),
+    database_fast_record_ref=Ref("reviewer.core.database.chess:record_from_collection"),
+    database_position_ref=Ref("reviewer.core.database.chess:chess_position_of_node"),
     has_eval_bar=True,
-    eval_bar_ref="reviewer.core.scoring.chess:win_pct_white",
+    eval_bar_ref=Ref("reviewer.core.scoring.chess:win_pct_white"),
     board_header=False,
-    is_over=lambda board: board.is_game_over(),
+    is_over=_is_over,
     square_moves=SquareMoves(line=_line_squares_of, square=_square_number),
     position_notation="FEN",
     position_text=fen_after,
     move_examples=("Nf3", "e2e4"),
     engine_identity_prefix="Stockfish",  # its `id name`
-    setup_ref="reviewer.core.games.chess_setup:SETUP",
+    setup_ref=Ref("reviewer.core.games.chess_setup:SETUP", is_position_setup, "a PositionSetup"),
     # Stockfish's UCI_Elo (Debian's 15.1 takes 1350–2850); a fifth of a second a move
     opponent=OpponentStrength(
         unit="Elo", minimum=1350, maximum=2850, default=1500, step=50,
-        limit=lambda _elo: Limit(movetime_s=0.2), prepare_ref="reviewer.core.engines.uci:limit_strength",
+        limit=lambda _elo: Limit(movetime_s=0.2), prepare_ref=Ref("reviewer.core.engines.uci:limit_strength"),
     ),
 )

@@ -7,6 +7,7 @@ from typing import Any
 
 import chess
 
+from reviewer.core.games.base import Position
 from reviewer.core.games.setup import Choice, Draft, PieceKind, SetupRefused
 from reviewer.core.gametree import Game, Point
 
@@ -58,7 +59,7 @@ class ChessSetup:
     choices = CHOICES
     sizes: tuple[int, ...] = ()
 
-    def start(self, game: Game | None, at: Any = None) -> Draft:
+    def start(self, game: Game | None, at: Position | None = None) -> Draft:
         if isinstance(at, chess.Board):
             return _draft(at)
         if game is not None and game.start_fen:

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from reviewer.core.analysis import Limit
-from reviewer.core.games.base import IllegalMove, Phase, PlayedMove
+from reviewer.core.games.base import IllegalMove, Phase, PlayedMove, Position, opaque_rules
+from reviewer.core.games.facets import Ref, is_text, is_threat
 from reviewer.core.games.go_rules import DEFAULT, GoRuleset, even_komi, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
-from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits
+from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits, is_position_setup
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
 
 
@@ -400,7 +401,7 @@ def move_numbers(game: Game, node: Node) -> dict[Point, int]:
     return {point: number for point, number in numbers.items() if position.stone_at(point) is not None}
 
 
-def new_node(game: Game, played: PlayedMove[GoPosition]) -> Node:
+def new_node(game: Game, played: PlayedMove[Position]) -> Node:
     point = point_from_gtp(played.move, game.board_height) if played.machine else None
     return Node(move=played.move, color=played.color, point=point)
 
@@ -449,7 +450,7 @@ def _sgf_keeps(nag: int) -> bool:
 SUPPORT = GameSupport(
     kind="go",
     title="Go",
-    rules_ref="reviewer.core.games.go:RULES",
+    rules=opaque_rules(RULES),
     first_player="black",
     new_node=new_node,
     numbered_moves=False,
@@ -459,17 +460,17 @@ SUPPORT = GameSupport(
         loss_label="Loss (pts)", average_loss_label="Weighted loss (pts)", average_loss_title="Weighted points lost per move",
         summary_loss_key="weighted_loss", loss_floor=4.0, loss_cap=20.0, shift_worth_saying=2.0, style="lead", averaging="weighted", log_offset=0.1,
         accuracy_names={"accuracy": "KaTrain accuracy"},
-        value_first_ref="reviewer.core.scoring.go:lead_black", mover_value_ref="reviewer.core.scoring.go:lead_of_mover",
+        value_first_ref=Ref("reviewer.core.scoring.go:lead_black"), mover_value_ref=Ref("reviewer.core.scoring.go:lead_of_mover"),
         accept_mover_loss=1.5,  # KaTrain's "good" colour class
     ),
     rating=RatingScale(
         unit="rank", description="rank (1k = 0, 1d = 1, 5k = -4)", plural="ranks", decimals=3, spread=2.0,
-        format_ref="reviewer.core.rating.scale:go_rank_text", parse_ref="reviewer.core.rating.scale:parse_go_rank",
-        result_ref="reviewer.core.rating.records:parse_go_result", header_tags=("WR", "BR"), even_komi=even_komi,
+        format_ref=Ref("reviewer.core.rating.scale:go_rank_text"), parse_ref=Ref("reviewer.core.rating.scale:parse_go_rank"),
+        result_ref=Ref("reviewer.core.rating.records:parse_go_result"), header_tags=("WR", "BR"), even_komi=even_komi,
     ),
-    assess_ref="reviewer.core.scoring.go:assess_go",
-    explain_ref="reviewer.core.explain.go:explain_game_move",
-    threat_ref="reviewer.core.explain.go:THREAT",
+    assess_ref=Ref("reviewer.core.scoring.go:assess_go"),
+    explain_ref=Ref("reviewer.core.explain.go:explain_game_move"),
+    threat_ref=Ref("reviewer.core.explain.go:THREAT", is_threat, "a Threat"),
     uses_thresholds=False,
     has_openings=False,
     first_move_needs_start=True,
@@ -479,22 +480,27 @@ SUPPORT = GameSupport(
     engine_command_example="katago analysis -model m.bin.gz -config a.cfg",
     install_action="install-katago",
     offers_engine_setup=False,
-    open_command_ref="reviewer.core.engines.registry:open_katago_command",
-    live_budgets_ref="reviewer.core.services.live:go_budgets",
+    open_command_ref=Ref("reviewer.core.engines.katago_adapter:open_command"),
+    engine_openers={"katago": Ref("reviewer.core.engines.katago_adapter:open_found"),
+                    "builtin": Ref("reviewer.core.engines.builtin_go.adapter:open_found")},
+    fingerprint_marks={"katago": Ref("reviewer.core.engines.katago_adapter:fingerprint_marks")},
+    engine_listing={"katago": Ref("reviewer.core.engines.katago_adapter:listed")},
+    live_budgets_ref=Ref("reviewer.core.services.live:go_budgets"),
     work_unit="visits",
+    default_passes_ref=Ref("reviewer.core.passes:default_go_passes"),
     export_extension="sgf",
-    export_ref="reviewer.core.export.sgf:export_go_text",
-    annotate_ref="reviewer.core.export.sgf:annotate_go_text",
-    own_comment_ref="reviewer.core.export.sgf:without_generated_lines",
-    embedded_ref="reviewer.core.embedded_evals:sabaki_evaluations",
+    export_ref=Ref("reviewer.core.export.sgf:export_go_text"),
+    annotate_ref=Ref("reviewer.core.export.sgf:annotate_go_text"),
+    own_comment_ref=Ref("reviewer.core.export.sgf:without_generated_lines"),
+    embedded_ref=Ref("reviewer.core.embedded_evals:sabaki_evaluations"),
     embedded_name="evaluations (RVW, SBKV or SBKS properties)",
     record_store="property",
     cache_keys=cache_keys,
-    report_game_ref="reviewer.core.report:go_game_fields",
-    report_move_ref="reviewer.core.report:go_move_fields",
+    report_game_ref=Ref("reviewer.core.report:go_game_fields"),
+    report_move_ref=Ref("reviewer.core.report:go_move_fields"),
     graph_modes=("winrate", "lead"),
-    database_record_ref="reviewer.core.database.go:go_record_from_game",
-    database_position_ref="reviewer.core.database.go:go_position_of_node",
+    database_record_ref=Ref("reviewer.core.database.go:go_record_from_game"),
+    database_position_ref=Ref("reviewer.core.database.go:go_position_of_node"),
     default_graph_mode="lead",
     has_eval_bar=False,
     board_header=True,
@@ -507,9 +513,10 @@ SUPPORT = GameSupport(
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
-    fallback_version_ref="reviewer.core.engines.builtin_go:VERSION",
-    preload_network_ref="reviewer.core.engines.registry:preload_katago",
-    setup_ref="reviewer.core.games.go_setup:SETUP",
-    frame_ref="reviewer.core.games.go_frame:frame_position",
+    fallback_version_ref=Ref("reviewer.core.engines.builtin_go:VERSION", is_text, "a text"),
+    fallback_opener_ref=Ref("reviewer.core.engines.builtin_go.adapter:open_fallback"),
+    preload_network_ref=Ref("reviewer.core.engines.katago_adapter:preload_found"),
+    setup_ref=Ref("reviewer.core.games.go_setup:SETUP", is_position_setup, "a PositionSetup"),
+    frame_ref=Ref("reviewer.core.games.go_frame:frame_position"),
     opponent=OpponentStrength(unit="visits", minimum=1, maximum=3200, default=50, step=10, limit=lambda visits: Limit(visits=visits)),
 )

@@ -4,8 +4,8 @@ side to move; a small SGF (SZ, KM, PL, AB, AW) in and out; a group without a lib
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from reviewer.core.games.base import Position
 from reviewer.core.games.go import GoBoard, GoPosition
 from reviewer.core.games.setup import Choice, Draft, PieceKind, SetupRefused
 from reviewer.core.gametree import Color, Game, Point, gtp_from_point
@@ -47,7 +47,7 @@ class GoSetup:
     choices = CHOICES
     sizes = SIZES
 
-    def start(self, game: Game | None, at: Any = None) -> Draft:
+    def start(self, game: Game | None, at: Position | None = None) -> Draft:
         komi = game.komi if game is not None and game.komi is not None else DEFAULT_KOMI
         if isinstance(at, GoPosition):
             pieces = {**dict.fromkeys(at.black, "black"), **dict.fromkeys(at.white, "white")}

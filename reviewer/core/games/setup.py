@@ -11,8 +11,9 @@ square; Go: komi), all plain data.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
+from reviewer.core.games.base import Position
 from reviewer.core.gametree import Color, Game, Point
 
 BoardStyle = Literal["squares", "points"]  # a chequered board of squares (chess), lines and points (Go)
@@ -83,6 +84,7 @@ class SetupRefused(ValueError):
     """A position text that does not read, or a position that cannot be played; `str()` says why."""
 
 
+@runtime_checkable
 class PositionSetup(Protocol):
     """One game's board editor."""
 
@@ -92,7 +94,7 @@ class PositionSetup(Protocol):
     choices: tuple[Choice, ...]
     sizes: tuple[int, ...]  # the board sizes offered, () where the board has one size
 
-    def start(self, game: Game | None, at: Any = None) -> Draft:
+    def start(self, game: Game | None, at: Position | None = None) -> Draft:
         """The editor's first position: the position `at` (the game's rules' position) where given,
         else the game's start, else the usual start of a game."""
         ...

@@ -8,7 +8,7 @@ import threading
 
 from reviewer.core.engines.base import Engine
 from reviewer.core.games import game_support
-from reviewer.core.games.support import OpponentStrength, resolve
+from reviewer.core.games.support import OpponentStrength
 from reviewer.core.gametree import Game, Node
 
 
@@ -21,7 +21,7 @@ def prepare_engine(kind: str, engine: Engine, strength: int) -> None:
     """Set `engine` up to play at `strength` (before its first move)."""
     opponent = opponent_strength(kind)
     if opponent is not None and opponent.prepare_ref:
-        resolve(opponent.prepare_ref)(engine, strength)
+        opponent.prepare_ref.get()(engine, strength)
 
 
 def position_game(game: Game, node: Node) -> Game | None:

@@ -4,7 +4,7 @@ whether the engine's view is hidden while the player looks for a move.
 
 Views never keep their own copy of this state: they subscribe to its events and read from here, and
 change it only through its methods. It knows nothing of Qt; the GUI wraps it in
-`reviewer.gui.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
+`reviewer.gui.common.session.ReviewSession`, which emits a Qt signal for each of `REVIEW_EVENTS`. It is not
 thread-safe: all calls, and so all events, happen on one thread (the GUI thread in the app), and
 subscribers are called synchronously, in the order they subscribed, before the method returns.
 
@@ -641,11 +641,17 @@ class ReviewModel:
     @property
     def unsaved_edits(self) -> int:
         """Edits (moves, variations, notes; undos and redos count too) since the game was opened or
-        `mark_saved`: 0 means the game on show is the one in its file."""
+        `mark_saved`: 0 means the game on show is the one in its file, also when undoing came
+        back to it."""
+        editor = self._tree_editor
+        if editor is not None and editor.game is self._game and editor.is_clean:
+            return 0
         return self._edits
 
     def mark_saved(self) -> None:
         self._edits = 0
+        if self._tree_editor is not None and self._tree_editor.game is self._game:
+            self._tree_editor.mark_clean()
 
     def undo_edit(self) -> bool:
         if self._game is None or self._tree_editor is None or not self._tree_editor.can_undo:

@@ -9,7 +9,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPaintEvent, QPen, QPixmap, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from reviewer.gui import style
+from reviewer.gui.common import style
 
 WHEEL_NOTCH = 120  # angleDelta units of one mouse-wheel notch
 

@@ -27,8 +27,8 @@ from PySide6.QtGui import (
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QWidget
 
-from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
+from reviewer.gui.common import style
 
 
 @dataclass(frozen=True)

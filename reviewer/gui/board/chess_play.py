@@ -16,10 +16,10 @@ from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPen
 from PySide6.QtWidgets import QWidget
 
 from reviewer.core.gametree import Shape
-from reviewer.gui import style
 from reviewer.gui.board._common import Layer
 from reviewer.gui.board.chess_board import Arrow, ChessBoardWidget
 from reviewer.gui.board.chess_shapes import drawn_shape, paint_shapes
+from reviewer.gui.common import style
 
 PROMOTION_CHOICES = (chess.QUEEN, chess.KNIGHT, chess.ROOK, chess.BISHOP)
 DRAG_THRESHOLD_PX = 4

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import QWidget
 
 from reviewer.core.games.go import GoPosition
 from reviewer.core.gametree import GO_COLUMNS, Point
-from reviewer.gui import style
 from reviewer.gui.board._common import BoardWidget, draw_badge
+from reviewer.gui.common import style
 from reviewer.gui.presenters.board_marks import loss_text as candidate_loss_text
 
 ROUGH_CANDIDATE = "#8d9aa6"  # candidates of an engine whose scores are a rough estimate

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFontMetricsF, QPainter, QPainterPath, QPen, QPolygonF
 
 from reviewer.core.gametree import Point, Shape, ShapeKind
-from reviewer.gui import style
+from reviewer.gui.common import style
 
 POINT_TOOLS: dict[str, ShapeKind] = {"triangle": "triangle", "square": "square", "circle": "circle", "cross": "cross"}
 LABEL_TOOLS = ("letter", "number")

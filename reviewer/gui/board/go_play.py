@@ -17,7 +17,6 @@ from PySide6.QtWidgets import QWidget
 
 from reviewer.core.games.go import GoPosition, refusal
 from reviewer.core.gametree import Point, Shape, gtp_from_point
-from reviewer.gui import style
 from reviewer.gui.board._common import Layer
 from reviewer.gui.board.go_board import GoBoardWidget
 from reviewer.gui.board.go_markup import (
@@ -28,6 +27,7 @@ from reviewer.gui.board.go_markup import (
     point_shape,
     two_point_shape,
 )
+from reviewer.gui.common import style
 
 
 class PlayableGoBoard(GoBoardWidget):

@@ -14,7 +14,7 @@ from reviewer.gui.board.go_board import CandidateMark
 from reviewer.gui.board.go_markup import GO_TOOLS
 from reviewer.gui.board.go_play import PlayableGoBoard
 from reviewer.gui.board.views import PlayerNote, ReviewMarks, register_board_view
-from reviewer.gui.live_text import ghost_stones
+from reviewer.gui.common.live_text import ghost_stones
 from reviewer.gui.presenters.board_marks import go_candidate_marks
 from reviewer.gui.presenters.why import FOCUS_OUTLINE, go_why_marks
 

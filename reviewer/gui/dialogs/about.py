@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 
 from reviewer import __version__
 from reviewer.core.engines.discovery import EngineInfo, find_engines
-from reviewer.gui.icons import app_icon
-from reviewer.gui.tasks import Tasks
+from reviewer.gui.common.icons import app_icon
+from reviewer.gui.common.tasks import Tasks
 
 LIBRARIES = (("python-chess", "chess"), ("sgfmill", "sgfmill"), ("pyqtgraph", "pyqtgraph"), ("numba", "numba"))
 ENGINE_COLUMNS = ("Engine", "Game", "Version", "Status")
@@ -63,7 +63,7 @@ def _module_version(module_name: str) -> str:
 
 
 def _find_engines_with_builtin() -> list[EngineInfo]:
-    from reviewer.gui.workers import import_go_engine_modules
+    from reviewer.gui.engines.workers import import_go_engine_modules
 
     import_go_engine_modules()
     return list(find_engines())

@@ -54,9 +54,9 @@ from reviewer.core.engines.user_engines import (
     set_options,
 )
 from reviewer.core.gametree import GameKind
-from reviewer.gui.settings import EngineChoice, Settings
-from reviewer.gui.tasks import Tasks
-from reviewer.gui.workers import import_go_engine_modules
+from reviewer.gui.common.settings import EngineChoice, Settings
+from reviewer.gui.common.tasks import Tasks
+from reviewer.gui.engines.workers import import_go_engine_modules
 
 COLUMNS = ("Engine", "Game", "Version", "Protocol", "Status", "Path")
 INSTALLABLE = {"stockfish": "Stockfish", "katago": "KataGo"}

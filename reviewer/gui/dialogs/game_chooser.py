@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from reviewer.gui.window_size import resize_to_fit
+from reviewer.gui.common.window_size import resize_to_fit
 
 POLL_MS = 100  # how often new rows are taken while a file is still being listed
 SUMMARIES_PER_TICK = 300  # rows per tick for collections that only give summaries one by one

@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.setup import Draft, PieceKind, PositionSetup, SetupRefused
 from reviewer.core.gametree import Color, Game, Point
-from reviewer.gui.style import is_dark_palette, paint_stone_icon, theme_for
+from reviewer.gui.common.style import is_dark_palette, paint_stone_icon, theme_for
 
 PIECE_MIME = "application/x-reviewer-piece"
 ERASER = ""  # the palette's key for taking pieces off

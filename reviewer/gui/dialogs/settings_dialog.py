@@ -28,8 +28,8 @@ from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
-from reviewer.gui import style
-from reviewer.gui.settings import PRESETS, EngineChoice, describe_limit, engine_label, limit_choices
+from reviewer.gui.common import style
+from reviewer.gui.common.settings import PRESETS, EngineChoice, describe_limit, engine_label, limit_choices
 
 CUSTOM = "__custom__"
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
-    from reviewer.gui.session import ReviewSession
+    from reviewer.gui.common.session import ReviewSession
 
 
 class Panel(Protocol):

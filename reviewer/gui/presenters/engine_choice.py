@@ -10,7 +10,7 @@ from reviewer.core.engines.discovery import EngineInfo
 from reviewer.gui.presenters.game_kinds import presentation
 
 if TYPE_CHECKING:
-    from reviewer.gui.settings import EngineChoice
+    from reviewer.gui.common.settings import EngineChoice
 
 
 def chosen_engine_info(choice: EngineChoice, known_engines: Sequence[EngineInfo]) -> EngineInfo | None:

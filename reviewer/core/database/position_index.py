@@ -1,0 +1,524 @@
+"""The position index: for each position a stored game reached, the games that reached it, in
+sorted runs, files of the database's own in a folder beside the SQLite file (`games.sqlite.positions/`).
+
+A run holds rows sorted by (key, game id), one per position a game reached (the first time it
+did): the key, the game, the ply (at most 65 535), the move it played from there (ENDED where the
+game ended there) and Go's symmetry; beside them the explorer's columns of the run's games (kind,
+outcome, ratings, date, speed), so that a query counts results and filters games without reading
+their rows; and for each position that BUSY_POSTINGS of the run's games reached, per kind of game
+and move, the totals the explorer shows, and its TOP_KEPT best rated games, so that an unfiltered
+query of a busy position reads a few rows per run instead of every game's.
+
+A run is written once and never changed: an import writes one per chunk of games (to a temporary
+name, synced, renamed) and names it in the table `runs` in the transaction that stores the chunk's
+games, so a killed import leaves both or neither; a file that `runs` does not name is a leftover
+of one and is deleted by the next import. Runs are merged, the newest into the one before while
+that one holds no more rows than they do together (so an import writes each row a few times, and
+a query searches a few runs), up to MERGE_ROWS_MOST rows, which bounds an import's memory.
+
+The file, little-endian: b"RVPOSRUN", then four counts (u8 each: rows, games, totals, top games),
+then the columns one after the other, each padded to 8 bytes, in the order of _ROW_COLUMNS,
+_GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS. A date is kept as its first 8 and next 8 bytes, each
+read as a big-endian number, so that the numbers' order is the text's.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+import secrets
+import sqlite3
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from reviewer.core.database.records import SPEED_WORDS
+from reviewer.core.database.repair import DamagedDatabase
+
+__all__ = [
+    "ENDED",
+    "KINDS",
+    "MERGE_ROWS_MOST",
+    "NO_OUTCOME",
+    "SPEEDS",
+    "TOP_KEPT",
+    "TOTALS_COLUMNS",
+    "PositionIndex",
+    "Postings",
+    "Run",
+    "RunWriter",
+    "date_words",
+    "group_totals",
+    "index_folder",
+    "starts_of",
+    "starts_with_year",
+]
+
+ENDED = -2  # the move code of a game that ended in the position
+NO_OUTCOME = 9  # the outcome column of a game whose result is unknown
+KINDS = ("chess", "go")  # a game's kind code: its place here
+SPEEDS = ("", *SPEED_WORDS)  # a game's speed code: its place here (OTHER_SPEED for any other text)
+OTHER_SPEED = 255
+MERGE_ROWS_MOST = 2_000_000  # a merged run holds at most this many rows (about 35 MB; its merge some 4 times that in memory)
+DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.DD" has 10)
+
+BUSY_POSTINGS = 256  # a position that this many of a run's games reached keeps its totals in the run
+TOP_KEPT = 16  # and its best rated games
+
+_MAGIC = b"RVPOSRUN"
+_SECTIONS = ("rows", "games", "totals", "tops")
+_HEADER_BYTES = 8 + 8 * len(_SECTIONS)
+_ROW_COLUMNS: tuple[tuple[str, str], ...] = (("keys", "<i8"), ("games", "<u4"), ("plies", "<u2"), ("moves", "<i2"),
+                                             ("symmetries", "u1"))
+_GAME_COLUMNS: tuple[tuple[str, str], ...] = (("ids", "<u4"), ("kinds", "u1"), ("outcomes", "i1"), ("white_elos", "<i2"),
+                                              ("black_elos", "<i2"), ("speeds", "u1"), ("date_high", "<u8"),
+                                              ("date_low", "<u8"))
+# Per move of a busy position (and per kind of game): the totals the explorer shows.
+TOTALS_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("moves", "<i2"), ("games", "<u4"), ("white_wins", "<u4"), ("draws", "<u4"), ("black_wins", "<u4"),
+    ("white_elo_sum", "<u8"), ("white_rated", "<u4"), ("black_elo_sum", "<u8"), ("black_rated", "<u4"),
+    ("date_high", "<u8"), ("date_low", "<u8"))
+_TOTAL_COLUMNS = (("total_keys", "<i8"), ("total_kinds", "u1"), *((f"total_{name}", dtype) for name, dtype in TOTALS_COLUMNS))
+# Per busy position and kind: its TOP_KEPT best rated games (both ratings summed; the later game first).
+_TOP_COLUMNS: tuple[tuple[str, str], ...] = (("top_keys", "<i8"), ("top_kinds", "u1"), ("top_games", "<u4"),
+                                             ("top_plies", "<u2"), ("top_moves", "<i2"), ("top_ratings", "<i4"))
+_ALL_COLUMNS = (_ROW_COLUMNS, _GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS)
+
+Array = npt.NDArray[np.generic]
+
+
+def index_folder(database_path: Path) -> Path:
+    return database_path.with_name(database_path.name + ".positions")
+
+
+def date_words(text: str) -> tuple[int, int]:
+    """A date's first 16 bytes as two numbers whose order is the text's (shorter texts padded with zeros)."""
+    raw = text.encode("utf-8")[:DATE_BYTES].ljust(DATE_BYTES, b"\x00")
+    return int.from_bytes(raw[:8], "big"), int.from_bytes(raw[8:], "big")
+
+
+def starts_with_year(date_high: Array) -> npt.NDArray[np.bool_]:
+    """Whether each date's first four bytes are digits (SQLite's GLOB '[0-9][0-9][0-9][0-9]*')."""
+    year = np.ones(len(date_high), dtype=bool)
+    high = date_high.astype(np.uint64)
+    for shift in (56, 48, 40, 32):
+        byte = (high >> np.uint64(shift)) & np.uint64(0xFF)
+        year &= (byte >= ord("0")) & (byte <= ord("9"))
+    return year
+
+
+def _padded(size: int) -> int:
+    return (size + 7) // 8 * 8
+
+
+def _layout(counts: tuple[int, ...]) -> list[tuple[str, str, int, int]]:
+    """(column, dtype, count, offset) of each column of a run file."""
+    placed: list[tuple[str, str, int, int]] = []
+    offset = _HEADER_BYTES
+    for columns, count in zip(_ALL_COLUMNS, counts):
+        for name, dtype in columns:
+            placed.append((name, dtype, count, offset))
+            offset += _padded(np.dtype(dtype).itemsize * count)
+    return placed
+
+
+def _counts(columns: dict[str, Array]) -> tuple[int, ...]:
+    return tuple(len(columns[section[0][0]]) for section in _ALL_COLUMNS)
+
+
+class Run:
+    """One run file, mapped into memory (read-only)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.name = path.name
+        with open(path, "rb") as file:
+            header = file.read(_HEADER_BYTES)
+        if len(header) < _HEADER_BYTES or header[:8] != _MAGIC:
+            raise ValueError(f"{path.name} is not a run of the position index")
+        counts = tuple(int.from_bytes(header[8 + 8 * place : 16 + 8 * place], "little") for place in range(len(_SECTIONS)))
+        self.rows, self.games = counts[0], counts[1]
+        layout = _layout(counts)
+        _name, dtype, count, offset = layout[-1]
+        if path.stat().st_size != offset + _padded(np.dtype(dtype).itemsize * count):
+            raise ValueError(f"{path.name} is cut short")
+        with open(path, "rb") as file:
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        self.columns = _Columns(mapped, layout)
+
+
+class _Columns(Mapping[str, Array]):
+    """A run's columns as arrays over its mapped file, each made when first asked for (a query
+    reads a few of a run's columns; a process's first query opens every run)."""
+
+    def __init__(self, mapped: mmap.mmap, layout: list[tuple[str, str, int, int]]) -> None:
+        self._mapped = mapped
+        self._layout = {name: (dtype, count, offset) for name, dtype, count, offset in layout}
+        self._made: dict[str, Array] = {}
+
+    def __getitem__(self, name: str) -> Array:
+        made = self._made.get(name)
+        if made is None:
+            dtype, count, offset = self._layout[name]
+            made = self._made[name] = np.frombuffer(self._mapped, dtype=dtype, count=count, offset=offset)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._layout)
+
+    def __len__(self) -> int:
+        return len(self._layout)
+
+
+def write_run(path: Path, columns: dict[str, Array]) -> None:
+    """The columns into a new run file, atomically (a temporary name, synced, renamed, the folder synced)."""
+    counts = _counts(columns)
+    temporary = path.with_name(path.name + ".tmp")
+    with open(temporary, "wb") as file:
+        file.write(_MAGIC + b"".join(count.to_bytes(8, "little") for count in counts))
+        for name, dtype, _count, _offset in _layout(counts):
+            data = np.ascontiguousarray(columns[name], dtype=dtype).tobytes()
+            file.write(data + b"\x00" * (_padded(len(data)) - len(data)))
+        file.flush()
+        os.fsync(file.fileno())
+    temporary.replace(path)
+    _sync_folder(path.parent)
+
+
+def group_totals(bounds: npt.NDArray[np.intp], size: int, moves: Array, outcomes: Array, white_elos: Array,
+                 black_elos: Array, date_high: Array, date_low: Array) -> dict[str, Array]:
+    """TOTALS_COLUMNS of rows sorted into groups that start at `bounds` (`size` rows in all)."""
+    if not len(bounds):
+        return {name: np.zeros(0, dtype) for name, dtype in TOTALS_COLUMNS}
+
+    def add(values: Array) -> Array:
+        return np.add.reduceat(values, bounds)
+
+    year = starts_with_year(date_high)
+    high = np.where(year, date_high, np.uint64(0))
+    low = np.where(year, date_low, np.uint64(0))
+    best_high = np.maximum.reduceat(high, bounds)
+    group = np.repeat(np.arange(len(bounds)), np.diff(np.append(bounds, size)))
+    low = np.where(high == best_high[group], low, np.uint64(0))
+    white, black = white_elos.astype(np.uint64), black_elos.astype(np.uint64)
+    return {
+        "moves": moves[bounds],
+        "games": np.diff(np.append(bounds, size)).astype(np.uint32),
+        "white_wins": add((outcomes == 1).astype(np.uint32)),
+        "draws": add((outcomes == 0).astype(np.uint32)),
+        "black_wins": add((outcomes == -1).astype(np.uint32)),
+        "white_elo_sum": add(white),
+        "white_rated": add((white > 0).astype(np.uint32)),
+        "black_elo_sum": add(black),
+        "black_rated": add((black > 0).astype(np.uint32)),
+        "date_high": best_high,
+        "date_low": np.maximum.reduceat(low, bounds),
+    }
+
+
+def starts_of(*columns: Array) -> npt.NDArray[np.intp]:
+    """Where each group of equal values (over all the columns, sorted) starts."""
+    size = len(columns[0])
+    new = np.zeros(size, dtype=bool)
+    if size:
+        new[0] = True
+        for column in columns:
+            new[1:] |= column[1:] != column[:-1]
+    return np.flatnonzero(new)
+
+
+def _with_busy_tables(columns: dict[str, Array]) -> dict[str, Array]:
+    """The columns with the totals and top games of the positions that BUSY_POSTINGS of the games reached."""
+    keys = columns["keys"]
+    starts = starts_of(keys)
+    counts = np.diff(np.append(starts, len(keys)))
+    rows = np.repeat(counts >= BUSY_POSTINGS, counts)
+    busy_keys, games, plies, moves = (columns[name][rows] for name in ("keys", "games", "plies", "moves"))
+    local = np.searchsorted(columns["ids"], games)
+    kinds, outcomes, white_elos, black_elos, date_high, date_low = (
+        columns[name][local] for name in ("kinds", "outcomes", "white_elos", "black_elos", "date_high", "date_low"))
+    order = np.lexsort((moves, kinds, busy_keys))
+    bounds = starts_of(busy_keys[order], kinds[order], moves[order])
+    totals = group_totals(bounds, len(order), moves[order], outcomes[order], white_elos[order], black_elos[order],
+                          date_high[order], date_low[order])
+    columns["total_keys"], columns["total_kinds"] = busy_keys[order][bounds], kinds[order][bounds]
+    for name, value in totals.items():
+        columns[f"total_{name}"] = value
+    ratings = white_elos.astype(np.int32) + black_elos.astype(np.int32)
+    order = np.lexsort((-games.astype(np.int64), -ratings, kinds, busy_keys))
+    firsts = starts_of(busy_keys[order], kinds[order])
+    rank = np.arange(len(order)) - np.repeat(firsts, np.diff(np.append(firsts, len(order))))
+    order = order[rank < TOP_KEPT]
+    for name, values in (("keys", busy_keys), ("kinds", kinds), ("games", games), ("plies", plies), ("moves", moves),
+                         ("ratings", ratings)):
+        columns[f"top_{name}"] = values[order]
+    return columns
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        handle = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass
+    finally:
+        os.close(handle)
+
+
+_GAME_FIELDS = ("kinds", "outcomes", "white_elos", "black_elos", "speeds", "date_high", "date_low")
+
+
+@dataclass(frozen=True)
+class Postings:
+    """The games that reached one position, with the ply where each did, the move it played, and
+    the explorer's columns of each game (kind, outcome, ratings, speed, date)."""
+
+    games: Array
+    plies: Array
+    moves: Array
+    kinds: Array
+    outcomes: Array
+    white_elos: Array
+    black_elos: Array
+    speeds: Array
+    date_high: Array
+    date_low: Array
+
+    def where(self, mask: npt.NDArray[np.bool_]) -> Postings:
+        return Postings(*(getattr(self, name)[mask] for name in _POSTINGS_FIELDS))
+
+    @staticmethod
+    def joined(parts: list[Postings]) -> Postings:
+        if len(parts) == 1:
+            return parts[0]
+        if not parts:
+            dtypes = dict((*_ROW_COLUMNS, *_GAME_COLUMNS))
+            return Postings(*(np.zeros(0, dtypes[name]) for name in _POSTINGS_FIELDS))
+        return Postings(*(np.concatenate([getattr(part, name) for part in parts]) for name in _POSTINGS_FIELDS))
+
+
+_POSTINGS_FIELDS = ("games", "plies", "moves", *_GAME_FIELDS)
+
+
+def _run_postings(run: Run, rows: npt.NDArray[np.intp] | slice) -> Postings:
+    """The postings at `rows` of a run, with their games' columns (a run's postings are of its own games)."""
+    columns = run.columns
+    games = columns["games"][rows]
+    local = np.searchsorted(columns["ids"], games)
+    return Postings(games, columns["plies"][rows], columns["moves"][rows],
+                    *(columns[name][local] for name in _GAME_FIELDS))
+
+
+class RunWriter:
+    """The rows and games of one chunk, collected as columns, written as one run."""
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []
+        self.games: list[int] = []
+        self.plies: list[int] = []
+        self.moves: list[int] = []
+        self.symmetries: list[int] = []
+        self.game_rows: list[tuple[int, int, int, int, int, int, int, int]] = []
+
+    def add_game(self, game_id: int, kind: str, outcome: int | None, white_elo: int | None, black_elo: int | None,
+                 speed: str, date: str) -> None:
+        speed_code = SPEEDS.index(speed) if speed in SPEEDS else OTHER_SPEED
+        high, low = date_words(date)
+        self.game_rows.append((game_id, KINDS.index(kind), NO_OUTCOME if outcome is None else outcome,
+                               white_elo or 0, black_elo or 0, speed_code, high, low))
+
+    def add_positions(self, game_id: int, keys: Sequence[int], plies: Sequence[int], moves: Sequence[int | None],
+                      symmetries: Sequence[int] | None) -> None:
+        self.keys.extend(keys)
+        self.games.extend([game_id] * len(keys))
+        self.plies.extend(plies)
+        if None not in moves:
+            self.moves.extend(moves)  # type: ignore[arg-type]
+        elif moves.index(None) == len(moves) - 1:  # the end of the game only: chess's every game
+            self.moves.extend(moves[:-1])  # type: ignore[arg-type]
+            self.moves.append(ENDED)
+        else:
+            self.moves.extend(ENDED if move is None else move for move in moves)
+        self.symmetries.extend(symmetries if symmetries is not None else [0] * len(keys))
+
+    def columns(self) -> dict[str, Array]:
+        """The run's columns: rows sorted by (key, game), each game's first visit of a position only."""
+        keys = np.array(self.keys, dtype=np.int64)
+        games = np.array(self.games, dtype=np.uint32)
+        plies = np.array(self.plies, dtype=np.int64)
+        order = np.argsort(keys, kind="stable")  # the rows came game by game, ply by ply
+        keys, games = keys[order], games[order]
+        first = np.ones(len(keys), dtype=bool)
+        first[1:] = (keys[1:] != keys[:-1]) | (games[1:] != games[:-1])
+        order = order[first]
+        columns: dict[str, Array] = {
+            "keys": keys[first],
+            "games": games[first],
+            "plies": np.minimum(plies[order], np.iinfo(np.uint16).max).astype(np.uint16),
+            "moves": np.array(self.moves, dtype=np.int16)[order],
+            "symmetries": np.array(self.symmetries, dtype=np.uint8)[order],
+        }
+        table = np.array(self.game_rows, dtype=object).reshape(-1, 8)
+        for place, (name, dtype) in enumerate(_GAME_COLUMNS):
+            columns[name] = np.array(table[:, place].tolist(), dtype=dtype)
+        return _with_busy_tables(columns)
+
+
+class PositionIndex:
+    """The runs the table `runs` of one database names, mapped as they are asked for."""
+
+    def __init__(self, connection: sqlite3.Connection, database_path: Path) -> None:
+        self.connection, self.database_path, self.folder = connection, database_path, index_folder(database_path)
+        self._runs: dict[str, Run] = {}
+
+    def listed(self) -> list[tuple[str, int, int]]:
+        """(name, rows, games) of the runs, in the order of their games."""
+        return [(str(name), int(rows), int(games)) for name, rows, games in
+                self.connection.execute("SELECT name, positions, games FROM runs ORDER BY first_game")]
+
+    def runs(self) -> list[Run]:
+        """The runs listed now (a run merged away and deleted between the listing and its opening
+        is listed again); DamagedDatabase where one is missing or is not a run."""
+        for _attempt in range(3):
+            names = [name for name, _rows, _games in self.listed()]
+            try:
+                runs = [self._run(name) for name in names]
+            except FileNotFoundError:
+                continue
+            except ValueError as error:
+                raise DamagedDatabase(self.database_path, f"the position index's {error}") from None
+            for name in set(self._runs) - set(names):
+                del self._runs[name]
+            return runs
+        raise DamagedDatabase(self.database_path, f"a run of the position index in {self.folder} is missing")
+
+    def _run(self, name: str) -> Run:
+        run = self._runs.get(name)
+        if run is None:
+            run = self._runs[name] = Run(self.folder / name)
+        return run
+
+    def position_count(self) -> int:
+        return sum(rows for _name, rows, _games in self.listed())
+
+    def postings(self, key: int, runs: list[Run] | None = None) -> Postings:
+        found: list[Postings] = []
+        for run in runs if runs is not None else self.runs():
+            keys = run.columns["keys"]
+            low = int(np.searchsorted(keys, key, "left"))
+            high = int(np.searchsorted(keys, key, "right"))
+            if high > low:
+                found.append(_run_postings(run, slice(low, high)))
+        return Postings.joined(found)
+
+    def postings_of(self, key: int, runs: list[Run], games: npt.NDArray[np.uint32]) -> Postings:
+        """The postings of `key` of the games named (sorted ids, no repeats): each run's games at a
+        key are in order, so the games named are looked up in them rather than the other way round."""
+        found: list[Postings] = []
+        for run in runs:
+            keys, ids = run.columns["keys"], run.columns["ids"]
+            low = int(np.searchsorted(keys, key, "left"))
+            high = int(np.searchsorted(keys, key, "right"))
+            if high == low or not len(ids):
+                continue
+            # Of the games named, the run's own (its ids are in order).
+            named = games[int(np.searchsorted(games, ids[0], "left")) : int(np.searchsorted(games, ids[-1], "right"))]
+            reached = run.columns["games"][low:high]
+            places = np.searchsorted(reached, named)
+            inside = places < len(reached)
+            places = places[inside]
+            found.append(_run_postings(run, low + places[reached[places] == named[inside]]))
+        return Postings.joined(found)
+
+
+def merge_runs(runs: list[Run]) -> dict[str, Array]:
+    """The columns of the runs (of consecutive games, in their order) as one run's."""
+    columns: dict[str, Array] = {}
+    keys = np.concatenate([run.columns["keys"] for run in runs])
+    order = np.argsort(keys, kind="stable")  # within a key, the earlier runs' (smaller) game ids first
+    for name, _dtype in _ROW_COLUMNS:
+        columns[name] = keys[order] if name == "keys" else np.concatenate([run.columns[name] for run in runs])[order]
+    for name, _dtype in _GAME_COLUMNS:
+        columns[name] = np.concatenate([run.columns[name] for run in runs])
+    return _with_busy_tables(columns)
+
+
+def new_run_name(first_game: int) -> str:
+    return f"{first_game:010d}-{secrets.token_hex(4)}.run"
+
+
+def add_run(connection: sqlite3.Connection, folder: Path, columns: dict[str, Array]) -> Path:
+    """Write a run of new games and name it in `runs`, inside the caller's write transaction (the
+    caller deletes the file if that transaction does not commit)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    first_game = int(columns["ids"].min())
+    path = folder / new_run_name(first_game)
+    write_run(path, columns)
+    connection.execute("INSERT INTO runs (name, first_game, positions, games) VALUES (?, ?, ?, ?)",
+                       (path.name, first_game, len(columns["keys"]), len(columns["ids"])))
+    return path
+
+
+def compact(connection: sqlite3.Connection, folder: Path, merge_rows_most: int = MERGE_ROWS_MOST) -> int:
+    """Merge the newest runs into one while the run before them holds no more rows than they do
+    together (and the merged run would hold at most `merge_rows_most`); the runs merged away."""
+    connection.execute("BEGIN IMMEDIATE")
+    written: Path | None = None
+    merged: list[str] = []
+    try:
+        listed = [(str(name), int(first), int(rows)) for name, first, rows in
+                  connection.execute("SELECT name, first_game, positions FROM runs ORDER BY first_game")]
+        start, newest_rows = len(listed) - 1, listed[-1][2] if listed else 0
+        while start > 0 and listed[start - 1][2] <= newest_rows and newest_rows + listed[start - 1][2] <= merge_rows_most:
+            start -= 1
+            newest_rows += listed[start][2]
+        if start < len(listed) - 1:
+            merged = [name for name, _first, _rows in listed[start:]]
+            columns = merge_runs([Run(folder / name) for name in merged])
+            written = folder / new_run_name(listed[start][1])
+            write_run(written, columns)
+            connection.executemany("DELETE FROM runs WHERE name = ?", [(name,) for name in merged])
+            connection.execute("INSERT INTO runs (name, first_game, positions, games) VALUES (?, ?, ?, ?)",
+                               (written.name, listed[start][1], len(columns["keys"]), len(columns["ids"])))
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        if written is not None:
+            written.unlink(missing_ok=True)
+        raise
+    for name in merged:
+        _delete(folder / name)
+    return len(merged)
+
+
+def _delete(path: Path) -> None:
+    """A file no run names any more; where it cannot go yet (mapped by a reader, on a system that
+    keeps such files), the next import's `remove_leftovers` tries again."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def remove_leftovers(connection: sqlite3.Connection, folder: Path) -> None:
+    """Delete the files of the folder that `runs` does not name (a killed import's or merge's)."""
+    if not folder.is_dir():
+        return
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        named = {str(row[0]) for row in connection.execute("SELECT name FROM runs")}
+        for path in folder.iterdir():
+            if path.name not in named and (path.suffix in (".run", ".tmp")):
+                _delete(path)
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise

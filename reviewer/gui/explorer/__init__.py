@@ -1,0 +1,1 @@
+"""The opening explorer beside the move list, over the game database."""

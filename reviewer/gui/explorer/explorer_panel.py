@@ -1,0 +1,557 @@
+"""The opening explorer beside the move list: the moves the game database holds from the position
+on show, with their games, results, average rating and performance; filters; the top games (a
+double-click opens one at this position); and, while the database is empty, a button to add games.
+
+It follows every position the session shows (variations too), asks the database off the window's
+thread and drops an answer for a position no longer shown. What it says comes from
+`presenters.explorer`."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from reviewer.core import openings
+from reviewer.core.database import (
+    DamagedDatabase,
+    DatabaseDeparture,
+    Exploration,
+    ExploreFilters,
+    GameDatabase,
+    ImportProgress,
+    ImportReport,
+    LineDeparture,
+    Position,
+    RebuildReport,
+    StoredGame,
+    damage_in,
+    explore,
+    import_paths,
+    left_database,
+    left_own_line,
+    position_of_node,
+    rebuild_database,
+)
+from reviewer.core.database.records import SPEED_WORDS
+from reviewer.core.games import game_support
+from reviewer.core.gametree import Game, Node
+from reviewer.gui.common import style
+from reviewer.gui.common.move_entry import NAVIGATION_KEYS
+from reviewer.gui.common.session import ReviewSession
+from reviewer.gui.common.tasks import Task, TaskContext, Tasks
+from reviewer.gui.presenters import explorer as texts
+
+IMPORT_LANE = "game-database-import"
+TOP_GAMES = 8
+SHARES_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The database's answer for one position: what was found, the ply where each top game reached it."""
+
+    exploration: Exploration
+    plies: dict[int, int]
+    database_games: int
+
+
+@dataclass(frozen=True)
+class Damage:
+    """The database file cannot be read: what SQLite said."""
+
+    reason: str
+
+
+def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters) -> Answer | Damage:
+    """Off the window's thread: a long game's position takes a while to replay."""
+    try:
+        position = position_of_node(game, node)
+    except (ValueError, IndexError) as error:
+        raise ValueError(f"this position cannot be looked up: {error}") from None
+    try:
+        return _asked_of(database_path, position, filters)
+    except DamagedDatabase as damage:
+        return Damage(damage.reason)
+    except sqlite3.DatabaseError as error:
+        found = damage_in(error, database_path)
+        if found is None:
+            raise
+        return Damage(found.reason)
+
+
+def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) -> Answer:
+    with GameDatabase(database_path) as database:
+        total = database.game_count()
+        if total == 0:
+            return Answer(Exploration(position.kind, 0), {}, 0)
+        found = explore(database, position, filters, top_games=TOP_GAMES)
+    return Answer(found, found.top_plies, total)
+
+
+def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
+    return rebuild_database(database_path, progress=context.report, cancel=context.cancel_event)
+
+
+def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport:
+    with GameDatabase(database_path) as database:
+        return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
+
+
+class _SharesDelegate(QStyledItemDelegate):
+    """The win/draw/loss bar of a move: the first player's wins, the draws, the second player's
+    wins, each with its share written on it where it has the room."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        size = super().sizeHint(option, index)
+        return QSize(max(size.width(), 120), max(size.height(), option.fontMetrics.height() + 8))
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> None:
+        shares = index.data(SHARES_ROLE)
+        if not isinstance(shares, texts.ResultShares):
+            super().paint(painter, option, index)
+            return
+        rect: QRect = option.rect.adjusted(3, 2, -3, -2)
+        light, dark = style.color("#ffffff"), style.color("#3a3733")
+        fills = {"white": (light, dark), "black": (dark, light)}
+        second = "black" if shares.first_color == "white" else "white"
+        parts = (
+            (shares.first, *fills[shares.first_color]),
+            (shares.draws, style.color("#a8a49c"), style.color("#1f1d1a")),
+            (shares.second, *fills[second]),
+        )
+        painter.save()
+        metrics = painter.fontMetrics()
+        x = float(rect.left())
+        for fraction, fill, ink in parts:
+            width = fraction * rect.width()
+            if width > 0:
+                part = QRect(round(x), rect.top(), max(1, round(x + width) - round(x)), rect.height())
+                painter.fillRect(part, fill)
+                label = f"{100 * fraction:.0f}%"
+                if metrics.horizontalAdvance(label) + 6 <= part.width():
+                    painter.setPen(ink)
+                    painter.drawText(part, Qt.AlignmentFlag.AlignCenter, label)
+            x += width
+        painter.setPen(style.color("#8a857d"))
+        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        painter.restore()
+
+
+class ExplorerPanel(QWidget):
+    """`database_path`: the file it reads (asked each time: a test or the settings may change it);
+    `player`: the name the player gave the app ("me"); `open_game(path, index, ply)`."""
+
+    answered = Signal(object)  # the Answer now shown (tests wait on it)
+    imported = Signal(object)  # an ImportReport, once games were added
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        tasks: Tasks,
+        database_path: Callable[[], Path],
+        player: Callable[[], str],
+        open_game: Callable[[str, int, int], None],
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("explorer-panel")
+        self.session, self.tasks = session, tasks
+        self._database_path, self._player, self._open_game = database_path, player, open_game
+        self._asked = 0  # the number of the latest question; an answer to an older one is dropped
+        self._import_task: Task | None = None
+        self._imports: list[Task] = []  # every import not over, the unseen ones too
+        self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
+        self.answer: Answer | None = None
+
+        self.summary_label = QLabel(self)
+        self.summary_label.setObjectName("explorer-summary")
+        self.summary_label.setWordWrap(True)
+        self.add_button = QPushButton("Add games…", self)
+        add_menu = QMenu(self.add_button)
+        add_menu.addAction("Game files…", self.choose_files)
+        add_menu.addAction("A folder…", self.choose_folder)
+        self.add_button.setMenu(add_menu)
+        self.notice_label = QLabel(self)  # what a rebuild did: stays while the answers come and go
+        self.notice_label.setObjectName("explorer-notice")
+        self.notice_label.setWordWrap(True)
+        self.notice_label.hide()
+        self.rebuild_button = QPushButton("Rebuild the database", self)
+        self.rebuild_button.setToolTip("Move the damaged file aside and read its games again from their files;"
+                                       " your lines and notes on games are kept apart and stay")
+        self.rebuild_button.clicked.connect(self.rebuild)
+        self.rebuild_button.hide()
+        self.progress = QProgressBar(self)
+        self.progress.setRange(0, 0)
+        self.progress.setTextVisible(True)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.clicked.connect(self.cancel_import)
+        importing = QHBoxLayout()
+        importing.setContentsMargins(0, 0, 0, 0)
+        importing.addWidget(self.progress, 1)
+        importing.addWidget(self.cancel_button)
+        self.progress.hide()
+        self.cancel_button.hide()
+
+        self.mine = QCheckBox("My games", self)
+        self.color = QComboBox(self)
+        self.color.addItem("either colour", None)
+        self.color.addItem("as White", "white")
+        self.color.addItem("as Black", "black")
+        self.speed = QComboBox(self)
+        self.speed.addItem("any speed", "")
+        for word in SPEED_WORDS:
+            self.speed.addItem(word, word)
+        self.since = QLineEdit(self)
+        self.since.setPlaceholderText("since YYYY.MM")
+        self.until = QLineEdit(self)
+        self.until.setPlaceholderText("until")
+        self.min_rating = QSpinBox(self)
+        self.min_rating.setRange(0, 3500)
+        self.min_rating.setSingleStep(100)
+        self.min_rating.setSpecialValueText("any rating")
+        self.min_rating.setPrefix("")
+        for box in (self.since, self.until):
+            box.setMaximumWidth(110)
+            box.editingFinished.connect(self.refresh)
+        self.mine.toggled.connect(self.refresh)
+        self.color.currentIndexChanged.connect(self.refresh)
+        self.speed.currentIndexChanged.connect(self.refresh)
+        self.min_rating.valueChanged.connect(self.refresh)
+        first_row, second_row = QHBoxLayout(), QHBoxLayout()
+        for row in (first_row, second_row):
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(4)
+        first_row.addWidget(self.mine)
+        first_row.addWidget(self.color)
+        first_row.addWidget(self.speed)
+        first_row.addStretch(1)
+        second_row.addWidget(self.since)
+        second_row.addWidget(self.until)
+        second_row.addWidget(self.min_rating)
+        second_row.addStretch(1)
+
+        self.moves = QTreeWidget(self)
+        self.moves.setObjectName("explorer-moves")
+        self.moves.setRootIsDecorated(False)
+        self.moves.setUniformRowHeights(True)
+        self.moves.setHeaderLabels(["Move", "Games", "Results", "Rating", "Perf."])
+        self.moves.setItemDelegateForColumn(2, _SharesDelegate(self.moves))
+        header = self.moves.header()
+        header.setStretchLastSection(False)
+        for column in (0, 1, 3, 4):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.moves.itemClicked.connect(self._play)
+        self.games = QTreeWidget(self)
+        self.games.setObjectName("explorer-games")
+        self.games.setRootIsDecorated(False)
+        self.games.setUniformRowHeights(True)
+        self.games.setHeaderLabels(["Top games", "Result", "Date", "Move"])
+        games_header = self.games.header()
+        games_header.setStretchLastSection(False)
+        games_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            games_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        self.games.itemDoubleClicked.connect(self._open)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.summary_label)
+        layout.addWidget(self.add_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.notice_label)
+        layout.addWidget(self.rebuild_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addLayout(importing)
+        self.body = QWidget(self)  # the filters and the tables: hidden while the database is empty
+        body = QVBoxLayout(self.body)
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(4)
+        body.addLayout(first_row)
+        body.addLayout(second_row)
+        body.addWidget(self.moves, 3)
+        body.addWidget(self.games, 2)
+        layout.addWidget(self.body, 1)
+        layout.addStretch(0)
+        self.add_button.hide()
+        filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating)
+        for widget in filters:
+            widget.installEventFilter(self)
+
+        session.current_changed.connect(lambda _node: self.refresh())
+        session.game_loaded.connect(self.refresh)
+        session.tree_changed.connect(lambda _mainline: self.refresh())
+
+    # ------------------------------------------------------------------ asking the database
+    def filters(self) -> ExploreFilters:
+        return texts.filters_of(
+            self._player(),
+            self.mine.isChecked(),
+            self.color.currentData(),
+            self.since.text(),
+            self.until.text(),
+            str(self.speed.currentData() or ""),
+            self.min_rating.value(),
+        )
+
+    def refresh(self) -> None:
+        """Ask for the position on show (nothing while hidden: showing the panel asks)."""
+        self.mine.setEnabled(bool(self._player().strip()))
+        self.mine.setToolTip(f"Only the games of {self._player()}" if self._player().strip() else "Give your name in the Collection window first")
+        self.color.setEnabled(self.mine.isChecked() and self.mine.isEnabled())
+        if not self.isVisible():
+            return
+        model = self.session.model
+        game, node = model.game, model.current_node
+        self._asked += 1
+        if game is None or node is None or not game_support(game.kind).database_position_ref:
+            self._show_nothing("Open a game to see the moves played from its positions.")
+            return
+        asked = self._asked
+        task = self.tasks.submit(_answer, self._database_path(), game, node, self.filters(), name="explorer")
+        task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
+        task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
+
+    def _answered(self, asked: int, answer: Answer | Damage) -> None:
+        if asked != self._asked:
+            return  # an answer for a position no longer shown
+        if isinstance(answer, Damage):
+            self._show_nothing(texts.damaged_text(answer.reason))
+            self.notice_label.hide()
+            self.body.hide()
+            self.add_button.hide()
+            self.rebuild_button.setVisible(self._import_task is None)
+            return
+        self.rebuild_button.hide()
+        self.answer = answer
+        first = game_support(answer.exploration.kind).first_player
+        self.moves.clear()
+        for row in texts.move_rows(answer.exploration, first):
+            item = QTreeWidgetItem([row.move, row.games, "", row.rating, row.performance])
+            item.setData(2, SHARES_ROLE, row.shares)
+            item.setToolTip(2, row.shares.tooltip)
+            for column in (1, 3, 4):
+                item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.moves.addTopLevelItem(item)
+        self.games.clear()
+        for game, move in answer.exploration.top_games:
+            shown = texts.game_row(game, move)
+            item = QTreeWidgetItem([shown.players, shown.result, shown.date, shown.move])
+            item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
+            item.setToolTip(0, f"{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
+            self.games.addTopLevelItem(item)
+        empty = answer.database_games == 0
+        self.add_button.setVisible(empty or self._import_task is not None)
+        self.body.setVisible(not empty)
+        self.add_button.setEnabled(self._import_task is None)
+        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration))
+        self.answered.emit(answer)
+
+    def _failed(self, asked: int, text: str) -> None:
+        if asked == self._asked:
+            self._show_nothing(f"The game database could not be read: {text}")
+
+    def _show_nothing(self, text: str) -> None:
+        self.answer = None
+        self.moves.clear()
+        self.games.clear()
+        self.summary_label.setText(text)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A filter being edited keeps its arrow keys (the window's would step through the game)."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and Qt.Key(event.key()) in NAVIGATION_KEYS:
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
+
+    def showEvent(self, event: Any) -> None:
+        super().showEvent(event)
+        self.refresh()
+
+    # ----------------------------------------------------------------------------- actions
+    def _play(self, item: QTreeWidgetItem, _column: int) -> None:
+        self.session.model.play_move(item.text(0))
+
+    def _open(self, item: QTreeWidgetItem, _column: int) -> None:
+        data = item.data(0, Qt.ItemDataRole.UserRole)
+        if data:
+            game, ply = data
+            assert isinstance(game, StoredGame)
+            self._open_game(game.source_path, game.source_index, int(ply))
+
+    # ------------------------------------------------------------------------ adding games
+    def choose_files(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add games to the database", "", "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.bz2 *.gz *.xz *.zst);;All files (*)")
+        if paths:
+            self.add_games([Path(path) for path in paths])
+
+    def choose_folder(self) -> None:
+        folder = QFileDialog.getExistingDirectory(self, "Add a folder of games to the database")
+        if folder:
+            self.add_games([Path(folder)])
+
+    def add_games(self, paths: list[Path], quiet: bool = False) -> Task:
+        """Import `paths` in the background: with a progress bar and Cancel unless `quiet` (a file
+        the player opened feeds the database unseen)."""
+        task = self.tasks.submit(_import, self._database_path(), paths, lane=IMPORT_LANE, with_context=True, name="db-import")
+        if not quiet:
+            self._import_task = task
+            self._import_answered = False
+            self.progress.setFormat("Adding games…")
+            self.progress.show()
+            self.cancel_button.show()
+            self.add_button.setEnabled(False)
+            task.progress.connect(self._import_progress)
+        self._imports.append(task)
+        task.done.connect(lambda report, quiet=quiet: self._imported(report, quiet))
+        task.failed.connect(lambda text: self._import_failed(text))
+        task.finished.connect(lambda task=task: self._import_over(task))
+        task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
+        return task
+
+    def rebuild(self) -> Task:
+        """Read the damaged database's games again from their files, with progress and Cancel."""
+        task = self.tasks.submit(_rebuild, self._database_path(), lane=IMPORT_LANE, with_context=True, name="db-rebuild")
+        self._import_task = task
+        self._import_answered = False
+        self.rebuild_button.hide()
+        self.progress.setFormat("Reading the games again…")
+        self.progress.show()
+        self.cancel_button.show()
+        task.progress.connect(self._import_progress)
+        self._imports.append(task)
+        task.done.connect(self._rebuilt)
+        task.failed.connect(lambda text: self._import_failed(text))
+        task.finished.connect(lambda task=task: self._import_over(task))
+        task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
+        return task
+
+    def _rebuilt(self, report: RebuildReport) -> None:
+        self._import_answered = True
+        self.notice_label.setText(texts.rebuild_done_text(report.stored, len(report.sources), [str(path) for path in report.missing],
+                                                          str(report.damaged_copy or ""), report.cancelled))
+        self.notice_label.show()
+        self.refresh()
+
+    def feed(self, path: str) -> None:
+        """A file the player opened goes into the database too, unseen."""
+        self.add_games([Path(path)], quiet=True)
+
+    def stop_imports(self) -> None:
+        """Before the window closes: what was read stays, the next import of the files goes on from there."""
+        for task in list(self._imports):
+            task.cancel()
+
+    def cancel_import(self) -> None:
+        if self._import_task is not None:
+            self._import_task.cancel()
+            self.progress.setFormat("Stopping…")
+
+    def _import_progress(self, progress: ImportProgress) -> None:
+        self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored, str(progress.path)))
+
+    def _imported(self, report: ImportReport, quiet: bool) -> None:
+        if not quiet:
+            self._import_answered = True
+            self.summary_label.setText(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled))
+        self.imported.emit(report)
+        if report.stored:
+            self.refresh()
+
+    def _import_failed(self, text: str) -> None:
+        self.summary_label.setText(f"The games could not be added: {text}")
+
+    def _import_over(self, task: Task) -> None:
+        if task is self._import_task:
+            if task.is_cancelled and not self._import_answered:
+                self.summary_label.setText(texts.IMPORT_CANCELLED)
+            self._import_task = None
+            self.progress.hide()
+            self.cancel_button.hide()
+            self.add_button.setEnabled(True)
+
+
+@dataclass(frozen=True)
+class Departures:
+    game: Game
+    database: DatabaseDeparture | None
+    line: LineDeparture | None
+
+
+def _departures(database_path: Path, game: Game, player: str) -> Departures:
+    if game_support(game.kind).has_openings:
+        openings.book(game.kind)  # built here, off the window's thread, for the comment's ECO line
+    with GameDatabase(database_path) as database:
+        if database.game_count(game.kind) == 0:
+            return Departures(game, None, None)
+        left = left_database(database, game)
+        line = left_own_line(database, game, player) if player.strip() else None
+    return Departures(game, left, line)
+
+
+class DepartureMarks(QObject):
+    """Finds, for each game opened (and after games were added), where it left the database and
+    where the player left their usual line; `show(ply → line)` marks them (the move list, the comment).
+    Asked in the import lane: a file just opened is in the database first."""
+
+    def __init__(
+        self,
+        session: ReviewSession,
+        tasks: Tasks,
+        database_path: Callable[[], Path],
+        player: Callable[[], str],
+        show: Callable[[dict[int, str]], None],
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.session, self.tasks = session, tasks
+        self._database_path, self._player, self._show = database_path, player, show
+        self.found: Departures | None = None
+        session.game_loaded.connect(self.look)
+
+    def look(self) -> None:
+        """Ask for the game on show (the comment is drawn again with the answer: its ECO line too)."""
+        game = self.session.model.game
+        self._show({})
+        self.found = None
+        if game is None or not game_support(game.kind).database_record_ref:
+            return
+        task = self.tasks.submit(_departures, self._database_path(), game, self._player(), lane=IMPORT_LANE, name="departures")
+        task.done.connect(self._found)
+
+    def _found(self, found: Departures) -> None:
+        if found.game is not self.session.model.game:
+            return  # another game is on show now
+        self.found = found
+        numbered = game_support(found.game.kind).numbered_moves
+        notes: dict[int, str] = {}
+        if found.database is not None:
+            notes[found.database.ply] = texts.database_departure_text(found.database, numbered)
+        if found.line is not None:
+            line = texts.line_departure_text(found.line, numbered)
+            notes[found.line.ply] = f"{notes[found.line.ply]}\n{line}" if found.line.ply in notes else line
+        self._show(notes)
