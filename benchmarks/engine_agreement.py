@@ -24,7 +24,9 @@ a stopped slice is resumed (the positions stored at the same visits are kept, th
 `review` measures the default Go review as the app runs it: KataGo opened by the registry (its
 first visits computed in-process), `reviewer.core.review.analyse_game` with `default_go_passes()`
 (2 visits on every position, then 32 visits on both positions of every move that lost 2 points or
-more), no cache; and, for comparison, a uniform review at 32 visits (`--settings uniform32`). Only
+more), no cache; `--settings passes` keeps KataGo's process, `passes-search` runs Reviewer's own
+search over its network, `default` runs what the machine chooses (REVIEWER_KATAGO_NETWORK unset:
+the search without a GPU); and, for comparison, a uniform review at 32 visits (`--settings uniform32`). Only
 reference slices searched at `--min-reference-visits` (64) or more are used: a reference at the
 review's own 32 visits would compare it with itself. Each slice's labels, wall time (KataGo's start
 once per setting included, the network's build not) and the machine's load are stored in
@@ -297,31 +299,40 @@ def compare(builtin_playouts: list[int], katago_visits: list[int], json_out: Pat
 REVIEW_SETTINGS = ("passes", "uniform32")
 # The same passes with KataGo's network searched by Reviewer's own search (REVIEWER_KATAGO_NETWORK=search).
 SEARCH_SETTING = "passes-search"
-STORED_SETTINGS = (*REVIEW_SETTINGS, SEARCH_SETTING)
+# The same passes with REVIEWER_KATAGO_NETWORK unset: the program the machine gets by default
+# (Reviewer's search without a GPU, KataGo's process with one; the engine is stored with the labels).
+DEFAULT_SETTING = "default"
+STORED_SETTINGS = (*REVIEW_SETTINGS, SEARCH_SETTING, DEFAULT_SETTING)
+FAST_OF = {SEARCH_SETTING: "fast-search", DEFAULT_SETTING: "fast-default"}
 SETTING_NAMES = {
-    "passes": "default review in passes (2 → 32 visits)",
+    "passes": "the passes with KataGo's process (2 → 32 visits)",
     "fast": "its fast pass alone (2 visits)",
     "uniform32": "uniform 32 visits",
     SEARCH_SETTING: "the same passes, Reviewer's search over the network",
     "fast-search": "its fast pass alone (2 visits, the network in-process)",
+    DEFAULT_SETTING: "the default passes as this machine runs them",
+    "fast-default": "its fast pass alone (2 visits)",
 }
 
 
 def in_passes(setting: str) -> bool:
-    return setting in ("passes", SEARCH_SETTING)
+    return setting in ("passes", SEARCH_SETTING, DEFAULT_SETTING)
 
 
 def open_as_the_app(board: int, setting: str = "passes"):
     """KataGo as a review of a `board` game opens it (the registry's choice; its first visits computed
     in-process), with the network built ahead, as the window does before a review. For
     SEARCH_SETTING, REVIEWER_KATAGO_NETWORK=search opens Reviewer's search over the same network; for
-    the others, REVIEWER_KATAGO_NETWORK names the backend of KataGo's first visits, which keeps
-    KataGo's process where no GPU would make the search the default."""
+    DEFAULT_SETTING, nothing is set (the machine's default); for the others, REVIEWER_KATAGO_NETWORK
+    names the backend of KataGo's first visits, which keeps KataGo's process where no GPU would
+    make the search the default."""
     from reviewer.core.engines.katago_net.runtime import chosen_backend
     from reviewer.core.engines.registry import EnginePlan
 
     if setting == SEARCH_SETTING:
         os.environ["REVIEWER_KATAGO_NETWORK"] = "search"
+    elif setting == DEFAULT_SETTING:
+        os.environ.pop("REVIEWER_KATAGO_NETWORK", None)
     else:
         os.environ.pop("REVIEWER_KATAGO_NETWORK", None)
         os.environ["REVIEWER_KATAGO_NETWORK"] = chosen_backend()
@@ -426,7 +437,7 @@ def review_rows(references: dict[str, dict[int, tuple[str, float]]], boards_by_f
         entry = results["settings"].get(setting)
         if entry is None:
             continue
-        fast = "fast-search" if setting == SEARCH_SETTING else "fast"
+        fast = FAST_OF.get(setting, "fast")
         kinds = [(setting, "labels", "wall_s"), (fast, "fast_labels", "fast_wall_s")] if in_passes(setting) else \
             [(setting, "labels", "wall_s")]
         for name, labels_key, wall_key in kinds:
@@ -520,7 +531,7 @@ def main() -> int:
                       help=f"write (merge) the table here (e.g. {RESULTS.relative_to(REPO)})")
     cmp_.add_argument("--boards", default="", help="only these board sizes, e.g. 9 or 9,19")
     rev = sub.add_parser("review", help="the default Go review (in passes, as the app runs it) against the reference")
-    rev.add_argument("--settings", default=",".join(REVIEW_SETTINGS), help=f"passes, uniform32 (uniformN: N visits), {SEARCH_SETTING} (the passes, Reviewer's search)")
+    rev.add_argument("--settings", default=",".join(REVIEW_SETTINGS), help=f"passes, uniform32 (uniformN: N visits), {SEARCH_SETTING} (the passes, Reviewer's search), {DEFAULT_SETTING} (the passes, the machine's default program)")
     rev.add_argument("--boards", default="19", help="board sizes of the reference to review, e.g. 19 or 9,19")
     rev.add_argument("--slice", action="append", default=[], metavar="FILE:FIRST:LAST",
                      help="review these positions instead of the reference's slices (repeatable)")

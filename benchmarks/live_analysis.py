@@ -6,6 +6,12 @@ line arrives (p50 / p95 over the positions). The same first budget, asked of the
 (python-chess `SimpleEngine.analyse` for Stockfish; one KataGo analysis query), is the floor:
 the ratio says what the live analysis adds on top of the engine.
 
+For Go, the lines that follow the first are timed too (from the click to the line of each of the
+first `--go-steps` budgets, 2, 8 and 32 visits by default), and each program that can search
+KataGo's network is measured in turn (`--go-paths`: "search", Reviewer's own search, the default on
+a machine without a GPU; "process", KataGo's process with its first visits in-process), chosen with
+REVIEWER_KATAGO_NETWORK.
+
 Cold (Go): a new Python process presses L once on the 19x19 game: the clock runs from the press to
 the first line, the engine's opening and its network's first read included (KataGo's own process
 starts meanwhile, as in the app). Measured twice per run: as is, and with the network built
@@ -13,6 +19,7 @@ beforehand the way the app builds it when a Go game opens (`EnginePlan.preload_n
 GUI thread; its own time is printed too).
 
     .venv/bin/python benchmarks/live_analysis.py [--positions 40] [--go-positions 8] [--cold-runs 3] [--no-katago]
+        [--no-chess] [--go-paths search,process] [--go-steps 3]
 """
 
 from __future__ import annotations
@@ -49,10 +56,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-def live_latencies(factory, game, plies: list[int]) -> list[float]:  # type: ignore[no-untyped-def]
+def live_latencies(factory, game, plies: list[int], steps: int = 1) -> list[float]:  # type: ignore[no-untyped-def]
+    """Click to first line per position; with `steps` > 1, `step_latencies` gets the click to the
+    line of each of the first `steps` budgets (one list per step) and their visits."""
     updates: queue.Queue[LiveUpdate | str] = queue.Queue()
     live = LiveAnalysis(factory, updates.put, updates.put, multipv=3)
     latencies: list[float] = []
+    step_latencies.clear()
+    step_latencies.extend([] for _ in range(steps))
     try:
         live.set_position(game, plies[0], "warm-up")  # the engine starts here, as when the toggle is switched on
         first = updates.get(timeout=300)
@@ -64,12 +75,20 @@ def live_latencies(factory, game, plies: list[int]) -> list[float]:  # type: ign
                 item = updates.get(timeout=300)
                 if isinstance(item, str):
                     raise RuntimeError(item)
-                if item.token == ply:
+                if item.token != ply:
+                    continue
+                if item.step == 0:
                     latencies.append(time.perf_counter() - started)
+                if item.step < steps:
+                    step_latencies[item.step].append((time.perf_counter() - started, item.evaluation.nodes or 0))
+                if item.step >= steps - 1:
                     break
     finally:
         live.close()
     return latencies
+
+
+step_latencies: list[list[tuple[float, int]]] = []
 
 
 def raw_stockfish_latencies(boards: list[chess.Board]) -> list[float]:
@@ -164,8 +183,8 @@ def cold_benchmark(runs: int) -> None:
             print(f"  (building the network beforehand, off the GUI thread: median {statistics.median(preloads) * 1000:.0f} ms)")
 
 
-def go_benchmark(count: int) -> None:
-    from reviewer.core.engines.registry import open_engine
+def go_benchmark(count: int, steps: int = 1) -> None:
+    from reviewer.core.engines.registry import EnginePlan, open_engine
 
     game = go_game(count)
     if game is None:
@@ -173,13 +192,23 @@ def go_benchmark(count: int) -> None:
         return
     plies = list(range(10, 10 + count))
     size = (19, 19)
-    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), game, plies)
+    EnginePlan("go", "katago", board_size=size).preload_network()  # as the app does when the game opens
+    live = live_latencies(lambda: open_engine("go", name="katago", board_size=size, start_in_background=True), game, plies, steps)
     from reviewer.core.analysis import Limit
+    from reviewer.core.engines.katago_net import evaluate as in_process
 
+    in_process._runners.clear()  # the engine alone starts without the outputs the live lines cached
     engine = open_engine("go", name="katago", board_size=size)
+    print(f"Go engine: {engine.identity}")
+    for step, found in enumerate(step_latencies):
+        if found:
+            seconds = [s for s, _ in found]
+            visits = sorted({v for _, v in found})
+            print(f"  click to the line of budget {step + 1} ({GO_VISITS[step]} visits; visits shown {visits}): "
+                  f"p50 {statistics.median(seconds) * 1000:7.1f} ms   p95 {percentile(seconds, 0.95) * 1000:7.1f} ms")
     raw = []
     try:
-        list(engine.analyse(game, [plies[0]], Limit(visits=GO_VISITS[0]), threading.Event()))
+        list(engine.analyse(game, [plies[0] - 5], Limit(visits=GO_VISITS[0]), threading.Event()))  # built, untimed
         for ply in plies:
             started = time.perf_counter()
             list(engine.analyse(game, [ply], Limit(visits=GO_VISITS[0], multipv=3), threading.Event()))
@@ -195,15 +224,23 @@ def main() -> None:
     parser.add_argument("--go-positions", type=int, default=8)
     parser.add_argument("--cold-runs", type=int, default=3)
     parser.add_argument("--no-katago", action="store_true")
+    parser.add_argument("--no-chess", action="store_true")
+    parser.add_argument("--go-paths", default="", help="search,process: REVIEWER_KATAGO_NETWORK for each run (default: as set)")
+    parser.add_argument("--go-steps", type=int, default=3, help="Go budgets timed from the click (2, 8, 32 visits...)")
     parser.add_argument("--one-cold", choices=("plain", "preloaded"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one_cold:
         one_cold_press(args.one_cold == "preloaded")
         return
-    chess_benchmark(args.positions)
+    if not args.no_chess:
+        chess_benchmark(args.positions)
     if not args.no_katago:
-        go_benchmark(args.go_positions)
-        cold_benchmark(args.cold_runs)
+        for path in [p for p in args.go_paths.split(",") if p] or [os.environ.get("REVIEWER_KATAGO_NETWORK", "")]:
+            if path:
+                os.environ["REVIEWER_KATAGO_NETWORK"] = path  # the cold runs' processes inherit it
+            print(f"\nGo, REVIEWER_KATAGO_NETWORK={path or '(unset)'}, load {os.getloadavg()[0]:.1f}")
+            go_benchmark(args.go_positions, args.go_steps)
+            cold_benchmark(args.cold_runs)
 
 
 if __name__ == "__main__":

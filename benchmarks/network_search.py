@@ -14,6 +14,15 @@ board size and visits:
   higher visits (so its higher-visit cost is a lower bound); ours starts each query from nothing.
 
     nice -n 10 .venv/bin/python benchmarks/network_search.py [--positions19 3] [--positions9 6] [--visits 32,64]
+
+Ours shares one cache of network outputs per process (`NetworkRunner.evaluate`), as KataGo's
+process keeps its own: the higher visits of a position find the lower visits' evaluations there.
+
+`--forward` times the network alone on 19x19 positions of the same game instead (ms per position,
+ONNX Runtime, `--repeats` rounds): one call of one thread, a batch split among calls side by side
+on every core (`NetworkRunner.forward`, what the fast pass does), two threads each calling with one
+core (what the search's workers do), and ONNX Runtime's own pool of threads over the same batch (a
+session of `os.cpu_count()` intra-op threads, the way it ran before).
 """
 
 from __future__ import annotations
@@ -107,12 +116,80 @@ def report(size: int, visits: int, rows: Sequence[tuple[Evaluation, float, Evalu
           f" | s/position: ours {cost_o:.2f}, KataGo A {cost_a:.2f}, B {cost_b:.2f} |", flush=True)
 
 
+def forward_costs(repeats: int) -> None:
+    import numpy as np
+    import onnxruntime
+
+    from reviewer.core.engines.katago import model_path
+    from reviewer.core.engines.katago_net.features import inputs_for_turns
+    from reviewer.core.engines.katago_net.model import read_model
+    from reviewer.core.engines.katago_net.onnx_graph import onnx_model
+    from reviewer.core.engines.katago_net.runtime import NetworkRunner
+
+    katago = installed_katago()
+    if katago is None:
+        raise SystemExit("KataGo is not installed: run `reviewer engines install`")
+    path = model_path(katago.command(katago.default_model))
+    assert path is not None
+    network = read_model(path)
+    runner = NetworkRunner(network, "onnxruntime")
+    from reviewer.core.engines.katago import plan_queries
+
+    game = load_game(SHARED / "corpus" / "sgf" / GAMES[19])
+    plan = plan_queries(game)
+    inputs = inputs_for_turns(plan, 0, list(range(40, 56)))
+    spatial, global_inputs = inputs.spatial.astype(np.float32), inputs.global_inputs.astype(np.float32)
+    cores = os.cpu_count() or 1
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = cores
+    options.log_severity_level = 3
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    pooled = onnxruntime.InferenceSession(onnx_model(network, 19, 19), options, providers=["CPUExecutionProvider"])
+
+    def pool_run(count: int) -> None:
+        pooled.run(None, {"spatial": spatial[:count], "global_inputs": global_inputs[:count]})
+
+    def side_by_side() -> None:
+        threads = [threading.Thread(target=lambda lo=lo: runner.forward(spatial[lo:lo + 4], global_inputs[lo:lo + 4], 1))
+                   for lo in range(0, 4 * cores, 4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    ways: list[tuple[str, int, Callable[[], object]]] = [
+        ("1 position, one call of one core", 1, lambda: runner.forward(spatial[:1], global_inputs[:1], 1)),
+        ("1 position, ONNX Runtime's pool of threads", 1, lambda: pool_run(1)),
+        ("8 positions, one call of one core", 8, lambda: runner.forward(spatial[:8], global_inputs[:8], 1)),
+        (f"8 positions split among {cores} calls side by side", 8, lambda: runner.forward(spatial[:8], global_inputs[:8])),
+        ("8 positions, ONNX Runtime's pool of threads", 8, lambda: pool_run(8)),
+        (f"{cores} threads side by side, each a call of 4 on one core", 4 * cores, side_by_side),
+    ]
+    for _, _, way in ways:
+        way()  # sessions and kernels built
+    costs: dict[str, list[float]] = {name: [] for name, _, _ in ways}
+    for _ in range(repeats):  # interleaved, so that the load falls on every way alike
+        for name, positions, way in ways:
+            started = time.perf_counter()
+            way()
+            costs[name].append((time.perf_counter() - started) * 1000 / positions)
+    print(f"{GAMES[19]}, {network.name}, {cores} cores, load {os.getloadavg()[0]:.1f}, {repeats} rounds: ms per position, median")
+    for name, values in costs.items():
+        print(f"  {name}: {sorted(values)[len(values) // 2]:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions19", type=int, default=3)
     parser.add_argument("--positions9", type=int, default=6)
     parser.add_argument("--visits", default="32,64")
-    run(parser.parse_args())
+    parser.add_argument("--forward", action="store_true", help="time the network alone (see above)")
+    parser.add_argument("--repeats", type=int, default=15)
+    args = parser.parse_args()
+    if args.forward:
+        forward_costs(args.repeats)
+    else:
+        run(args)
     return 0
 
 

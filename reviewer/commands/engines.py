@@ -19,6 +19,7 @@ import json
 import sys
 
 from reviewer.core.engines.discovery import find_engines, settings_path
+from reviewer.core.engines.registry import engines_as_run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,7 +45,7 @@ def _table(rows: list[list[str]]) -> str:
 
 def list_engines(as_json: bool) -> int:
     problems: list[str] = []
-    engines = find_engines(problems=problems)
+    engines = engines_as_run(find_engines(problems=problems))  # a KataGo searched by Reviewer's own search says so
     for problem in problems:
         print(f"warning: {problem}", file=sys.stderr)
     if as_json:

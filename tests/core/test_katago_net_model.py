@@ -177,9 +177,26 @@ def test_onnx_runtime_computes_what_numpy_computes(tiny_model, rows, columns):
     spatial = (rng.random((3, rows, columns, 22)) < 0.3).astype(np.float32)
     global_inputs = rng.standard_normal((3, 19)).astype(np.float32)
     by_onnx, by_numpy = runner.forward(spatial, global_inputs), forward(network, spatial, global_inputs)
-    assert runner._sessions[(rows, columns)] is not None  # ONNX Runtime ran it, numpy did not stand in
+    assert runner.built(rows, columns)  # ONNX Runtime ran it, numpy did not stand in
     for name in ("policy_logits", "value_logits", "score", "ownership"):
         np.testing.assert_allclose(getattr(by_onnx, name), getattr(by_numpy, name), rtol=1e-4, atol=1e-5)
+
+
+def test_a_position_evaluated_before_comes_from_the_cache_with_the_same_outputs(tiny_model, monkeypatch):
+    runner = NetworkRunner(read_model(tiny_model[0]), "numpy")
+    rng = np.random.default_rng(5)
+    spatial = (rng.random((3, 5, 5, 22)) < 0.3).astype(np.float32)
+    global_inputs = rng.standard_normal((3, 19)).astype(np.float32)
+    first = runner.evaluate(spatial[:2], global_inputs[:2])
+    forwarded: list[int] = []
+    real_forward = runner.forward
+    monkeypatch.setattr(runner, "forward", lambda s, g, t=None: forwarded.append(len(s)) or real_forward(s, g, t))
+    again = runner.evaluate(spatial[[2, 1, 0]], global_inputs[[2, 1, 0]])
+    assert forwarded == [1] and runner.cache_hits == 2  # only the new position went to the network
+    whole = forward(runner.network, spatial, global_inputs)
+    for name in ("policy_logits", "value_logits", "score", "ownership"):
+        np.testing.assert_allclose(getattr(again, name), getattr(whole, name)[[2, 1, 0]], rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(getattr(again, name)[1:], getattr(first, name)[[1, 0]])
 
 
 def test_the_backend_is_onnx_runtime_unless_numpy_is_asked_for(monkeypatch):
@@ -301,9 +318,9 @@ def test_the_network_answers_positions_as_it_evaluates_them_not_the_whole_game_a
     forwarded: list[int] = []
     real_forward = NetworkRunner.forward
 
-    def counting_forward(self, spatial, global_inputs):
+    def counting_forward(self, spatial, global_inputs, threads=None):
         forwarded.append(len(spatial))
-        return real_forward(self, spatial, global_inputs)
+        return real_forward(self, spatial, global_inputs, threads)
 
     monkeypatch.setattr(NetworkRunner, "forward", counting_forward)
     engine, log = _engine(tmp_path, tiny_model[0])

@@ -161,3 +161,57 @@ def test_the_stone_runs_out_where_a_ladder_breaker_waits_and_is_worth_less_where
 
     # Black's lead after White's E4: the escape saves the stone only where the ladder is broken
     assert lead_after_running(broken) < lead_after_running(working) - 4
+
+
+# -- positions side by side, live analysis' growing budgets ---------------------------------------
+
+
+def _figures(evaluations):
+    return [(e.ply, e.best_move, e.nodes, e.score_lead_first, tuple((c.move, c.visits) for c in e.candidates))
+            for e in evaluations]
+
+
+def test_positions_searched_side_by_side_give_what_one_worker_gives_in_the_games_order(corpus_dir):
+    installed = installed_katago()
+    if installed is None:
+        pytest.skip("KataGo's network is not installed: run `reviewer engines install`")
+    game = load_game(corpus_dir / GAME, 0)
+    plies = [30, 10, 11, 31, 20]
+    alone = KataGoNetworkSearch(installed.command(), workers=1)
+    together = KataGoNetworkSearch(installed.command(), workers=2)
+    by_one = list(alone.analyse(game, plies, Limit(visits=8), threading.Event()))
+    by_two = list(together.analyse(game, plies, Limit(visits=8), threading.Event()))
+    assert [e.ply for e in by_two] == [10, 11, 20, 30, 31]
+    assert _figures(by_two) == _figures(by_one)
+
+
+def test_positions_searched_side_by_side_stop_at_once_when_asked(corpus_dir):
+    installed = installed_katago()
+    if installed is None:
+        pytest.skip("KataGo's network is not installed: run `reviewer engines install`")
+    game = load_game(corpus_dir / GAME, 0)
+    engine = KataGoNetworkSearch(installed.command(), workers=2)
+    stop = threading.Event()
+    results = engine.analyse(game, [5, 15, 25, 35], Limit(visits=400), stop)
+    first = next(results)
+    stop.set()
+    rest = list(results)
+    assert first.ply == 5 and len(rest) < 3
+    assert not [t for t in threading.enumerate() if t.name.startswith("network-search")]  # the workers are gone
+
+
+def test_the_same_position_asked_again_with_more_visits_grows_its_tree(search, corpus_dir, monkeypatch):
+    """Live analysis asks 8, then 32 visits of the position on show: the second search adds 24."""
+    game = load_game(corpus_dir / GAME, 0)
+    stop = threading.Event()
+    (small,) = list(search.analyse(game, [14], Limit(visits=8, maps=True), stop))
+    runner = search._evaluator.network()
+    calls = []  # positions the search asked the network for (from its cache or not)
+    evaluate = runner.evaluate
+    monkeypatch.setattr(runner, "evaluate", lambda *args: calls.append(1) or evaluate(*args))
+    (grown,) = list(search.analyse(game, [14], Limit(visits=32, maps=True), stop))
+    assert (small.nodes, grown.nodes) == (8, 32)
+    assert len(calls) == 24
+    calls.clear()
+    (other,) = list(search.analyse(game, [15], Limit(visits=8), stop))
+    assert other.nodes == 8 and len(calls) == 8  # another position: a tree of its own, its root evaluated too

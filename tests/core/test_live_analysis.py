@@ -170,3 +170,27 @@ def test_line_game_keeps_the_history_of_a_variation():
     copy, ply = line_game(game, node)
     assert ply == 2 and copy.mainline_moves() == ["e4", "c5"] and game.mainline_moves() == ["e4", "e5"]
     assert copy.node_at_ply(2) is not node  # a copy: the open game is never touched
+
+
+@pytest.mark.engine
+def test_go_lines_from_reviewers_own_search_grow_in_visits(corpus_dir):
+    from reviewer.core.engines.install import installed_katago
+    from reviewer.core.engines.katago_search import KataGoNetworkSearch
+    from reviewer.core.formats import load_game
+
+    installed = installed_katago()
+    if installed is None:
+        pytest.skip("KataGo's network is not installed: run `reviewer engines install`")
+    game = load_game(corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf", 0)
+    collector = Collector()
+    live = LiveAnalysis(lambda: KataGoNetworkSearch(installed.command()), collector.update, collector.error, multipv=3)
+    try:
+        live.set_position(game, 60, "ply 60")
+        updates = [collector.next_update() for _ in range(3)]
+        live.stop()
+    finally:
+        live.close()
+    assert [u.step for u in updates] == [0, 1, 2] and {u.token for u in updates} == {"ply 60"}
+    assert [u.evaluation.nodes for u in updates] == [2, 8, 32]  # the visits shown grow
+    assert all(u.evaluation.best_move and u.evaluation.ownership_first for u in updates)
+    assert updates[2].evaluation.engine_id.startswith("Reviewer search ")

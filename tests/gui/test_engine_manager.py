@@ -49,6 +49,16 @@ def test_lists_each_engine_with_version_path_protocol_and_game(qtbot):
     assert "KataGo is not installed" in dialog.status_label.text()
 
 
+def test_a_katago_whose_network_reviewers_search_searches_says_so(qtbot):
+    searched = EngineInfo("katago", "go", "katago", ("/opt/katago", "analysis", "-model", "m.bin.gz"), "1.18.1", "ok",
+                          "/opt/katago; its network searched by Reviewer's own search (no GPU found)", "installed",
+                          searched_in_process=True)
+    dialog = _dialog(qtbot, find=lambda: [CHESS, searched, BUILTIN], kind="go")
+    (row,) = [r for r in range(dialog.table.rowCount()) if _cells(dialog, r)[1] == "go" and "katago" in _cells(dialog, r)[0]]
+    assert _cells(dialog, row)[3] == "KataGo network, Reviewer's search"
+    assert "Reviewer's own search" in dialog.table.item(row, 3).toolTip()
+
+
 def test_add_by_path_probes_off_the_gui_thread_then_lists_and_removes_it(qtbot):
     dialog = _dialog(qtbot, find=lambda: list(find_engines(check=True)))
     command = shlex.join(fake_engine_command("fake_uci.py", "--name", "LabFish 2"))

@@ -41,4 +41,4 @@ def test_opening_a_go_game_builds_the_network_for_its_board(qtbot, corpus_dir, m
     qtbot.waitUntil(lambda: not window.tasks.busy() and bool(evaluate._runners), timeout=120_000)
     (runner,) = evaluate._runners.values()
     if runner.backend == "onnxruntime":
-        assert (9, 9) in runner._sessions and runner._sessions[(9, 9)] is not None
+        assert runner.built(9, 9)

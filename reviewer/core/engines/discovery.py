@@ -51,6 +51,8 @@ class EngineInfo:
     source: str = ""  # "installed", "path", "settings", "builtin"
     # the user's options from engines.json: threads, hash_mb, visits (ints), model (a path)
     options: tuple[tuple[str, int | str], ...] = ()
+    # KataGo whose network Reviewer's own search searches in-process (`registry.engines_as_run`)
+    searched_in_process: bool = False
 
     @property
     def usable(self) -> bool:

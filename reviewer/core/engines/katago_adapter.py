@@ -4,13 +4,16 @@ given as is), builds its network ahead of the first search, and tells one KataGo
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from reviewer.core.engines.base import Engine
 from reviewer.core.engines.discovery import EngineInfo
-from reviewer.core.engines.katago import KataGoEngine, preload_network
-from reviewer.core.engines.katago_net.runtime import wanted_path
+from reviewer.core.engines.katago import KataGoEngine, model_path, preload_network
+from reviewer.core.engines.katago_net.network_path import network_path
 
-__all__ = ["fingerprint_marks", "open_command", "open_found", "preload_found"]
+__all__ = ["SEARCHED_IN_PROCESS_NOTE", "fingerprint_marks", "listed", "open_command", "open_found", "preload_found"]
+
+SEARCHED_IN_PROCESS_NOTE = "its network searched by Reviewer's own search (no GPU found)"
 
 
 def open_katago(
@@ -24,10 +27,10 @@ def open_katago(
     version: str | None = None,
 ) -> Engine:
     command = with_model(command, model)
-    if wanted_path() == "search":  # Reviewer's own search over KataGo's network, without the process
+    if network_path(model_path(command)) == "search":  # Reviewer's own search over KataGo's network
         from reviewer.core.engines.katago_search import KataGoNetworkSearch
 
-        return KataGoNetworkSearch(command, name=name, default_visits=visits)
+        return KataGoNetworkSearch(command, name=name, default_visits=visits, workers=threads)
     overrides = []
     if threads:
         overrides.append(f"numSearchThreadsPerAnalysisThread={int(threads)}")
@@ -71,5 +74,17 @@ def preload_found(engine: EngineInfo | Sequence[str], board_size: tuple[int, int
 
 
 def fingerprint_marks(command: Sequence[str]) -> list[str]:
-    """Reviewer's own search over KataGo's files is another engine, so another fingerprint."""
-    return ["reviewer-search"] if wanted_path() == "search" else []
+    """Reviewer's own search over KataGo's files is another engine, so another fingerprint (whether
+    chosen by default, on a machine without a GPU, or by REVIEWER_KATAGO_NETWORK=search)."""
+    return ["reviewer-search"] if network_path(model_path(command)) == "search" else []
+
+
+def listed(info: EngineInfo) -> EngineInfo:
+    """A found KataGo as it will run: where Reviewer's own search will search its network instead of
+    KataGo's process, marked `searched_in_process`, its detail saying so. Reads the network's first
+    bytes: not on a GUI thread."""
+    if not info.usable:
+        return info
+    if network_path(model_path(with_model(info.command, info.text_option("model")))) != "search":
+        return info
+    return replace(info, searched_in_process=True, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")

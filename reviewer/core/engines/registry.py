@@ -25,6 +25,7 @@ __all__ = [
     "KataGoDoesNotStart",
     "board_beyond_usual_engine",
     "engine_fingerprint",
+    "engines_as_run",
     "import_fallback_engines",
     "katago_plays",
     "open_engine",
@@ -306,3 +307,17 @@ def _file_stamp(path: str) -> list[Any] | None:
     if not os.path.isfile(path):
         return None
     return [os.path.realpath(path), status.st_size, status.st_mtime_ns]
+
+
+def engines_as_run(engines: Sequence[EngineInfo]) -> list[EngineInfo]:
+    """`engines` (as `find_engines` lists them) as `open_engine` would run them, each as its game
+    lists it (Go: a KataGo whose network Reviewer's own search searches says so). Reads the disk."""
+    listed: list[EngineInfo] = []
+    for engine in engines:
+        reference = game_support(engine.kind).engine_listing.get(engine.protocol) if engine.kind else None
+        if reference:
+            with _adapter_import_lock:
+                as_run = reference.get()
+            engine = as_run(engine)
+        listed.append(engine)
+    return listed

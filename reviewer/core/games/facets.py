@@ -43,6 +43,7 @@ __all__ = [
     "FastRecordOf",
     "FingerprintMarks",
     "FramePosition",
+    "ListedEngine",
     "LiveBudgets",
     "MoverValue",
     "OpenCommand",
@@ -180,6 +181,7 @@ class OpenFound(Protocol):
 
 OpenFallback = Callable[[], "Engine"]  # the in-process engine that takes the usual engine's place
 FingerprintMarks = Callable[[Sequence[str]], list[str]]  # what beyond the command tells one engine of a protocol from another
+ListedEngine = Callable[["EngineInfo"], "EngineInfo"]  # a found engine as it will run (what the engine list says of it)
 
 
 class ExplainMove(Protocol):

@@ -484,6 +484,7 @@ SUPPORT = GameSupport(
     engine_openers={"katago": Ref("reviewer.core.engines.katago_adapter:open_found"),
                     "builtin": Ref("reviewer.core.engines.builtin_go.adapter:open_found")},
     fingerprint_marks={"katago": Ref("reviewer.core.engines.katago_adapter:fingerprint_marks")},
+    engine_listing={"katago": Ref("reviewer.core.engines.katago_adapter:listed")},
     live_budgets_ref=Ref("reviewer.core.services.live:go_budgets"),
     work_unit="visits",
     default_passes_ref=Ref("reviewer.core.passes:default_go_passes"),

@@ -34,6 +34,7 @@ from reviewer.core.games.facets import (
     FastRecordOf,
     FingerprintMarks,
     FramePosition,
+    ListedEngine,
     LiveBudgets,
     MoverValue,
     OpenCommand,
@@ -285,6 +286,7 @@ class GameSupport:
     # engines of a protocol apart beyond their command (for the analysis cache's engine fingerprint)
     engine_openers: Mapping[str, Ref[OpenFound]] = field(default_factory=dict)
     fingerprint_marks: Mapping[str, Ref[FingerprintMarks]] = field(default_factory=dict)
+    engine_listing: Mapping[str, Ref[ListedEngine]] = field(default_factory=dict)  # a found engine as it will run
     opponent: OpponentStrength | None = None  # the engine as an opponent at a chosen strength, None where it cannot play
     setup_ref: Ref[PositionSetup] = Ref("", is_position_setup, "a PositionSetup")  # the board editor, "" where positions cannot be set up by hand
     # (game, node, region or None) -> (a new game: the position framed for a life-and-death study,

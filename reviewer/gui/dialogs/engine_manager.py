@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.engines.registry import engines_as_run
 from reviewer.core.engines.user_engines import (
     MODEL_NEEDED,
     EngineOptions,
@@ -72,7 +73,7 @@ def install_command(engine: str) -> list[str]:
 
 def _find_all() -> list[EngineInfo]:
     import_go_engine_modules()  # discovery asks the built-in engine its version
-    return list(find_engines())
+    return engines_as_run(find_engines())  # a KataGo searched by Reviewer's own search says so
 
 
 def _probe_and_add(command_text: str, model: str | None = None) -> str:
@@ -200,7 +201,8 @@ class EngineManagerDialog(QDialog):
                 f"{engine.name}  ★ default" if default else engine.name,
                 engine.kind,
                 engine.version or "–",
-                {"uci": "UCI", "katago": "KataGo analysis", "builtin": "built-in"}[engine.protocol],
+                "KataGo network, Reviewer's search" if engine.searched_in_process
+                else {"uci": "UCI", "katago": "KataGo analysis", "builtin": "built-in"}[engine.protocol],
                 status,
                 engine.command[0] if engine.command else engine.detail,
             )

@@ -256,7 +256,7 @@ class NetworkEvaluator:
             if stop.is_set():
                 return None
             end = min(start + BATCH, rows.stop)
-            outputs = network.forward(inputs.spatial[start:end], inputs.global_inputs[start:end])
+            outputs = network.evaluate(inputs.spatial[start:end], inputs.global_inputs[start:end])
             for offset in range(len(outputs.value_logits)):
                 index = start + offset
                 values.append(root_values(outputs, offset, inputs.to_move[index], inputs.legal[index], inputs.no_result_possible))

@@ -7,9 +7,12 @@ ONNX Runtime cannot build leaves the work to numpy, with a line in the log.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import threading
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from reviewer.core.engines.katago_net.model import Floats, Network
@@ -21,11 +24,17 @@ log = logging.getLogger(__name__)
 
 Backend = Literal["numpy", "onnxruntime"]
 
+# Positions whose outputs `NetworkRunner.evaluate` keeps (about 3 kB each on 19x19), as KataGo's
+# nnCache keeps them: the fast pass's two evaluations of a position (its root, its best reply) are
+# the first two of its refining search; a position the live lines come back to is not evaluated again.
+CACHED_POSITIONS = 16_384
+
 
 def wanted_path() -> str:
-    """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy",
-    "onnxruntime", "search" (Reviewer's own search over the network searches everything, without
-    KataGo's process: `katago_search`), or "" (the default)."""
+    """REVIEWER_KATAGO_NETWORK as given: "process" (KataGo searches everything), "numpy" or
+    "onnxruntime" (KataGo's process, its first visits computed in-process by that library), "search"
+    (Reviewer's own search over the network searches everything, without KataGo's process:
+    `katago_search`), or "" (the default: `network_path` chooses by the machine)."""
     return os.environ.get("REVIEWER_KATAGO_NETWORK", "").strip().lower()
 
 
@@ -45,22 +54,73 @@ def chosen_backend() -> Backend:
 
 
 class NetworkRunner:
-    """`network` evaluated by `backend`; ONNX Runtime's sessions are made once per board size."""
+    """`network` evaluated by `backend`; ONNX Runtime's session (one thread per call) is made once
+    per board size. `forward` and `evaluate` may be called from several threads at once."""
 
     def __init__(self, network: Network, backend: Backend | None = None) -> None:
         self.network = network
         self.backend: Backend = backend or chosen_backend()
         self._sessions: dict[tuple[int, int], Any] = {}
         self._lock = threading.Lock()
+        self._cache: OrderedDict[bytes, tuple[Floats, Floats, Floats, Floats]] = OrderedDict()
+        self._cache_lock = threading.Lock()
+        self.cache_hits = 0  # positions `evaluate` found in its cache
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_size = 0
 
-    def forward(self, spatial: Floats, global_inputs: Floats) -> RawOutputs:
-        """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs."""
+    def evaluate(self, spatial: Floats, global_inputs: Floats, cores: int | None = None) -> RawOutputs:
+        """`forward`, the positions whose inputs were evaluated before taken from the cache (the
+        same inputs, the same outputs: what the network sees is all that the outputs depend on)."""
+        import numpy as np
+
+        keys = [
+            hashlib.blake2b(spatial[row].tobytes() + global_inputs[row].tobytes(), digest_size=16).digest()
+            for row in range(len(spatial))
+        ]
+        with self._cache_lock:
+            found = [self._cache.get(key) for key in keys]
+            for key, rows in zip(keys, found):
+                if rows is not None:
+                    self._cache.move_to_end(key)
+            self.cache_hits += sum(rows is not None for rows in found)
+        missing = [row for row, rows in enumerate(found) if rows is None]
+        if not missing:
+            return RawOutputs(*(np.stack([rows[part] for rows in found if rows is not None]) for part in range(4)))
+        outputs = self.forward(spatial[missing], global_inputs[missing], cores)
+        with self._cache_lock:
+            for offset, row in enumerate(missing):
+                rows = (outputs.policy_logits[offset].copy(), outputs.value_logits[offset].copy(),
+                        outputs.score[offset].copy(), outputs.ownership[offset].copy())
+                found[row] = rows
+                self._cache[keys[row]] = rows
+            while len(self._cache) > CACHED_POSITIONS:
+                self._cache.popitem(last=False)
+        if len(missing) == len(keys):
+            return outputs
+        return RawOutputs(*(np.stack([rows[part] for rows in found if rows is not None]) for part in range(4)))
+
+    def forward(self, spatial: Floats, global_inputs: Floats, cores: int | None = None) -> RawOutputs:
+        """Positions (positions, rows, columns, 22) and (positions, 19) -> the network's outputs.
+
+        `cores`: how many cores the call may use (every core by default). ONNX Runtime's session
+        runs on one thread; a batch is split among `cores` calls side by side, which did at least
+        as well as ONNX Runtime's own pool of threads with other work on the cores
+        (benchmarks/network_search.py --forward)."""
         if self.backend == "onnxruntime":
             session = self._session(spatial.shape[1], spatial.shape[2])
             if session is not None:
-                feeds = {"spatial": spatial.astype("float32"), "global_inputs": global_inputs.astype("float32")}
-                policy, value, score, ownership = session.run(None, feeds)
-                return RawOutputs(policy, value, score, ownership)
+                parts = min(len(spatial), cores or os.cpu_count() or 1)
+                if parts <= 1:
+                    return _run(session, spatial, global_inputs)
+                bounds = [len(spatial) * i // parts for i in range(parts + 1)]
+                pool = self._threads(parts - 1)
+                later = [pool.submit(_run, session, spatial[lo:hi], global_inputs[lo:hi])
+                         for lo, hi in zip(bounds[1:-1], bounds[2:])]
+                first = _run(session, spatial[: bounds[1]], global_inputs[: bounds[1]])
+                pieces = [first, *(future.result() for future in later)]
+                import numpy as np
+
+                return RawOutputs(*(np.concatenate([getattr(p, name) for p in pieces]) for name in RawOutputs.__dataclass_fields__))
         return forward(self.network, spatial, global_inputs)
 
     def warm(self, rows: int, columns: int) -> None:
@@ -69,6 +129,17 @@ class NetworkRunner:
         import numpy as np
 
         self.forward(np.zeros((1, rows, columns, 22), np.float32), np.zeros((1, 19), np.float32))
+
+    def built(self, rows: int, columns: int) -> bool:
+        """Whether ONNX Runtime's session for this board size is made (numpy does not stand in)."""
+        with self._lock:
+            return self._sessions.get((rows, columns)) is not None
+
+    def _threads(self, count: int) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._pool_size < count:
+                self._pool, self._pool_size = ThreadPoolExecutor(count, thread_name_prefix="katago-network"), count
+            return self._pool
 
     def _session(self, rows: int, columns: int) -> Any:
         with self._lock:
@@ -83,12 +154,17 @@ class NetworkRunner:
             from reviewer.core.engines.katago_net.onnx_graph import onnx_model
 
             options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = os.cpu_count() or 1
+            options.intra_op_num_threads = 1  # the calls side by side are the parallelism (`forward`)
+            options.inter_op_num_threads = 1
             options.log_severity_level = 3  # errors only: its notes would go to stderr
-            # idle threads sleep rather than spin: KataGo's own search and the GUI share the cores
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             model = onnx_model(self.network, rows, columns)
             return onnxruntime.InferenceSession(model, options, providers=["CPUExecutionProvider"])
         except Exception as error:  # any failure of the library: numpy gives the same numbers
             log.warning("ONNX Runtime cannot run %s on %dx%d (%s); numpy evaluates it", self.network.name, columns, rows, error)
             return None
+
+
+def _run(session: Any, spatial: Floats, global_inputs: Floats) -> RawOutputs:
+    feeds = {"spatial": spatial.astype("float32"), "global_inputs": global_inputs.astype("float32")}
+    policy, value, score, ownership = session.run(None, feeds)
+    return RawOutputs(policy, value, score, ownership)

@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,12 +44,18 @@ from reviewer.core.engines.katago_net.network import RawOutputs
 from reviewer.core.engines.katago_net.runtime import NetworkRunner
 from reviewer.core.gametree import Color, gtp_from_point
 
-__all__ = ["SearchParams", "TreeSearch"]
+__all__ = ["SearchParams", "Stop", "TreeSearch"]
 
 Floats = NDArray[np.float64]
 
 _HERMITE_X, _HERMITE_W = np.polynomial.hermite.hermgauss(24)
 _PV_LENGTH = 15
+
+
+class Stop(Protocol):
+    """What tells a search to stop (a threading.Event)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -170,8 +177,9 @@ class TreeSearch:
     down the game by `advance`, keeping the subtree of the move played."""
 
     def __init__(self, runner: NetworkRunner, plan: QueryPlan, root: SearchState, params: SearchParams | None = None,
-                 allowed_at_root: NDArray[np.bool_] | None = None) -> None:
+                 allowed_at_root: NDArray[np.bool_] | None = None, cores: int | None = None) -> None:
         self.runner = runner
+        self.cores = cores  # the cores each network call may use (`NetworkRunner.forward`)
         self.plan = plan
         self.params = params or SearchParams()
         # by policy index, the moves the root may choose (a region of interest; a pass always)
@@ -187,7 +195,7 @@ class TreeSearch:
     def visits(self) -> int:
         return self.root.visits
 
-    def run(self, visits: int, stop: threading.Event, deadline: float | None = None) -> bool:
+    def run(self, visits: int, stop: Stop | threading.Event, deadline: float | None = None) -> bool:
         """Search until the root has `visits` visits (those kept from an earlier position count);
         False when `stop` was set or `deadline` (time.monotonic()) passed first. `stop` is checked
         before every network call."""
@@ -383,7 +391,7 @@ class TreeSearch:
     def _evaluate(self, nodes: Sequence[_Node]) -> None:
         """The network's values for `nodes`, in one call."""
         inputs = inputs_of_states(self.plan, [node.state for node in nodes])
-        outputs = self.runner.forward(inputs.spatial, inputs.global_inputs)
+        outputs = self.runner.evaluate(inputs.spatial, inputs.global_inputs, self.cores)
         self.batches += 1
         for row, node in enumerate(nodes):
             to_move = inputs.to_move[row]
