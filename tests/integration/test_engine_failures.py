@@ -70,10 +70,10 @@ def test_a_hung_engine_is_given_up(tmp_path, monkeypatch, capsys):
     import shlex
 
     from reviewer import cli
-    from reviewer.core.engines import registry
+    from reviewer.core.engines import uci_adapter
     from reviewer.core.engines.uci import UciEngine
 
-    monkeypatch.setattr(registry, "_open_uci", lambda command, threads: UciEngine(list(command), timeout_s=5.0))
+    monkeypatch.setattr(uci_adapter, "UciEngine", lambda command, threads=None: UciEngine(list(command), timeout_s=5.0))
     out = tmp_path / "report.json"
     hanging = shlex.split(fake_cmd("fake_uci.py", "--hang-after", "1"))
     code = cli.main(["analyze", str(CHESS_GAME), "--game", "3", "--engine-cmd", shlex.join(hanging), "--depth", "2", "-q", "--json", str(out)])

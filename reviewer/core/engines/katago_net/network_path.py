@@ -106,5 +106,5 @@ def network_path(model: str | None) -> NetworkPath:
     path = choose_path(wanted, False, problem)
     if problem is not None and (str(model), problem) not in _told:
         _told.add((str(model), problem))
-        log.warning("KataGo's process searches %s: Reviewer's own search cannot read it (%s)", model or "its network", problem)
+        log.info("KataGo's process searches %s: Reviewer's own search cannot read it (%s)", model or "its network", problem)
     return path
