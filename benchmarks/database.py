@@ -71,14 +71,17 @@ def run_measured(command: list[str], env: dict[str, str] | None = None) -> tuple
     """(wall seconds, peak RSS in bytes, stdout, CPU seconds: user + system, its own children's
     included) of a child process. On a machine shared with other work the CPU seconds move less."""
     started = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO)
-    assert process.stdout is not None
-    output = process.stdout.read().decode("utf-8", "replace")
-    _, status, usage = os.wait4(process.pid, 0)
-    elapsed = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
-        raise RuntimeError(f"{command[:4]} failed with {process.returncode}: {output[-2000:]}")
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env=env, cwd=REPO)
+        assert process.stdout is not None
+        output = process.stdout.read().decode("utf-8", "replace")
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode != 0:
+            errors.seek(0)
+            said = errors.read().decode("utf-8", "replace")
+            raise RuntimeError(f"{command[:4]} failed with {process.returncode}: {output[-2000:]}{said[-2000:]}")
     return elapsed, usage.ru_maxrss * 1024, output, usage.ru_utime + usage.ru_stime
 
 
