@@ -474,3 +474,18 @@ def test_a_cancelled_import_leaves_the_games_it_stored_searchable(tmp_path):
         report = import_paths(database, [source], chunk_games=20, cancel=cancel, progress=lambda _: cancel.set())
         assert report.cancelled and report.stored == database.game_count() == 20
         assert explore(database, chess_position(None, [])).games == 20
+
+
+def test_a_pawn_capture_off_the_board_is_named_and_the_games_around_it_stored(tmp_path):
+    """A capture such as Black's hxg8 (a file's typo) once sent the main-line reader past the
+    board's last square and stopped the whole import."""
+    path = tmp_path / "three.pgn"
+    path.write_text('[White "A"]\n[Black "B"]\n[Result "*"]\n\n1. e4 e5 *\n\n'
+                    '[White "C"]\n[Black "D"]\n[Result "*"]\n\n1. e4 hxg8 *\n\n'
+                    '[White "E"]\n[Black "F"]\n[Result "*"]\n\n1. axb1 *\n\n'
+                    '[White "G"]\n[Black "H"]\n[Result "*"]\n\n1. d4 d5 *\n', encoding="utf-8")
+    with GameDatabase(tmp_path / "games.sqlite") as database:
+        report = import_paths(database, [path])
+    assert report.stored == 2
+    assert sorted(number for _path, number, _reason in report.skipped) == [2, 3]
+    assert all("illegal" in reason or "hxg8" in reason or "axb1" in reason for _path, _number, reason in report.skipped)

@@ -151,7 +151,8 @@ def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
         pawns = board.pawns & board.occupied_co[turn]
         step = -8 if turn == chess.WHITE else 8
         if from_file:
-            candidates = pawns & chess.BB_SQUARES[to_square + step - chess.square_file(to_square) + "abcdefgh".index(from_file)]
+            origin = to_square + step - chess.square_file(to_square) + "abcdefgh".index(from_file)
+            candidates = pawns & chess.BB_SQUARES[origin] if 0 <= origin < 64 else 0  # off the board: python-chess says why
         else:
             one = to_square + step
             candidates = pawns & chess.BB_SQUARES[one] if 0 <= one < 64 else 0

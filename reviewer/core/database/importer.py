@@ -7,6 +7,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import importlib
+import logging
 import lzma
 import shutil
 import sqlite3
@@ -32,6 +33,8 @@ __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_path
 
 CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most (and one run of the position index)
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -265,6 +268,11 @@ def _import_file(
                 except (SkippedGame, GameFileError, ValueError) as error:
                     chunk.skipped.append((index, str(error)))
                     report.skipped.append((str(path), index + 1, str(error)))
+                except Exception as error:  # a reader's fault on one game: named, and the import goes on
+                    log.exception("game %d of %s could not be read", index + 1, path)
+                    reason = f"could not be read ({type(error).__name__}: {error})"
+                    chunk.skipped.append((index, reason))
+                    report.skipped.append((str(path), index + 1, reason))
                 index += 1
             stored, duplicates = chunk.write(database, index, index >= total)
             if stored:
