@@ -95,3 +95,10 @@ def test_a_variation_analysed_live_says_its_figures_when_shown_again():
     assert model.live_lines is None  # nothing live on show any more: what the comment says is the node's own
     text = comment_html(model, variation)
     assert "Engine +0.31" in text and "2… Nf6 3. d3" in text and "live · 50,000 nodes" in text
+
+
+def test_visits_are_counted_in_words_a_player_reads():
+    from reviewer.gui.presenters.text import visits_text
+
+    assert [visits_text(n) for n in (1, 2, 24, 1234)] == ["1 visit", "2 visits", "24 visits", "1,234 visits"]
+    assert visits_text(1, short=True) == "1 visit" and visits_text(1234, short=True) == "1.2k visits"

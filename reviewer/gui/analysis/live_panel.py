@@ -18,6 +18,7 @@ from reviewer.core.gametree import Game, Point
 from reviewer.core.services.live import LiveAnalysis, LiveUpdate
 from reviewer.gui.common import style
 from reviewer.gui.common.live_text import LineRow, chess_score_text, line_rows, speed_text, win_pct_white
+from reviewer.gui.presenters.text import visits_text
 
 
 class LiveBridge(QObject):
@@ -237,7 +238,7 @@ class LinesPanel(QFrame):
         for label in self._labels[len(self._rows) :]:
             label.hide()
         counts_nodes = game_support(evaluation.kind).work_unit == "nodes"
-        work = f"depth {evaluation.depth}" if counts_nodes and evaluation.depth else f"{evaluation.nodes or 0} visits"
+        work = f"depth {evaluation.depth}" if counts_nodes and evaluation.depth else visits_text(evaluation.nodes or 0)
         speed = speed_text(evaluation)
         state = "done" if update.last else "thinking…"
         self._header.setText(" · ".join(part for part in ("live", work, speed, state) if part))

@@ -15,6 +15,7 @@ from reviewer.core.games import game_support
 from reviewer.core.games.support import MoveNumber
 from reviewer.core.gametree import Point, numbered_moves, point_from_gtp
 from reviewer.gui.presenters.board_marks import candidate_losses, loss_text
+from reviewer.gui.presenters.text import visits_text
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,7 @@ def _work_text(candidate: Candidate, evaluation: Evaluation) -> str:
     if game_support(evaluation.kind).work_unit == "nodes":
         return f"depth {evaluation.depth}" if evaluation.depth else ""
     visits = candidate.visits or 0
-    return f"{visits / 1000:.1f}k visits" if visits >= 1000 else f"{visits} visits"
+    return visits_text(visits, short=True)
 
 
 def line_rows(evaluation: Evaluation, numbering: MoveNumber | None = None, limit: int = 5) -> list[LineRow]:

@@ -9,6 +9,7 @@ from reviewer.core.analysis import Evaluation
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node, point_from_gtp
 from reviewer.gui.presenters.game_kinds import presentation
+from reviewer.gui.presenters.text import visits_text
 
 BEST_ARROW = "#1f6fd1d0"  # #RRGGBBAA: the engine's choice
 CANDIDATE_ARROW = "#1f6fd160"  # other candidate moves, fainter
@@ -76,7 +77,7 @@ def search_text(evaluation: Evaluation, source: str) -> str:
         work = f"depth {evaluation.depth}" if evaluation.depth else (f"{evaluation.nodes:,} nodes" if evaluation.nodes else "")
     else:
         visits = evaluation.nodes or sum(c.visits or 0 for c in evaluation.candidates)
-        work = f"{visits:,} visits" if visits else ""
+        work = visits_text(visits) if visits else ""
     return f"{source} · {work}" if work else source
 
 

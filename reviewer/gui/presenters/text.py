@@ -83,3 +83,8 @@ def player_html(name: str, rank: str, accuracy: float | None, partial: bool = Fa
     return player_name_html(name, rank) + (f"&nbsp;&nbsp;{figures}" if accuracy is not None else f" {figures}" if figures else "")
 
 
+def visits_text(visits: int, short: bool = False) -> str:
+    """'1 visit', '24 visits', '1,234 visits'; `short`: '1.2k visits' from a thousand on."""
+    if short and visits >= 1000:
+        return f"{visits / 1000:.1f}k visits"
+    return "1 visit" if visits == 1 else f"{visits:,} visits"
