@@ -20,7 +20,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
-from reviewer.core.database.position_index import MERGE_ROWS_MOST, RunWriter, add_run, compact, remove_leftovers
+from reviewer.core.database.position_index import (
+    MERGE_ROWS_MOST,
+    RunWriter,
+    add_run,
+    compact,
+    remove_leftovers,
+    run_transaction,
+)
 from reviewer.core.database.records import GameRecord, SkippedGame
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
@@ -163,9 +170,7 @@ class _Chunk:
         connection = database.connection
         stored = duplicates = 0
         run = RunWriter()
-        written: Path | None = None
-        connection.execute("BEGIN IMMEDIATE")
-        try:
+        with run_transaction(connection) as written:
             for index, record in self.games:
                 cursor = connection.execute(
                     _INSERT_GAME,
@@ -185,7 +190,7 @@ class _Chunk:
                 run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
                                   record.position_symmetries)
             if stored:
-                written = add_run(connection, database.index_folder, run.columns())
+                written.append(add_run(connection, database.index_folder, run.columns()))
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
                 [(self.source_id, index, reason) for index, reason in self.skipped],
@@ -193,13 +198,6 @@ class _Chunk:
             connection.execute(
                 "UPDATE sources SET games_read = ?, complete = ? WHERE id = ?", (games_read, int(complete), self.source_id)
             )
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:
-                connection.execute("ROLLBACK")
-            if written is not None:
-                written.unlink(missing_ok=True)
-            raise
         return stored, duplicates
 
 

@@ -29,6 +29,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -453,6 +454,23 @@ def new_run_name(first_game: int) -> str:
     return f"{first_game:010d}-{secrets.token_hex(4)}.run"
 
 
+@contextmanager
+def run_transaction(connection: sqlite3.Connection) -> Iterator[list[Path]]:
+    """A write transaction whose run files (the caller appends each to the list it is given) are
+    deleted when it does not commit: no run is left that SQLite does not name."""
+    written: list[Path] = []
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        yield written
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+
+
 def add_run(connection: sqlite3.Connection, folder: Path, columns: dict[str, Array]) -> Path:
     """Write a run of new games and name it in `runs`, inside the caller's write transaction (the
     caller deletes the file if that transaction does not commit)."""
@@ -468,10 +486,8 @@ def add_run(connection: sqlite3.Connection, folder: Path, columns: dict[str, Arr
 def compact(connection: sqlite3.Connection, folder: Path, merge_rows_most: int = MERGE_ROWS_MOST) -> int:
     """Merge the newest runs into one while the run before them holds no more rows than they do
     together (and the merged run would hold at most `merge_rows_most`); the runs merged away."""
-    connection.execute("BEGIN IMMEDIATE")
-    written: Path | None = None
     merged: list[str] = []
-    try:
+    with run_transaction(connection) as written:
         listed = [(str(name), int(first), int(rows)) for name, first, rows in
                   connection.execute("SELECT name, first_game, positions FROM runs ORDER BY first_game")]
         start, newest_rows = len(listed) - 1, listed[-1][2] if listed else 0
@@ -481,18 +497,12 @@ def compact(connection: sqlite3.Connection, folder: Path, merge_rows_most: int =
         if start < len(listed) - 1:
             merged = [name for name, _first, _rows in listed[start:]]
             columns = merge_runs([Run(folder / name) for name in merged])
-            written = folder / new_run_name(listed[start][1])
-            write_run(written, columns)
+            path = folder / new_run_name(listed[start][1])
+            written.append(path)
+            write_run(path, columns)
             connection.executemany("DELETE FROM runs WHERE name = ?", [(name,) for name in merged])
             connection.execute("INSERT INTO runs (name, first_game, positions, games) VALUES (?, ?, ?, ?)",
-                               (written.name, listed[start][1], len(columns["keys"]), len(columns["ids"])))
-        connection.execute("COMMIT")
-    except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
-        if written is not None:
-            written.unlink(missing_ok=True)
-        raise
+                               (path.name, listed[start][1], len(columns["keys"]), len(columns["ids"])))
     for name in merged:
         _delete(folder / name)
     return len(merged)
