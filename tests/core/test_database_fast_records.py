@@ -11,6 +11,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 import chess
+import numpy as np
 import pytest
 from support import CORPUS_DIR, SHARED_DIR
 
@@ -18,7 +19,7 @@ from reviewer.core.database import GameDatabase, import_paths
 from reviewer.core.database import chess as chess_records
 from reviewer.core.database.records import GameRecord, SkippedGame, fingerprint_of, fingerprint_of_bytes
 from reviewer.core.formats import open_collection
-from reviewer.core.formats.pgn import PgnCollection, fill_fields_from_headers
+from reviewer.core.formats.pgn import PgnCollection, fill_fields_from_headers, parse_tags
 from reviewer.core.gametree import Game
 
 BIGSETS = SHARED_DIR / "bigsets"
@@ -166,3 +167,41 @@ def test_an_import_of_odd_spellings_stores_and_skips_as_the_full_reader_does(tmp
     for san in moves[5].split():
         board.push_san(san)
     assert not board.is_check()
+
+
+def test_plain_tag_lines_read_in_c_as_parse_tags_reads_them(tmp_path):
+    lines = chess_records._chess_lines
+    if lines is None:
+        pytest.skip("the compiled reader was not built")
+    texts = ['[Event "x"]\r\n[White "Mü]ller"]\n\n', '[Event ""]\n[Event "2"]\n', "", '[E1 "\\"]\n \t\n[Round "-"]']
+    odd = ['[Event "a" ]', '[ Event "a"]', '[Event "a"b"]', '[E "\udcff"]', '[Event "a"] x', '[_E "a"]', '[Event  "a"]',
+           '[Event "a\n b"]', '%x\n[Event "a"]']
+    for text in texts:
+        assert lines.plain_tags(text) == parse_tags(text), text
+    for text in odd:
+        assert lines.plain_tags(text) is None, text
+    longtail = BIGSETS / "chess-longtail.pgn.xz"
+    if not longtail.is_file() or not (CORPUS_DIR / "pgn").is_dir():
+        pytest.skip("the corpus or the big sets are not there")
+    plain = 0
+    for path in [*sorted((CORPUS_DIR / "pgn").glob("*.pgn")), _first_games(longtail, 3000, tmp_path / "l.pgn")]:
+        try:
+            collection = open_collection(path)
+        except Exception:  # files the database names as unreadable
+            continue
+        if isinstance(collection, PgnCollection):
+            for index in range(len(collection)):
+                tags = lines.plain_tags(collection._header_text(index))
+                if tags is not None:
+                    plain += 1
+                    assert list(tags.items()) == list(collection.headers(index).items()), f"{path.name} game {index + 1}"
+    assert plain > 3000
+
+
+def test_the_runs_order_of_rows_is_a_stable_sort_of_their_keys():
+    from reviewer.core.database.position_index import _stable_order
+
+    rng = np.random.default_rng(7)
+    for size, distinct in ((0, 1), (1, 1), (50, 3), (10000, 100), (10000, 10**9)):
+        keys = rng.integers(0, distinct, size=size, dtype=np.int64)
+        assert np.array_equal(_stable_order(keys), np.argsort(keys, kind="stable")), (size, distinct)

@@ -3,6 +3,7 @@
  * main_line(movetext) -> (keys, codes, uci, san) or None
  * packed_line(movetext) -> (keys, codes, uci, san) or None, keys and codes as bytes
  * fingerprint_input(kind, headers, start, moves) -> bytes or None
+ * plain_tags(header_text) -> {name: value} or None
  *
  * The movetext of a standard game from the usual start, without variations or escapes: move
  * numbers, NAGs ($n tokens), results and comments in braces are passed over. `keys` holds the
@@ -49,11 +50,14 @@ typedef struct {
     int kings[2];
     int in_check; /* whether the side to move is in check */
     uint64_t pieces_hash; /* the pieces' part of the key */
+    uint64_t squares_of[16]; /* by piece (its code): the squares it stands on, one bit each */
 } Board;
 
 static int knight_targets[64][8], knight_count[64];
 static int king_targets[64][8], king_count[64];
 static int ray_squares[64][8][7], ray_length[64][8]; /* 0-3: rook directions, 4-7: bishop ones */
+static uint64_t knight_mask[64], king_mask[64], ray_mask[64][8];
+static uint64_t pawn_attackers[2][64]; /* by colour: the squares a pawn of that colour attacks a square from */
 static unsigned char aligned[64][64]; /* whether two squares share a rank, a file or a diagonal */
 static const int RAY_FILE[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int RAY_RANK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
@@ -81,6 +85,17 @@ static void make_tables(void) {
                 r += RAY_RANK[direction];
             }
             ray_length[square][direction] = length;
+            ray_mask[square][direction] = 0;
+            for (int i = 0; i < length; i++) ray_mask[square][direction] |= 1ULL << ray_squares[square][direction][i];
+        }
+        knight_mask[square] = king_mask[square] = 0;
+        for (int i = 0; i < knight_count[square]; i++) knight_mask[square] |= 1ULL << knight_targets[square][i];
+        for (int i = 0; i < king_count[square]; i++) king_mask[square] |= 1ULL << king_targets[square][i];
+        pawn_attackers[WHITE][square] = pawn_attackers[BLACK][square] = 0;
+        for (int side = -1; side <= 1; side += 2) {
+            if (file + side < 0 || file + side > 7) continue;
+            if (rank > 0) pawn_attackers[WHITE][square] |= 1ULL << ((rank - 1) * 8 + file + side);
+            if (rank < 7) pawn_attackers[BLACK][square] |= 1ULL << ((rank + 1) * 8 + file + side);
         }
         for (int other = 0; other < 64; other++) {
             int df = (other & 7) - file, dr = (other >> 3) - rank;
@@ -96,11 +111,13 @@ static uint64_t piece_number(int piece, int square) {
 
 static void put(Board *board, int square, int piece) {
     board->squares[square] = (unsigned char)piece;
+    board->squares_of[piece] |= 1ULL << square;
     board->pieces_hash ^= piece_number(piece, square);
 }
 
 static void take(Board *board, int square) {
     board->pieces_hash ^= piece_number(board->squares[square], square);
+    board->squares_of[board->squares[square]] &= ~(1ULL << square);
     board->squares[square] = EMPTY;
 }
 
@@ -122,23 +139,16 @@ static void start_board(Board *board) {
 
 /* Whether a piece of `by` attacks `square` on this board. */
 static int attacked(const Board *board, int square, int by) {
-    int file = square & 7, rank = square >> 3;
-    int pawn_rank = by == WHITE ? rank - 1 : rank + 1;
-    if (pawn_rank >= 0 && pawn_rank < 8) {
-        int pawn = MAKE(PAWN, by);
-        if (file > 0 && board->squares[pawn_rank * 8 + file - 1] == pawn) return 1;
-        if (file < 7 && board->squares[pawn_rank * 8 + file + 1] == pawn) return 1;
-    }
-    int knight = MAKE(KNIGHT, by), king = MAKE(KING, by);
-    for (int i = 0; i < knight_count[square]; i++) {
-        if (board->squares[knight_targets[square][i]] == knight) return 1;
-    }
-    for (int i = 0; i < king_count[square]; i++) {
-        if (board->squares[king_targets[square][i]] == king) return 1;
+    const uint64_t *of = board->squares_of;
+    if ((pawn_attackers[by][square] & of[MAKE(PAWN, by)]) || (knight_mask[square] & of[MAKE(KNIGHT, by)]) ||
+        (king_mask[square] & of[MAKE(KING, by)])) {
+        return 1;
     }
     int queen = MAKE(QUEEN, by);
+    uint64_t straight = of[MAKE(ROOK, by)] | of[queen], diagonal = of[MAKE(BISHOP, by)] | of[queen];
     for (int direction = 0; direction < 8; direction++) {
         int slider = MAKE(direction < 4 ? ROOK : BISHOP, by);
+        if (!(ray_mask[square][direction] & (direction < 4 ? straight : diagonal))) continue;
         for (int i = 0; i < ray_length[square][direction]; i++) {
             int piece = board->squares[ray_squares[square][direction][i]];
             if (piece == EMPTY) continue;
@@ -324,6 +334,7 @@ static int resolve(const Board *board, const char *token, Py_ssize_t length, int
     if (type == BISHOP || type == ROOK || type == QUEEN) {
         int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
         for (int direction = first; direction < last; direction++) {
+            if (!(ray_mask[to][direction] & board->squares_of[piece])) continue;
             for (int i = 0; i < ray_length[to][direction]; i++) {
                 int square = ray_squares[to][direction][i];
                 int there = board->squares[square];
@@ -390,6 +401,7 @@ static int reaching(const Board *board, int piece, int to, int *out) {
     if (type == BISHOP || type == ROOK || type == QUEEN) {
         int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
         for (int direction = first; direction < last; direction++) {
+            if (!(ray_mask[to][direction] & board->squares_of[piece])) continue;
             for (int i = 0; i < ray_length[to][direction]; i++) {
                 int there = board->squares[ray_squares[to][direction][i]];
                 if (there == EMPTY) continue;
@@ -708,9 +720,65 @@ done:
     return result;
 }
 
+static int is_tag_name_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '+' || c == '#' ||
+           c == '=' || c == ':' || c == '-';
+}
+
+/* formats.pgn.parse_tags's {name: value} of a tag section of plain lines only: each line (a
+ * trailing CR aside) blank (spaces and tabs) or `[Name "value"]`, one space, no `"` in the value;
+ * None for any other text (parse_tags reads it). */
+static PyObject *plain_tags(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t size;
+    const char *data = text_of(args, &size);
+    if (data == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *tags = PyDict_New();
+    if (tags == NULL) return NULL;
+    Py_ssize_t at = 0;
+    while (at < size) {
+        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
+        Py_ssize_t end = newline == NULL ? size : newline - data, next = end + 1;
+        if (end > at && data[end - 1] == '\r') end--;
+        Py_ssize_t i = at;
+        while (i < end && (data[i] == ' ' || data[i] == '\t')) i++;
+        if (i == end) {
+            at = next;
+            continue;
+        }
+        char first = at + 1 < end ? data[at + 1] : ' ';
+        if (data[at] != '[' || !((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z') || is_digit(first))) goto not_plain;
+        Py_ssize_t name_start = at + 1, name_end = name_start;
+        while (name_end < end && is_tag_name_char(data[name_end])) name_end++;
+        if (name_end + 2 >= end || data[name_end] != ' ' || data[name_end + 1] != '"') goto not_plain;
+        Py_ssize_t value_start = name_end + 2;
+        const char *quote = memchr(data + value_start, '"', (size_t)(end - value_start));
+        if (quote == NULL || quote - data != end - 2 || data[end - 1] != ']') goto not_plain;
+        PyObject *name = PyUnicode_DecodeASCII(data + name_start, name_end - name_start, NULL);
+        PyObject *value = name == NULL ? NULL : PyUnicode_DecodeUTF8(data + value_start, end - 2 - value_start, NULL);
+        int failed = value == NULL || PyDict_SetItem(tags, name, value) < 0;
+        Py_XDECREF(name);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(tags);
+            return NULL;
+        }
+        at = next;
+    }
+    return tags;
+not_plain:
+    Py_DECREF(tags);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"main_line", main_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, or None when not handled"},
     {"fingerprint_input", fingerprint_input, METH_VARARGS, "the bytes a record's fingerprint hashes, or None"},
+    {"plain_tags", plain_tags, METH_VARARGS, "the tags of a section of plain tag lines, or None"},
     {"packed_line", packed_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, keys and codes packed, or None"},
     {NULL, NULL, 0, NULL},
 };

@@ -306,7 +306,16 @@ def record_from_collection(collection: GameCollection, index: int) -> GameRecord
     None for any other file or game (the full reader reads it)."""
     if not isinstance(collection, PgnCollection):
         return None
-    return chess_record_from_movetext(collection.headers(index), collection.movetext(index))
+    return chess_record_from_movetext(_headers_of(collection, index), collection.movetext(index))
+
+
+def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:
+    """`collection.headers(index)`, read by the compiled reader where the tag lines are all plain."""
+    if _chess_lines is not None:
+        tags = _chess_lines.plain_tags(collection._header_text(index))
+        if tags is not None:
+            return tags
+    return collection.headers(index)
 
 
 def _chess_position_of_board(board: chess.Board) -> Position:
