@@ -8,6 +8,7 @@ Named by chess's support object (`database_record_ref`, `database_fast_record_re
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 import chess
@@ -113,6 +114,25 @@ def chess_move_of_code(code: int) -> chess.Move:
     return chess.Move(code % 64, (code // 64) % 64, promotion or None)
 
 
+# The fields' functions of a tag's text, remembered: the games of a file share most of their values.
+_FIELD_TEXTS_KEPT = 1 << 13
+_name_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(blank_if_unknown)
+_rank_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(rating_text)
+_elo_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(elo_of)
+_date_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(date_of)
+_outcome_of = lru_cache(maxsize=64)(outcome_of)
+
+
+@lru_cache(maxsize=256)
+def _result_of(value: str) -> str:
+    return shown_result(value) or "*"
+
+
+@lru_cache(maxsize=_FIELD_TEXTS_KEPT)
+def _speed_of(time_control: str, event: str) -> str:
+    return speed_of({"TimeControl": time_control, "Event": event})  # the only tags it reads
+
+
 class _HeaderFields(NamedTuple):
     """A game's fields as `fill_fields_from_headers` reads them from its tags."""
 
@@ -127,9 +147,9 @@ class _HeaderFields(NamedTuple):
     @classmethod
     def of_headers(cls, headers: dict[str, str]) -> _HeaderFields:
         get = headers.get
-        return cls(blank_if_unknown(get("White", "")), blank_if_unknown(get("Black", "")), rating_text(get("WhiteElo", "")),
-                   rating_text(get("BlackElo", "")), blank_if_unknown(get("Event", "")),
-                   blank_if_unknown(get("Date", "") or get("UTCDate", "")), shown_result(get("Result", "")) or "*")
+        return cls(_name_of(get("White", "")), _name_of(get("Black", "")), _rank_of(get("WhiteElo", "")),
+                   _rank_of(get("BlackElo", "")), _name_of(get("Event", "")),
+                   _name_of(get("Date", "") or get("UTCDate", "")), _result_of(get("Result", "")))
 
     @classmethod
     def of_game(cls, game: Game) -> _HeaderFields:
@@ -149,13 +169,13 @@ def _chess_record(fields: _HeaderFields, headers: dict[str, str], start: str, mo
         fingerprint=_fingerprint(headers, start, moves_uci),
         white=fields.white,
         black=fields.black,
-        white_elo=elo_of(fields.white_rank),
-        black_elo=elo_of(fields.black_rank),
+        white_elo=_elo_of(fields.white_rank),
+        black_elo=_elo_of(fields.black_rank),
         result=fields.result,
-        outcome=outcome_of(fields.result),
-        date=date_of(fields.date),
+        outcome=_outcome_of(fields.result),
+        date=_date_of(fields.date),
         event=fields.event,
-        speed=speed_of(headers),
+        speed=_speed_of(headers.get("TimeControl", ""), headers.get("Event", "")),
         board_size=8,
         moves=[],
         packed=packed,

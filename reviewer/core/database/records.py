@@ -59,7 +59,7 @@ class PackedPositions(NamedTuple):
         return cls(array("q", keys).tobytes(), array("h", [PACKED_ENDED if move is None else move for move in moves]).tobytes())
 
 
-@dataclass
+@dataclass(slots=True)
 class GameRecord:
     """A game's fields and its positions, kept as columns (a game has a hundred positions and an
     import reads thousands of games a second): `positions` gives them as rows."""
