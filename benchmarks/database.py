@@ -17,7 +17,7 @@ PGN that both programs read. For each size:
 - a plain python-chess loop (replay every game, compare FENs) for the same positions, whose counts
   must equal the explorer's (with `--replay-games`, over that many games, as it is slow).
 Run: nice -n 15 .venv/bin/python benchmarks/database.py --games 10000 [--games 100000] [--repeats 20]
-         [--cold-runs 3] [--replay-games 10000] [--copies N] [--no-scid] [--work DIR [--reuse]]
+         [--cold-runs 3] [--replay-games 10000] [--copies N] [--no-scid] [--import-only] [--work DIR [--reuse]]
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ def replay_counts(pgn: Path, lines: list[list[str]], limit: int) -> tuple[float,
 
 def measure(
     size: int, work: Path, repeats: int, cold_runs: int, replay_games: int, with_scid: bool, reuse: bool = False,
-    copies: int = 1, sources: list[Path] | None = None,
+    copies: int = 1, sources: list[Path] | None = None, queries: bool = True,
 ) -> dict[str, object]:
     sources = sources or [CHESS_SET]
     label = f"{size}" if copies == 1 else f"{size}x{copies}"
@@ -257,6 +257,22 @@ def measure(
             "peak_rss_mb": round(rss / 2**20, 1),
             "bytes_per_game": round(reviewer_bytes(database) / int(summary["stored"])),
         }
+    if with_scid and not reuse:
+        for stale in work.glob(f"{base.name}.s*4"):
+            stale.unlink()
+        seconds, rss, output, cpu_seconds = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
+        imported, scid_seconds = output.split()[:2]
+        result["scid_import"] = {
+            "seconds": round(float(scid_seconds), 2),
+            "process_seconds": round(seconds, 2),
+            "process_cpu_seconds": round(cpu_seconds, 2),  # xvfb-run, Xvfb and tkscid's start too
+            "games_per_s": round(games_in_file / float(scid_seconds), 1),
+            "stored": int(imported),
+            "peak_rss_mb": round(rss / 2**20, 1),
+            "bytes_per_game": round(scid_bytes(base) / int(imported)),
+        }
+    if not queries:
+        return result
     connection = sqlite3.connect(database)
     stored = int(connection.execute("SELECT count(*) FROM games").fetchone()[0])
     player = connection.execute(
@@ -282,20 +298,6 @@ def measure(
             "cold_p50_ms": round(1000 * statistics.median(cold_times), 2),
             "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
             "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
-        }
-    if with_scid and not reuse:
-        for stale in work.glob(f"{base.name}.s*4"):
-            stale.unlink()
-        seconds, rss, output, cpu_seconds = scid_run(_SCID_IMPORT % {"base": base, "pgn": pgn}, work)
-        imported, scid_seconds = output.split()[:2]
-        result["scid_import"] = {
-            "seconds": round(float(scid_seconds), 2),
-            "process_seconds": round(seconds, 2),
-            "process_cpu_seconds": round(cpu_seconds, 2),  # xvfb-run, Xvfb and tkscid's start too
-            "games_per_s": round(games_in_file / float(scid_seconds), 1),
-            "stored": int(imported),
-            "peak_rss_mb": round(rss / 2**20, 1),
-            "bytes_per_game": round(scid_bytes(base) / int(imported)),
         }
     if with_scid:
         for filtered, who in (("all", ""), ("player", player)):
@@ -332,6 +334,7 @@ def main() -> None:
     parser.add_argument("--set", type=Path, action="append", dest="sets", metavar="XZ_PGN",
                         help="read the games from these xz PGNs, one after the other (default: the pgnmentor set); repeatable")
     parser.add_argument("--no-scid", action="store_true")
+    parser.add_argument("--import-only", action="store_true", help="the imports only, no explorer queries")
     parser.add_argument("--reuse", action="store_true", help="with --work: query the databases an earlier run built there")
     parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
     args = parser.parse_args()
@@ -341,7 +344,7 @@ def main() -> None:
     try:
         for size in args.games or [10000]:
             result = measure(size, work, args.repeats, args.cold_runs, args.replay_games, with_scid, args.reuse, args.copies,
-                             args.sets)
+                             args.sets, queries=not args.import_only)
             print(json.dumps({"size": size, "copies": args.copies, "sets": [str(path) for path in args.sets or [CHESS_SET]], **result}, ensure_ascii=False, indent=1), flush=True)
     finally:
         if args.work is None:

@@ -36,7 +36,7 @@ def _replayed(record: records.GameRecord) -> tuple[list[int], list[int | None]]:
     """Keys and move codes of the record's UCI moves replayed by python-chess on its own."""
     board = chess.Board()
     keys, codes = [chess_key(board)], []
-    for uci in (record.moves and _uci_of(record)) or []:
+    for uci in _uci_of(record):
         move = chess.Move.from_uci(uci)
         assert board.is_legal(move)
         codes.append(chess_move_code(move))
@@ -46,7 +46,15 @@ def _replayed(record: records.GameRecord) -> tuple[list[int], list[int | None]]:
 
 
 def _uci_of(record: records.GameRecord) -> list[str]:
-    return [chess.Move(code % 64, (code // 64) % 64, code // 4096 or None).uci() for code in record.position_moves if code is not None]
+    return [chess.Move(code % 64, (code // 64) % 64, code // 4096 or None).uci() for code in _moves(record) if code is not None]
+
+
+def _keys(record: records.GameRecord) -> list[int]:
+    return [row.key for row in record.positions]
+
+
+def _moves(record: records.GameRecord) -> list[int | None]:
+    return [row.move for row in record.positions]
 
 
 def _compare_collection(collection: PgnCollection, where: str, replay: bool = False) -> tuple[int, int]:
@@ -63,7 +71,7 @@ def _compare_collection(collection: PgnCollection, where: str, replay: bool = Fa
         assert native is not None
         assert asdict(native) == asdict(python), f"{where} game {index + 1}"
         if replay:
-            assert _replayed(native) == (native.position_keys, native.position_moves), f"{where} game {index + 1}"
+            assert _replayed(native) == (_keys(native), _moves(native)), f"{where} game {index + 1}"
         if chess_lines.main_line(movetext) is not None:
             native_count += 1
     return native_count, python_count
@@ -121,7 +129,7 @@ def _line(movetext: str) -> tuple[list[int], list[int], str, str] | None:
     assert (native is None) == (python is None)
     if native is not None and python is not None:
         assert asdict(native) == asdict(python)
-        assert _replayed(native) == (native.position_keys, native.position_moves)
+        assert _replayed(native) == (_keys(native), _moves(native))
     return line
 
 

@@ -1,22 +1,28 @@
 /* A chess game's main line read straight from its movetext, with the Polyglot key of each position.
  *
  * main_line(movetext) -> (keys, codes, uci, san) or None
+ * packed_line(movetext) -> (keys, codes, uci, san) or None, keys and codes as bytes
+ * fingerprint_input(kind, headers, start, moves) -> bytes or None
+ * plain_tags(header_text) -> {name: value} or None
  *
- * The movetext of a standard game from the usual start, without comments, variations or escapes:
- * move numbers, NAGs ($n tokens) and results are passed over. `keys` holds the Polyglot Zobrist key
- * (signed 64-bit, as `keys.chess_key`) of the position before each move and, last, of the position
- * the line ends in; `codes` the move of each position (`keys.chess_move_code`: from + 64 × to +
- * 4096 × promotion piece type); `uci` the moves in UCI and `san` the tokens as written (without a
- * trailing `!`/`?`), each joined by single spaces.
+ * The movetext of a standard game from the usual start, without variations or escapes: move
+ * numbers, NAGs ($n tokens), results and comments in braces are passed over. `keys` holds the
+ * Polyglot Zobrist key (signed 64-bit, as `keys.chess_key`) of the position before each move and,
+ * last, of the position the line ends in; `codes` the move of each position (`keys.chess_move_code`:
+ * from + 64 × to + 4096 × promotion piece type); packed, keys are int64s and codes int16s in the
+ * machine's order, with one more code, ENDED_CODE, for the last position. `uci` holds the moves in
+ * UCI and `san` in SAN as python-chess writes them (the full reader's text: disambiguation as it
+ * needs, `=Q`, `+` and `#` as the position says, whatever the movetext wrote), each joined by spaces.
  *
- * None means "not handled here": the caller reads the game another way (records.py reads it with
+ * None means "not handled here": the caller reads the game another way (chess.py reads it with
  * python-chess). That is the answer for any token that is not a plain SAN, a move number, a NAG or
- * a result, standing alone between white space (an ASCII space, tab or line break); for any SAN that
- * the python-chess fast path of records.py might read differently (a pawn move with a rank, a pawn
- * capture without `x`, a promotion missing or where none can be); and for any move that is not
- * exactly one legal move (illegal, ambiguous, castling that is not allowed). What is answered is
- * what records.py's python-chess path answers: tests/core/test_chess_lines.py checks that on every
- * game of the corpus and on 10 000 master games.
+ * a result, standing alone between white space (an ASCII space, tab or line break) or a comment;
+ * for a comment never closed; for any SAN that python-chess might read differently (a pawn move
+ * with a rank, a pawn capture without `x`, a promotion missing or where none can be); and for any
+ * move that is not exactly one legal move (illegal, ambiguous, castling that is not allowed). What
+ * is answered is what chess.py's python-chess paths answer: tests/core/test_chess_lines.py and
+ * tests/core/test_database_fast_records.py check that on every game of the corpus and on real
+ * master and commented games.
  *
  * Squares as python-chess numbers them: a1 = 0, b1 = 1, ..., h8 = 63.
  */
@@ -42,12 +48,17 @@ typedef struct {
     int castling;  /* the WHITE_KING_SIDE ... bits still held */
     int ep_square; /* the square a pawn passed over with the last move (a double step), else -1 */
     int kings[2];
+    int in_check; /* whether the side to move is in check */
     uint64_t pieces_hash; /* the pieces' part of the key */
+    uint64_t squares_of[16]; /* by piece (its code): the squares it stands on, one bit each */
 } Board;
 
 static int knight_targets[64][8], knight_count[64];
 static int king_targets[64][8], king_count[64];
 static int ray_squares[64][8][7], ray_length[64][8]; /* 0-3: rook directions, 4-7: bishop ones */
+static uint64_t knight_mask[64], king_mask[64], ray_mask[64][8];
+static uint64_t pawn_attackers[2][64]; /* by colour: the squares a pawn of that colour attacks a square from */
+static unsigned char aligned[64][64]; /* whether two squares share a rank, a file or a diagonal */
 static const int RAY_FILE[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int RAY_RANK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
 
@@ -74,6 +85,21 @@ static void make_tables(void) {
                 r += RAY_RANK[direction];
             }
             ray_length[square][direction] = length;
+            ray_mask[square][direction] = 0;
+            for (int i = 0; i < length; i++) ray_mask[square][direction] |= 1ULL << ray_squares[square][direction][i];
+        }
+        knight_mask[square] = king_mask[square] = 0;
+        for (int i = 0; i < knight_count[square]; i++) knight_mask[square] |= 1ULL << knight_targets[square][i];
+        for (int i = 0; i < king_count[square]; i++) king_mask[square] |= 1ULL << king_targets[square][i];
+        pawn_attackers[WHITE][square] = pawn_attackers[BLACK][square] = 0;
+        for (int side = -1; side <= 1; side += 2) {
+            if (file + side < 0 || file + side > 7) continue;
+            if (rank > 0) pawn_attackers[WHITE][square] |= 1ULL << ((rank - 1) * 8 + file + side);
+            if (rank < 7) pawn_attackers[BLACK][square] |= 1ULL << ((rank + 1) * 8 + file + side);
+        }
+        for (int other = 0; other < 64; other++) {
+            int df = (other & 7) - file, dr = (other >> 3) - rank;
+            aligned[square][other] = df == 0 || dr == 0 || df == dr || df == -dr;
         }
     }
 }
@@ -85,11 +111,13 @@ static uint64_t piece_number(int piece, int square) {
 
 static void put(Board *board, int square, int piece) {
     board->squares[square] = (unsigned char)piece;
+    board->squares_of[piece] |= 1ULL << square;
     board->pieces_hash ^= piece_number(piece, square);
 }
 
 static void take(Board *board, int square) {
     board->pieces_hash ^= piece_number(board->squares[square], square);
+    board->squares_of[board->squares[square]] &= ~(1ULL << square);
     board->squares[square] = EMPTY;
 }
 
@@ -111,23 +139,16 @@ static void start_board(Board *board) {
 
 /* Whether a piece of `by` attacks `square` on this board. */
 static int attacked(const Board *board, int square, int by) {
-    int file = square & 7, rank = square >> 3;
-    int pawn_rank = by == WHITE ? rank - 1 : rank + 1;
-    if (pawn_rank >= 0 && pawn_rank < 8) {
-        int pawn = MAKE(PAWN, by);
-        if (file > 0 && board->squares[pawn_rank * 8 + file - 1] == pawn) return 1;
-        if (file < 7 && board->squares[pawn_rank * 8 + file + 1] == pawn) return 1;
-    }
-    int knight = MAKE(KNIGHT, by), king = MAKE(KING, by);
-    for (int i = 0; i < knight_count[square]; i++) {
-        if (board->squares[knight_targets[square][i]] == knight) return 1;
-    }
-    for (int i = 0; i < king_count[square]; i++) {
-        if (board->squares[king_targets[square][i]] == king) return 1;
+    const uint64_t *of = board->squares_of;
+    if ((pawn_attackers[by][square] & of[MAKE(PAWN, by)]) || (knight_mask[square] & of[MAKE(KNIGHT, by)]) ||
+        (king_mask[square] & of[MAKE(KING, by)])) {
+        return 1;
     }
     int queen = MAKE(QUEEN, by);
+    uint64_t straight = of[MAKE(ROOK, by)] | of[queen], diagonal = of[MAKE(BISHOP, by)] | of[queen];
     for (int direction = 0; direction < 8; direction++) {
         int slider = MAKE(direction < 4 ? ROOK : BISHOP, by);
+        if (!(ray_mask[square][direction] & (direction < 4 ? straight : diagonal))) continue;
         for (int i = 0; i < ray_length[square][direction]; i++) {
             int piece = board->squares[ray_squares[square][direction][i]];
             if (piece == EMPTY) continue;
@@ -177,8 +198,15 @@ static void play(Board *board, int from, int to, int promotion) {
     board->turn = !color;
 }
 
-/* Whether the pseudo-legal move leaves the mover's king safe. */
+/* Whether the pseudo-legal move leaves the mover's king safe. Out of check, a move of another
+ * piece than the king can only expose it from a square in line with it (en passant aside, which
+ * empties two squares). */
 static int legal(const Board *board, int from, int to, int promotion) {
+    int piece = board->squares[from];
+    if (!board->in_check && TYPE(piece) != KING && !aligned[from][board->kings[board->turn]] &&
+        !(TYPE(piece) == PAWN && to == board->ep_square)) {
+        return 1;
+    }
     Board after = *board;
     play(&after, from, to, promotion);
     return !attacked(&after, after.kings[board->turn], after.turn);
@@ -306,6 +334,7 @@ static int resolve(const Board *board, const char *token, Py_ssize_t length, int
     if (type == BISHOP || type == ROOK || type == QUEEN) {
         int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
         for (int direction = first; direction < last; direction++) {
+            if (!(ray_mask[to][direction] & board->squares_of[piece])) continue;
             for (int i = 0; i < ray_length[to][direction]; i++) {
                 int square = ray_squares[to][direction][i];
                 int there = board->squares[square];
@@ -361,102 +390,396 @@ static int passed_over(const char *token, Py_ssize_t length, Py_ssize_t *skip_ou
     return 0;
 }
 
+/* The squares of the pieces `piece` that reach `to` as that piece moves (pins not looked at). */
+static int reaching(const Board *board, int piece, int to, int *out) {
+    int type = TYPE(piece), count = 0;
+    const int *near = type == KNIGHT ? knight_targets[to] : king_targets[to];
+    int near_count = type == KNIGHT ? knight_count[to] : type == KING ? king_count[to] : 0;
+    for (int i = 0; i < near_count; i++) {
+        if (board->squares[near[i]] == piece) out[count++] = near[i];
+    }
+    if (type == BISHOP || type == ROOK || type == QUEEN) {
+        int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+        for (int direction = first; direction < last; direction++) {
+            if (!(ray_mask[to][direction] & board->squares_of[piece])) continue;
+            for (int i = 0; i < ray_length[to][direction]; i++) {
+                int there = board->squares[ray_squares[to][direction][i]];
+                if (there == EMPTY) continue;
+                if (there == piece && count < 16) out[count++] = ray_squares[to][direction][i];
+                break;
+            }
+        }
+    }
+    return count;
+}
+
+/* Whether the side to move has a legal move (castling aside: asked only of a side in check). */
+static int has_legal_move(const Board *board) {
+    int color = board->turn;
+    for (int from = 0; from < 64; from++) {
+        int piece = board->squares[from];
+        if (piece == EMPTY || COLOR(piece) != color) continue;
+        int type = TYPE(piece);
+        if (type == PAWN) {
+            int step = color == WHITE ? 8 : -8, one = from + step;
+            if (one < 0 || one > 63) continue;
+            int last = (one >> 3) == (color == WHITE ? 7 : 0);
+            if (board->squares[one] == EMPTY) {
+                if (legal(board, from, one, last ? QUEEN : 0)) return 1;
+                int two = one + step, start_rank = color == WHITE ? 1 : 6;
+                if ((from >> 3) == start_rank && board->squares[two] == EMPTY && legal(board, from, two, 0)) return 1;
+            }
+            for (int side = -1; side <= 1; side += 2) {
+                int file = (from & 7) + side;
+                if (file < 0 || file > 7) continue;
+                int target = (one & ~7) + file, there = board->squares[target];
+                if ((there != EMPTY && COLOR(there) != color) || target == board->ep_square) {
+                    if (legal(board, from, target, last ? QUEEN : 0)) return 1;
+                }
+            }
+            continue;
+        }
+        if (type == KNIGHT || type == KING) {
+            const int *near = type == KNIGHT ? knight_targets[from] : king_targets[from];
+            int near_count = type == KNIGHT ? knight_count[from] : king_count[from];
+            for (int i = 0; i < near_count; i++) {
+                int there = board->squares[near[i]];
+                if ((there == EMPTY || COLOR(there) != color) && legal(board, from, near[i], 0)) return 1;
+            }
+            continue;
+        }
+        int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
+        for (int direction = first; direction < last; direction++) {
+            for (int i = 0; i < ray_length[from][direction]; i++) {
+                int target = ray_squares[from][direction][i], there = board->squares[target];
+                if (there != EMPTY && COLOR(there) == color) break;
+                if (legal(board, from, target, 0)) return 1;
+                if (there != EMPTY) break;
+            }
+        }
+    }
+    return 0;
+}
+
 static const char FILE_LETTERS[] = "abcdefgh";
 static const char PROMOTION_LETTERS[] = "  nbrq";
+static const char PIECE_LETTERS[] = "  NBRQK";
 
-static PyObject *main_line(PyObject *self, PyObject *args) {
-    (void)self;
-    PyObject *text;
-    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
-    Py_ssize_t size;
-    const char *data = PyUnicode_AsUTF8AndSize(text, &size);
-    if (data == NULL) return NULL;
-    for (Py_ssize_t i = 0; i < size; i++) {
-        unsigned char c = (unsigned char)data[i];
-        if (c >= 0x80 || c == 0x7f || (c < 0x20 && !is_space((char)c))) Py_RETURN_NONE;
+/* The move's SAN as python-chess writes it, without its check suffix (the board before the move). */
+static int san_of(const Board *board, int from, int to, int promotion, char *out) {
+    int piece = board->squares[from], type = TYPE(piece), length = 0;
+    if (type == KING && (to - from == 2 || from - to == 2)) {
+        memcpy(out, to > from ? "O-O" : "O-O-O", to > from ? 3 : 5);
+        return to > from ? 3 : 5;
     }
-    Py_ssize_t most_moves = size / 2 + 1;
-    int64_t *keys = PyMem_Malloc(sizeof(int64_t) * (size_t)(most_moves + 1));
-    int *codes = PyMem_Malloc(sizeof(int) * (size_t)most_moves);
-    char *uci = PyMem_Malloc((size_t)(6 * most_moves + 1));
-    char *san = PyMem_Malloc((size_t)(size + 1));
-    PyObject *result = NULL;
-    if (keys == NULL || codes == NULL || uci == NULL || san == NULL) {
-        PyErr_NoMemory();
-        goto done;
+    int capture = board->squares[to] != EMPTY || (type == PAWN && to == board->ep_square);
+    if (type == PAWN) {
+        if (capture) out[length++] = FILE_LETTERS[from & 7];
+    } else {
+        out[length++] = PIECE_LETTERS[type];
+        int candidates[16], others_rank = 0, others_file = 0, others = 0;
+        int count = type == KING ? 0 : reaching(board, piece, to, candidates);
+        for (int i = 0; i < count; i++) {
+            int square = candidates[i];
+            if (square == from || !legal(board, square, to, 0)) continue;
+            others = 1;
+            if ((square >> 3) == (from >> 3)) others_rank = 1;
+            if ((square & 7) == (from & 7)) others_file = 1;
+        }
+        if (others) {
+            if (others_rank || !others_file) out[length++] = FILE_LETTERS[from & 7];
+            if (others_file) out[length++] = (char)('1' + (from >> 3));
+        }
     }
+    if (capture) out[length++] = 'x';
+    out[length++] = FILE_LETTERS[to & 7];
+    out[length++] = (char)('1' + (to >> 3));
+    if (promotion) {
+        out[length++] = '=';
+        out[length++] = PIECE_LETTERS[promotion];
+    }
+    return length;
+}
+
+typedef struct {
+    int64_t *keys;  /* moves + 1 */
+    int16_t *codes; /* moves + 1: the last is ENDED_CODE */
+    char *uci, *san;
+    Py_ssize_t moves, uci_length, san_length;
+} Line;
+
+#define ENDED_CODE (-2) /* position_index.ENDED: no move was played from the last position */
+
+/* Read the main line into `line` (its buffers sized by line_buffers): 1 when read, 0 when not handled. */
+static int read_line(const char *data, Py_ssize_t size, Line *line) {
     Board board;
     start_board(&board);
     Py_ssize_t moves = 0, uci_length = 0, san_length = 0, at = 0;
     while (at < size) {
-        while (at < size && is_space(data[at])) at++;
-        if (at == size) break;
+        char c = data[at];
+        if (is_space(c)) {
+            at++;
+            continue;
+        }
+        if (c == '{') { /* a comment: to its first `}` (one never closed is not handled) */
+            const char *close = memchr(data + at + 1, '}', (size_t)(size - at - 1));
+            if (close == NULL) return 0;
+            at = close - data + 1;
+            continue;
+        }
         Py_ssize_t start = at;
-        while (at < size && !is_space(data[at])) at++;
+        while (at < size && !is_space(data[at]) && data[at] != '{') {
+            unsigned char byte = (unsigned char)data[at];
+            if (byte < 0x21 || byte >= 0x7f) return 0;
+            at++;
+        }
         const char *token = data + start;
         Py_ssize_t length = at - start, skip;
         int kind = passed_over(token, length, &skip);
-        if (kind < 0) goto not_handled;
+        if (kind < 0) return 0;
         if (kind > 0) continue;
         token += skip;
         length -= skip;
         int from, to, promotion;
-        if (!resolve(&board, token, length, &from, &to, &promotion)) goto not_handled;
-        keys[moves] = key_of(&board);
-        codes[moves] = from + 64 * to + 4096 * promotion;
+        if (!resolve(&board, token, length, &from, &to, &promotion)) return 0;
+        line->keys[moves] = key_of(&board);
+        line->codes[moves] = (int16_t)(from + 64 * to + 4096 * promotion);
         if (moves) {
-            uci[uci_length++] = ' ';
-            san[san_length++] = ' ';
+            line->uci[uci_length++] = ' ';
+            line->san[san_length++] = ' ';
         }
-        uci[uci_length++] = FILE_LETTERS[from & 7];
-        uci[uci_length++] = (char)('1' + (from >> 3));
-        uci[uci_length++] = FILE_LETTERS[to & 7];
-        uci[uci_length++] = (char)('1' + (to >> 3));
-        if (promotion) uci[uci_length++] = PROMOTION_LETTERS[promotion];
-        Py_ssize_t kept = length;
-        while (kept > 0 && (token[kept - 1] == '!' || token[kept - 1] == '?')) kept--;
-        memcpy(san + san_length, token, (size_t)kept);
-        san_length += kept;
+        line->uci[uci_length++] = FILE_LETTERS[from & 7];
+        line->uci[uci_length++] = (char)('1' + (from >> 3));
+        line->uci[uci_length++] = FILE_LETTERS[to & 7];
+        line->uci[uci_length++] = (char)('1' + (to >> 3));
+        if (promotion) line->uci[uci_length++] = PROMOTION_LETTERS[promotion];
+        san_length += san_of(&board, from, to, promotion, line->san + san_length);
         moves++;
         play(&board, from, to, promotion);
+        board.in_check = attacked(&board, board.kings[board.turn], !board.turn);
+        if (board.in_check) line->san[san_length++] = has_legal_move(&board) ? '+' : '#';
     }
-    keys[moves] = key_of(&board);
-    {
-        PyObject *key_list = PyList_New(moves + 1), *code_list = PyList_New(moves);
-        PyObject *uci_text = PyUnicode_DecodeASCII(uci, uci_length, NULL);
-        PyObject *san_text = PyUnicode_DecodeASCII(san, san_length, NULL);
-        if (key_list == NULL || code_list == NULL || uci_text == NULL || san_text == NULL) goto built;
-        for (Py_ssize_t i = 0; i <= moves; i++) {
-            PyObject *value = PyLong_FromLongLong(keys[i]);
-            if (value == NULL) goto built;
-            PyList_SET_ITEM(key_list, i, value);
-        }
-        for (Py_ssize_t i = 0; i < moves; i++) {
-            PyObject *value = PyLong_FromLong(codes[i]);
-            if (value == NULL) goto built;
-            PyList_SET_ITEM(code_list, i, value);
-        }
-        result = PyTuple_Pack(4, key_list, code_list, uci_text, san_text);
-    built:
-        Py_XDECREF(key_list);
-        Py_XDECREF(code_list);
-        Py_XDECREF(uci_text);
-        Py_XDECREF(san_text);
+    line->keys[moves] = key_of(&board);
+    line->codes[moves] = ENDED_CODE;
+    line->moves = moves;
+    line->uci_length = uci_length;
+    line->san_length = san_length;
+    return 1;
+}
+
+/* One block for the buffers of a line read from `size` bytes (a move takes at least two); NULL: no memory. */
+static void *line_buffers(Py_ssize_t size, Line *line) {
+    size_t most = (size_t)(size / 2 + 2);
+    char *block = PyMem_Malloc(most * (sizeof(int64_t) + sizeof(int16_t) + 6 + 8));
+    if (block == NULL) return NULL;
+    line->keys = (int64_t *)block;
+    line->codes = (int16_t *)(block + most * sizeof(int64_t));
+    line->uci = block + most * (sizeof(int64_t) + sizeof(int16_t));
+    line->san = line->uci + most * 6;
+    return block;
+}
+
+/* The movetext's bytes (UTF-8), or NULL with an error set. */
+static const char *text_of(PyObject *args, Py_ssize_t *size) {
+    PyObject *text;
+    if (!PyArg_ParseTuple(args, "U", &text)) return NULL;
+    return PyUnicode_AsUTF8AndSize(text, size);
+}
+
+static PyObject *main_line(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t size;
+    const char *data = text_of(args, &size);
+    if (data == NULL) return NULL;
+    Line line;
+    void *block = line_buffers(size, &line);
+    if (block == NULL) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    if (!read_line(data, size, &line)) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
     }
-    goto done;
-not_handled:
-    result = Py_None;
-    Py_INCREF(result);
+    Py_ssize_t moves = line.moves;
+    PyObject *key_list = PyList_New(moves + 1), *code_list = PyList_New(moves);
+    PyObject *uci_text = PyUnicode_DecodeASCII(line.uci, line.uci_length, NULL);
+    PyObject *san_text = PyUnicode_DecodeASCII(line.san, line.san_length, NULL);
+    if (key_list == NULL || code_list == NULL || uci_text == NULL || san_text == NULL) goto built;
+    for (Py_ssize_t i = 0; i <= moves; i++) {
+        PyObject *value = PyLong_FromLongLong(line.keys[i]);
+        if (value == NULL) goto built;
+        PyList_SET_ITEM(key_list, i, value);
+    }
+    for (Py_ssize_t i = 0; i < moves; i++) {
+        PyObject *value = PyLong_FromLong(line.codes[i]);
+        if (value == NULL) goto built;
+        PyList_SET_ITEM(code_list, i, value);
+    }
+    result = PyTuple_Pack(4, key_list, code_list, uci_text, san_text);
+built:
+    Py_XDECREF(key_list);
+    Py_XDECREF(code_list);
+    Py_XDECREF(uci_text);
+    Py_XDECREF(san_text);
 done:
-    PyMem_Free(keys);
-    PyMem_Free(codes);
-    PyMem_Free(uci);
-    PyMem_Free(san);
+    PyMem_Free(block);
     return result;
 }
 
+static PyObject *packed_line(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t size;
+    const char *data = text_of(args, &size);
+    if (data == NULL) return NULL;
+    Line line;
+    void *block = line_buffers(size, &line);
+    if (block == NULL) return PyErr_NoMemory();
+    PyObject *result;
+    if (read_line(data, size, &line)) {
+        result = Py_BuildValue("(y#y#s#s#)", (const char *)line.keys, (Py_ssize_t)sizeof(int64_t) * (line.moves + 1),
+                               (const char *)line.codes, (Py_ssize_t)sizeof(int16_t) * (line.moves + 1),
+                               line.uci, line.uci_length, line.san, line.san_length);
+    } else {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+    PyMem_Free(block);
+    return result;
+}
+
+/* The bytes records.fingerprint_of hashes: kind, then "\0name\1value" for each header in the names'
+ * order, "\2", the start, "\2", the moves; None where a text is not plain UTF-8 (a lone surrogate:
+ * records.py encodes those its own way). */
+static PyObject *fingerprint_input(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *kind, *headers, *start, *moves;
+    if (!PyArg_ParseTuple(args, "UO!UU", &kind, &PyDict_Type, &headers, &start, &moves)) return NULL;
+    PyObject *names = PyDict_Keys(headers);
+    if (names == NULL) return NULL;
+    PyObject *result = NULL;
+    char *buffer = NULL;
+    if (PyList_Sort(names) < 0) goto done;
+    Py_ssize_t count = PyList_GET_SIZE(names), total = 0;
+    const char *parts[2 * 64 + 3];
+    Py_ssize_t sizes[2 * 64 + 3];
+    if (count > 64) {
+        result = Py_None;
+        Py_INCREF(result);
+        goto done;
+    }
+    Py_ssize_t part = 0;
+    PyObject *fixed[3] = {kind, start, moves};
+    for (int i = 0; i < 3; i++) {
+        parts[part] = PyUnicode_AsUTF8AndSize(fixed[i], &sizes[part]);
+        if (parts[part] == NULL) goto not_plain;
+        total += sizes[part++];
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyList_GET_ITEM(names, i), *value = PyDict_GetItemWithError(headers, name);
+        if (value == NULL || !PyUnicode_Check(name) || !PyUnicode_Check(value)) goto not_plain;
+        parts[part] = PyUnicode_AsUTF8AndSize(name, &sizes[part]);
+        if (parts[part] == NULL) goto not_plain;
+        total += sizes[part++] + 1;
+        parts[part] = PyUnicode_AsUTF8AndSize(value, &sizes[part]);
+        if (parts[part] == NULL) goto not_plain;
+        total += sizes[part++] + 1;
+    }
+    total += 2;
+    buffer = PyMem_Malloc((size_t)total);
+    if (buffer == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    {
+        char *at = buffer;
+        memcpy(at, parts[0], (size_t)sizes[0]);
+        at += sizes[0];
+        for (Py_ssize_t i = 3; i < part; i += 2) {
+            *at++ = '\0';
+            memcpy(at, parts[i], (size_t)sizes[i]);
+            at += sizes[i];
+            *at++ = '\1';
+            memcpy(at, parts[i + 1], (size_t)sizes[i + 1]);
+            at += sizes[i + 1];
+        }
+        for (int i = 1; i < 3; i++) {
+            *at++ = '\2';
+            memcpy(at, parts[i], (size_t)sizes[i]);
+            at += sizes[i];
+        }
+        result = PyBytes_FromStringAndSize(buffer, at - buffer);
+    }
+    goto done;
+not_plain:
+    PyErr_Clear();
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyMem_Free(buffer);
+    Py_DECREF(names);
+    return result;
+}
+
+static int is_tag_name_char(char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || is_digit(c) || c == '_' || c == '+' || c == '#' ||
+           c == '=' || c == ':' || c == '-';
+}
+
+/* formats.pgn.parse_tags's {name: value} of a tag section of plain lines only: each line (a
+ * trailing CR aside) blank (spaces and tabs) or `[Name "value"]`, one space, no `"` in the value;
+ * None for any other text (parse_tags reads it). */
+static PyObject *plain_tags(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t size;
+    const char *data = text_of(args, &size);
+    if (data == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    PyObject *tags = PyDict_New();
+    if (tags == NULL) return NULL;
+    Py_ssize_t at = 0;
+    while (at < size) {
+        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
+        Py_ssize_t end = newline == NULL ? size : newline - data, next = end + 1;
+        if (end > at && data[end - 1] == '\r') end--;
+        Py_ssize_t i = at;
+        while (i < end && (data[i] == ' ' || data[i] == '\t')) i++;
+        if (i == end) {
+            at = next;
+            continue;
+        }
+        char first = at + 1 < end ? data[at + 1] : ' ';
+        if (data[at] != '[' || !((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z') || is_digit(first))) goto not_plain;
+        Py_ssize_t name_start = at + 1, name_end = name_start;
+        while (name_end < end && is_tag_name_char(data[name_end])) name_end++;
+        if (name_end + 2 >= end || data[name_end] != ' ' || data[name_end + 1] != '"') goto not_plain;
+        Py_ssize_t value_start = name_end + 2;
+        const char *quote = memchr(data + value_start, '"', (size_t)(end - value_start));
+        if (quote == NULL || quote - data != end - 2 || data[end - 1] != ']') goto not_plain;
+        PyObject *name = PyUnicode_DecodeASCII(data + name_start, name_end - name_start, NULL);
+        PyObject *value = name == NULL ? NULL : PyUnicode_DecodeUTF8(data + value_start, end - 2 - value_start, NULL);
+        int failed = value == NULL || PyDict_SetItem(tags, name, value) < 0;
+        Py_XDECREF(name);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(tags);
+            return NULL;
+        }
+        at = next;
+    }
+    return tags;
+not_plain:
+    Py_DECREF(tags);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
-    {"main_line", main_line, METH_VARARGS, "(keys, codes, uci, san) of a plain main line, or None when not handled"},
+    {"main_line", main_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, or None when not handled"},
+    {"fingerprint_input", fingerprint_input, METH_VARARGS, "the bytes a record's fingerprint hashes, or None"},
+    {"plain_tags", plain_tags, METH_VARARGS, "the tags of a section of plain tag lines, or None"},
+    {"packed_line", packed_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, keys and codes packed, or None"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -8,6 +8,8 @@ Named by chess's support object (`database_record_ref`, `database_fast_record_re
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from typing import NamedTuple
 
 import chess
 import chess.polyglot
@@ -16,16 +18,19 @@ from reviewer.core.database.explorer import Position
 from reviewer.core.database.keys import signed_64
 from reviewer.core.database.records import (
     GameRecord,
+    PackedPositions,
     PositionRow,
     SkippedGame,
     date_of,
     elo_of,
     fingerprint_of,
+    fingerprint_of_bytes,
     outcome_of,
     speed_of,
 )
 from reviewer.core.formats.collection import GameCollection
-from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection, fill_fields_from_headers
+from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection
+from reviewer.core.formats.pgn_index import blank_if_unknown, rating_text, shown_result
 from reviewer.core.games.chess import board_after
 from reviewer.core.gametree import Game, Node
 
@@ -109,24 +114,72 @@ def chess_move_of_code(code: int) -> chess.Move:
     return chess.Move(code % 64, (code // 64) % 64, promotion or None)
 
 
-def _chess_record(game: Game, moves_uci: str, moves_san: list[str], keys: list[int], codes: list[int | None]) -> GameRecord:
-    """`moves_uci`: joined by spaces; `keys` and `codes`: of the positions at plies 0, 1, 2, ..."""
+# The fields' functions of a tag's text, remembered: the games of a file share most of their values.
+_FIELD_TEXTS_KEPT = 1 << 13
+_name_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(blank_if_unknown)
+_rank_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(rating_text)
+_elo_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(elo_of)
+_date_of = lru_cache(maxsize=_FIELD_TEXTS_KEPT)(date_of)
+_outcome_of = lru_cache(maxsize=64)(outcome_of)
+
+
+@lru_cache(maxsize=256)
+def _result_of(value: str) -> str:
+    return shown_result(value) or "*"
+
+
+@lru_cache(maxsize=_FIELD_TEXTS_KEPT)
+def _speed_of(time_control: str, event: str) -> str:
+    return speed_of({"TimeControl": time_control, "Event": event})  # the only tags it reads
+
+
+class _HeaderFields(NamedTuple):
+    """A game's fields as `fill_fields_from_headers` reads them from its tags."""
+
+    white: str
+    black: str
+    white_rank: str
+    black_rank: str
+    event: str
+    date: str
+    result: str
+
+    @classmethod
+    def of_headers(cls, headers: dict[str, str]) -> _HeaderFields:
+        get = headers.get
+        return cls(_name_of(get("White", "")), _name_of(get("Black", "")), _rank_of(get("WhiteElo", "")),
+                   _rank_of(get("BlackElo", "")), _name_of(get("Event", "")),
+                   _name_of(get("Date", "") or get("UTCDate", "")), _result_of(get("Result", "")))
+
+    @classmethod
+    def of_game(cls, game: Game) -> _HeaderFields:
+        return cls(game.white, game.black, game.white_rank, game.black_rank, game.event, game.date, game.result)
+
+
+def _fingerprint(headers: dict[str, str], start: str, moves_uci: str) -> int:
+    data = _chess_lines.fingerprint_input("chess", headers, start, moves_uci) if _chess_lines is not None else None
+    return fingerprint_of("chess", headers, start, moves_uci) if data is None else fingerprint_of_bytes(data)
+
+
+def _chess_record(fields: _HeaderFields, headers: dict[str, str], start: str, moves_uci: str, moves_san: str,
+                  packed: PackedPositions) -> GameRecord:
+    """`moves_uci` and `moves_san`: joined by single spaces; `packed`: the positions at plies 0, 1, 2, ..."""
     return GameRecord(
         kind="chess",
-        fingerprint=fingerprint_of("chess", game.headers, game.start_fen or "", moves_uci),
-        white=game.white,
-        black=game.black,
-        white_elo=elo_of(game.white_rank),
-        black_elo=elo_of(game.black_rank),
-        result=game.result,
-        outcome=outcome_of(game.result),
-        date=date_of(game.date),
-        event=game.event,
-        speed=speed_of(game.headers),
+        fingerprint=_fingerprint(headers, start, moves_uci),
+        white=fields.white,
+        black=fields.black,
+        white_elo=_elo_of(fields.white_rank),
+        black_elo=_elo_of(fields.black_rank),
+        result=fields.result,
+        outcome=_outcome_of(fields.result),
+        date=_date_of(fields.date),
+        event=fields.event,
+        speed=_speed_of(headers.get("TimeControl", ""), headers.get("Event", "")),
         board_size=8,
-        moves=moves_san,
-        position_keys=keys,
-        position_moves=codes,
+        moves=[],
+        packed=packed,
+        moves_text=moves_san,
     )
 
 
@@ -171,29 +224,42 @@ def _san_move(board: chess.Board, match: re.Match[str]) -> chess.Move:
 
 def chess_record_from_movetext(headers: dict[str, str], movetext: str, *, native: bool = True) -> GameRecord | None:
     """The record of a standard chess game read straight from its main line, or None when the text
-    holds anything the fast path does not read (comments, variations, a set-up position, an error):
-    such a game is read by the full reader (`chess_record_from_game`). The main line is read by the
-    compiled `_chess_lines` where it was built and reads it (`native`), else with python-chess."""
+    holds anything the fast path does not read (variations, `;` comments, escapes, a set-up
+    position, a move that is not exactly one legal move): such a game is read by the full reader
+    (`chess_record_from_game`), which gives the same record where both read a game. Comments in
+    braces and NAGs are passed over, as the full reader keeps neither in a record. The main line is
+    read by the compiled `_chess_lines` where it was built (`native`), else with python-chess."""
     if "FEN" in headers or "SetUp" in headers or headers.get("Variant", "").strip().lower() not in STANDARD_VARIANT_NAMES:
         return None
-    if "{" in movetext or "(" in movetext or ";" in movetext or "%" in movetext:
+    bare = _without_comments(movetext) if "{" in movetext else movetext
+    if bare is None:
         return None
-    game = Game(kind="chess")
-    fill_fields_from_headers(game, headers)
-    if game.result == "*" or "Result" not in headers:
+    fields = _HeaderFields.of_headers(headers)
+    if fields.result == "*" or "Result" not in headers:
         # As the full reader does: the movetext's own result stands for a missing or unknown tag.
-        tokens = movetext.split()
-        closing = tokens[-1] if tokens else ""
-        game.result = closing if closing in ("1-0", "0-1", "1/2-1/2") else game.result
-    line = _chess_lines.main_line(movetext) if native and _chess_lines is not None else None
-    if line is not None:
-        keys, codes, moves_uci, moves_san = line
-        moves_codes: list[int | None] = [*codes, None]
-        return _chess_record(game, moves_uci, moves_san.split(" ") if moves_san else [], keys, moves_codes)
-    return _python_main_line(game, movetext)
+        closing = bare.rsplit(None, 1)[-1] if bare and not bare.isspace() else ""
+        if closing in ("1-0", "0-1", "1/2-1/2"):
+            fields = fields._replace(result=closing)
+    if native and _chess_lines is not None:
+        line = _chess_lines.packed_line(movetext)
+        if line is not None:
+            keys, codes, moves_uci, moves_san = line
+            return _chess_record(fields, headers, "", moves_uci, moves_san, PackedPositions(keys, codes))
+    if ";" in bare or "(" in bare or "%" in bare or "}" in bare:
+        return None
+    return _python_main_line(fields, headers, bare)
 
 
-def _python_main_line(game: Game, movetext: str) -> GameRecord | None:
+_BRACE_COMMENT = re.compile(r"\{[^}]*\}")
+
+
+def _without_comments(movetext: str) -> str | None:
+    """The movetext with its `{...}` comments as spaces; None where one is never closed."""
+    bare = _BRACE_COMMENT.sub(" ", movetext)
+    return None if "{" in bare else bare
+
+
+def _python_main_line(fields: _HeaderFields, headers: dict[str, str], movetext: str) -> GameRecord | None:
     board = chess.Board()
     keyer = ChessKeyer(board)
     keys: list[int] = []
@@ -211,12 +277,12 @@ def _python_main_line(game: Game, movetext: str) -> GameRecord | None:
         keys.append(keyer.key(board))
         codes.append(chess_move_code(move))
         moves_uci.append(move.uci())
-        moves_san.append(token.rstrip("!?"))
+        moves_san.append(board.san(move))  # as the full reader writes it, whatever the spelling
         board.push(move)
         keyer.moved(board)
     keys.append(keyer.key(board))
     codes.append(None)
-    return _chess_record(game, " ".join(moves_uci), moves_san, keys, codes)
+    return _chess_record(fields, headers, "", " ".join(moves_uci), " ".join(moves_san), PackedPositions.of(keys, codes))
 
 
 # Warnings of the PGN reader that mean the main line could not be read to its end.
@@ -250,8 +316,9 @@ def chess_record_from_game(game: Game) -> GameRecord:
         if any(mark in warning for mark in _BROKEN_MAIN_LINE):
             raise SkippedGame(warning)
     positions, moves_uci = chess_positions(game)
-    moves_san = [node.move or "" for node in game.root.mainline()]
-    return _chess_record(game, " ".join(moves_uci), moves_san, [row.key for row in positions], [row.move for row in positions])
+    moves_san = " ".join(node.move or "" for node in game.root.mainline())
+    packed = PackedPositions.of([row.key for row in positions], [row.move for row in positions])
+    return _chess_record(_HeaderFields.of_game(game), game.headers, game.start_fen or "", " ".join(moves_uci), moves_san, packed)
 
 
 def record_from_collection(collection: GameCollection, index: int) -> GameRecord | None:
@@ -259,7 +326,16 @@ def record_from_collection(collection: GameCollection, index: int) -> GameRecord
     None for any other file or game (the full reader reads it)."""
     if not isinstance(collection, PgnCollection):
         return None
-    return chess_record_from_movetext(collection.headers(index), collection.movetext(index))
+    return chess_record_from_movetext(_headers_of(collection, index), collection.movetext(index))
+
+
+def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:
+    """`collection.headers(index)`, read by the compiled reader where the tag lines are all plain."""
+    if _chess_lines is not None:
+        tags = _chess_lines.plain_tags(collection._header_text(index))
+        if tags is not None:
+            return tags
+    return collection.headers(index)
 
 
 def _chess_position_of_board(board: chess.Board) -> Position:

@@ -20,7 +20,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
+import numpy as np
+
 from reviewer.core.database.position_index import (
+    ENDED,
     MERGE_ROWS_MOST,
     RunWriter,
     add_run,
@@ -28,7 +31,7 @@ from reviewer.core.database.position_index import (
     remove_leftovers,
     run_transaction,
 )
-from reviewer.core.database.records import GameRecord, SkippedGame
+from reviewer.core.database.records import PACKED_ENDED, GameRecord, SkippedGame
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
@@ -42,6 +45,7 @@ CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most (an
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 log = logging.getLogger(__name__)
+assert PACKED_ENDED == ENDED  # a record's packed moves go to the position index as they are
 
 
 @dataclass(frozen=True)
@@ -151,9 +155,19 @@ def _record(collection: GameCollection, index: int, fast_readers: list[FastRecor
 
 
 _INSERT_GAME = (
-    "INSERT OR IGNORE INTO games (fingerprint, kind, source_id, source_index, white, black, white_elo, black_elo,"
-    " result, outcome, date, event, speed, board_size, plies, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+    "INSERT INTO games (id, fingerprint, kind, source_id, source_index, white, black, white_elo, black_elo,"
+    " result, outcome, date, event, speed, board_size, plies, moves) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
+_STORED_OF_MOST = 500  # fingerprints per query of those already stored
+
+
+def _stored_fingerprints(connection: sqlite3.Connection, fingerprints: list[int]) -> set[int]:
+    found: set[int] = set()
+    for start in range(0, len(fingerprints), _STORED_OF_MOST):
+        part = fingerprints[start:start + _STORED_OF_MOST]
+        marks = ",".join("?" * len(part))
+        found.update(row[0] for row in connection.execute(f"SELECT fingerprint FROM games WHERE fingerprint IN ({marks})", part))
+    return found
 
 
 class _Chunk:
@@ -165,31 +179,42 @@ class _Chunk:
         self.games: list[tuple[int, GameRecord]] = []
         self.skipped: list[tuple[int, str]] = []
 
+    def _new_games(self, connection: sqlite3.Connection) -> list[tuple[int, GameRecord]]:
+        """The games not stored yet, each the first time the chunk holds it (as one INSERT OR
+        IGNORE after another would store them)."""
+        stored = _stored_fingerprints(connection, [record.fingerprint for _index, record in self.games])
+        fresh: list[tuple[int, GameRecord]] = []
+        for index, record in self.games:
+            if record.fingerprint not in stored:
+                stored.add(record.fingerprint)
+                fresh.append((index, record))
+        return fresh
+
     def write(self, database: GameDatabase, games_read: int, complete: bool) -> tuple[int, int]:
         """(stored, duplicates)."""
         connection = database.connection
-        stored = duplicates = 0
         run = RunWriter()
         with run_transaction(connection) as written:
-            for index, record in self.games:
-                cursor = connection.execute(
-                    _INSERT_GAME,
-                    (record.fingerprint, record.kind, self.source_id, index, record.white, record.black,
-                     record.white_elo, record.black_elo, record.result, record.outcome, record.date, record.event,
-                     record.speed, record.board_size, len(record.moves), " ".join(record.moves)),
-                )
-                if cursor.rowcount == 0:
-                    duplicates += 1
-                    continue
-                stored += 1
-                game_id = cursor.lastrowid
-                assert game_id is not None
+            fresh = self._new_games(connection)
+            first_id = int(connection.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
+            connection.executemany(_INSERT_GAME, [
+                (first_id + place, record.fingerprint, record.kind, self.source_id, index, record.white, record.black,
+                 record.white_elo, record.black_elo, record.result, record.outcome, record.date, record.event,
+                 record.speed, record.board_size, plies, moves)
+                for place, (index, record) in enumerate(fresh) for moves, plies in [record.moves_and_plies()]
+            ])
+            for place, (_index, record) in enumerate(fresh):
+                game_id = first_id + place
                 run.add_game(game_id, record.kind, record.outcome, record.white_elo, record.black_elo, record.speed,
                              record.date)
-                keys = record.position_keys
-                run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
-                                  record.position_symmetries)
-            if stored:
+                if record.packed is not None:
+                    run.add_packed_positions(game_id, np.frombuffer(record.packed.keys, dtype=np.int64),
+                                             np.frombuffer(record.packed.moves, dtype=np.int16))
+                else:
+                    keys = record.position_keys
+                    run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
+                                      record.position_symmetries)
+            if fresh:
                 written.append(add_run(connection, database.index_folder, run.columns()))
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
@@ -198,7 +223,7 @@ class _Chunk:
             connection.execute(
                 "UPDATE sources SET games_read = ?, complete = ? WHERE id = ?", (games_read, int(complete), self.source_id)
             )
-        return stored, duplicates
+        return len(fresh), len(self.games) - len(fresh)
 
 
 def _source(connection: sqlite3.Connection, path: Path) -> tuple[int, int, bool]:

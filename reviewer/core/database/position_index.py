@@ -316,15 +316,29 @@ def _run_postings(run: Run, rows: npt.NDArray[np.intp] | slice) -> Postings:
                     *(columns[name][local] for name in _GAME_FIELDS))
 
 
+def _stable_order(keys: Array) -> Array:
+    """np.argsort(keys, kind="stable"), faster: a quicksort, then the rows of equal keys (those of
+    positions that several games reached) put back in their first order."""
+    order = np.argsort(keys)
+    ordered = keys[order]
+    tied = np.zeros(len(keys), dtype=bool)
+    tied[1:] = ordered[1:] == ordered[:-1]
+    tied[:-1] |= tied[1:]
+    places = np.flatnonzero(tied)
+    rows = order[places]
+    order[places] = rows[np.lexsort((rows, ordered[places]))]
+    return order
+
+
 class RunWriter:
-    """The rows and games of one chunk, collected as columns, written as one run."""
+    """The rows and games of one chunk, collected game by game as arrays, written as one run."""
 
     def __init__(self) -> None:
-        self.keys: list[int] = []
-        self.games: list[int] = []
-        self.plies: list[int] = []
-        self.moves: list[int] = []
-        self.symmetries: list[int] = []
+        self.ids: list[int] = []  # of the games whose positions were added, in the order added
+        self.keys: list[Array] = []
+        self.plies: list[Array | None] = []  # None: 0, 1, 2, ...
+        self.moves: list[Array] = []
+        self.symmetries: list[Array | None] = []  # None: all 0
         self.game_rows: list[tuple[int, int, int, int, int, int, int, int]] = []
 
     def add_game(self, game_id: int, kind: str, outcome: int | None, white_elo: int | None, black_elo: int | None,
@@ -336,24 +350,37 @@ class RunWriter:
 
     def add_positions(self, game_id: int, keys: Sequence[int], plies: Sequence[int], moves: Sequence[int | None],
                       symmetries: Sequence[int] | None) -> None:
-        self.keys.extend(keys)
-        self.games.extend([game_id] * len(keys))
-        self.plies.extend(plies)
-        if None not in moves:
-            self.moves.extend(moves)  # type: ignore[arg-type]
-        elif moves.index(None) == len(moves) - 1:  # the end of the game only: chess's every game
-            self.moves.extend(moves[:-1])  # type: ignore[arg-type]
-            self.moves.append(ENDED)
-        else:
-            self.moves.extend(ENDED if move is None else move for move in moves)
-        self.symmetries.extend(symmetries if symmetries is not None else [0] * len(keys))
+        self.ids.append(game_id)
+        self.keys.append(np.array(keys, dtype=np.int64))
+        self.plies.append(np.array(plies, dtype=np.int64))
+        self.moves.append(np.array([ENDED if move is None else move for move in moves], dtype=np.int16))
+        self.symmetries.append(np.array(symmetries, dtype=np.uint8) if symmetries is not None else None)
+
+    def add_packed_positions(self, game_id: int, keys: Array, moves: Array) -> None:
+        """A game's positions at plies 0, 1, 2, ...: int64 keys and int16 moves (ENDED where it ended)."""
+        self.ids.append(game_id)
+        self.keys.append(keys)
+        self.plies.append(None)
+        self.moves.append(moves)
+        self.symmetries.append(None)
 
     def columns(self) -> dict[str, Array]:
         """The run's columns: rows sorted by (key, game), each game's first visit of a position only."""
-        keys = np.array(self.keys, dtype=np.int64)
-        games = np.array(self.games, dtype=np.uint32)
-        plies = np.array(self.plies, dtype=np.int64)
-        order = np.argsort(keys, kind="stable")  # the rows came game by game, ply by ply
+        counts = np.array([len(keys) for keys in self.keys], dtype=np.int64)
+        total = int(counts.sum())
+        keys = np.concatenate(self.keys).astype(np.int64, copy=False) if self.keys else np.zeros(0, dtype=np.int64)
+        games = np.repeat(np.array(self.ids, dtype=np.uint32), counts)
+        starts = np.cumsum(counts) - counts
+        plies = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+        for start, given in zip(starts.tolist(), self.plies):
+            if given is not None:
+                plies[start:start + len(given)] = given
+        symmetries = np.zeros(total, dtype=np.uint8)
+        for start, given in zip(starts.tolist(), self.symmetries):
+            if given is not None:
+                symmetries[start:start + len(given)] = given
+        moves = np.concatenate(self.moves).astype(np.int16, copy=False) if self.moves else np.zeros(0, dtype=np.int16)
+        order = _stable_order(keys)  # the rows came game by game, ply by ply
         keys, games = keys[order], games[order]
         first = np.ones(len(keys), dtype=bool)
         first[1:] = (keys[1:] != keys[:-1]) | (games[1:] != games[:-1])
@@ -362,12 +389,12 @@ class RunWriter:
             "keys": keys[first],
             "games": games[first],
             "plies": np.minimum(plies[order], np.iinfo(np.uint16).max).astype(np.uint16),
-            "moves": np.array(self.moves, dtype=np.int16)[order],
-            "symmetries": np.array(self.symmetries, dtype=np.uint8)[order],
+            "moves": moves[order],
+            "symmetries": symmetries[order],
         }
-        table = np.array(self.game_rows, dtype=object).reshape(-1, 8)
-        for place, (name, dtype) in enumerate(_GAME_COLUMNS):
-            columns[name] = np.array(table[:, place].tolist(), dtype=dtype)
+        fields = list(zip(*self.game_rows)) if self.game_rows else [()] * len(_GAME_COLUMNS)
+        for values, (name, dtype) in zip(fields, _GAME_COLUMNS):
+            columns[name] = np.array(values, dtype=dtype)
         return _with_busy_tables(columns)
 
 

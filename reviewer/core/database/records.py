@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import hashlib
 import re
+from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
 from typing import NamedTuple
 
 __all__ = [
+    "PACKED_ENDED",
     "GameRecord",
+    "PackedPositions",
     "PositionRow",
     "SkippedGame",
     "date_of",
     "elo_of",
     "fingerprint_of",
+    "fingerprint_of_bytes",
     "outcome_of",
     "speed_of",
 ]
@@ -40,7 +44,22 @@ class PositionRow(NamedTuple):
     symmetry: int = 0
 
 
-@dataclass
+PACKED_ENDED = -2  # the packed move code of the position a game ended in (the position index's ENDED)
+
+
+class PackedPositions(NamedTuple):
+    """A game's positions at plies 0, 1, 2, ... as machine numbers (native byte order): `keys` one
+    int64 each, `moves` one int16 each (the move played from there; PACKED_ENDED for the last)."""
+
+    keys: bytes
+    moves: bytes
+
+    @classmethod
+    def of(cls, keys: list[int], moves: list[int | None]) -> PackedPositions:
+        return cls(array("q", keys).tobytes(), array("h", [PACKED_ENDED if move is None else move for move in moves]).tobytes())
+
+
+@dataclass(slots=True)
 class GameRecord:
     """A game's fields and its positions, kept as columns (a game has a hundred positions and an
     import reads thousands of games a second): `positions` gives them as rows."""
@@ -57,20 +76,35 @@ class GameRecord:
     event: str
     speed: str
     board_size: int
-    moves: list[str]
+    moves: list[str]  # empty where `moves_text` holds them
     position_keys: list[int] = field(default_factory=list)
     position_moves: list[int | None] = field(default_factory=list)  # None where the game ended
     position_plies: list[int] | None = None  # None: 0, 1, 2, ... (every position one ply on)
     position_symmetries: list[int] | None = None  # None: all 0 (chess)
+    packed: PackedPositions | None = None  # where set (chess), the positions, and the lists above are empty
+    moves_text: str | None = None  # where set (chess), the moves joined by single spaces
+
+    def moves_and_plies(self) -> tuple[str, int]:
+        """The moves joined by single spaces, and how many there are."""
+        if self.moves_text is None:
+            return " ".join(self.moves), len(self.moves)
+        return self.moves_text, self.moves_text.count(" ") + 1 if self.moves_text else 0
 
     @property
     def positions(self) -> list[PositionRow]:
+        if self.packed is not None:
+            keys, moves = array("q"), array("h")
+            keys.frombytes(self.packed.keys)
+            moves.frombytes(self.packed.moves)
+            return [PositionRow(key, ply, None if move == PACKED_ENDED else move)
+                    for ply, (key, move) in enumerate(zip(keys, moves))]
         plies: Iterable[int] = self.position_plies if self.position_plies is not None else range(len(self.position_keys))
         symmetries: Iterable[int] = self.position_symmetries if self.position_symmetries is not None else repeat(0)
         return [PositionRow(*row) for row in zip(self.position_keys, plies, self.position_moves, symmetries)]
 
     def with_rows(self, rows: list[PositionRow]) -> GameRecord:
         """This record with its positions set from rows."""
+        self.packed = None
         self.position_keys = [row.key for row in rows]
         self.position_moves = [row.move for row in rows]
         self.position_plies = [row.ply for row in rows]
@@ -130,6 +164,9 @@ def fingerprint_of(kind: str, headers: dict[str, str], start: str, moves: str | 
     joined = moves if isinstance(moves, str) else " ".join(moves)
     text = "".join(f"\x00{name}\x01{value}" for name, value in sorted(headers.items()))
     # The same bytes as hashing kind, each header and the moves one after the other (one call, faster).
-    digest = hashlib.blake2b((kind + text).encode("utf-8", "replace") + b"\x02" + start.encode() + b"\x02" + joined.encode(),
-                             digest_size=8)
-    return int.from_bytes(digest.digest(), "big", signed=True)
+    return fingerprint_of_bytes((kind + text).encode("utf-8", "replace") + b"\x02" + start.encode() + b"\x02" + joined.encode())
+
+
+def fingerprint_of_bytes(data: bytes) -> int:
+    """The fingerprint of the bytes `fingerprint_of` makes of a game (the compiled reader makes them too)."""
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big", signed=True)
