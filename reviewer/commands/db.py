@@ -50,6 +50,7 @@ from reviewer.core.database import (
     position_of_game,
     rebuild_database,
 )
+from reviewer.core.database.explorer import check_filters
 from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
@@ -120,7 +121,9 @@ def _position(args: argparse.Namespace) -> Position:
 def _filters(args: argparse.Namespace) -> ExploreFilters:
     if args.color and not args.player:
         raise ValueError("--color needs --player")
-    return ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
+    filters = ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
+    check_filters(filters)
+    return filters
 
 
 def _game_json(game: StoredGame, figures: GameFigures | None = None) -> dict[str, Any]:
@@ -140,6 +143,10 @@ def _game_json(game: StoredGame, figures: GameFigures | None = None) -> dict[str
         "file": game.source_path,
         "index": game.source_index,
     }
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
 
 
 def _game_line(game: StoredGame) -> str:
@@ -166,6 +173,7 @@ def _run_import(args: argparse.Namespace) -> int:
             print(f"reviewer db: {path}: no such file or folder", file=sys.stderr)
         return EXIT_BAD_INPUT
     with GameDatabase(args.db) as database:
+        database.positions.runs()  # a damaged position index stops the import before a game is added to it
         report = import_paths(database, args.paths, chunk_games=max(1, args.chunk_games), progress=show)
         total = database.game_count()
     summary = {
@@ -192,8 +200,8 @@ def _run_import(args: argparse.Namespace) -> int:
         for line in report.unreadable:
             print(f"not read: {line}")
         print(
-            f"{report.stored} games stored, {report.duplicates} duplicates, {len(report.skipped)} skipped;"
-            f" {total} games in {summary['database']}"
+            f"{_games(report.stored)} stored, {report.duplicates} duplicates, {len(report.skipped)} skipped;"
+            f" {_games(total)} in {summary['database']}"
         )
     return EXIT_BAD_INPUT if report.unreadable and not report.stored and not report.duplicates else EXIT_OK
 
@@ -225,7 +233,10 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return EXIT_OK
     white_word, black_word = ("White", "Black")
-    print(f"{found.games} games reached this position" + (f" ({found.ended_here} ended there)" if found.ended_here else ""))
+    if not found.games:
+        print("No game in the database reached this position")
+    else:
+        print(f"{_games(found.games)} reached this position" + (f" ({found.ended_here} ended there)" if found.ended_here else ""))
     for stats in found.moves:
         rating = f"{stats.average_rating:.0f}" if stats.average_rating is not None else "-"
         performance = f"{stats.performance:.0f}" if stats.performance is not None else "-"
@@ -316,7 +327,8 @@ def _run_rebuild(args: argparse.Namespace) -> int:
             print(f"the old file is kept as {report.damaged_copy}")
         for path in report.missing:
             print(f"not read again (the file is gone): {path}")
-        print(f"{report.stored} games read again from {len(report.sources)} files into {database_path}")
+        files = "1 file" if len(report.sources) == 1 else f"{len(report.sources)} files"
+        print(f"{_games(report.stored)} read again from {files} into {database_path}")
     return EXIT_OK
 
 

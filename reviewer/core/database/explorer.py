@@ -22,6 +22,7 @@ from reviewer.core.database.position_index import (
     date_words,
     group_totals,
     starts_of,
+    starts_with_year,
 )
 from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
@@ -32,6 +33,7 @@ __all__ = [
     "ExploreFilters",
     "MoveStats",
     "Position",
+    "check_filters",
     "chess_position",
     "explore",
     "games_at",
@@ -132,8 +134,29 @@ class Exploration:
     top_plies: dict[int, int] = field(default_factory=dict)  # game id -> the ply where each top game reached the position
 
 
+_DATE_FORMS = "YYYY, YYYY.MM or YYYY.MM.DD"
+
+
 def _date_key(text: str) -> str:
-    return text.strip().replace("-", ".").replace("/", ".")
+    """A filter's date as the database writes dates ("2024.03"); ValueError for what is no date
+    (a filter that silently kept no game, or every game, would be a wrong answer)."""
+    key = text.strip().replace("-", ".").replace("/", ".")
+    parts = key.split(".")
+    widths = (4, 2, 2)
+    if len(parts) > 3 or any(len(part) != width or not part.isdigit() for part, width in zip(parts, widths)):
+        raise ValueError(f"{text.strip()!r} is not a date: write {_DATE_FORMS}")
+    if len(parts) > 1 and not 1 <= int(parts[1]) <= 12:
+        raise ValueError(f"{text.strip()!r} is not a date: there is no month {parts[1]}")
+    if len(parts) > 2 and not 1 <= int(parts[2]) <= 31:
+        raise ValueError(f"{text.strip()!r} is not a date: there is no day {parts[2]}")
+    return key
+
+
+def check_filters(filters: ExploreFilters) -> None:
+    """ValueError naming the first filter the database cannot take (a date that is no date)."""
+    for date in (filters.since, filters.until):
+        if date.strip():
+            _date_key(date)
 
 
 def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArray[np.uint32] | None:
@@ -193,12 +216,13 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
     keep = found.kinds == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
     if excluded_game is not None and excluded_game >= 0:
         keep &= games != excluded_game
-    if filters.since or filters.until:
+    if filters.since.strip() or filters.until.strip():
         high, low = found.date_high.astype(np.uint64, copy=False), found.date_low.astype(np.uint64, copy=False)
-        if filters.since:
+        keep &= starts_with_year(found.date_high)  # a game of unknown date was played neither before nor after
+        if filters.since.strip():
             since_high, since_low = date_words(_date_key(filters.since))
             keep &= (high > since_high) | ((high == since_high) & (low >= since_low))
-        if filters.until:
+        if filters.until.strip():
             until_high, until_low, high_mask, low_mask = _until_words(_date_key(filters.until))
             high, low = high & np.uint64(high_mask), low & np.uint64(low_mask)
             keep &= (high < until_high) | ((high == until_high) & (low <= until_low))

@@ -109,8 +109,10 @@ def _run_problems(database_path: Path, runs: list[str]) -> list[str]:
     for name in runs:
         try:
             Run(index_folder(database_path) / name)
-        except (OSError, ValueError) as error:
-            problems.append(f"the position index's run {name}: {error}")
+        except OSError:
+            problems.append(f"the position index's run {name} is missing")
+        except ValueError as error:  # it names the run
+            problems.append(f"the position index's {error}")
     return problems
 
 

@@ -1,0 +1,77 @@
+"""The explorer's filters and the command line's words, on games of the shared corpus: a date that
+is no date refused (never a silent empty or full answer), a game of unknown date kept out of a date
+filter, counts and words as a player reads them, and a damaged database that no import writes to."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewer.cli import main
+from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths, position_of_game
+from reviewer.core.database.explorer import check_filters
+from reviewer.core.formats import load_game
+
+MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")  # dated "1858.??.??" and the like
+ECO = ("pgn", "chesslib__eco.pgn")  # 2014 games without a date
+
+
+@pytest.fixture
+def dated_and_undated(corpus_dir, tmp_path):
+    path = tmp_path / "games.sqlite"
+    with GameDatabase(path) as database:
+        import_paths(database, [corpus_dir.joinpath(*MORPHY), corpus_dir.joinpath(*ECO)])
+    return path
+
+
+@pytest.mark.parametrize("text", ["garbage", "2020.13", "2020.1", "2020.05.32", "20", "2020.05.01.02", "1858.??"])
+def test_a_date_that_is_no_date_is_refused(text, dated_and_undated, capsys):
+    with pytest.raises(ValueError, match="is not a date"):
+        check_filters(ExploreFilters(since=text))
+    with GameDatabase(dated_and_undated) as database, pytest.raises(ValueError, match="is not a date"):
+        explore(database, chess_position(), ExploreFilters(until=text))
+    assert main(["db", "explore", "--db", str(dated_and_undated), "--since", text]) == 2
+    assert "is not a date" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("text", ["1858", "1858.06", "1858-06-21", "1858/06"])
+def test_the_date_forms_a_player_types_are_taken(text):
+    check_filters(ExploreFilters(since=text, until=text))
+
+
+def test_a_game_of_unknown_date_is_kept_out_of_either_date_filter(dated_and_undated):
+    with GameDatabase(dated_and_undated) as database:
+        dates = [str(row[0]) for row in database.connection.execute("SELECT date FROM games WHERE kind = 'chess'")]
+        everything = explore(database, chess_position()).games
+        until = explore(database, chess_position(), ExploreFilters(until="1860")).games
+        since = explore(database, chess_position(), ExploreFilters(since="1000")).games
+    dated = [date for date in dates if date[:4].isdigit()]
+    assert len(dated) < len(dates) == everything  # the ECO games have no date
+    assert until == sum(date[:4] <= "1860" for date in dated)
+    assert since == len(dated)
+
+
+def test_the_command_line_counts_one_game_and_no_game_as_words(dated_and_undated, corpus_dir, capsys):
+    database = str(dated_and_undated)
+    assert main(["db", "explore", "--db", database, "--moves", "e4 e5 Ke2 Ke7 Ke1", "--top", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "No game in the database reached this position"
+    morphy = corpus_dir.joinpath(*MORPHY)
+    with GameDatabase(dated_and_undated) as database_file:
+        assert explore(database_file, position_of_game(load_game(morphy), 30)).games == 1  # deep in one game
+    assert main(["db", "explore", "--db", database, "--sgf", str(morphy), "--ply", "30", "--top", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "1 game reached this position"
+
+
+def test_an_import_into_a_damaged_database_stops_and_adds_nothing(dated_and_undated, corpus_dir, capsys):
+    run = sorted(dated_and_undated.parent.glob("games.sqlite.positions/*.run"))[0]
+    with run.open("r+b") as file:
+        file.truncate(1000)
+    with GameDatabase(dated_and_undated) as database:
+        before = database.game_count()
+    sgf = corpus_dir / "sgf" / "sabaki__pro_game.sgf"
+    assert main(["db", "import", "--db", str(dated_and_undated), str(sgf)]) == 1
+    error = capsys.readouterr().err
+    assert f"the position index's {run.name} is cut short" in error and "rebuild" in error
+    with GameDatabase(dated_and_undated) as database:
+        assert database.game_count() == before
+    assert main(["db", "check", "--db", str(dated_and_undated)]) == 1
+    assert capsys.readouterr().err.count(run.name) == 1  # the run named once
