@@ -57,12 +57,14 @@ from reviewer.core.database import (
     position_of_node,
     rebuild_database,
 )
+from reviewer.core.database.explorer import check_filters
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.common import style
 from reviewer.gui.common.move_entry import NAVIGATION_KEYS
 from reviewer.gui.common.session import ReviewSession
+from reviewer.gui.common.settings import Settings
 from reviewer.gui.common.tasks import Task, TaskContext, Tasks
 from reviewer.gui.presenters import explorer as texts
 
@@ -117,9 +119,19 @@ def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
     return rebuild_database(database_path, progress=context.report, cancel=context.cancel_event)
 
 
-def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport:
-    with GameDatabase(database_path) as database:
-        return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
+def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport | Damage:
+    """The games added, or the damage that stopped it (nothing is added to a damaged database)."""
+    try:
+        with GameDatabase(database_path) as database:
+            database.positions.runs()  # a run cut short or missing: DamagedDatabase
+            return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
+    except DamagedDatabase as damage:
+        return Damage(damage.reason)
+    except sqlite3.DatabaseError as error:
+        found = damage_in(error, database_path)
+        if found is None:
+            raise
+        return Damage(found.reason)
 
 
 class _SharesDelegate(QStyledItemDelegate):
@@ -187,6 +199,7 @@ class ExplorerPanel(QWidget):
         self._imports: list[Task] = []  # every import not over, the unseen ones too
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
+        self._damaged = False  # the database on show is damaged: Rebuild is offered once no import runs
 
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("explorer-summary")
@@ -237,11 +250,13 @@ class ExplorerPanel(QWidget):
         self.min_rating.setPrefix("")
         for box in (self.since, self.until):
             box.setMaximumWidth(110)
-            box.editingFinished.connect(self.refresh)
-        self.mine.toggled.connect(self.refresh)
-        self.color.currentIndexChanged.connect(self.refresh)
-        self.speed.currentIndexChanged.connect(self.refresh)
-        self.min_rating.valueChanged.connect(self.refresh)
+        self._restore_filters()
+        for box in (self.since, self.until):
+            box.editingFinished.connect(self._filters_changed)
+        self.mine.toggled.connect(self._filters_changed)
+        self.color.currentIndexChanged.connect(self._filters_changed)
+        self.speed.currentIndexChanged.connect(self._filters_changed)
+        self.min_rating.valueChanged.connect(self._filters_changed)
         first_row, second_row = QHBoxLayout(), QHBoxLayout()
         for row in (first_row, second_row):
             row.setContentsMargins(0, 0, 0, 0)
@@ -278,6 +293,8 @@ class ExplorerPanel(QWidget):
         for column in (1, 2, 3):
             games_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.games.itemDoubleClicked.connect(self._open)
+        for tree in (self.moves, self.games):
+            tree.installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -318,6 +335,27 @@ class ExplorerPanel(QWidget):
             self.min_rating.value(),
         )
 
+    def _restore_filters(self) -> None:
+        """The filters as the player last left them (the next start too)."""
+        settings = Settings()
+        self.mine.setChecked(settings.explorer_filter("mine") == "yes")
+        self.color.setCurrentIndex(max(0, self.color.findData(settings.explorer_filter("color") or None)))
+        self.speed.setCurrentIndex(max(0, self.speed.findData(settings.explorer_filter("speed"))))
+        self.since.setText(settings.explorer_filter("since"))
+        self.until.setText(settings.explorer_filter("until"))
+        rating = settings.explorer_filter("min_rating")
+        self.min_rating.setValue(int(rating) if rating.isdigit() else 0)
+
+    def _filters_changed(self) -> None:
+        settings = Settings()
+        settings.set_explorer_filter("mine", "yes" if self.mine.isChecked() else "no")
+        settings.set_explorer_filter("color", str(self.color.currentData() or ""))
+        settings.set_explorer_filter("speed", str(self.speed.currentData() or ""))
+        settings.set_explorer_filter("since", self.since.text().strip())
+        settings.set_explorer_filter("until", self.until.text().strip())
+        settings.set_explorer_filter("min_rating", str(self.min_rating.value()))
+        self.refresh()
+
     def refresh(self) -> None:
         """Ask for the position on show (nothing while hidden: showing the panel asks)."""
         self.mine.setEnabled(bool(self._player().strip()))
@@ -331,8 +369,14 @@ class ExplorerPanel(QWidget):
         if game is None or node is None or not game_support(game.kind).database_position_ref:
             self._show_nothing("Open a game to see the moves played from its positions.")
             return
+        filters = self.filters()
+        try:
+            check_filters(filters)
+        except ValueError as error:
+            self._show_nothing(texts.bad_filter_text(str(error)))
+            return
         asked = self._asked
-        task = self.tasks.submit(_answer, self._database_path(), game, node, self.filters(), name="explorer")
+        task = self.tasks.submit(_answer, self._database_path(), game, node, filters, name="explorer")
         task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
 
@@ -340,12 +384,9 @@ class ExplorerPanel(QWidget):
         if asked != self._asked:
             return  # an answer for a position no longer shown
         if isinstance(answer, Damage):
-            self._show_nothing(texts.damaged_text(answer.reason))
-            self.notice_label.hide()
-            self.body.hide()
-            self.add_button.hide()
-            self.rebuild_button.setVisible(self._import_task is None)
+            self._show_damage(answer)
             return
+        self._damaged = False
         self.rebuild_button.hide()
         self.answer = answer
         first = game_support(answer.exploration.kind).first_player
@@ -371,6 +412,14 @@ class ExplorerPanel(QWidget):
         self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration))
         self.answered.emit(answer)
 
+    def _show_damage(self, damage: Damage) -> None:
+        self._show_nothing(texts.damaged_text(damage.reason))
+        self.notice_label.hide()
+        self.body.hide()
+        self.add_button.hide()
+        self._damaged = True
+        self.rebuild_button.setVisible(self._import_task is None)
+
     def _failed(self, asked: int, text: str) -> None:
         if asked == self._asked:
             self._show_nothing(f"The game database could not be read: {text}")
@@ -382,10 +431,17 @@ class ExplorerPanel(QWidget):
         self.summary_label.setText(text)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """A filter being edited keeps its arrow keys (the window's would step through the game)."""
+        """A filter being edited keeps its arrow keys (the window's would step through the game);
+        Enter on a move plays it, on a game opens it, as a click and a double-click do."""
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and Qt.Key(event.key()) in NAVIGATION_KEYS:
             event.accept()
             return True
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and watched in (self.moves, self.games)
+                and Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            item = watched.currentItem() if isinstance(watched, QTreeWidget) else None
+            if item is not None:
+                (self._play if watched is self.moves else self._open)(item, 0)
+                return True
         return super().eventFilter(watched, event)
 
     def showEvent(self, event: Any) -> None:
@@ -474,22 +530,35 @@ class ExplorerPanel(QWidget):
     def _import_progress(self, progress: ImportProgress) -> None:
         self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored, str(progress.path)))
 
-    def _imported(self, report: ImportReport, quiet: bool) -> None:
+    def _imported(self, report: ImportReport | Damage, quiet: bool) -> None:
+        if isinstance(report, Damage):
+            if not quiet:
+                self._import_answered = True
+            self._asked += 1  # an answer asked before the import no longer holds
+            self._show_damage(report)
+            return
         if not quiet:
             self._import_answered = True
-            self.summary_label.setText(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled))
+            # in the notice, which stays while the answers for the positions come and go
+            self._notify(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled,
+                                                report.unreadable))
         self.imported.emit(report)
         if report.stored:
             self.refresh()
 
+    def _notify(self, text: str) -> None:
+        self.notice_label.setText(text)
+        self.notice_label.show()
+
     def _import_failed(self, text: str) -> None:
-        self.summary_label.setText(f"The games could not be added: {text}")
+        self._notify(f"The games could not be added: {text}")
 
     def _import_over(self, task: Task) -> None:
         if task is self._import_task:
             if task.is_cancelled and not self._import_answered:
-                self.summary_label.setText(texts.IMPORT_CANCELLED)
+                self._notify(texts.IMPORT_CANCELLED)
             self._import_task = None
+            self.rebuild_button.setVisible(self._damaged)
             self.progress.hide()
             self.cancel_button.hide()
             self.add_button.setEnabled(True)

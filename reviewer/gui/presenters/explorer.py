@@ -111,13 +111,27 @@ def import_progress_text(games_read: int, stored: int, path: str) -> str:
 IMPORT_CANCELLED = "Adding games was cancelled before any was read."
 
 
-def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False) -> str:
-    text = f"Cancelled: {stored} games added" if cancelled else f"{stored} games added"
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False,
+                     unreadable: list[str] | None = None) -> str:
+    """What an import did; each file it could not read named with why (up to three)."""
+    text = f"Cancelled: {_games(stored)} added" if cancelled else f"{_games(stored)} added"
     if duplicates:
         text += f", {duplicates} already there"
     if skipped:
         text += f", {skipped} could not be read"
-    return text + "."
+    text += "."
+    if unreadable:
+        shown = "; ".join(line.rsplit("/", 1)[-1] for line in unreadable[:3]) + (" …" if len(unreadable) > 3 else "")
+        text += f" Not read: {shown}."
+    return text
+
+
+def bad_filter_text(reason: str) -> str:
+    return f"The filters cannot be used: {reason}."
 
 
 def damaged_text(reason: str) -> str:

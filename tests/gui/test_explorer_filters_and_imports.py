@@ -1,0 +1,142 @@
+"""The opening explorer as a player uses it past the first click, driven by real mouse and key
+events: what an import did stays on show (and names the files it could not read), Enter plays a
+move and opens a game, a date that is no date is said to be one, the filters come back at the next
+start, and a damaged database takes no import."""
+
+from __future__ import annotations
+
+import pytest
+import screenshots
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from test_explorer_panel import MORPHY, WAIT_MS, _expected, _open, _row, _wait_answer, _window
+from window_support import OPEN_TIMEOUT_MS, shown_window
+
+from reviewer.core.database import GameDatabase, default_database_path, import_paths
+from reviewer.gui.presenters import explorer as texts
+
+
+@pytest.fixture
+def morphy_file(corpus_dir):
+    return corpus_dir.joinpath(*MORPHY)
+
+
+@pytest.fixture
+def database(morphy_file):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [morphy_file])
+    return default_database_path()
+
+
+def _only_the_button_feeds(window) -> None:
+    window.files.opened.disconnect()
+    window.files.opened.connect(window._on_file_opened)
+
+
+def _click(widget, point=None) -> None:
+    QTest.mouseClick(widget, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, point or widget.rect().center())
+
+
+def test_what_an_import_did_stays_while_the_answers_come(qtbot, morphy_file, tmp_path):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _only_the_button_feeds(window)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.EMPTY_DATABASE, timeout=WAIT_MS)
+    missing = tmp_path / "nowhere.pgn"
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        panel.add_games([morphy_file, missing])
+    _wait_answer(qtbot, panel, 211)
+    notice = panel.notice_label.text()
+    assert panel.notice_label.isVisible() and notice.startswith("211 games added.")
+    assert "Not read: nowhere.pgn" in notice
+    assert panel.summary_label.text() == texts.summary(panel.answer.exploration)
+    window.go_to_ply(1)  # the next position's answer leaves it there too
+    _wait_answer(qtbot, panel, _expected(default_database_path(), window.session.model.game, 1).games)
+    assert panel.notice_label.isVisible() and panel.notice_label.text() == notice
+    screenshots.shoot(qtbot, window, "explorer-imported", follows=panel)
+
+
+def test_enter_plays_the_move_and_opens_the_game_on_show(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    _click(panel.moves.viewport(), panel.moves.visualItemRect(_row(panel, "e4")).center())  # plays e4
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 1).games)
+    panel.moves.setFocus()
+    qtbot.waitUntil(panel.moves.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.moves, Qt.Key.Key_Down)  # the next row made current, as the keyboard does
+    row = panel.moves.currentItem()
+    assert row is not None
+    QTest.keyClick(panel.moves, Qt.Key.Key_Return)
+    assert window.session.model.current_node.move == row.text(0)
+    node = window.session.model.current_node
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 2).games if node.is_mainline else None)
+    qtbot.waitUntil(lambda: panel.games.topLevelItemCount() > 0, timeout=WAIT_MS)
+    panel.games.setFocus()
+    qtbot.waitUntil(panel.games.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.games, Qt.Key.Key_Down)
+    item = panel.games.currentItem()
+    stored, ply = item.data(0, Qt.ItemDataRole.UserRole)
+    with qtbot.waitSignal(window.file_opened, timeout=OPEN_TIMEOUT_MS):
+        QTest.keyClick(panel.games, Qt.Key.Key_Return)
+    assert window.session.model.game_index == stored.source_index and window.session.model.current_ply == ply
+
+
+def test_a_date_that_is_no_date_is_said_to_be_one(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    _click(panel.since)
+    QTest.keyClicks(panel.since, "1858.13")
+    QTest.keyClick(panel.since, Qt.Key.Key_Return)
+    assert panel.summary_label.text() == "The filters cannot be used: '1858.13' is not a date: there is no month 13."
+    assert panel.answer is None and panel.moves.topLevelItemCount() == 0
+    QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
+    QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
+    QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
+    QTest.keyClick(panel.since, Qt.Key.Key_Return)  # "1858": a date
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
+    assert panel.filters().since == "1858"
+
+
+def test_the_filters_come_back_at_the_next_start(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    _click(panel.mine)
+    panel.color.setFocus()
+    qtbot.waitUntil(panel.color.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.color, Qt.Key.Key_Down)  # as White
+    _click(panel.until)
+    QTest.keyClicks(panel.until, "1858")
+    QTest.keyClick(panel.until, Qt.Key.Key_Return)
+    chosen = panel.filters()
+    assert chosen.player == "Morphy" and chosen.color == "white" and chosen.until == "1858"
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, chosen).games)
+    window.close()
+    again = shown_window(qtbot, 1300, 900, remember_layout=False)
+    assert again.explorer_panel.mine.isChecked()
+    assert again.explorer_panel.filters() == chosen
+
+
+def test_a_damaged_database_takes_no_import_and_offers_the_rebuild(qtbot, database, morphy_file, corpus_dir):
+    run = sorted(database.parent.glob("games.sqlite.positions/*.run"))[0]
+    with run.open("r+b") as file:
+        file.truncate(1000)
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _only_the_button_feeds(window)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(panel.rebuild_button.isVisible, timeout=WAIT_MS)
+    panel.add_games([corpus_dir / "sgf" / "sabaki__pro_game.sgf"])
+    qtbot.waitUntil(lambda: not panel.tasks.busy() and panel.rebuild_button.isVisible(), timeout=WAIT_MS)
+    assert f"it is damaged (the position index's {run.name} is cut short)" in panel.summary_label.text()
+    assert "ValueError" not in panel.summary_label.text() + panel.notice_label.text()
+    with GameDatabase(database) as opened:
+        assert opened.connection.execute("SELECT count(*) FROM games").fetchone()[0] == 211
+    _click(panel.rebuild_button)
+    assert _wait_answer(qtbot, panel, 211).exploration.moves[0].move == "e4"
