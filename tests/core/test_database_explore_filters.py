@@ -75,3 +75,33 @@ def test_an_import_into_a_damaged_database_stops_and_adds_nothing(dated_and_unda
         assert database.game_count() == before
     assert main(["db", "check", "--db", str(dated_and_undated)]) == 1
     assert capsys.readouterr().err.count(run.name) == 1  # the run named once
+
+
+UNICODE_NAMES_PGN = """[Event "Club"]
+[White "Ülle Ärmel"]
+[Black "Øyvind Ångström"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 1-0
+
+[Event "Club"]
+[White "Ørsted, Hans"]
+[Black "Ärmel, Ülle"]
+[Result "0-1"]
+
+1. d4 d5 0-1
+"""
+
+
+@pytest.mark.parametrize(("name", "games"), [
+    ("Ülle Ärmel", 1), ("ülle ärmel", 1), ("ÜLLE ÄRMEL", 1), ("øyvind", 1), ("ØYVIND ÅNGSTRÖM", 1),
+    ("ärmel", 1), ("ØRSTED", 1), ("Ülle Är", 0),
+])
+def test_a_player_named_in_any_alphabet_is_found_whatever_the_case(name, games, tmp_path):
+    source = tmp_path / "club.pgn"
+    source.write_text(UNICODE_NAMES_PGN, encoding="utf-8")
+    with GameDatabase(tmp_path / "games.sqlite") as database:
+        import_paths(database, [source])
+        assert explore(database, chess_position(), ExploreFilters(player=name)).games == games
+        assert explore(database, chess_position(), ExploreFilters(player=name.lower(), color="white")).games == (
+            1 if games and name.casefold().startswith(("ülle", "ørsted")) else 0)

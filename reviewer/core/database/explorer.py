@@ -159,6 +159,24 @@ def check_filters(filters: ExploreFilters) -> None:
             _date_key(date)
 
 
+def _casefold(text: str | None) -> str | None:
+    return text.casefold() if text else text
+
+
+def _name_condition(database: GameDatabase, side: str, name: str) -> tuple[str, list[object]]:
+    """The SQL that keeps the games where `side` ("white", "black") is `name`, and its values."""
+    if name.isascii():  # SQLite's NOCASE folds ASCII letters alone, and its name indexes serve it
+        return (f"({side} = ? COLLATE NOCASE"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE))",
+                [name, name + ",", name + "-", name + " ", name + "!"])
+    # "ülle" finds "Ülle Ärmel": Unicode's case folding, over every game (no index folds so)
+    database.connection.create_function("reviewer_casefold", 1, _casefold, deterministic=True)
+    folded = name.casefold()
+    return (f"(reviewer_casefold({side}) = ? OR substr(reviewer_casefold({side}), 1, ?) IN (?, ?))",
+            [folded, len(folded) + 1, folded + ",", folded + " "])
+
+
 def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArray[np.uint32] | None:
     """The ids of the games the player or accuracy filter keeps (None: no such filter)."""
     values: list[object] = []
@@ -169,15 +187,13 @@ def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArra
         name = filters.player
         selects = []
         for side in sides:
-            named = (f"({side} = ? COLLATE NOCASE"
-                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
-                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE))")
+            named, named_values = _name_condition(database, side, name)
             if filters.min_accuracy is None:
                 selects.append(f"SELECT id FROM games WHERE {named}")
             else:
                 selects.append(f"SELECT id FROM games JOIN figures f ON f.game_id = id WHERE {named}"
                                f" AND f.positions_analysed >= f.positions_total AND f.{side}_accuracy >= ?")
-            values.extend([name, name + ",", name + "-", name + " ", name + "!"])
+            values.extend(named_values)
             if filters.min_accuracy is not None:
                 values.append(filters.min_accuracy)
         query = " UNION ALL ".join(selects)
