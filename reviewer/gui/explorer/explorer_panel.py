@@ -8,9 +8,10 @@ thread and drops an answer for a position no longer shown. What it says comes fr
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ from reviewer.core.database import (
     rebuild_database,
 )
 from reviewer.core.database.explorer import check_filters
+from reviewer.core.database.figures import GameFigures, figures_of, join_game
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
@@ -80,6 +82,7 @@ class Answer:
     exploration: Exploration
     plies: dict[int, int]
     database_games: int
+    figures: dict[int, GameFigures] = field(default_factory=dict)  # game id -> the analysis joined to it
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,25 @@ def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) 
         if total == 0:
             return Answer(Exploration(position.kind, 0), {}, 0)
         found = explore(database, position, filters, top_games=TOP_GAMES)
-    return Answer(found, found.top_plies, total)
+        figures = figures_of(database, [game.id for game, _move in found.top_games])
+    return Answer(found, found.top_plies, total, figures)
+
+
+def _join(database_path: Path, game: Game) -> GameFigures | None:
+    """The analysis the cache holds for the game on show joined to its row in the database."""
+    from reviewer.core.cache import AnalysisCache
+
+    with GameDatabase(database_path) as database, AnalysisCache() as cache:
+        return join_game(database, cache, game)
+
+
+def _mainline_copy(game: Game) -> Game:
+    """The game with a copy of its main line alone (the window's game may change meanwhile)."""
+    root = dataclasses.replace(game.root, children=[], parent=None)
+    tail = root
+    for node in game.root.mainline():
+        tail = tail.add_child(dataclasses.replace(node, children=[], parent=None))
+    return dataclasses.replace(game, root=root)
 
 
 def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
@@ -248,6 +269,13 @@ class ExplorerPanel(QWidget):
         self.min_rating.setSingleStep(100)
         self.min_rating.setSpecialValueText("any rating")
         self.min_rating.setPrefix("")
+        self.min_accuracy = QSpinBox(self)
+        self.min_accuracy.setRange(0, 100)
+        self.min_accuracy.setSingleStep(5)
+        self.min_accuracy.setSpecialValueText("any accuracy")
+        self.min_accuracy.setPrefix("accuracy ≥ ")
+        self.min_accuracy.setToolTip("Only games analysed in full where your accuracy (with My games) or the mean of"
+                                     " both sides' is at least this")
         for box in (self.since, self.until):
             box.setMaximumWidth(110)
         self._restore_filters()
@@ -257,6 +285,7 @@ class ExplorerPanel(QWidget):
         self.color.currentIndexChanged.connect(self._filters_changed)
         self.speed.currentIndexChanged.connect(self._filters_changed)
         self.min_rating.valueChanged.connect(self._filters_changed)
+        self.min_accuracy.valueChanged.connect(self._filters_changed)
         first_row, second_row = QHBoxLayout(), QHBoxLayout()
         for row in (first_row, second_row):
             row.setContentsMargins(0, 0, 0, 0)
@@ -268,6 +297,7 @@ class ExplorerPanel(QWidget):
         second_row.addWidget(self.since)
         second_row.addWidget(self.until)
         second_row.addWidget(self.min_rating)
+        second_row.addWidget(self.min_accuracy)
         second_row.addStretch(1)
 
         self.moves = QTreeWidget(self)
@@ -286,11 +316,11 @@ class ExplorerPanel(QWidget):
         self.games.setObjectName("explorer-games")
         self.games.setRootIsDecorated(False)
         self.games.setUniformRowHeights(True)
-        self.games.setHeaderLabels(["Top games", "Result", "Date", "Move"])
+        self.games.setHeaderLabels(["Top games", "Result", "Date", "Accuracy", "Move"])
         games_header = self.games.header()
         games_header.setStretchLastSection(False)
         games_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in (1, 2, 3, 4):
             games_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.games.itemDoubleClicked.connect(self._open)
         for tree in (self.moves, self.games):
@@ -315,10 +345,12 @@ class ExplorerPanel(QWidget):
         layout.addWidget(self.body, 1)
         layout.addStretch(0)
         self.add_button.hide()
-        filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating)
+        filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating, self.min_accuracy)
         for widget in filters:
             widget.installEventFilter(self)
 
+        self._joined: tuple[int, int] | None = None  # (game, evaluations) whose analysis was last joined
+        session.assessment_changed.connect(self.join_analysis)
         session.current_changed.connect(lambda _node: self.refresh())
         session.game_loaded.connect(self.refresh)
         session.tree_changed.connect(lambda _mainline: self.refresh())
@@ -333,6 +365,7 @@ class ExplorerPanel(QWidget):
             self.until.text(),
             str(self.speed.currentData() or ""),
             self.min_rating.value(),
+            self.min_accuracy.value(),
         )
 
     def _restore_filters(self) -> None:
@@ -345,6 +378,8 @@ class ExplorerPanel(QWidget):
         self.until.setText(settings.explorer_filter("until"))
         rating = settings.explorer_filter("min_rating")
         self.min_rating.setValue(int(rating) if rating.isdigit() else 0)
+        accuracy = settings.explorer_filter("min_accuracy")
+        self.min_accuracy.setValue(int(accuracy) if accuracy.isdigit() else 0)
 
     def _filters_changed(self) -> None:
         settings = Settings()
@@ -354,6 +389,7 @@ class ExplorerPanel(QWidget):
         settings.set_explorer_filter("since", self.since.text().strip())
         settings.set_explorer_filter("until", self.until.text().strip())
         settings.set_explorer_filter("min_rating", str(self.min_rating.value()))
+        settings.set_explorer_filter("min_accuracy", str(self.min_accuracy.value()))
         self.refresh()
 
     def refresh(self) -> None:
@@ -401,7 +437,10 @@ class ExplorerPanel(QWidget):
         self.games.clear()
         for game, move in answer.exploration.top_games:
             shown = texts.game_row(game, move)
-            item = QTreeWidgetItem([shown.players, shown.result, shown.date, shown.move])
+            accuracy = texts.accuracy_cell(answer.figures.get(game.id))
+            item = QTreeWidgetItem([shown.players, shown.result, shown.date, accuracy.text, shown.move])
+            item.setToolTip(3, accuracy.tooltip)
+            item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
             item.setToolTip(0, f"{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
             self.games.addTopLevelItem(item)
@@ -447,6 +486,20 @@ class ExplorerPanel(QWidget):
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         self.refresh()
+
+    def join_analysis(self) -> None:
+        """The open game's settled analysis joined to its row (its accuracy shown and filtered by),
+        after the import of its file (the same lane)."""
+        model = self.session.model
+        game = model.game
+        if game is None or not model.assessment_settled or not game_support(game.kind).database_record_ref:
+            return
+        evaluations = len(model.basis.evaluations)
+        if evaluations == 0 or self._joined == (id(game), evaluations):
+            return
+        self._joined = (id(game), evaluations)
+        task = self.tasks.submit(_join, self._database_path(), _mainline_copy(game), lane=IMPORT_LANE, name="db-join")
+        task.done.connect(lambda figures: self.refresh() if figures is not None else None)
 
     # ----------------------------------------------------------------------------- actions
     def _play(self, item: QTreeWidgetItem, _column: int) -> None:

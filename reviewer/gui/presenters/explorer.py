@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.database import DatabaseDeparture, Exploration, ExploreFilters, LineDeparture, MoveStats, StoredGame
+from reviewer.core.database.figures import GameFigures
 from reviewer.core.gametree import Color
 
 EMPTY_DATABASE = "Your game database is empty: add game files or a folder to see the moves played here."
@@ -90,9 +91,11 @@ def summary(exploration: Exploration) -> str:
 
 
 def filters_of(
-    player: str, mine: bool, color: Color | None, since: str, until: str, speed: str, min_rating: int
+    player: str, mine: bool, color: Color | None, since: str, until: str, speed: str, min_rating: int,
+    min_accuracy: int = 0,
 ) -> ExploreFilters:
-    """The form's filters: `mine` with the player's name; a colour only with a player; 0 = any rating."""
+    """The form's filters: `mine` with the player's name; a colour only with a player; 0 = any rating
+    or accuracy."""
     name = player.strip() if mine else ""
     return ExploreFilters(
         player=name,
@@ -101,7 +104,27 @@ def filters_of(
         until=until.strip(),
         min_rating=min_rating or None,
         speed=speed,
+        min_accuracy=float(min_accuracy) if min_accuracy else None,
     )
+
+
+@dataclass(frozen=True)
+class AccuracyCell:
+    text: str  # "91 / 85": White's, Black's
+    tooltip: str
+
+
+def accuracy_cell(figures: GameFigures | None) -> AccuracyCell:
+    """A top game's accuracy as the analysis cache gave it (joined when the game was reviewed)."""
+    if figures is None:
+        return AccuracyCell("–", "Not analysed: review the game (or run `reviewer db join-analysis`)")
+    white, black = figures.accuracy["white"], figures.accuracy["black"]
+    text = f"{_figure(white)} / {_figure(black)}"
+    tooltip = f"Accuracy: White {_figure(white)}, Black {_figure(black)}"
+    if not figures.complete:
+        text += "*"
+        tooltip += f" (in part: {figures.positions_analysed} of {figures.positions_total} positions analysed)"
+    return AccuracyCell(text, tooltip)
 
 
 def import_progress_text(games_read: int, stored: int, path: str) -> str:
