@@ -50,7 +50,7 @@ from reviewer.core.database import (
     position_of_game,
     rebuild_database,
 )
-from reviewer.core.database.explorer import check_filters
+from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
@@ -152,7 +152,7 @@ def _games(count: int) -> str:
 def _game_line(game: StoredGame) -> str:
     white = f"{game.white or '?'}" + (f" ({game.white_elo})" if game.white_elo else "")
     black = f"{game.black or '?'}" + (f" ({game.black_elo})" if game.black_elo else "")
-    return f"{white} – {black}  {game.result or '*'}  {game.date or '?'}  {game.event}"
+    return f"{white} – {black}  {game.result or '*'}  {shown_date(game.date)}  {game.event}"
 
 
 def _run_import(args: argparse.Namespace) -> int:
@@ -242,7 +242,7 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
         performance = f"{stats.performance:.0f}" if stats.performance is not None else "-"
         print(
             f"  {stats.move:<8} {stats.games:>7}  {white_word} {stats.white_wins} / draw {stats.draws} / {black_word}"
-            f" {stats.black_wins}  rating {rating}  performance {performance}  last {stats.last_played or '-'}"
+            f" {stats.black_wins}  rating {rating}  performance {performance}  last {shown_date(stats.last_played) if stats.last_played else '-'}"
         )
     if found.top_games:
         print("top games:")

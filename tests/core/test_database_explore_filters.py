@@ -8,7 +8,7 @@ import pytest
 
 from reviewer.cli import main
 from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths, position_of_game
-from reviewer.core.database.explorer import check_filters
+from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.formats import load_game
 
 MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")  # dated "1858.??.??" and the like
@@ -105,3 +105,16 @@ def test_a_player_named_in_any_alphabet_is_found_whatever_the_case(name, games, 
         assert explore(database, chess_position(), ExploreFilters(player=name)).games == games
         assert explore(database, chess_position(), ExploreFilters(player=name.lower(), color="white")).games == (
             1 if games and name.casefold().startswith(("ülle", "ørsted")) else 0)
+
+
+@pytest.mark.parametrize(("stored", "shown"), [
+    ("1858.??.??", "1858"), ("2024.05.??", "2024.05"), ("2024.05.17", "2024.05.17"), ("????.??.??", "?"), ("", "?"),
+])
+def test_a_date_is_shown_as_far_as_it_is_known(stored, shown):
+    assert shown_date(stored) == shown
+
+
+def test_the_command_line_shows_the_dates_as_far_as_they_are_known(dated_and_undated, capsys):
+    assert main(["db", "explore", "--db", str(dated_and_undated), "--moves", "e4 e5", "--until", "1858"]) == 0
+    out = capsys.readouterr().out
+    assert "??" not in out and " 1858 " in out and "last 1858" in out

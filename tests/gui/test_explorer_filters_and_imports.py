@@ -100,6 +100,8 @@ def test_a_date_that_is_no_date_is_said_to_be_one(qtbot, database, morphy_file):
     QTest.keyClick(panel.since, Qt.Key.Key_Return)  # "1858": a date
     _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
     assert panel.filters().since == "1858"
+    dates = {panel.games.topLevelItem(place).text(2) for place in range(panel.games.topLevelItemCount())}
+    assert dates and not any("?" in date for date in dates)  # "1858", not "1858.??.??"
 
 
 def test_the_filters_come_back_at_the_next_start(qtbot, database, morphy_file):

@@ -43,6 +43,7 @@ __all__ = [
     "position_after_moves",
     "position_of_game",
     "position_of_node",
+    "shown_date",
 ]
 
 
@@ -150,6 +151,16 @@ def _date_key(text: str) -> str:
     if len(parts) > 2 and not 1 <= int(parts[2]) <= 31:
         raise ValueError(f"{text.strip()!r} is not a date: there is no day {parts[2]}")
     return key
+
+
+def shown_date(text: str) -> str:
+    """A stored date as far as it is known: "1858.??.??" -> "1858", "2024.05.??" -> "2024.05", "" -> "?"."""
+    known: list[str] = []
+    for part in text.strip().split("."):
+        if not part.isdigit():
+            break
+        known.append(part)
+    return ".".join(known) or "?"
 
 
 def check_filters(filters: ExploreFilters) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.database import DatabaseDeparture, Exploration, ExploreFilters, LineDeparture, MoveStats, StoredGame
+from reviewer.core.database.explorer import shown_date
 from reviewer.core.database.figures import GameFigures
 from reviewer.core.gametree import Color
 
@@ -79,7 +80,7 @@ def move_rows(exploration: Exploration, first_color: Color) -> list[MoveRow]:
 def game_row(game: StoredGame, move: str) -> GameRow:
     white = (game.white.strip() or "?") + (f" ({game.white_elo})" if game.white_elo else "")
     black = (game.black.strip() or "?") + (f" ({game.black_elo})" if game.black_elo else "")
-    return GameRow(f"{white} – {black}", game.result or "*", game.date or "?", move or "(end)")
+    return GameRow(f"{white} – {black}", game.result or "*", shown_date(game.date), move or "(end)")
 
 
 def summary(exploration: Exploration) -> str:
