@@ -142,3 +142,27 @@ def test_a_damaged_database_takes_no_import_and_offers_the_rebuild(qtbot, databa
         assert opened.connection.execute("SELECT count(*) FROM games").fetchone()[0] == 211
     _click(panel.rebuild_button)
     assert _wait_answer(qtbot, panel, 211).exploration.moves[0].move == "e4"
+
+
+def test_the_file_chooser_offers_every_kind_of_file_the_import_reads(qtbot, morphy_file, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from reviewer.core.database.importer import COMPRESSED_SUFFIXES
+    from reviewer.core.formats import read_extensions
+
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    asked = []
+
+    def chooser(_parent, _title, _folder, offered):
+        asked.append(offered)
+        return [str(morphy_file)], offered
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", chooser)
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        panel.add_button.menu().actions()[0].trigger()  # "Game files…"
+    patterns = asked[0].split(";;")[0]
+    for extension in read_extensions():  # .ugi, UGF's other name, too
+        assert f"*{extension} " in patterns + " "
+        for suffix in COMPRESSED_SUFFIXES:
+            assert f"*{extension}{suffix}" in patterns

@@ -127,6 +127,16 @@ def _join(database_path: Path, game: Game) -> GameFigures | None:
         return join_game(database, cache, game)
 
 
+def _game_files_filter() -> str:
+    """Every kind of file the import reads, compressed ones too ("*.pgn *.pgn.zst ...")."""
+    from reviewer.core.database.importer import COMPRESSED_SUFFIXES
+    from reviewer.core.formats import read_extensions
+
+    plain = [f"*{extension}" for extension in read_extensions()]
+    packed = [f"*{extension}{suffix}" for extension in read_extensions() for suffix in COMPRESSED_SUFFIXES]
+    return f"Game files ({' '.join(plain + packed)});;All files (*)"
+
+
 def _mainline_copy(game: Game) -> Game:
     """The game with a copy of its main line alone (the window's game may change meanwhile)."""
     root = dataclasses.replace(game.root, children=[], parent=None)
@@ -514,7 +524,7 @@ class ExplorerPanel(QWidget):
 
     # ------------------------------------------------------------------------ adding games
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add games to the database", "", "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.bz2 *.gz *.xz *.zst);;All files (*)")
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add games to the database", "", _game_files_filter())
         if paths:
             self.add_games([Path(path) for path in paths])
 
