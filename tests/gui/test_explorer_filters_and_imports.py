@@ -166,3 +166,17 @@ def test_the_file_chooser_offers_every_kind_of_file_the_import_reads(qtbot, morp
         assert f"*{extension} " in patterns + " "
         for suffix in COMPRESSED_SUFFIXES:
             assert f"*{extension}{suffix}" in patterns
+
+
+def test_a_figures_title_stands_over_its_figures(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    for tree in (panel.moves, panel.games):
+        header, row = tree.headerItem(), tree.topLevelItem(0)
+        for column in range(tree.columnCount()):
+            figure_side = Qt.AlignmentFlag(row.textAlignment(column)) & Qt.AlignmentFlag.AlignHorizontal_Mask
+            title_side = Qt.AlignmentFlag(header.textAlignment(column)) & Qt.AlignmentFlag.AlignHorizontal_Mask
+            if figure_side == Qt.AlignmentFlag.AlignRight:
+                assert title_side == Qt.AlignmentFlag.AlignRight, (tree.objectName(), header.text(column))

@@ -73,6 +73,9 @@ from reviewer.gui.presenters import explorer as texts
 IMPORT_LANE = "game-database-import"
 TOP_GAMES = 8
 SHARES_ROLE = Qt.ItemDataRole.UserRole + 1
+NUMBER_COLUMNS = (1, 3, 4)  # of the moves: games, rating, performance
+GAME_NUMBER_COLUMNS = (3,)  # of the top games: the accuracy
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
 @dataclass(frozen=True)
@@ -333,6 +336,9 @@ class ExplorerPanel(QWidget):
         for column in (1, 2, 3, 4):
             games_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.games.itemDoubleClicked.connect(self._open)
+        for tree, columns in ((self.moves, NUMBER_COLUMNS), (self.games, GAME_NUMBER_COLUMNS)):
+            for column in columns:  # a figure's title over its figures, on the right
+                tree.headerItem().setTextAlignment(column, RIGHT)
         for tree in (self.moves, self.games):
             tree.installEventFilter(self)
 
@@ -441,8 +447,8 @@ class ExplorerPanel(QWidget):
             item = QTreeWidgetItem([row.move, row.games, "", row.rating, row.performance])
             item.setData(2, SHARES_ROLE, row.shares)
             item.setToolTip(2, row.shares.tooltip)
-            for column in (1, 3, 4):
-                item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for column in NUMBER_COLUMNS:
+                item.setTextAlignment(column, RIGHT)
             self.moves.addTopLevelItem(item)
         self.games.clear()
         for game, move in answer.exploration.top_games:
@@ -450,7 +456,8 @@ class ExplorerPanel(QWidget):
             accuracy = texts.accuracy_cell(answer.figures.get(game.id))
             item = QTreeWidgetItem([shown.players, shown.result, shown.date, accuracy.text, shown.move])
             item.setToolTip(3, accuracy.tooltip)
-            item.setTextAlignment(3, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for column in GAME_NUMBER_COLUMNS:
+                item.setTextAlignment(column, RIGHT)
             item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
             item.setToolTip(0, f"{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
             self.games.addTopLevelItem(item)
