@@ -12,7 +12,7 @@ A figure over part of the game says so (`complete` false) and never passes an ac
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -115,19 +115,28 @@ def join_analysis(
     *,
     preset: str = "lichess",
     again: bool = False,
+    sources: Sequence[Path] | None = None,
     progress: Callable[[object], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> JoinReport:
     """Join the cache's analysis to the games whose figures are not complete yet (every game with
-    `again`: an engine setting that covers more may have come)."""
+    `again`: an engine setting that covers more may have come), of the files `sources` alone
+    when given (a collection just reviewed)."""
     from reviewer.core.database.store import GameDatabase
 
     assert isinstance(database, GameDatabase)
     connection = database.connection
+    conditions, values = [], []
+    if not again:
+        conditions.append("g.id NOT IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total)")
+    if sources is not None:
+        named = [str(Path(path).resolve()) for path in sources]  # as the import names its sources
+        conditions.append(f"s.path IN ({','.join('?' * len(named))})" if named else "0")
+        values.extend(named)
     query = ("SELECT g.id, s.path, g.source_index, g.fingerprint FROM games g JOIN sources s ON s.id = g.source_id"
-              + ("" if again else " WHERE g.id NOT IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total)")
+             + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
              + " ORDER BY s.path, g.source_index")
-    rows = connection.execute(query).fetchall()
+    rows = connection.execute(query, values).fetchall()
     report = JoinReport()
     collections: dict[str, GameCollection | None] = {}
     written: list[tuple[object, ...]] = []

@@ -82,6 +82,25 @@ def batch_settings_from(
     }
 
 
+DATABASE_LANE = "game-database-import"  # one writer to the game database at a time, as the explorer's imports
+
+
+def feed_database(sources: list[str]) -> int:
+    """Off the window's thread: the reviewed files read into the game database (a file read before
+    is not read again) and the analysis cache's figures joined to their games; the games added."""
+    from reviewer.core.cache import AnalysisCache
+    from reviewer.core.database import GameDatabase, import_paths
+    from reviewer.core.database.figures import join_analysis
+
+    paths = [Path(source) for source in sources if Path(source).is_file()]
+    with GameDatabase() as database:
+        database.positions.runs()  # a damaged database takes nothing (the explorer offers its rebuild)
+        report = import_paths(database, paths)
+        with AnalysisCache() as cache:
+            join_analysis(database, cache, again=True, sources=paths)
+    return report.stored
+
+
 class CollectionWindow(QWidget):
     """Signals: `run_finished(RunCounts)` once a run's insights are on show, `insights_shown()`
     after every new set of insights, `game_requested(path, index, ply)` (ply 0: the start),
@@ -340,6 +359,8 @@ class CollectionWindow(QWidget):
         self.progress_bar.setFormat("%v / %m games" if result.counts.total else "no game found")
         self.status_label.setText(present.outcome_text(result.counts))
         self._sources = result.sources
+        if result.sources:  # the games reviewed go into the game database, with the accuracy of their review
+            self._tasks.submit(feed_database, list(result.sources), lane=DATABASE_LANE, name="db-feed")
         self._update_controls()
         self._show_insights(result.reports, result.insights)
         self.run_finished.emit(result.counts)
