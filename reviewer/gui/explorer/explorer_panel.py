@@ -122,12 +122,12 @@ def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) 
     return Answer(found, found.top_plies, total, figures)
 
 
-def _join(database_path: Path, game: Game) -> GameFigures | None:
+def _join(database_path: Path, game: Game, preset: str) -> GameFigures | None:
     """The analysis the cache holds for the game on show joined to its row in the database."""
     from reviewer.core.cache import AnalysisCache
 
     with GameDatabase(database_path) as database, AnalysisCache() as cache:
-        return join_game(database, cache, game)
+        return join_game(database, cache, game, preset=preset)
 
 
 def _game_files_filter() -> str:
@@ -515,7 +515,8 @@ class ExplorerPanel(QWidget):
         if evaluations == 0 or self._joined == (id(game), evaluations):
             return
         self._joined = (id(game), evaluations)
-        task = self.tasks.submit(_join, self._database_path(), _mainline_copy(game), lane=IMPORT_LANE, name="db-join")
+        task = self.tasks.submit(_join, self._database_path(), _mainline_copy(game), str(model.preset), lane=IMPORT_LANE,
+                                 name="db-join")
         task.done.connect(lambda figures: self.refresh() if figures is not None else None)
 
     # ----------------------------------------------------------------------------- actions
