@@ -55,6 +55,7 @@ from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
+from reviewer.core.games import game_support
 
 
 def _add_database(parser: argparse.ArgumentParser) -> None:
@@ -232,7 +233,7 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
         }
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return EXIT_OK
-    white_word, black_word = ("White", "Black")
+    first = game_support(found.kind).first_player  # Go: Black's wins first, as Black moves first
     if not found.games:
         print("No game in the database reached this position")
     else:
@@ -240,10 +241,11 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
     for stats in found.moves:
         rating = f"{stats.average_rating:.0f}" if stats.average_rating is not None else "-"
         performance = f"{stats.performance:.0f}" if stats.performance is not None else "-"
-        print(
-            f"  {stats.move:<8} {stats.games:>7}  {white_word} {stats.white_wins} / draw {stats.draws} / {black_word}"
-            f" {stats.black_wins}  rating {rating}  performance {performance}  last {shown_date(stats.last_played) if stats.last_played else '-'}"
-        )
+        wins = {"white": f"White {stats.white_wins}", "black": f"Black {stats.black_wins}"}
+        second = "black" if first == "white" else "white"
+        last = shown_date(stats.last_played) if stats.last_played else "-"
+        print(f"  {stats.move:<8} {stats.games:>7}  {wins[first]} / draw {stats.draws} / {wins[second]}"
+              f"  rating {rating}  performance {performance}  last {last}")
     if found.top_games:
         print("top games:")
         for game, move in found.top_games:

@@ -118,3 +118,15 @@ def test_the_command_line_shows_the_dates_as_far_as_they_are_known(dated_and_und
     assert main(["db", "explore", "--db", str(dated_and_undated), "--moves", "e4 e5", "--until", "1858"]) == 0
     out = capsys.readouterr().out
     assert "??" not in out and " 1858 " in out and "last 1858" in out
+
+
+def test_the_command_line_gives_the_wins_of_the_side_that_moves_first_first(corpus_dir, tmp_path, capsys):
+    database = str(tmp_path / "games.sqlite")
+    assert main(["db", "import", "--db", database, str(corpus_dir / "sgf"), str(corpus_dir.joinpath(*MORPHY))]) == 0
+    capsys.readouterr()
+    assert main(["db", "explore", "--db", database, "--game", "go", "--top", "0"]) == 0
+    go_rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert go_rows and all(" Black " in row.split(" / ")[0] for row in go_rows)
+    assert main(["db", "explore", "--db", database, "--top", "0"]) == 0
+    chess_rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
+    assert chess_rows and all(" White " in row.split(" / ")[0] for row in chess_rows)
