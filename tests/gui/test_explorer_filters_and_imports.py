@@ -57,18 +57,29 @@ def test_what_an_import_did_stays_while_the_answers_come(qtbot, morphy_file, tmp
     screenshots.shoot(qtbot, window, "explorer-imported", follows=panel)
 
 
-def test_enter_plays_the_move_and_opens_the_game_on_show(qtbot, database, morphy_file):
+def test_the_arrows_choose_a_row_and_enter_plays_the_move_and_opens_the_game(qtbot, database, morphy_file):
     window = _window(qtbot)
     panel = window.explorer_panel
     _open(qtbot, window, morphy_file, 0)
     _wait_answer(qtbot, panel, 211)
     _click(panel.moves.viewport(), panel.moves.visualItemRect(_row(panel, "e4")).center())  # plays e4
     _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 1).games)
+    assert panel.moves.topLevelItemCount() >= 3
     panel.moves.setFocus()
     qtbot.waitUntil(panel.moves.hasFocus, timeout=WAIT_MS)
-    QTest.keyClick(panel.moves, Qt.Key.Key_Down)  # the next row made current, as the keyboard does
+    panel.moves.setCurrentItem(panel.moves.topLevelItem(0))
+    QTest.keyClick(panel.moves, Qt.Key.Key_Down)  # the next row, the game where it was
+    QTest.keyClick(panel.moves, Qt.Key.Key_Down)
+    QTest.keyClick(panel.moves, Qt.Key.Key_Up)
     row = panel.moves.currentItem()
-    assert row is not None
+    assert row is panel.moves.topLevelItem(1) and window.session.model.current_ply == 1
+    QTest.keyClick(panel.moves, Qt.Key.Key_Right)  # still the window's: the next move of the game
+    assert window.session.model.current_ply == 2
+    QTest.keyClick(panel.moves, Qt.Key.Key_Left)
+    assert window.session.model.current_ply == 1
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 1).games)
+    row = panel.moves.topLevelItem(1)
+    panel.moves.setCurrentItem(row)
     QTest.keyClick(panel.moves, Qt.Key.Key_Return)
     assert window.session.model.current_node.move == row.text(0)
     node = window.session.model.current_node

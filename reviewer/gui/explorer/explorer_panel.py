@@ -76,6 +76,7 @@ SHARES_ROLE = Qt.ItemDataRole.UserRole + 1
 NUMBER_COLUMNS = (1, 3, 4)  # of the moves: games, rating, performance
 GAME_NUMBER_COLUMNS = (3,)  # of the top games: the accuracy
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
 
 
 @dataclass(frozen=True)
@@ -487,11 +488,14 @@ class ExplorerPanel(QWidget):
         self.summary_label.setText(text)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """A filter being edited keeps its arrow keys (the window's would step through the game);
+        """A filter being edited keeps its arrow keys (the window's would step through the game); a
+        table keeps Up and Down to go from row to row (Left and Right still step through the game);
         Enter on a move plays it, on a game opens it, as a click and a double-click do."""
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and Qt.Key(event.key()) in NAVIGATION_KEYS:
-            event.accept()
-            return True
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            kept = TABLE_KEYS if watched in (self.moves, self.games) else NAVIGATION_KEYS
+            if Qt.Key(event.key()) in kept:
+                event.accept()
+                return True
         if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and watched in (self.moves, self.games)
                 and Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
             item = watched.currentItem() if isinstance(watched, QTreeWidget) else None
