@@ -53,6 +53,7 @@ from reviewer.core.database import (
 from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
+from reviewer.core.database.repair import NotAGameDatabase, refuse_foreign
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
 from reviewer.core.games import game_support
@@ -294,6 +295,9 @@ def run(args: argparse.Namespace) -> int:
     except DamagedDatabase as damage:
         print(f"reviewer db: {damage}", file=sys.stderr)
         return EXIT_FAILED
+    except NotAGameDatabase as foreign:
+        print(f"reviewer db: {foreign}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except sqlite3.DatabaseError as error:
         found = damage_in(error, database_path)
         if found is None:
@@ -304,6 +308,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     database_path = Path(args.db) if args.db is not None else default_database_path()
+    refuse_foreign(database_path)
+    if not database_path.exists():
+        print(f"reviewer db: there is no game database at {database_path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     problem = check_database(database_path)
     if problem is not None:
         raise DamagedDatabase(database_path, problem)
