@@ -191,3 +191,33 @@ def test_a_figures_title_stands_over_its_figures(qtbot, database, morphy_file):
             title_side = Qt.AlignmentFlag(header.textAlignment(column)) & Qt.AlignmentFlag.AlignHorizontal_Mask
             if figure_side == Qt.AlignmentFlag.AlignRight:
                 assert title_side == Qt.AlignmentFlag.AlignRight, (tree.objectName(), header.text(column))
+
+
+def test_adding_a_file_read_before_says_so_and_a_cut_import_says_it_went_on(qtbot, corpus_dir, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _only_the_button_feeds(window)
+    _open(qtbot, window, morphy_file, 0)
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        panel.add_games([morphy_file])
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        panel.add_games([morphy_file])  # again: nothing new, and why
+    assert panel.notice_label.text() == "0 games added. Read before and unchanged since: chesslib__Morphy_UTF8.pgn."
+    eco = corpus_dir / "pgn" / "chesslib__eco.pgn"  # 2014 games: an import of it in chunks of 1000
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [eco], chunk_games=1000, cancel=_cancelled_after_a_chunk(made))
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS) as added:
+        panel.add_games([eco])
+    assert added.args[0].resumed
+    assert "Went on from where the last import stopped: chesslib__eco.pgn." in panel.notice_label.text()
+
+
+def _cancelled_after_a_chunk(database):
+    """A cancel event that is set once the database holds a chunk of the file."""
+    import threading
+
+    class AfterAChunk(threading.Event):
+        def is_set(self) -> bool:
+            return database.game_count() > 211
+
+    return AfterAChunk()

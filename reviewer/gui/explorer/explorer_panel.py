@@ -616,7 +616,7 @@ class ExplorerPanel(QWidget):
             self._import_answered = True
             # in the notice, which stays while the answers for the positions come and go
             self._notify(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled,
-                                                report.unreadable))
+                                                report.unreadable, report.already_read, list(report.resumed)))
         self.imported.emit(report)
         if report.stored:
             self.refresh()

@@ -139,15 +139,25 @@ def _games(count: int) -> str:
     return "1 game" if count == 1 else f"{count} games"
 
 
+def _named(paths: list[str]) -> str:
+    return ", ".join(path.rsplit("/", 1)[-1] for path in paths[:3]) + (" …" if len(paths) > 3 else "")
+
+
 def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False,
-                     unreadable: list[str] | None = None) -> str:
-    """What an import did; each file it could not read named with why (up to three)."""
+                     unreadable: list[str] | None = None, already_read: list[str] | None = None,
+                     resumed: list[str] | None = None) -> str:
+    """What an import did; each file it could not read named with why, the files it had read
+    before and those where it went on from where an earlier import stopped (up to three each)."""
     text = f"Cancelled: {_games(stored)} added" if cancelled else f"{_games(stored)} added"
     if duplicates:
         text += f", {duplicates} already there"
     if skipped:
         text += f", {skipped} could not be read"
     text += "."
+    if resumed:
+        text += f" Went on from where the last import stopped: {_named(resumed)}."
+    if already_read:
+        text += f" Read before and unchanged since: {_named(already_read)}."
     if unreadable:
         shown = "; ".join(line.rsplit("/", 1)[-1] for line in unreadable[:3]) + (" …" if len(unreadable) > 3 else "")
         text += f" Not read: {shown}."
