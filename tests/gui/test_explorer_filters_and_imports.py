@@ -221,3 +221,38 @@ def _cancelled_after_a_chunk(database):
             return database.game_count() > 211
 
     return AfterAChunk()
+
+
+def test_a_long_file_opened_shows_its_import_and_can_cancel_it(qtbot, corpus_dir, monkeypatch):
+    import threading
+
+    from reviewer.gui.explorer import explorer_panel
+
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._import
+
+    def held_after_the_first_chunk(context, database_path, paths):
+        report = context.report
+
+        def reported(progress):
+            report(progress)
+            held.set()
+            release.wait(WAIT_MS / 1000)
+
+        context.report = reported
+        return real(context, database_path, paths)
+
+    monkeypatch.setattr(explorer_panel, "_import", held_after_the_first_chunk)
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    eco = corpus_dir / "pgn" / "chesslib__eco.pgn"  # 2014 games: more than a chunk
+    _open(qtbot, window, eco, 0)  # feeds the database
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(panel.cancel_button.isVisible, timeout=WAIT_MS)
+    assert panel.progress.isVisible() and "1000 read" in panel.progress.format()
+    _click(panel.cancel_button)
+    release.set()
+    qtbot.waitUntil(lambda: not panel.cancel_button.isVisible(), timeout=WAIT_MS)
+    assert panel.notice_label.text().startswith("Cancelled: 1000 games added")
+    with GameDatabase(default_database_path()) as made:
+        assert made.game_count() == 1000

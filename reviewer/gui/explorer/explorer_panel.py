@@ -547,22 +547,34 @@ class ExplorerPanel(QWidget):
 
     def add_games(self, paths: list[Path], quiet: bool = False) -> Task:
         """Import `paths` in the background: with a progress bar and Cancel unless `quiet` (a file
-        the player opened feeds the database unseen)."""
+        the player opened feeds the database unseen, unless it holds more games than one chunk:
+        then its progress and Cancel show once the first chunk is in)."""
         task = self.tasks.submit(_import, self._database_path(), paths, lane=IMPORT_LANE, with_context=True, name="db-import")
         if not quiet:
-            self._import_task = task
-            self._import_answered = False
-            self.progress.setFormat("Adding games…")
-            self.progress.show()
-            self.cancel_button.show()
-            self.add_button.setEnabled(False)
-            task.progress.connect(self._import_progress)
+            self._show_import(task)
+        else:
+            task.progress.connect(lambda progress, task=task: self._quiet_progress(task, progress))
         self._imports.append(task)
-        task.done.connect(lambda report, quiet=quiet: self._imported(report, quiet))
+        task.done.connect(lambda report, task=task: self._imported(report, task is not self._import_task))
         task.failed.connect(lambda text: self._import_failed(text))
         task.finished.connect(lambda task=task: self._import_over(task))
         task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
         return task
+
+    def _show_import(self, task: Task) -> None:
+        self._import_task = task
+        self._import_answered = False
+        self.progress.setFormat("Adding games…")
+        self.progress.show()
+        self.cancel_button.show()
+        self.add_button.setEnabled(False)
+        task.progress.connect(self._import_progress)
+
+    def _quiet_progress(self, task: Task, progress: ImportProgress) -> None:
+        """A file opened that takes a while to read: shown as an import, with its Cancel."""
+        if self._import_task is None and not task.is_over and progress.games_read < progress.games_in_file:
+            self._show_import(task)
+            self._import_progress(progress)
 
     def rebuild(self) -> Task:
         """Read the damaged database's games again from their files, with progress and Cancel."""
