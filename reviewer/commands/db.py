@@ -250,7 +250,7 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
     if found.top_games:
         print("top games:")
         for game, move in found.top_games:
-            print(f"  {move:<8} {_game_line(game)}")
+            print(f"  {move or '(end)':<8} {_game_line(game)}")
     return EXIT_OK
 
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 
 from reviewer.cli import main
-from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths, position_of_game
+from reviewer.core.database import (
+    ExploreFilters,
+    GameDatabase,
+    chess_position,
+    explore,
+    go_position,
+    import_paths,
+    position_of_game,
+)
 from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.formats import load_game
 
@@ -130,3 +138,25 @@ def test_the_command_line_gives_the_wins_of_the_side_that_moves_first_first(corp
     assert main(["db", "explore", "--db", database, "--top", "0"]) == 0
     chess_rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("  ")]
     assert chess_rows and all(" White " in row.split(" / ")[0] for row in chess_rows)
+
+
+@pytest.mark.parametrize("arguments", [
+    ["--game", "go", "--size", "40"], ["--game", "go", "--size", "1"], ["--sgf", "SGF", "--ply", "-3"],
+])
+def test_a_board_or_ply_that_cannot_be_is_refused(arguments, corpus_dir, tmp_path, capsys):
+    sgf = str(corpus_dir / "sgf" / "sabaki__pro_game.sgf")
+    arguments = [sgf if word == "SGF" else word for word in arguments]
+    assert main(["db", "explore", "--db", str(tmp_path / "games.sqlite"), *arguments]) == 2
+    error = capsys.readouterr().err
+    assert "boards from 2 to 25 lines are supported" in error or "a ply counts from 0" in error
+
+
+def test_the_top_games_put_a_game_that_went_on_before_an_empty_record(corpus_dir, tmp_path):
+    with GameDatabase(tmp_path / "games.sqlite") as database:
+        import_paths(database, [corpus_dir / "sgf"])
+        for top_games in (8, 100):  # from the runs' kept best games, and from the positions' rows
+            found = explore(database, go_position(19, []), top_games=top_games)
+            moves = [move for _game, move in found.top_games]
+            went_on = found.games - found.ended_here
+            assert found.ended_here and went_on > 8
+            assert moves == [move for move in moves if move] + [""] * (len(moves) - min(len(moves), went_on))

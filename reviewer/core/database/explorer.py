@@ -82,12 +82,19 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
-    """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise."""
+    """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise;
+    ValueError for a board size no game file holds."""
+    from reviewer.core.formats.sgf import MAX_BOARD, MIN_BOARD
+
+    if not MIN_BOARD <= size <= MAX_BOARD:
+        raise ValueError(f"a {size}x{size} board: boards from {MIN_BOARD} to {MAX_BOARD} lines are supported")
     return position_after_moves(Game(kind="go", board_width=size, board_height=size, first_player=first_player), moves)
 
 
 def position_of_game(game: Game, ply: int) -> Position:
     """The position after main-line ply `ply` of a game (0 = its start), as its game keys it."""
+    if ply < 0:
+        raise ValueError(f"ply {ply}: a ply counts from 0 (the start)")
     return position_of_node(game, game.node_at_ply(ply))
 
 
@@ -304,11 +311,13 @@ class _Candidates:
         self.parts.append((games, plies, moves, ratings))
 
     def best(self, count: int) -> list[tuple[int, int, int]]:
-        """(game, ply, move) of the `count` best rated (the later game first among equals)."""
+        """(game, ply, move) of the `count` best rated (among equals a game that went on from the
+        position before one that ended there, an empty record, then the later game)."""
         if not self.parts:
             return []
         games, plies, moves, ratings = (np.concatenate([part[place] for part in self.parts]) for place in range(4))
-        order = np.lexsort((-games.astype(np.int64), -ratings.astype(np.int64)))[:count]
+        ended = (moves.astype(np.int64) == ENDED).astype(np.int64)
+        order = np.lexsort((-games.astype(np.int64), ended, -ratings.astype(np.int64)))[:count]
         return [(int(games[place]), int(plies[place]), int(moves[place])) for place in order]
 
 
