@@ -111,6 +111,7 @@ def test_a_date_that_is_no_date_is_said_to_be_one(qtbot, database, morphy_file):
     QTest.keyClick(panel.since, Qt.Key.Key_Return)  # "1858": a date
     _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
     assert panel.filters().since == "1858"
+    assert panel.summary_label.text().endswith("games (of those the filters keep) reached this position")
     dates = {panel.games.topLevelItem(place).text(2) for place in range(panel.games.topLevelItemCount())}
     assert dates and not any("?" in date for date in dates)  # "1858", not "1858.??.??"
 
@@ -256,3 +257,15 @@ def test_a_long_file_opened_shows_its_import_and_can_cancel_it(qtbot, corpus_dir
     assert panel.notice_label.text().startswith("Cancelled: 1000 games added")
     with GameDatabase(default_database_path()) as made:
         assert made.game_count() == 1000
+
+
+def test_a_filter_that_keeps_no_game_says_so(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    panel.speed.setFocus()
+    qtbot.waitUntil(panel.speed.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(panel.speed, Qt.Key.Key_Down)  # a time control: Morphy's games have none
+    _wait_answer(qtbot, panel, 0)
+    assert panel.summary_label.text() == "No game that the filters keep reached this position."

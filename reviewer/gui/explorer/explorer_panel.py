@@ -87,6 +87,7 @@ class Answer:
     plies: dict[int, int]
     database_games: int
     figures: dict[int, GameFigures] = field(default_factory=dict)  # game id -> the analysis joined to it
+    filtered: bool = False  # the filters kept only some of the games
 
 
 @dataclass(frozen=True)
@@ -120,7 +121,7 @@ def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) 
             return Answer(Exploration(position.kind, 0), {}, 0)
         found = explore(database, position, filters, top_games=TOP_GAMES)
         figures = figures_of(database, [game.id for game, _move in found.top_games])
-    return Answer(found, found.top_plies, total, figures)
+    return Answer(found, found.top_plies, total, figures, filters != ExploreFilters())
 
 
 def _join(database_path: Path, game: Game, preset: str) -> GameFigures | None:
@@ -466,7 +467,7 @@ class ExplorerPanel(QWidget):
         self.add_button.setVisible(empty or self._import_task is not None)
         self.body.setVisible(not empty)
         self.add_button.setEnabled(self._import_task is None)
-        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration))
+        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration, answer.filtered))
         self.answered.emit(answer)
 
     def _show_damage(self, damage: Damage) -> None:

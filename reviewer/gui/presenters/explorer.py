@@ -83,12 +83,17 @@ def game_row(game: StoredGame, move: str) -> GameRow:
     return GameRow(f"{white} – {black}", game.result or "*", shown_date(game.date), move or "(end)")
 
 
-def summary(exploration: Exploration) -> str:
+NO_FILTERED_GAMES_HERE = "No game that the filters keep reached this position."
+
+
+def summary(exploration: Exploration, filtered: bool = False) -> str:
+    """How many games reached the position; `filtered`: those the filters keep (said so)."""
     if exploration.games == 0:
-        return NO_GAMES_HERE
+        return NO_FILTERED_GAMES_HERE if filtered else NO_GAMES_HERE
     games = "1 game" if exploration.games == 1 else f"{exploration.games} games"
     ended = f", {exploration.ended_here} ended here" if exploration.ended_here else ""
-    return f"{games} reached this position{ended}"
+    kept = " (of those the filters keep)" if filtered else ""
+    return f"{games}{kept} reached this position{ended}"
 
 
 def filters_of(
