@@ -236,7 +236,8 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
         return EXIT_OK
     first = game_support(found.kind).first_player  # Go: Black's wins first, as Black moves first
     if not found.games:
-        print("No game in the database reached this position")
+        print("No game that the filters keep reached this position" if filters != ExploreFilters()
+              else "No game in the database reached this position")
     else:
         print(f"{_games(found.games)} reached this position" + (f" ({found.ended_here} ended there)" if found.ended_here else ""))
     for stats in found.moves:

@@ -62,6 +62,8 @@ def test_the_command_line_counts_one_game_and_no_game_as_words(dated_and_undated
     database = str(dated_and_undated)
     assert main(["db", "explore", "--db", database, "--moves", "e4 e5 Ke2 Ke7 Ke1", "--top", "0"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "No game in the database reached this position"
+    assert main(["db", "explore", "--db", database, "--speed", "blitz", "--top", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "No game that the filters keep reached this position"
     morphy = corpus_dir.joinpath(*MORPHY)
     with GameDatabase(dated_and_undated) as database_file:
         assert explore(database_file, position_of_game(load_game(morphy), 30)).games == 1  # deep in one game
