@@ -162,3 +162,31 @@ def test_the_top_games_put_a_game_that_went_on_before_an_empty_record(corpus_dir
             went_on = found.games - found.ended_here
             assert found.ended_here and went_on > 8
             assert moves == [move for move in moves if move] + [""] * (len(moves) - min(len(moves), went_on))
+
+
+RATED_PGN = """[White "Anna"]
+[Black "Bob"]
+[WhiteElo "2000"]
+[BlackElo "2000"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[White "Anna"]
+[Black "Carl"]
+[WhiteElo "2000"]
+[BlackElo "2000"]
+[Result "*"]
+
+1. e4 c5 *
+"""
+
+
+def test_the_performance_is_over_the_games_with_a_result(tmp_path):
+    source = tmp_path / "rated.pgn"
+    source.write_text(RATED_PGN, encoding="utf-8")
+    with GameDatabase(tmp_path / "games.sqlite") as database:
+        import_paths(database, [source])
+        e4 = explore(database, chess_position()).moves[0]
+    assert (e4.move, e4.games, e4.white_wins, e4.draws, e4.black_wins) == ("e4", 2, 1, 0, 0)
+    assert e4.performance == 2400.0  # one win over a 2000: the unfinished game counts for nothing

@@ -128,7 +128,7 @@ class MoveStats:
     draws: int
     black_wins: int
     average_rating: float | None  # of the players who played the move
-    performance: float | None  # their performance: opponents' average + 400 × (wins − losses) / games
+    performance: float | None  # their performance: opponents' average + 400 × (wins − losses) / games with a result
     last_played: str
 
 
@@ -383,9 +383,10 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
             continue
         mover_rated, opponent_rated = rows[f"{mover}_rated"][place], rows[f"{opponent}_rated"][place]
         performance = None
-        if opponent_rated:
+        decided = rows["white_wins"][place] + rows["draws"][place] + rows["black_wins"][place]
+        if opponent_rated and decided:  # over the games with a result: an unfinished one scores nothing either way
             opponent_elo = rows[f"{opponent}_elo_sum"][place] / opponent_rated
-            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / games, 1)
+            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / decided, 1)
         last = (rows["date_high"][place].to_bytes(8, "big") + rows["date_low"][place].to_bytes(8, "big")).rstrip(b"\x00")
         moves.append(
             MoveStats(
