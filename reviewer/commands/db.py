@@ -50,10 +50,13 @@ from reviewer.core.database import (
     position_of_game,
     rebuild_database,
 )
+from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.database.figures import GameFigures, figures_of
 from reviewer.core.database.records import SPEED_WORDS
+from reviewer.core.database.repair import NotAGameDatabase, refuse_foreign
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import load_game
+from reviewer.core.games import game_support
 
 
 def _add_database(parser: argparse.ArgumentParser) -> None:
@@ -120,7 +123,9 @@ def _position(args: argparse.Namespace) -> Position:
 def _filters(args: argparse.Namespace) -> ExploreFilters:
     if args.color and not args.player:
         raise ValueError("--color needs --player")
-    return ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
+    filters = ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
+    check_filters(filters)
+    return filters
 
 
 def _game_json(game: StoredGame, figures: GameFigures | None = None) -> dict[str, Any]:
@@ -142,10 +147,14 @@ def _game_json(game: StoredGame, figures: GameFigures | None = None) -> dict[str
     }
 
 
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
 def _game_line(game: StoredGame) -> str:
     white = f"{game.white or '?'}" + (f" ({game.white_elo})" if game.white_elo else "")
     black = f"{game.black or '?'}" + (f" ({game.black_elo})" if game.black_elo else "")
-    return f"{white} – {black}  {game.result or '*'}  {game.date or '?'}  {game.event}"
+    return f"{white} – {black}  {game.result or '*'}  {shown_date(game.date)}  {game.event}"
 
 
 def _run_import(args: argparse.Namespace) -> int:
@@ -166,6 +175,7 @@ def _run_import(args: argparse.Namespace) -> int:
             print(f"reviewer db: {path}: no such file or folder", file=sys.stderr)
         return EXIT_BAD_INPUT
     with GameDatabase(args.db) as database:
+        database.positions.runs()  # a damaged position index stops the import before a game is added to it
         report = import_paths(database, args.paths, chunk_games=max(1, args.chunk_games), progress=show)
         total = database.game_count()
     summary = {
@@ -192,8 +202,8 @@ def _run_import(args: argparse.Namespace) -> int:
         for line in report.unreadable:
             print(f"not read: {line}")
         print(
-            f"{report.stored} games stored, {report.duplicates} duplicates, {len(report.skipped)} skipped;"
-            f" {total} games in {summary['database']}"
+            f"{_games(report.stored)} stored, {report.duplicates} duplicates, {len(report.skipped)} skipped;"
+            f" {_games(total)} in {summary['database']}"
         )
     return EXIT_BAD_INPUT if report.unreadable and not report.stored and not report.duplicates else EXIT_OK
 
@@ -224,19 +234,24 @@ def _run_explore(args: argparse.Namespace, position: Position, filters: ExploreF
         }
         print(json.dumps(document, ensure_ascii=False, indent=2))
         return EXIT_OK
-    white_word, black_word = ("White", "Black")
-    print(f"{found.games} games reached this position" + (f" ({found.ended_here} ended there)" if found.ended_here else ""))
+    first = game_support(found.kind).first_player  # Go: Black's wins first, as Black moves first
+    if not found.games:
+        print("No game that the filters keep reached this position" if filters != ExploreFilters()
+              else "No game in the database reached this position")
+    else:
+        print(f"{_games(found.games)} reached this position" + (f" ({found.ended_here} ended there)" if found.ended_here else ""))
     for stats in found.moves:
         rating = f"{stats.average_rating:.0f}" if stats.average_rating is not None else "-"
         performance = f"{stats.performance:.0f}" if stats.performance is not None else "-"
-        print(
-            f"  {stats.move:<8} {stats.games:>7}  {white_word} {stats.white_wins} / draw {stats.draws} / {black_word}"
-            f" {stats.black_wins}  rating {rating}  performance {performance}  last {stats.last_played or '-'}"
-        )
+        wins = {"white": f"White {stats.white_wins}", "black": f"Black {stats.black_wins}"}
+        second = "black" if first == "white" else "white"
+        last = shown_date(stats.last_played) if stats.last_played else "-"
+        print(f"  {stats.move:<8} {stats.games:>7}  {wins[first]} / draw {stats.draws} / {wins[second]}"
+              f"  rating {rating}  performance {performance}  last {last}")
     if found.top_games:
         print("top games:")
         for game, move in found.top_games:
-            print(f"  {move:<8} {_game_line(game)}")
+            print(f"  {move or '(end)':<8} {_game_line(game)}")
     return EXIT_OK
 
 
@@ -281,6 +296,9 @@ def run(args: argparse.Namespace) -> int:
     except DamagedDatabase as damage:
         print(f"reviewer db: {damage}", file=sys.stderr)
         return EXIT_FAILED
+    except NotAGameDatabase as foreign:
+        print(f"reviewer db: {foreign}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     except sqlite3.DatabaseError as error:
         found = damage_in(error, database_path)
         if found is None:
@@ -291,6 +309,10 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_check(args: argparse.Namespace) -> int:
     database_path = Path(args.db) if args.db is not None else default_database_path()
+    refuse_foreign(database_path)
+    if not database_path.exists():
+        print(f"reviewer db: there is no game database at {database_path}", file=sys.stderr)
+        return EXIT_BAD_INPUT
     problem = check_database(database_path)
     if problem is not None:
         raise DamagedDatabase(database_path, problem)
@@ -316,7 +338,8 @@ def _run_rebuild(args: argparse.Namespace) -> int:
             print(f"the old file is kept as {report.damaged_copy}")
         for path in report.missing:
             print(f"not read again (the file is gone): {path}")
-        print(f"{report.stored} games read again from {len(report.sources)} files into {database_path}")
+        files = "1 file" if len(report.sources) == 1 else f"{len(report.sources)} files"
+        print(f"{_games(report.stored)} read again from {files} into {database_path}")
     return EXIT_OK
 
 

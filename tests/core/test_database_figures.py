@@ -63,7 +63,9 @@ def test_a_game_analysed_in_full_gets_its_reviews_accuracy_and_a_partial_one_say
             for evaluation in analyse_game(collection.game(0), engine, Limit(nodes=1000), threading.Event(), cache):
                 evaluations.add(evaluation)
         reviewed = assess_game(collection.game(0), evaluations)
-        assert first.accuracy == {color: reviewed.summary[color].accuracy for color in ("white", "black")}
+        # the accuracy the review shows (the preset's: lichess's), not another of its accuracies
+        assert first.accuracy == {color: reviewed.summary[color].accuracy_lichess for color in ("white", "black")}
+        assert first.accuracy != {color: reviewed.summary[color].accuracy for color in ("white", "black")}
         assert first.loss["white"] == reviewed.summary["white"].acpl and first.accuracy["white"] is not None
         assert not third.complete and (third.positions_analysed, third.positions_total) == (3, 7)
         # only complete figures pass the filter; the player's own side counts

@@ -258,10 +258,11 @@ def test_adding_games_can_be_cancelled(qtbot, corpus_dir, morphy_file):
     QTest.mouseClick(button, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, button.rect().center())
     assert task.is_cancelled
     qtbot.waitUntil(lambda: not button.isVisible(), timeout=WAIT_MS)
-    text = panel.summary_label.text()
+    text = panel.notice_label.text()
     with GameDatabase(default_database_path()) as made:
         stored = made.game_count()
-    assert text == texts.IMPORT_CANCELLED or text.startswith(f"Cancelled: {stored} games added")
+    assert text == texts.IMPORT_CANCELLED or text.startswith(f"Cancelled: {stored} game")
+    assert panel.notice_label.isVisible()
     assert stored < 3000  # the folder holds more: the import stopped
     assert panel.add_button.isEnabled()
 

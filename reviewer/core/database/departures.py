@@ -110,6 +110,7 @@ def left_own_line(database: GameDatabase, game: Game, player: str, least_games: 
         if games == 0:
             return None
         usual, usual_games = max(counts.items(), key=lambda item: (item[1], -item[0]))
-        if usual != row.move and games >= least_games:
+        # a move played as often as the most played one is as usual: no departure there
+        if counts.get(row.move, 0) < usual_games and games >= least_games:
             return LineDeparture(row.ply + 1, _move_at(game, row.ply + 1), position.move_text(usual), usual_games, games)
     return None

@@ -22,6 +22,7 @@ from reviewer.core.database.position_index import (
     date_words,
     group_totals,
     starts_of,
+    starts_with_year,
 )
 from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
@@ -32,6 +33,7 @@ __all__ = [
     "ExploreFilters",
     "MoveStats",
     "Position",
+    "check_filters",
     "chess_position",
     "explore",
     "games_at",
@@ -41,6 +43,7 @@ __all__ = [
     "position_after_moves",
     "position_of_game",
     "position_of_node",
+    "shown_date",
 ]
 
 
@@ -79,12 +82,19 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
-    """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise."""
+    """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise;
+    ValueError for a board size no game file holds."""
+    from reviewer.core.formats.sgf import MAX_BOARD, MIN_BOARD
+
+    if not MIN_BOARD <= size <= MAX_BOARD:
+        raise ValueError(f"a {size}x{size} board: boards from {MIN_BOARD} to {MAX_BOARD} lines are supported")
     return position_after_moves(Game(kind="go", board_width=size, board_height=size, first_player=first_player), moves)
 
 
 def position_of_game(game: Game, ply: int) -> Position:
     """The position after main-line ply `ply` of a game (0 = its start), as its game keys it."""
+    if ply < 0:
+        raise ValueError(f"ply {ply}: a ply counts from 0 (the start)")
     return position_of_node(game, game.node_at_ply(ply))
 
 
@@ -118,7 +128,7 @@ class MoveStats:
     draws: int
     black_wins: int
     average_rating: float | None  # of the players who played the move
-    performance: float | None  # their performance: opponents' average + 400 × (wins − losses) / games
+    performance: float | None  # their performance: opponents' average + 400 × (wins − losses) / games with a result
     last_played: str
 
 
@@ -132,8 +142,57 @@ class Exploration:
     top_plies: dict[int, int] = field(default_factory=dict)  # game id -> the ply where each top game reached the position
 
 
+_DATE_FORMS = "YYYY, YYYY.MM or YYYY.MM.DD"
+
+
 def _date_key(text: str) -> str:
-    return text.strip().replace("-", ".").replace("/", ".")
+    """A filter's date as the database writes dates ("2024.03"); ValueError for what is no date
+    (a filter that silently kept no game, or every game, would be a wrong answer)."""
+    key = text.strip().replace("-", ".").replace("/", ".")
+    parts = key.split(".")
+    widths = (4, 2, 2)
+    if len(parts) > 3 or any(len(part) != width or not part.isdigit() for part, width in zip(parts, widths)):
+        raise ValueError(f"{text.strip()!r} is not a date: write {_DATE_FORMS}")
+    if len(parts) > 1 and not 1 <= int(parts[1]) <= 12:
+        raise ValueError(f"{text.strip()!r} is not a date: there is no month {parts[1]}")
+    if len(parts) > 2 and not 1 <= int(parts[2]) <= 31:
+        raise ValueError(f"{text.strip()!r} is not a date: there is no day {parts[2]}")
+    return key
+
+
+def shown_date(text: str) -> str:
+    """A stored date as far as it is known: "1858.??.??" -> "1858", "2024.05.??" -> "2024.05", "" -> "?"."""
+    known: list[str] = []
+    for part in text.strip().split("."):
+        if not part.isdigit():
+            break
+        known.append(part)
+    return ".".join(known) or "?"
+
+
+def check_filters(filters: ExploreFilters) -> None:
+    """ValueError naming the first filter the database cannot take (a date that is no date)."""
+    for date in (filters.since, filters.until):
+        if date.strip():
+            _date_key(date)
+
+
+def _casefold(text: str | None) -> str | None:
+    return text.casefold() if text else text
+
+
+def _name_condition(database: GameDatabase, side: str, name: str) -> tuple[str, list[object]]:
+    """The SQL that keeps the games where `side` ("white", "black") is `name`, and its values."""
+    if name.isascii():  # SQLite's NOCASE folds ASCII letters alone, and its name indexes serve it
+        return (f"({side} = ? COLLATE NOCASE"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
+                f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE))",
+                [name, name + ",", name + "-", name + " ", name + "!"])
+    # "ülle" finds "Ülle Ärmel": Unicode's case folding, over every game (no index folds so)
+    database.connection.create_function("reviewer_casefold", 1, _casefold, deterministic=True)
+    folded = name.casefold()
+    return (f"(reviewer_casefold({side}) = ? OR substr(reviewer_casefold({side}), 1, ?) IN (?, ?))",
+            [folded, len(folded) + 1, folded + ",", folded + " "])
 
 
 def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArray[np.uint32] | None:
@@ -146,15 +205,13 @@ def _player_games(database: GameDatabase, filters: ExploreFilters) -> npt.NDArra
         name = filters.player
         selects = []
         for side in sides:
-            named = (f"({side} = ? COLLATE NOCASE"
-                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE)"
-                     f" OR ({side} >= ? COLLATE NOCASE AND {side} < ? COLLATE NOCASE))")
+            named, named_values = _name_condition(database, side, name)
             if filters.min_accuracy is None:
                 selects.append(f"SELECT id FROM games WHERE {named}")
             else:
                 selects.append(f"SELECT id FROM games JOIN figures f ON f.game_id = id WHERE {named}"
                                f" AND f.positions_analysed >= f.positions_total AND f.{side}_accuracy >= ?")
-            values.extend([name, name + ",", name + "-", name + " ", name + "!"])
+            values.extend(named_values)
             if filters.min_accuracy is not None:
                 values.append(filters.min_accuracy)
         query = " UNION ALL ".join(selects)
@@ -193,12 +250,13 @@ def _reached(database: GameDatabase, position: Position, filters: ExploreFilters
     keep = found.kinds == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
     if excluded_game is not None and excluded_game >= 0:
         keep &= games != excluded_game
-    if filters.since or filters.until:
+    if filters.since.strip() or filters.until.strip():
         high, low = found.date_high.astype(np.uint64, copy=False), found.date_low.astype(np.uint64, copy=False)
-        if filters.since:
+        keep &= starts_with_year(found.date_high)  # a game of unknown date was played neither before nor after
+        if filters.since.strip():
             since_high, since_low = date_words(_date_key(filters.since))
             keep &= (high > since_high) | ((high == since_high) & (low >= since_low))
-        if filters.until:
+        if filters.until.strip():
             until_high, until_low, high_mask, low_mask = _until_words(_date_key(filters.until))
             high, low = high & np.uint64(high_mask), low & np.uint64(low_mask)
             keep &= (high < until_high) | ((high == until_high) & (low <= until_low))
@@ -253,11 +311,13 @@ class _Candidates:
         self.parts.append((games, plies, moves, ratings))
 
     def best(self, count: int) -> list[tuple[int, int, int]]:
-        """(game, ply, move) of the `count` best rated (the later game first among equals)."""
+        """(game, ply, move) of the `count` best rated (among equals a game that went on from the
+        position before one that ended there, an empty record, then the later game)."""
         if not self.parts:
             return []
         games, plies, moves, ratings = (np.concatenate([part[place] for part in self.parts]) for place in range(4))
-        order = np.lexsort((-games.astype(np.int64), -ratings.astype(np.int64)))[:count]
+        ended = (moves.astype(np.int64) == ENDED).astype(np.int64)
+        order = np.lexsort((-games.astype(np.int64), ended, -ratings.astype(np.int64)))[:count]
         return [(int(games[place]), int(plies[place]), int(moves[place])) for place in order]
 
 
@@ -323,9 +383,10 @@ def explore(database: GameDatabase, position: Position, filters: ExploreFilters 
             continue
         mover_rated, opponent_rated = rows[f"{mover}_rated"][place], rows[f"{opponent}_rated"][place]
         performance = None
-        if opponent_rated:
+        decided = rows["white_wins"][place] + rows["draws"][place] + rows["black_wins"][place]
+        if opponent_rated and decided:  # over the games with a result: an unfinished one scores nothing either way
             opponent_elo = rows[f"{opponent}_elo_sum"][place] / opponent_rated
-            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / games, 1)
+            performance = round(opponent_elo + 400 * (rows[win][place] - rows[loss][place]) / decided, 1)
         last = (rows["date_high"][place].to_bytes(8, "big") + rows["date_low"][place].to_bytes(8, "big")).rstrip(b"\x00")
         moves.append(
             MoveStats(

@@ -1,6 +1,7 @@
 """The analysis the cache holds for the database's games, joined to them: per game the engine
 setting that covers most of its main line, how many positions it analysed, and the accuracy and
-loss of each side (docs/SCORING.md), so that games can be filtered and listed by them.
+loss of each side (docs/SCORING.md; the accuracy is the one the preset's review shows), so that
+games can be filtered and listed by them.
 
 The cache is keyed by position, not by game, so a game's figures are found by reading the game
 again from its file and asking the cache for each of its positions: `join_analysis` does this for
@@ -11,7 +12,7 @@ A figure over part of the game says so (`complete` false) and never passes an ac
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
@@ -23,9 +24,9 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Color, Game
-from reviewer.core.scoring import Preset, assess_game
+from reviewer.core.scoring import Preset, assess_game, headline_accuracy_field
 
-__all__ = ["GameFigures", "JoinReport", "figures_of", "join_analysis"]
+__all__ = ["GameFigures", "JoinReport", "figures_of", "join_analysis", "join_game"]
 
 COLORS: tuple[Color, Color] = ("white", "black")
 
@@ -100,9 +101,10 @@ def _figures(game_id: int, game: Game, cache: AnalysisCache, preset: str) -> Gam
     basis = select_analysis(game, table.ordered(), ply_count=game.ply_count)
     assessment = assess_game(game, basis.evaluations, preset=cast(Preset, preset))
     loss_field = game_support(game.kind).scores.summary_loss_key
+    shown = headline_accuracy_field(game.kind, preset)  # the accuracy the game's review shows
     return GameFigures(
         game_id, engine_id, len(table), len(plies),
-        {color: assessment.summary[color].accuracy for color in COLORS},
+        {color: getattr(assessment.summary[color], shown) for color in COLORS},
         {color: getattr(assessment.summary[color], loss_field) for color in COLORS},
     )
 
@@ -113,19 +115,28 @@ def join_analysis(
     *,
     preset: str = "lichess",
     again: bool = False,
+    sources: Sequence[Path] | None = None,
     progress: Callable[[object], None] | None = None,
     cancel: threading.Event | None = None,
 ) -> JoinReport:
     """Join the cache's analysis to the games whose figures are not complete yet (every game with
-    `again`: an engine setting that covers more may have come)."""
+    `again`: an engine setting that covers more may have come), of the files `sources` alone
+    when given (a collection just reviewed)."""
     from reviewer.core.database.store import GameDatabase
 
     assert isinstance(database, GameDatabase)
     connection = database.connection
+    conditions, values = [], []
+    if not again:
+        conditions.append("g.id NOT IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total)")
+    if sources is not None:
+        named = [str(Path(path).resolve()) for path in sources]  # as the import names its sources
+        conditions.append(f"s.path IN ({','.join('?' * len(named))})" if named else "0")
+        values.extend(named)
     query = ("SELECT g.id, s.path, g.source_index, g.fingerprint FROM games g JOIN sources s ON s.id = g.source_id"
-              + ("" if again else " WHERE g.id NOT IN (SELECT game_id FROM figures WHERE positions_analysed >= positions_total)")
+             + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
              + " ORDER BY s.path, g.source_index")
-    rows = connection.execute(query).fetchall()
+    rows = connection.execute(query, values).fetchall()
     report = JoinReport()
     collections: dict[str, GameCollection | None] = {}
     written: list[tuple[object, ...]] = []
@@ -156,15 +167,50 @@ def join_analysis(
                         figures.accuracy["white"], figures.accuracy["black"], figures.loss["white"], figures.loss["black"]))
         if progress is not None:
             progress(report)
+    _write(database, written)
+    return report
+
+
+def join_game(database: object, cache: AnalysisCache, game: Game, *, preset: str = "lichess") -> GameFigures | None:
+    """Join the cache's analysis to one game the player has open (the database's row with the same
+    moves and headers), as `join_analysis` would; None when the database does not hold the game or
+    the cache has nothing for it."""
+    from reviewer.core.database.records import SkippedGame
+    from reviewer.core.database.store import GameDatabase
+
+    assert isinstance(database, GameDatabase)
+    reference = game_support(game.kind).database_record_ref
+    if not reference:
+        return None
+    try:
+        record = reference.get()(game)
+    except SkippedGame:
+        return None
+    row = database.connection.execute("SELECT id FROM games WHERE fingerprint = ?", (record.fingerprint,)).fetchone()
+    if row is None:
+        return None
+    figures = _figures(int(row[0]), game, cache, preset)
+    if figures is None:
+        _write(database, [(int(row[0]), "", 0, game.ply_count + 1, None, None, None, None)])
+        return None
+    _write(database, [(figures.game_id, figures.engine_id, figures.positions_analysed, figures.positions_total,
+                       figures.accuracy["white"], figures.accuracy["black"], figures.loss["white"], figures.loss["black"])])
+    return figures
+
+
+def _write(database: object, rows: list[tuple[object, ...]]) -> None:
+    from reviewer.core.database.store import GameDatabase
+
+    assert isinstance(database, GameDatabase)
+    connection = database.connection
     connection.execute("BEGIN IMMEDIATE")
     try:
-        connection.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?)", written)
+        connection.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
         connection.execute("COMMIT")
     except BaseException:
         if connection.in_transaction:
             connection.execute("ROLLBACK")
         raise
-    return report
 
 
 def _same_game(game: Game, fingerprint: int) -> bool:

@@ -23,11 +23,13 @@ from reviewer.core.errors import ReviewerError
 
 __all__ = [
     "DamagedDatabase",
+    "NotAGameDatabase",
     "RebuildReport",
     "check_database",
     "damage_in",
     "known_sources",
     "rebuild_database",
+    "refuse_foreign",
     "remember_sources",
     "sources_list_path",
 ]
@@ -36,6 +38,37 @@ __all__ = [
 _CORRUPT_CODES = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB
 _CORRUPT_WORDS = ("malformed", "not a database", "corrupt")
 REBUILD_HINT = "`reviewer db rebuild` (or Rebuild in the explorer) reads its games again from their files"
+
+
+class NotAGameDatabase(ReviewerError):
+    """The path names a folder, or a file that never was a game database (a game file given as the
+    database): nothing is read from it, written to it or moved."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path = path
+        super().__init__(f"{path} is not a game database ({what}); name a database file, or a new one to make")
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def refuse_foreign(database_path: Path) -> None:
+    """NotAGameDatabase where `database_path` is a folder or another kind of file; a damaged game
+    database (its side files beside it) passes, to be named as damaged and rebuilt."""
+    if database_path.is_dir():
+        raise NotAGameDatabase(database_path, "it is a folder")
+    try:
+        with database_path.open("rb") as file:
+            head = file.read(len(_SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise NotAGameDatabase(database_path, error.strerror or str(error)) from None
+    if not head or head == _SQLITE_HEADER:
+        return
+    side_files = (sources_list_path(database_path), database_path.with_name(database_path.name + ".positions"))
+    if not any(path.exists() for path in side_files):
+        raise NotAGameDatabase(database_path, "it is not an SQLite file and has no position index beside it")
 
 
 class DamagedDatabase(ReviewerError):
@@ -109,8 +142,10 @@ def _run_problems(database_path: Path, runs: list[str]) -> list[str]:
     for name in runs:
         try:
             Run(index_folder(database_path) / name)
-        except (OSError, ValueError) as error:
-            problems.append(f"the position index's run {name}: {error}")
+        except OSError:
+            problems.append(f"the position index's run {name} is missing")
+        except ValueError as error:  # it names the run
+            problems.append(f"the position index's {error}")
     return problems
 
 
@@ -151,6 +186,7 @@ def rebuild_database(
     from reviewer.core.database.importer import import_paths
     from reviewer.core.database.store import GameDatabase
 
+    refuse_foreign(database_path)  # a game file given as the database is never moved aside
     sources = known_sources(database_path)
     damaged_copy: Path | None = None
     if database_path.exists():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from reviewer.core import paths
 from reviewer.core.database.position_index import ENDED, PositionIndex, index_folder
-from reviewer.core.database.repair import DamagedDatabase, damage_in
+from reviewer.core.database.repair import DamagedDatabase, damage_in, refuse_foreign
 from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
 
 __all__ = ["ENDED", "SCHEMA_VERSION", "GameDatabase", "StoredGame", "default_database_path"]
@@ -125,6 +125,7 @@ class GameDatabase:
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_database_path()
+        refuse_foreign(self.path)
         try:
             self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
         except sqlite3.DatabaseError as error:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.gui.collection.collection_views import TableView, TimelineChart
+from reviewer.gui.collection.repertoire_departures import RepertoireDeparture, departures_table
 from reviewer.gui.common import style
 from reviewer.gui.presenters import collection as present
 
@@ -71,6 +72,8 @@ class InsightsPanel(QWidget):
         self.strength_table = TableView()
         self.lines_table = TableView()
         self.choices_table = TableView()
+        self.departures_table = TableView()  # where each game left the player's usual line
+        self.departures_table.set_table(departures_table([]))
         for title, view in (
             ("By phase", self.phase_table),
             ("By colour", self.colour_table),
@@ -79,6 +82,7 @@ class InsightsPanel(QWidget):
             ("Strength per game", self.strength_table),
             ("Your lines", self.lines_table),
             ("Where you vary", self.choices_table),
+            ("Left your repertoire", self.departures_table),
         ):
             self.tabs.addTab(view, title)
             view.game_requested.connect(self._request_game)
@@ -122,6 +126,10 @@ class InsightsPanel(QWidget):
         self.player_combo.blockSignals(False)
         self._enable()
         self._show_player()
+
+    def show_departures(self, departures: list[RepertoireDeparture]) -> None:
+        """Where the reviewed games left the player's usual line (the game database's view of it)."""
+        self.departures_table.set_table(departures_table(departures), stretch_column=1)
 
     def shown_player(self) -> dict[str, Any] | None:
         """The insights entry of the player on show."""

@@ -51,6 +51,7 @@ from reviewer.gui.collection.collection_run import (
     player_names,
     write_export,
 )
+from reviewer.gui.collection.repertoire_departures import RepertoireDeparture, repertoire_departures
 from reviewer.gui.common.message_bar import MessageBar
 from reviewer.gui.common.settings import EngineChoice, Settings
 from reviewer.gui.common.tasks import Task, Tasks
@@ -80,6 +81,26 @@ def batch_settings_from(
         )
         for kind in kinds
     }
+
+
+DATABASE_LANE = "game-database-import"  # one writer to the game database at a time, as the explorer's imports
+
+
+def feed_database(sources: list[str], player: str | None) -> list[RepertoireDeparture]:
+    """Off the window's thread: the reviewed files read into the game database (a file read before
+    is not read again), the analysis cache's figures joined to their games, and where each of the
+    player's games left their usual line."""
+    from reviewer.core.cache import AnalysisCache
+    from reviewer.core.database import GameDatabase, import_paths
+    from reviewer.core.database.figures import join_analysis
+
+    paths = [Path(source) for source in sources if Path(source).is_file()]
+    with GameDatabase() as database:
+        database.positions.runs()  # a damaged database takes nothing (the explorer offers its rebuild)
+        import_paths(database, paths)
+        with AnalysisCache() as cache:
+            join_analysis(database, cache, again=True, sources=paths)
+        return repertoire_departures(database, paths, player) if player else []
 
 
 class CollectionWindow(QWidget):
@@ -340,6 +361,10 @@ class CollectionWindow(QWidget):
         self.progress_bar.setFormat("%v / %m games" if result.counts.total else "no game found")
         self.status_label.setText(present.outcome_text(result.counts))
         self._sources = result.sources
+        if result.sources:  # the games reviewed go into the game database, with the accuracy of their review
+            task = self._tasks.submit(feed_database, list(result.sources), self._wanted_player, lane=DATABASE_LANE,
+                                      name="db-feed")
+            task.done.connect(lambda found, number=number: self._show_departures(number, found))
         self._update_controls()
         self._show_insights(result.reports, result.insights)
         self.run_finished.emit(result.counts)
@@ -391,6 +416,10 @@ class CollectionWindow(QWidget):
         self.reports, self.insights = reports, insights
         self.panel.show_insights(insights, self._wanted_player)
         self.insights_shown.emit()
+
+    def _show_departures(self, number: int, found: list[RepertoireDeparture]) -> None:
+        if number == self._run.number:  # else a later run's will come
+            self.panel.show_departures(found)
 
     def shown_player(self) -> dict[str, Any] | None:
         """The insights entry of the player on show."""

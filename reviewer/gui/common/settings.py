@@ -234,6 +234,13 @@ class Settings:
     def explorer_shown(self, shown: bool) -> None:
         self._qsettings.setValue("appearance/explorer", "shown" if shown else "hidden")
 
+    def explorer_filter(self, name: str) -> str:
+        """A filter of the opening explorer as last set ("mine", "color", "speed", ...), '' when never set."""
+        return self._text(f"explorer/{name}")
+
+    def set_explorer_filter(self, name: str, value: str) -> None:
+        self._qsettings.setValue(f"explorer/{name}", value)
+
     def graph_mode(self, kind: str) -> str | None:
         """The graph mode the player last picked for games of `kind`, or None."""
         return self._text(f"appearance/graph_{kind}") or None

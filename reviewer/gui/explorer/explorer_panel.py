@@ -8,9 +8,10 @@ thread and drops an answer for a position no longer shown. What it says comes fr
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -57,18 +58,25 @@ from reviewer.core.database import (
     position_of_node,
     rebuild_database,
 )
+from reviewer.core.database.explorer import check_filters
+from reviewer.core.database.figures import GameFigures, figures_of, join_game
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.games import game_support
 from reviewer.core.gametree import Game, Node
 from reviewer.gui.common import style
 from reviewer.gui.common.move_entry import NAVIGATION_KEYS
 from reviewer.gui.common.session import ReviewSession
+from reviewer.gui.common.settings import Settings
 from reviewer.gui.common.tasks import Task, TaskContext, Tasks
 from reviewer.gui.presenters import explorer as texts
 
 IMPORT_LANE = "game-database-import"
 TOP_GAMES = 8
 SHARES_ROLE = Qt.ItemDataRole.UserRole + 1
+NUMBER_COLUMNS = (1, 3, 4)  # of the moves: games, rating, performance
+GAME_NUMBER_COLUMNS = (3,)  # of the top games: the accuracy
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,8 @@ class Answer:
     exploration: Exploration
     plies: dict[int, int]
     database_games: int
+    figures: dict[int, GameFigures] = field(default_factory=dict)  # game id -> the analysis joined to it
+    filtered: bool = False  # the filters kept only some of the games
 
 
 @dataclass(frozen=True)
@@ -110,16 +120,54 @@ def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) 
         if total == 0:
             return Answer(Exploration(position.kind, 0), {}, 0)
         found = explore(database, position, filters, top_games=TOP_GAMES)
-    return Answer(found, found.top_plies, total)
+        figures = figures_of(database, [game.id for game, _move in found.top_games])
+    return Answer(found, found.top_plies, total, figures, filters != ExploreFilters())
+
+
+def _join(database_path: Path, game: Game, preset: str) -> GameFigures | None:
+    """The analysis the cache holds for the game on show joined to its row in the database."""
+    from reviewer.core.cache import AnalysisCache
+
+    with GameDatabase(database_path) as database, AnalysisCache() as cache:
+        return join_game(database, cache, game, preset=preset)
+
+
+def _game_files_filter() -> str:
+    """Every kind of file the import reads, compressed ones too ("*.pgn *.pgn.zst ...")."""
+    from reviewer.core.database.importer import COMPRESSED_SUFFIXES
+    from reviewer.core.formats import read_extensions
+
+    plain = [f"*{extension}" for extension in read_extensions()]
+    packed = [f"*{extension}{suffix}" for extension in read_extensions() for suffix in COMPRESSED_SUFFIXES]
+    return f"Game files ({' '.join(plain + packed)});;All files (*)"
+
+
+def _mainline_copy(game: Game) -> Game:
+    """The game with a copy of its main line alone (the window's game may change meanwhile)."""
+    root = dataclasses.replace(game.root, children=[], parent=None)
+    tail = root
+    for node in game.root.mainline():
+        tail = tail.add_child(dataclasses.replace(node, children=[], parent=None))
+    return dataclasses.replace(game, root=root)
 
 
 def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
     return rebuild_database(database_path, progress=context.report, cancel=context.cancel_event)
 
 
-def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport:
-    with GameDatabase(database_path) as database:
-        return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
+def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport | Damage:
+    """The games added, or the damage that stopped it (nothing is added to a damaged database)."""
+    try:
+        with GameDatabase(database_path) as database:
+            database.positions.runs()  # a run cut short or missing: DamagedDatabase
+            return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
+    except DamagedDatabase as damage:
+        return Damage(damage.reason)
+    except sqlite3.DatabaseError as error:
+        found = damage_in(error, database_path)
+        if found is None:
+            raise
+        return Damage(found.reason)
 
 
 class _SharesDelegate(QStyledItemDelegate):
@@ -187,6 +235,7 @@ class ExplorerPanel(QWidget):
         self._imports: list[Task] = []  # every import not over, the unseen ones too
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
+        self._damaged = False  # the database on show is damaged: Rebuild is offered once no import runs
 
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("explorer-summary")
@@ -235,13 +284,23 @@ class ExplorerPanel(QWidget):
         self.min_rating.setSingleStep(100)
         self.min_rating.setSpecialValueText("any rating")
         self.min_rating.setPrefix("")
+        self.min_accuracy = QSpinBox(self)
+        self.min_accuracy.setRange(0, 100)
+        self.min_accuracy.setSingleStep(5)
+        self.min_accuracy.setSpecialValueText("any accuracy")
+        self.min_accuracy.setPrefix("accuracy ≥ ")
+        self.min_accuracy.setToolTip("Only games analysed in full where your accuracy (with My games) or the mean of"
+                                     " both sides' is at least this")
         for box in (self.since, self.until):
             box.setMaximumWidth(110)
-            box.editingFinished.connect(self.refresh)
-        self.mine.toggled.connect(self.refresh)
-        self.color.currentIndexChanged.connect(self.refresh)
-        self.speed.currentIndexChanged.connect(self.refresh)
-        self.min_rating.valueChanged.connect(self.refresh)
+        self._restore_filters()
+        for box in (self.since, self.until):
+            box.editingFinished.connect(self._filters_changed)
+        self.mine.toggled.connect(self._filters_changed)
+        self.color.currentIndexChanged.connect(self._filters_changed)
+        self.speed.currentIndexChanged.connect(self._filters_changed)
+        self.min_rating.valueChanged.connect(self._filters_changed)
+        self.min_accuracy.valueChanged.connect(self._filters_changed)
         first_row, second_row = QHBoxLayout(), QHBoxLayout()
         for row in (first_row, second_row):
             row.setContentsMargins(0, 0, 0, 0)
@@ -253,6 +312,7 @@ class ExplorerPanel(QWidget):
         second_row.addWidget(self.since)
         second_row.addWidget(self.until)
         second_row.addWidget(self.min_rating)
+        second_row.addWidget(self.min_accuracy)
         second_row.addStretch(1)
 
         self.moves = QTreeWidget(self)
@@ -271,13 +331,18 @@ class ExplorerPanel(QWidget):
         self.games.setObjectName("explorer-games")
         self.games.setRootIsDecorated(False)
         self.games.setUniformRowHeights(True)
-        self.games.setHeaderLabels(["Top games", "Result", "Date", "Move"])
+        self.games.setHeaderLabels(["Top games", "Result", "Date", "Accuracy", "Move"])
         games_header = self.games.header()
         games_header.setStretchLastSection(False)
         games_header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in (1, 2, 3, 4):
             games_header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         self.games.itemDoubleClicked.connect(self._open)
+        for tree, columns in ((self.moves, NUMBER_COLUMNS), (self.games, GAME_NUMBER_COLUMNS)):
+            for column in columns:  # a figure's title over its figures, on the right
+                tree.headerItem().setTextAlignment(column, RIGHT)
+        for tree in (self.moves, self.games):
+            tree.installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -298,10 +363,12 @@ class ExplorerPanel(QWidget):
         layout.addWidget(self.body, 1)
         layout.addStretch(0)
         self.add_button.hide()
-        filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating)
+        filters: tuple[QWidget, ...] = (self.color, self.speed, self.since, self.until, self.min_rating, self.min_accuracy)
         for widget in filters:
             widget.installEventFilter(self)
 
+        self._joined: tuple[int, int] | None = None  # (game, evaluations) whose analysis was last joined
+        session.assessment_changed.connect(self.join_analysis)
         session.current_changed.connect(lambda _node: self.refresh())
         session.game_loaded.connect(self.refresh)
         session.tree_changed.connect(lambda _mainline: self.refresh())
@@ -316,7 +383,32 @@ class ExplorerPanel(QWidget):
             self.until.text(),
             str(self.speed.currentData() or ""),
             self.min_rating.value(),
+            self.min_accuracy.value(),
         )
+
+    def _restore_filters(self) -> None:
+        """The filters as the player last left them (the next start too)."""
+        settings = Settings()
+        self.mine.setChecked(settings.explorer_filter("mine") == "yes")
+        self.color.setCurrentIndex(max(0, self.color.findData(settings.explorer_filter("color") or None)))
+        self.speed.setCurrentIndex(max(0, self.speed.findData(settings.explorer_filter("speed"))))
+        self.since.setText(settings.explorer_filter("since"))
+        self.until.setText(settings.explorer_filter("until"))
+        rating = settings.explorer_filter("min_rating")
+        self.min_rating.setValue(int(rating) if rating.isdigit() else 0)
+        accuracy = settings.explorer_filter("min_accuracy")
+        self.min_accuracy.setValue(int(accuracy) if accuracy.isdigit() else 0)
+
+    def _filters_changed(self) -> None:
+        settings = Settings()
+        settings.set_explorer_filter("mine", "yes" if self.mine.isChecked() else "no")
+        settings.set_explorer_filter("color", str(self.color.currentData() or ""))
+        settings.set_explorer_filter("speed", str(self.speed.currentData() or ""))
+        settings.set_explorer_filter("since", self.since.text().strip())
+        settings.set_explorer_filter("until", self.until.text().strip())
+        settings.set_explorer_filter("min_rating", str(self.min_rating.value()))
+        settings.set_explorer_filter("min_accuracy", str(self.min_accuracy.value()))
+        self.refresh()
 
     def refresh(self) -> None:
         """Ask for the position on show (nothing while hidden: showing the panel asks)."""
@@ -331,8 +423,14 @@ class ExplorerPanel(QWidget):
         if game is None or node is None or not game_support(game.kind).database_position_ref:
             self._show_nothing("Open a game to see the moves played from its positions.")
             return
+        filters = self.filters()
+        try:
+            check_filters(filters)
+        except ValueError as error:
+            self._show_nothing(texts.bad_filter_text(str(error)))
+            return
         asked = self._asked
-        task = self.tasks.submit(_answer, self._database_path(), game, node, self.filters(), name="explorer")
+        task = self.tasks.submit(_answer, self._database_path(), game, node, filters, name="explorer")
         task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
 
@@ -340,12 +438,9 @@ class ExplorerPanel(QWidget):
         if asked != self._asked:
             return  # an answer for a position no longer shown
         if isinstance(answer, Damage):
-            self._show_nothing(texts.damaged_text(answer.reason))
-            self.notice_label.hide()
-            self.body.hide()
-            self.add_button.hide()
-            self.rebuild_button.setVisible(self._import_task is None)
+            self._show_damage(answer)
             return
+        self._damaged = False
         self.rebuild_button.hide()
         self.answer = answer
         first = game_support(answer.exploration.kind).first_player
@@ -354,13 +449,17 @@ class ExplorerPanel(QWidget):
             item = QTreeWidgetItem([row.move, row.games, "", row.rating, row.performance])
             item.setData(2, SHARES_ROLE, row.shares)
             item.setToolTip(2, row.shares.tooltip)
-            for column in (1, 3, 4):
-                item.setTextAlignment(column, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            for column in NUMBER_COLUMNS:
+                item.setTextAlignment(column, RIGHT)
             self.moves.addTopLevelItem(item)
         self.games.clear()
         for game, move in answer.exploration.top_games:
             shown = texts.game_row(game, move)
-            item = QTreeWidgetItem([shown.players, shown.result, shown.date, shown.move])
+            accuracy = texts.accuracy_cell(answer.figures.get(game.id))
+            item = QTreeWidgetItem([shown.players, shown.result, shown.date, accuracy.text, shown.move])
+            item.setToolTip(3, accuracy.tooltip)
+            for column in GAME_NUMBER_COLUMNS:
+                item.setTextAlignment(column, RIGHT)
             item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
             item.setToolTip(0, f"{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
             self.games.addTopLevelItem(item)
@@ -368,8 +467,16 @@ class ExplorerPanel(QWidget):
         self.add_button.setVisible(empty or self._import_task is not None)
         self.body.setVisible(not empty)
         self.add_button.setEnabled(self._import_task is None)
-        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration))
+        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration, answer.filtered))
         self.answered.emit(answer)
+
+    def _show_damage(self, damage: Damage) -> None:
+        self._show_nothing(texts.damaged_text(damage.reason))
+        self.notice_label.hide()
+        self.body.hide()
+        self.add_button.hide()
+        self._damaged = True
+        self.rebuild_button.setVisible(self._import_task is None)
 
     def _failed(self, asked: int, text: str) -> None:
         if asked == self._asked:
@@ -382,15 +489,40 @@ class ExplorerPanel(QWidget):
         self.summary_label.setText(text)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """A filter being edited keeps its arrow keys (the window's would step through the game)."""
-        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) and Qt.Key(event.key()) in NAVIGATION_KEYS:
-            event.accept()
-            return True
+        """A filter being edited keeps its arrow keys (the window's would step through the game); a
+        table keeps Up and Down to go from row to row (Left and Right still step through the game);
+        Enter on a move plays it, on a game opens it, as a click and a double-click do."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
+            kept = TABLE_KEYS if watched in (self.moves, self.games) else NAVIGATION_KEYS
+            if Qt.Key(event.key()) in kept:
+                event.accept()
+                return True
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and watched in (self.moves, self.games)
+                and Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+            item = watched.currentItem() if isinstance(watched, QTreeWidget) else None
+            if item is not None:
+                (self._play if watched is self.moves else self._open)(item, 0)
+                return True
         return super().eventFilter(watched, event)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
         self.refresh()
+
+    def join_analysis(self) -> None:
+        """The open game's settled analysis joined to its row (its accuracy shown and filtered by),
+        after the import of its file (the same lane)."""
+        model = self.session.model
+        game = model.game
+        if game is None or not model.assessment_settled or not game_support(game.kind).database_record_ref:
+            return
+        evaluations = len(model.basis.evaluations)
+        if evaluations == 0 or self._joined == (id(game), evaluations):
+            return
+        self._joined = (id(game), evaluations)
+        task = self.tasks.submit(_join, self._database_path(), _mainline_copy(game), str(model.preset), lane=IMPORT_LANE,
+                                 name="db-join")
+        task.done.connect(lambda figures: self.refresh() if figures is not None else None)
 
     # ----------------------------------------------------------------------------- actions
     def _play(self, item: QTreeWidgetItem, _column: int) -> None:
@@ -405,7 +537,7 @@ class ExplorerPanel(QWidget):
 
     # ------------------------------------------------------------------------ adding games
     def choose_files(self) -> None:
-        paths, _ = QFileDialog.getOpenFileNames(self, "Add games to the database", "", "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.bz2 *.gz *.xz *.zst);;All files (*)")
+        paths, _ = QFileDialog.getOpenFileNames(self, "Add games to the database", "", _game_files_filter())
         if paths:
             self.add_games([Path(path) for path in paths])
 
@@ -416,22 +548,34 @@ class ExplorerPanel(QWidget):
 
     def add_games(self, paths: list[Path], quiet: bool = False) -> Task:
         """Import `paths` in the background: with a progress bar and Cancel unless `quiet` (a file
-        the player opened feeds the database unseen)."""
+        the player opened feeds the database unseen, unless it holds more games than one chunk:
+        then its progress and Cancel show once the first chunk is in)."""
         task = self.tasks.submit(_import, self._database_path(), paths, lane=IMPORT_LANE, with_context=True, name="db-import")
         if not quiet:
-            self._import_task = task
-            self._import_answered = False
-            self.progress.setFormat("Adding games…")
-            self.progress.show()
-            self.cancel_button.show()
-            self.add_button.setEnabled(False)
-            task.progress.connect(self._import_progress)
+            self._show_import(task)
+        else:
+            task.progress.connect(lambda progress, task=task: self._quiet_progress(task, progress))
         self._imports.append(task)
-        task.done.connect(lambda report, quiet=quiet: self._imported(report, quiet))
+        task.done.connect(lambda report, task=task: self._imported(report, task is not self._import_task))
         task.failed.connect(lambda text: self._import_failed(text))
         task.finished.connect(lambda task=task: self._import_over(task))
         task.finished.connect(lambda task=task: self._imports.remove(task) if task in self._imports else None)
         return task
+
+    def _show_import(self, task: Task) -> None:
+        self._import_task = task
+        self._import_answered = False
+        self.progress.setFormat("Adding games…")
+        self.progress.show()
+        self.cancel_button.show()
+        self.add_button.setEnabled(False)
+        task.progress.connect(self._import_progress)
+
+    def _quiet_progress(self, task: Task, progress: ImportProgress) -> None:
+        """A file opened that takes a while to read: shown as an import, with its Cancel."""
+        if self._import_task is None and not task.is_over and progress.games_read < progress.games_in_file:
+            self._show_import(task)
+            self._import_progress(progress)
 
     def rebuild(self) -> Task:
         """Read the damaged database's games again from their files, with progress and Cancel."""
@@ -474,22 +618,35 @@ class ExplorerPanel(QWidget):
     def _import_progress(self, progress: ImportProgress) -> None:
         self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored, str(progress.path)))
 
-    def _imported(self, report: ImportReport, quiet: bool) -> None:
+    def _imported(self, report: ImportReport | Damage, quiet: bool) -> None:
+        if isinstance(report, Damage):
+            if not quiet:
+                self._import_answered = True
+            self._asked += 1  # an answer asked before the import no longer holds
+            self._show_damage(report)
+            return
         if not quiet:
             self._import_answered = True
-            self.summary_label.setText(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled))
+            # in the notice, which stays while the answers for the positions come and go
+            self._notify(texts.import_done_text(report.stored, report.duplicates, len(report.skipped), report.cancelled,
+                                                report.unreadable, report.already_read, list(report.resumed)))
         self.imported.emit(report)
         if report.stored:
             self.refresh()
 
+    def _notify(self, text: str) -> None:
+        self.notice_label.setText(text)
+        self.notice_label.show()
+
     def _import_failed(self, text: str) -> None:
-        self.summary_label.setText(f"The games could not be added: {text}")
+        self._notify(f"The games could not be added: {text}")
 
     def _import_over(self, task: Task) -> None:
         if task is self._import_task:
             if task.is_cancelled and not self._import_answered:
-                self.summary_label.setText(texts.IMPORT_CANCELLED)
+                self._notify(texts.IMPORT_CANCELLED)
             self._import_task = None
+            self.rebuild_button.setVisible(self._damaged)
             self.progress.hide()
             self.cancel_button.hide()
             self.add_button.setEnabled(True)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reviewer.core.database import DatabaseDeparture, Exploration, ExploreFilters, LineDeparture, MoveStats, StoredGame
+from reviewer.core.database.explorer import shown_date
+from reviewer.core.database.figures import GameFigures
 from reviewer.core.gametree import Color
 
 EMPTY_DATABASE = "Your game database is empty: add game files or a folder to see the moves played here."
@@ -78,21 +80,28 @@ def move_rows(exploration: Exploration, first_color: Color) -> list[MoveRow]:
 def game_row(game: StoredGame, move: str) -> GameRow:
     white = (game.white.strip() or "?") + (f" ({game.white_elo})" if game.white_elo else "")
     black = (game.black.strip() or "?") + (f" ({game.black_elo})" if game.black_elo else "")
-    return GameRow(f"{white} – {black}", game.result or "*", game.date or "?", move or "(end)")
+    return GameRow(f"{white} – {black}", game.result or "*", shown_date(game.date), move or "(end)")
 
 
-def summary(exploration: Exploration) -> str:
+NO_FILTERED_GAMES_HERE = "No game that the filters keep reached this position."
+
+
+def summary(exploration: Exploration, filtered: bool = False) -> str:
+    """How many games reached the position; `filtered`: those the filters keep (said so)."""
     if exploration.games == 0:
-        return NO_GAMES_HERE
+        return NO_FILTERED_GAMES_HERE if filtered else NO_GAMES_HERE
     games = "1 game" if exploration.games == 1 else f"{exploration.games} games"
     ended = f", {exploration.ended_here} ended here" if exploration.ended_here else ""
-    return f"{games} reached this position{ended}"
+    kept = " (of those the filters keep)" if filtered else ""
+    return f"{games}{kept} reached this position{ended}"
 
 
 def filters_of(
-    player: str, mine: bool, color: Color | None, since: str, until: str, speed: str, min_rating: int
+    player: str, mine: bool, color: Color | None, since: str, until: str, speed: str, min_rating: int,
+    min_accuracy: int = 0,
 ) -> ExploreFilters:
-    """The form's filters: `mine` with the player's name; a colour only with a player; 0 = any rating."""
+    """The form's filters: `mine` with the player's name; a colour only with a player; 0 = any rating
+    or accuracy."""
     name = player.strip() if mine else ""
     return ExploreFilters(
         player=name,
@@ -101,7 +110,27 @@ def filters_of(
         until=until.strip(),
         min_rating=min_rating or None,
         speed=speed,
+        min_accuracy=float(min_accuracy) if min_accuracy else None,
     )
+
+
+@dataclass(frozen=True)
+class AccuracyCell:
+    text: str  # "91 / 85": White's, Black's
+    tooltip: str
+
+
+def accuracy_cell(figures: GameFigures | None) -> AccuracyCell:
+    """A top game's accuracy as the analysis cache gave it (joined when the game was reviewed)."""
+    if figures is None:
+        return AccuracyCell("–", "Not analysed: review the game (or run `reviewer db join-analysis`)")
+    white, black = figures.accuracy["white"], figures.accuracy["black"]
+    text = f"{_figure(white)} / {_figure(black)}"
+    tooltip = f"Accuracy: White {_figure(white)}, Black {_figure(black)}"
+    if not figures.complete:
+        text += "*"
+        tooltip += f" (in part: {figures.positions_analysed} of {figures.positions_total} positions analysed)"
+    return AccuracyCell(text, tooltip)
 
 
 def import_progress_text(games_read: int, stored: int, path: str) -> str:
@@ -111,13 +140,37 @@ def import_progress_text(games_read: int, stored: int, path: str) -> str:
 IMPORT_CANCELLED = "Adding games was cancelled before any was read."
 
 
-def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False) -> str:
-    text = f"Cancelled: {stored} games added" if cancelled else f"{stored} games added"
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _named(paths: list[str]) -> str:
+    return ", ".join(path.rsplit("/", 1)[-1] for path in paths[:3]) + (" …" if len(paths) > 3 else "")
+
+
+def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool = False,
+                     unreadable: list[str] | None = None, already_read: list[str] | None = None,
+                     resumed: list[str] | None = None) -> str:
+    """What an import did; each file it could not read named with why, the files it had read
+    before and those where it went on from where an earlier import stopped (up to three each)."""
+    text = f"Cancelled: {_games(stored)} added" if cancelled else f"{_games(stored)} added"
     if duplicates:
         text += f", {duplicates} already there"
     if skipped:
         text += f", {skipped} could not be read"
-    return text + "."
+    text += "."
+    if resumed:
+        text += f" Went on from where the last import stopped: {_named(resumed)}."
+    if already_read:
+        text += f" Read before and unchanged since: {_named(already_read)}."
+    if unreadable:
+        shown = "; ".join(line.rsplit("/", 1)[-1] for line in unreadable[:3]) + (" …" if len(unreadable) > 3 else "")
+        text += f" Not read: {shown}."
+    return text
+
+
+def bad_filter_text(reason: str) -> str:
+    return f"The filters cannot be used: {reason}."
 
 
 def damaged_text(reason: str) -> str:
