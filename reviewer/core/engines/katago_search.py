@@ -32,6 +32,7 @@ from reviewer.core.engines.katago_net.features import root_states
 from reviewer.core.engines.katago_net.model import ModelUnsupported
 from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner
 from reviewer.core.engines.katago_net.search import SearchParams, Stop, TreeSearch
+from reviewer.core.engines.katago_search_name import SEARCH_NAME, search_identity
 from reviewer.core.gametree import Game, GameKind
 
 __all__ = ["NETWORK_CORES", "SEARCH_VERSION", "KataGoNetworkSearch", "split_runs"]
@@ -82,7 +83,7 @@ class KataGoNetworkSearch:
         self,
         command: Sequence[str],
         *,
-        name: str = "KataGo network (Reviewer's search)",
+        name: str = SEARCH_NAME,
         default_visits: int | None = None,
         params: SearchParams | None = None,
         backend: Backend | None = None,
@@ -108,7 +109,7 @@ class KataGoNetworkSearch:
 
     @property
     def identity(self) -> str:
-        return f"Reviewer search {SEARCH_VERSION} over KataGo's network {self._model or '?'}"
+        return search_identity(SEARCH_VERSION, self._model)
 
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
