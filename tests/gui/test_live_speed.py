@@ -58,3 +58,10 @@ def test_live_analysis_of_a_19x19_game_with_reviewers_search_shows_its_speed(qtb
     assert main.analysis_board.latest_update().evaluation.engine_id.startswith("Reviewer search ")
     QTest.keyClick(main, Qt.Key.Key_L)
     main.close()
+
+
+def test_a_slow_first_answer_says_its_speed_to_a_tenth_not_zero(qtbot):
+    panel = LinesPanel()
+    qtbot.addWidget(panel)
+    panel.show_update(LiveUpdate("start", _go_evaluation(2, None), 0, 4.0, False), None, lines=1)
+    assert panel.header_text() == "live · 2 visits · 0.5 visits/s · thinking…"
