@@ -98,17 +98,21 @@ class Coverage:
         return describe_engine_id(self.engine_id)[2] if self.engine_id else None
 
     def moves_text(self) -> str:
-        """'analysed 23 of 68 moves' / 'all 68 moves analysed' / 'not analysed'."""
+        """'analysed 23 of 68 moves' / 'all 68 moves analysed' / 'not analysed'; a game without
+        moves (a problem, a set-up position): 'the position analysed'."""
         if not self.analysed:
             return "not analysed"
+        total = _moves(self.moves_total)
         if self.complete:
-            return f"all {self.moves_total} moves analysed"
+            if self.moves_total <= 1:
+                return "the position analysed" if self.moves_total == 0 else "its 1 move analysed"
+            return f"all {total} analysed"
         passes = self.passes_unfinished
         if passes is None:
-            return f"analysed {self.moves_analysed} of {self.moves_total} moves"
+            return f"analysed {self.moves_analysed} of {total}"
         if passes.reached == 1:
-            return f"analysed {self.moves_analysed} of {self.moves_total} moves · {passes.short_text()}"
-        searched = f"all {self.moves_total} moves" if not self.missing_plies else f"{self.moves_analysed} of {self.moves_total} moves"
+            return f"analysed {self.moves_analysed} of {total} · {passes.short_text()}"
+        searched = f"all {total}" if not self.missing_plies else f"{self.moves_analysed} of {total}"
         return f"{searched} searched at pass 1 · {passes.text()}"
 
     def text(self) -> str:
@@ -278,3 +282,7 @@ def assess_basis(
         return None
     assessment = assess_game(game, basis.evaluations, preset=preset, skip_book=skip_book)
     return assessment if basis.trust.labels else withhold_labels(assessment)
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" if count == 1 else f"{count} moves"

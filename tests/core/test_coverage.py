@@ -217,3 +217,13 @@ def test_reviewer_report_on_a_built_in_review_prints_the_rough_estimate(tmp_path
     out = " ".join(capsys.readouterr().out.split())
     assert "Rough estimate, no move labels or accuracy" in out and "reviewer engines install" in out
     assert "Blunders ?? │ - │ - │" in out  # counts withheld, not zero
+
+
+def test_the_coverage_of_a_game_without_moves_or_with_one_is_said_in_good_english():
+    from reviewer.core.coverage import Coverage
+
+    engine_id = "Reviewer search 2 over KataGo's network m | visits=32"
+    assert Coverage(engine_id, 1, 1, 0, 0).moves_text() == "the position analysed"  # a problem: AB/AW only
+    assert Coverage(engine_id, 2, 2, 1, 1).moves_text() == "its 1 move analysed"
+    assert Coverage(engine_id, 1, 2, 0, 1, missing_plies=(1,)).moves_text() == "analysed 0 of 1 move"
+    assert Coverage(engine_id, 69, 69, 68, 68).moves_text() == "all 68 moves analysed"

@@ -215,3 +215,12 @@ def test_the_same_position_asked_again_with_more_visits_grows_its_tree(search, c
     calls.clear()
     (other,) = list(search.analyse(game, [15], Limit(visits=8), stop))
     assert other.nodes == 8 and len(calls) == 8  # another position: a tree of its own, its root evaluated too
+
+
+def test_a_search_says_how_long_its_visits_took_and_a_grown_tree_counts_its_first_visits_time(search, corpus_dir):
+    game = load_game(corpus_dir / GAME, 0)
+    stop = threading.Event()
+    (small,) = list(search.analyse(game, [16], Limit(visits=8), stop))
+    (grown,) = list(search.analyse(game, [16], Limit(visits=24), stop))
+    assert small.seconds is not None and grown.seconds is not None
+    assert 0 < small.seconds < grown.seconds  # the 24 visits' time: the first 8's and the 16 added

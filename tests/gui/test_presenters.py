@@ -102,3 +102,16 @@ def test_visits_are_counted_in_words_a_player_reads():
 
     assert [visits_text(n) for n in (1, 2, 24, 1234)] == ["1 visit", "2 visits", "24 visits", "1,234 visits"]
     assert visits_text(1, short=True) == "1 visit" and visits_text(1234, short=True) == "1.2k visits"
+
+
+def test_the_start_of_a_game_without_moves_says_how_to_begin_not_to_step_through_it():
+    from reviewer.core.formats import game_from_sgf_text
+    from reviewer.core.services.review_model import ReviewModel
+    from reviewer.gui.presenters.comment import comment_html
+
+    model = ReviewModel()
+    model.load_game(game_from_sgf_text("(;GM[1]FF[4]SZ[9]KM[6.5]PL[B]AB[cc][dc]AW[cd][dd])"))  # a problem: AB/AW only
+    text = comment_html(model, model.game.root)
+    assert "step through" not in text and "No moves yet" in text and "press L" in text
+    model.load_game(game_from_sgf_text("(;GM[1]FF[4]SZ[9];B[ee];W[cc])"))
+    assert "Press → to step through the game" in comment_html(model, model.game.root)

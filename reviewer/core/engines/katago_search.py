@@ -32,6 +32,7 @@ from reviewer.core.engines.katago_net.features import root_states
 from reviewer.core.engines.katago_net.model import ModelUnsupported
 from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner
 from reviewer.core.engines.katago_net.search import SearchParams, Stop, TreeSearch
+from reviewer.core.engines.katago_search_name import SEARCH_NAME, search_identity
 from reviewer.core.gametree import Game, GameKind
 
 __all__ = ["NETWORK_CORES", "SEARCH_VERSION", "KataGoNetworkSearch", "split_runs"]
@@ -82,7 +83,7 @@ class KataGoNetworkSearch:
         self,
         command: Sequence[str],
         *,
-        name: str = "KataGo network (Reviewer's search)",
+        name: str = SEARCH_NAME,
         default_visits: int | None = None,
         params: SearchParams | None = None,
         backend: Backend | None = None,
@@ -100,7 +101,8 @@ class KataGoNetworkSearch:
         self.version = SEARCH_VERSION
         self.warnings: list[str] = []
         self._lock = threading.Lock()
-        self._kept: tuple[str, TreeSearch] | None = None  # the last position searched alone, by its key
+        # the last position searched alone, by its key, with the seconds its tree has been searched
+        self._kept: tuple[str, TreeSearch, float] | None = None
 
     @property
     def name(self) -> str:
@@ -108,7 +110,7 @@ class KataGoNetworkSearch:
 
     @property
     def identity(self) -> str:
-        return f"Reviewer search {SEARCH_VERSION} over KataGo's network {self._model or '?'}"
+        return search_identity(SEARCH_VERSION, self._model)
 
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
@@ -228,7 +230,9 @@ class KataGoNetworkSearch:
         stop: Stop,
     ) -> Iterator[Evaluation | None]:
         """The consecutive `turns` of a segment searched down the game in one tree: each turn's
-        evaluation with `ply` set to the turn; None (and the end) when stopped first."""
+        evaluation with `ply` set to the turn and `seconds` the time its tree's visits took (a tree
+        grown or moved down the game counts the time of the visits it keeps); None (and the end)
+        when stopped first."""
         engine_id = self.engine_id(limit)
         target = visits if visits is not None else 1 << 40  # a time limit alone: as many as it allows
         segment = plan.segments[segment_index]
@@ -237,26 +241,30 @@ class KataGoNetworkSearch:
         alone = len(turns) == 1
         key = _position_key(plan, segment_index, turns[0], limit) if alone else ""
         tree: TreeSearch | None = None
+        spent_s = 0.0
         previous: int | None = None
         for turn in turns:
             state = states[turn]
             kept = self._kept
             if alone and kept is not None and kept[0] == key and kept[1].visits <= target:
-                tree = kept[1]  # the same position again, with a bigger budget: its tree grows
+                tree, spent_s = kept[1], kept[2]  # the same position again, with a bigger budget: its tree grows
             elif tree is not None and previous == turn - 1 and segment.moves[previous][0] == tree.root.state.to_move:
                 point = segment.moves[previous][1]
                 index = plan.width * plan.height if point is None else (plan.height - 1 - point[0]) * plan.width + point[1]
                 tree.advance(index, state)
             else:
-                tree = TreeSearch(runner, plan, state, self.params, allowed, NETWORK_CORES)
+                tree, spent_s = TreeSearch(runner, plan, state, self.params, allowed, NETWORK_CORES), 0.0
+            started = time.monotonic()
+            deadline = started + limit.movetime_s if limit.movetime_s is not None else None
+            finished = tree.run(target, stop, deadline)
+            spent_s += time.monotonic() - started
             if alone:
-                self._kept = (key, tree)
-            deadline = time.monotonic() + limit.movetime_s if limit.movetime_s is not None else None
-            if not tree.run(target, stop, deadline) and stop.is_set():
+                self._kept = (key, tree, spent_s)
+            if not finished and stop.is_set():
                 yield None
                 return
             evaluation = tree.evaluation(engine_id, segment.side_to_move(turn), limit.maps)
-            yield replace(evaluation, ply=turn)
+            yield replace(evaluation, ply=turn, seconds=spent_s)
             if stop.is_set():
                 yield None
                 return

@@ -532,6 +532,16 @@ class AnalysisBoard(QObject):
         if view is not None:
             view.show_line(searched, searched.node_at_ply(ply), [move])
 
+    def remark_live(self, game: Game, node: Node) -> None:
+        """The live lines' candidates back on the board of `node` after it was drawn again from the
+        review's figures (a theme switched, a review's figure arrived): the board keeps showing what
+        the lines panel shows."""
+        model = self.session.model
+        update = model.live_lines
+        if not self._live or update is None or model.engine_hidden_from is not None or node is not model.current_node:
+            return
+        self._mark_candidates(game, node, update.evaluation)
+
     def _mark_candidates(self, game: Game, node: Node, evaluation: Evaluation) -> None:
         """The live search's candidates on the board where it marks them (Go, KaTrain style: grey
         when the engine is too weak for its numbers to be more than a rough estimate)."""

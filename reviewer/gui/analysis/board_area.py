@@ -301,6 +301,7 @@ class BoardArea:
         if view is None:
             return
         self._show_notes(view.show_review(game, node, ReviewMarks(evaluation, judgement, rough, why)))
+        self.analysis_board.remark_live(game, node)  # live analysis' candidates stay over the review's
 
     def _show_notes(self, notes: Mapping[str, PlayerNote]) -> None:
         self._notes = notes

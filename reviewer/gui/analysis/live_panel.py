@@ -5,6 +5,7 @@ that runs `LiveAnalysis` for the window (updates cross to the GUI thread as queu
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from PySide6.QtCore import QEvent, QObject, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent
@@ -239,7 +240,10 @@ class LinesPanel(QFrame):
             label.hide()
         counts_nodes = game_support(evaluation.kind).work_unit == "nodes"
         work = f"depth {evaluation.depth}" if counts_nodes and evaluation.depth else visits_text(evaluation.nodes or 0)
-        speed = speed_text(evaluation)
+        # an engine that does not say how long it searched (KataGo's process): the time since the
+        # position was set, which its visits took
+        timed = evaluation if evaluation.seconds else replace(evaluation, seconds=update.seconds)
+        speed = speed_text(timed)
         state = "done" if update.last else "thinking…"
         self._header.setText(" · ".join(part for part in ("live", work, speed, state) if part))
 

@@ -95,6 +95,8 @@ def speed_text(evaluation: Evaluation) -> str:
         return f"{rate / 1_000_000:.1f}M {unit}"
     if rate >= 1000:
         return f"{rate / 1000:.0f}k {unit}"
+    if rate < 10:  # a slow start (a network loading): '0.5 visits/s', not '0 visits/s'
+        return f"{rate:.1f} {unit}"
     return f"{rate:.0f} {unit}"
 
 

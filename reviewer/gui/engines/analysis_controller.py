@@ -17,6 +17,8 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolBu
 from reviewer.core.analysis import Limit
 from reviewer.core.coverage import Coverage
 from reviewer.core.engines.discovery import EngineInfo, find_engines
+from reviewer.core.engines.katago_search_name import SEARCH_NAME, is_search_identity
+from reviewer.core.engines.registry import engines_as_run
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassStanding
@@ -441,6 +443,8 @@ class AnalysisController(QObject):
         if usable:
             return engine_label(usable[0])
         identity = self._settings.engine_identity(choice)
+        if identity and is_search_identity(identity):
+            return SEARCH_NAME
         if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
             words = engine_display_name(identity).split()[:2]
             fallback = game_support(choice.kind).is_fallback_identity(identity)
@@ -538,4 +542,4 @@ def _load_opening_book() -> None:
 
 def _find_engines() -> list[EngineInfo]:
     import_go_engine_modules()  # discovery asks the built-in engine its version
-    return list(find_engines())
+    return engines_as_run(find_engines())  # a KataGo searched by Reviewer's own search is named so

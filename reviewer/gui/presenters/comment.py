@@ -99,8 +99,9 @@ def comment_html(model: ReviewModel, node: Node, with_words: bool = True) -> str
     if own_comment:
         parts.append(f"<div style='margin-top:6px; font-style:italic'>{escape_html(own_comment)}</div>")
     if not parts and node.parent is None:
-        parts.append("<div style='color:gray'>Start position. Press → to step through the game, "
-                     "Space to analyse it.</div>")
+        hint = ("Press → to step through the game, Space to analyse it." if node.children
+                else "No moves yet: play one on the board, or press L for the engine's lines.")  # a problem, a set-up position
+        parts.append(f"<div style='color:gray'>Start position. {hint}</div>")
     return "".join(parts)
 
 
