@@ -136,7 +136,17 @@ def test_the_eta_comes_from_the_mean_of_the_pass_not_from_its_last_position():
     for done in range(1, 16):
         eta.searched(done, at_s=100.0 * done / 15)
     eta.searched(16, at_s=145.0)  # the 16th took 45 s
-    assert eta.eta_s() == pytest.approx(3 * 145.0 / 16)
+    assert eta.eta_s() == pytest.approx(3 * (145.0 - 100.0 / 15) / 15)
+
+
+def test_what_a_pass_did_once_before_its_first_position_is_not_priced_into_the_rest():
+    eta = ReviewEta(least=3, later_share=0.5)
+    eta.start_pass(1, 40, at_s=0.0, budgets=(2, 32))  # a Go review whose network is read first
+    eta.searched(1, at_s=3.0)  # the first position came after 3 s of reading the network
+    for done in range(2, 5):
+        eta.searched(done, at_s=3.0 + 0.1 * (done - 1))  # then 0.1 s a position at 2 visits
+    # 36 positions left at 0.1 s, then about 20 at 16 times that; not 1 s a position (4 in 3.3 s)
+    assert eta.eta_s() == pytest.approx(36 * 0.1 + 20 * 1.6)
 
 
 def test_a_review_in_one_pass_is_timed_from_its_first_searched_position_not_the_cached_burst():
@@ -170,8 +180,9 @@ def test_the_runner_gives_the_eta_of_every_pass_to_come_from_the_clock_it_is_giv
     job = AnalysisJob(game=game, engine=EngineChoice(kind="chess"), limit=Limit(nodes=1000), plies=tuple(range(8)))
     with qtbot.waitSignal(runner.finished, timeout=10_000):
         runner.start(job)
-    # pass 1 began at tick 0, its count of 0 came at tick 1, its 4th position at tick 5: 1.25 s a position
+    # pass 1 began at tick 0, its count of 0 came at tick 1, its first position at tick 2 and its
+    # 4th at tick 5: 1 s a position, measured from the first
     fourth = [p for p in progress if p.passes == PassProgress(1, 3, 4, 8)]
-    assert fourth and all(p.eta_s == pytest.approx((4 + 4 * 4 + 2 * 16) * 1.25) for p in fourth)
+    assert fourth and all(p.eta_s == pytest.approx((4 + 4 * 4 + 2 * 16) * 1.0) for p in fourth)
     assert progress[-1].passes == PassProgress(3, 3, 2, 2) and progress[-1].eta_s == pytest.approx(0.0)
     assert runner.shutdown(timeout_s=10.0)

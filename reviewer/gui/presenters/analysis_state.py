@@ -143,20 +143,33 @@ class _PassTiming:
     first_done: int = 0  # counted before this pass searched anything (figures from the cache)
     done: int = 0
     last_s: float | None = None
+    # The first count of a searched position, and when: the speed is measured from there, so that
+    # what the pass did once before its first position (an engine's start, a network's first read)
+    # is not priced into every position to come.
+    first_searched: int | None = None
+    first_searched_s: float = 0.0
+
+    def count(self, done: int, at_s: float) -> None:
+        self.done = max(self.done, done)
+        self.last_s = at_s
+        if self.first_searched is None and self.done > self.first_done:
+            self.first_searched, self.first_searched_s = self.done, at_s
 
     def seconds_per_position(self, least: int) -> float | None:
-        searched = self.done - self.first_done
-        if searched < least or self.last_s is None or self.last_s <= self.started_s:
+        if self.first_searched is None or self.last_s is None:
             return None
-        return (self.last_s - self.started_s) / searched
+        searched = self.done - self.first_searched
+        if searched < least or self.last_s <= self.first_searched_s:
+            return None
+        return (self.last_s - self.first_searched_s) / searched
 
 
 class ReviewEta:
     """The time left of a whole review, from the timings of the positions searched so far.
 
     A position of a pass costs that pass's budget (nodes, visits): the seconds a unit of budget
-    takes are measured over the current pass (its mean since it began, once `least` positions are
-    searched), else over the last pass that measured them, and every position still to search is
+    takes are measured over the current pass (its mean from its first searched position on, once
+    `least` more are searched), else over the last pass that measured them, and every position still to search is
     priced at its own pass's budget. How many positions a later pass will search is known only when
     it begins: until then it is taken as `later_share` of the pass before. Times are given (seconds
     of any one clock), so the arithmetic is the same in a test as in the app.
@@ -191,8 +204,7 @@ class ReviewEta:
         current = self._current
         if total is not None:
             current.positions = max(current.positions, total)
-        current.done = max(current.done, done)
-        current.last_s = at_s
+        current.count(done, at_s)
 
     def _close_pass(self) -> None:
         current = self._current
