@@ -311,10 +311,20 @@ def chess_positions(game: Game) -> tuple[list[PositionRow], list[str]]:
     return positions, moves_uci
 
 
+_GAME_NUMBER = re.compile(r"^game \d+: ")
+_VIEWER_CLAUSE = "; the rest of that line is skipped"
+
+
+def _stored_nothing(warning: str) -> str:
+    """A reader's warning as the reason a game is not stored: the import names the game itself, and
+    the database keeps none of it (the viewer keeps the moves before the problem)."""
+    return _GAME_NUMBER.sub("", warning).replace(_VIEWER_CLAUSE, "")
+
+
 def chess_record_from_game(game: Game) -> GameRecord:
     for warning in game.warnings:
         if any(mark in warning for mark in _BROKEN_MAIN_LINE):
-            raise SkippedGame(warning)
+            raise SkippedGame(_stored_nothing(warning))
     positions, moves_uci = chess_positions(game)
     moves_san = " ".join(node.move or "" for node in game.root.mainline())
     packed = PackedPositions.of([row.key for row in positions], [row.move for row in positions])
