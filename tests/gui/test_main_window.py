@@ -434,6 +434,7 @@ def test_analyse_pressed_while_engines_are_looked_for_waits_for_them_and_reviews
     with qtbot.waitSignal(main.analysis_finished, timeout=30000) as finished:
         release.set()
     assert finished.args == [True]
+    assert "Looking for engines" not in main.statusBar().currentMessage()  # the wait is over: not left standing
     assert [job.limit for job in started] == [default_go_passes().limit()]  # KataGo's default, not 50 visits
     # should the KataGo found not start, the built-in engine would review at its own default
     assert [job.limit_with_builtin for job in started] == [Limit(visits=50)]

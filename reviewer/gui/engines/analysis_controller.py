@@ -191,9 +191,11 @@ class AnalysisController(QObject):
         if self._limit_waits_for_discovery(game.kind):
             self._analyse_when_engines_known = True
             self._discover_engines()
-            self._status_bar.showMessage("Looking for engines: the analysis starts when they are known…")
+            self._status_bar.showMessage(_WAITING_FOR_ENGINES)
             return
         self._analyse_when_engines_known = False
+        if self._status_bar.currentMessage() == _WAITING_FOR_ENGINES:
+            self._status_bar.clearMessage()
         plies = tuple(range(self._session.model.ply_count + 1))
         kind = game.kind
         limit_with_builtin = None
@@ -516,6 +518,7 @@ class AnalysisController(QObject):
 
 
 LOOKING_TEXT = "Looking for a saved analysis…"
+_WAITING_FOR_ENGINES = "Looking for engines: the analysis starts when they are known…"
 
 
 # -------------------------------------------------------------- work done off the GUI thread
