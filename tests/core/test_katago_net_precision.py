@@ -71,6 +71,19 @@ def test_the_calibration_is_measured_once_and_kept_whole_on_disk(tiny_model, tmp
     assert json.loads(kept.read_text())["ranges"] == {"t": [0.0, 1.0]}
 
 
+def test_a_damaged_kept_int8_graph_is_made_again(tiny_model, tmp_path):
+    network = read_model(tiny_model)
+    spatial, global_inputs = _positions(5, 5)
+    first = NetworkRunner(network, "onnxruntime", "int8", "tiny", tmp_path).forward(spatial, global_inputs)
+    (kept,) = tmp_path.glob("tiny-int8-v*-5x5-*.onnx")
+    kept.write_bytes(b"not a graph")
+    again = NetworkRunner(network, "onnxruntime", "int8", "tiny", tmp_path)
+    outputs = again.forward(spatial, global_inputs)
+    assert again.precision == "int8" and kept.read_bytes() != b"not a graph"
+    for name in OUTPUTS:
+        np.testing.assert_array_equal(getattr(outputs, name), getattr(first, name))
+
+
 def test_an_int8_graph_that_cannot_be_made_leaves_float32_to_evaluate(tiny_model, tmp_path, monkeypatch, caplog):
     network = read_model(tiny_model)
 

@@ -160,13 +160,16 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
-def cached_int8_model(network: Network, network_digest: str, rows: int, columns: int, directory: Path) -> bytes:
-    """`int8_model` with `calibration_ranges`, both kept in `directory` (module docstring)."""
+def cached_int8_model(network: Network, network_digest: str, rows: int, columns: int, directory: Path,
+                      rebuild: bool = False) -> bytes:
+    """`int8_model` with `calibration_ranges`, both kept in `directory` (module docstring);
+    `rebuild`: the kept graph is not read but made again (and kept)."""
     import onnxruntime
 
     path = directory / f"{network_digest}-int8-v{QUANTIZATION_VERSION}-{columns}x{rows}-ort{onnxruntime.__version__}.onnx"
     try:
-        return path.read_bytes()
+        if not rebuild:
+            return path.read_bytes()
     except FileNotFoundError:
         pass
     model = int8_model(network, rows, columns, calibration_ranges(network, network_digest, directory))

@@ -219,6 +219,12 @@ class NetworkRunner:
             model = int8_model(self.network, rows, columns, measure_ranges(self.network))
         else:
             model = cached_int8_model(self.network, self._network_digest, rows, columns, self._cache_directory)
+            try:
+                return _onnx_session(model)
+            except Exception as error:  # a kept graph this ONNX Runtime cannot load (damaged): made again
+                log.warning("the kept int8 graph of %s on %dx%d cannot be loaded (%s); making it again",
+                            self.network.name, columns, rows, error)
+                model = cached_int8_model(self.network, self._network_digest, rows, columns, self._cache_directory, rebuild=True)
         return _onnx_session(model)
 
 
