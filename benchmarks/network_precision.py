@@ -21,10 +21,11 @@ float32 with every evaluation on the transposed board (the noise bar again, at t
 the three searches of a position one after another so that the load falls on each alike;
 best-move agreement with float32 and mean |lead|, |winrate| (Black's view), and the seconds of
 each; then the whole game at 2 visits (the fast pass: every position, every core), float32, int8,
-int8, float32.
+int8, float32; with --judged N, then N positions spread over the game at --visits on every core
+(the way a review's refining pass searches the moves it judges), int8 then float32.
 
     nice -n 10 .venv/bin/python benchmarks/network_precision.py [--network] [--variants] [--search] [--step 3]
-        [--positions 30] [--visits 32]
+        [--positions 30] [--visits 32] [--judged 112]
 """
 
 from __future__ import annotations
@@ -211,7 +212,7 @@ class TransposedRunner(NetworkRunner):
         return RawOutputs(*transposed([outputs.policy_logits, outputs.value_logits, outputs.score, outputs.ownership]))
 
 
-def search_figures(command: list[str], network: Network, count: int, visits: int) -> None:
+def search_figures(command: list[str], network: Network, count: int, visits: int, judged: int) -> None:
     game = load_game(CORPUS / SEARCH_GAME)
     last = game.ply_count
     plies = sorted({last // 10 + (last - last // 5) * i // max(1, count - 1) for i in range(count)})
@@ -253,6 +254,12 @@ def search_figures(command: list[str], network: Network, count: int, visits: int
         _, spent = timed(engines[name], every, Limit(visits=2))
         print(f"  whole game at 2 visits, {name}: {len(every)} positions in {spent:.1f} s"
               f" ({engines[name].workers} workers), load {os.getloadavg()[0]:.2f}", flush=True)
+    if judged:
+        spread = sorted({1 + (last - 1) * i // max(1, judged - 1) for i in range(judged)})
+        for name in ("int8", "fp32"):
+            _, spent = timed(engines[name], spread, Limit(visits=visits))
+            print(f"  {len(spread)} positions spread over the game at {visits} visits, {name}: {spent:.1f} s"
+                  f" ({engines[name].workers} workers), load {os.getloadavg()[0]:.2f}", flush=True)
 
 
 def main() -> int:
@@ -264,6 +271,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--positions", type=int, default=30)
     parser.add_argument("--visits", type=int, default=32)
+    parser.add_argument("--judged", type=int, default=0,
+                        help="then this many positions spread over the game at --visits, both workers, int8 then float32")
     args = parser.parse_args()
     path, network, command = load()
     print(f"{network.name}, {os.cpu_count()} CPUs, /proc/loadavg {Path('/proc/loadavg').read_text().strip()}")
@@ -275,7 +284,7 @@ def main() -> int:
         if args.variants or everything:
             variant_figures(network, args.step, args.repeats)
         if args.search or everything:
-            search_figures(command, network, args.positions, args.visits)
+            search_figures(command, network, args.positions, args.visits, args.judged)
     print(f"/proc/loadavg {Path('/proc/loadavg').read_text().strip()}")
     return 0
 

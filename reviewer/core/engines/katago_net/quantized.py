@@ -5,10 +5,10 @@ output channel (signed, symmetric), the activations they read and write as unsig
 over the range each took on calibration positions (ONNX Runtime's static QDQ quantization; on a
 CPU with VNNI its int8 kernels run about 3 times as fast as float32: benchmarks/network_precision.py).
 The first convolution (KataGo's input features) and the heads (policy, value, score, ownership)
-stay in float32: quantizing them costs accuracy for little time.
+stay in float32: of the variants measured the most faithful, at about the same speed.
 
-Calibration positions are made here, the same for every machine and network: two games that the
-network plays against itself from the empty 19x19 board, each move its policy's favourite (the
+Calibration positions are made here, the same way on every machine: two games that the network
+plays against itself from the empty 19x19 board, each move its policy's favourite (the
 second game opens with its second choice). The ranges found (per tensor, by name; the graph's names
 are the same at every board size) are kept in the data directory, one file per network file's
 contents and `QUANTIZATION_VERSION`, written atomically, and so is the int8 graph of each board
@@ -39,6 +39,7 @@ __all__ = [
     "cpu_has_vnni",
     "file_digest",
     "int8_model",
+    "measure_ranges",
     "ranges_file",
 ]
 
