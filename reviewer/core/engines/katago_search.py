@@ -3,8 +3,9 @@
 It answers what KataGoEngine answers, in the same shape (winrate, score lead, visits, the best line,
 each searched move's visits, winrate, lead, prior and order, the ownership and policy maps), but
 from its own PUCT search, so its identity is its own and its figures are cached apart from KataGo's.
-Searches of 1 and 2 visits are KataGo's exactly (`katago_net.evaluate`); more visits are searched
-here. The positions of one game are searched in runs of consecutive positions, each tree moved down
+Searches of 1 and 2 visits are KataGo's (`katago_net.evaluate`), exactly in float32; more visits are
+searched here. The network is evaluated in int8 where the CPU has VNNI (`runtime.chosen_precision`),
+and the identity says so: int8 figures are cached apart from float32's. The positions of one game are searched in runs of consecutive positions, each tree moved down
 the game to the next position when its move was searched (those visits count towards the next
 position's); the runs are shared among `workers` threads, one per core, each network call on one
 core (`NetworkRunner.forward`), so that every core searches a position of its own. A position asked
@@ -30,7 +31,8 @@ from reviewer.core.engines.katago import QueryPlan, model_name, model_path, plan
 from reviewer.core.engines.katago_net.evaluate import NETWORK_VISITS, NetworkEvaluator, allowed_at_root
 from reviewer.core.engines.katago_net.features import root_states
 from reviewer.core.engines.katago_net.model import ModelUnsupported
-from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner
+from reviewer.core.engines.katago_net.quantized import QUANTIZATION_VERSION
+from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner, Precision, chosen_precision
 from reviewer.core.engines.katago_net.search import SearchParams, Stop, TreeSearch
 from reviewer.core.engines.katago_search_name import SEARCH_NAME, search_identity
 from reviewer.core.gametree import Game, GameKind
@@ -75,7 +77,8 @@ class _Either:
 class KataGoNetworkSearch:
     """KataGo's network named by `command`'s `-model`, searched in-process. `default_visits`: the
     visits of a search whose limit names none (nor a time); `workers`: the positions searched side
-    by side (by default one per core, at most 8)."""
+    by side (by default one per core, at most 8); `precision`: the network's (by default
+    `runtime.chosen_precision`)."""
 
     kind: GameKind = "go"
 
@@ -88,13 +91,14 @@ class KataGoNetworkSearch:
         params: SearchParams | None = None,
         backend: Backend | None = None,
         workers: int | None = None,
+        precision: Precision | None = None,
     ) -> None:
         path = model_path(command)
         if path is None:
             raise EngineNotFound("the KataGo command names no -model to search with")
         self._name = name
         self._model = model_name(command)
-        self._evaluator = NetworkEvaluator(path, backend)
+        self._evaluator = NetworkEvaluator(path, backend, precision or chosen_precision())
         self.params = params or SearchParams()
         self.default_visits = default_visits or DEFAULT_VISITS
         self.workers = max(1, min(MAX_WORKERS, workers or os.cpu_count() or 1))
@@ -109,8 +113,15 @@ class KataGoNetworkSearch:
         return self._name
 
     @property
+    def precision(self) -> Precision:
+        """The network's precision: the wanted one until a position is analysed, then the one it runs in."""
+        return self._evaluator.precision
+
+    @property
     def identity(self) -> str:
-        return search_identity(SEARCH_VERSION, self._model)
+        """Float32 figures keep the identity they always had; int8's carry its version."""
+        network = search_identity(SEARCH_VERSION, self._model)
+        return network if self.precision == "fp32" else f"{network} in int8 (quantization {QUANTIZATION_VERSION})"
 
     def engine_id(self, limit: Limit) -> str:
         return f"{self.identity} | {limit.describe()}"
@@ -129,6 +140,7 @@ class KataGoNetworkSearch:
         if not self._lock.acquire(blocking=False):
             raise EngineError("the network search is already analysing a game")
         try:
+            self._evaluator.network().prepare(plan.height, plan.width)  # its precision settled before the identity is given
             visits = limit.visits or limit.nodes or (None if limit.movetime_s is not None else self.default_visits)
             if visits in NETWORK_VISITS and limit.movetime_s is None:
                 assert visits is not None

@@ -26,7 +26,7 @@ from reviewer.core.engines.katago import QueryPlan
 from reviewer.core.engines.katago_net.features import NetInputs, inputs_after_moves, inputs_for_turns
 from reviewer.core.engines.katago_net.model import ModelUnsupported, read_model
 from reviewer.core.engines.katago_net.network import RawOutputs
-from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner, chosen_backend
+from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner, Precision, chosen_backend
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
 __all__ = ["NETWORK_VISITS", "NetworkEvaluator", "RootValues", "root_values"]
@@ -123,23 +123,30 @@ def _bottom_rows(values: NDArray[np.float32], width: int, height: int) -> tuple[
     return tuple(float(v) for v in values[: width * height].reshape(height, width)[::-1].reshape(-1))
 
 
-_runners: dict[tuple[str, int, int, str], NetworkRunner] = {}
+_runners: dict[tuple[str, int, int, str, str], NetworkRunner] = {}
 _runners_lock = threading.Lock()
+INT8_DIRECTORY = "katago-network"  # under the data directory: the int8 calibrations and graphs (`quantized`)
 
 
-def _shared_runner(path: Path, backend: Backend) -> NetworkRunner:
-    """The network in `path` with its backend, read once per process while the file stays the same
-    (the review's and the live lines' engines share its ~40 MB of weights and its sessions)."""
+def _shared_runner(path: Path, backend: Backend, precision: Precision = "fp32") -> NetworkRunner:
+    """The network in `path` with its backend and precision, read once per process while the file
+    stays the same (the review's and the live lines' engines share its ~40 MB of weights and its sessions)."""
     try:
         status = path.stat()
     except OSError as error:
         raise ModelUnsupported(f"cannot read {path}: {error.strerror or error}") from None
-    key = (str(path.resolve()), status.st_size, status.st_mtime_ns, backend)
+    key = (str(path.resolve()), status.st_size, status.st_mtime_ns, backend, precision)
     with _runners_lock:
         if key not in _runners:
             for stale in [k for k in _runners if k[0] == key[0] and k[1:3] != key[1:3]]:
                 del _runners[stale]
-            _runners[key] = NetworkRunner(read_model(path), backend)
+            if precision == "int8":
+                from reviewer.core.engines.katago_net.quantized import file_digest
+                from reviewer.core.paths import data_dir
+
+                _runners[key] = NetworkRunner(read_model(path), backend, "int8", file_digest(path), data_dir() / INT8_DIRECTORY)
+            else:
+                _runners[key] = NetworkRunner(read_model(path), backend)
         return _runners[key]
 
 
@@ -154,11 +161,13 @@ def _without_copies(root: RootValues, spatial: NDArray[np.float32], to_move: Col
 
 class NetworkEvaluator:
     """KataGo's network in `model_path`, read on first use; `usable()` says whether it can be.
-    `backend`: the library that evaluates it (by default ONNX Runtime when it is installed)."""
+    `backend`: the library that evaluates it (by default ONNX Runtime when it is installed);
+    `precision`: float32 (KataGo's own figures), or int8 (`runtime.chosen_precision`: Reviewer's search)."""
 
-    def __init__(self, model_path: str | Path, backend: Backend | None = None) -> None:
+    def __init__(self, model_path: str | Path, backend: Backend | None = None, precision: Precision = "fp32") -> None:
         self.model_path = Path(model_path)
         self.chosen: Backend = backend or chosen_backend()  # decided now: REVIEWER_KATAGO_NETWORK as it is
+        self.wanted_precision: Precision = precision
         self._runner: NetworkRunner | None = None
         self.problem: str | None = None
         self._lock = threading.Lock()
@@ -171,7 +180,7 @@ class NetworkEvaluator:
         with self._lock:
             if self._runner is None and self.problem is None:
                 try:
-                    self._runner = _shared_runner(self.model_path, self.chosen)
+                    self._runner = _shared_runner(self.model_path, self.chosen, self.wanted_precision)
                 except ModelUnsupported as error:
                     self.problem = str(error)
             return self._runner
@@ -192,6 +201,13 @@ class NetworkEvaluator:
         if runner is None:
             raise ModelUnsupported(self.problem or "the network cannot be read")
         return runner
+
+    @property
+    def precision(self) -> Precision:
+        """The precision the network is evaluated in (the wanted one until it is read and built)."""
+        if self._runner is None:
+            return self.wanted_precision if self.chosen == "onnxruntime" else "fp32"
+        return self._runner.precision
 
     @property
     def backend(self) -> str | None:

@@ -2,7 +2,9 @@
 products on a CPU: benchmarks/network_cpu_paths.py), one graph per board size.
 
 The graph computes exactly what `network.forward` computes, with the same inputs and outputs
-(positions, rows, columns, channels in; the same four outputs); tests compare the two.
+(positions, rows, columns, channels in; the same four outputs); tests compare the two. Each node is
+named after its output; the convolutions' names say where they are (`TRUNK_CONV`: the residual
+blocks', which `quantized` may compute in int8; `input_conv`, `head_conv`: the first one and the heads').
 """
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ import numpy as np
 
 from reviewer.core.engines.katago_net.model import BatchNorm, Conv, Floats, Network
 
-__all__ = ["onnx_model"]
+__all__ = ["HEAD_CONV", "TRUNK_CONV", "onnx_model"]
 
 OPSET = 17
+TRUNK_CONV = "trunk_conv"  # the stem of the names of the residual blocks' convolutions
+HEAD_CONV = "head_conv"
 
 
 class _Graph:
@@ -35,15 +39,18 @@ class _Graph:
         self.weights.append(self.numpy_helper.from_array(np.ascontiguousarray(values), name))
         return name
 
-    def op(self, kind: str, inputs: list[str], **attributes: Any) -> str:
-        name = self._name(kind.lower())
-        self.nodes.append(self.helper.make_node(kind, inputs, [name], **attributes))
+    def op(self, kind: str, inputs: list[str], stem: str | None = None, **attributes: Any) -> str:
+        name = self._name(stem or kind.lower())
+        self.nodes.append(self.helper.make_node(kind, inputs, [name], name=name, **attributes))
         return name
 
-    def conv(self, x: str, conv: Conv) -> str:
+    def output(self, kind: str, inputs: list[str], name: str, **attributes: Any) -> None:
+        self.nodes.append(self.helper.make_node(kind, inputs, [name], name=name, **attributes))
+
+    def conv(self, x: str, conv: Conv, stem: str = HEAD_CONV) -> str:
         ky, kx = conv.kernel
         weights = conv.weights.reshape(ky, kx, conv.in_channels, conv.out_channels).transpose(3, 2, 0, 1)
-        return self.op("Conv", [x, self.constant(weights)], pads=[ky // 2, kx // 2, ky // 2, kx // 2])
+        return self.op("Conv", [x, self.constant(weights)], stem, pads=[ky // 2, kx // 2, ky // 2, kx // 2])
 
     def norm_relu(self, x: str, norm: BatchNorm) -> str:
         scale, bias = (v.reshape(1, -1, 1, 1) for v in (norm.scale, norm.bias))
@@ -72,15 +79,16 @@ def onnx_model(network: Network, rows: int, columns: int) -> bytes:
 
     graph = _Graph(helper, numpy_helper)
     spatial = graph.op("Transpose", ["spatial"], perm=[0, 3, 1, 2])
-    x = graph.channel_bias(graph.conv(spatial, network.initial_conv), "global_inputs", network.initial_global)
+    x = graph.channel_bias(graph.conv(spatial, network.initial_conv, "input_conv"), "global_inputs", network.initial_global)
     for block in network.blocks:
         inner = graph.norm_relu(x, block.pre)
-        regular = graph.conv(inner, block.regular)
+        regular = graph.conv(inner, block.regular, TRUNK_CONV)
         if block.gpool is not None:
             assert block.gpool_norm is not None and block.gpool_to_bias is not None
-            pooled = graph.pooled(graph.norm_relu(graph.conv(inner, block.gpool), block.gpool_norm), rows * columns)
+            gpool = graph.conv(inner, block.gpool, TRUNK_CONV)
+            pooled = graph.pooled(graph.norm_relu(gpool, block.gpool_norm), rows * columns)
             regular = graph.channel_bias(regular, pooled, block.gpool_to_bias)
-        x = graph.op("Add", [x, graph.conv(graph.norm_relu(regular, block.mid), block.final)])
+        x = graph.op("Add", [x, graph.conv(graph.norm_relu(regular, block.mid), block.final, TRUNK_CONV)])
     trunk = graph.norm_relu(x, network.trunk_tip)
 
     policy = network.policy
@@ -88,7 +96,7 @@ def onnx_model(network: Network, rows: int, columns: int) -> bytes:
     p1 = graph.channel_bias(graph.conv(trunk, policy.p1), pooled, policy.gpool_to_bias)
     board = graph.op("Flatten", [graph.conv(graph.norm_relu(p1, policy.p1_norm), policy.p2)], axis=1)
     pass_logit = graph.op("MatMul", [pooled, graph.constant(policy.gpool_to_pass)])
-    graph.nodes.append(helper.make_node("Concat", [board, pass_logit], ["policy_logits"], axis=1))
+    graph.output("Concat", [board, pass_logit], "policy_logits", axis=1)
 
     value = network.value
     v1 = graph.norm_relu(graph.conv(trunk, value.v1), value.v1_norm)
@@ -96,11 +104,9 @@ def onnx_model(network: Network, rows: int, columns: int) -> bytes:
     v2 = graph.op("Relu", [graph.op("Add", [v2, graph.constant(value.v2_bias)])])
     for name, matrix, bias in (("value_logits", value.v3, value.v3_bias), ("score", value.score, value.score_bias)):
         product = graph.op("MatMul", [v2, graph.constant(matrix)])
-        graph.nodes.append(helper.make_node("Add", [product, graph.constant(bias)], [name]))
+        graph.output("Add", [product, graph.constant(bias)], name)
     ownership = graph.conv(v1, value.ownership)
-    graph.nodes.append(
-        helper.make_node("Squeeze", [ownership, graph.constant(np.array([1], np.int64))], ["ownership"])
-    )
+    graph.output("Squeeze", [ownership, graph.constant(np.array([1], np.int64))], "ownership")
 
     def tensor(name: str, shape: list[Any]) -> Any:
         return helper.make_tensor_value_info(name, TensorProto.FLOAT, shape)
