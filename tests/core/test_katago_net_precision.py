@@ -169,3 +169,28 @@ def test_on_real_positions_int8_stays_within_the_networks_own_symmetry_noise(cor
         return (e[:, 0] - e[:, 1]) / e.sum(1) * 50 + 50
 
     assert np.abs(winrate(high.value_logits) - winrate(low.value_logits)).mean() < 3.0
+
+
+def test_installing_makes_the_int8_calibration_and_graphs_beside_the_engines(tiny_model, tmp_path, monkeypatch):
+    """`reviewer engines install` makes them (so the search's first position waits for nothing), in the
+    engines' directory that every process of the user shares; float32 machines make none."""
+    from reviewer.core.engines import install
+    from reviewer.core.engines.katago_net import evaluate
+
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))
+    monkeypatch.setattr(evaluate, "PREPARED_SIZES", ((9, 9),))
+    home = tmp_path / "katago"
+    home.mkdir()
+    tiny_model.rename(home / "tiny.bin.gz")
+    katago = install.InstalledKataGo(home=home, version="1.18.1", models={"tiny": "tiny.bin.gz"}, default_model="tiny",
+                                     tuning_files=(), tuning_status="ok")
+    said: list[str] = []
+    monkeypatch.setenv("REVIEWER_KATAGO_PRECISION", "fp32")
+    assert install.prepare_network_search(katago, said.append) == [] and not said
+    assert not (tmp_path / "engines" / evaluate.INT8_DIRECTORY).exists()
+    monkeypatch.setenv("REVIEWER_KATAGO_PRECISION", "int8")
+    assert install.prepare_network_search(katago, said.append) == []
+    assert len(said) == 1 and said[0].startswith("Reviewer's search: tiny ready in int8")
+    made = sorted(path.name for path in (tmp_path / "engines" / evaluate.INT8_DIRECTORY).iterdir())
+    assert len(made) == 2 and made[0].endswith("-9x9-ort" + __import__("onnxruntime").__version__ + ".onnx")
+    assert made[1].endswith(".json")

@@ -10,7 +10,7 @@ stay in float32: of the variants measured the most faithful, at about the same s
 Calibration positions are made here, the same way on every machine: two games that the network
 plays against itself from the empty 19x19 board, each move its policy's favourite (the
 second game opens with its second choice). The ranges found (per tensor, by name; the graph's names
-are the same at every board size) are kept in the data directory, one file per network file's
+are the same at every board size) are kept in the engines' directory (`evaluate.INT8_DIRECTORY`, made by `reviewer engines install`), one file per network file's
 contents and `QUANTIZATION_VERSION`, written atomically, and so is the int8 graph of each board
 size built from them (`cached_int8_model`; seconds to build, ONNX Runtime's version in its name).
 """
