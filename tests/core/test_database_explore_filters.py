@@ -119,6 +119,7 @@ def test_a_player_named_in_any_alphabet_is_found_whatever_the_case(name, games, 
 
 @pytest.mark.parametrize(("stored", "shown"), [
     ("1858.??.??", "1858"), ("2024.05.??", "2024.05"), ("2024.05.17", "2024.05.17"), ("????.??.??", "?"), ("", "?"),
+    ("2020-03-31", "2020-03-31"), ("2020-03-??", "2020-03"), ("2016/05/??", "2016/05"), ("?", "?"),
 ])
 def test_a_date_is_shown_as_far_as_it_is_known(stored, shown):
     assert shown_date(stored) == shown

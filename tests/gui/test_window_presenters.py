@@ -64,6 +64,13 @@ def test_header_names_players_safely_and_the_board_for_go():
     assert "19×19 · komi 6.5" in go_header
 
 
+@pytest.mark.parametrize(("date", "shown"), [("1848.??.??", "1848"), ("2020-03-31", "2020-03-31"), ("????.??.??", None)])
+def test_the_header_gives_a_date_as_far_as_it_is_known(date, shown):
+    game = game_from_pgn_text(f'[White "A"]\n[Black "B"]\n[Date "{date}"]\n[Result "1-0"]\n\n1. e4 1-0\n')
+    details = header_html(game, None).split("<span style='color:gray'>")[1].removesuffix("</span>")
+    assert details == ("1-0" if shown is None else f"1-0 · {shown}")
+
+
 def test_graph_tooltips_number_chess_moves_in_pairs_and_go_moves_one_by_one():
     table = EvaluationTable()
     table.add(Evaluation(ply=2, kind="chess", score_cp_first=35, best_move="Nf3"))

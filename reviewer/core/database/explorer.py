@@ -4,6 +4,7 @@ performance, when it was last played; and the top games through the position."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -161,13 +162,15 @@ def _date_key(text: str) -> str:
 
 
 def shown_date(text: str) -> str:
-    """A stored date as far as it is known: "1858.??.??" -> "1858", "2024.05.??" -> "2024.05", "" -> "?"."""
-    known: list[str] = []
-    for part in text.strip().split("."):
-        if not part.isdigit():
+    """A date as far as it is known, in its own separators: "1858.??.??" -> "1858", "2024.05.??" ->
+    "2024.05", "2020-03-??" -> "2020-03", "" or "????.??.??" -> "?"."""
+    parts = re.split(r"([.\-/])", text.strip())
+    known = parts[:1] if parts[0].isdigit() else []
+    for separator, part in zip(parts[1::2], parts[2::2]):
+        if not known or not part.isdigit():
             break
-        known.append(part)
-    return ".".join(known) or "?"
+        known += [separator, part]
+    return "".join(known) or "?"
 
 
 def check_filters(filters: ExploreFilters) -> None:

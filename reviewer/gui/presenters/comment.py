@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from reviewer.core.analysis import Evaluation
+from reviewer.core.database.explorer import shown_date
 from reviewer.core.games import game_support
 from reviewer.core.games.support import players_in_order
 from reviewer.core.gametree import Game, Node, numbered_moves
@@ -156,7 +157,7 @@ def header_html(game: Game, assessment: Any) -> str:
         mark = f" ({color[0].upper()})" if board_header else ""
         names.append(f"<b>{escape_html(player_name(game, color))}</b>{mark}")
     players = " – ".join(names)
-    details = [text for text in (game.result, game.event, game.date) if text and text not in ("?", "????.??.??")]
+    details = [text for text in (game.result, game.event, shown_date(game.date or "")) if text and text != "?"]
     if board_header:
         details.append(f"{game.board_width}×{game.board_height}")
         if game.komi is not None:
