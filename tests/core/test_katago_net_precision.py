@@ -194,3 +194,17 @@ def test_installing_makes_the_int8_calibration_and_graphs_beside_the_engines(tin
     made = sorted(path.name for path in (tmp_path / "engines" / evaluate.INT8_DIRECTORY).iterdir())
     assert len(made) == 2 and made[0].endswith("-9x9-ort" + __import__("onnxruntime").__version__ + ".onnx")
     assert made[1].endswith(".json")
+
+
+def test_a_go_game_opened_builds_the_network_in_the_precision_the_search_will_run(tiny_model, tmp_path, monkeypatch):
+    """The window builds the network when a Go game opens (`preload_network`): for Reviewer's search
+    that is the int8 graph, not float32's, or the first position would wait for it."""
+    from reviewer.core.engines import katago
+    from reviewer.core.engines.katago_net import evaluate
+
+    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "search")
+    monkeypatch.setenv("REVIEWER_KATAGO_PRECISION", "int8")
+    assert katago.preload_network(["katago", "analysis", "-model", str(tiny_model)], (9, 9))
+    built = {key[-1]: runner for key, runner in evaluate._runners.items() if key[0] == str(tiny_model.resolve())}
+    assert set(built) == {"int8"} and built["int8"].built(9, 9) and built["int8"].precision == "int8"

@@ -324,15 +324,20 @@ def model_name(command: Sequence[str]) -> str:
     return name
 
 
-def _network_evaluator(command: Sequence[str]) -> NetworkEvaluator | None:
+def _network_evaluator(command: Sequence[str], searched: bool = False) -> NetworkEvaluator | None:
     """The in-process evaluator of the command's `-model`, unless REVIEWER_KATAGO_NETWORK=process
-    (KataGo then searches every position itself, as benchmarks compare)."""
+    (KataGo then searches every position itself, as benchmarks compare). `searched`: in the
+    precision Reviewer's own search runs it in, where that search will search it (else float32,
+    KataGo's own figures)."""
     from reviewer.core.engines.katago_net.evaluate import NetworkEvaluator
-    from reviewer.core.engines.katago_net.runtime import wanted_path
+    from reviewer.core.engines.katago_net.network_path import network_path
+    from reviewer.core.engines.katago_net.runtime import chosen_precision, wanted_path
 
     path = model_path(command)
     if wanted_path() == "process" or path is None or not Path(path).is_file():
         return None
+    if searched and network_path(path) == "search":
+        return NetworkEvaluator(path, precision=chosen_precision())
     return NetworkEvaluator(path)
 
 
@@ -340,7 +345,7 @@ def preload_network(command: Sequence[str], board_size: tuple[int, int]) -> bool
     """Read the in-process network of KataGo's `command` and build it for `board_size` ahead of
     the first search (a Go game just opened); shared with every KataGo engine of this process.
     False when the command's network is not evaluated in-process. Takes seconds: not on a GUI thread."""
-    evaluator = _network_evaluator(command)
+    evaluator = _network_evaluator(command, searched=True)
     return evaluator is not None and evaluator.warm(board_size)
 
 
