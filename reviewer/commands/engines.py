@@ -76,6 +76,9 @@ def install_engines(force: bool, only: str | None = None) -> int:
         print(f"{mark}: {result.message}", file=sys.stderr if not result.ok else sys.stdout)
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
+    if only != "stockfish":  # what the engines' first searches would otherwise wait for
+        for warning in install.prepare_networks(_progress):
+            print(f"warning: {warning}", file=sys.stderr)
     usable = {result.name for result in results if result.ok}
     if only is not None and only not in usable:
         return 1

@@ -171,29 +171,29 @@ def test_on_real_positions_int8_stays_within_the_networks_own_symmetry_noise(cor
     assert np.abs(winrate(high.value_logits) - winrate(low.value_logits)).mean() < 3.0
 
 
-def test_installing_makes_the_int8_calibration_and_graphs_beside_the_engines(tiny_model, tmp_path, monkeypatch):
-    """`reviewer engines install` makes them (so the search's first position waits for nothing), in the
-    engines' directory that every process of the user shares; float32 machines make none."""
+def test_installing_builds_the_search_s_int8_graphs_beside_the_engines(monkeypatch):
+    """`reviewer engines install` builds the network for Go's usual boards as a game just opened
+    would, so the search's first position waits for nothing; the int8 calibration and graphs stay
+    in the engines' directory that every process of the user shares. Nothing where KataGo's
+    process searches."""
+    from reviewer.core import paths
     from reviewer.core.engines import install
     from reviewer.core.engines.katago_net import evaluate
 
-    monkeypatch.setenv("REVIEWER_ENGINES_DIR", str(tmp_path / "engines"))
-    monkeypatch.setattr(evaluate, "PREPARED_SIZES", ((9, 9),))
-    home = tmp_path / "katago"
-    home.mkdir()
-    tiny_model.rename(home / "tiny.bin.gz")
-    katago = install.InstalledKataGo(home=home, version="1.18.1", models={"tiny": "tiny.bin.gz"}, default_model="tiny",
-                                     tuning_files=(), tuning_status="ok")
+    installed = installed_katago()
+    if installed is None:
+        pytest.skip("KataGo is not installed (reviewer engines install)")
     said: list[str] = []
-    monkeypatch.setenv("REVIEWER_KATAGO_PRECISION", "fp32")
-    assert install.prepare_network_search(katago, said.append) == [] and not said
-    assert not (tmp_path / "engines" / evaluate.INT8_DIRECTORY).exists()
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "process")
+    assert install.prepare_networks(said.append) == [] and said == []
+    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "search")
     monkeypatch.setenv("REVIEWER_KATAGO_PRECISION", "int8")
-    assert install.prepare_network_search(katago, said.append) == []
-    assert len(said) == 1 and said[0].startswith("Reviewer's search: tiny ready in int8")
-    made = sorted(path.name for path in (tmp_path / "engines" / evaluate.INT8_DIRECTORY).iterdir())
-    assert len(made) == 2 and made[0].endswith("-9x9-ort" + __import__("onnxruntime").__version__ + ".onnx")
-    assert made[1].endswith(".json")
+    assert install.prepare_networks(said.append) == []
+    assert said == [said[0]] and said[0].startswith("the go engine's network is built for 19×19, 13×13, 9×9 (")
+    kept = {path.name for path in (paths.engines_dir() / evaluate.INT8_DIRECTORY).iterdir()}
+    digest = quantized.file_digest(installed.model_path())
+    assert {f"{digest}-int8-v{quantized.QUANTIZATION_VERSION}-{n}x{n}-ort" for n in (19, 13, 9)} <= {
+        name.split("ort")[0] + "ort" for name in kept}
 
 
 def test_a_go_game_opened_builds_the_network_in_the_precision_the_search_will_run(tiny_model, tmp_path, monkeypatch):

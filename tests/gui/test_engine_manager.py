@@ -52,7 +52,7 @@ def test_lists_each_engine_with_version_path_protocol_and_game(qtbot):
 def test_a_katago_whose_network_reviewers_search_searches_says_so(qtbot):
     searched = EngineInfo("katago", "go", "katago", ("/opt/katago", "analysis", "-model", "m.bin.gz"), "1.18.1", "ok",
                           "/opt/katago; its network searched by Reviewer's own search (no GPU found)", "installed",
-                          searched_in_process=True)
+                          searched_in_process=True, shown_name="KataGo network, Reviewer's search")  # as the adapter lists it
     dialog = _dialog(qtbot, find=lambda: [CHESS, searched, BUILTIN], kind="go")
     (row,) = [r for r in range(dialog.table.rowCount()) if _cells(dialog, r)[1] == "go" and "katago" in _cells(dialog, r)[0]]
     assert _cells(dialog, row)[3] == "KataGo network, Reviewer's search"

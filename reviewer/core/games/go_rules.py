@@ -179,7 +179,10 @@ def normalise_rules(text: str) -> str | None:
     return text.strip().lower() or None
 
 
+BOARD_LINES = (2, 25)  # the fewest and most lines a side of a Go board has here (SGF allows 1-52; GTP names 25 columns)
+
 __all__ = [
+    "BOARD_LINES",
     "DEFAULT",
     "RULESETS",
     "GoRuleset",

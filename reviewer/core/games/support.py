@@ -253,6 +253,8 @@ class GameSupport:
     has_eval_bar: bool = False  # beside the board while the engine lines are on
     eval_bar_ref: Ref[ValueOf] = Ref("")  # the first player's share of the bar in percent, where has_eval_bar
     board_header: bool = False  # the header names the first player first with stone letters, the board size and komi
+    board_lines: tuple[int, int] | None = None  # the fewest and most lines a side of its board may have, where that varies
+    usual_board_sizes: tuple[tuple[int, int], ...] = ()  # (rows, columns) of the boards most of its games are played on
     pass_move: str = ""  # the move that passes ("pass" in Go), "" where nobody may pass
     point_maps: bool = False  # the board can number the stones and map the engine's territory and policy on its points
     is_over: Callable[[Position], bool] = field(default=lambda position: False)  # the position ends the game (mate, stalemate)
@@ -280,6 +282,8 @@ class GameSupport:
     fallback_engine: str = ""
     engine_identity_prefix: str = ""  # how the usual engine's identity begins ("KataGo"), "" where it is not told apart
     fallback_identity_prefix: str = ""
+    # (how an identity begins, the name people see) of its engines whose identity's first words are not their name
+    engine_names: tuple[tuple[str, str], ...] = ()
     fallback_version_ref: Ref[str] = Ref("", is_text, "a text")  # the fallback engine's version (importing it loads the engine)
     fallback_opener_ref: Ref[OpenFallback] = Ref("")  # the fallback engine, opened
     # Each protocol's opener of an engine discovery found ("uci" -> the UCI adapter), and what tells
@@ -468,6 +472,16 @@ def registered_games() -> tuple[GameSupport, ...]:
     _load_built_in()
     with _lock:
         return tuple(_registry.values())
+
+
+def shown_engine_name(identity: str) -> str:
+    """The name people see for an engine of this identity where its first words are not it (a game's
+    `engine_names`), else ""."""
+    for support in registered_games():
+        for prefix, name in support.engine_names:
+            if identity.startswith(prefix):
+                return name
+    return ""
 
 
 def game_support(kind: GameKind) -> GameSupport:

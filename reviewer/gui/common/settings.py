@@ -17,7 +17,6 @@ from PySide6.QtCore import QByteArray, QSettings
 from reviewer.core import paths
 from reviewer.core.analysis import Limit
 from reviewer.core.engines.discovery import EngineInfo
-from reviewer.core.engines.katago_search_name import SEARCH_NAME
 from reviewer.core.games import game_support
 from reviewer.core.gametree import GameKind
 from reviewer.core.passes import scheme_text
@@ -131,8 +130,8 @@ def _count(value: int) -> str:
 def engine_label(engine: EngineInfo) -> str:
     """'Stockfish 15.1', 'KataGo 1.18.1', 'Built-in 1.0'; a KataGo whose network Reviewer's own search
     searches is named as that search (`SEARCH_NAME`): its process does not run."""
-    if engine.searched_in_process:
-        return SEARCH_NAME
+    if engine.shown_name:
+        return engine.shown_name
     name = {"katago": "KataGo", "builtin": "Built-in"}.get(engine.name, engine.name[:1].upper() + engine.name[1:])
     version = engine.version or ""
     if version.lower().startswith(engine.name.lower()):

@@ -44,7 +44,6 @@ from PySide6.QtWidgets import (
 )
 
 from reviewer.core.engines.discovery import EngineInfo, find_engines
-from reviewer.core.engines.katago_search_name import SEARCH_NAME
 from reviewer.core.engines.registry import engines_as_run
 from reviewer.core.engines.user_engines import (
     MODEL_NEEDED,
@@ -202,7 +201,7 @@ class EngineManagerDialog(QDialog):
                 f"{engine.name}  ★ default" if default else engine.name,
                 engine.kind,
                 engine.version or "–",
-                SEARCH_NAME if engine.searched_in_process
+                engine.shown_name if engine.shown_name
                 else {"uci": "UCI", "katago": "KataGo analysis", "builtin": "built-in"}[engine.protocol],
                 status,
                 engine.command[0] if engine.command else engine.detail,

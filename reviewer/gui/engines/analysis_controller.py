@@ -17,9 +17,8 @@ from PySide6.QtWidgets import QComboBox, QFileDialog, QMenu, QStatusBar, QToolBu
 from reviewer.core.analysis import Limit
 from reviewer.core.coverage import Coverage
 from reviewer.core.engines.discovery import EngineInfo, find_engines
-from reviewer.core.engines.katago_search_name import SEARCH_NAME, is_search_identity
 from reviewer.core.engines.registry import engines_as_run
-from reviewer.core.games import game_support, registered_games
+from reviewer.core.games import game_support, registered_games, shown_engine_name
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassStanding
 from reviewer.gui.common.message_bar import MessageBar
@@ -445,8 +444,8 @@ class AnalysisController(QObject):
         if usable:
             return engine_label(usable[0])
         identity = self._settings.engine_identity(choice)
-        if identity and is_search_identity(identity):
-            return SEARCH_NAME
+        if identity and shown_engine_name(identity):
+            return shown_engine_name(identity)
         if identity:  # name and version: "Stockfish 15.1", "KataGo 1.18.1", "builtin-go 1.0"
             words = engine_display_name(identity).split()[:2]
             fallback = game_support(choice.kind).is_fallback_identity(identity)

@@ -20,9 +20,8 @@ from PySide6.QtCore import QObject, Signal
 
 from reviewer.core.analysis import Evaluation, EvaluationTable, Limit
 from reviewer.core.engines.base import Engine
-from reviewer.core.engines.katago_search_name import SEARCH_NAME, is_search_identity
 from reviewer.core.errors import ReviewerError
-from reviewer.core.games import game_support
+from reviewer.core.games import game_support, shown_engine_name
 from reviewer.core.gametree import Game
 from reviewer.core.passes import PassCallback, PassStanding, PassStart, pass_text
 from reviewer.core.review import EngineOnDemand, ProgressCallback
@@ -402,9 +401,10 @@ def _engine_label(engine: Engine, choice: EngineChoice) -> str:
 def engine_display_name(identity: str) -> str:
     """An engine's name and version for people, without the options in its identity:
     'builtin-go 1.0 playouts=2000 rave seed=0' → 'builtin-go 1.0 rave'; Reviewer's own search over
-    KataGo's network by the name every place gives it (`SEARCH_NAME`)."""
-    if is_search_identity(identity):
-        return SEARCH_NAME
+    KataGo's network by the name every place gives it (its game's `engine_names`)."""
+    shown = shown_engine_name(identity)
+    if shown:
+        return shown
     name = identity.split(",")[0].split("|")[0].split(" [")[0]
     return " ".join(word for word in name.split() if "=" not in word)
 

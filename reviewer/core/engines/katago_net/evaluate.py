@@ -29,7 +29,7 @@ from reviewer.core.engines.katago_net.network import RawOutputs
 from reviewer.core.engines.katago_net.runtime import Backend, NetworkRunner, Precision, chosen_backend
 from reviewer.core.gametree import Color, Point, gtp_from_point
 
-__all__ = ["NETWORK_VISITS", "NetworkEvaluator", "RootValues", "prepare_int8", "root_values"]
+__all__ = ["NETWORK_VISITS", "NetworkEvaluator", "RootValues", "root_values"]
 
 NETWORK_VISITS = frozenset({1, 2})  # the visit counts evaluated here rather than by KataGo's search
 BATCH = 8  # positions per forward pass: both backends are fastest around here
@@ -150,24 +150,6 @@ def _shared_runner(path: Path, backend: Backend, precision: Precision = "fp32") 
             else:
                 _runners[key] = NetworkRunner(read_model(path), backend)
         return _runners[key]
-
-
-PREPARED_SIZES = ((19, 19), (13, 13), (9, 9))  # (rows, columns) whose int8 graphs `prepare_int8` makes
-
-
-def prepare_int8(path: Path) -> bool:
-    """Make the int8 calibration and graphs of the network in `path` now (`reviewer engines
-    install`), so that the search's first position does not wait for them; whether the search will
-    run it in int8 here (False where this machine's precision is float32 or the quantization failed).
-    ModelUnsupported for a network the in-process reader cannot read."""
-    from reviewer.core.engines.katago_net.runtime import chosen_precision
-
-    if chosen_precision() != "int8" or chosen_backend() != "onnxruntime":
-        return False
-    runner = _shared_runner(path, "onnxruntime", "int8")
-    for rows, columns in PREPARED_SIZES:
-        runner.warm(rows, columns)
-    return runner.precision == "int8"
 
 
 def _without_copies(root: RootValues, spatial: NDArray[np.float32], to_move: Color) -> RootValues:
