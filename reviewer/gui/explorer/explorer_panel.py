@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QPainter
@@ -90,6 +90,8 @@ class Answer:
     filtered: bool = False  # the filters kept only some of the games
 
 
+_Result = TypeVar("_Result")
+
 @dataclass(frozen=True)
 class Damage:
     """The database file cannot be read: what SQLite said."""
@@ -103,8 +105,13 @@ def _answer(database_path: Path, game: Game, node: Node, filters: ExploreFilters
         position = position_of_node(game, node)
     except (ValueError, IndexError) as error:
         raise ValueError(f"this position cannot be looked up: {error}") from None
+    return _unless_damaged(database_path, lambda: _asked_of(database_path, position, filters))
+
+
+def _unless_damaged(database_path: Path, work: Callable[[], _Result]) -> _Result | Damage:
+    """What `work` gives, or the damage of the database that stopped it (any other fault is raised)."""
     try:
-        return _asked_of(database_path, position, filters)
+        return work()
     except DamagedDatabase as damage:
         return Damage(damage.reason)
     except sqlite3.DatabaseError as error:
@@ -157,17 +164,12 @@ def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
 
 def _import(context: TaskContext, database_path: Path, paths: list[Path]) -> ImportReport | Damage:
     """The games added, or the damage that stopped it (nothing is added to a damaged database)."""
-    try:
+    def work() -> ImportReport:
         with GameDatabase(database_path) as database:
             database.positions.runs()  # a run cut short or missing: DamagedDatabase
             return import_paths(database, paths, progress=context.report, cancel=context.cancel_event)
-    except DamagedDatabase as damage:
-        return Damage(damage.reason)
-    except sqlite3.DatabaseError as error:
-        found = damage_in(error, database_path)
-        if found is None:
-            raise
-        return Damage(found.reason)
+
+    return _unless_damaged(database_path, work)
 
 
 class _SharesDelegate(QStyledItemDelegate):
