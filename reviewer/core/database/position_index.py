@@ -197,6 +197,8 @@ class Run:
             raise ValueError(f"{path.name} is cut short")
         with open(path, "rb") as file:
             mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+        self._mapped = mapped
+        self._key_low_offset = next(offset for name, _dtype, _count, offset in layout if name == "key_low")
         self.stored = _Columns(mapped, layout, {})
         if int(self.stored["key_buckets"][-1]) != self.rows:
             raise ValueError(f"{path.name} is not a run of the position index of this version")
@@ -221,10 +223,22 @@ class Run:
         bucket = number >> shift
         buckets = self.stored["key_buckets"]
         start, stop = int(buckets[bucket]), int(buckets[bucket + 1])
-        if start == stop:
-            return start, start
-        lows, low = self._lows(start, stop), np.uint64(number & ((1 << shift) - 1))
-        return start + int(np.searchsorted(lows, low, "left")), start + int(np.searchsorted(lows, low, "right"))
+        low = number & ((1 << shift) - 1)
+        first = self._first_at_least(start, stop, low)
+        return first, self._first_at_least(first, stop, low + 1)
+
+    def _first_at_least(self, start: int, stop: int, low: int) -> int:
+        """The first row of start to stop whose key's low bits are `low` or more (a binary search
+        that reads a key's bytes where it looks: a bucket of a busy position holds many rows)."""
+        mapped, width, offset = self._mapped, self._low_bytes, self._key_low_offset
+        while start < stop:
+            middle = (start + stop) // 2
+            place = offset + middle * width
+            if int.from_bytes(mapped[place : place + width], "little") < low:
+                start = middle + 1
+            else:
+                stop = middle
+        return start
 
     def key_column(self) -> Array:
         """The keys of all the rows."""
@@ -598,9 +612,9 @@ class PositionIndex:
                 continue
             # Of the games named, the run's own (its ids are in order), as their places in its ids.
             named = games[int(np.searchsorted(games, ids[0], "left")) : int(np.searchsorted(games, ids[-1], "right"))]
-            named_places = np.searchsorted(ids, named)
-            named_places = named_places[ids[named_places] == named]
             reached = run.game_places(slice(low, high))
+            named_places = np.searchsorted(ids, named)
+            named_places = named_places[ids[named_places] == named].astype(reached.dtype)
             places = np.searchsorted(reached, named_places)
             inside = places < len(reached)
             places = places[inside]
