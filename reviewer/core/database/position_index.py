@@ -22,8 +22,8 @@ the columns one after the other, each padded to 8 bytes, in the order of _row_co
 _GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS. A row's columns take some 11 bytes:
 - its key, as a u8 whose order is the key's (the key's bits with the sign bit flipped): its top B
   bits are its bucket, and `key_buckets` (2^B + 1 u4) holds the first row of each bucket; its low
-  64 - B bits are kept in the fewest whole bytes (`key_low`). B is the run's cheapest (about
-  rows / 32 buckets); the key is found by its bucket, then by a binary search in it;
+  64 - B bits are kept in the fewest whole bytes (`key_low`). B makes the run's keys the smallest
+  (16 for a run of a million rows); a key is found by its bucket, then by a binary search in it;
 - its game as the game's place in the run's `ids` (sorted): u2 in a run of fewer than 65 536 games,
   else u4;
 - its ply as a u1; a ply of LONG_PLY or more is LONG_PLY there and kept, by row, in `long_ply_rows`
