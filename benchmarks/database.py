@@ -167,11 +167,15 @@ def scid_run(script: str, folder: Path) -> tuple[float, int, str, float]:
     return run_measured(["xvfb-run", "-a", "/usr/games/tkscid", str(path)])
 
 
+def index_bytes(database: Path) -> int:
+    """The position index's folder beside the SQLite file."""
+    folder = database.with_name(database.name + ".positions")
+    return sum(path.stat().st_size for path in folder.iterdir()) if folder.is_dir() else 0
+
+
 def reviewer_bytes(database: Path) -> int:
     """The SQLite file and the position index's folder beside it."""
-    folder = database.with_name(database.name + ".positions")
-    index = sum(path.stat().st_size for path in folder.iterdir()) if folder.is_dir() else 0
-    return database.stat().st_size + index
+    return database.stat().st_size + index_bytes(database)
 
 
 def scid_bytes(base: Path) -> int:
@@ -256,6 +260,7 @@ def measure(
             "skipped": len(summary["skipped"]),
             "peak_rss_mb": round(rss / 2**20, 1),
             "bytes_per_game": round(reviewer_bytes(database) / int(summary["stored"])),
+            "position_index_bytes_per_game": round(index_bytes(database) / int(summary["stored"])),
         }
     if with_scid and not reuse:
         for stale in work.glob(f"{base.name}.s*4"):

@@ -3,7 +3,7 @@ sorted runs, files of the database's own in a folder beside the SQLite file (`ga
 
 A run holds rows sorted by (key, game id), one per position a game reached (the first time it
 did): the key, the game, the ply (at most 65 535), the move it played from there (ENDED where the
-game ended there) and Go's symmetry; beside them the explorer's columns of the run's games (kind,
+game ended there) and Go's symmetry (a run of chess games keeps none: all are 0); beside them the explorer's columns of the run's games (kind,
 outcome, ratings, date, speed), so that a query counts results and filters games without reading
 their rows; and for each position that BUSY_POSTINGS of the run's games reached, per kind of game
 and move, the totals the explorer shows, and its TOP_KEPT best rated games, so that an unfiltered
@@ -16,10 +16,21 @@ of one and is deleted by the next import. Runs are merged, the newest into the o
 that one holds no more rows than they do together (so an import writes each row a few times, and
 a query searches a few runs), up to MERGE_ROWS_MOST rows, which bounds an import's memory.
 
-The file, little-endian: b"RVPOSRUN", then four counts (u8 each: rows, games, totals, top games),
-then the columns one after the other, each padded to 8 bytes, in the order of _ROW_COLUMNS,
-_GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS. A date is kept as its first 8 and next 8 bytes, each
-read as a big-endian number, so that the numbers' order is the text's.
+The file, little-endian: _MAGIC, then the u8 numbers of _HEADER_FIELDS (rows, games, totals, top
+games, long plies, bucket bits B, bytes of a local game number, whether it keeps symmetries), then
+the columns one after the other, each padded to 8 bytes, in the order of _row_columns,
+_GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS. A row's columns take some 11 bytes:
+- its key, as a u8 whose order is the key's (the key's bits with the sign bit flipped): its top B
+  bits are its bucket, and `key_buckets` (2^B + 1 u4) holds the first row of each bucket; its low
+  64 - B bits are kept in the fewest whole bytes (`key_low`). B makes the run's keys the smallest
+  (16 for a run of a million rows); a key is found by its bucket, then by a binary search in it;
+- its game as the game's place in the run's `ids` (sorted): u2 in a run of fewer than 65 536 games,
+  else u4;
+- its ply as a u1; a ply of LONG_PLY or more is LONG_PLY there and kept, by row, in `long_ply_rows`
+  and `long_ply_values` (u2);
+- its move (i2) and, where the run keeps them, its symmetry (u1).
+A date is kept as its first 8 and next 8 bytes, each read as a big-endian number, so that the
+numbers' order is the text's.
 """
 
 from __future__ import annotations
@@ -28,7 +39,7 @@ import mmap
 import os
 import secrets
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,9 +80,14 @@ DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.
 BUSY_POSTINGS = 256  # a position that this many of a run's games reached keeps its totals in the run
 TOP_KEPT = 16  # and its best rated games
 
-_MAGIC = b"RVPOSRUN"
-_SECTIONS = ("rows", "games", "totals", "tops")
-_HEADER_BYTES = 8 + 8 * len(_SECTIONS)
+_MAGIC = b"RVPOSRN3"  # the earlier runs' was b"RVPOSRUN" (17 bytes a row)
+_HEADER_FIELDS = ("rows", "games", "totals", "tops", "long_plies", "bucket_bits", "game_bytes", "symmetries")
+_HEADER_BYTES = 8 + 8 * len(_HEADER_FIELDS)
+LONG_PLY = 255  # a ply stored as this (u1) is kept in the run's table of long plies
+PLY_MOST = 65_535  # a later ply is kept as this
+_BUCKET_BITS_MOST = 32
+_SIGN = np.uint64(1 << 63)
+# The columns of a run's rows as a writer or a merge makes them (write_run encodes them).
 _ROW_COLUMNS: tuple[tuple[str, str], ...] = (("keys", "<i8"), ("games", "<u4"), ("plies", "<u2"), ("moves", "<i2"),
                                              ("symmetries", "u1"))
 _GAME_COLUMNS: tuple[tuple[str, str], ...] = (("ids", "<u4"), ("kinds", "u1"), ("outcomes", "i1"), ("white_elos", "<i2"),
@@ -86,7 +102,7 @@ _TOTAL_COLUMNS = (("total_keys", "<i8"), ("total_kinds", "u1"), *((f"total_{name
 # Per busy position and kind: its TOP_KEPT best rated games (both ratings summed; the later game first).
 _TOP_COLUMNS: tuple[tuple[str, str], ...] = (("top_keys", "<i8"), ("top_kinds", "u1"), ("top_games", "<u4"),
                                              ("top_plies", "<u2"), ("top_moves", "<i2"), ("top_ratings", "<i4"))
-_ALL_COLUMNS = (_ROW_COLUMNS, _GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS)
+_SECTIONS = (_GAME_COLUMNS, _TOTAL_COLUMNS, _TOP_COLUMNS)
 
 Array = npt.NDArray[np.generic]
 
@@ -115,73 +131,213 @@ def _padded(size: int) -> int:
     return (size + 7) // 8 * 8
 
 
-def _layout(counts: tuple[int, ...]) -> list[tuple[str, str, int, int]]:
+def _low_bytes(bucket_bits: int) -> int:
+    """The whole bytes a key's low 64 - bucket_bits bits take."""
+    return (64 - bucket_bits + 7) // 8
+
+
+def _bucket_bits(rows: int) -> int:
+    """The bucket bits that make a run's keys take the fewest bytes (the more bits where two tie)."""
+    return min(range(_BUCKET_BITS_MOST + 1), key=lambda bits: (rows * _low_bytes(bits) + 4 * ((1 << bits) + 1), -bits))
+
+
+def _row_columns(header: dict[str, int]) -> tuple[tuple[str, str, int], ...]:
+    """(column, dtype, count) of a run's rows as its file keeps them."""
+    rows, long_plies, bits = header["rows"], header["long_plies"], header["bucket_bits"]
+    return (("key_buckets", "<u4", (1 << bits) + 1), ("key_low", "u1", rows * _low_bytes(bits)),
+            ("local_games", f"<u{header['game_bytes']}", rows), ("short_plies", "u1", rows), ("moves", "<i2", rows),
+            ("symmetries", "u1", rows if header["symmetries"] else 0), ("long_ply_rows", "<u4", long_plies),
+            ("long_ply_values", "<u2", long_plies))
+
+
+def _layout(header: dict[str, int]) -> list[tuple[str, str, int, int]]:
     """(column, dtype, count, offset) of each column of a run file."""
     placed: list[tuple[str, str, int, int]] = []
     offset = _HEADER_BYTES
-    for columns, count in zip(_ALL_COLUMNS, counts):
-        for name, dtype in columns:
+    sections = [[(name, dtype, count) for name, dtype, count in _row_columns(header)]]
+    sections.extend([(name, dtype, header[field]) for name, dtype in columns]
+                    for columns, field in zip(_SECTIONS, ("games", "totals", "tops")))
+    for section in sections:
+        for name, dtype, count in section:
             placed.append((name, dtype, count, offset))
             offset += _padded(np.dtype(dtype).itemsize * count)
     return placed
 
 
-def _counts(columns: dict[str, Array]) -> tuple[int, ...]:
-    return tuple(len(columns[section[0][0]]) for section in _ALL_COLUMNS)
+def _unsigned(keys: Array) -> npt.NDArray[np.uint64]:
+    """Keys as u8 numbers of the same order (the sign bit flipped)."""
+    return np.ascontiguousarray(keys, dtype=np.int64).view(np.uint64) ^ _SIGN
 
 
 class Run:
-    """One run file, mapped into memory (read-only)."""
+    """One run file, mapped into memory (read-only). `columns` reads its rows' columns as a writer
+    makes them (keys, games, plies, moves, symmetries: each decoded whole, for merges) and its
+    other columns as they are kept; a query reads its rows through `span`, `game_places`, `plies_at`."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.name = path.name
         with open(path, "rb") as file:
-            header = file.read(_HEADER_BYTES)
-        if len(header) < _HEADER_BYTES or header[:8] != _MAGIC:
-            raise ValueError(f"{path.name} is not a run of the position index")
-        counts = tuple(int.from_bytes(header[8 + 8 * place : 16 + 8 * place], "little") for place in range(len(_SECTIONS)))
-        self.rows, self.games = counts[0], counts[1]
-        layout = _layout(counts)
+            raw = file.read(_HEADER_BYTES)
+        if len(raw) < _HEADER_BYTES or raw[:8] != _MAGIC:
+            raise ValueError(f"{path.name} is not a run of the position index of this version")
+        header = {field: int.from_bytes(raw[8 + 8 * place : 16 + 8 * place], "little")
+                  for place, field in enumerate(_HEADER_FIELDS)}
+        if (header["bucket_bits"] > _BUCKET_BITS_MOST or header["game_bytes"] not in (2, 4)
+                or header["symmetries"] not in (0, 1) or header["rows"] >= 1 << 32):
+            raise ValueError(f"{path.name} is not a run of the position index of this version")
+        self.rows, self.games = header["rows"], header["games"]
+        self._bucket_bits, self._long_plies = header["bucket_bits"], header["long_plies"]
+        self._low_bytes = _low_bytes(self._bucket_bits)
+        self.keeps_symmetries = bool(header["symmetries"])
+        self.game_bytes = header["game_bytes"]
+        layout = _layout(header)
         _name, dtype, count, offset = layout[-1]
         if path.stat().st_size != offset + _padded(np.dtype(dtype).itemsize * count):
             raise ValueError(f"{path.name} is cut short")
         with open(path, "rb") as file:
             mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
-        self.columns = _Columns(mapped, layout)
+        self._mapped = mapped
+        self._key_low_offset = next(offset for name, _dtype, _count, offset in layout if name == "key_low")
+        self.stored = _Columns(mapped, layout, {})
+        if int(self.stored["key_buckets"][-1]) != self.rows:
+            raise ValueError(f"{path.name} is not a run of the position index of this version")
+        self.columns = _Columns(mapped, layout, {
+            "keys": self.key_column, "games": lambda: self.game_ids(slice(0, self.rows)),
+            "plies": lambda: self.plies_at(slice(0, self.rows)), "symmetries": self.symmetry_column})
+
+    def _lows(self, start: int, stop: int) -> npt.NDArray[np.uint64]:
+        """The low bits of the keys of rows start to stop."""
+        width = self._low_bytes
+        raw = self.stored["key_low"][start * width : stop * width]
+        if width == 8:
+            return raw.view("<u8")
+        wide = np.zeros((stop - start, 8), dtype=np.uint8)
+        wide[:, :width] = raw.reshape(stop - start, width)
+        return wide.view("<u8").reshape(stop - start)
+
+    def span(self, key: int) -> tuple[int, int]:
+        """The first row of `key` and the row after its last."""
+        shift = 64 - self._bucket_bits
+        number = (key & 0xFFFF_FFFF_FFFF_FFFF) ^ (1 << 63)
+        bucket = number >> shift
+        buckets = self.stored["key_buckets"]
+        start, stop = int(buckets[bucket]), int(buckets[bucket + 1])
+        low = number & ((1 << shift) - 1)
+        first = self._first_at_least(start, stop, low)
+        return first, self._first_at_least(first, stop, low + 1)
+
+    def _first_at_least(self, start: int, stop: int, low: int) -> int:
+        """The first row of start to stop whose key's low bits are `low` or more (a binary search
+        that reads a key's bytes where it looks: a bucket of a busy position holds many rows)."""
+        mapped, width, offset = self._mapped, self._low_bytes, self._key_low_offset
+        while start < stop:
+            middle = (start + stop) // 2
+            place = offset + middle * width
+            if int.from_bytes(mapped[place : place + width], "little") < low:
+                start = middle + 1
+            else:
+                stop = middle
+        return start
+
+    def key_column(self) -> Array:
+        """The keys of all the rows."""
+        numbers = self._lows(0, self.rows)
+        if self._bucket_bits:
+            buckets = self.stored["key_buckets"].astype(np.int64)
+            high = np.repeat(np.arange(len(buckets) - 1, dtype=np.uint64), np.diff(buckets))
+            numbers = numbers | (high << np.uint64(64 - self._bucket_bits))
+        return (numbers ^ _SIGN).view(np.int64)
+
+    def game_places(self, rows: npt.NDArray[np.intp] | slice) -> Array:
+        """The places in `ids` of the games of the rows."""
+        return self.stored["local_games"][rows]
+
+    def game_ids(self, rows: npt.NDArray[np.intp] | slice) -> Array:
+        ids: Array = self.stored["ids"][self.game_places(rows)]
+        return ids
+
+    def plies_at(self, rows: npt.NDArray[np.intp] | slice) -> Array:
+        plies = self.stored["short_plies"][rows].astype(np.uint16)
+        if self._long_plies:
+            places = np.flatnonzero(plies == LONG_PLY)
+            if len(places):
+                numbers = (rows.start or 0) + places if isinstance(rows, slice) else rows[places]
+                plies[places] = self.stored["long_ply_values"][np.searchsorted(self.stored["long_ply_rows"], numbers)]
+        return plies
+
+    def symmetry_column(self) -> Array:
+        return self.stored["symmetries"] if self.keeps_symmetries else np.zeros(self.rows, dtype=np.uint8)
 
 
 class _Columns(Mapping[str, Array]):
     """A run's columns as arrays over its mapped file, each made when first asked for (a query
-    reads a few of a run's columns; a process's first query opens every run)."""
+    reads a few of a run's columns; a process's first query opens every run); those of `decoded`
+    made by their functions."""
 
-    def __init__(self, mapped: mmap.mmap, layout: list[tuple[str, str, int, int]]) -> None:
+    def __init__(self, mapped: mmap.mmap, layout: list[tuple[str, str, int, int]],
+                 decoded: dict[str, Callable[[], Array]]) -> None:
         self._mapped = mapped
         self._layout = {name: (dtype, count, offset) for name, dtype, count, offset in layout}
+        self._decoded = decoded
         self._made: dict[str, Array] = {}
 
     def __getitem__(self, name: str) -> Array:
         made = self._made.get(name)
         if made is None:
-            dtype, count, offset = self._layout[name]
-            made = self._made[name] = np.frombuffer(self._mapped, dtype=dtype, count=count, offset=offset)
+            if name in self._decoded:
+                made = self._made[name] = self._decoded[name]()
+            else:
+                dtype, count, offset = self._layout[name]
+                made = self._made[name] = np.frombuffer(self._mapped, dtype=dtype, count=count, offset=offset)
         return made
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._layout)
+        return iter({**self._layout, **self._decoded})
 
     def __len__(self) -> int:
-        return len(self._layout)
+        return len({**self._layout, **self._decoded})
+
+
+def _encoded(columns: dict[str, Array]) -> tuple[dict[str, int], dict[str, Array]]:
+    """The header and the stored columns of a run of the columns a writer or a merge makes (whose
+    `local_games` are the places of the rows' games in `ids`)."""
+    keys, local, plies = columns["keys"], columns["local_games"], columns["plies"].astype(np.int64)
+    rows = len(keys)
+    if rows >= 1 << 32:
+        raise ValueError(f"a run of {rows} rows is too big")
+    symmetries = columns["symmetries"]
+    header = {"rows": rows, "games": len(columns["ids"]), "totals": len(columns["total_keys"]),
+              "tops": len(columns["top_keys"]), "bucket_bits": _bucket_bits(rows),
+              "game_bytes": 2 if len(columns["ids"]) < 1 << 16 else 4, "symmetries": int(bool(symmetries.any()))}
+    numbers, bits = _unsigned(keys), header["bucket_bits"]
+    stored: dict[str, Array] = {}
+    if bits:
+        shift = np.uint64(64 - bits)
+        stored["key_buckets"] = np.searchsorted(numbers >> shift, np.arange((1 << bits) + 1, dtype=np.uint64))
+        numbers = numbers & np.uint64((1 << (64 - bits)) - 1)
+    else:
+        stored["key_buckets"] = np.array([0, rows])
+    width = _low_bytes(bits)
+    stored["key_low"] = numbers.astype("<u8").view(np.uint8).reshape(rows, 8)[:, :width]
+    long = np.flatnonzero(plies >= LONG_PLY)
+    header["long_plies"] = len(long)
+    stored["long_ply_rows"], stored["long_ply_values"] = long, np.minimum(plies[long], PLY_MOST)
+    stored["short_plies"] = np.minimum(plies, LONG_PLY)
+    stored["local_games"], stored["moves"], stored["symmetries"] = local, columns["moves"], symmetries
+    for name, _dtype in (*_GAME_COLUMNS, *_TOTAL_COLUMNS, *_TOP_COLUMNS):
+        stored[name] = columns[name]
+    return header, stored
 
 
 def write_run(path: Path, columns: dict[str, Array]) -> None:
     """The columns into a new run file, atomically (a temporary name, synced, renamed, the folder synced)."""
-    counts = _counts(columns)
+    header, stored = _encoded(columns)
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as file:
-        file.write(_MAGIC + b"".join(count.to_bytes(8, "little") for count in counts))
-        for name, dtype, _count, _offset in _layout(counts):
-            data = np.ascontiguousarray(columns[name], dtype=dtype).tobytes()
+        file.write(_MAGIC + b"".join(header[field].to_bytes(8, "little") for field in _HEADER_FIELDS))
+        for name, dtype, count, _offset in _layout(header):
+            data = np.ascontiguousarray(stored[name], dtype=dtype).tobytes() if count else b""
             file.write(data + b"\x00" * (_padded(len(data)) - len(data)))
         file.flush()
         os.fsync(file.fileno())
@@ -237,8 +393,8 @@ def _with_busy_tables(columns: dict[str, Array]) -> dict[str, Array]:
     starts = starts_of(keys)
     counts = np.diff(np.append(starts, len(keys)))
     rows = np.repeat(counts >= BUSY_POSTINGS, counts)
-    busy_keys, games, plies, moves = (columns[name][rows] for name in ("keys", "games", "plies", "moves"))
-    local = np.searchsorted(columns["ids"], games)
+    busy_keys, local, plies, moves = (columns[name][rows] for name in ("keys", "local_games", "plies", "moves"))
+    games = columns["ids"][local]
     kinds, outcomes, white_elos, black_elos, date_high, date_low = (
         columns[name][local] for name in ("kinds", "outcomes", "white_elos", "black_elos", "date_high", "date_low"))
     order = np.lexsort((moves, kinds, busy_keys))
@@ -249,10 +405,11 @@ def _with_busy_tables(columns: dict[str, Array]) -> dict[str, Array]:
     for name, value in totals.items():
         columns[f"total_{name}"] = value
     ratings = white_elos.astype(np.int32) + black_elos.astype(np.int32)
-    order = np.lexsort((-games.astype(np.int64), -ratings, kinds, busy_keys))
+    order = np.lexsort((-local.astype(np.int64), -ratings, kinds, busy_keys))
     firsts = starts_of(busy_keys[order], kinds[order])
     rank = np.arange(len(order)) - np.repeat(firsts, np.diff(np.append(firsts, len(order))))
     order = order[rank < TOP_KEPT]
+    plies = np.minimum(plies, PLY_MOST)
     for name, values in (("keys", busy_keys), ("kinds", kinds), ("games", games), ("plies", plies), ("moves", moves),
                          ("ratings", ratings)):
         columns[f"top_{name}"] = values[order]
@@ -309,10 +466,9 @@ _POSTINGS_FIELDS = ("games", "plies", "moves", *_GAME_FIELDS)
 
 def _run_postings(run: Run, rows: npt.NDArray[np.intp] | slice) -> Postings:
     """The postings at `rows` of a run, with their games' columns (a run's postings are of its own games)."""
-    columns = run.columns
-    games = columns["games"][rows]
-    local = np.searchsorted(columns["ids"], games)
-    return Postings(games, columns["plies"][rows], columns["moves"][rows],
+    columns = run.stored
+    local = run.game_places(rows)
+    return Postings(columns["ids"][local], run.plies_at(rows), columns["moves"][rows],
                     *(columns[name][local] for name in _GAME_FIELDS))
 
 
@@ -369,7 +525,9 @@ class RunWriter:
         counts = np.array([len(keys) for keys in self.keys], dtype=np.int64)
         total = int(counts.sum())
         keys = np.concatenate(self.keys).astype(np.int64, copy=False) if self.keys else np.zeros(0, dtype=np.int64)
-        games = np.repeat(np.array(self.ids, dtype=np.uint32), counts)
+        game_rows = sorted(self.game_rows)
+        ids = np.array([row[0] for row in game_rows], dtype=np.uint32)
+        games = np.repeat(np.searchsorted(ids, np.array(self.ids, dtype=np.uint32)).astype(np.uint32), counts)
         starts = np.cumsum(counts) - counts
         plies = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
         for start, given in zip(starts.tolist(), self.plies):
@@ -387,12 +545,12 @@ class RunWriter:
         order = order[first]
         columns: dict[str, Array] = {
             "keys": keys[first],
-            "games": games[first],
-            "plies": np.minimum(plies[order], np.iinfo(np.uint16).max).astype(np.uint16),
+            "local_games": games[first],
+            "plies": np.minimum(plies[order], PLY_MOST).astype(np.uint16),
             "moves": moves[order],
             "symmetries": symmetries[order],
         }
-        fields = list(zip(*self.game_rows)) if self.game_rows else [()] * len(_GAME_COLUMNS)
+        fields = list(zip(*game_rows)) if game_rows else [()] * len(_GAME_COLUMNS)
         for values, (name, dtype) in zip(fields, _GAME_COLUMNS):
             columns[name] = np.array(values, dtype=dtype)
         return _with_busy_tables(columns)
@@ -438,9 +596,7 @@ class PositionIndex:
     def postings(self, key: int, runs: list[Run] | None = None) -> Postings:
         found: list[Postings] = []
         for run in runs if runs is not None else self.runs():
-            keys = run.columns["keys"]
-            low = int(np.searchsorted(keys, key, "left"))
-            high = int(np.searchsorted(keys, key, "right"))
+            low, high = run.span(key)
             if high > low:
                 found.append(_run_postings(run, slice(low, high)))
         return Postings.joined(found)
@@ -450,30 +606,37 @@ class PositionIndex:
         key are in order, so the games named are looked up in them rather than the other way round."""
         found: list[Postings] = []
         for run in runs:
-            keys, ids = run.columns["keys"], run.columns["ids"]
-            low = int(np.searchsorted(keys, key, "left"))
-            high = int(np.searchsorted(keys, key, "right"))
+            ids = run.stored["ids"]
+            low, high = run.span(key)
             if high == low or not len(ids):
                 continue
-            # Of the games named, the run's own (its ids are in order).
+            # Of the games named, the run's own (its ids are in order), as their places in its ids.
             named = games[int(np.searchsorted(games, ids[0], "left")) : int(np.searchsorted(games, ids[-1], "right"))]
-            reached = run.columns["games"][low:high]
-            places = np.searchsorted(reached, named)
+            reached = run.game_places(slice(low, high))
+            named_places = np.searchsorted(ids, named)
+            named_places = named_places[ids[named_places] == named].astype(reached.dtype)
+            places = np.searchsorted(reached, named_places)
             inside = places < len(reached)
             places = places[inside]
-            found.append(_run_postings(run, low + places[reached[places] == named[inside]]))
+            found.append(_run_postings(run, low + places[reached[places] == named_places[inside]]))
         return Postings.joined(found)
 
 
 def merge_runs(runs: list[Run]) -> dict[str, Array]:
     """The columns of the runs (of consecutive games, in their order) as one run's."""
     columns: dict[str, Array] = {}
-    keys = np.concatenate([run.columns["keys"] for run in runs])
+    keys = np.concatenate([run.key_column() for run in runs])
     order = np.argsort(keys, kind="stable")  # within a key, the earlier runs' (smaller) game ids first
-    for name, _dtype in _ROW_COLUMNS:
-        columns[name] = keys[order] if name == "keys" else np.concatenate([run.columns[name] for run in runs])[order]
+    columns["keys"] = keys[order]
+    del keys
+    firsts = np.cumsum([0, *(run.games for run in runs)])
+    columns["local_games"] = np.concatenate([run.stored["local_games"].astype(np.uint32) + np.uint32(first)
+                                             for run, first in zip(runs, firsts.tolist())])[order]
+    columns["plies"] = np.concatenate([run.plies_at(slice(0, run.rows)) for run in runs])[order]
+    columns["moves"] = np.concatenate([run.stored["moves"] for run in runs])[order]
+    columns["symmetries"] = np.concatenate([run.symmetry_column() for run in runs])[order]
     for name, _dtype in _GAME_COLUMNS:
-        columns[name] = np.concatenate([run.columns[name] for run in runs])
+        columns[name] = np.concatenate([run.stored[name] for run in runs])
     return _with_busy_tables(columns)
 
 

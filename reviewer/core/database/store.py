@@ -28,7 +28,7 @@ from reviewer.core.shared_sqlite import create_versioned_schema, open_shared
 
 __all__ = ["ENDED", "SCHEMA_VERSION", "GameDatabase", "StoredGame", "default_database_path"]
 
-SCHEMA_VERSION = 2  # 1: the position index was a table of this file
+SCHEMA_VERSION = 3  # 1: the position index was a table of this file; 2: its runs were of 17 bytes a row
 BUSY_TIMEOUT_S = 30.0
 
 _SCHEMA = """
@@ -117,7 +117,7 @@ def _create_schema(connection: sqlite3.Connection) -> None:
     create_versioned_schema(connection, _SCHEMA, SCHEMA_VERSION, "game database")
 
 
-_EARLIER_SCHEMA = "unknown game database schema 1"
+_EARLIER_SCHEMAS = {f"unknown game database schema {version}" for version in range(1, SCHEMA_VERSION)}
 
 
 class GameDatabase:
@@ -129,7 +129,7 @@ class GameDatabase:
         try:
             self.connection = open_shared(self.path, BUSY_TIMEOUT_S, _create_schema)
         except sqlite3.DatabaseError as error:
-            if str(error) == _EARLIER_SCHEMA:
+            if str(error) in _EARLIER_SCHEMAS:
                 raise DamagedDatabase(self.path, "its position index is of an earlier version of Reviewer") from None
             damage = damage_in(error, self.path)
             if damage is not None:
