@@ -48,6 +48,7 @@ __all__ = [
     "chess_positions",
     "chess_record_from_game",
     "chess_record_from_movetext",
+    "plain_chess_games",
     "record_from_collection",
 ]
 
@@ -327,6 +328,43 @@ def record_from_collection(collection: GameCollection, index: int) -> GameRecord
     if not isinstance(collection, PgnCollection):
         return None
     return chess_record_from_movetext(_headers_of(collection, index), collection.movetext(index))
+
+
+# A game's row in the games table after its source: white, black, white_elo, black_elo, result,
+# outcome, date, event, speed, board_size, plies, moves (records.GameRecord's fields, in that order).
+GameFields = tuple[str, str, int | None, int | None, str, int | None, str, str, str, int, int, str]
+
+
+class PlainChessGames(NamedTuple):
+    """The games of a chunk of a PGN read straight from its bytes, where they are plain."""
+
+    games: list[tuple[int, int, GameFields]]  # (index, fingerprint, fields), in the file's order
+    keys: bytes  # the positions of those games, one game after the other, as PackedPositions
+    moves: bytes
+    left: dict[int, str]  # the other games: why they are left to `record_from_collection` and the full reader
+
+
+def plain_chess_games(collection: GameCollection, first: int, end: int) -> PlainChessGames | None:
+    """Games first..end-1 of a PGN read in one call of the compiled reader: the same records as
+    `record_from_collection`'s, as rows; None where that reader was not built or the file is no PGN."""
+    if _chess_lines is None or not isinstance(collection, PgnCollection) or first >= end:
+        return None
+    index = collection._index
+    last_byte = index.end(end - 1)
+    collection._bytes(last_byte, last_byte)  # refused, as a game's text is, where the file has shrunk since
+    games, keys, moves, left = _chess_lines.plain_games(collection._data, index.starts, index.movetexts, index.size,
+                                                        first, end)
+    rows: list[tuple[int, int, GameFields]] = []
+    for (number, fingerprint, white, black, white_elo, black_elo, event, date, utc_date, time_control, result_tag,
+         closing, moves_san, plies) in games:
+        result = _result_of("" if result_tag is None else result_tag)
+        if (result == "*" or result_tag is None) and closing:
+            result = closing  # as chess_record_from_movetext: the movetext's own result
+        rows.append((number, fingerprint, (
+            _name_of(white), _name_of(black), _elo_of(_rank_of(white_elo)), _elo_of(_rank_of(black_elo)), result,
+            _outcome_of(result), _date_of(_name_of(date or utc_date)), _name_of(event), _speed_of(time_control, event),
+            8, plies, moves_san)))
+    return PlainChessGames(rows, keys, moves, dict(left))
 
 
 def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:
