@@ -54,6 +54,7 @@ typedef struct {
     int in_check; /* whether the side to move is in check */
     uint64_t pieces_hash; /* the pieces' part of the key */
     uint64_t squares_of[16]; /* by piece (its code): the squares it stands on, one bit each */
+    uint64_t occupied; /* the squares a piece stands on */
 } Board;
 
 static int knight_targets[64][8], knight_count[64];
@@ -64,6 +65,7 @@ static uint64_t pawn_attackers[2][64]; /* by colour: the squares a pawn of that 
 static unsigned char aligned[64][64]; /* whether two squares share a rank, a file or a diagonal */
 static const int RAY_FILE[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int RAY_RANK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+static const int RAY_UPWARD[8] = {1, 0, 1, 0, 1, 0, 1, 0}; /* whether the ray's squares grow: 8 × rank + file */
 
 static void make_tables(void) {
     static const int knight_steps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
@@ -115,12 +117,14 @@ static uint64_t piece_number(int piece, int square) {
 static void put(Board *board, int square, int piece) {
     board->squares[square] = (unsigned char)piece;
     board->squares_of[piece] |= 1ULL << square;
+    board->occupied |= 1ULL << square;
     board->pieces_hash ^= piece_number(piece, square);
 }
 
 static void take(Board *board, int square) {
     board->pieces_hash ^= piece_number(board->squares[square], square);
     board->squares_of[board->squares[square]] &= ~(1ULL << square);
+    board->occupied &= ~(1ULL << square);
     board->squares[square] = EMPTY;
 }
 
@@ -150,14 +154,12 @@ static int attacked(const Board *board, int square, int by) {
     int queen = MAKE(QUEEN, by);
     uint64_t straight = of[MAKE(ROOK, by)] | of[queen], diagonal = of[MAKE(BISHOP, by)] | of[queen];
     for (int direction = 0; direction < 8; direction++) {
-        int slider = MAKE(direction < 4 ? ROOK : BISHOP, by);
-        if (!(ray_mask[square][direction] & (direction < 4 ? straight : diagonal))) continue;
-        for (int i = 0; i < ray_length[square][direction]; i++) {
-            int piece = board->squares[ray_squares[square][direction][i]];
-            if (piece == EMPTY) continue;
-            if (piece == slider || piece == queen) return 1;
-            break;
-        }
+        uint64_t sliders = direction < 4 ? straight : diagonal, ray = ray_mask[square][direction];
+        if (!(ray & sliders)) continue;
+        /* the nearest piece on the ray: its lowest square where the ray goes up the board, else its highest */
+        uint64_t blockers = ray & board->occupied;
+        int nearest = RAY_UPWARD[direction] ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+        if ((sliders >> nearest) & 1) return 1;
     }
     return 0;
 }
