@@ -1,7 +1,8 @@
 """The game database's chess: positions keyed by their Polyglot Zobrist key (python-chess), so
 that transpositions meet; moves as one small integer each; a game's record from its main line,
-straight from a PGN's movetext where the game is plain (`record_from_collection`), else from the
-game read in full (`chess_record_from_game`); a position to look up (`chess_position_of_node`).
+straight from a PGN's movetext where the game is plain (`record_from_collection`; a whole chunk of
+games as rows in one compiled call: `plain_chess_games`), else from the game read in full
+(`chess_record_from_game`); a position to look up (`chess_position_of_node`).
 Named by chess's support object (`database_record_ref`, `database_fast_record_ref`, `database_position_ref`).
 """
 
