@@ -19,6 +19,7 @@ from reviewer.core.database import GameDatabase, import_paths
 from reviewer.core.database import chess as chess_records
 from reviewer.core.database.importer import _fields_of
 from reviewer.core.database.records import fingerprint_of_bytes
+from reviewer.core.errors import GameFileError
 from reviewer.core.formats import open_collection
 from reviewer.core.formats.pgn import PgnCollection
 
@@ -148,3 +149,16 @@ def test_an_import_stores_and_skips_alike_with_the_chunk_reader_or_without(tmp_p
             ))
     assert results[0] == results[1]
     assert results[0][3] > 9 and [number for number, _reason in results[0][5]][:1] == [3]
+
+
+def test_a_file_cut_short_while_open_is_left_to_each_games_reader(tmp_path):
+    path = tmp_path / "games.pgn"
+    game = '[Event "x"]\n[Result "*"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n'
+    path.write_text(game * 2000)
+    collection = open_collection(path)
+    assert isinstance(collection, PgnCollection) and len(collection) == 2000
+    assert chess_records.plain_chess_games(collection, 1990, 2000) is not None
+    path.write_text(game * 10)  # rewritten in place, shorter
+    assert chess_records.plain_chess_games(collection, 1990, 2000) is None  # each game's reader names the change
+    with pytest.raises(GameFileError, match="changed while open"):
+        collection.movetext(1995)

@@ -29,6 +29,7 @@ from reviewer.core.database.records import (
     outcome_of,
     speed_of,
 )
+from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection
 from reviewer.core.formats.pgn_index import blank_if_unknown, rating_text, shown_result
@@ -352,7 +353,10 @@ def plain_chess_games(collection: GameCollection, first: int, end: int) -> Plain
         return None
     index = collection._index
     last_byte = index.end(end - 1)
-    collection._bytes(last_byte, last_byte)  # refused, as a game's text is, where the file has shrunk since
+    try:
+        collection._bytes(last_byte, last_byte)
+    except GameFileError:  # the file shrank since it was mapped: each game's reader says so
+        return None
     games, keys, moves, left = _chess_lines.plain_games(collection._data, index.starts, index.movetexts, index.size,
                                                         first, end)
     rows: list[tuple[int, int, GameFields]] = []
