@@ -136,7 +136,7 @@ def test_an_import_stores_and_skips_alike_with_the_chunk_reader_or_without(tmp_p
     results = []
     for name in ("chunks", "games"):
         if name == "games":
-            monkeypatch.setattr("reviewer.core.database.importer.plain_chess_games", lambda *_args: None)
+            monkeypatch.setattr("reviewer.core.database.importer._fast_chunk_readers", list)
         with GameDatabase(tmp_path / f"{name}.sqlite") as database:
             report = import_paths(database, sources, chunk_games=7)
             connection = database.connection

@@ -3,7 +3,8 @@ that transpositions meet; moves as one small integer each; a game's record from 
 straight from a PGN's movetext where the game is plain (`record_from_collection`; a whole chunk of
 games as rows in one compiled call: `plain_chess_games`), else from the game read in full
 (`chess_record_from_game`); a position to look up (`chess_position_of_node`).
-Named by chess's support object (`database_record_ref`, `database_fast_record_ref`, `database_position_ref`).
+Named by chess's support object (`database_record_ref`, `database_fast_record_ref`,
+`database_fast_chunk_ref`, `database_position_ref`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ import chess.polyglot
 from reviewer.core.database.explorer import Position
 from reviewer.core.database.keys import signed_64
 from reviewer.core.database.records import (
+    GameFields,
     GameRecord,
     PackedPositions,
+    PlainGames,
     PositionRow,
     SkippedGame,
     date_of,
@@ -332,21 +335,7 @@ def record_from_collection(collection: GameCollection, index: int) -> GameRecord
     return chess_record_from_movetext(_headers_of(collection, index), collection.movetext(index))
 
 
-# A game's row in the games table after its source: white, black, white_elo, black_elo, result,
-# outcome, date, event, speed, board_size, plies, moves (records.GameRecord's fields, in that order).
-GameFields = tuple[str, str, int | None, int | None, str, int | None, str, str, str, int, int, str]
-
-
-class PlainChessGames(NamedTuple):
-    """The games of a chunk of a PGN read straight from its bytes, where they are plain."""
-
-    games: list[tuple[int, int, GameFields]]  # (index, fingerprint, fields), in the file's order
-    keys: bytes  # the positions of those games, one game after the other, as PackedPositions
-    moves: bytes
-    left: dict[int, str]  # the other games: why they are left to `record_from_collection` and the full reader
-
-
-def plain_chess_games(collection: GameCollection, first: int, end: int) -> PlainChessGames | None:
+def plain_chess_games(collection: GameCollection, first: int, end: int) -> PlainGames | None:
     """Games first..end-1 of a PGN read in one call of the compiled reader: the same records as
     `record_from_collection`'s, as rows; None where that reader was not built or the file is no PGN."""
     if _chess_lines is None or not isinstance(collection, PgnCollection) or first >= end:
@@ -369,7 +358,7 @@ def plain_chess_games(collection: GameCollection, first: int, end: int) -> Plain
             _name_of(white), _name_of(black), _elo_of(_rank_of(white_elo)), _elo_of(_rank_of(black_elo)), result,
             _outcome_of(result), _date_of(_name_of(date or utc_date)), _name_of(event), _speed_of(time_control, event),
             8, plies, moves_san)))
-    return PlainChessGames(rows, keys, moves, dict(left))
+    return PlainGames("chess", rows, keys, moves, dict(left))
 
 
 def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:

@@ -22,7 +22,6 @@ from typing import IO, Any, cast
 
 import numpy as np
 
-from reviewer.core.database.chess import GameFields, PlainChessGames, plain_chess_games
 from reviewer.core.database.position_index import (
     ENDED,
     MERGE_ROWS_MOST,
@@ -32,13 +31,13 @@ from reviewer.core.database.position_index import (
     remove_leftovers,
     run_transaction,
 )
-from reviewer.core.database.records import PACKED_ENDED, GameRecord, SkippedGame
+from reviewer.core.database.records import PACKED_ENDED, GameFields, GameRecord, PlainGames, SkippedGame
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.games import game_support, registered_games
-from reviewer.core.games.facets import FastRecordOf
+from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
@@ -143,6 +142,19 @@ def _fast_readers() -> list[FastRecordOf]:
     return [support.database_fast_record_ref.get() for support in registered_games() if support.database_fast_record_ref]
 
 
+def _fast_chunk_readers() -> list[FastChunkOf]:
+    """The games' readers of a chunk of games straight from a file's bytes, as rows."""
+    return [support.database_fast_chunk_ref.get() for support in registered_games() if support.database_fast_chunk_ref]
+
+
+def _plain_games(collection: GameCollection, first: int, end: int, readers: list[FastChunkOf]) -> PlainGames | None:
+    for reader in readers:
+        plain = reader(collection, first, end)
+        if plain is not None:
+            return plain
+    return None
+
+
 def _record(collection: GameCollection, index: int, fast_readers: list[FastRecordOf]) -> GameRecord:
     for reader in fast_readers:  # a game's record read straight from the file's text, where its game can
         fast = reader(collection, index)
@@ -196,7 +208,7 @@ class _Chunk:
     def add_record(self, index: int, record: GameRecord) -> None:
         self.games.append((index, record.fingerprint, record.kind, _fields_of(record), record, 0, 0))
 
-    def plain_games(self, plain: PlainChessGames) -> dict[int, _ChunkGame]:
+    def plain_games(self, plain: PlainGames) -> dict[int, _ChunkGame]:
         """The chunk's games read straight from the file (kept here for `add_plain`), by index."""
         self.plain_keys = np.frombuffer(plain.keys, dtype=np.int64)
         self.plain_moves = np.frombuffer(plain.moves, dtype=np.int16)
@@ -204,7 +216,7 @@ class _Chunk:
         start = 0
         for index, fingerprint, fields in plain.games:
             stop = start + fields[10] + 1  # a position per ply and the one it ended in
-            games[index] = (index, fingerprint, "chess", fields, None, start, stop)
+            games[index] = (index, fingerprint, plain.kind, fields, None, start, stop)
             start = stop
         return games
 
@@ -307,10 +319,11 @@ def _import_file(
         total = len(collection)
         index = games_read
         fast_readers = _fast_readers()
+        chunk_readers = _fast_chunk_readers()
         while index < total:
             chunk = _Chunk(source_id)
             end = min(total, index + chunk_games)
-            plain = plain_chess_games(collection, index, end) if fast_readers else None
+            plain = _plain_games(collection, index, end, chunk_readers)
             plain_games = chunk.plain_games(plain) if plain is not None else {}
             while index < end:
                 if cancel is not None and cancel.is_set():
