@@ -143,6 +143,7 @@ def test_an_import_of_odd_spellings_stores_and_skips_as_the_full_reader_does(tmp
     for name in ("fast", "full"):
         if name == "full":  # the full reader only
             monkeypatch.setattr("reviewer.core.database.importer._fast_readers", list)
+            monkeypatch.setattr("reviewer.core.database.importer._fast_chunk_readers", list)
         with GameDatabase(tmp_path / f"{name}.sqlite") as database:
             report = import_paths(database, [source])
             connection = database.connection

@@ -4,6 +4,9 @@
  * packed_line(movetext) -> (keys, codes, uci, san) or None, keys and codes as bytes
  * fingerprint_input(kind, headers, start, moves) -> bytes or None
  * plain_tags(header_text) -> {name: value} or None
+ * plain_games(data, starts, movetexts, size, first, end) -> (games, keys, codes, left): a chunk of a
+ *     PGN's games read straight from its bytes (tags, main line, fingerprint), where they are plain
+ * fingerprint_of_input(data) -> records.fingerprint_of_bytes(data), hashed here
  *
  * The movetext of a standard game from the usual start, without variations or escapes: move
  * numbers, NAGs ($n tokens), results and comments in braces are passed over. `keys` holds the
@@ -51,6 +54,7 @@ typedef struct {
     int in_check; /* whether the side to move is in check */
     uint64_t pieces_hash; /* the pieces' part of the key */
     uint64_t squares_of[16]; /* by piece (its code): the squares it stands on, one bit each */
+    uint64_t occupied; /* the squares a piece stands on */
 } Board;
 
 static int knight_targets[64][8], knight_count[64];
@@ -61,6 +65,7 @@ static uint64_t pawn_attackers[2][64]; /* by colour: the squares a pawn of that 
 static unsigned char aligned[64][64]; /* whether two squares share a rank, a file or a diagonal */
 static const int RAY_FILE[8] = {1, -1, 0, 0, 1, 1, -1, -1};
 static const int RAY_RANK[8] = {0, 0, 1, -1, 1, -1, 1, -1};
+static const int RAY_UPWARD[8] = {1, 0, 1, 0, 1, 0, 1, 0}; /* whether the ray's squares grow: 8 × rank + file */
 
 static void make_tables(void) {
     static const int knight_steps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
@@ -112,12 +117,14 @@ static uint64_t piece_number(int piece, int square) {
 static void put(Board *board, int square, int piece) {
     board->squares[square] = (unsigned char)piece;
     board->squares_of[piece] |= 1ULL << square;
+    board->occupied |= 1ULL << square;
     board->pieces_hash ^= piece_number(piece, square);
 }
 
 static void take(Board *board, int square) {
     board->pieces_hash ^= piece_number(board->squares[square], square);
     board->squares_of[board->squares[square]] &= ~(1ULL << square);
+    board->occupied &= ~(1ULL << square);
     board->squares[square] = EMPTY;
 }
 
@@ -147,14 +154,12 @@ static int attacked(const Board *board, int square, int by) {
     int queen = MAKE(QUEEN, by);
     uint64_t straight = of[MAKE(ROOK, by)] | of[queen], diagonal = of[MAKE(BISHOP, by)] | of[queen];
     for (int direction = 0; direction < 8; direction++) {
-        int slider = MAKE(direction < 4 ? ROOK : BISHOP, by);
-        if (!(ray_mask[square][direction] & (direction < 4 ? straight : diagonal))) continue;
-        for (int i = 0; i < ray_length[square][direction]; i++) {
-            int piece = board->squares[ray_squares[square][direction][i]];
-            if (piece == EMPTY) continue;
-            if (piece == slider || piece == queen) return 1;
-            break;
-        }
+        uint64_t sliders = direction < 4 ? straight : diagonal, ray = ray_mask[square][direction];
+        if (!(ray & sliders)) continue;
+        /* the nearest piece on the ray: its lowest square where the ray goes up the board, else its highest */
+        uint64_t blockers = ray & board->occupied;
+        int nearest = RAY_UPWARD[direction] ? __builtin_ctzll(blockers) : 63 - __builtin_clzll(blockers);
+        if ((sliders >> nearest) & 1) return 1;
     }
     return 0;
 }
@@ -506,6 +511,8 @@ typedef struct {
     int16_t *codes; /* moves + 1: the last is ENDED_CODE */
     char *uci, *san;
     Py_ssize_t moves, uci_length, san_length;
+    const char *last_token; /* the movetext's last token outside comments (NULL: none) */
+    Py_ssize_t last_length;
 } Line;
 
 #define ENDED_CODE (-2) /* position_index.ENDED: no move was played from the last position */
@@ -515,6 +522,8 @@ static int read_line(const char *data, Py_ssize_t size, Line *line) {
     Board board;
     start_board(&board);
     Py_ssize_t moves = 0, uci_length = 0, san_length = 0, at = 0;
+    line->last_token = NULL;
+    line->last_length = 0;
     while (at < size) {
         char c = data[at];
         if (is_space(c)) {
@@ -535,6 +544,8 @@ static int read_line(const char *data, Py_ssize_t size, Line *line) {
         }
         const char *token = data + start;
         Py_ssize_t length = at - start, skip;
+        line->last_token = token;
+        line->last_length = length;
         int kind = passed_over(token, length, &skip);
         if (kind < 0) return 0;
         if (kind > 0) continue;
@@ -775,11 +786,348 @@ not_plain:
     Py_RETURN_NONE;
 }
 
+/* BLAKE2b (RFC 7693) with an 8-byte digest and no key: records.fingerprint_of_bytes's hash. */
+static const uint64_t BLAKE2B_IV[8] = {
+    0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
+    0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+static const unsigned char BLAKE2B_SIGMA[12][16] = {
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+    {11, 8, 12, 0, 5, 2, 15, 13, 10, 14, 3, 6, 7, 1, 9, 4}, {7, 9, 3, 1, 13, 12, 11, 14, 2, 6, 5, 10, 4, 0, 15, 8},
+    {9, 0, 5, 7, 2, 4, 10, 15, 14, 1, 11, 12, 6, 8, 3, 13}, {2, 12, 6, 10, 0, 11, 8, 3, 4, 13, 7, 5, 15, 14, 1, 9},
+    {12, 5, 1, 15, 14, 13, 4, 10, 0, 7, 6, 3, 9, 2, 8, 11}, {13, 11, 7, 14, 12, 1, 3, 9, 5, 0, 15, 4, 8, 6, 2, 10},
+    {6, 15, 14, 9, 11, 3, 0, 8, 12, 2, 13, 7, 1, 4, 10, 5}, {10, 2, 8, 4, 7, 6, 1, 5, 15, 11, 9, 14, 3, 12, 13, 0},
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, {14, 10, 4, 8, 9, 15, 13, 6, 1, 12, 0, 2, 11, 7, 5, 3},
+};
+
+static uint64_t rotate_right(uint64_t value, int bits) { return (value >> bits) | (value << (64 - bits)); }
+
+static void blake2b_compress(uint64_t h[8], const unsigned char block[128], uint64_t counter, int last) {
+    uint64_t m[16], v[16];
+    for (int i = 0; i < 16; i++) {
+        uint64_t word = 0;
+        for (int b = 7; b >= 0; b--) word = (word << 8) | block[8 * i + b];
+        m[i] = word;
+    }
+    for (int i = 0; i < 8; i++) {
+        v[i] = h[i];
+        v[i + 8] = BLAKE2B_IV[i];
+    }
+    v[12] ^= counter;
+    if (last) v[14] = ~v[14];
+    for (int round = 0; round < 12; round++) {
+        const unsigned char *s = BLAKE2B_SIGMA[round];
+#define G(a, b, c, d, x, y)                          \
+    do {                                             \
+        v[a] = v[a] + v[b] + (x);                    \
+        v[d] = rotate_right(v[d] ^ v[a], 32);        \
+        v[c] = v[c] + v[d];                          \
+        v[b] = rotate_right(v[b] ^ v[c], 24);        \
+        v[a] = v[a] + v[b] + (y);                    \
+        v[d] = rotate_right(v[d] ^ v[a], 16);        \
+        v[c] = v[c] + v[d];                          \
+        v[b] = rotate_right(v[b] ^ v[c], 63);        \
+    } while (0)
+        G(0, 4, 8, 12, m[s[0]], m[s[1]]);
+        G(1, 5, 9, 13, m[s[2]], m[s[3]]);
+        G(2, 6, 10, 14, m[s[4]], m[s[5]]);
+        G(3, 7, 11, 15, m[s[6]], m[s[7]]);
+        G(0, 5, 10, 15, m[s[8]], m[s[9]]);
+        G(1, 6, 11, 12, m[s[10]], m[s[11]]);
+        G(2, 7, 8, 13, m[s[12]], m[s[13]]);
+        G(3, 4, 9, 14, m[s[14]], m[s[15]]);
+#undef G
+    }
+    for (int i = 0; i < 8; i++) h[i] ^= v[i] ^ v[i + 8];
+}
+
+/* int.from_bytes(blake2b(data, digest_size=8).digest(), "big", signed=True) */
+static int64_t fingerprint_hash(const unsigned char *data, size_t size) {
+    uint64_t h[8];
+    memcpy(h, BLAKE2B_IV, sizeof h);
+    h[0] ^= 0x01010000ULL ^ 8;
+    size_t done = 0;
+    while (size - done > 128) {
+        blake2b_compress(h, data + done, (uint64_t)(done + 128), 0);
+        done += 128;
+    }
+    unsigned char block[128] = {0};
+    memcpy(block, data + done, size - done);
+    blake2b_compress(h, block, (uint64_t)size, 1);
+    uint64_t big_endian = 0;
+    for (int b = 0; b < 8; b++) big_endian = (big_endian << 8) | ((h[0] >> (8 * b)) & 0xff);
+    return (int64_t)big_endian;
+}
+
+static PyObject *fingerprint_of_input(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer data;
+    if (!PyArg_ParseTuple(args, "y*", &data)) return NULL;
+    int64_t value = fingerprint_hash((const unsigned char *)data.buf, (size_t)data.len);
+    PyBuffer_Release(&data);
+    return PyLong_FromLongLong(value);
+}
+
+typedef struct {
+    const char *name, *value;
+    Py_ssize_t name_length, value_length;
+} Tag;
+
+#define TAGS_MOST 64
+
+/* plain_tags's reading of a tag section, on its bytes: the count of tags (repeats included), or -1
+ * where plain_tags answers None or the section holds more than TAGS_MOST tags. */
+static int tags_of(const char *data, Py_ssize_t size, Tag *tags) {
+    int count = 0;
+    Py_ssize_t at = 0;
+    while (at < size) {
+        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
+        Py_ssize_t end = newline == NULL ? size : newline - data, next = end + 1;
+        if (end > at && data[end - 1] == '\r') end--;
+        Py_ssize_t i = at;
+        while (i < end && (data[i] == ' ' || data[i] == '\t')) i++;
+        if (i == end) {
+            at = next;
+            continue;
+        }
+        char first = at + 1 < end ? data[at + 1] : ' ';
+        if (data[at] != '[' || !((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z') || is_digit(first))) return -1;
+        Py_ssize_t name_start = at + 1, name_end = name_start;
+        while (name_end < end && is_tag_name_char(data[name_end])) name_end++;
+        if (name_end + 2 >= end || data[name_end] != ' ' || data[name_end + 1] != '"') return -1;
+        Py_ssize_t value_start = name_end + 2;
+        const char *quote = memchr(data + value_start, '"', (size_t)(end - value_start));
+        if (quote == NULL || quote - data != end - 2 || data[end - 1] != ']') return -1;
+        if (count == TAGS_MOST) return -1;
+        tags[count].name = data + name_start;
+        tags[count].name_length = name_end - name_start;
+        tags[count].value = data + value_start;
+        tags[count].value_length = end - 2 - value_start;
+        count++;
+        at = next;
+    }
+    return count;
+}
+
+static int name_order(const Tag *a, const Tag *b) {
+    Py_ssize_t shorter = a->name_length < b->name_length ? a->name_length : b->name_length;
+    int order = memcmp(a->name, b->name, (size_t)shorter);
+    if (order) return order;
+    return a->name_length < b->name_length ? -1 : a->name_length > b->name_length;
+}
+
+/* The tags a dict of them keeps (the last of a repeated name), sorted by name: their count. */
+static int sorted_tags(Tag *tags, int count) {
+    for (int i = 1; i < count; i++) { /* insertion sort, stable: repeats stay in the file's order */
+        Tag tag = tags[i];
+        int j = i - 1;
+        while (j >= 0 && name_order(&tags[j], &tag) > 0) {
+            tags[j + 1] = tags[j];
+            j--;
+        }
+        tags[j + 1] = tag;
+    }
+    int kept = 0;
+    for (int i = 0; i < count; i++) {
+        if (i + 1 < count && name_order(&tags[i], &tags[i + 1]) == 0) continue;
+        tags[kept++] = tags[i];
+    }
+    return kept;
+}
+
+static const Tag *tag_named(const Tag *tags, int count, const char *name) {
+    Py_ssize_t length = (Py_ssize_t)strlen(name);
+    for (int i = 0; i < count; i++) {
+        if (tags[i].name_length == length && memcmp(tags[i].name, name, (size_t)length) == 0) return &tags[i];
+    }
+    return NULL;
+}
+
+/* The tag's value as text: "" where absent (NULL with an error set where it is not UTF-8). */
+static PyObject *value_text(const Tag *tag) {
+    if (tag == NULL) return PyUnicode_FromStringAndSize("", 0);
+    return PyUnicode_DecodeUTF8(tag->value, tag->value_length, NULL);
+}
+
+typedef struct {
+    char *data;
+    Py_ssize_t length, room;
+} Growing;
+
+static int grow(Growing *buffer, const void *data, Py_ssize_t size) {
+    if (buffer->length + size > buffer->room) {
+        Py_ssize_t room = buffer->room ? buffer->room : 1 << 16;
+        while (room < buffer->length + size) room *= 2;
+        char *data_then = PyMem_Realloc(buffer->data, (size_t)room);
+        if (data_then == NULL) return 0;
+        buffer->data = data_then;
+        buffer->room = room;
+    }
+    memcpy(buffer->data + buffer->length, data, (size_t)size);
+    buffer->length += size;
+    return 1;
+}
+
+/* Why a game is left to the per-game reader, or NULL where it is read here. */
+static const char *left_because(const Tag *tags, int count) {
+    if (tag_named(tags, count, "FEN") || tag_named(tags, count, "SetUp")) return "a set-up position";
+    if (tag_named(tags, count, "Variant")) return "a variant tag";
+    return NULL;
+}
+
+static PyObject *left_entry(Py_ssize_t index, const char *reason) { return Py_BuildValue("(ns)", index, reason); }
+
+/* One plain game read for plain_games: its entry appended to `games` and its positions to the
+ * buffers; 1 when read, 0 when left (with *reason set), -1 on an error. */
+static int plain_game(const char *data, Py_ssize_t start, Py_ssize_t movetext, Py_ssize_t end, Py_ssize_t index,
+                      PyObject *games, Growing *keys, Growing *codes, Growing *fingerprint_bytes, const char **reason) {
+    Tag tags[TAGS_MOST];
+    int count = tags_of(data + start, movetext - start, tags);
+    if (count < 0) {
+        *reason = "tags that are not plain lines";
+        return 0;
+    }
+    count = sorted_tags(tags, count);
+    if ((*reason = left_because(tags, count)) != NULL) return 0;
+    Line line;
+    void *block = line_buffers(end - movetext, &line);
+    if (block == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int outcome = -1;
+    if (!read_line(data + movetext, end - movetext, &line)) {
+        *reason = "a main line that is not plain";
+        outcome = 0;
+        goto done;
+    }
+    fingerprint_bytes->length = 0;
+    if (!grow(fingerprint_bytes, "chess", 5)) goto no_memory;
+    for (int i = 0; i < count; i++) {
+        if (!grow(fingerprint_bytes, "\0", 1) || !grow(fingerprint_bytes, tags[i].name, tags[i].name_length) ||
+            !grow(fingerprint_bytes, "\1", 1) || !grow(fingerprint_bytes, tags[i].value, tags[i].value_length)) {
+            goto no_memory;
+        }
+    }
+    if (!grow(fingerprint_bytes, "\2\2", 2) || !grow(fingerprint_bytes, line.uci, line.uci_length)) goto no_memory;
+    static const char *const FIELD_NAMES[] = {"White", "Black", "WhiteElo", "BlackElo", "Event", "Date", "UTCDate", "TimeControl"};
+    PyObject *fields[8] = {NULL};
+    int fields_read = 1;
+    for (int i = 0; i < 8 && fields_read; i++) fields_read = (fields[i] = value_text(tag_named(tags, count, FIELD_NAMES[i]))) != NULL;
+    const Tag *result_tag = tag_named(tags, count, "Result");
+    PyObject *result = NULL;
+    if (fields_read) {
+        if (result_tag != NULL) result = value_text(result_tag);
+        else {
+            result = Py_None;
+            Py_INCREF(result);
+        }
+    }
+    if (result == NULL) {
+        for (int i = 0; i < 8; i++) Py_XDECREF(fields[i]);
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) goto done;
+        PyErr_Clear();
+        *reason = "tags that are not UTF-8";
+        outcome = 0;
+        goto done;
+    }
+    const char *closing = "";
+    Py_ssize_t closing_length = 0;
+    if (line.last_token != NULL && ((line.last_length == 3 && (memcmp(line.last_token, "1-0", 3) == 0 ||
+                                                                memcmp(line.last_token, "0-1", 3) == 0)) ||
+                                    (line.last_length == 7 && memcmp(line.last_token, "1/2-1/2", 7) == 0))) {
+        closing = line.last_token;
+        closing_length = line.last_length;
+    }
+    int64_t fingerprint = fingerprint_hash((const unsigned char *)fingerprint_bytes->data, (size_t)fingerprint_bytes->length);
+    PyObject *entry = Py_BuildValue("(nLNNNNNNNNNs#s#n)", index, (long long)fingerprint, fields[0], fields[1], fields[2],
+                                    fields[3], fields[4], fields[5], fields[6], fields[7], result, closing, closing_length,
+                                    line.san, line.san_length, line.moves);
+    if (entry == NULL) goto done;
+    int appended = PyList_Append(games, entry);
+    Py_DECREF(entry);
+    if (appended < 0) goto done;
+    line.codes[line.moves] = ENDED_CODE;
+    if (!grow(keys, line.keys, (Py_ssize_t)sizeof(int64_t) * (line.moves + 1)) ||
+        !grow(codes, line.codes, (Py_ssize_t)sizeof(int16_t) * (line.moves + 1))) {
+        goto no_memory;
+    }
+    outcome = 1;
+    goto done;
+no_memory:
+    PyErr_NoMemory();
+done:
+    PyMem_Free(block);
+    return outcome;
+}
+
+/* plain_games(data, starts, movetexts, size, first, end) -> (games, keys, codes, left)
+ *
+ * The games first..end-1 of a PGN whose bytes are `data` (game i from starts[i] to starts[i + 1],
+ * the last to `size`; its tags before movetexts[i]; starts and movetexts int64s), read where their
+ * tag lines are plain and their main line is (packed_line's games, from the usual start, without a
+ * variant tag). `games`: for each game read, (index, fingerprint, White, Black, WhiteElo, BlackElo,
+ * Event, Date, UTCDate, TimeControl, Result (None where there is no such tag), the movetext's
+ * closing result ("" where it closes otherwise), the SAN joined by spaces, the count of moves); the
+ * tags' values as written ("" where absent), the fingerprint that of records.fingerprint_of.
+ * `keys` and `codes`: the positions of the games read, one after the other, as packed_line's.
+ * `left`: (index, why) for each game left to the per-game reader. */
+static PyObject *plain_games(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_buffer data, starts, movetexts;
+    Py_ssize_t size, first, end;
+    if (!PyArg_ParseTuple(args, "y*y*y*nnn", &data, &starts, &movetexts, &size, &first, &end)) return NULL;
+    PyObject *result = NULL, *games = NULL, *left = NULL;
+    Growing keys = {0}, codes = {0}, fingerprint_bytes = {0};
+    Py_ssize_t listed = starts.len / (Py_ssize_t)sizeof(int64_t);
+    const int64_t *start_of = starts.buf, *movetext_of = movetexts.buf;
+    if (movetexts.len / (Py_ssize_t)sizeof(int64_t) != listed || first < 0 || end > listed || first > end || size > data.len) {
+        PyErr_SetString(PyExc_ValueError, "plain_games: the games named are not in the index or the data");
+        goto done;
+    }
+    games = PyList_New(0);
+    left = PyList_New(0);
+    if (games == NULL || left == NULL) goto done;
+    for (Py_ssize_t index = first; index < end; index++) {
+        Py_ssize_t start = (Py_ssize_t)start_of[index], movetext = (Py_ssize_t)movetext_of[index];
+        Py_ssize_t stop = index + 1 < listed ? (Py_ssize_t)start_of[index + 1] : size;
+        if (start < 0 || movetext < start || stop < movetext || stop > size) {
+            PyErr_SetString(PyExc_ValueError, "plain_games: a game's offsets are out of order");
+            goto done;
+        }
+        const char *reason = NULL;
+        int read = plain_game(data.buf, start, movetext, stop, index, games, &keys, &codes, &fingerprint_bytes, &reason);
+        if (read < 0) goto done;
+        if (read == 0) {
+            PyObject *entry = left_entry(index, reason);
+            if (entry == NULL || PyList_Append(left, entry) < 0) {
+                Py_XDECREF(entry);
+                goto done;
+            }
+            Py_DECREF(entry);
+        }
+    }
+    result = Py_BuildValue("(Oy#y#O)", games, keys.data ? keys.data : "", keys.length, codes.data ? codes.data : "",
+                           codes.length, left);
+done:
+    Py_XDECREF(games);
+    Py_XDECREF(left);
+    PyMem_Free(keys.data);
+    PyMem_Free(codes.data);
+    PyMem_Free(fingerprint_bytes.data);
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&starts);
+    PyBuffer_Release(&movetexts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"main_line", main_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, or None when not handled"},
     {"fingerprint_input", fingerprint_input, METH_VARARGS, "the bytes a record's fingerprint hashes, or None"},
     {"plain_tags", plain_tags, METH_VARARGS, "the tags of a section of plain tag lines, or None"},
     {"packed_line", packed_line, METH_VARARGS, "(keys, codes, uci, san) of a main line, keys and codes packed, or None"},
+    {"plain_games", plain_games, METH_VARARGS, "(games, keys, codes, left) of a chunk of a PGN's games"},
+    {"fingerprint_of_input", fingerprint_of_input, METH_VARARGS, "the fingerprint of the bytes fingerprint_input lays out"},
     {NULL, NULL, 0, NULL},
 };
 

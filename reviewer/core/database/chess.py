@@ -1,8 +1,10 @@
 """The game database's chess: positions keyed by their Polyglot Zobrist key (python-chess), so
 that transpositions meet; moves as one small integer each; a game's record from its main line,
-straight from a PGN's movetext where the game is plain (`record_from_collection`), else from the
-game read in full (`chess_record_from_game`); a position to look up (`chess_position_of_node`).
-Named by chess's support object (`database_record_ref`, `database_fast_record_ref`, `database_position_ref`).
+straight from a PGN's movetext where the game is plain (`record_from_collection`; a whole chunk of
+games as rows in one compiled call: `plain_chess_games`), else from the game read in full
+(`chess_record_from_game`); a position to look up (`chess_position_of_node`).
+Named by chess's support object (`database_record_ref`, `database_fast_record_ref`,
+`database_fast_chunk_ref`, `database_position_ref`).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ import chess.polyglot
 from reviewer.core.database.explorer import Position
 from reviewer.core.database.keys import signed_64
 from reviewer.core.database.records import (
+    GameFields,
     GameRecord,
     PackedPositions,
+    PlainGames,
     PositionRow,
     SkippedGame,
     date_of,
@@ -28,6 +32,7 @@ from reviewer.core.database.records import (
     outcome_of,
     speed_of,
 )
+from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection
 from reviewer.core.formats.pgn import STANDARD_VARIANT_NAMES, PgnCollection
 from reviewer.core.formats.pgn_index import blank_if_unknown, rating_text, shown_result
@@ -48,6 +53,7 @@ __all__ = [
     "chess_positions",
     "chess_record_from_game",
     "chess_record_from_movetext",
+    "plain_chess_games",
     "record_from_collection",
 ]
 
@@ -337,6 +343,32 @@ def record_from_collection(collection: GameCollection, index: int) -> GameRecord
     if not isinstance(collection, PgnCollection):
         return None
     return chess_record_from_movetext(_headers_of(collection, index), collection.movetext(index))
+
+
+def plain_chess_games(collection: GameCollection, first: int, end: int) -> PlainGames | None:
+    """Games first..end-1 of a PGN read in one call of the compiled reader: the same records as
+    `record_from_collection`'s, as rows; None where that reader was not built or the file is no PGN."""
+    if _chess_lines is None or not isinstance(collection, PgnCollection) or first >= end:
+        return None
+    index = collection._index
+    last_byte = index.end(end - 1)
+    try:
+        collection._bytes(last_byte, last_byte)
+    except GameFileError:  # the file shrank since it was mapped: each game's reader says so
+        return None
+    games, keys, moves, left = _chess_lines.plain_games(collection._data, index.starts, index.movetexts, index.size,
+                                                        first, end)
+    rows: list[tuple[int, int, GameFields]] = []
+    for (number, fingerprint, white, black, white_elo, black_elo, event, date, utc_date, time_control, result_tag,
+         closing, moves_san, plies) in games:
+        result = _result_of("" if result_tag is None else result_tag)
+        if (result == "*" or result_tag is None) and closing:
+            result = closing  # as chess_record_from_movetext: the movetext's own result
+        rows.append((number, fingerprint, (
+            _name_of(white), _name_of(black), _elo_of(_rank_of(white_elo)), _elo_of(_rank_of(black_elo)), result,
+            _outcome_of(result), _date_of(_name_of(date or utc_date)), _name_of(event), _speed_of(time_control, event),
+            8, plies, moves_san)))
+    return PlainGames("chess", rows, keys, moves, dict(left))
 
 
 def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:

@@ -31,13 +31,13 @@ from reviewer.core.database.position_index import (
     remove_leftovers,
     run_transaction,
 )
-from reviewer.core.database.records import PACKED_ENDED, GameRecord, SkippedGame
+from reviewer.core.database.records import PACKED_ENDED, GameFields, GameRecord, PlainGames, SkippedGame
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
 from reviewer.core.games import game_support, registered_games
-from reviewer.core.games.facets import FastRecordOf
+from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
@@ -142,6 +142,19 @@ def _fast_readers() -> list[FastRecordOf]:
     return [support.database_fast_record_ref.get() for support in registered_games() if support.database_fast_record_ref]
 
 
+def _fast_chunk_readers() -> list[FastChunkOf]:
+    """The games' readers of a chunk of games straight from a file's bytes, as rows."""
+    return [support.database_fast_chunk_ref.get() for support in registered_games() if support.database_fast_chunk_ref]
+
+
+def _plain_games(collection: GameCollection, first: int, end: int, readers: list[FastChunkOf]) -> PlainGames | None:
+    for reader in readers:
+        plain = reader(collection, first, end)
+        if plain is not None:
+            return plain
+    return None
+
+
 def _record(collection: GameCollection, index: int, fast_readers: list[FastRecordOf]) -> GameRecord:
     for reader in fast_readers:  # a game's record read straight from the file's text, where its game can
         fast = reader(collection, index)
@@ -170,24 +183,52 @@ def _stored_fingerprints(connection: sqlite3.Connection, fingerprints: list[int]
     return found
 
 
+# A game of a chunk: (index in its file, fingerprint, kind, its row's fields, its record where it was
+# read into one, and else where its positions lie in the chunk's plain positions).
+_ChunkGame = tuple[int, int, str, GameFields, GameRecord | None, int, int]
+
+
+def _fields_of(record: GameRecord) -> GameFields:
+    moves, plies = record.moves_and_plies()
+    return (record.white, record.black, record.white_elo, record.black_elo, record.result, record.outcome, record.date,
+            record.event, record.speed, record.board_size, plies, moves)
+
+
 class _Chunk:
     """The games of one transaction, written at once with the source's new read count and the run
     of the position index that holds their positions (searchable once it commits)."""
 
     def __init__(self, source_id: int) -> None:
         self.source_id = source_id
-        self.games: list[tuple[int, GameRecord]] = []
+        self.games: list[_ChunkGame] = []
         self.skipped: list[tuple[int, str]] = []
+        self.plain_keys = np.zeros(0, dtype=np.int64)
+        self.plain_moves = np.zeros(0, dtype=np.int16)
 
-    def _new_games(self, connection: sqlite3.Connection) -> list[tuple[int, GameRecord]]:
+    def add_record(self, index: int, record: GameRecord) -> None:
+        self.games.append((index, record.fingerprint, record.kind, _fields_of(record), record, 0, 0))
+
+    def plain_games(self, plain: PlainGames) -> dict[int, _ChunkGame]:
+        """The chunk's games read straight from the file (kept here for `add_plain`), by index."""
+        self.plain_keys = np.frombuffer(plain.keys, dtype=np.int64)
+        self.plain_moves = np.frombuffer(plain.moves, dtype=np.int16)
+        games: dict[int, _ChunkGame] = {}
+        start = 0
+        for index, fingerprint, fields in plain.games:
+            stop = start + fields[10] + 1  # a position per ply and the one it ended in
+            games[index] = (index, fingerprint, plain.kind, fields, None, start, stop)
+            start = stop
+        return games
+
+    def _new_games(self, connection: sqlite3.Connection) -> list[_ChunkGame]:
         """The games not stored yet, each the first time the chunk holds it (as one INSERT OR
         IGNORE after another would store them)."""
-        stored = _stored_fingerprints(connection, [record.fingerprint for _index, record in self.games])
-        fresh: list[tuple[int, GameRecord]] = []
-        for index, record in self.games:
-            if record.fingerprint not in stored:
-                stored.add(record.fingerprint)
-                fresh.append((index, record))
+        stored = _stored_fingerprints(connection, [game[1] for game in self.games])
+        fresh: list[_ChunkGame] = []
+        for game in self.games:
+            if game[1] not in stored:
+                stored.add(game[1])
+                fresh.append(game)
         return fresh
 
     def write(self, database: GameDatabase, games_read: int, complete: bool) -> tuple[int, int]:
@@ -198,16 +239,15 @@ class _Chunk:
             fresh = self._new_games(connection)
             first_id = int(connection.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
             connection.executemany(_INSERT_GAME, [
-                (first_id + place, record.fingerprint, record.kind, self.source_id, index, record.white, record.black,
-                 record.white_elo, record.black_elo, record.result, record.outcome, record.date, record.event,
-                 record.speed, record.board_size, plies, moves)
-                for place, (index, record) in enumerate(fresh) for moves, plies in [record.moves_and_plies()]
+                (first_id + place, fingerprint, kind, self.source_id, index, *fields)
+                for place, (index, fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh)
             ])
-            for place, (_index, record) in enumerate(fresh):
+            for place, (_index, _fingerprint, kind, fields, record, start, stop) in enumerate(fresh):
                 game_id = first_id + place
-                run.add_game(game_id, record.kind, record.outcome, record.white_elo, record.black_elo, record.speed,
-                             record.date)
-                if record.packed is not None:
+                run.add_game(game_id, kind, fields[5], fields[2], fields[3], fields[8], fields[6])
+                if record is None:
+                    run.add_packed_positions(game_id, self.plain_keys[start:stop], self.plain_moves[start:stop])
+                elif record.packed is not None:
                     run.add_packed_positions(game_id, np.frombuffer(record.packed.keys, dtype=np.int64),
                                              np.frombuffer(record.packed.moves, dtype=np.int16))
                 else:
@@ -279,15 +319,23 @@ def _import_file(
         total = len(collection)
         index = games_read
         fast_readers = _fast_readers()
+        chunk_readers = _fast_chunk_readers()
         while index < total:
             chunk = _Chunk(source_id)
             end = min(total, index + chunk_games)
+            plain = _plain_games(collection, index, end, chunk_readers)
+            plain_games = chunk.plain_games(plain) if plain is not None else {}
             while index < end:
                 if cancel is not None and cancel.is_set():
                     report.cancelled = True
                     break
+                plain_game = plain_games.get(index)
+                if plain_game is not None:
+                    chunk.games.append(plain_game)
+                    index += 1
+                    continue
                 try:
-                    chunk.games.append((index, _record(collection, index, fast_readers)))
+                    chunk.add_record(index, _record(collection, index, fast_readers))
                 except (SkippedGame, GameFileError, ValueError) as error:
                     chunk.skipped.append((index, str(error)))
                     report.skipped.append((str(path), index + 1, str(error)))

@@ -17,8 +17,10 @@ from typing import NamedTuple
 
 __all__ = [
     "PACKED_ENDED",
+    "GameFields",
     "GameRecord",
     "PackedPositions",
+    "PlainGames",
     "PositionRow",
     "SkippedGame",
     "date_of",
@@ -110,6 +112,22 @@ class GameRecord:
         self.position_plies = [row.ply for row in rows]
         self.position_symmetries = [row.symmetry for row in rows] if any(row.symmetry for row in rows) else None
         return self
+
+
+# A game's row in the games table after its source: white, black, white_elo, black_elo, result,
+# outcome, date, event, speed, board_size, plies, moves (GameRecord's fields, in that order).
+GameFields = tuple[str, str, int | None, int | None, str, int | None, str, str, str, int, int, str]
+
+
+class PlainGames(NamedTuple):
+    """The games of a chunk of a file read straight from its bytes as rows, where they are plain
+    (a game's `database_fast_chunk_ref`), with the positions of all of them packed."""
+
+    kind: str
+    games: list[tuple[int, int, GameFields]]  # (index, fingerprint, fields), in the file's order
+    keys: bytes  # the positions of those games, one game after the other, as PackedPositions
+    moves: bytes
+    left: dict[int, str]  # the other games: why they are left to the per-game readers
 
 
 def outcome_of(result: str) -> int | None:

@@ -530,6 +530,7 @@ SUPPORT = GameSupport(
     graph_modes=("win", "cp"),
     database_record_ref=Ref("reviewer.core.database.chess:chess_record_from_game"),
     database_fast_record_ref=Ref("reviewer.core.database.chess:record_from_collection"),
+    database_fast_chunk_ref=Ref("reviewer.core.database.chess:plain_chess_games"),
     database_position_ref=Ref("reviewer.core.database.chess:chess_position_of_node"),
     has_eval_bar=True,
     eval_bar_ref=Ref("reviewer.core.scoring.chess:win_pct_white"),

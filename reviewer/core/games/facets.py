@@ -22,7 +22,7 @@ from reviewer.core.gametree import Color, Game, Node, Point
 
 if TYPE_CHECKING:  # named again here (`as`) for the support object's own annotations
     from reviewer.core.database.explorer import Position as DatabasePosition
-    from reviewer.core.database.records import GameRecord
+    from reviewer.core.database.records import GameRecord, PlainGames
     from reviewer.core.engines.base import Engine as Engine
     from reviewer.core.engines.discovery import EngineInfo as EngineInfo
     from reviewer.core.explain.common import Threat as Threat
@@ -40,6 +40,7 @@ __all__ = [
     "DefaultPasses",
     "EngineNote",
     "ExplainMove",
+    "FastChunkOf",
     "FastRecordOf",
     "FingerprintMarks",
     "FramePosition",
@@ -161,6 +162,7 @@ ParseResult = Callable[[str], "Outcome"]
 LiveBudgets = Callable[[], Sequence[Limit]]
 RecordOf = Callable[[Game], "GameRecord"]  # the game database's record of a game
 FastRecordOf = Callable[["GameCollection", int], "GameRecord | None"]  # (collection, index) -> its record read from the file's text
+FastChunkOf = Callable[["GameCollection", int, int], "PlainGames | None"]  # (collection, first, end) -> those games as rows
 DatabasePositionOf = Callable[[Game, Node], "DatabasePosition"]
 FramePosition = Callable[[Game, Node, tuple[Point, Point] | None], tuple[Game, tuple[Point, Point]]]
 PreloadNetwork = Callable[["EngineInfo | Sequence[str]", tuple[int, int]], bool]

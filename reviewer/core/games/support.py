@@ -31,6 +31,7 @@ from reviewer.core.games.facets import (
     DefaultPasses,
     EngineNote,
     ExplainMove,
+    FastChunkOf,
     FastRecordOf,
     FingerprintMarks,
     FramePosition,
@@ -275,6 +276,8 @@ class GameSupport:
     database_position_ref: Ref[DatabasePositionOf] = Ref("")
     # A game's record read straight from its file's text (None where it cannot), "" where the game has no such reader
     database_fast_record_ref: Ref[FastRecordOf] = Ref("")
+    # A chunk of a file's games read straight from its bytes as rows (PlainGames), "" where the game has no such reader
+    database_fast_chunk_ref: Ref[FastChunkOf] = Ref("")
     threat_ref: Ref[Threat] | None = None  # what the opponent threatens (checked by `facets.is_threat`), when the game tells it
     # The engine that reviews the game in-process when its usual engine is missing, fails to start
     # or cannot play the board: its name in the engine list ("builtin"), "" where the game has none;
