@@ -12,9 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from reviewer.core.database.explorer import ExploreFilters, Position, games_reaching, moves_played, position_of_game
-from reviewer.core.database.records import GameRecord, SkippedGame
+from reviewer.core.database.records import GameRecord, record_of_game
 from reviewer.core.database.store import GameDatabase
-from reviewer.core.games import game_support
 from reviewer.core.gametree import Color, Game
 
 __all__ = ["DatabaseDeparture", "LineDeparture", "left_database", "left_own_line", "player_color"]
@@ -36,17 +35,6 @@ class LineDeparture:
     games: int  # their earlier games that reached the position
 
 
-def _record(game: Game) -> GameRecord | None:
-    reference = game_support(game.kind).database_record_ref
-    if not reference:
-        return None
-    try:
-        record = reference.get()(game)
-    except SkippedGame:
-        return None
-    return record
-
-
 def _own_id(database: GameDatabase, record: GameRecord) -> int:
     """The game's own row in the database (-1 when it is not stored): it is never its own company."""
     row = database.connection.execute("SELECT id FROM games WHERE fingerprint = ?", (record.fingerprint,)).fetchone()
@@ -59,7 +47,7 @@ def _move_at(game: Game, ply: int) -> str:
 
 def left_database(database: GameDatabase, game: Game) -> DatabaseDeparture | None:
     """None when every position of the main line was reached by another game (or none was stored)."""
-    record = _record(game)
+    record = record_of_game(game)
     if record is None:
         return None
     own = _own_id(database, record)
@@ -93,7 +81,7 @@ def left_own_line(database: GameDatabase, game: Game, player: str, least_games: 
     `least_games` of them) had one move most often and this game another. None when the player is
     not in the game, when they kept to their line, or when the line left their earlier games first."""
     color = player_color(game, player)
-    record = _record(game) if color is not None else None
+    record = record_of_game(game) if color is not None else None
     if record is None or color is None:
         return None
     own = _own_id(database, record)

@@ -175,16 +175,12 @@ def join_game(database: object, cache: AnalysisCache, game: Game, *, preset: str
     """Join the cache's analysis to one game the player has open (the database's row with the same
     moves and headers), as `join_analysis` would; None when the database does not hold the game or
     the cache has nothing for it."""
-    from reviewer.core.database.records import SkippedGame
+    from reviewer.core.database.records import record_of_game
     from reviewer.core.database.store import GameDatabase
 
     assert isinstance(database, GameDatabase)
-    reference = game_support(game.kind).database_record_ref
-    if not reference:
-        return None
-    try:
-        record = reference.get()(game)
-    except SkippedGame:
+    record = record_of_game(game)
+    if record is None:
         return None
     row = database.connection.execute("SELECT id FROM games WHERE fingerprint = ?", (record.fingerprint,)).fetchone()
     if row is None:

@@ -13,7 +13,10 @@ from array import array
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from reviewer.core.gametree import Game
 
 __all__ = [
     "PACKED_ENDED",
@@ -28,6 +31,7 @@ __all__ = [
     "fingerprint_of",
     "fingerprint_of_bytes",
     "outcome_of",
+    "record_of_game",
     "speed_of",
 ]
 
@@ -188,3 +192,17 @@ def fingerprint_of(kind: str, headers: dict[str, str], start: str, moves: str | 
 def fingerprint_of_bytes(data: bytes) -> int:
     """The fingerprint of the bytes `fingerprint_of` makes of a game (the compiled reader makes them too)."""
     return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "big", signed=True)
+
+
+def record_of_game(game: Game) -> GameRecord | None:
+    """The database's record of a game the player has open (read by its game's reader); None where
+    the database holds no games of its kind or would not store this one."""
+    from reviewer.core.games import game_support
+
+    reference = game_support(game.kind).database_record_ref
+    if not reference:
+        return None
+    try:
+        return reference.get()(game)
+    except SkippedGame:
+        return None
