@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lzma
 import os
 import sys
 from collections.abc import Callable
@@ -180,3 +181,15 @@ BOTH_BLUNDER = """[White "Me"]
 1. e4 f6 2. d4 g5 3. a3 Nc6 4. Nc3 e6 *
 """
 
+
+def first_games(source: Path, count: int, target: Path) -> Path:
+    """The first `count` games of an xz-packed PGN (a bigsets file) written to `target`."""
+    games = 0
+    with lzma.open(source, "rb") as packed, open(target, "wb") as out:
+        for line in packed:
+            if line.startswith(b"[Event "):
+                if games == count:
+                    break
+                games += 1
+            out.write(line)
+    return target

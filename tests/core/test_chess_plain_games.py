@@ -7,13 +7,11 @@ stores, counts and skips what one without it does; its hash is records.fingerpri
 
 from __future__ import annotations
 
-import lzma
 import os
-from pathlib import Path
 
 import numpy as np
 import pytest
-from support import CORPUS_DIR, SHARED_DIR
+from support import CORPUS_DIR, SHARED_DIR, first_games
 
 from reviewer.core.database import GameDatabase, import_paths
 from reviewer.core.database import chess as chess_records
@@ -27,18 +25,6 @@ lines = chess_records._chess_lines
 pytestmark = pytest.mark.skipif(lines is None, reason="the compiled reader was not built")
 
 BIGSETS = SHARED_DIR / "bigsets"
-
-
-def _first_games(source: Path, count: int, target: Path) -> Path:
-    games = 0
-    with lzma.open(source, "rb") as packed, open(target, "wb") as out:
-        for line in packed:
-            if line.startswith(b"[Event "):
-                if games == count:
-                    break
-                games += 1
-            out.write(line)
-    return target
 
 
 def _compare_chunks(collection: PgnCollection, where: str, chunk: int = 100) -> tuple[int, list[int]]:
@@ -116,7 +102,7 @@ def test_every_corpus_and_longtail_game_the_chunk_reader_reads_is_the_per_game_r
     paths = sorted((CORPUS_DIR / "pgn").glob("*.pgn"))
     for name, count in (("chess-longtail.pgn.xz", 3000), ("chess-pgnmentor-players.pgn.xz", 1500)):
         if (BIGSETS / name).is_file():
-            paths.append(_first_games(BIGSETS / name, count, tmp_path / f"{name}.pgn"))
+            paths.append(first_games(BIGSETS / name, count, tmp_path / f"{name}.pgn"))
     read = 0
     for path in paths:
         try:
@@ -132,7 +118,7 @@ def test_an_import_stores_and_skips_alike_with_the_chunk_reader_or_without(tmp_p
     sources = [tmp_path / "odd.pgn"]
     sources[0].write_bytes(_ODD_FILE.encode())
     if (BIGSETS / "chess-longtail.pgn.xz").is_file():
-        sources.append(_first_games(BIGSETS / "chess-longtail.pgn.xz", 1500, tmp_path / "longtail.pgn"))
+        sources.append(first_games(BIGSETS / "chess-longtail.pgn.xz", 1500, tmp_path / "longtail.pgn"))
     results = []
     for name in ("chunks", "games"):
         if name == "games":

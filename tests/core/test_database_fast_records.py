@@ -6,14 +6,12 @@ broken moves stores what the full reader stores and skips what it skips, with it
 
 from __future__ import annotations
 
-import lzma
 from dataclasses import asdict
-from pathlib import Path
 
 import chess
 import numpy as np
 import pytest
-from support import CORPUS_DIR, SHARED_DIR
+from support import CORPUS_DIR, SHARED_DIR, first_games
 
 from reviewer.core.database import GameDatabase, import_paths
 from reviewer.core.database import chess as chess_records
@@ -47,18 +45,6 @@ def _compare(collection: PgnCollection, where: str) -> tuple[int, int]:
     return read, commented
 
 
-def _first_games(source: Path, count: int, target: Path) -> Path:
-    games = 0
-    with lzma.open(source, "rb") as packed, open(target, "wb") as out:
-        for line in packed:
-            if line.startswith(b"[Event "):
-                if games == count:
-                    break
-                games += 1
-            out.write(line)
-    return target
-
-
 def test_every_corpus_game_the_fast_path_reads_is_the_full_readers_record():
     folder = CORPUS_DIR / "pgn"
     if not folder.is_dir():
@@ -80,7 +66,7 @@ def test_bigset_games_the_fast_path_reads_are_the_full_readers_records(tmp_path,
     source = BIGSETS / name
     if not source.is_file():
         pytest.skip(f"{source} is not there")
-    collection = open_collection(_first_games(source, count, tmp_path / "games.pgn"))
+    collection = open_collection(first_games(source, count, tmp_path / "games.pgn"))
     assert isinstance(collection, PgnCollection)
     read, commented = _compare(collection, name)
     assert read >= 0.8 * len(collection)
@@ -185,7 +171,7 @@ def test_plain_tag_lines_read_in_c_as_parse_tags_reads_them(tmp_path):
     if not longtail.is_file() or not (CORPUS_DIR / "pgn").is_dir():
         pytest.skip("the corpus or the big sets are not there")
     plain = 0
-    for path in [*sorted((CORPUS_DIR / "pgn").glob("*.pgn")), _first_games(longtail, 3000, tmp_path / "l.pgn")]:
+    for path in [*sorted((CORPUS_DIR / "pgn").glob("*.pgn")), first_games(longtail, 3000, tmp_path / "l.pgn")]:
         try:
             collection = open_collection(path)
         except Exception:  # files the database names as unreadable

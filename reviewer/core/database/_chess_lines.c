@@ -736,55 +736,6 @@ static int is_tag_name_char(char c) {
            c == '=' || c == ':' || c == '-';
 }
 
-/* formats.pgn.parse_tags's {name: value} of a tag section of plain lines only: each line (a
- * trailing CR aside) blank (spaces and tabs) or `[Name "value"]`, one space, no `"` in the value;
- * None for any other text (parse_tags reads it). */
-static PyObject *plain_tags(PyObject *self, PyObject *args) {
-    (void)self;
-    Py_ssize_t size;
-    const char *data = text_of(args, &size);
-    if (data == NULL) {
-        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return NULL;
-        PyErr_Clear();
-        Py_RETURN_NONE;
-    }
-    PyObject *tags = PyDict_New();
-    if (tags == NULL) return NULL;
-    Py_ssize_t at = 0;
-    while (at < size) {
-        const char *newline = memchr(data + at, '\n', (size_t)(size - at));
-        Py_ssize_t end = newline == NULL ? size : newline - data, next = end + 1;
-        if (end > at && data[end - 1] == '\r') end--;
-        Py_ssize_t i = at;
-        while (i < end && (data[i] == ' ' || data[i] == '\t')) i++;
-        if (i == end) {
-            at = next;
-            continue;
-        }
-        char first = at + 1 < end ? data[at + 1] : ' ';
-        if (data[at] != '[' || !((first >= 'A' && first <= 'Z') || (first >= 'a' && first <= 'z') || is_digit(first))) goto not_plain;
-        Py_ssize_t name_start = at + 1, name_end = name_start;
-        while (name_end < end && is_tag_name_char(data[name_end])) name_end++;
-        if (name_end + 2 >= end || data[name_end] != ' ' || data[name_end + 1] != '"') goto not_plain;
-        Py_ssize_t value_start = name_end + 2;
-        const char *quote = memchr(data + value_start, '"', (size_t)(end - value_start));
-        if (quote == NULL || quote - data != end - 2 || data[end - 1] != ']') goto not_plain;
-        PyObject *name = PyUnicode_DecodeASCII(data + name_start, name_end - name_start, NULL);
-        PyObject *value = name == NULL ? NULL : PyUnicode_DecodeUTF8(data + value_start, end - 2 - value_start, NULL);
-        int failed = value == NULL || PyDict_SetItem(tags, name, value) < 0;
-        Py_XDECREF(name);
-        Py_XDECREF(value);
-        if (failed) {
-            Py_DECREF(tags);
-            return NULL;
-        }
-        at = next;
-    }
-    return tags;
-not_plain:
-    Py_DECREF(tags);
-    Py_RETURN_NONE;
-}
 
 /* BLAKE2b (RFC 7693) with an 8-byte digest and no key: records.fingerprint_of_bytes's hash. */
 static const uint64_t BLAKE2B_IV[8] = {
@@ -875,8 +826,8 @@ typedef struct {
 
 #define TAGS_MOST 64
 
-/* plain_tags's reading of a tag section, on its bytes: the count of tags (repeats included), or -1
- * where plain_tags answers None or the section holds more than TAGS_MOST tags. */
+/* A tag section of plain lines read on its bytes: the count of tags (repeats included), or -1 where
+ * a line is not plain or the section holds more than TAGS_MOST tags. */
 static int tags_of(const char *data, Py_ssize_t size, Tag *tags) {
     int count = 0;
     Py_ssize_t at = 0;
@@ -907,6 +858,37 @@ static int tags_of(const char *data, Py_ssize_t size, Tag *tags) {
         at = next;
     }
     return count;
+}
+
+/* formats.pgn.parse_tags's {name: value} of a tag section of plain lines only: each line (a
+ * trailing CR aside) blank (spaces and tabs) or `[Name "value"]`, one space, no `"` in the value;
+ * None for any other text, or more than TAGS_MOST tags (parse_tags reads it). */
+static PyObject *plain_tags(PyObject *self, PyObject *args) {
+    (void)self;
+    Py_ssize_t size;
+    const char *data = text_of(args, &size);
+    if (data == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) return NULL;
+        PyErr_Clear();
+        Py_RETURN_NONE;
+    }
+    Tag read[TAGS_MOST];
+    int count = tags_of(data, size, read);
+    if (count < 0) Py_RETURN_NONE;
+    PyObject *tags = PyDict_New();
+    if (tags == NULL) return NULL;
+    for (int at = 0; at < count; at++) {
+        PyObject *name = PyUnicode_DecodeASCII(read[at].name, read[at].name_length, NULL);
+        PyObject *value = name == NULL ? NULL : PyUnicode_DecodeUTF8(read[at].value, read[at].value_length, NULL);
+        int failed = value == NULL || PyDict_SetItem(tags, name, value) < 0;
+        Py_XDECREF(name);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(tags);
+            return NULL;
+        }
+    }
+    return tags;
 }
 
 static int name_order(const Tag *a, const Tag *b) {
