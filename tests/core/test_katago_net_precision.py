@@ -208,3 +208,11 @@ def test_a_go_game_opened_builds_the_network_in_the_precision_the_search_will_ru
     assert katago.preload_network(["katago", "analysis", "-model", str(tiny_model)], (9, 9))
     built = {key[-1]: runner for key, runner in evaluate._runners.items() if key[0] == str(tiny_model.resolve())}
     assert set(built) == {"int8"} and built["int8"].built(9, 9) and built["int8"].precision == "int8"
+
+
+def test_making_an_int8_graph_writes_no_advice_to_the_log(tiny_model, caplog):
+    """ONNX Runtime's quantizer advises pre-processing, as a warning, on every graph: not the user's concern."""
+    network = read_model(tiny_model)
+    with caplog.at_level(logging.INFO):
+        quantized.int8_model(network, 9, 9, quantized.measure_ranges(network))
+    assert not [record for record in caplog.records if "pre-process" in record.getMessage()]

@@ -214,15 +214,29 @@ def int8_model(network: Network, rows: int, columns: int, ranges: Mapping[str, t
     with tempfile.TemporaryDirectory(prefix="reviewer-int8-") as folder:
         source, target = Path(folder) / "float32.onnx", Path(folder) / "int8.onnx"
         onnx.save(model, source)
-        quantize_static(
-            str(source), str(target), reader,
-            quant_format=QuantFormat.QDQ,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            per_channel=True,
-            op_types_to_quantize=["Conv"],
-            nodes_to_quantize=quantized,
-            extra_options={"TensorQuantOverrides": {name: [{"rmin": np.float32(ranges[name][0]), "rmax": np.float32(ranges[name][1])}]
-                                                    for name in names}},
-        )
+        advice = _PreprocessingAdvice()
+        root = logging.getLogger()  # where ONNX Runtime's quantizer writes
+        root.addFilter(advice)
+        try:
+            quantize_static(
+                str(source), str(target), reader,
+                quant_format=QuantFormat.QDQ,
+                activation_type=QuantType.QUInt8,
+                weight_type=QuantType.QInt8,
+                per_channel=True,
+                op_types_to_quantize=["Conv"],
+                nodes_to_quantize=quantized,
+                extra_options={"TensorQuantOverrides": {name: [{"rmin": np.float32(ranges[name][0]), "rmax": np.float32(ranges[name][1])}]
+                                                        for name in names}},
+            )
+        finally:
+            root.removeFilter(advice)
         return target.read_bytes()
+
+
+class _PreprocessingAdvice(logging.Filter):
+    """Leaves out ONNX Runtime's advice to pre-process a model before quantizing it (written as a
+    warning on every graph made; the graph is KataGo's, made here, and needs none)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Please consider")
