@@ -252,6 +252,8 @@ static int is_file(char c) { return c >= 'a' && c <= 'h'; }
 static int is_rank(char c) { return c >= '1' && c <= '8'; }
 
 /* The one legal move a SAN token names: 1 with *from, *to, *promotion set; 0 when not handled. */
+static int reaching(const Board *board, int piece, int to, int *out);
+
 static int resolve(const Board *board, const char *token, Py_ssize_t length, int *from_out, int *to_out, int *promotion_out) {
     Py_ssize_t end = length;
     for (int marks = 0; marks < 2 && end > 0 && (token[end - 1] == '!' || token[end - 1] == '?'); marks++) end--;
@@ -330,25 +332,8 @@ static int resolve(const Board *board, const char *token, Py_ssize_t length, int
     if (promotion) return 0;
     int piece = MAKE(type, color);
     int found = -1;
-    const int *near = type == KNIGHT ? knight_targets[to] : king_targets[to];
-    int near_count = type == KNIGHT ? knight_count[to] : type == KING ? king_count[to] : 0;
-    int candidates[16], count = 0;
-    for (int i = 0; i < near_count; i++) {
-        if (board->squares[near[i]] == piece) candidates[count++] = near[i];
-    }
-    if (type == BISHOP || type == ROOK || type == QUEEN) {
-        int first = type == BISHOP ? 4 : 0, last = type == ROOK ? 4 : 8;
-        for (int direction = first; direction < last; direction++) {
-            if (!(ray_mask[to][direction] & board->squares_of[piece])) continue;
-            for (int i = 0; i < ray_length[to][direction]; i++) {
-                int square = ray_squares[to][direction][i];
-                int there = board->squares[square];
-                if (there == EMPTY) continue;
-                if (there == piece && count < 16) candidates[count++] = square;
-                break;
-            }
-        }
-    }
+    int candidates[16];
+    int count = reaching(board, piece, to, candidates);
     for (int i = 0; i < count; i++) {
         int square = candidates[i];
         if (from_file >= 0 && (square & 7) != from_file) continue;
