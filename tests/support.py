@@ -18,6 +18,7 @@ from reviewer.core.services.trainer.cards import Card, cards_from_game
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DIR = Path(os.environ.get("REVIEWER_SHARED", REPO_ROOT.parent / "shared"))
 CORPUS_DIR = SHARED_DIR / "corpus"
+MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")  # Paul Morphy's games, under CORPUS_DIR
 FAKES_DIR = Path(__file__).resolve().parent / "fakes"
 
 

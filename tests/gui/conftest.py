@@ -3,6 +3,7 @@ import os
 import threading
 
 import pytest
+from support import MORPHY
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -40,3 +41,19 @@ def saving_questions_never_wait(monkeypatch):
     monkeypatch.setattr(GameSaving, "_ask_unsaved", lambda self, path: "discard")
     monkeypatch.setattr(GameSaving, "_ask_changed_on_disk", lambda self, name: "cancel")
     monkeypatch.setattr(GameSaving, "_choose_path", lambda self, suggested: None)
+
+
+@pytest.fixture
+def morphy_file(corpus_dir):
+    """Paul Morphy's games, the explorer tests' collection."""
+    return corpus_dir.joinpath(*MORPHY)
+
+
+@pytest.fixture
+def database(morphy_file):
+    """The default game database holding Morphy's games."""
+    from reviewer.core.database import GameDatabase, default_database_path, import_paths
+
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [morphy_file])
+    return default_database_path()

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from support import fake_engine_command
-from test_explorer_panel import MORPHY, WAIT_MS, _open, _shoot, _wait_answer, _window
+from test_explorer_panel import WAIT_MS, _open, _shoot, _wait_answer, _window
 
 from reviewer.core.analysis import Limit
 from reviewer.core.cache import AnalysisCache
@@ -20,11 +20,6 @@ from reviewer.core.engines.uci import UciEngine
 from reviewer.core.formats import open_collection
 from reviewer.core.review import analyse_game
 from reviewer.gui.presenters.figures import side_accuracy
-
-
-@pytest.fixture
-def morphy_file(corpus_dir):
-    return corpus_dir.joinpath(*MORPHY)
 
 
 @pytest.fixture

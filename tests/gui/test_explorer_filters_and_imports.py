@@ -5,27 +5,14 @@ start, and a damaged database takes no import."""
 
 from __future__ import annotations
 
-import pytest
 import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from test_explorer_panel import MORPHY, WAIT_MS, _expected, _open, _row, _wait_answer, _window
+from test_explorer_panel import WAIT_MS, _expected, _open, _row, _wait_answer, _window
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, import_paths
 from reviewer.gui.presenters import explorer as texts
-
-
-@pytest.fixture
-def morphy_file(corpus_dir):
-    return corpus_dir.joinpath(*MORPHY)
-
-
-@pytest.fixture
-def database(morphy_file):
-    with GameDatabase(default_database_path()) as made:
-        import_paths(made, [morphy_file])
-    return default_database_path()
 
 
 def _only_the_button_feeds(window) -> None:

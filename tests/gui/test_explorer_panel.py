@@ -17,19 +17,6 @@ from reviewer.gui.explorer import explorer_panel
 from reviewer.gui.presenters import explorer as texts
 
 WAIT_MS = 20_000
-MORPHY = ("pgn", "chesslib__Morphy_UTF8.pgn")
-
-
-@pytest.fixture
-def morphy_file(corpus_dir):
-    return corpus_dir.joinpath(*MORPHY)
-
-
-@pytest.fixture
-def database(morphy_file):
-    with GameDatabase(default_database_path()) as made:
-        import_paths(made, [morphy_file])
-    return default_database_path()
 
 
 def _window(qtbot, player: str = ""):

@@ -7,11 +7,9 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from window_support import search_window
 
-from reviewer.core.engines.install import installed_katago
 from reviewer.core.gametree import gtp_from_point
-from reviewer.gui.common.settings import EngineChoice
-from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 GO_GAME = ("sgf", "sabaki__endgame-9.sgf")
@@ -21,15 +19,7 @@ pytestmark = [pytest.mark.engine, pytest.mark.timeout(300)]
 
 @pytest.fixture
 def window(qtbot, monkeypatch):
-    if installed_katago() is None:
-        pytest.skip("KataGo's network is not installed")
-    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "search")
-    main = MainWindow(discover_engines=False)
-    qtbot.addWidget(main)
-    main.resize(1300, 860)
-    main.show()
-    qtbot.waitExposed(main)
-    main.set_engine_choice(EngineChoice(kind="go", name="katago"), remember=False)
+    main = search_window(qtbot, monkeypatch)
     yield main
     main.close()
 

@@ -9,13 +9,11 @@ import re
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from window_support import search_window
 
 from reviewer.core.analysis import Candidate, Evaluation
-from reviewer.core.engines.install import installed_katago
 from reviewer.core.services.live import LiveUpdate
 from reviewer.gui.analysis.live_panel import LinesPanel
-from reviewer.gui.common.settings import EngineChoice
-from reviewer.gui.window.main_window import MainWindow
 
 WAIT_MS = 120_000  # a bound for a loaded machine, not a measure
 SPEED = re.compile(r"· (\d+(\.\d)?k?) visits/s ·")
@@ -39,15 +37,7 @@ def test_an_engine_that_does_not_time_its_search_is_timed_from_when_the_position
 @pytest.mark.engine
 @pytest.mark.timeout(300)
 def test_live_analysis_of_a_19x19_game_with_reviewers_search_shows_its_speed(qtbot, corpus_dir, monkeypatch):
-    if installed_katago() is None:
-        pytest.skip("KataGo's network is not installed")
-    monkeypatch.setenv("REVIEWER_KATAGO_NETWORK", "search")
-    main = MainWindow(discover_engines=False)
-    qtbot.addWidget(main)
-    main.resize(1300, 860)
-    main.show()
-    qtbot.waitExposed(main)
-    main.set_engine_choice(EngineChoice(kind="go", name="katago"), remember=False)
+    main = search_window(qtbot, monkeypatch)
     with qtbot.waitSignal(main.file_opened, timeout=60_000):
         main.open_file(corpus_dir / "sgf" / "sabaki__pro_game.sgf")
     QTest.keyClick(main, Qt.Key.Key_L)
