@@ -13,7 +13,7 @@ Move text is what players read: SAN for chess (`Nf3`, `O-O`, `e8=Q#`), GTP coord
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 GameKind = str  # the name a game is registered under: "chess", "go" (`reviewer.core.games.game_support`)
@@ -215,6 +215,14 @@ class Game:
 
     def mainline_moves(self) -> list[str]:
         return [node.move or "" for node in self.root.mainline()]
+
+    def mainline_copy(self) -> Game:
+        """The game with a copy of its main line alone (to read off the thread that may change this one)."""
+        root = replace(self.root, children=[], parent=None)
+        tail = root
+        for node in self.root.mainline():
+            tail = tail.add_child(replace(node, children=[], parent=None))
+        return replace(self, root=root)
 
     @property
     def ply_count(self) -> int:

@@ -8,7 +8,6 @@ thread and drops an answer for a position no longer shown. What it says comes fr
 
 from __future__ import annotations
 
-import dataclasses
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -147,15 +146,6 @@ def _game_files_filter() -> str:
     plain = [f"*{extension}" for extension in read_extensions()]
     packed = [f"*{extension}{suffix}" for extension in read_extensions() for suffix in COMPRESSED_SUFFIXES]
     return f"Game files ({' '.join(plain + packed)});;All files (*)"
-
-
-def _mainline_copy(game: Game) -> Game:
-    """The game with a copy of its main line alone (the window's game may change meanwhile)."""
-    root = dataclasses.replace(game.root, children=[], parent=None)
-    tail = root
-    for node in game.root.mainline():
-        tail = tail.add_child(dataclasses.replace(node, children=[], parent=None))
-    return dataclasses.replace(game, root=root)
 
 
 def _rebuild(context: TaskContext, database_path: Path) -> RebuildReport:
@@ -522,7 +512,7 @@ class ExplorerPanel(QWidget):
         if evaluations == 0 or self._joined == (id(game), evaluations):
             return
         self._joined = (id(game), evaluations)
-        task = self.tasks.submit(_join, self._database_path(), _mainline_copy(game), str(model.preset), lane=IMPORT_LANE,
+        task = self.tasks.submit(_join, self._database_path(), game.mainline_copy(), str(model.preset), lane=IMPORT_LANE,
                                  name="db-join")
         task.done.connect(lambda figures: self.refresh() if figures is not None else None)
 

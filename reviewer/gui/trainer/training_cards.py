@@ -3,7 +3,6 @@ game's mistakes and blunders become cards in the deck, written off the GUI threa
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -58,7 +57,7 @@ class TrainingCards(QObject):
             return
         self._harvested = key
         # The game may change on this thread (a variation played) while the deck is written.
-        game_copy = _mainline_copy(game)
+        game_copy = game.mainline_copy()
         evaluations = EvaluationTable(dict(basis.evaluations.by_ply))
         from reviewer.core.services.trainer.deck import default_deck_path
 
@@ -83,10 +82,3 @@ def _add_cards(game: Game, evaluations: EvaluationTable, assessment: Any, deck: 
     return add_game_cards(game, evaluations, assessment, player=player, deck=deck)
 
 
-def _mainline_copy(game: Game) -> Game:
-    """The game with a copy of its main line alone (the cards read nothing else)."""
-    root = dataclasses.replace(game.root, children=[], parent=None)
-    tail = root
-    for node in game.root.mainline():
-        tail = tail.add_child(dataclasses.replace(node, children=[], parent=None))
-    return dataclasses.replace(game, root=root)
