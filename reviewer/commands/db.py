@@ -52,6 +52,7 @@ from reviewer.core.database import (
 )
 from reviewer.core.database.explorer import check_filters, shown_date
 from reviewer.core.database.figures import GameFigures, figures_of
+from reviewer.core.database.importer import CHUNK_GAMES
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.database.repair import NotAGameDatabase, refuse_foreign
 from reviewer.core.errors import GameFileError
@@ -86,7 +87,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     importing = actions.add_parser("import", help="read game files and folders into the database")
     importing.add_argument("paths", nargs="+", type=Path, help="files and folders")
-    importing.add_argument("--chunk-games", type=int, default=1000, help="games per transaction (default 1000)")
+    importing.add_argument("--chunk-games", type=int, default=CHUNK_GAMES, help=f"games per transaction (default {CHUNK_GAMES})")
     importing.add_argument("--json", action="store_true", help="print the summary as one JSON document")
     _add_database(importing)
     exploring = actions.add_parser("explore", help="the moves played from a position, with their results")

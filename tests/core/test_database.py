@@ -28,6 +28,7 @@ from reviewer.core.database import (
     games_at,
     go_position,
     import_paths,
+    importer,
     position_index,
     position_of_game,
 )
@@ -454,6 +455,30 @@ def test_the_explorer_answers_alike_however_the_import_is_cut_into_runs_and_they
                 answers.append((unfiltered.games, unfiltered.moves))
     assert answers[:5] == answers[5:]
     assert runs[0] <= 2 < 10 < runs[1]  # a run or two; many small ones
+
+
+def test_chunks_read_ahead_by_threads_store_what_one_reader_game_by_game_stores(tmp_path, monkeypatch):
+    # Plain games, games with comments and clocks (the full reader's), and one that cannot be read.
+    sources = [CORPUS_DIR / "pgn" / name for name in (
+        "mliebelt-pgn-parser__twic-01-232games.pgn", "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn",
+        "chesslib__err.pgn", "chesslib__promoting.pgn")]
+    read_chunk = importer._read_chunk
+
+    def unsorted_chunk(*arguments):
+        first, end, plain, _sorted = read_chunk(*arguments)
+        return first, end, plain, None  # the positions then go to the run game by game
+
+    stored = []
+    for threads, reader in ((1, unsorted_chunk), (1, read_chunk), (3, read_chunk)):
+        monkeypatch.setattr(importer, "READING_THREADS_MOST", threads)
+        monkeypatch.setattr(importer, "_read_chunk", reader)
+        with GameDatabase(tmp_path / f"threads-{threads}-{reader.__name__}.sqlite") as database:
+            report = import_paths(database, sources, chunk_games=9, merge_rows=10**9)
+            games = database.connection.execute("SELECT * FROM games ORDER BY id").fetchall()
+            runs = [{name: values.tolist() for name, values in run.columns.items()} for run in database.positions.runs()]
+            stored.append((report.stored, report.duplicates, report.skipped, games, runs))
+    assert stored[0][0] > 200 and stored[0][2]
+    assert stored[0] == stored[1] == stored[2]
 
 
 def test_a_chess960_position_is_looked_up_by_the_key_its_import_stored() -> None:

@@ -566,7 +566,7 @@ static int read_line(const char *data, Py_ssize_t size, Line *line) {
 /* One block for the buffers of a line read from `size` bytes (a move takes at least two); NULL: no memory. */
 static void *line_buffers(Py_ssize_t size, Line *line) {
     size_t most = (size_t)(size / 2 + 2);
-    char *block = PyMem_Malloc(most * (sizeof(int64_t) + sizeof(int16_t) + 6 + 8));
+    char *block = PyMem_RawMalloc(most * (sizeof(int64_t) + sizeof(int16_t) + 6 + 8));
     if (block == NULL) return NULL;
     line->keys = (int64_t *)block;
     line->codes = (int16_t *)(block + most * sizeof(int64_t));
@@ -618,7 +618,7 @@ built:
     Py_XDECREF(uci_text);
     Py_XDECREF(san_text);
 done:
-    PyMem_Free(block);
+    PyMem_RawFree(block);
     return result;
 }
 
@@ -639,7 +639,7 @@ static PyObject *packed_line(PyObject *self, PyObject *args) {
         result = Py_None;
         Py_INCREF(result);
     }
-    PyMem_Free(block);
+    PyMem_RawFree(block);
     return result;
 }
 
@@ -681,7 +681,7 @@ static PyObject *fingerprint_input(PyObject *self, PyObject *args) {
         total += sizes[part++] + 1;
     }
     total += 2;
-    buffer = PyMem_Malloc((size_t)total);
+    buffer = PyMem_RawMalloc((size_t)total);
     if (buffer == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -711,7 +711,7 @@ not_plain:
     result = Py_None;
     Py_INCREF(result);
 done:
-    PyMem_Free(buffer);
+    PyMem_RawFree(buffer);
     Py_DECREF(names);
     return result;
 }
@@ -925,7 +925,7 @@ static int grow(Growing *buffer, const void *data, Py_ssize_t size) {
     if (buffer->length + size > buffer->room) {
         Py_ssize_t room = buffer->room ? buffer->room : 1 << 16;
         while (room < buffer->length + size) room *= 2;
-        char *data_then = PyMem_Realloc(buffer->data, (size_t)room);
+        char *data_then = PyMem_RawRealloc(buffer->data, (size_t)room);
         if (data_then == NULL) return 0;
         buffer->data = data_then;
         buffer->room = room;
@@ -949,34 +949,40 @@ static PyObject *left_entry(Py_ssize_t index, const char *reason) { return Py_Bu
 static int plain_game(const char *data, Py_ssize_t start, Py_ssize_t movetext, Py_ssize_t end, Py_ssize_t index,
                       PyObject *games, Growing *keys, Growing *codes, Growing *fingerprint_bytes, const char **reason) {
     Tag tags[TAGS_MOST];
-    int count = tags_of(data + start, movetext - start, tags);
-    if (count < 0) {
-        *reason = "tags that are not plain lines";
-        return 0;
-    }
-    count = sorted_tags(tags, count);
-    if ((*reason = left_because(tags, count)) != NULL) return 0;
     Line line;
-    void *block = line_buffers(end - movetext, &line);
-    if (block == NULL) {
-        PyErr_NoMemory();
-        return -1;
+    void *block = NULL;
+    int count, out_of_memory = 0;
+    int64_t fingerprint = 0;
+    const char *left = NULL;
+    /* The game's reading touches no Python object: other threads read other chunks meanwhile. */
+    Py_BEGIN_ALLOW_THREADS
+    count = tags_of(data + start, movetext - start, tags);
+    if (count < 0) {
+        left = "tags that are not plain lines";
+    } else {
+        count = sorted_tags(tags, count);
+        left = left_because(tags, count);
     }
+    if (left == NULL && (block = line_buffers(end - movetext, &line)) == NULL) out_of_memory = 1;
+    if (block != NULL && !read_line(data + movetext, end - movetext, &line)) left = "a main line that is not plain";
+    if (block != NULL && left == NULL) {
+        fingerprint_bytes->length = 0;
+        out_of_memory = !grow(fingerprint_bytes, "chess", 5);
+        for (int i = 0; i < count && !out_of_memory; i++) {
+            out_of_memory = !grow(fingerprint_bytes, "\0", 1) || !grow(fingerprint_bytes, tags[i].name, tags[i].name_length) ||
+                            !grow(fingerprint_bytes, "\1", 1) || !grow(fingerprint_bytes, tags[i].value, tags[i].value_length);
+        }
+        out_of_memory = out_of_memory || !grow(fingerprint_bytes, "\2\2", 2) || !grow(fingerprint_bytes, line.uci, line.uci_length);
+        if (!out_of_memory) fingerprint = fingerprint_hash((const unsigned char *)fingerprint_bytes->data, (size_t)fingerprint_bytes->length);
+    }
+    Py_END_ALLOW_THREADS
     int outcome = -1;
-    if (!read_line(data + movetext, end - movetext, &line)) {
-        *reason = "a main line that is not plain";
+    if (out_of_memory) goto no_memory;
+    if (left != NULL) {
+        *reason = left;
         outcome = 0;
         goto done;
     }
-    fingerprint_bytes->length = 0;
-    if (!grow(fingerprint_bytes, "chess", 5)) goto no_memory;
-    for (int i = 0; i < count; i++) {
-        if (!grow(fingerprint_bytes, "\0", 1) || !grow(fingerprint_bytes, tags[i].name, tags[i].name_length) ||
-            !grow(fingerprint_bytes, "\1", 1) || !grow(fingerprint_bytes, tags[i].value, tags[i].value_length)) {
-            goto no_memory;
-        }
-    }
-    if (!grow(fingerprint_bytes, "\2\2", 2) || !grow(fingerprint_bytes, line.uci, line.uci_length)) goto no_memory;
     static const char *const FIELD_NAMES[] = {"White", "Black", "WhiteElo", "BlackElo", "Event", "Date", "UTCDate", "TimeControl"};
     PyObject *fields[8] = {NULL};
     int fields_read = 1;
@@ -1006,7 +1012,6 @@ static int plain_game(const char *data, Py_ssize_t start, Py_ssize_t movetext, P
         closing = line.last_token;
         closing_length = line.last_length;
     }
-    int64_t fingerprint = fingerprint_hash((const unsigned char *)fingerprint_bytes->data, (size_t)fingerprint_bytes->length);
     PyObject *entry = Py_BuildValue("(nLNNNNNNNNNs#s#n)", index, (long long)fingerprint, fields[0], fields[1], fields[2],
                                     fields[3], fields[4], fields[5], fields[6], fields[7], result, closing, closing_length,
                                     line.san, line.san_length, line.moves);
@@ -1024,7 +1029,7 @@ static int plain_game(const char *data, Py_ssize_t start, Py_ssize_t movetext, P
 no_memory:
     PyErr_NoMemory();
 done:
-    PyMem_Free(block);
+    PyMem_RawFree(block);
     return outcome;
 }
 
@@ -1079,9 +1084,9 @@ static PyObject *plain_games(PyObject *self, PyObject *args) {
 done:
     Py_XDECREF(games);
     Py_XDECREF(left);
-    PyMem_Free(keys.data);
-    PyMem_Free(codes.data);
-    PyMem_Free(fingerprint_bytes.data);
+    PyMem_RawFree(keys.data);
+    PyMem_RawFree(codes.data);
+    PyMem_RawFree(fingerprint_bytes.data);
     PyBuffer_Release(&data);
     PyBuffer_Release(&starts);
     PyBuffer_Release(&movetexts);

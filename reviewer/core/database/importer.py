@@ -9,13 +9,16 @@ import gzip
 import importlib
 import logging
 import lzma
+import os
 import shutil
 import sqlite3
 import subprocess
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from collections import deque
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import AbstractContextManager, closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
@@ -26,10 +29,12 @@ from reviewer.core.database.position_index import (
     ENDED,
     MERGE_ROWS_MOST,
     RunWriter,
+    SortedPositions,
     add_run,
     compact,
     remove_leftovers,
     run_transaction,
+    sorted_first_visits,
 )
 from reviewer.core.database.records import PACKED_ENDED, GameFields, GameRecord, PlainGames, SkippedGame
 from reviewer.core.database.repair import remember_sources
@@ -41,7 +46,8 @@ from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
-CHUNK_GAMES = 1000  # games per transaction: what a cut import loses at most (and one run of the position index)
+CHUNK_GAMES = 4000  # games per transaction: what a cut import loses at most (and one run of the position index)
+READING_THREADS_MOST = 4  # threads reading chunks ahead of the one being stored (the compiled readers let go of the GIL)
 COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 log = logging.getLogger(__name__)
@@ -155,6 +161,48 @@ def _plain_games(collection: GameCollection, first: int, end: int, readers: list
     return None
 
 
+_ReadChunk = tuple[int, int, PlainGames | None, SortedPositions | None]
+
+
+def _read_chunk(collection: GameCollection, first: int, end: int, readers: list[FastChunkOf]) -> _ReadChunk:
+    """Games first..end-1 read by a chunk reader, with their positions sorted for the position index."""
+    plain = _plain_games(collection, first, end, readers)
+    if plain is None:
+        return first, end, None, None
+    keys = np.frombuffer(plain.keys, dtype=np.int64)
+    counts = np.array([fields[10] + 1 for _index, _fingerprint, fields in plain.games], dtype=np.int64)
+    rows, row_games = sorted_first_visits(keys, counts)
+    return first, end, plain, SortedPositions(keys, np.frombuffer(plain.moves, dtype=np.int16), np.cumsum(counts) - counts,
+                                              rows, row_games)
+
+
+def _reading_threads(chunks: int) -> int:
+    return min(READING_THREADS_MOST, os.cpu_count() or 1, chunks)
+
+
+def _chunks_read(collection: GameCollection, first: int, total: int, chunk_games: int,
+                 readers: list[FastChunkOf]) -> Generator[_ReadChunk, None, None]:
+    """The chunks of games first..total-1 in order, read by threads a few chunks ahead of the caller
+    (who stores each meanwhile); where there is one chunk or one core, read one after the other."""
+    bounds = iter([(start, min(total, start + chunk_games)) for start in range(first, total, chunk_games)])
+    threads = _reading_threads(-(-(total - first) // chunk_games)) if readers else 1
+    if threads <= 1:
+        for start, end in bounds:
+            yield _read_chunk(collection, start, end, readers)
+        return
+    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="reviewer-import")
+    pending: deque[Future[_ReadChunk]] = deque()
+    try:
+        for start, end in bounds:
+            pending.append(pool.submit(_read_chunk, collection, start, end, readers))
+            if len(pending) > threads:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)  # a cancelled import waits for the chunks being read
+
+
 def _record(collection: GameCollection, index: int, fast_readers: list[FastRecordOf]) -> GameRecord:
     for reader in fast_readers:  # a game's record read straight from the file's text, where its game can
         fast = reader(collection, index)
@@ -204,21 +252,44 @@ class _Chunk:
         self.skipped: list[tuple[int, str]] = []
         self.plain_keys = np.zeros(0, dtype=np.int64)
         self.plain_moves = np.zeros(0, dtype=np.int16)
+        self.sorted: SortedPositions | None = None
+        self.plain_places: dict[int, int] = {}  # a game's index in the file -> its place among the plain games
 
     def add_record(self, index: int, record: GameRecord) -> None:
         self.games.append((index, record.fingerprint, record.kind, _fields_of(record), record, 0, 0))
 
-    def plain_games(self, plain: PlainGames) -> dict[int, _ChunkGame]:
+    def plain_games(self, plain: PlainGames, sorted_positions: SortedPositions | None) -> dict[int, _ChunkGame]:
         """The chunk's games read straight from the file (kept here for `add_plain`), by index."""
         self.plain_keys = np.frombuffer(plain.keys, dtype=np.int64)
         self.plain_moves = np.frombuffer(plain.moves, dtype=np.int16)
+        self.sorted = sorted_positions
         games: dict[int, _ChunkGame] = {}
         start = 0
-        for index, fingerprint, fields in plain.games:
+        for place, (index, fingerprint, fields) in enumerate(plain.games):
             stop = start + fields[10] + 1  # a position per ply and the one it ended in
             games[index] = (index, fingerprint, plain.kind, fields, None, start, stop)
+            self.plain_places[index] = place
             start = stop
         return games
+
+    def _add_positions(self, run: RunWriter, fresh: list[_ChunkGame], first_id: int) -> None:
+        if self.sorted is not None and all(record is None for _i, _f, _k, _fields, record, _s, _e in fresh):
+            game_ids = np.zeros(len(self.plain_places), dtype=np.int64)  # sorted by the chunk's reader
+            for place, game in enumerate(fresh):
+                game_ids[self.plain_places[game[0]]] = first_id + place
+            run.add_sorted_positions(self.sorted, game_ids)
+            return
+        for place, (_index, _fingerprint, _kind, _fields, record, start, stop) in enumerate(fresh):
+            game_id = first_id + place
+            if record is None:
+                run.add_packed_positions(game_id, self.plain_keys[start:stop], self.plain_moves[start:stop])
+            elif record.packed is not None:
+                run.add_packed_positions(game_id, np.frombuffer(record.packed.keys, dtype=np.int64),
+                                         np.frombuffer(record.packed.moves, dtype=np.int16))
+            else:
+                keys = record.position_keys
+                run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
+                                  record.position_symmetries)
 
     def _new_games(self, connection: sqlite3.Connection) -> list[_ChunkGame]:
         """The games not stored yet, each the first time the chunk holds it (as one INSERT OR
@@ -242,18 +313,9 @@ class _Chunk:
                 (first_id + place, fingerprint, kind, self.source_id, index, *fields)
                 for place, (index, fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh)
             ])
-            for place, (_index, _fingerprint, kind, fields, record, start, stop) in enumerate(fresh):
-                game_id = first_id + place
-                run.add_game(game_id, kind, fields[5], fields[2], fields[3], fields[8], fields[6])
-                if record is None:
-                    run.add_packed_positions(game_id, self.plain_keys[start:stop], self.plain_moves[start:stop])
-                elif record.packed is not None:
-                    run.add_packed_positions(game_id, np.frombuffer(record.packed.keys, dtype=np.int64),
-                                             np.frombuffer(record.packed.moves, dtype=np.int16))
-                else:
-                    keys = record.position_keys
-                    run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,
-                                      record.position_symmetries)
+            for place, (_index, _fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh):
+                run.add_game(first_id + place, kind, fields[5], fields[2], fields[3], fields[8], fields[6])
+            self._add_positions(run, fresh, first_id)
             if fresh:
                 written.append(add_run(connection, database.index_folder, run.columns()))
             connection.executemany(
@@ -317,45 +379,51 @@ def _import_file(
         collection = open_collection(readable)
         collection.complete_index()
         total = len(collection)
-        index = games_read
-        fast_readers = _fast_readers()
-        chunk_readers = _fast_chunk_readers()
-        while index < total:
-            chunk = _Chunk(source_id)
-            end = min(total, index + chunk_games)
-            plain = _plain_games(collection, index, end, chunk_readers)
-            plain_games = chunk.plain_games(plain) if plain is not None else {}
-            while index < end:
-                if cancel is not None and cancel.is_set():
-                    report.cancelled = True
-                    break
-                plain_game = plain_games.get(index)
-                if plain_game is not None:
-                    chunk.games.append(plain_game)
-                    index += 1
-                    continue
-                try:
-                    chunk.add_record(index, _record(collection, index, fast_readers))
-                except (SkippedGame, GameFileError, ValueError) as error:
-                    chunk.skipped.append((index, str(error)))
-                    report.skipped.append((str(path), index + 1, str(error)))
-                except Exception as error:  # a reader's fault on one game: named, and the import goes on
-                    log.exception("game %d of %s could not be read", index + 1, path)
-                    reason = f"could not be read ({type(error).__name__}: {error})"
-                    chunk.skipped.append((index, reason))
-                    report.skipped.append((str(path), index + 1, reason))
-                index += 1
-            stored, duplicates = chunk.write(database, index, index >= total)
-            if stored:
-                compact(connection, database.index_folder, merge_rows)
-            report.stored += stored
-            report.duplicates += duplicates
-            if progress is not None:
-                progress(ImportProgress(str(path), index, total, report.stored, report.duplicates, len(report.skipped)))
-            if report.cancelled:
-                return
+        with closing(_chunks_read(collection, games_read, total, chunk_games, _fast_chunk_readers())) as chunks:
+            _store_chunks(database, path, collection, chunks, source_id, report, progress, cancel, merge_rows)
         if total == 0:
             _Chunk(source_id).write(database, 0, True)
+
+
+def _store_chunks(database: GameDatabase, path: Path, collection: GameCollection, chunks: Iterator[_ReadChunk],
+                  source_id: int, report: ImportReport, progress: Callable[[ImportProgress], None] | None,
+                  cancel: threading.Event | None, merge_rows: int) -> None:
+    """Store each chunk as it comes, the games its reader left read one by one."""
+    connection = database.connection
+    total = len(collection)
+    fast_readers = _fast_readers()
+    for index, end, plain, sorted_positions in chunks:
+        chunk = _Chunk(source_id)
+        plain_games = chunk.plain_games(plain, sorted_positions) if plain is not None else {}
+        while index < end:
+            if cancel is not None and cancel.is_set():
+                report.cancelled = True
+                break
+            plain_game = plain_games.get(index)
+            if plain_game is not None:
+                chunk.games.append(plain_game)
+                index += 1
+                continue
+            try:
+                chunk.add_record(index, _record(collection, index, fast_readers))
+            except (SkippedGame, GameFileError, ValueError) as error:
+                chunk.skipped.append((index, str(error)))
+                report.skipped.append((str(path), index + 1, str(error)))
+            except Exception as error:  # a reader's fault on one game: named, and the import goes on
+                log.exception("game %d of %s could not be read", index + 1, path)
+                reason = f"could not be read ({type(error).__name__}: {error})"
+                chunk.skipped.append((index, reason))
+                report.skipped.append((str(path), index + 1, reason))
+            index += 1
+        stored, duplicates = chunk.write(database, index, index >= total)
+        if stored:
+            compact(connection, database.index_folder, merge_rows)
+        report.stored += stored
+        report.duplicates += duplicates
+        if progress is not None:
+            progress(ImportProgress(str(path), index, total, report.stored, report.duplicates, len(report.skipped)))
+        if report.cancelled:
+            return
 
 
 def import_paths(

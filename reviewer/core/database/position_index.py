@@ -62,9 +62,11 @@ __all__ = [
     "Postings",
     "Run",
     "RunWriter",
+    "SortedPositions",
     "date_words",
     "group_totals",
     "index_folder",
+    "sorted_first_visits",
     "starts_of",
     "starts_with_year",
 ]
@@ -486,6 +488,30 @@ def _stable_order(keys: Array) -> Array:
     return order
 
 
+def sorted_first_visits(keys: Array, positions_per_game: npt.NDArray[np.int64]) -> tuple[Array, Array]:
+    """Of positions packed one game after another (`positions_per_game` each): (the rows, sorted by
+    (key, game, ply), of each game's first visit of each position; the game of each of those rows).
+    A chunk's reader sorts its own games here, before it is known which of them are stored."""
+    row_games = np.repeat(np.arange(len(positions_per_game), dtype=np.int64), positions_per_game)
+    order = _stable_order(keys)  # the rows came game by game, ply by ply
+    ordered_keys, ordered_games = keys[order], row_games[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (ordered_keys[1:] != ordered_keys[:-1]) | (ordered_games[1:] != ordered_games[:-1])
+    return order[first], ordered_games[first]
+
+
+@dataclass(frozen=True)
+class SortedPositions:
+    """A chunk's positions sorted by its reader (`sorted_first_visits`): `keys` and `moves` packed one
+    game after another, game g's from `starts[g]`; `rows` and `row_games` as sorted_first_visits gives them."""
+
+    keys: Array
+    moves: Array
+    starts: Array
+    rows: Array
+    row_games: Array
+
+
 class RunWriter:
     """The rows and games of one chunk, collected game by game as arrays, written as one run."""
 
@@ -496,6 +522,7 @@ class RunWriter:
         self.moves: list[Array] = []
         self.symmetries: list[Array | None] = []  # None: all 0
         self.game_rows: list[tuple[int, int, int, int, int, int, int, int]] = []
+        self.sorted: tuple[SortedPositions, Array] | None = None  # where the positions came sorted, and each game's id
 
     def add_game(self, game_id: int, kind: str, outcome: int | None, white_elo: int | None, black_elo: int | None,
                  speed: str, date: str) -> None:
@@ -520,14 +547,40 @@ class RunWriter:
         self.moves.append(moves)
         self.symmetries.append(None)
 
+    def add_sorted_positions(self, positions: SortedPositions, game_ids: Array) -> None:
+        """The positions of all the run's games at once, sorted by their reader: `game_ids` the id of each of
+        `positions`' games (0 for one that is not stored; the ids grow with the games' order)."""
+        assert not self.keys and self.sorted is None
+        self.sorted = (positions, game_ids)
+
+    def _sorted_rows(self, ids: Array) -> dict[str, Array]:
+        assert self.sorted is not None
+        positions, game_ids = self.sorted
+        stored = game_ids[positions.row_games] != 0
+        rows, row_games = positions.rows[stored], positions.row_games[stored]
+        return {
+            "keys": positions.keys[rows],
+            "local_games": np.searchsorted(ids, game_ids.astype(np.uint32)).astype(np.uint32)[row_games],
+            "plies": np.minimum(rows - positions.starts[row_games], PLY_MOST).astype(np.uint16),
+            "moves": positions.moves[rows],
+            "symmetries": np.zeros(len(rows), dtype=np.uint8),
+        }
+
     def columns(self) -> dict[str, Array]:
         """The run's columns: rows sorted by (key, game), each game's first visit of a position only."""
+        game_rows = sorted(self.game_rows)
+        ids = np.array([row[0] for row in game_rows], dtype=np.uint32)
+        columns = self._sorted_rows(ids) if self.sorted is not None else self._added_rows(ids)
+        fields = list(zip(*game_rows)) if game_rows else [()] * len(_GAME_COLUMNS)
+        for values, (name, dtype) in zip(fields, _GAME_COLUMNS):
+            columns[name] = np.array(values, dtype=dtype)
+        return _with_busy_tables(columns)
+
+    def _added_rows(self, ids: Array) -> dict[str, Array]:
         counts = np.array([len(keys) for keys in self.keys], dtype=np.int64)
         total = int(counts.sum())
         keys = np.concatenate(self.keys).astype(np.int64, copy=False) if self.keys else np.zeros(0, dtype=np.int64)
-        game_rows = sorted(self.game_rows)
-        ids = np.array([row[0] for row in game_rows], dtype=np.uint32)
-        games = np.repeat(np.searchsorted(ids, np.array(self.ids, dtype=np.uint32)).astype(np.uint32), counts)
+        games = np.searchsorted(ids, np.array(self.ids, dtype=np.uint32)).astype(np.uint32)
         starts = np.cumsum(counts) - counts
         plies = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
         for start, given in zip(starts.tolist(), self.plies):
@@ -538,22 +591,14 @@ class RunWriter:
             if given is not None:
                 symmetries[start:start + len(given)] = given
         moves = np.concatenate(self.moves).astype(np.int16, copy=False) if self.moves else np.zeros(0, dtype=np.int16)
-        order = _stable_order(keys)  # the rows came game by game, ply by ply
-        keys, games = keys[order], games[order]
-        first = np.ones(len(keys), dtype=bool)
-        first[1:] = (keys[1:] != keys[:-1]) | (games[1:] != games[:-1])
-        order = order[first]
-        columns: dict[str, Array] = {
-            "keys": keys[first],
-            "local_games": games[first],
-            "plies": np.minimum(plies[order], PLY_MOST).astype(np.uint16),
-            "moves": moves[order],
-            "symmetries": symmetries[order],
+        rows, row_games = sorted_first_visits(keys, counts)
+        return {
+            "keys": keys[rows],
+            "local_games": games[row_games],
+            "plies": np.minimum(plies[rows], PLY_MOST).astype(np.uint16),
+            "moves": moves[rows],
+            "symmetries": symmetries[rows],
         }
-        fields = list(zip(*game_rows)) if game_rows else [()] * len(_GAME_COLUMNS)
-        for values, (name, dtype) in zip(fields, _GAME_COLUMNS):
-            columns[name] = np.array(values, dtype=dtype)
-        return _with_busy_tables(columns)
 
 
 class PositionIndex:

@@ -68,7 +68,7 @@ CREATE TABLE IF NOT EXISTS runs (
     positions INTEGER NOT NULL,
     games INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS games_by_rating ON games ((coalesce(white_elo, 0) + coalesce(black_elo, 0)));
+DROP INDEX IF EXISTS games_by_rating;  -- earlier versions' (the position index's runs keep the ratings)
 CREATE TABLE IF NOT EXISTS figures (
     game_id INTEGER PRIMARY KEY,
     engine_id TEXT NOT NULL,
