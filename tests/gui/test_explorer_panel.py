@@ -8,10 +8,13 @@ import threading
 import pytest
 import screenshots
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
+from reviewer.gui.common import style
 from reviewer.gui.common.settings import Settings
 from reviewer.gui.explorer import explorer_panel
 from reviewer.gui.presenters import explorer as texts
@@ -285,3 +288,46 @@ def test_a_damaged_database_says_so_and_is_rebuilt_with_a_click(qtbot, database,
     assert not panel.rebuild_button.isVisible() and panel.body.isVisible()
     _shoot(qtbot, window, "rebuilt")
     assert list(database.parent.glob("games.sqlite.damaged-*"))
+
+
+def _shares(row) -> texts.ResultShares:
+    return row.data(2, explorer_panel.SHARES_ROLE)
+
+
+def _fill_of(image, part) -> QColor:
+    """The colour most of a bar's part is painted in (its label aside)."""
+    counts: dict[int, int] = {}
+    for x in range(part.left() + 1, part.right()):
+        for y in range(part.top() + 1, part.bottom()):
+            rgb = image.pixel(x, y)
+            counts[rgb] = counts.get(rgb, 0) + 1
+    return QColor.fromRgb(max(counts, key=counts.__getitem__))
+
+
+def test_every_part_of_the_results_bar_stands_out_in_both_themes(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    rows = [panel.moves.topLevelItem(i) for i in range(panel.moves.topLevelItemCount())]
+    row = next(row for row in rows if min(_shares(row).first, _shares(row).draws, _shares(row).second) > 0.1)
+    shares = _shares(row)
+    for dark in (False, True):
+        if window.commands.dark_action.isChecked() != dark:
+            window.commands.dark_action.trigger()
+        qtbot.waitUntil(lambda: panel.moves.palette().base().color() == QApplication.palette().base().color(), timeout=WAIT_MS)
+        background = panel.moves.palette().base().color()
+        panel.moves.viewport().repaint()
+        image = panel.moves.viewport().grab().toImage()
+        cell = panel.moves.visualRect(panel.moves.indexFromItem(row, 2))
+        theme = style.theme_for(panel.moves)
+        parts = explorer_panel.bar_parts(cell, shares, theme)
+        assert [fraction for _part, _fill, fraction in parts] == [shares.first, shares.draws, shares.second]
+        for (part, _fill, _fraction), side in zip(parts, ("white", "draws", "black"), strict=True):
+            fill = _fill_of(image, part)
+            if side == "white" and not dark:  # white on white: the bar's outline bounds it
+                outline = QColor.fromRgb(image.pixel(part.center().x(), part.top()))
+                assert style.contrast_ratio(outline, background) >= 3, (outline.name(), background.name())
+            else:
+                assert style.contrast_ratio(fill, background) >= 3, (dark, side, fill.name(), background.name())
+    _shoot(qtbot, window, "results-bar")

@@ -92,6 +92,11 @@ class Theme:
     hover_background: str = "#3692e730"
     variation_text: str = "#6c6861"
     panel_background: str = "#ffffff"
+    # the explorer's win/draw/loss bar: each part ≥ 3:1 on the base colour, but White's wins in the
+    # light theme (white on white), which the bar's outline (text_muted) bounds
+    results_white: str = "#ffffff"
+    results_draw: str = "#8f8a83"
+    results_black: str = "#3a3733"
     # messages and warnings, readable on the window colour
     info_text: str = "#17609f"
     warning_text: str = "#8a5300"
@@ -116,6 +121,9 @@ DARK_THEME = Theme(
     hover_background="#3692e738",
     variation_text="#a6a198",
     panel_background="#262421",
+    results_white="#e8e6e3",
+    results_draw="#a8a49c",
+    results_black="#77726b",  # lighter than the background, darker than the draws
     info_text="#5aa9f0",
     warning_text="#f0a640",
     error_text="#ff7b7b",

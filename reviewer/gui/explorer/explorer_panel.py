@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPainter
+from PySide6.QtGui import QColor, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -175,31 +175,47 @@ class _SharesDelegate(QStyledItemDelegate):
         if not isinstance(shares, texts.ResultShares):
             super().paint(painter, option, index)
             return
-        rect: QRect = option.rect.adjusted(3, 2, -3, -2)
-        light, dark = style.color("#ffffff"), style.color("#3a3733")
-        fills = {"white": (light, dark), "black": (dark, light)}
-        second = "black" if shares.first_color == "white" else "white"
-        parts = (
-            (shares.first, *fills[shares.first_color]),
-            (shares.draws, style.color("#a8a49c"), style.color("#1f1d1a")),
-            (shares.second, *fills[second]),
-        )
+        theme = style.theme_for(option.widget)
         painter.save()
         metrics = painter.fontMetrics()
-        x = float(rect.left())
-        for fraction, fill, ink in parts:
-            width = fraction * rect.width()
-            if width > 0:
-                part = QRect(round(x), rect.top(), max(1, round(x + width) - round(x)), rect.height())
-                painter.fillRect(part, fill)
-                label = f"{100 * fraction:.0f}%"
-                if metrics.horizontalAdvance(label) + 6 <= part.width():
-                    painter.setPen(ink)
-                    painter.drawText(part, Qt.AlignmentFlag.AlignCenter, label)
-            x += width
-        painter.setPen(style.color("#8a857d"))
-        painter.drawRect(rect.adjusted(0, 0, -1, -1))
+        for part, fill, fraction in bar_parts(option.rect, shares, theme):
+            painter.fillRect(part, fill)
+            label = f"{100 * fraction:.0f}%"
+            if metrics.horizontalAdvance(label) + 6 <= part.width():
+                painter.setPen(_ink_on(fill))
+                painter.drawText(part, Qt.AlignmentFlag.AlignCenter, label)
+        painter.setPen(style.color(theme.text_muted))
+        painter.drawRect(bar_rect(option.rect).adjusted(0, 0, -1, -1))
         painter.restore()
+
+
+def _ink_on(fill: QColor) -> QColor:
+    """Near-black or white, whichever reads better on `fill`."""
+    dark, light = style.color("#1f1d1a"), style.color("#ffffff")
+    return dark if style.contrast_ratio(dark, fill) >= style.contrast_ratio(light, fill) else light
+
+
+def bar_rect(cell: QRect) -> QRect:
+    """The win/draw/loss bar inside its cell."""
+    return cell.adjusted(3, 2, -3, -2)
+
+
+def bar_parts(cell: QRect, shares: texts.ResultShares, theme: style.Theme) -> list[tuple[QRect, QColor, float]]:
+    """The bar's parts left to right, each with its fill and fraction: the first player's wins,
+    the draws, the second player's wins (lichess's colours: White's light, draws grey, Black's dark)."""
+    rect = bar_rect(cell)
+    fills = {"white": style.color(theme.results_white), "black": style.color(theme.results_black)}
+    second = "black" if shares.first_color == "white" else "white"
+    wanted = ((shares.first, fills[shares.first_color]), (shares.draws, style.color(theme.results_draw)),
+              (shares.second, fills[second]))
+    parts: list[tuple[QRect, QColor, float]] = []
+    x = float(rect.left())
+    for fraction, fill in wanted:
+        width = fraction * rect.width()
+        if width > 0:
+            parts.append((QRect(round(x), rect.top(), max(1, round(x + width) - round(x)), rect.height()), fill, fraction))
+        x += width
+    return parts
 
 
 class ExplorerPanel(QWidget):
