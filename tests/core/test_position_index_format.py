@@ -9,11 +9,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths
 from reviewer.core.database.position_index import (
     ENDED,
     PLY_MOST,
+    SPEEDS,
     Run,
     RunWriter,
     merge_runs,
@@ -136,3 +139,31 @@ def test_a_database_whose_runs_are_of_the_earlier_format_is_named_damaged_and_re
         GameDatabase(path)
     rebuild_database(path)
     assert _figures(path) == before
+
+
+_GAME = st.tuples(st.one_of(st.none(), st.sampled_from([-1, 0, 1])), st.one_of(st.none(), st.integers(0, 3500)),
+                  st.one_of(st.none(), st.integers(0, 3500)), st.sampled_from([*SPEEDS, "bullet?", "correspondence-ish"]),
+                  st.one_of(st.sampled_from(["", "2024.05.??", "????.??.??", "1858.01.02", "2020-03-04T12:00:00Z long"]),
+                            st.text(max_size=20)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(_GAME, min_size=1, max_size=12))
+def test_games_added_at_once_have_the_columns_of_games_added_one_by_one(games) -> None:
+    # Dates of any text (the first 16 bytes of their UTF-8, a multi-byte letter cut at the edge),
+    # unknown outcomes and ratings, speeds the run keeps no code for.
+    one_by_one, at_once = RunWriter(), RunWriter()
+    for place, (outcome, white_elo, black_elo, speed, date) in enumerate(games):
+        one_by_one.add_game(7 + place, "chess", outcome, white_elo, black_elo, speed, date)
+        one_by_one.add_packed_positions(7 + place, np.array([place, 100 + place], dtype=np.int64),
+                                        np.array([1, ENDED], dtype=np.int16))
+    outcomes, white_elos, black_elos, speeds, dates = (list(column) for column in zip(*games))
+    at_once.add_games(range(7, 7 + len(games)), "chess", outcomes, white_elos, black_elos, speeds, dates)
+    for place in range(len(games)):
+        at_once.add_packed_positions(7 + place, np.array([place, 100 + place], dtype=np.int64),
+                                     np.array([1, ENDED], dtype=np.int16))
+    expected, found = one_by_one.columns(), at_once.columns()
+    assert expected.keys() == found.keys()
+    for name, values in expected.items():
+        assert values.dtype == found[name].dtype, name
+        assert values.tolist() == found[name].tolist(), name

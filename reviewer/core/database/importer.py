@@ -242,6 +242,17 @@ def _fields_of(record: GameRecord) -> GameFields:
             record.event, record.speed, record.board_size, plies, moves)
 
 
+def _add_games(run: RunWriter, games: list[_ChunkGame], first_id: int) -> None:
+    """The games' explorer columns (ids from `first_id` on): at once where they are of one kind."""
+    if len({kind for _index, _fingerprint, kind, _fields, _record, _start, _stop in games}) == 1:
+        rows = [game[3] for game in games]
+        run.add_games(range(first_id, first_id + len(games)), games[0][2], [row[5] for row in rows], [row[2] for row in rows],
+                      [row[3] for row in rows], [row[8] for row in rows], [row[6] for row in rows])
+        return
+    for place, (_index, _fingerprint, kind, fields, _record, _start, _stop) in enumerate(games):
+        run.add_game(first_id + place, kind, fields[5], fields[2], fields[3], fields[8], fields[6])
+
+
 class _Chunk:
     """The games of one transaction, written at once with the source's new read count and the run
     of the position index that holds their positions (searchable once it commits)."""
@@ -313,8 +324,7 @@ class _Chunk:
                 (first_id + place, fingerprint, kind, self.source_id, index, *fields)
                 for place, (index, fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh)
             ])
-            for place, (_index, _fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh):
-                run.add_game(first_id + place, kind, fields[5], fields[2], fields[3], fields[8], fields[6])
+            _add_games(run, fresh, first_id)
             self._add_positions(run, fresh, first_id)
             if fresh:
                 written.append(add_run(connection, database.index_folder, run.columns()))

@@ -76,6 +76,7 @@ NO_OUTCOME = 9  # the outcome column of a game whose result is unknown
 KINDS = ("chess", "go")  # a game's kind code: its place here
 SPEEDS = ("", *SPEED_WORDS)  # a game's speed code: its place here (OTHER_SPEED for any other text)
 OTHER_SPEED = 255
+_SPEED_CODES = {speed: code for code, speed in enumerate(SPEEDS)}
 MERGE_ROWS_MOST = 2_000_000  # a merged run holds at most this many rows (about 35 MB; its merge some 4 times that in memory)
 DATE_BYTES = 16  # a date is compared and shown by its first 16 bytes ("YYYY.MM.DD" has 10)
 
@@ -523,13 +524,31 @@ class RunWriter:
         self.symmetries: list[Array | None] = []  # None: all 0
         self.game_rows: list[tuple[int, int, int, int, int, int, int, int]] = []
         self.sorted: tuple[SortedPositions, Array] | None = None  # where the positions came sorted, and each game's id
+        self.game_columns: dict[str, Array] | None = None  # where the games came at once
 
     def add_game(self, game_id: int, kind: str, outcome: int | None, white_elo: int | None, black_elo: int | None,
                  speed: str, date: str) -> None:
-        speed_code = SPEEDS.index(speed) if speed in SPEEDS else OTHER_SPEED
+        speed_code = _SPEED_CODES.get(speed, OTHER_SPEED)
         high, low = date_words(date)
         self.game_rows.append((game_id, KINDS.index(kind), NO_OUTCOME if outcome is None else outcome,
                                white_elo or 0, black_elo or 0, speed_code, high, low))
+
+    def add_games(self, game_ids: Sequence[int], kind: str, outcomes: Sequence[int | None], white_elos: Sequence[int | None],
+                  black_elos: Sequence[int | None], speeds: Sequence[str], dates: Sequence[str]) -> None:
+        """`add_game` for many games of one kind at once, their ids growing (a run's games added here alone)."""
+        assert not self.game_rows and self.game_columns is None
+        dates_read = np.array([date.encode("utf-8")[:DATE_BYTES] for date in dates], dtype=f"S{DATE_BYTES}")
+        date_words_read = dates_read.view(">u8").reshape(-1, 2).astype(np.uint64)
+        self.game_columns = {
+            "ids": np.array(game_ids, dtype=np.uint32),
+            "kinds": np.full(len(game_ids), KINDS.index(kind), dtype=np.uint8),
+            "outcomes": np.array([NO_OUTCOME if outcome is None else outcome for outcome in outcomes], dtype=np.int8),
+            "white_elos": np.array([elo or 0 for elo in white_elos], dtype=np.int16),
+            "black_elos": np.array([elo or 0 for elo in black_elos], dtype=np.int16),
+            "speeds": np.array([_SPEED_CODES.get(speed, OTHER_SPEED) for speed in speeds], dtype=np.uint8),
+            "date_high": date_words_read[:, 0],
+            "date_low": date_words_read[:, 1],
+        }
 
     def add_positions(self, game_id: int, keys: Sequence[int], plies: Sequence[int], moves: Sequence[int | None],
                       symmetries: Sequence[int] | None) -> None:
@@ -568,12 +587,14 @@ class RunWriter:
 
     def columns(self) -> dict[str, Array]:
         """The run's columns: rows sorted by (key, game), each game's first visit of a position only."""
-        game_rows = sorted(self.game_rows)
-        ids = np.array([row[0] for row in game_rows], dtype=np.uint32)
-        columns = self._sorted_rows(ids) if self.sorted is not None else self._added_rows(ids)
-        fields = list(zip(*game_rows)) if game_rows else [()] * len(_GAME_COLUMNS)
-        for values, (name, dtype) in zip(fields, _GAME_COLUMNS):
-            columns[name] = np.array(values, dtype=dtype)
+        if self.game_columns is not None:
+            games = self.game_columns
+        else:
+            game_rows = sorted(self.game_rows)
+            fields = list(zip(*game_rows)) if game_rows else [()] * len(_GAME_COLUMNS)
+            games = {name: np.array(values, dtype=dtype) for values, (name, dtype) in zip(fields, _GAME_COLUMNS)}
+        columns = self._sorted_rows(games["ids"]) if self.sorted is not None else self._added_rows(games["ids"])
+        columns.update(games)
         return _with_busy_tables(columns)
 
     def _added_rows(self, ids: Array) -> dict[str, Array]:
