@@ -237,11 +237,11 @@ def test_a_long_file_opened_shows_its_import_and_can_cancel_it(qtbot, corpus_dir
     _open(qtbot, window, eco, 0)  # feeds the database
     qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
     qtbot.waitUntil(panel.cancel_button.isVisible, timeout=WAIT_MS)
-    assert panel.progress.isVisible() and "1000 read" in panel.progress.format()
+    assert panel.progress.isVisible() and "1,000 read" in panel.progress.format()
     _click(panel.cancel_button)
     release.set()
     qtbot.waitUntil(lambda: not panel.cancel_button.isVisible(), timeout=WAIT_MS)
-    assert panel.notice_label.text().startswith("Cancelled: 1000 games added")
+    assert panel.notice_label.text().startswith("Cancelled: 1,000 games added")
     with GameDatabase(default_database_path()) as made:
         assert made.game_count() == 1000
 

@@ -331,3 +331,20 @@ def test_every_part_of_the_results_bar_stands_out_in_both_themes(qtbot, database
             else:
                 assert style.contrast_ratio(fill, background) >= 3, (dark, side, fill.name(), background.name())
     _shoot(qtbot, window, "results-bar")
+
+
+def test_counts_of_thousands_are_written_with_separators(qtbot, corpus_dir, morphy_file):
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [corpus_dir / "pgn"])
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    start = _expected(default_database_path(), window.session.model.game, 0)
+    assert start.games >= 1000 and start.moves[0].games >= 1000
+    _wait_answer(qtbot, panel, start.games)
+    assert panel.summary_label.text().startswith(f"{start.games:,} games reached this position")
+    top = start.moves[0]
+    assert _row(panel, top.move).text(1).startswith(f"{top.games:,} (")
+    rare = next(stats for stats in start.moves if stats.games / start.games < 0.005)  # played, if seldom
+    assert _row(panel, rare.move).text(1) == f"{rare.games} (<1%)"
+    _shoot(qtbot, window, "thousands")

@@ -65,7 +65,7 @@ def departures_table(departures: list[RepertoireDeparture]) -> present.Table:
     """One row per game that left the line; a double-click opens the game at the move."""
     rows = []
     for order, left in enumerate(departures):
-        kept = f"{left.usual_games} of {left.games}"
+        kept = f"{left.usual_games:,} of {left.games:,}"
         cells = (left.color.capitalize(), left.opponent or "?", left.date or "–", left.played, left.usual, kept)
         keys = (left.color, left.opponent, left.date, left.ply, left.usual, (left.usual_games / max(1, left.games), order))
         tooltip = f"You played {left.usual} here in {kept} of your other games; this game {left.played}"

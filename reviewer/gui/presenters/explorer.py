@@ -55,8 +55,13 @@ def result_shares(stats: MoveStats, first_color: Color) -> ResultShares:
     wins = {"white": stats.white_wins, "black": stats.black_wins}
     total = max(1, stats.white_wins + stats.draws + stats.black_wins)
     first, second = wins[first_color], wins[_second(first_color)]
-    tooltip = f"{_side(first_color)} won {first}, {stats.draws} drawn, {_side(_second(first_color))} won {second}"
+    tooltip = f"{_side(first_color)} won {first:,}, {stats.draws:,} drawn, {_side(_second(first_color))} won {second:,}"
     return ResultShares(first / total, stats.draws / total, second / total, first_color, tooltip)
+
+
+def _percent(share: float) -> str:
+    """"47%"; "<1%" for a share that rounds to nothing, which is not none."""
+    return "<1%" if 0 < share < 0.005 else f"{100 * share:.0f}%"
 
 
 def _figure(value: float | None) -> str:
@@ -68,7 +73,7 @@ def move_rows(exploration: Exploration, first_color: Color) -> list[MoveRow]:
     return [
         MoveRow(
             stats.move,
-            f"{stats.games} ({100 * stats.games / total:.0f}%)",
+            f"{stats.games:,} ({_percent(stats.games / total)})",
             result_shares(stats, first_color),
             _figure(stats.average_rating),
             _figure(stats.performance),
@@ -90,8 +95,8 @@ def summary(exploration: Exploration, filtered: bool = False) -> str:
     """How many games reached the position; `filtered`: those the filters keep (said so)."""
     if exploration.games == 0:
         return NO_FILTERED_GAMES_HERE if filtered else NO_GAMES_HERE
-    games = "1 game" if exploration.games == 1 else f"{exploration.games} games"
-    ended = f", {exploration.ended_here} ended here" if exploration.ended_here else ""
+    games = _games(exploration.games)
+    ended = f", {exploration.ended_here:,} ended here" if exploration.ended_here else ""
     kept = " (of those the filters keep)" if filtered else ""
     return f"{games}{kept} reached this position{ended}"
 
@@ -134,14 +139,14 @@ def accuracy_cell(figures: GameFigures | None) -> AccuracyCell:
 
 
 def import_progress_text(games_read: int, stored: int, path: str) -> str:
-    return f"Adding games… {games_read} read, {stored} new ({path.rsplit('/', 1)[-1]})"
+    return f"Adding games… {games_read:,} read, {stored:,} new ({path.rsplit('/', 1)[-1]})"
 
 
 IMPORT_CANCELLED = "Adding games was cancelled before any was read."
 
 
 def _games(count: int) -> str:
-    return "1 game" if count == 1 else f"{count} games"
+    return "1 game" if count == 1 else f"{count:,} games"
 
 
 def _named(paths: list[str]) -> str:
@@ -155,9 +160,9 @@ def import_done_text(stored: int, duplicates: int, skipped: int, cancelled: bool
     before and those where it went on from where an earlier import stopped (up to three each)."""
     text = f"Cancelled: {_games(stored)} added" if cancelled else f"{_games(stored)} added"
     if duplicates:
-        text += f", {duplicates} already there"
+        text += f", {duplicates:,} already there"
     if skipped:
-        text += f", {skipped} could not be read"
+        text += f", {skipped:,} could not be read"
     text += "."
     if resumed:
         text += f" Went on from where the last import stopped: {_named(resumed)}."
@@ -180,8 +185,8 @@ def damaged_text(reason: str) -> str:
 
 def rebuild_done_text(stored: int, files: int, missing: list[str], damaged_copy: str, cancelled: bool = False) -> str:
     """What a rebuild of a damaged database did; the files it could not find named."""
-    text = (f"Stopped: {stored} games read again so far; Rebuild again or add the files to go on." if cancelled
-            else f"The database was built again: {stored} games from {files} file{'s' if files != 1 else ''}.")
+    text = (f"Stopped: {_games(stored)} read again so far; Rebuild again or add the files to go on." if cancelled
+            else f"The database was built again: {_games(stored)} from {files:,} file{'s' if files != 1 else ''}.")
     if missing:
         shown = ", ".join(path.rsplit("/", 1)[-1] for path in missing[:3]) + (" …" if len(missing) > 3 else "")
         text += f" Not found, so not back: {shown}."
@@ -199,7 +204,7 @@ def move_label(ply: int, move: str, numbered: bool) -> str:
 
 
 def database_departure_text(departure: DatabaseDeparture, numbered: bool) -> str:
-    games = "1 other game" if departure.games_before == 1 else f"{departure.games_before} other games"
+    games = "1 other game" if departure.games_before == 1 else f"{departure.games_before:,} other games"
     return (
         f"Out of the database: after {move_label(departure.ply, departure.move, numbered)} no other game reached"
         f" the position ({games} had come this far)."
@@ -209,5 +214,5 @@ def database_departure_text(departure: DatabaseDeparture, numbered: bool) -> str
 def line_departure_text(departure: LineDeparture, numbered: bool) -> str:
     return (
         f"You left your usual line: you played {move_label(departure.ply, departure.usual, numbered)} here in"
-        f" {departure.usual_games} of {departure.games} games; today {move_label(departure.ply, departure.played, numbered)}."
+        f" {departure.usual_games:,} of {departure.games:,} games; today {move_label(departure.ply, departure.played, numbered)}."
     )
