@@ -348,3 +348,67 @@ def test_counts_of_thousands_are_written_with_separators(qtbot, corpus_dir, morp
     rare = next(stats for stats in start.moves if stats.games / start.games < 0.005)  # played, if seldom
     assert _row(panel, rare.move).text(1) == f"{rare.games} (<1%)"
     _shoot(qtbot, window, "thousands")
+
+
+def _first_fill(panel) -> QColor:
+    """The colour of the first part of the first move's bar, as the window shows it."""
+    row = panel.moves.topLevelItem(0)
+    cell = panel.moves.visualRect(panel.moves.indexFromItem(row, 2))
+    part = explorer_panel.bar_parts(cell, _shares(row), style.theme_for(panel.moves))[0][0]
+    offset = panel.moves.viewport().mapTo(panel, part.topLeft()) - part.topLeft()
+    return _fill_of(panel.grab().toImage(), part.translated(offset))
+
+
+def test_a_slow_answer_greys_the_last_one_which_no_longer_plays(qtbot, database, morphy_file, monkeypatch):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._answer
+
+    def held_once(path, game, node, filters):
+        if not held.is_set():
+            held.set()
+            release.wait(WAIT_MS / 1000)
+        return real(path, game, node, filters)
+
+    monkeypatch.setattr(explorer_panel, "_answer", held_once)
+    white_fill = _first_fill(panel)
+    assert white_fill == QColor(style.theme_for(panel.moves).results_white)
+    window.go_to_ply(1)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.LOOKING_UP, timeout=WAIT_MS)
+    assert _first_fill(panel) != white_fill  # greyed
+    _shoot(qtbot, window, "looking-up")
+    old = _row(panel, "d4")  # a move of the start position, not of this one
+    _click(panel.moves, old)
+    assert window.session.model.current_ply == 1 and window.session.model.current_node.move == "e4"
+    release.set()
+    after_e4 = _expected(database, window.session.model.game, 1)
+    _wait_answer(qtbot, panel, after_e4.games)
+    assert panel.summary_label.text() == texts.summary(after_e4) and _first_fill(panel) == white_fill
+
+
+def test_an_answer_read_while_games_are_added_says_so_and_is_asked_again(qtbot, database, morphy_file, corpus_dir, monkeypatch):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._import
+
+    def held_import(context, database_path, paths):
+        held.set()
+        release.wait(WAIT_MS / 1000)
+        return real(context, database_path, paths)
+
+    monkeypatch.setattr(explorer_panel, "_import", held_import)
+    panel.add_games([corpus_dir / "pgn" / "chesslib__31_events.pgn"])
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    window.go_to_ply(1)
+    during = _expected(database, window.session.model.game, 1)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.summary(during) + texts.STILL_ADDING, timeout=WAIT_MS)
+    release.set()
+    qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
+    after = _expected(database, window.session.model.game, 1)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.summary(after), timeout=WAIT_MS)

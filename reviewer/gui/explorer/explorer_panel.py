@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeyEvent, QPainter
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QGraphicsOpacityEffect,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -76,6 +77,7 @@ NUMBER_COLUMNS = (1, 3, 4)  # of the moves: games, rating, performance
 GAME_NUMBER_COLUMNS = (3,)  # of the top games: the accuracy
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+STALE_AFTER_MS = 300  # an answer slower than this: the last one is greyed (a quick one would only flicker)
 
 
 @dataclass(frozen=True)
@@ -244,6 +246,12 @@ class ExplorerPanel(QWidget):
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
         self._damaged = False  # the database on show is damaged: Rebuild is offered once no import runs
+        self._pending = False  # a question is out: what the tables show is of an earlier position
+        self._partial = False  # the answer on show was read while games were still being added
+        self._stale_timer = QTimer(self)
+        self._stale_timer.setSingleShot(True)
+        self._stale_timer.setInterval(STALE_AFTER_MS)
+        self._stale_timer.timeout.connect(self._show_stale)
 
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("explorer-summary")
@@ -438,6 +446,8 @@ class ExplorerPanel(QWidget):
             self._show_nothing(texts.bad_filter_text(str(error)))
             return
         asked = self._asked
+        self._pending = True
+        self._stale_timer.start()
         task = self.tasks.submit(_answer, self._database_path(), game, node, filters, name="explorer")
         task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
@@ -450,7 +460,9 @@ class ExplorerPanel(QWidget):
             return
         self._damaged = False
         self.rebuild_button.hide()
+        self._settle()
         self.answer = answer
+        self._partial = self._adding()
         first = game_support(answer.exploration.kind).first_player
         self.moves.clear()
         for row in texts.move_rows(answer.exploration, first):
@@ -475,8 +487,28 @@ class ExplorerPanel(QWidget):
         self.add_button.setVisible(empty or self._import_task is not None)
         self.body.setVisible(not empty)
         self.add_button.setEnabled(self._import_task is None)
-        self.summary_label.setText(texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration, answer.filtered))
+        summary = texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration, answer.filtered)
+        self.summary_label.setText(f"{summary}{texts.STILL_ADDING if self._partial and not empty else ''}")
         self.answered.emit(answer)
+
+    def _adding(self) -> bool:
+        return any(not task.is_over for task in self._imports)
+
+    def _show_stale(self) -> None:
+        """The answer is slow: the last one greyed, so that it is not read as this position's."""
+        if not self._pending:
+            return
+        self.summary_label.setText(texts.LOOKING_UP)
+        for tree in (self.moves, self.games):
+            faded = QGraphicsOpacityEffect(tree)
+            faded.setOpacity(0.35)
+            tree.setGraphicsEffect(faded)
+
+    def _settle(self) -> None:
+        self._pending = False
+        self._stale_timer.stop()
+        for tree in (self.moves, self.games):
+            tree.setGraphicsEffect(None)  # type: ignore[arg-type]
 
     def _show_damage(self, damage: Damage) -> None:
         self._show_nothing(texts.damaged_text(damage.reason))
@@ -491,6 +523,7 @@ class ExplorerPanel(QWidget):
             self._show_nothing(f"The game database could not be read: {text}")
 
     def _show_nothing(self, text: str) -> None:
+        self._settle()
         self.answer = None
         self.moves.clear()
         self.games.clear()
@@ -534,11 +567,12 @@ class ExplorerPanel(QWidget):
 
     # ----------------------------------------------------------------------------- actions
     def _play(self, item: QTreeWidgetItem, _column: int) -> None:
-        self.session.model.play_move(item.text(0))
+        if not self._pending:  # else the move is one of an earlier position
+            self.session.model.play_move(item.text(0))
 
     def _open(self, item: QTreeWidgetItem, _column: int) -> None:
         data = item.data(0, Qt.ItemDataRole.UserRole)
-        if data:
+        if data and not self._pending:
             game, ply = data
             assert isinstance(game, StoredGame)
             self._open_game(game.source_path, game.source_index, int(ply))
@@ -581,7 +615,7 @@ class ExplorerPanel(QWidget):
 
     def _quiet_progress(self, task: Task, progress: ImportProgress) -> None:
         """A file opened that takes a while to read: shown as an import, with its Cancel."""
-        if self._import_task is None and not task.is_over and progress.games_read < progress.games_in_file:
+        if self._import_task is None and not task.is_over and (progress.games_read < progress.games_in_file or not progress.listed_all):
             self._show_import(task)
             self._import_progress(progress)
 
@@ -650,6 +684,8 @@ class ExplorerPanel(QWidget):
         self._notify(f"The games could not be added: {text}")
 
     def _import_over(self, task: Task) -> None:
+        if self._partial and not any(not other.is_over for other in self._imports if other is not task):
+            self.refresh()  # the answer read while games were being added: asked again, in full
         if task is self._import_task:
             if task.is_cancelled and not self._import_answered:
                 self._notify(texts.IMPORT_CANCELLED)

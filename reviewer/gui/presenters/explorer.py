@@ -13,6 +13,8 @@ from reviewer.core.gametree import Color
 
 EMPTY_DATABASE = "Your game database is empty: add game files or a folder to see the moves played here."
 NO_GAMES_HERE = "No game in the database reached this position."
+LOOKING_UP = "Looking up this position…"
+STILL_ADDING = " (so far: games are still being added)"
 
 
 @dataclass(frozen=True)
