@@ -412,3 +412,37 @@ def test_an_answer_read_while_games_are_added_says_so_and_is_asked_again(qtbot, 
     qtbot.waitUntil(lambda: not panel.tasks.busy(), timeout=WAIT_MS)
     after = _expected(database, window.session.model.game, 1)
     qtbot.waitUntil(lambda: panel.summary_label.text() == texts.summary(after), timeout=WAIT_MS)
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support")  # the offscreen platform, showing a drop-down list
+def test_the_arrow_keys_step_through_the_game_again_after_a_filter_is_set(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    box = panel.until
+    QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, box.rect().center())
+    qtbot.waitUntil(box.hasFocus, timeout=WAIT_MS)
+    QTest.keyClicks(box, "1860")
+    QTest.keyClick(box, Qt.Key.Key_Left)  # while typing, the arrows are the box's
+    assert window.session.model.current_ply == 0 and box.cursorPosition() == 3
+    QTest.keyClick(box, Qt.Key.Key_Return)  # the filter is set: the keys go back to the game
+    qtbot.waitUntil(lambda: not box.hasFocus(), timeout=WAIT_MS)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
+    assert window.session.model.current_ply == 1
+    speed = panel.speed
+    QTest.mouseClick(speed, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, speed.rect().center())
+    qtbot.waitUntil(lambda: speed.view().isVisible(), timeout=WAIT_MS)
+    QTest.keyClick(speed.view(), Qt.Key.Key_Escape)
+    qtbot.waitUntil(lambda: not speed.view().isVisible() and speed.hasFocus(), timeout=WAIT_MS)
+    QTest.keyClick(speed, Qt.Key.Key_Right)  # a list has no use for Left and Right: the game's
+    assert window.session.model.current_ply == 2
+    QTest.keyClick(speed, Qt.Key.Key_Left)
+    assert window.session.model.current_ply == 1 and speed.currentIndex() == 0
+    rating = panel.min_rating
+    QTest.mouseClick(rating, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rating.rect().center())
+    qtbot.waitUntil(rating.hasFocus, timeout=WAIT_MS)
+    QTest.keyClick(rating.lineEdit(), Qt.Key.Key_Escape)  # Esc leaves a box too
+    qtbot.waitUntil(lambda: not rating.hasFocus(), timeout=WAIT_MS)
+    QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
+    assert window.session.model.current_ply == 2

@@ -77,6 +77,8 @@ NUMBER_COLUMNS = (1, 3, 4)  # of the moves: games, rating, performance
 GAME_NUMBER_COLUMNS = (3,)  # of the top games: the accuracy
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 TABLE_KEYS = frozenset({Qt.Key.Key_Up, Qt.Key.Key_Down, Qt.Key.Key_PageUp, Qt.Key.Key_PageDown})
+LIST_KEYS = TABLE_KEYS | {Qt.Key.Key_Home, Qt.Key.Key_End}  # a closed drop-down list's: Left and Right step the game
+ENTER_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
 STALE_AFTER_MS = 300  # an answer slower than this: the last one is greyed (a quick one would only flicker)
 
 
@@ -226,6 +228,7 @@ class ExplorerPanel(QWidget):
 
     answered = Signal(object)  # the Answer now shown (tests wait on it)
     imported = Signal(object)  # an ImportReport, once games were added
+    left = Signal()  # a filter was typed in and Enter (or Esc) pressed: the keys go back to the game
 
     def __init__(
         self,
@@ -312,6 +315,8 @@ class ExplorerPanel(QWidget):
         self._restore_filters()
         for box in (self.since, self.until):
             box.editingFinished.connect(self._filters_changed)
+        for typed in (self.since, self.until, self.min_rating.lineEdit(), self.min_accuracy.lineEdit()):
+            typed.returnPressed.connect(self.left.emit)
         self.mine.toggled.connect(self._filters_changed)
         self.color.currentIndexChanged.connect(self._filters_changed)
         self.speed.currentIndexChanged.connect(self._filters_changed)
@@ -534,12 +539,17 @@ class ExplorerPanel(QWidget):
         table keeps Up and Down to go from row to row (Left and Right still step through the game);
         Enter on a move plays it, on a game opens it, as a click and a double-click do."""
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent):
-            kept = TABLE_KEYS if watched in (self.moves, self.games) else NAVIGATION_KEYS
+            kept = (TABLE_KEYS if watched in (self.moves, self.games)
+                    else LIST_KEYS if isinstance(watched, QComboBox) else NAVIGATION_KEYS)
             if Qt.Key(event.key()) in kept:
                 event.accept()
                 return True
+        if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and isinstance(watched, (QLineEdit, QSpinBox))
+                and Qt.Key(event.key()) == Qt.Key.Key_Escape):
+            self.left.emit()
+            return True
         if (event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) and watched in (self.moves, self.games)
-                and Qt.Key(event.key()) in (Qt.Key.Key_Return, Qt.Key.Key_Enter)):
+                and Qt.Key(event.key()) in ENTER_KEYS):
             item = watched.currentItem() if isinstance(watched, QTreeWidget) else None
             if item is not None:
                 (self._play if watched is self.moves else self._open)(item, 0)

@@ -486,6 +486,7 @@ class MainWindow(QMainWindow):
         self.right_splitter.setStretchFactor(0, 3)
         self.explorer_panel.setVisible(self.settings.explorer_shown)
         self.files.opened.connect(lambda path, _game: self.explorer_panel.feed(path))
+        self.explorer_panel.left.connect(self._focus_board)
         self.departure_marks = DepartureMarks(
             self.session, self.tasks, default_database_path, lambda: self.settings.collection_player, self._show_departures, self
         )
