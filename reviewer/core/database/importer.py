@@ -41,6 +41,8 @@ from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions
+from reviewer.core.formats.pgn import pgn_blocks, streams_as_text
+from reviewer.core.formats.textio import SNIFF_BYTES
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
@@ -62,6 +64,7 @@ class ImportProgress:
     stored: int  # new games stored so far in this import
     duplicates: int
     skipped: int
+    listed_all: bool = True  # False while a file read as a stream has more games than games_in_file
 
 
 @dataclass
@@ -114,9 +117,13 @@ def _decompressor(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]
     def run_zstd() -> Iterator[IO[bytes]]:
         process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
+        read_to_the_end = False
         try:
             yield process.stdout
+            read_to_the_end = process.stdout.read(1) == b""
         finally:
+            if not read_to_the_end:  # a reader that stopped early (cancelled): zstd has nothing to say
+                process.kill()
             process.stdout.close()
             code = process.wait()
         if code != 0:  # a damaged file would otherwise read as a short one
@@ -257,8 +264,9 @@ class _Chunk:
     """The games of one transaction, written at once with the source's new read count and the run
     of the position index that holds their positions (searchable once it commits)."""
 
-    def __init__(self, source_id: int) -> None:
+    def __init__(self, source_id: int, offset: int = 0) -> None:
         self.source_id = source_id
+        self.offset = offset  # the file's games before those of the collection the chunk's indexes count in
         self.games: list[_ChunkGame] = []
         self.skipped: list[tuple[int, str]] = []
         self.plain_keys = np.zeros(0, dtype=np.int64)
@@ -321,7 +329,7 @@ class _Chunk:
             fresh = self._new_games(connection)
             first_id = int(connection.execute("SELECT coalesce(max(id), 0) + 1 FROM games").fetchone()[0])
             connection.executemany(_INSERT_GAME, [
-                (first_id + place, fingerprint, kind, self.source_id, index, *fields)
+                (first_id + place, fingerprint, kind, self.source_id, self.offset + index, *fields)
                 for place, (index, fingerprint, kind, fields, _record, _start, _stop) in enumerate(fresh)
             ])
             _add_games(run, fresh, first_id)
@@ -330,7 +338,7 @@ class _Chunk:
                 written.append(add_run(connection, database.index_folder, run.columns()))
             connection.executemany(
                 "INSERT OR REPLACE INTO skipped (source_id, source_index, reason) VALUES (?,?,?)",
-                [(self.source_id, index, reason) for index, reason in self.skipped],
+                [(self.source_id, self.offset + index, reason) for index, reason in self.skipped],
             )
             connection.execute(
                 "UPDATE sources SET games_read = ?, complete = ? WHERE id = ?", (games_read, int(complete), self.source_id)
@@ -385,55 +393,115 @@ def _import_file(
         return
     if games_read:
         report.resumed[str(path)] = games_read
+    reading = _Reading(database, path, source_id, report, progress, cancel, merge_rows)
+    with _collections(path) as collections:
+        for block in collections:
+            start = max(0, games_read - block.first)
+            with closing(_chunks_read(block.games, start, block.count, chunk_games, _fast_chunk_readers())) as chunks:
+                reading.store(block, chunks)
+            if report.cancelled:
+                return
+            if block.last:
+                break
+    if not reading.completed:
+        _Chunk(source_id).write(database, max(games_read, reading.games_read), True)
+
+
+@dataclass(frozen=True)
+class _Block:
+    """Games first..first+count-1 of a file, as games 0..count-1 of `games`; `last`: the file ends with them."""
+
+    first: int
+    games: GameCollection
+    count: int
+    last: bool
+
+
+STREAMED_FILE_BYTES = 1 << 30  # a plain PGN this large is read as a stream too (its index would take memory)
+
+
+@contextmanager
+def _collections(path: Path) -> Iterator[Iterator[_Block]]:
+    """The file's games: a PGN compressed or of STREAMED_FILE_BYTES or more as a stream of blocks (its
+    size on disk and in memory bounded, as a game list of it would not be), any other file whole."""
+    suffix = path.suffix.lower()
+    compressed = suffix in COMPRESSED_SUFFIXES
+    is_pgn = (Path(path.stem).suffix.lower() if compressed else suffix) == ".pgn"
+    if is_pgn and (compressed or path.stat().st_size >= STREAMED_FILE_BYTES):
+        with _opened(path) as stream:
+            head = stream.read(SNIFF_BYTES)
+            if streams_as_text(head):
+                yield (_Block(block.first, block.games, block.count, block.last)
+                       for block in pgn_blocks(str(path), stream, prefix=head))
+                return
     with _readable_copy(path) as readable:
         collection = open_collection(readable)
         collection.complete_index()
-        total = len(collection)
-        with closing(_chunks_read(collection, games_read, total, chunk_games, _fast_chunk_readers())) as chunks:
-            _store_chunks(database, path, collection, chunks, source_id, report, progress, cancel, merge_rows)
-        if total == 0:
-            _Chunk(source_id).write(database, 0, True)
+        yield iter([_Block(0, collection, len(collection), True)])
 
 
-def _store_chunks(database: GameDatabase, path: Path, collection: GameCollection, chunks: Iterator[_ReadChunk],
-                  source_id: int, report: ImportReport, progress: Callable[[ImportProgress], None] | None,
-                  cancel: threading.Event | None, merge_rows: int) -> None:
-    """Store each chunk as it comes, the games its reader left read one by one."""
-    connection = database.connection
-    total = len(collection)
-    fast_readers = _fast_readers()
-    for index, end, plain, sorted_positions in chunks:
-        chunk = _Chunk(source_id)
-        plain_games = chunk.plain_games(plain, sorted_positions) if plain is not None else {}
-        while index < end:
-            if cancel is not None and cancel.is_set():
-                report.cancelled = True
-                break
-            plain_game = plain_games.get(index)
-            if plain_game is not None:
-                chunk.games.append(plain_game)
+@contextmanager
+def _opened(path: Path) -> Iterator[IO[bytes]]:
+    try:
+        if path.suffix.lower() in COMPRESSED_SUFFIXES:
+            with _decompressor(path)() as stream:
+                yield stream
+        else:
+            with open(path, "rb") as stream:
+                yield stream
+    except (EOFError, lzma.LZMAError) as error:
+        raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+
+
+class _Reading:
+    """One file's import: its chunks stored as they come, the games a chunk's reader left read one by one."""
+
+    def __init__(self, database: GameDatabase, path: Path, source_id: int, report: ImportReport,
+                 progress: Callable[[ImportProgress], None] | None, cancel: threading.Event | None, merge_rows: int) -> None:
+        self.database, self.path, self.source_id, self.report = database, path, source_id, report
+        self.progress, self.cancel, self.merge_rows = progress, cancel, merge_rows
+        self.fast_readers = _fast_readers()
+        self.games_read = 0  # of the file, resumed ones included
+        self.completed = False  # whether the file's read count says all were read
+
+    def store(self, block: _Block, chunks: Iterator[_ReadChunk]) -> None:
+        report, collection, cancel = self.report, block.games, self.cancel
+        for index, end, plain, sorted_positions in chunks:
+            chunk = _Chunk(self.source_id, block.first)
+            plain_games = chunk.plain_games(plain, sorted_positions) if plain is not None else {}
+            while index < end:
+                if cancel is not None and cancel.is_set():
+                    report.cancelled = True
+                    break
+                plain_game = plain_games.get(index)
+                if plain_game is not None:
+                    chunk.games.append(plain_game)
+                    index += 1
+                    continue
+                number = block.first + index + 1
+                try:
+                    chunk.add_record(index, _record(collection, index, self.fast_readers))
+                except (SkippedGame, GameFileError, ValueError) as error:
+                    chunk.skipped.append((index, str(error)))
+                    report.skipped.append((str(self.path), number, str(error)))
+                except Exception as error:  # a reader's fault on one game: named, and the import goes on
+                    log.exception("game %d of %s could not be read", number, self.path)
+                    reason = f"could not be read ({type(error).__name__}: {error})"
+                    chunk.skipped.append((index, reason))
+                    report.skipped.append((str(self.path), number, reason))
                 index += 1
-                continue
-            try:
-                chunk.add_record(index, _record(collection, index, fast_readers))
-            except (SkippedGame, GameFileError, ValueError) as error:
-                chunk.skipped.append((index, str(error)))
-                report.skipped.append((str(path), index + 1, str(error)))
-            except Exception as error:  # a reader's fault on one game: named, and the import goes on
-                log.exception("game %d of %s could not be read", index + 1, path)
-                reason = f"could not be read ({type(error).__name__}: {error})"
-                chunk.skipped.append((index, reason))
-                report.skipped.append((str(path), index + 1, reason))
-            index += 1
-        stored, duplicates = chunk.write(database, index, index >= total)
-        if stored:
-            compact(connection, database.index_folder, merge_rows)
-        report.stored += stored
-        report.duplicates += duplicates
-        if progress is not None:
-            progress(ImportProgress(str(path), index, total, report.stored, report.duplicates, len(report.skipped)))
-        if report.cancelled:
-            return
+            self.games_read = block.first + index
+            self.completed = block.last and index >= block.count
+            stored, duplicates = chunk.write(self.database, self.games_read, self.completed)
+            if stored:
+                compact(self.database.connection, self.database.index_folder, self.merge_rows)
+            report.stored += stored
+            report.duplicates += duplicates
+            if self.progress is not None:
+                self.progress(ImportProgress(str(self.path), self.games_read, block.first + block.count, report.stored,
+                                             report.duplicates, len(report.skipped), block.last))
+            if report.cancelled:
+                return
 
 
 def import_paths(

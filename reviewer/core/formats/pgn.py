@@ -19,8 +19,10 @@ import mmap
 import os
 import re
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 import chess
 import chess.pgn
@@ -1025,3 +1027,53 @@ def _move_of(node: Node, board: chess.Board) -> chess.Move:
     if node.move:
         return board.parse_san(node.move)
     raise ValueError(f"a chess node without a move at ply {node.ply}")
+
+
+STREAM_BLOCK_BYTES = 64 << 20  # a PGN read as a stream comes in blocks of about this size
+
+
+@dataclass(frozen=True)
+class PgnBlock:
+    """Whole games of a PGN read as a stream: games 0..len(games)-1 of `games` are the file's
+    games `first`..`first` + len(games) - 1; `last`: whether the file ends with them."""
+
+    first: int
+    games: PgnCollection
+    count: int
+    last: bool
+
+
+def streams_as_text(head: bytes) -> bool:
+    """Whether a PGN that begins with `head` can be read block by block (UTF-16 is read whole)."""
+    return not (utf16_codec(head) or utf16_codec_by_text(head))
+
+
+def pgn_blocks(path: str, stream: IO[bytes], prefix: bytes = b"") -> Iterator[PgnBlock]:
+    """The games of a PGN stream (after `prefix`, its bytes already read), in blocks of whole games,
+    so that a file of any size takes about two blocks of memory: each block ends before the last
+    game that began in it, which begins the next (a game longer than a block makes the block
+    longer). GameFileError where the stream holds no game."""
+    carried = prefix
+    first = 0
+    while True:
+        read = stream.read(STREAM_BLOCK_BYTES)
+        data = carried + read if carried else read
+        if not read:
+            if first == 0 or _NON_SPACE_AT_ALL.search(data) is not None:
+                games = PgnCollection(path, data)  # the message for a stream without games
+                games.complete_index()
+                yield PgnBlock(first, games, len(games), True)
+            return
+        try:
+            games = PgnCollection(path, data)
+        except GameFileError:
+            carried = data  # no game has begun yet
+            continue
+        games.complete_index()
+        if len(games) < 2:
+            carried = data  # one game so far: it may go on in the next block
+            continue
+        count = len(games) - 1
+        yield PgnBlock(first, games, count, False)
+        carried = games._data[games._index.starts[count]:]
+        first += count
