@@ -10,7 +10,7 @@ import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
@@ -446,3 +446,29 @@ def test_the_arrow_keys_step_through_the_game_again_after_a_filter_is_set(qtbot,
     qtbot.waitUntil(lambda: not rating.hasFocus(), timeout=WAIT_MS)
     QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Right)
     assert window.session.model.current_ply == 2
+
+
+def test_a_set_filter_still_says_what_it_keeps(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+    for box, word, date in ((panel.since, "since", "1857"), (panel.until, "until", "1859")):
+        QTest.mouseClick(box, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, box.rect().center())
+        QTest.keyClicks(box, date)
+        QTest.keyClick(box, Qt.Key.Key_Return)
+        label = next(label for label in panel.findChildren(QLabel) if label.buddy() is box)
+        assert label.isVisible() and label.text() == word  # the placeholder is gone once a date is typed
+        assert label.mapTo(panel, label.rect().topRight()).x() <= box.mapTo(panel, box.rect().topLeft()).x()
+    expected = _expected(database, window.session.model.game, 0, panel.filters())
+    _wait_answer(qtbot, panel, expected.games)
+    shown = texts.game_row(*expected.top_games[0])
+    assert panel.games.topLevelItem(0).toolTip(0).startswith(f"{shown.players}\n")  # the names the column cuts
+    rating = panel.min_rating
+    QTest.mouseClick(rating, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, rating.rect().center())
+    QTest.keyClick(rating.lineEdit(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(rating.lineEdit(), "1800")
+    QTest.keyClick(rating.lineEdit(), Qt.Key.Key_Return)
+    assert rating.value() == 1800 and rating.text() == "rating ≥ 1800"
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
+    _shoot(qtbot, window, "filters-set")

@@ -295,14 +295,18 @@ class ExplorerPanel(QWidget):
         for word in SPEED_WORDS:
             self.speed.addItem(word, word)
         self.since = QLineEdit(self)
-        self.since.setPlaceholderText("since YYYY.MM")
         self.until = QLineEdit(self)
-        self.until.setPlaceholderText("until")
+        since_label, until_label = QLabel("since", self), QLabel("until", self)
+        for box, label in ((self.since, since_label), (self.until, until_label)):
+            box.setPlaceholderText("YYYY.MM")
+            box.setToolTip("YYYY, YYYY.MM or YYYY.MM.DD; Enter sets it")
+            label.setBuddy(box)
         self.min_rating = QSpinBox(self)
         self.min_rating.setRange(0, 3500)
         self.min_rating.setSingleStep(100)
         self.min_rating.setSpecialValueText("any rating")
-        self.min_rating.setPrefix("")
+        self.min_rating.setPrefix("rating ≥ ")
+        self.min_rating.setToolTip("Only games where the two players' average rating is at least this")
         self.min_accuracy = QSpinBox(self)
         self.min_accuracy.setRange(0, 100)
         self.min_accuracy.setSingleStep(5)
@@ -311,7 +315,7 @@ class ExplorerPanel(QWidget):
         self.min_accuracy.setToolTip("Only games analysed in full where your accuracy (with My games) or the mean of"
                                      " both sides' is at least this")
         for box in (self.since, self.until):
-            box.setMaximumWidth(110)
+            box.setMaximumWidth(box.fontMetrics().horizontalAdvance("0000.00.00") + 16)
         self._restore_filters()
         for box in (self.since, self.until):
             box.editingFinished.connect(self._filters_changed)
@@ -330,7 +334,9 @@ class ExplorerPanel(QWidget):
         first_row.addWidget(self.color)
         first_row.addWidget(self.speed)
         first_row.addStretch(1)
+        second_row.addWidget(since_label)
         second_row.addWidget(self.since)
+        second_row.addWidget(until_label)
         second_row.addWidget(self.until)
         second_row.addWidget(self.min_rating)
         second_row.addWidget(self.min_accuracy)
@@ -486,7 +492,7 @@ class ExplorerPanel(QWidget):
             for column in GAME_NUMBER_COLUMNS:
                 item.setTextAlignment(column, RIGHT)
             item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
-            item.setToolTip(0, f"{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
+            item.setToolTip(0, f"{shown.players}\n{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
             self.games.addTopLevelItem(item)
         empty = answer.database_games == 0
         self.add_button.setVisible(empty or self._import_task is not None)
@@ -497,7 +503,8 @@ class ExplorerPanel(QWidget):
         self.answered.emit(answer)
 
     def _adding(self) -> bool:
-        return any(not task.is_over for task in self._imports)
+        """An import shown with its progress runs (an unseen one, of a file just opened, is over soon)."""
+        return self._import_task is not None and not self._import_task.is_over
 
     def _show_stale(self) -> None:
         """The answer is slow: the last one greyed, so that it is not read as this position's."""
@@ -694,7 +701,7 @@ class ExplorerPanel(QWidget):
         self._notify(f"The games could not be added: {text}")
 
     def _import_over(self, task: Task) -> None:
-        if self._partial and not any(not other.is_over for other in self._imports if other is not task):
+        if self._partial and task is self._import_task:
             self.refresh()  # the answer read while games were being added: asked again, in full
         if task is self._import_task:
             if task.is_cancelled and not self._import_answered:
