@@ -197,7 +197,7 @@ def test_the_move_list_marks_where_the_game_left_the_database_and_the_player_the
     qtbot.waitUntil(lambda: marks.found is not None, timeout=WAIT_MS)
     move_list = window.move_list
     line = move_list.departure_text(7)
-    assert line == "You left your usual line: you played 4.b4 here in 32 of 34 games; today 4.c3."
+    assert line == "You left your usual line: you played 4.b4 here in 32 of your 34 other games; in this one 4.c3."
     out = move_list.departure_text(8)
     assert out.startswith("Out of the database: after 4…d6 no other game reached the position")
     game = window.session.model.game

@@ -216,5 +216,6 @@ def database_departure_text(departure: DatabaseDeparture, numbered: bool) -> str
 def line_departure_text(departure: LineDeparture, numbered: bool) -> str:
     return (
         f"You left your usual line: you played {move_label(departure.ply, departure.usual, numbered)} here in"
-        f" {departure.usual_games:,} of {departure.games:,} games; today {move_label(departure.ply, departure.played, numbered)}."
+        f" {departure.usual_games:,} of your {departure.games:,} other games; in this one"
+        f" {move_label(departure.ply, departure.played, numbered)}."
     )
