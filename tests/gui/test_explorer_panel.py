@@ -472,3 +472,18 @@ def test_a_set_filter_still_says_what_it_keeps(qtbot, database, morphy_file):
     assert rating.value() == 1800 and rating.text() == "rating ≥ 1800"
     _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
     _shoot(qtbot, window, "filters-set")
+
+
+def test_a_few_moves_leave_their_room_to_the_top_games(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 11)
+    panel = window.explorer_panel
+    window.go_to_ply(7)  # 4.c3: three moves, five games
+    expected = _expected(database, window.session.model.game, 7)
+    assert len(expected.moves) <= 3 < len(expected.top_games)
+    _wait_answer(qtbot, panel, expected.games)
+    qtbot.waitUntil(lambda: panel.games.visualItemRect(panel.games.topLevelItem(len(expected.top_games) - 1)).bottom()
+                    <= panel.games.viewport().height(), timeout=WAIT_MS)  # every top game in sight
+    last = panel.moves.visualItemRect(panel.moves.topLevelItem(len(expected.moves) - 1))
+    assert panel.moves.viewport().height() - last.bottom() <= 2 * last.height()  # no blank below the moves
+    _shoot(qtbot, window, "few-moves")

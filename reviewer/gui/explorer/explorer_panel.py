@@ -193,6 +193,13 @@ class _SharesDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+def _rows_height(tree: QTreeWidget) -> int:
+    """The height that shows the header and every row of `tree` (at least two rows, so it never shrinks to nothing)."""
+    rows = max(2, tree.topLevelItemCount())
+    row = tree.sizeHintForRow(0) if tree.topLevelItemCount() else tree.fontMetrics().height() + 8
+    return tree.header().sizeHint().height() + rows * row + 2 * tree.frameWidth()
+
+
 def _ink_on(fill: QColor) -> QColor:
     """Near-black or white, whichever reads better on `fill`."""
     dark, light = style.color("#1f1d1a"), style.color("#ffffff")
@@ -494,6 +501,7 @@ class ExplorerPanel(QWidget):
             item.setData(0, Qt.ItemDataRole.UserRole, (game, answer.plies.get(game.id, 0)))
             item.setToolTip(0, f"{shown.players}\n{game.event}\n{game.source_path} (game {game.source_index + 1})\nDouble-click to open it here")
             self.games.addTopLevelItem(item)
+        self.moves.setMaximumHeight(_rows_height(self.moves))  # the room it does not need goes to the games
         empty = answer.database_games == 0
         self.add_button.setVisible(empty or self._import_task is not None)
         self.body.setVisible(not empty)
