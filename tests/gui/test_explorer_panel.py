@@ -10,7 +10,7 @@ import screenshots
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QLabel, QSplitter
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
 from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
@@ -487,3 +487,28 @@ def test_a_few_moves_leave_their_room_to_the_top_games(qtbot, database, morphy_f
     last = panel.moves.visualItemRect(panel.moves.topLevelItem(len(expected.moves) - 1))
     assert panel.moves.viewport().height() - last.bottom() <= 2 * last.height()  # no blank below the moves
     _shoot(qtbot, window, "few-moves")
+
+
+def test_a_narrow_panel_puts_the_rating_under_the_dates_rather_than_cut_them(qtbot, database, morphy_file):
+    window = _window(qtbot)
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)
+
+    def row_of(widget) -> int:
+        return widget.mapTo(panel, widget.rect().topLeft()).y()
+
+    beside = window.findChild(QSplitter, "moves-and-explorer")
+    widest = beside.width() - window.move_list.minimumSizeHint().width() - beside.handleWidth()
+    for explorer_width, wide in ((panel.minimumSizeHint().width(), False), (widest, True)):
+        beside.setSizes([beside.width() - explorer_width, explorer_width])
+        qtbot.waitUntil(lambda: panel.width() == beside.sizes()[1], timeout=WAIT_MS)
+        QApplication.sendPostedEvents()
+        for box in (panel.since, panel.until, panel.min_rating, panel.min_accuracy):
+            assert box.mapTo(panel, box.rect().topRight()).x() <= panel.width()  # nothing cut at the edge
+        for box in (panel.since, panel.until):
+            assert box.fontMetrics().horizontalAdvance("0000.00.00") < box.width()
+        for box in (panel.min_rating, panel.min_accuracy):
+            assert box.width() >= box.sizeHint().width()
+        assert (row_of(panel.min_rating) == row_of(panel.since)) == wide, panel.width()
+    _shoot(qtbot, window, "wide-filters")

@@ -322,7 +322,7 @@ class ExplorerPanel(QWidget):
         self.min_accuracy.setToolTip("Only games analysed in full where your accuracy (with My games) or the mean of"
                                      " both sides' is at least this")
         for box in (self.since, self.until):
-            box.setMaximumWidth(box.fontMetrics().horizontalAdvance("0000.00.00") + 16)
+            box.setFixedWidth(box.fontMetrics().horizontalAdvance("0000.00.00") + 16)
         self._restore_filters()
         for box in (self.since, self.until):
             box.editingFinished.connect(self._filters_changed)
@@ -333,8 +333,9 @@ class ExplorerPanel(QWidget):
         self.speed.currentIndexChanged.connect(self._filters_changed)
         self.min_rating.valueChanged.connect(self._filters_changed)
         self.min_accuracy.valueChanged.connect(self._filters_changed)
-        first_row, second_row = QHBoxLayout(), QHBoxLayout()
-        for row in (first_row, second_row):
+        first_row, second_row, self._third_row = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
+        self._second_row = second_row
+        for row in (first_row, second_row, self._third_row):
             row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
         first_row.addWidget(self.mine)
@@ -348,6 +349,10 @@ class ExplorerPanel(QWidget):
         second_row.addWidget(self.min_rating)
         second_row.addWidget(self.min_accuracy)
         second_row.addStretch(1)
+        self._third_row.addStretch(1)
+        self._dates: tuple[QWidget, ...] = (since_label, self.since, until_label, self.until)
+        for spin in (self.min_rating, self.min_accuracy):  # the panel narrows: they go under the dates, not squeezed
+            spin.setMinimumWidth(spin.fontMetrics().horizontalAdvance("0000") + 24)
 
         self.moves = QTreeWidget(self)
         self.moves.setObjectName("explorer-moves")
@@ -392,6 +397,7 @@ class ExplorerPanel(QWidget):
         body.setSpacing(4)
         body.addLayout(first_row)
         body.addLayout(second_row)
+        body.addLayout(self._third_row)
         body.addWidget(self.moves, 3)
         body.addWidget(self.games, 2)
         layout.addWidget(self.body, 1)
@@ -570,6 +576,23 @@ class ExplorerPanel(QWidget):
                 (self._play if watched is self.moves else self._open)(item, 0)
                 return True
         return super().eventFilter(watched, event)
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._wrap_filters()
+
+    def _wrap_filters(self) -> None:
+        """The rating and accuracy boxes beside the dates where the panel is wide enough, else under
+        them (squeezed, the dates would show a letter or two)."""
+        row = self._second_row
+        dates = sum(min(widget.sizeHint().width(), widget.maximumWidth()) for widget in self._dates)
+        boxes = self.min_rating.sizeHint().width() + self.min_accuracy.sizeHint().width()
+        wanted = self._second_row if dates + boxes + 5 * row.spacing() <= self.width() else self._third_row
+        if wanted.indexOf(self.min_rating) >= 0:
+            return
+        for box in (self.min_rating, self.min_accuracy):
+            (self._third_row if wanted is self._second_row else self._second_row).removeWidget(box)
+            wanted.insertWidget(wanted.count() - 1, box)
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)
