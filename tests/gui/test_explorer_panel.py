@@ -512,3 +512,18 @@ def test_a_narrow_panel_puts_the_rating_under_the_dates_rather_than_cut_them(qtb
             assert box.width() >= box.sizeHint().width()
         assert (row_of(panel.min_rating) == row_of(panel.since)) == wide, panel.width()
     _shoot(qtbot, window, "wide-filters")
+
+
+def test_my_games_is_not_shown_as_kept_while_no_player_is_named(qtbot, database, morphy_file):
+    Settings().set_explorer_filter("mine", "yes")
+    window = _window(qtbot)  # no player named
+    _open(qtbot, window, morphy_file, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 211)  # every game: the filter cannot apply
+    assert not panel.mine.isChecked() and not panel.mine.isEnabled() and not panel.color.isEnabled()
+    Settings().collection_player = "Anderssen"
+    window.go_to_ply(1)
+    mine = _expected(database, window.session.model.game, 1, panel.filters())
+    assert panel.mine.isChecked() and panel.filters().player == "Anderssen"  # the choice kept for when they are named
+    assert 0 < mine.games < _expected(database, window.session.model.game, 1).games
+    _wait_answer(qtbot, panel, mine.games)

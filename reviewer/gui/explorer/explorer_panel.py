@@ -328,7 +328,7 @@ class ExplorerPanel(QWidget):
             box.editingFinished.connect(self._filters_changed)
         for typed in (self.since, self.until, self.min_rating.lineEdit(), self.min_accuracy.lineEdit()):
             typed.returnPressed.connect(self.left.emit)
-        self.mine.toggled.connect(self._filters_changed)
+        self.mine.toggled.connect(self._mine_toggled)
         self.color.currentIndexChanged.connect(self._filters_changed)
         self.speed.currentIndexChanged.connect(self._filters_changed)
         self.min_rating.valueChanged.connect(self._filters_changed)
@@ -429,7 +429,8 @@ class ExplorerPanel(QWidget):
     def _restore_filters(self) -> None:
         """The filters as the player last left them (the next start too)."""
         settings = Settings()
-        self.mine.setChecked(settings.explorer_filter("mine") == "yes")
+        self._mine_wanted = settings.explorer_filter("mine") == "yes"  # shown checked only while the player is named
+        self.mine.setChecked(self._mine_wanted)
         self.color.setCurrentIndex(max(0, self.color.findData(settings.explorer_filter("color") or None)))
         self.speed.setCurrentIndex(max(0, self.speed.findData(settings.explorer_filter("speed"))))
         self.since.setText(settings.explorer_filter("since"))
@@ -439,9 +440,13 @@ class ExplorerPanel(QWidget):
         accuracy = settings.explorer_filter("min_accuracy")
         self.min_accuracy.setValue(int(accuracy) if accuracy.isdigit() else 0)
 
+    def _mine_toggled(self, checked: bool) -> None:
+        self._mine_wanted = checked
+        self._filters_changed()
+
     def _filters_changed(self) -> None:
         settings = Settings()
-        settings.set_explorer_filter("mine", "yes" if self.mine.isChecked() else "no")
+        settings.set_explorer_filter("mine", "yes" if self._mine_wanted else "no")
         settings.set_explorer_filter("color", str(self.color.currentData() or ""))
         settings.set_explorer_filter("speed", str(self.speed.currentData() or ""))
         settings.set_explorer_filter("since", self.since.text().strip())
@@ -452,7 +457,12 @@ class ExplorerPanel(QWidget):
 
     def refresh(self) -> None:
         """Ask for the position on show (nothing while hidden: showing the panel asks)."""
-        self.mine.setEnabled(bool(self._player().strip()))
+        named = bool(self._player().strip())
+        self.mine.setEnabled(named)
+        if self.mine.isChecked() != (self._mine_wanted and named):
+            self.mine.blockSignals(True)  # the player's choice stays for when they are named
+            self.mine.setChecked(self._mine_wanted and named)
+            self.mine.blockSignals(False)
         self.mine.setToolTip(f"Only the games of {self._player()}" if self._player().strip() else "Give your name in the Collection window first")
         self.color.setEnabled(self.mine.isChecked() and self.mine.isEnabled())
         if not self.isVisible():
