@@ -121,3 +121,15 @@ def test_a_compressed_file_that_holds_no_game_is_named(tmp_path):
     with GameDatabase(tmp_path / "a.sqlite") as database:
         report = import_paths(database, [packed])
         assert report.stored == 0 and len(report.unreadable) == 1 and "no chess game" in report.unreadable[0]
+
+
+def test_a_plain_pgn_is_read_while_its_games_are_still_being_listed(tmp_path):
+    source = tmp_path / "twic.pgn"  # a copy: no list of its games kept from an earlier reading
+    source.write_bytes((CORPUS_DIR / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn").read_bytes())
+    progress: list[importer.ImportProgress] = []
+    with GameDatabase(tmp_path / "a.sqlite") as database:
+        report = import_paths(database, [source], chunk_games=5, progress=progress.append)
+        assert report.stored == database.game_count() > 200
+    first, last = progress[0], progress[-1]
+    assert not first.listed_all and first.games_read == 5 < first.games_in_file < 232
+    assert last.listed_all and last.games_read == last.games_in_file == 232

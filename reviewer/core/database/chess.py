@@ -356,19 +356,21 @@ def plain_chess_games(collection: GameCollection, first: int, end: int) -> Plain
         collection._bytes(last_byte, last_byte)
     except GameFileError:  # the file shrank since it was mapped: each game's reader says so
         return None
-    games, keys, moves, left = _chess_lines.plain_games(collection._data, index.starts, index.movetexts, index.size,
-                                                        first, end)
+    # Copies of the chunk's offsets (and the next game's start, where its last game ends): the
+    # index may grow on another thread meanwhile, and an array lent to the reader cannot.
+    games, keys, moves, left = _chess_lines.plain_games(collection._data, index.starts[first:end + 1],
+                                                        index.movetexts[first:end + 1], index.size, 0, end - first)
     rows: list[tuple[int, int, GameFields]] = []
-    for (number, fingerprint, white, black, white_elo, black_elo, event, date, utc_date, time_control, result_tag,
+    for (place, fingerprint, white, black, white_elo, black_elo, event, date, utc_date, time_control, result_tag,
          closing, moves_san, plies) in games:
         result = _result_of("" if result_tag is None else result_tag)
         if (result == "*" or result_tag is None) and closing:
             result = closing  # as chess_record_from_movetext: the movetext's own result
-        rows.append((number, fingerprint, (
+        rows.append((first + place, fingerprint, (
             _name_of(white), _name_of(black), _elo_of(_rank_of(white_elo)), _elo_of(_rank_of(black_elo)), result,
             _outcome_of(result), _date_of(_name_of(date or utc_date)), _name_of(event), _speed_of(time_control, event),
             8, plies, moves_san)))
-    return PlainGames("chess", rows, keys, moves, dict(left))
+    return PlainGames("chess", rows, keys, moves, {first + place: why for place, why in left})
 
 
 def _headers_of(collection: PgnCollection, index: int) -> dict[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import importlib
+import itertools
 import logging
 import lzma
 import os
@@ -40,9 +41,7 @@ from reviewer.core.database.records import PACKED_ENDED, GameFields, GameRecord,
 from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
-from reviewer.core.formats import GameCollection, open_collection, read_extensions
-from reviewer.core.formats.pgn import pgn_blocks, streams_as_text
-from reviewer.core.formats.textio import SNIFF_BYTES
+from reviewer.core.formats import GameCollection, open_collection, read_extensions, streamed_collection
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
@@ -183,25 +182,40 @@ def _read_chunk(collection: GameCollection, first: int, end: int, readers: list[
                                               rows, row_games)
 
 
-def _reading_threads(chunks: int) -> int:
-    return min(READING_THREADS_MOST, os.cpu_count() or 1, chunks)
+def _chunk_bounds(collection: GameCollection, first: int, end: int | None, chunk_games: int) -> Iterator[tuple[int, int]]:
+    """[start, stop) of each chunk of games first..end-1; where `end` is None, to the collection's
+    end, its games listed as the chunks need them (so that reading begins before the list ends)."""
+    start = first
+    while True:
+        stop = start + chunk_games if end is None else min(end, start + chunk_games)
+        # A chunk's last game ends where the next begins: listed too, unless the list is complete.
+        while end is None and len(collection) <= stop and not collection.index_more(chunk_games):
+            pass
+        if end is None:
+            stop = min(stop, len(collection))
+        if start >= stop:
+            return
+        yield start, stop
+        start = stop
 
 
-def _chunks_read(collection: GameCollection, first: int, total: int, chunk_games: int,
+def _chunks_read(collection: GameCollection, first: int, end: int | None, chunk_games: int,
                  readers: list[FastChunkOf]) -> Generator[_ReadChunk, None, None]:
-    """The chunks of games first..total-1 in order, read by threads a few chunks ahead of the caller
-    (who stores each meanwhile); where there is one chunk or one core, read one after the other."""
-    bounds = iter([(start, min(total, start + chunk_games)) for start in range(first, total, chunk_games)])
-    threads = _reading_threads(-(-(total - first) // chunk_games)) if readers else 1
+    """The chunks of games first..end-1 (see _chunk_bounds) in order, read by threads a few chunks
+    ahead of the caller (who stores each meanwhile); where there is one chunk or one core, read
+    one after the other."""
+    bounds = _chunk_bounds(collection, first, end, chunk_games)
+    ahead = list(itertools.islice(bounds, 2))
+    threads = min(READING_THREADS_MOST, os.cpu_count() or 1) if readers and len(ahead) > 1 else 1
     if threads <= 1:
-        for start, end in bounds:
-            yield _read_chunk(collection, start, end, readers)
+        for start, stop in itertools.chain(ahead, bounds):
+            yield _read_chunk(collection, start, stop, readers)
         return
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="reviewer-import")
     pending: deque[Future[_ReadChunk]] = deque()
     try:
-        for start, end in bounds:
-            pending.append(pool.submit(_read_chunk, collection, start, end, readers))
+        for start, stop in itertools.chain(ahead, bounds):
+            pending.append(pool.submit(_read_chunk, collection, start, stop, readers))
             if len(pending) > threads:
                 yield pending.popleft().result()
         while pending:
@@ -409,12 +423,19 @@ def _import_file(
 
 @dataclass(frozen=True)
 class _Block:
-    """Games first..first+count-1 of a file, as games 0..count-1 of `games`; `last`: the file ends with them."""
+    """Games first..first+count-1 of a file, as games 0..count-1 of `games` (count None: all of
+    them, listed while they are read); `last`: the file ends with them."""
 
     first: int
     games: GameCollection
-    count: int
+    count: int | None
     last: bool
+
+    def listed(self) -> int:
+        return len(self.games) if self.count is None else self.count
+
+    def all_listed(self) -> bool:
+        return self.last and (self.count is not None or self.games.index_complete)
 
 
 STREAMED_FILE_BYTES = 1 << 30  # a plain PGN this large is read as a stream too (its index would take memory)
@@ -424,20 +445,15 @@ STREAMED_FILE_BYTES = 1 << 30  # a plain PGN this large is read as a stream too 
 def _collections(path: Path) -> Iterator[Iterator[_Block]]:
     """The file's games: a PGN compressed or of STREAMED_FILE_BYTES or more as a stream of blocks (its
     size on disk and in memory bounded, as a game list of it would not be), any other file whole."""
-    suffix = path.suffix.lower()
-    compressed = suffix in COMPRESSED_SUFFIXES
-    is_pgn = (Path(path.stem).suffix.lower() if compressed else suffix) == ".pgn"
-    if is_pgn and (compressed or path.stat().st_size >= STREAMED_FILE_BYTES):
+    compressed = path.suffix.lower() in COMPRESSED_SUFFIXES
+    if compressed or path.stat().st_size >= STREAMED_FILE_BYTES:
         with _opened(path) as stream:
-            head = stream.read(SNIFF_BYTES)
-            if streams_as_text(head):
-                yield (_Block(block.first, block.games, block.count, block.last)
-                       for block in pgn_blocks(str(path), stream, prefix=head))
+            blocks = streamed_collection(str(path.with_suffix("")) if compressed else str(path), stream)
+            if blocks is not None:
+                yield (_Block(block.first, block.games, block.count, block.last) for block in blocks)
                 return
     with _readable_copy(path) as readable:
-        collection = open_collection(readable)
-        collection.complete_index()
-        yield iter([_Block(0, collection, len(collection), True)])
+        yield iter([_Block(0, open_collection(readable, first_games=1), None, True)])
 
 
 @contextmanager
@@ -491,15 +507,15 @@ class _Reading:
                     report.skipped.append((str(self.path), number, reason))
                 index += 1
             self.games_read = block.first + index
-            self.completed = block.last and index >= block.count
+            self.completed = index >= block.listed() and block.all_listed()
             stored, duplicates = chunk.write(self.database, self.games_read, self.completed)
             if stored:
                 compact(self.database.connection, self.database.index_folder, self.merge_rows)
             report.stored += stored
             report.duplicates += duplicates
             if self.progress is not None:
-                self.progress(ImportProgress(str(self.path), self.games_read, block.first + block.count, report.stored,
-                                             report.duplicates, len(report.skipped), block.last))
+                self.progress(ImportProgress(str(self.path), self.games_read, block.first + block.listed(), report.stored,
+                                             report.duplicates, len(report.skipped), block.all_listed()))
             if report.cancelled:
                 return
 

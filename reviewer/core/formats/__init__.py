@@ -12,20 +12,29 @@ inside a game that can still be shown become `game.warnings` (and `collection.wa
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import IO
 
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection, GameSummary
-from reviewer.core.formats.pgn import PgnCollection, game_from_pgn_text, write_pgn
+from reviewer.core.formats.pgn import (
+    PgnBlock,
+    PgnCollection,
+    game_from_pgn_text,
+    pgn_blocks,
+    streams_as_text,
+    write_pgn,
+)
 from reviewer.core.formats.sgf import SgfCollection, game_from_sgf_text, write_sgf
-from reviewer.core.formats.textio import read_game_file
+from reviewer.core.formats.textio import SNIFF_BYTES, read_game_file
 from reviewer.core.gametree import Game
 
 __all__ = [
     "READ_EXTENSIONS",
     "WRITE_EXTENSIONS",
+    "CollectionBlock",
     "GameCollection",
     "GameFileError",
     "GameSummary",
@@ -36,6 +45,7 @@ __all__ = [
     "open_collection",
     "read_extensions",
     "save_game",
+    "streamed_collection",
     "write_pgn",
     "write_sgf",
 ]
@@ -110,6 +120,19 @@ def open_collection(path: str | os.PathLike[str], first_games: int | None = None
     except (ValueError, UnicodeError, IndexError, KeyError) as error:
         detail = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise GameFileError(f"{file_path}: cannot be read ({detail})") from error
+
+
+CollectionBlock = PgnBlock  # whole games of a file read as a stream: its games first.. as games 0..count-1 of a collection
+
+
+def streamed_collection(name: str, stream: IO[bytes]) -> Iterator[CollectionBlock] | None:
+    """The games of a file named `name` read from `stream` in blocks of whole games (memory bounded
+    by the block, whatever the file's size); None where its format (or its text: UTF-16) is read
+    whole, the stream's first bytes then read."""
+    if Path(name).suffix.lower() != ".pgn":
+        return None
+    head = stream.read(SNIFF_BYTES)
+    return pgn_blocks(name, stream, prefix=head) if streams_as_text(head) else None
 
 
 def load_game(path: str | os.PathLike[str], index: int = 0) -> Game:

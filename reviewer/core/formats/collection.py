@@ -67,6 +67,15 @@ class GameCollection:
     def complete_index(self) -> None:
         """List every game of the file now (a big PGN lists its games in batches); most files are listed at once."""
 
+    @property
+    def index_complete(self) -> bool:
+        """Whether every game of the file is listed (`len()` counts those listed so far)."""
+        return True
+
+    def index_more(self, max_games: int) -> bool:
+        """List up to `max_games` more games; True once every game is listed."""
+        return True
+
     def summary(self, index: int) -> GameSummary:
         return self._summary(self._check_index(index))
 
