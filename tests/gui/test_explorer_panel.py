@@ -13,7 +13,14 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QLabel, QSplitter
 from window_support import OPEN_TIMEOUT_MS, shown_window
 
-from reviewer.core.database import GameDatabase, default_database_path, explore, import_paths, position_of_game
+from reviewer.core.database import (
+    GameDatabase,
+    ImportProgress,
+    default_database_path,
+    explore,
+    import_paths,
+    position_of_game,
+)
 from reviewer.gui.common import style
 from reviewer.gui.common.settings import Settings
 from reviewer.gui.explorer import explorer_panel
@@ -527,3 +534,28 @@ def test_my_games_is_not_shown_as_kept_while_no_player_is_named(qtbot, database,
     assert panel.mine.isChecked() and panel.filters().player == "Anderssen"  # the choice kept for when they are named
     assert 0 < mine.games < _expected(database, window.session.model.game, 1).games
     _wait_answer(qtbot, panel, mine.games)
+
+
+def test_the_import_bar_writes_how_far_it_is(qtbot, database, corpus_dir, monkeypatch):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._import
+
+    def held_after_a_report(context, database_path, paths):
+        context.report(ImportProgress(path=str(paths[0]), games_read=12345, games_in_file=50000, stored=12000, duplicates=0, skipped=0))
+        held.set()
+        release.wait(WAIT_MS / 1000)
+        return real(context, database_path, paths)
+
+    monkeypatch.setattr(explorer_panel, "_import", held_after_a_report)
+    panel.add_games([corpus_dir / "pgn" / "chesslib__31_events.pgn"])
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    shown = texts.import_progress_text(12345, 12000)
+    qtbot.waitUntil(lambda: panel.progress.text() == shown, timeout=WAIT_MS)  # drawn on the bar, not only set
+    assert "12,345 read" in shown and panel.progress.value() == 12345
+    assert panel.progress.fontMetrics().horizontalAdvance(shown) < panel.progress.width()  # on one line, uncut
+    assert "chesslib__31_events.pgn" in panel.progress.toolTip()
+    _shoot(qtbot, window, "importing")
+    release.set()
+    qtbot.waitUntil(lambda: not panel.progress.isVisible(), timeout=WAIT_MS)

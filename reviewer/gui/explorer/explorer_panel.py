@@ -665,6 +665,7 @@ class ExplorerPanel(QWidget):
     def _show_import(self, task: Task) -> None:
         self._import_task = task
         self._import_answered = False
+        self.progress.setRange(0, 0)  # busy until the first progress
         self.progress.setFormat("Adding games…")
         self.progress.show()
         self.cancel_button.show()
@@ -683,6 +684,7 @@ class ExplorerPanel(QWidget):
         self._import_task = task
         self._import_answered = False
         self.rebuild_button.hide()
+        self.progress.setRange(0, 0)
         self.progress.setFormat("Reading the games again…")
         self.progress.show()
         self.cancel_button.show()
@@ -716,7 +718,11 @@ class ExplorerPanel(QWidget):
             self.progress.setFormat("Stopping…")
 
     def _import_progress(self, progress: ImportProgress) -> None:
-        self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored, str(progress.path)))
+        # a bar with a range, however rough (a stream's games_in_file grows): a busy one draws no text
+        self.progress.setRange(0, max(1, progress.games_in_file, progress.games_read))
+        self.progress.setValue(progress.games_read)
+        self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored))
+        self.progress.setToolTip(texts.import_progress_tooltip(str(progress.path)))
 
     def _imported(self, report: ImportReport | Damage, quiet: bool) -> None:
         if isinstance(report, Damage):

@@ -140,8 +140,13 @@ def accuracy_cell(figures: GameFigures | None) -> AccuracyCell:
     return AccuracyCell(text, tooltip)
 
 
-def import_progress_text(games_read: int, stored: int, path: str) -> str:
-    return f"Adding games… {games_read:,} read, {stored:,} new ({path.rsplit('/', 1)[-1]})"
+def import_progress_text(games_read: int, stored: int) -> str:
+    """Short, for the bar beside Cancel (the file is named in its tooltip)."""
+    return f"{games_read:,} read, {stored:,} new"
+
+
+def import_progress_tooltip(path: str) -> str:
+    return f"Adding the games of {path.rsplit('/', 1)[-1]}"
 
 
 IMPORT_CANCELLED = "Adding games was cancelled before any was read."
