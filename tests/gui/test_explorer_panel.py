@@ -496,7 +496,7 @@ def test_a_few_moves_leave_their_room_to_the_top_games(qtbot, database, morphy_f
     _shoot(qtbot, window, "few-moves")
 
 
-def test_a_narrow_panel_puts_the_rating_under_the_dates_rather_than_cut_them(qtbot, database, morphy_file):
+def test_a_narrow_panel_cuts_no_filter_and_puts_the_rating_under_the_dates(qtbot, database, morphy_file):
     window = _window(qtbot)
     _open(qtbot, window, morphy_file, 0)
     panel = window.explorer_panel
@@ -507,16 +507,18 @@ def test_a_narrow_panel_puts_the_rating_under_the_dates_rather_than_cut_them(qtb
 
     beside = window.findChild(QSplitter, "moves-and-explorer")
     widest = beside.width() - window.move_list.minimumSizeHint().width() - beside.handleWidth()
-    for explorer_width, wide in ((panel.minimumSizeHint().width(), False), (widest, True)):
-        beside.setSizes([beside.width() - explorer_width, explorer_width])
-        qtbot.waitUntil(lambda: panel.width() == beside.sizes()[1], timeout=WAIT_MS)
-        QApplication.sendPostedEvents()
+    for narrowest, wide in ((True, False), (False, True)):
+        for _attempt in range(3):  # the narrowest it can be, once the rating boxes went under the dates
+            explorer_width = panel.minimumSizeHint().width() if narrowest else widest
+            beside.setSizes([beside.width() - explorer_width, explorer_width])
+            qtbot.waitUntil(lambda: panel.width() == beside.sizes()[1], timeout=WAIT_MS)
+            QApplication.sendPostedEvents()
         for box in (panel.since, panel.until, panel.min_rating, panel.min_accuracy):
             assert box.mapTo(panel, box.rect().topRight()).x() <= panel.width()  # nothing cut at the edge
         for box in (panel.since, panel.until):
             assert box.fontMetrics().horizontalAdvance("0000.00.00") < box.width()
-        for box in (panel.min_rating, panel.min_accuracy):
-            assert box.width() >= box.sizeHint().width()
+        for box in (panel.min_rating, panel.min_accuracy, panel.color, panel.speed):
+            assert box.width() >= box.sizeHint().width(), box  # its widest item whole
         assert (row_of(panel.min_rating) == row_of(panel.since)) == wide, panel.width()
     _shoot(qtbot, window, "wide-filters")
 
@@ -559,3 +561,15 @@ def test_the_import_bar_writes_how_far_it_is(qtbot, database, corpus_dir, monkey
     _shoot(qtbot, window, "importing")
     release.set()
     qtbot.waitUntil(lambda: not panel.progress.isVisible(), timeout=WAIT_MS)
+
+
+def test_the_filter_lists_are_never_cut_even_with_no_game_open(qtbot):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    beside = window.findChild(QSplitter, "moves-and-explorer")
+    for _attempt in range(3):
+        beside.setSizes([beside.width() - panel.minimumSizeHint().width(), panel.minimumSizeHint().width()])
+        qtbot.waitUntil(lambda: panel.width() == beside.sizes()[1], timeout=WAIT_MS)
+        QApplication.sendPostedEvents()
+    for combo in (panel.color, panel.speed):
+        assert combo.width() >= combo.sizeHint().width(), (combo.currentText(), combo.width(), panel.width())

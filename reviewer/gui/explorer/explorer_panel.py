@@ -338,6 +338,8 @@ class ExplorerPanel(QWidget):
         for row in (first_row, second_row, self._third_row):
             row.setContentsMargins(0, 0, 0, 0)
             row.setSpacing(4)
+        for combo in (self.color, self.speed):  # never squeezed to "either colo"
+            combo.setMinimumWidth(combo.sizeHint().width())
         first_row.addWidget(self.mine)
         first_row.addWidget(self.color)
         first_row.addWidget(self.speed)
