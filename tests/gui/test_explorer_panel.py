@@ -573,3 +573,28 @@ def test_the_filter_lists_are_never_cut_even_with_no_game_open(qtbot):
         QApplication.sendPostedEvents()
     for combo in (panel.color, panel.speed):
         assert combo.width() >= combo.sizeHint().width(), (combo.currentText(), combo.width(), panel.width())
+
+
+def test_a_move_whose_games_have_no_result_says_so_on_its_bar(qtbot, tmp_path):
+    games = tmp_path / "unfinished.pgn"
+    games.write_text("".join(f'[White "A{n}"]\n[Black "B{n}"]\n[Result "{result}"]\n\n1. {first} e5 {result}\n\n'
+                             for n, (first, result) in enumerate((("e4", "1-0"), ("d4", "*"), ("d4", "*")))), encoding="utf-8")
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [games])
+    window = _window(qtbot)
+    _open(qtbot, window, games, 0)
+    panel = window.explorer_panel
+    _wait_answer(qtbot, panel, 3)
+    row = _row(panel, "d4")
+    assert row.toolTip(2).endswith("; 2 without a result")
+    for dark in (False, True):
+        if window.commands.dark_action.isChecked() != dark:
+            window.commands.dark_action.trigger()
+        qtbot.waitUntil(lambda: panel.moves.palette().base().color() == QApplication.palette().base().color(), timeout=WAIT_MS)
+        image = panel.moves.viewport().grab().toImage()
+        bar = explorer_panel.bar_rect(panel.moves.visualRect(panel.moves.indexFromItem(row, 2)))
+        background = panel.moves.palette().base().color().rgb()
+        inked = [(x, y) for x in range(bar.left() + 2, bar.right() - 1) for y in range(bar.top() + 2, bar.bottom() - 1)
+                 if image.pixel(x, y) != background]
+        assert len(inked) > 20, dark  # written on, not an empty box
+    _shoot(qtbot, window, "no-result")

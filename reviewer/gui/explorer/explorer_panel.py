@@ -189,6 +189,8 @@ class _SharesDelegate(QStyledItemDelegate):
                 painter.setPen(_ink_on(fill))
                 painter.drawText(part, Qt.AlignmentFlag.AlignCenter, label)
         painter.setPen(style.color(theme.text_muted))
+        if not shares.first + shares.draws + shares.second:
+            painter.drawText(bar_rect(option.rect), Qt.AlignmentFlag.AlignCenter, texts.NO_RESULT)
         painter.drawRect(bar_rect(option.rect).adjusted(0, 0, -1, -1))
         painter.restore()
 

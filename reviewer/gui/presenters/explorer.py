@@ -53,11 +53,18 @@ def _second(color: Color) -> Color:
     return "black" if color == "white" else "white"
 
 
+NO_RESULT = "no result"  # the bar of a move whose games all lack one ("*")
+
+
 def result_shares(stats: MoveStats, first_color: Color) -> ResultShares:
+    """The shares of the games with a result; those without one are only named in the tooltip."""
     wins = {"white": stats.white_wins, "black": stats.black_wins}
-    total = max(1, stats.white_wins + stats.draws + stats.black_wins)
+    decided = stats.white_wins + stats.draws + stats.black_wins
+    total = max(1, decided)
     first, second = wins[first_color], wins[_second(first_color)]
     tooltip = f"{_side(first_color)} won {first:,}, {stats.draws:,} drawn, {_side(_second(first_color))} won {second:,}"
+    if stats.games > decided:
+        tooltip += f"; {stats.games - decided:,} without a result"
     return ResultShares(first / total, stats.draws / total, second / total, first_color, tooltip)
 
 
