@@ -5,7 +5,10 @@ bounded by the block size, resumed where a cut import stopped."""
 from __future__ import annotations
 
 import bz2
+import importlib
 import lzma
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 
@@ -133,3 +136,49 @@ def test_a_plain_pgn_is_read_while_its_games_are_still_being_listed(tmp_path):
     first, last = progress[0], progress[-1]
     assert not first.listed_all and first.games_read == 5 < first.games_in_file < 232
     assert last.listed_all and last.games_read == last.games_in_file == 232
+
+
+@pytest.mark.skipif(shutil.which("zstd") is None, reason="the zstd program is not installed")
+def test_a_zst_pgn_cancelled_while_zstd_still_writes_is_not_called_damaged_and_goes_on(tmp_path, joined_pgn, monkeypatch):
+    whole = _whole(tmp_path, joined_pgn)
+    packed = tmp_path / "joined.pgn.zst"
+    subprocess.run(["zstd", "-q", "-o", str(packed), str(joined_pgn)], check=True)
+    monkeypatch.setattr(importer.importlib, "import_module", _without_zstandard)  # the zstd program's path
+    _block_sizes(monkeypatch)
+    cancel = threading.Event()
+    with GameDatabase(tmp_path / "streamed.sqlite") as database:
+        cut = import_paths(database, [packed], chunk_games=40, merge_rows=10**9, cancel=cancel,
+                           progress=lambda _step: cancel.set())
+        assert cut.cancelled and not cut.unreadable and 0 < cut.stored < len(whole[0])
+        rest = import_paths(database, [packed], chunk_games=40, merge_rows=10**9)
+        assert not rest.unreadable and rest.resumed
+        assert _stored(database) == whole
+
+
+_import_module = importlib.import_module
+
+
+def _without_zstandard(name: str) -> object:
+    if name == "zstandard":
+        raise ImportError(name)
+    return _import_module(name)
+
+
+@pytest.mark.parametrize("packing", ["xz", "zst"])
+def test_a_damaged_compressed_pgn_is_named_and_keeps_the_games_read_before_the_damage(tmp_path, joined_pgn, monkeypatch, packing):
+    packed = tmp_path / f"joined.pgn.{packing}"
+    if packing == "zst":
+        if shutil.which("zstd") is None:
+            pytest.skip("the zstd program is not installed")
+        subprocess.run(["zstd", "-q", "-o", str(packed), str(joined_pgn)], check=True)
+        monkeypatch.setattr(importer.importlib, "import_module", _without_zstandard)
+    else:
+        packed.write_bytes(lzma.compress(joined_pgn.read_bytes()))
+    packed.write_bytes(packed.read_bytes()[: packed.stat().st_size * 2 // 3])  # cut short
+    _block_sizes(monkeypatch)
+    with GameDatabase(tmp_path / "streamed.sqlite") as database:
+        report = import_paths(database, [packed], chunk_games=40)
+        assert len(report.unreadable) == 1 and str(packed) in report.unreadable[0]
+        assert "decompress" in report.unreadable[0]
+        assert report.stored == database.game_count() > 0
+        assert database.connection.execute("SELECT complete FROM sources").fetchone()[0] == 0

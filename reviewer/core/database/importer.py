@@ -125,8 +125,10 @@ def _decompressor(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]
                 process.kill()
             process.stdout.close()
             code = process.wait()
-        if code != 0:  # a damaged file would otherwise read as a short one
             problem = process.stderr.read().decode(errors="replace").strip() if process.stderr else ""
+            if process.stderr:
+                process.stderr.close()
+        if read_to_the_end and code != 0:  # a damaged file would otherwise read as a short one
             raise GameFileError(f"{path}: zstd could not decompress it ({problem or f'exit {code}'})")
 
     return run_zstd
@@ -430,6 +432,7 @@ class _Block:
     games: GameCollection
     count: int | None
     last: bool
+    sound_when_read: bool = True  # False: a stream's end is known sound only once it closes (zstd's status)
 
     def listed(self) -> int:
         return len(self.games) if self.count is None else self.count
@@ -450,7 +453,7 @@ def _collections(path: Path) -> Iterator[Iterator[_Block]]:
         with _opened(path) as stream:
             blocks = streamed_collection(str(path.with_suffix("")) if compressed else str(path), stream)
             if blocks is not None:
-                yield (_Block(block.first, block.games, block.count, block.last) for block in blocks)
+                yield (_Block(block.first, block.games, block.count, block.last, sound_when_read=False) for block in blocks)
                 return
     with _readable_copy(path) as readable:
         yield iter([_Block(0, open_collection(readable, first_games=1), None, True)])
@@ -507,7 +510,7 @@ class _Reading:
                     report.skipped.append((str(self.path), number, reason))
                 index += 1
             self.games_read = block.first + index
-            self.completed = index >= block.listed() and block.all_listed()
+            self.completed = index >= block.listed() and block.all_listed() and block.sound_when_read
             stored, duplicates = chunk.write(self.database, self.games_read, self.completed)
             if stored:
                 compact(self.database.connection, self.database.index_folder, self.merge_rows)
