@@ -207,6 +207,16 @@ def test_the_move_list_marks_where_the_game_left_the_database_and_the_player_the
     assert line == "You left your usual line: you played 4.b4 here in 32 of your 34 other games; in this one 4.c3."
     out = move_list.departure_text(8)
     assert out.startswith("Out of the database: after 4…d6 no other game reached the position")
+    theme = style.theme_for(move_list)
+    game = window.session.model.game
+    for ply, color in ((7, theme.warning_text), (8, theme.info_text)):  # a mark for each kind, told apart
+        rect = move_list.item_rect(game.node_at_ply(ply))
+        image = move_list.viewport().grab(rect).toImage()
+        wanted = QColor(color)
+        near = [(x, y) for x in range(image.width()) for y in range(image.height())
+                if sum(abs(a - b) for a, b in zip(image.pixelColor(x, y).getRgb()[:3], wanted.getRgb()[:3], strict=True)) < 60]
+        assert len(near) > 3, (ply, color)
+    assert {mark for mark, _ in move_list.departure_marks(7)} != {mark for mark, _ in move_list.departure_marks(8)}
     game = window.session.model.game
     node = game.node_at_ply(7)
     rect = move_list.item_rect(node)

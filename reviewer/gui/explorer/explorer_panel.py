@@ -784,7 +784,8 @@ def _departures(database_path: Path, game: Game, player: str) -> Departures:
 
 class DepartureMarks(QObject):
     """Finds, for each game opened (and after games were added), where it left the database and
-    where the player left their usual line; `show(ply → line)` marks them (the move list, the comment).
+    where the player left their usual line; `show(ply → line, plies that left the database, plies
+    that left the line)` marks them (the move list, the comment).
     Asked in the import lane: a file just opened is in the database first."""
 
     def __init__(
@@ -793,7 +794,7 @@ class DepartureMarks(QObject):
         tasks: Tasks,
         database_path: Callable[[], Path],
         player: Callable[[], str],
-        show: Callable[[dict[int, str]], None],
+        show: Callable[[dict[int, str], frozenset[int], frozenset[int]], None],
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -805,7 +806,7 @@ class DepartureMarks(QObject):
     def look(self) -> None:
         """Ask for the game on show (the comment is drawn again with the answer: its ECO line too)."""
         game = self.session.model.game
-        self._show({})
+        self._show({}, frozenset(), frozenset())
         self.found = None
         if game is None or not game_support(game.kind).database_record_ref:
             return
@@ -823,4 +824,5 @@ class DepartureMarks(QObject):
         if found.line is not None:
             line = texts.line_departure_text(found.line, numbered)
             notes[found.line.ply] = f"{notes[found.line.ply]}\n{line}" if found.line.ply in notes else line
-        self._show(notes)
+        self._show(notes, frozenset([found.database.ply] if found.database else []),
+                   frozenset([found.line.ply] if found.line else []))

@@ -28,7 +28,8 @@ _CELL_PAD = 8.0  # text inset inside a cell, pixels
 _BLOCK_INDENT = 14.0  # variation block inset from the left
 
 PROBLEM_MARK = "⚠"
-DEPARTURE_MARK = "◆"  # the game left the database, or the player their usual line, with this move
+DEPARTURE_MARK = "◆"  # the game left the database with this move
+LINE_MARK = "●"  # the player left their usual line with this move
 _GO_STONE = 0.62  # the stone glyph's diameter as a fraction of the text height
 
 
@@ -69,6 +70,8 @@ class MoveListWidget(QAbstractScrollArea):
         self._judgements: dict[int, str | None] = {}
         self._problems: dict[int, list[str]] = {}
         self._departures: dict[int, str] = {}
+        self._left_database: frozenset[int] = frozenset()  # of those plies, where the game left the database
+        self._left_line: frozenset[int] = frozenset()  # where the player left their usual line
         self._time_trouble: dict[int, str] = {}  # main-line ply -> the ◷ tooltip of a mistake made in time trouble
         self._current: Node | None = None
         self._hover: _Item | None = None
@@ -92,6 +95,7 @@ class MoveListWidget(QAbstractScrollArea):
         self._judgements = {}
         self._problems = {}
         self._departures = {}
+        self._left_database = self._left_line = frozenset()
         self._time_trouble = {}
         self._current = None
         self._hover = None
@@ -118,13 +122,22 @@ class MoveListWidget(QAbstractScrollArea):
         self._problems = {ply: list(texts) for ply, texts in problems.items() if texts}
         self.viewport().update()
 
-    def set_departures(self, departures: dict[int, str]) -> None:
-        """Main-line ply → where the game left the database or the player their line (a ◆ and a tooltip)."""
+    def set_departures(self, departures: dict[int, str], left_database: frozenset[int], left_line: frozenset[int]) -> None:
+        """Main-line ply → what its tooltip says of where the game left the database (a ◆ at the plies
+        of `left_database`) or the player their usual line (a ● at those of `left_line`)."""
         self._departures = {ply: text for ply, text in departures.items() if text}
+        self._left_database, self._left_line = left_database, left_line
         self.viewport().update()
 
     def departure_text(self, ply: int) -> str:
         return self._departures.get(ply, "")
+
+    def departure_marks(self, ply: int) -> list[tuple[str, str]]:
+        """The marks after main-line move `ply`, each with the theme's colour it is drawn in (out of the
+        database: info, off the player's line: warning)."""
+        theme = style.theme_for(self)
+        return ([(DEPARTURE_MARK, theme.info_text)] if ply in self._left_database else []) + (
+            [(LINE_MARK, theme.warning_text)] if ply in self._left_line else [])
 
     def set_time_trouble(self, marks: dict[int, str]) -> None:
         """Main-line ply -> what the ◷ after a mistake made in time trouble says when hovered."""
@@ -560,9 +573,10 @@ class MoveListWidget(QAbstractScrollArea):
             painter.setPen(QColor(theme.current_text) if current else QColor(theme.warning_text))
             painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, TIME_TROUBLE_MARK)
             x += QFontMetricsF(self._font()).horizontalAdvance(TIME_TROUBLE_MARK) + 2
-        if item.ply in self._departures and item.kind == "main":
-            painter.setPen(QColor(theme.current_text) if current else QColor(theme.info_text))
-            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, DEPARTURE_MARK)
+        for mark, color in self.departure_marks(item.ply) if item.kind == "main" else []:
+            painter.setPen(QColor(theme.current_text) if current else QColor(color))
+            painter.drawText(QRectF(x, item.rect.top(), item.rect.right() - x, item.rect.height()), align, mark)
+            x += metrics.horizontalAdvance(mark) + 1
 
     def _paint_go_prefix(self, painter: QPainter, item: _Item, x: float, current: bool, theme: style.Theme) -> float:
         """Go cells start with the move number and a small stone; returns where the point text goes."""

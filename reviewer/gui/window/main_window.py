@@ -502,9 +502,9 @@ class MainWindow(QMainWindow):
         assert isinstance(view, QMenu)
         view.insertAction(self.commands.dark_action, action)
 
-    def _show_departures(self, notes: dict[int, str]) -> None:
+    def _show_departures(self, notes: dict[int, str], left_database: frozenset[int], left_line: frozenset[int]) -> None:
         """Where the game left the database or the player their line: a mark in the move list, a line in the comment."""
-        self.move_list.set_departures(notes)
+        self.move_list.set_departures(notes, left_database, left_line)
         self.views.notes = notes
         node = self.session.model.current_node
         if node is not None and self.session.model.game is not None:
