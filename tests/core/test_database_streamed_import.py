@@ -17,7 +17,7 @@ from support import CORPUS_DIR
 
 from reviewer.core.database import GameDatabase, import_paths, importer
 from reviewer.core.database.position_index import merge_runs
-from reviewer.core.formats import pgn
+from reviewer.core.formats import compressed, pgn
 
 # Plain games, comments and clocks, broken games, a game that starts with a BOM file.
 SOURCES = ("mliebelt-pgn-parser__twic-01-232games.pgn", "mliebelt-pgn-parser__lichess_mliebelt_2024-01-03.pgn",
@@ -143,7 +143,7 @@ def test_a_zst_pgn_cancelled_while_zstd_still_writes_is_not_called_damaged_and_g
     whole = _whole(tmp_path, joined_pgn)
     packed = tmp_path / "joined.pgn.zst"
     subprocess.run(["zstd", "-q", "-o", str(packed), str(joined_pgn)], check=True)
-    monkeypatch.setattr(importer.importlib, "import_module", _without_zstandard)  # the zstd program's path
+    monkeypatch.setattr(compressed.importlib, "import_module", _without_zstandard)  # the zstd program's path
     _block_sizes(monkeypatch)
     cancel = threading.Event()
     with GameDatabase(tmp_path / "streamed.sqlite") as database:
@@ -171,7 +171,7 @@ def test_a_damaged_compressed_pgn_is_named_and_keeps_the_games_read_before_the_d
         if shutil.which("zstd") is None:
             pytest.skip("the zstd program is not installed")
         subprocess.run(["zstd", "-q", "-o", str(packed), str(joined_pgn)], check=True)
-        monkeypatch.setattr(importer.importlib, "import_module", _without_zstandard)
+        monkeypatch.setattr(compressed.importlib, "import_module", _without_zstandard)
     else:
         packed.write_bytes(lzma.compress(joined_pgn.read_bytes()))
     packed.write_bytes(packed.read_bytes()[: packed.stat().st_size * 2 // 3])  # cut short

@@ -214,6 +214,7 @@ def _cancelled_after_a_chunk(database):
 def test_a_long_file_opened_shows_its_import_and_can_cancel_it(qtbot, corpus_dir, monkeypatch):
     import threading
 
+    from reviewer.core.database import importer
     from reviewer.gui.explorer import explorer_panel
 
     held, release = threading.Event(), threading.Event()
@@ -231,6 +232,7 @@ def test_a_long_file_opened_shows_its_import_and_can_cancel_it(qtbot, corpus_dir
         return real(context, database_path, paths)
 
     monkeypatch.setattr(explorer_panel, "_import", held_after_the_first_chunk)
+    monkeypatch.setattr(importer, "CHUNK_GAMES", 1000)
     window = _window(qtbot)
     panel = window.explorer_panel
     eco = corpus_dir / "pgn" / "chesslib__eco.pgn"  # 2014 games: more than a chunk

@@ -4,25 +4,20 @@ same moves and headers is stored once) and re-reading a file that changed on dis
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import importlib
 import itertools
 import logging
-import lzma
 import os
 import shutil
 import sqlite3
-import subprocess
 import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextlib import AbstractContextManager, closing, contextmanager
+from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO
 
 import numpy as np
 
@@ -42,6 +37,7 @@ from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions, streamed_collection
+from reviewer.core.formats.compressed import COMPRESSED_SUFFIXES, decompressed, is_compressed, plain_name
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
@@ -49,7 +45,6 @@ __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_path
 
 CHUNK_GAMES = 4000  # games per transaction: what a cut import loses at most (and one run of the position index)
 READING_THREADS_MOST = 4  # threads reading chunks ahead of the one being stored (the compiled readers let go of the GIL)
-COMPRESSED_SUFFIXES = (".bz2", ".zst", ".xz", ".gz")
 
 log = logging.getLogger(__name__)
 assert PACKED_ENDED == ENDED  # a record's packed moves go to the position index as they are
@@ -95,59 +90,16 @@ def importable_files(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def _decompressor(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]:
-    suffix = path.suffix.lower()
-    if suffix == ".bz2":
-        return lambda: bz2.open(path, "rb")
-    if suffix == ".xz":
-        return lambda: lzma.open(path, "rb")
-    if suffix == ".gz":
-        return lambda: cast(IO[bytes], gzip.open(path, "rb"))
-    try:
-        zstandard: Any = importlib.import_module("zstandard")
-    except ImportError:
-        zstandard = None
-    if zstandard is not None:
-        return lambda: cast(IO[bytes], zstandard.ZstdDecompressor().stream_reader(open(path, "rb")))
-    if shutil.which("zstd") is None:
-        raise GameFileError(f"{path}: a .zst file needs the zstandard module or the zstd program; neither is installed")
-
-    @contextmanager
-    def run_zstd() -> Iterator[IO[bytes]]:
-        process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        assert process.stdout is not None
-        read_to_the_end = False
-        try:
-            yield process.stdout
-            read_to_the_end = process.stdout.read(1) == b""
-        finally:
-            if not read_to_the_end:  # a reader that stopped early (cancelled): zstd has nothing to say
-                process.kill()
-            process.stdout.close()
-            code = process.wait()
-            problem = process.stderr.read().decode(errors="replace").strip() if process.stderr else ""
-            if process.stderr:
-                process.stderr.close()
-        if read_to_the_end and code != 0:  # a damaged file would otherwise read as a short one
-            raise GameFileError(f"{path}: zstd could not decompress it ({problem or f'exit {code}'})")
-
-    return run_zstd
-
-
 @contextmanager
 def _readable_copy(path: Path) -> Iterator[Path]:
     """The file itself, or a compressed file decompressed (streamed) into a temporary file."""
-    if path.suffix.lower() not in COMPRESSED_SUFFIXES:
+    if not is_compressed(path):
         yield path
         return
-    opener = _decompressor(path)
     with tempfile.TemporaryDirectory(prefix="reviewer-import-") as folder:
-        target = Path(folder) / path.stem
-        try:
-            with opener() as source, open(target, "wb") as copy:
-                shutil.copyfileobj(source, copy, 1 << 20)
-        except (OSError, EOFError, lzma.LZMAError) as error:
-            raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+        target = Path(folder) / plain_name(path).name
+        with decompressed(path) as source, open(target, "wb") as copy:
+            shutil.copyfileobj(source, copy, 1 << 20)
         yield target
 
 
@@ -448,10 +400,9 @@ STREAMED_FILE_BYTES = 1 << 30  # a plain PGN this large is read as a stream too 
 def _collections(path: Path) -> Iterator[Iterator[_Block]]:
     """The file's games: a PGN compressed or of STREAMED_FILE_BYTES or more as a stream of blocks (its
     size on disk and in memory bounded, as a game list of it would not be), any other file whole."""
-    compressed = path.suffix.lower() in COMPRESSED_SUFFIXES
-    if compressed or path.stat().st_size >= STREAMED_FILE_BYTES:
+    if is_compressed(path) or path.stat().st_size >= STREAMED_FILE_BYTES:
         with _opened(path) as stream:
-            blocks = streamed_collection(str(path.with_suffix("")) if compressed else str(path), stream)
+            blocks = streamed_collection(str(path), stream)
             if blocks is not None:
                 yield (_Block(block.first, block.games, block.count, block.last, sound_when_read=False) for block in blocks)
                 return
@@ -461,15 +412,12 @@ def _collections(path: Path) -> Iterator[Iterator[_Block]]:
 
 @contextmanager
 def _opened(path: Path) -> Iterator[IO[bytes]]:
-    try:
-        if path.suffix.lower() in COMPRESSED_SUFFIXES:
-            with _decompressor(path)() as stream:
-                yield stream
-        else:
-            with open(path, "rb") as stream:
-                yield stream
-    except (EOFError, lzma.LZMAError) as error:
-        raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+    if is_compressed(path):
+        with decompressed(path) as stream:
+            yield stream
+    else:
+        with open(path, "rb") as stream:
+            yield stream
 
 
 class _Reading:
@@ -527,15 +475,16 @@ def import_paths(
     database: GameDatabase,
     paths: list[Path],
     *,
-    chunk_games: int = CHUNK_GAMES,
+    chunk_games: int | None = None,
     progress: Callable[[ImportProgress], None] | None = None,
     cancel: threading.Event | None = None,
     merge_rows: int = MERGE_ROWS_MOST,
 ) -> ImportReport:
     """Read the files and folders into the database. A file that cannot be read is named in
     `unreadable` and the others are read; a game that cannot be stored is named in `skipped`.
-    Each chunk's games are searchable once it is stored; the position index's runs are merged up
-    to `merge_rows` positions each."""
+    Each chunk's games (`chunk_games`, CHUNK_GAMES unless given) are searchable once it is stored;
+    the position index's runs are merged up to `merge_rows` positions each."""
+    chunk_games = chunk_games or CHUNK_GAMES
     report = ImportReport()
     remove_leftovers(database.connection, database.index_folder)
     for path in importable_files([Path(p) for p in paths]):

@@ -19,6 +19,7 @@ from typing import IO
 from reviewer.core.atomic import write_text_atomic
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection, GameSummary
+from reviewer.core.formats.compressed import decompressed_copy, is_compressed, plain_name
 from reviewer.core.formats.pgn import (
     PgnBlock,
     PgnCollection,
@@ -89,7 +90,7 @@ def read_extensions() -> tuple[str, ...]:
 
 
 def _reader_for(path: Path) -> Callable[[str, bytes], GameCollection]:
-    suffix = path.suffix.lower()
+    suffix = plain_name(path).suffix.lower()  # a compressed file's: that of its name without the compression suffix
     from reviewer.core.games.support import readers  # the readers registered games bring
 
     reader = _READERS.get(suffix) or readers().get(suffix)
@@ -107,6 +108,11 @@ def open_collection(path: str | os.PathLike[str], first_games: int | None = None
     returns (the rest with `index_more()`, `complete_index()` or `index_in_background()`).
     """
     file_path = Path(path)
+    if is_compressed(file_path):
+        _reader_for(file_path)  # the message for a file of no game format, before decompressing it
+        collection = open_collection(decompressed_copy(file_path), first_games)
+        collection.path = str(file_path)  # its games are the compressed file's
+        return collection
     reader = _reader_for(file_path)
     try:
         if reader is PgnCollection:
@@ -125,14 +131,14 @@ def open_collection(path: str | os.PathLike[str], first_games: int | None = None
 CollectionBlock = PgnBlock  # whole games of a file read as a stream: its games first.. as games 0..count-1 of a collection
 
 
-def streamed_collection(name: str, stream: IO[bytes]) -> Iterator[CollectionBlock] | None:
-    """The games of a file named `name` read from `stream` in blocks of whole games (memory bounded
-    by the block, whatever the file's size); None where its format (or its text: UTF-16) is read
-    whole, the stream's first bytes then read."""
-    if Path(name).suffix.lower() != ".pgn":
+def streamed_collection(path: str, stream: IO[bytes]) -> Iterator[CollectionBlock] | None:
+    """The games of the file at `path` (compressed or not) read from `stream` in blocks of whole
+    games (memory bounded by the block, whatever the file's size); None where its format (or its
+    text: UTF-16) is read whole, the stream's first bytes then read."""
+    if plain_name(path).suffix.lower() != ".pgn":
         return None
     head = stream.read(SNIFF_BYTES)
-    return pgn_blocks(name, stream, prefix=head) if streams_as_text(head) else None
+    return pgn_blocks(path, stream, prefix=head) if streams_as_text(head) else None
 
 
 def load_game(path: str | os.PathLike[str], index: int = 0) -> Game:

@@ -37,13 +37,13 @@ from pathlib import Path
 from reviewer.core.atomic import write_bytes_atomic
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats.collection import GameCollection
+from reviewer.core.formats.compressed import COMPRESSED_SUFFIXES
 from reviewer.core.formats.pgn import PgnCollection, write_pgn
 from reviewer.core.formats.sgf import SgfCollection, write_sgf
 from reviewer.core.formats.textio import codec_for_charset, is_utf8
 from reviewer.core.gametree import Game
 
 IN_PLACE_FORMATS = {".pgn": "pgn", ".sgf": "sgf"}
-COMPRESSED_SUFFIXES = (".zst", ".bz2", ".gz", ".xz")
 BACKUP_SUFFIX = ".bak"
 HASHED_BYTES_LIMIT = 256 * 1024 * 1024  # bigger files are compared by size and modification time only
 

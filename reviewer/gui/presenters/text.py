@@ -10,7 +10,8 @@ from reviewer.core.gametree import Color, Game
 # After a move number for Black on screen ("6… Nf6"); files write "6... Nf6".
 SCREEN_DOTS = "…"
 
-GAME_FILE_FILTER = "Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi);;PGN (*.pgn);;SGF (*.sgf);;All files (*)"
+GAME_FILE_FILTER = ("Game files (*.pgn *.sgf *.gib *.ngf *.ugf *.ugi *.pgn.zst *.pgn.bz2 *.pgn.xz *.pgn.gz *.sgf.zst *.sgf.bz2"
+                    " *.sgf.xz *.sgf.gz);;PGN (*.pgn *.pgn.zst *.pgn.bz2 *.pgn.xz *.pgn.gz);;SGF (*.sgf);;All files (*)")
 
 
 def engine_missing(message: str) -> bool:
