@@ -4,11 +4,14 @@ same moves and headers is stored once) and re-reading a file that changed on dis
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import itertools
 import logging
 import os
 import shutil
 import sqlite3
+import sys
 import tempfile
 import threading
 from collections import deque
@@ -471,6 +474,23 @@ class _Reading:
                 return
 
 
+@functools.cache
+def _reuse_freed_memory() -> None:
+    """glibc hands each freed block of a few MB back to the kernel, which zeroes its pages again for
+    the next chunk's arrays (about a tenth of an import's time): keep up to 256 MB for reuse."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, 64 << 20)
+        libc.mallopt(_M_TRIM_THRESHOLD, 256 << 20)
+    except (OSError, AttributeError):  # another C library: its own ways
+        pass
+
+
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # mallopt's parameters (malloc.h)
+
+
 def import_paths(
     database: GameDatabase,
     paths: list[Path],
@@ -485,6 +505,7 @@ def import_paths(
     Each chunk's games (`chunk_games`, CHUNK_GAMES unless given) are searchable once it is stored;
     the position index's runs are merged up to `merge_rows` positions each."""
     chunk_games = chunk_games or CHUNK_GAMES
+    _reuse_freed_memory()
     report = ImportReport()
     remove_leftovers(database.connection, database.index_folder)
     for path in importable_files([Path(p) for p in paths]):
