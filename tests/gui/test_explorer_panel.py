@@ -142,21 +142,48 @@ def test_a_double_clicked_game_opens_at_the_position(qtbot, database, morphy_fil
     assert reached.games == expected.games  # the same position
 
 
-def test_an_answer_for_a_position_no_longer_shown_is_dropped(qtbot, database, morphy_file, monkeypatch):
+def _morphy_window(qtbot, morphy_file):
+    """The window on Morphy's first game, the explorer's answer for its start shown."""
     window = _window(qtbot)
     _open(qtbot, window, morphy_file, 0)
-    panel = window.explorer_panel
-    _wait_answer(qtbot, panel, 211)
+    _wait_answer(qtbot, window.explorer_panel, 211)
+    return window, window.explorer_panel
+
+
+def _first_answer_held(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """The next position's answer held until `release` is set (`held` says it is being held)."""
     held, release = threading.Event(), threading.Event()
     real = explorer_panel._answer
 
-    def slow_first(path, game, node, filters):
+    def held_once(path, game, node, filters):
         if not held.is_set():
             held.set()
             release.wait(WAIT_MS / 1000)
         return real(path, game, node, filters)
 
-    monkeypatch.setattr(explorer_panel, "_answer", slow_first)
+    monkeypatch.setattr(explorer_panel, "_answer", held_once)
+    return held, release
+
+
+def _import_held(monkeypatch, first=None) -> tuple[threading.Event, threading.Event]:
+    """The next import held before it reads (after `first(context, paths)`) until `release` is set."""
+    held, release = threading.Event(), threading.Event()
+    real = explorer_panel._import
+
+    def held_import(context, database_path, paths):
+        if first is not None:
+            first(context, paths)
+        held.set()
+        release.wait(WAIT_MS / 1000)
+        return real(context, database_path, paths)
+
+    monkeypatch.setattr(explorer_panel, "_import", held_import)
+    return held, release
+
+
+def test_an_answer_for_a_position_no_longer_shown_is_dropped(qtbot, database, morphy_file, monkeypatch):
+    window, panel = _morphy_window(qtbot, morphy_file)
+    held, release = _first_answer_held(monkeypatch)
     window.go_to_ply(1)
     qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
     window.go_to_ply(2)
@@ -377,20 +404,8 @@ def _first_fill(panel) -> QColor:
 
 
 def test_a_slow_answer_greys_the_last_one_which_no_longer_plays(qtbot, database, morphy_file, monkeypatch):
-    window = _window(qtbot)
-    _open(qtbot, window, morphy_file, 0)
-    panel = window.explorer_panel
-    _wait_answer(qtbot, panel, 211)
-    held, release = threading.Event(), threading.Event()
-    real = explorer_panel._answer
-
-    def held_once(path, game, node, filters):
-        if not held.is_set():
-            held.set()
-            release.wait(WAIT_MS / 1000)
-        return real(path, game, node, filters)
-
-    monkeypatch.setattr(explorer_panel, "_answer", held_once)
+    window, panel = _morphy_window(qtbot, morphy_file)
+    _held, release = _first_answer_held(monkeypatch)
     white_fill = _first_fill(panel)
     assert white_fill == QColor(style.theme_for(panel.moves).results_white)
     window.go_to_ply(1)
@@ -407,19 +422,8 @@ def test_a_slow_answer_greys_the_last_one_which_no_longer_plays(qtbot, database,
 
 
 def test_an_answer_read_while_games_are_added_says_so_and_is_asked_again(qtbot, database, morphy_file, corpus_dir, monkeypatch):
-    window = _window(qtbot)
-    _open(qtbot, window, morphy_file, 0)
-    panel = window.explorer_panel
-    _wait_answer(qtbot, panel, 211)
-    held, release = threading.Event(), threading.Event()
-    real = explorer_panel._import
-
-    def held_import(context, database_path, paths):
-        held.set()
-        release.wait(WAIT_MS / 1000)
-        return real(context, database_path, paths)
-
-    monkeypatch.setattr(explorer_panel, "_import", held_import)
+    window, panel = _morphy_window(qtbot, morphy_file)
+    held, release = _import_held(monkeypatch)
     panel.add_games([corpus_dir / "pgn" / "chesslib__31_events.pgn"])
     qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
     window.go_to_ply(1)
@@ -551,16 +555,8 @@ def test_my_games_is_not_shown_as_kept_while_no_player_is_named(qtbot, database,
 def test_the_import_bar_writes_how_far_it_is(qtbot, database, corpus_dir, monkeypatch):
     window = _window(qtbot)
     panel = window.explorer_panel
-    held, release = threading.Event(), threading.Event()
-    real = explorer_panel._import
-
-    def held_after_a_report(context, database_path, paths):
-        context.report(ImportProgress(path=str(paths[0]), games_read=12345, games_in_file=50000, stored=12000, duplicates=0, skipped=0))
-        held.set()
-        release.wait(WAIT_MS / 1000)
-        return real(context, database_path, paths)
-
-    monkeypatch.setattr(explorer_panel, "_import", held_after_a_report)
+    held, release = _import_held(monkeypatch, lambda context, paths: context.report(
+        ImportProgress(path=str(paths[0]), games_read=12345, games_in_file=50000, stored=12000, duplicates=0, skipped=0)))
     panel.add_games([corpus_dir / "pgn" / "chesslib__31_events.pgn"])
     qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
     shown = texts.import_progress_text(12345, 12000)
