@@ -207,6 +207,21 @@ def test_a_file_opened_in_the_window_feeds_the_database(qtbot, morphy_file):
     _wait_answer(qtbot, panel, 211)
 
 
+def test_an_empty_database_being_fed_a_file_just_opened_says_its_games_are_coming(qtbot, morphy_file, monkeypatch):
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    held, release = _import_held(monkeypatch)
+    _open(qtbot, window, morphy_file, 0)
+    qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
+    qtbot.waitUntil(lambda: panel.answer is not None, timeout=WAIT_MS)
+    assert panel.summary_label.text() == texts.FIRST_GAMES_COMING
+    assert not panel.add_button.isVisible()  # no offer to add games while they are being added
+    with qtbot.waitSignal(panel.imported, timeout=WAIT_MS):
+        release.set()
+    _wait_answer(qtbot, panel, 211)
+    assert panel.summary_label.text() == texts.summary(panel.answer.exploration)
+
+
 def test_an_empty_database_offers_to_add_games(qtbot, morphy_file):
     window = _window(qtbot)
     panel = window.explorer_panel

@@ -523,10 +523,14 @@ class ExplorerPanel(QWidget):
             self.games.addTopLevelItem(item)
         self.moves.setMaximumHeight(_rows_height(self.moves))  # the room it does not need goes to the games
         empty = answer.database_games == 0
-        self.add_button.setVisible(empty or self._import_task is not None)
+        coming = empty and any(not task.is_over for task in self._imports)  # a file just opened, read unseen
+        self.add_button.setVisible((empty and not coming) or self._import_task is not None)
         self.body.setVisible(not empty)
         self.add_button.setEnabled(self._import_task is None)
-        summary = texts.EMPTY_DATABASE if empty else texts.summary(answer.exploration, answer.filtered)
+        if empty:
+            summary = texts.FIRST_GAMES_COMING if coming else texts.EMPTY_DATABASE
+        else:
+            summary = texts.summary(answer.exploration, answer.filtered)
         self.summary_label.setText(f"{summary}{texts.STILL_ADDING if self._partial and not empty else ''}")
         self.answered.emit(answer)
 

@@ -12,6 +12,7 @@ from reviewer.core.database.figures import GameFigures
 from reviewer.core.gametree import Color
 
 EMPTY_DATABASE = "Your game database is empty: add game files or a folder to see the moves played here."
+FIRST_GAMES_COMING = "Adding the games of the file to your game database: the moves played here show once the first ones are in."
 NO_GAMES_HERE = "No game in the database reached this position."
 LOOKING_UP = "Looking up this position…"
 STILL_ADDING = " (so far: games are still being added)"
