@@ -389,6 +389,8 @@ def test_every_part_of_the_results_bar_stands_out_in_both_themes(qtbot, database
                 assert style.contrast_ratio(outline, background) >= 3, (outline.name(), background.name())
             else:
                 assert style.contrast_ratio(fill, background) >= 3, (dark, side, fill.name(), background.name())
+        for part, _fill, _fraction in parts[1:]:  # a line of the background between two parts, however close their greys
+            assert QColor.fromRgb(image.pixel(part.left(), part.center().y())) == background
     _shoot(qtbot, window, "results-bar")
 
 

@@ -182,8 +182,11 @@ class _SharesDelegate(QStyledItemDelegate):
         theme = style.theme_for(option.widget)
         painter.save()
         metrics = painter.fontMetrics()
-        for part, fill, fraction in bar_parts(option.rect, shares, theme):
+        separator = option.palette.base().color()  # between two parts: told apart whatever their greys
+        for place, (part, fill, fraction) in enumerate(bar_parts(option.rect, shares, theme)):
             painter.fillRect(part, fill)
+            if place:
+                painter.fillRect(QRect(part.left(), part.top(), 1, part.height()), separator)
             label = f"{100 * fraction:.0f}%"
             if metrics.horizontalAdvance(label) + 6 <= part.width():
                 painter.setPen(_ink_on(fill))
