@@ -438,6 +438,18 @@ def test_a_slow_answer_greys_the_last_one_which_no_longer_plays(qtbot, database,
     assert panel.summary_label.text() == texts.summary(after_e4) and _first_fill(panel) == white_fill
 
 
+def test_a_move_plays_while_the_answer_for_new_filters_of_the_same_position_is_slow(qtbot, database, morphy_file, monkeypatch):
+    window, panel = _morphy_window(qtbot, morphy_file)
+    _held, release = _first_answer_held(monkeypatch)
+    QTest.keyClicks(panel.until, "1858")
+    QTest.keyClick(panel.until, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: panel.summary_label.text() == texts.LOOKING_UP, timeout=WAIT_MS)
+    _click(panel.moves, _row(panel, "e4"))  # the moves are this position's: only their counts are changing
+    assert window.session.model.current_ply == 1 and window.session.model.current_node.move == "e4"
+    release.set()
+    _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 1, panel.filters()).games)
+
+
 def test_an_answer_read_while_games_are_added_says_so_and_is_asked_again(qtbot, database, morphy_file, corpus_dir, monkeypatch):
     window, panel = _morphy_window(qtbot, morphy_file)
     held, release = _import_held(monkeypatch)

@@ -261,7 +261,8 @@ class ExplorerPanel(QWidget):
         self._import_answered = False  # the import on show told what it did (else it was dropped unstarted)
         self.answer: Answer | None = None
         self._damaged = False  # the database on show is damaged: Rebuild is offered once no import runs
-        self._pending = False  # a question is out: what the tables show is of an earlier position
+        self._pending = False  # a question is out: what the tables show may be of an earlier position, or filters
+        self._answered_node: object = None  # the position whose moves the tables show
         self._partial = False  # the answer on show was read while games were still being added
         self._stale_timer = QTimer(self)
         self._stale_timer.setSingleShot(True)
@@ -490,10 +491,10 @@ class ExplorerPanel(QWidget):
         self._pending = True
         self._stale_timer.start()
         task = self.tasks.submit(_answer, self._database_path(), game, node, filters, name="explorer")
-        task.done.connect(lambda answer, asked=asked: self._answered(asked, answer))
+        task.done.connect(lambda answer, asked=asked, node=node: self._answered(asked, answer, node))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
 
-    def _answered(self, asked: int, answer: Answer | Damage) -> None:
+    def _answered(self, asked: int, answer: Answer | Damage, node: object = None) -> None:
         if asked != self._asked:
             return  # an answer for a position no longer shown
         if isinstance(answer, Damage):
@@ -503,6 +504,7 @@ class ExplorerPanel(QWidget):
         self.rebuild_button.hide()
         self._settle()
         self.answer = answer
+        self._answered_node = node
         self._partial = self._adding()
         first = game_support(answer.exploration.kind).first_player
         self.moves.clear()
@@ -635,13 +637,17 @@ class ExplorerPanel(QWidget):
         task.done.connect(lambda figures: self.refresh() if figures is not None else None)
 
     # ----------------------------------------------------------------------------- actions
+    def _shows_this_position(self) -> bool:
+        """Whether the tables are of the position on the board (their filters may be changing)."""
+        return self._answered_node is not None and self._answered_node is self.session.model.current_node
+
     def _play(self, item: QTreeWidgetItem, _column: int) -> None:
-        if not self._pending:  # else the move is one of an earlier position
+        if self._shows_this_position():  # else the move is one of an earlier position
             self.session.model.play_move(item.text(0))
 
     def _open(self, item: QTreeWidgetItem, _column: int) -> None:
         data = item.data(0, Qt.ItemDataRole.UserRole)
-        if data and not self._pending:
+        if data and self._shows_this_position():
             game, ply = data
             assert isinstance(game, StoredGame)
             self._open_game(game.source_path, game.source_index, int(ply))
