@@ -92,12 +92,15 @@ def test_a_date_that_is_no_date_is_said_to_be_one(qtbot, database, morphy_file):
     QTest.keyClick(panel.since, Qt.Key.Key_Return)
     assert panel.summary_label.text() == "The filters cannot be used: '1858.13' is not a date: there is no month 13."
     assert panel.answer is None and panel.moves.topLevelItemCount() == 0
+    assert "no month 13" in panel.since.toolTip() and "border" in panel.since.styleSheet()  # the box itself says so
+    assert panel.until.styleSheet() == ""
+    screenshots.shoot(qtbot, window, "explorer-bad-date", shown=panel)
     QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
     QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
     QTest.keyClick(panel.since, Qt.Key.Key_Backspace)
     QTest.keyClick(panel.since, Qt.Key.Key_Return)  # "1858": a date
     _wait_answer(qtbot, panel, _expected(database, window.session.model.game, 0, panel.filters()).games)
-    assert panel.filters().since == "1858"
+    assert panel.filters().since == "1858" and panel.since.styleSheet() == ""
     assert panel.summary_label.text().endswith("games (of those the filters keep) reached this position")
     dates = {panel.games.topLevelItem(place).text(2) for place in range(panel.games.topLevelItemCount())}
     assert dates and not any("?" in date for date in dates)  # "1858", not "1858.??.??"

@@ -198,6 +198,9 @@ class _SharesDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+_DATE_HINT = "YYYY, YYYY.MM or YYYY.MM.DD; Enter sets it"
+
+
 def _rows_height(tree: QTreeWidget) -> int:
     """The height that shows the header and every row of `tree` (at least two rows, so it never shrinks to nothing)."""
     rows = max(2, tree.topLevelItemCount())
@@ -312,7 +315,7 @@ class ExplorerPanel(QWidget):
         since_label, until_label = QLabel("since", self), QLabel("until", self)
         for box, label in ((self.since, since_label), (self.until, until_label)):
             box.setPlaceholderText("YYYY.MM")
-            box.setToolTip("YYYY, YYYY.MM or YYYY.MM.DD; Enter sets it")
+            box.setToolTip(_DATE_HINT)
             label.setBuddy(box)
         self.min_rating = QSpinBox(self)
         self.min_rating.setRange(0, 3500)
@@ -485,14 +488,27 @@ class ExplorerPanel(QWidget):
         try:
             check_filters(filters)
         except ValueError as error:
+            self._mark_bad_dates()
             self._show_nothing(texts.bad_filter_text(str(error)))
             return
+        self._mark_bad_dates()
         asked = self._asked
         self._pending = True
         self._stale_timer.start()
         task = self.tasks.submit(_answer, self._database_path(), game, node, filters, name="explorer")
         task.done.connect(lambda answer, asked=asked, node=node: self._answered(asked, answer, node))
         task.failed.connect(lambda text, asked=asked: self._failed(asked, text))
+
+    def _mark_bad_dates(self) -> None:
+        """A date box whose text is no date is framed in red, the reason in its tooltip."""
+        for box, alone in ((self.since, ExploreFilters(since=self.since.text())), (self.until, ExploreFilters(until=self.until.text()))):
+            try:
+                check_filters(alone)
+                problem = ""
+            except ValueError as error:
+                problem = str(error)
+            box.setToolTip(problem or _DATE_HINT)
+            box.setStyleSheet(f"QLineEdit {{ border: 2px solid {style.theme_for(self).error_text}; }}" if problem else "")
 
     def _answered(self, asked: int, answer: Answer | Damage, node: object = None) -> None:
         if asked != self._asked:
