@@ -11,7 +11,7 @@ from pathlib import Path
 import chess
 
 from reviewer.core.analysis import Candidate, Evaluation, EvaluationTable
-from reviewer.core.gametree import Game, Node
+from reviewer.core.gametree import Game, Node, gtp_from_point
 from reviewer.core.scoring import assess_game
 from reviewer.core.services.trainer.cards import Card, cards_from_game
 
@@ -194,3 +194,36 @@ def first_games(source: Path, count: int, target: Path) -> Path:
                 games += 1
             out.write(line)
     return target
+
+
+# The 8 symmetries of a square board of n lines, as (row, col) -> (row, col).
+TRANSFORMS = [
+    lambda r, c, n: (r, c),
+    lambda r, c, n: (n - 1 - r, n - 1 - c),
+    lambda r, c, n: (r, n - 1 - c),
+    lambda r, c, n: (n - 1 - r, c),
+    lambda r, c, n: (c, n - 1 - r),
+    lambda r, c, n: (n - 1 - c, r),
+    lambda r, c, n: (c, r),
+    lambda r, c, n: (n - 1 - c, n - 1 - r),
+]
+
+
+def transformed_copy(game: Game, transform, swap_colours: bool = False) -> Game:
+    """The game on the board turned by `transform`; with `swap_colours`, each stone and move of
+    the other colour (the players and the result too: the same game, the colours swapped)."""
+    n = game.board_width
+    swapped = {"black": "white", "white": "black"}
+    colour = (lambda c: swapped[c]) if swap_colours else (lambda c: c)
+    result = game.result.translate(str.maketrans("BW", "WB")) if swap_colours else game.result
+    white, black = (game.black, game.white) if swap_colours else (game.white, game.black)
+    copy = Game(kind="go", board_width=n, board_height=n, komi=game.komi, result=result,
+                white=white, black=f"{black} (turned)", headers={}, first_player=colour(game.first_player))
+    setup_black = [transform(r, c, n) for r, c in game.setup_black]
+    setup_white = [transform(r, c, n) for r, c in game.setup_white]
+    copy.setup_black, copy.setup_white = (setup_white, setup_black) if swap_colours else (setup_black, setup_white)
+    node = copy.root
+    for step in game.mainline_nodes():
+        point = None if step.point is None else transform(step.point[0], step.point[1], n)
+        node = node.add_child(Node(move=gtp_from_point(point, n) if point else "pass", color=colour(step.color), point=point))
+    return copy

@@ -10,7 +10,8 @@
 A position is --fen FEN and/or --moves "e4 c5 Nf3" (chess), --game go [--size 19] --moves "Q16 D4"
 (Go), or --sgf FILE --ply N (the position after ply N of the file's first game, chess or Go); the
 start position when none is given. Filters: --player NAME [--color white|black], --since DATE,
---until DATE, --min-rating R (the players' average), --speed blitz|rapid|... The database is the
+--until DATE, --min-rating R (the players' average), --speed blitz|rapid|..., --min-accuracy A, and
+for Go --either-colours (the position with the colours swapped counts too). The database is the
 one in the data directory unless --db names another (made when missing).
 
 An import can be cut (Ctrl-C or killed): the next import of the same files goes on where it
@@ -80,6 +81,9 @@ def _add_position(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--min-accuracy", type=float, default=None,
                         help="only games analysed in full (see join-analysis) where the player's accuracy (without"
                              " --player: the mean of both sides') is at least A")
+    parser.add_argument("--either-colours", "--either-colors", action="store_true",
+                        help="Go: also the games that reached the position with the colours swapped (Black's stones"
+                             " White's, the other side to move), their results and colours read as this position's")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
 
 
@@ -124,7 +128,8 @@ def _position(args: argparse.Namespace) -> Position:
 def _filters(args: argparse.Namespace) -> ExploreFilters:
     if args.color and not args.player:
         raise ValueError("--color needs --player")
-    filters = ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy)
+    filters = ExploreFilters(args.player.strip(), args.color, args.since, args.until, args.min_rating, args.speed, args.min_accuracy,
+                             args.either_colours)
     check_filters(filters)
     return filters
 

@@ -12,12 +12,13 @@ import subprocess
 import sys
 import threading
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import chess
 import pytest
 from sgfmill import boards as sgf_boards
-from support import CORPUS_DIR, REPO_ROOT
+from support import CORPUS_DIR, REPO_ROOT, TRANSFORMS, transformed_copy
 
 from reviewer.cli import main
 from reviewer.core.database import (
@@ -33,7 +34,7 @@ from reviewer.core.database import (
     position_of_game,
 )
 from reviewer.core.formats import load_game, open_collection, write_sgf
-from reviewer.core.gametree import Game, Node, gtp_from_point
+from reviewer.core.gametree import Game, gtp_from_point
 
 
 @pytest.fixture(scope="module")
@@ -234,33 +235,38 @@ def _sgfmill_board(game: Game, plies: int) -> tuple[sgf_boards.Board, list[str]]
     return board, colours
 
 
-_TRANSFORMS = [
-    lambda r, c, n: (r, c),
-    lambda r, c, n: (n - 1 - r, n - 1 - c),
-    lambda r, c, n: (r, n - 1 - c),
-    lambda r, c, n: (n - 1 - r, c),
-    lambda r, c, n: (c, n - 1 - r),
-    lambda r, c, n: (n - 1 - c, r),
-    lambda r, c, n: (c, r),
-    lambda r, c, n: (n - 1 - c, n - 1 - r),
-]
-
-
 def _stones(board: sgf_boards.Board) -> frozenset[tuple[int, int, str]]:
     return frozenset((row, col, colour) for colour, (row, col) in board.list_occupied_points())
 
 
-def _transformed_copy(game: Game, transform) -> Game:
-    n = game.board_width
-    copy = Game(kind="go", board_width=n, board_height=n, komi=game.komi, result=game.result,
-                white=game.white, black=f"{game.black} (turned)", headers={}, first_player=game.first_player)
-    copy.setup_black = [transform(r, c, n) for r, c in game.setup_black]
-    copy.setup_white = [transform(r, c, n) for r, c in game.setup_white]
-    node = copy.root
-    for step in game.mainline_nodes():
-        point = None if step.point is None else transform(step.point[0], step.point[1], n)
-        node = node.add_child(Node(move=gtp_from_point(point, n) if point else "pass", color=step.color, point=point))
-    return copy
+def test_either_colours_finds_the_go_games_that_reached_the_position_with_the_colours_swapped(tmp_path, capsys):
+    original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
+    assert (original.result, original.white) == ("W+Resign", "Lee Sedol")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    # The game, the game turned a half turn, and the game with the colours swapped turned a quarter.
+    copies = [original, transformed_copy(original, TRANSFORMS[1]), transformed_copy(original, TRANSFORMS[4], swap_colours=True)]
+    for number, copy in enumerate(copies):
+        (folder / f"copy{number}.sgf").write_text(write_sgf(copy), encoding="utf-8")
+    database_path = tmp_path / "go.sqlite"
+    with GameDatabase(database_path) as database:
+        assert import_paths(database, [folder]).stored == 3
+        for plies in (4, 9, 30, 31):
+            position = position_of_game(original, plies)
+            own = original.mainline_nodes()[plies].move
+            fixed = explore(database, position, top_games=0)
+            either = explore(database, position, ExploreFilters(either_colours=True))
+            assert (fixed.games, either.games) == (2, 3), plies
+            # Every copy played the game's own next move, and Lee Sedol's side won each of them.
+            assert [(m.move, m.games, m.white_wins, m.black_wins) for m in either.moves] == [(own, 3, 3, 0)]
+            assert len(either.top_games) == 3
+            lee_as_white = ExploreFilters(player="Lee Sedol", color="white")
+            assert explore(database, position, lee_as_white).games == 2
+            assert explore(database, position, replace(lee_as_white, either_colours=True)).games == 3
+            assert len(games_at(database, position, ExploreFilters(either_colours=True))) == 3
+    moves = " ".join(node.move for node in original.mainline_nodes()[:9])
+    assert main(["db", "explore", "--db", str(database_path), "--game", "go", "--moves", moves, "--either-colours", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 3
 
 
 @pytest.mark.parametrize("busy_postings", [256, 2])
@@ -272,7 +278,7 @@ def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the
     assert original.board_width == 19
     folder = tmp_path / "games"
     folder.mkdir()
-    copies = [_transformed_copy(original, transform) for transform in _TRANSFORMS]
+    copies = [transformed_copy(original, transform) for transform in TRANSFORMS]
     for number, copy in enumerate(copies):
         copy.headers = {"PB": f"copy {number}"}
         (folder / f"copy{number}.sgf").write_text(write_sgf(copy), encoding="utf-8")
@@ -287,11 +293,11 @@ def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the
             query_board, _ = _sgfmill_board(query_game, plies)
             query = _stones(query_board)
             expected: Counter[str] = Counter()
-            stabiliser = [t for t in _TRANSFORMS if {(*t(r, c, 19), colour) for r, c, colour in query} == query]
+            stabiliser = [t for t in TRANSFORMS if {(*t(r, c, 19), colour) for r, c, colour in query} == query]
             for game in stored_games:
                 board, _ = _sgfmill_board(game, plies)
                 stones = _stones(board)
-                mapping = next(t for t in _TRANSFORMS if {(*t(r, c, 19), colour) for r, c, colour in stones} == query)
+                mapping = next(t for t in TRANSFORMS if {(*t(r, c, 19), colour) for r, c, colour in stones} == query)
                 nxt = game.mainline_nodes()[plies].point
                 moved = mapping(nxt[0], nxt[1], 19)
                 # Moves a symmetry of the asked board maps to each other are one move: the smallest.

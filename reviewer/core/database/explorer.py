@@ -5,8 +5,8 @@ performance, when it was last played; and the top games through the position."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -27,13 +27,14 @@ from reviewer.core.database.position_index import (
 )
 from reviewer.core.database.store import GameDatabase, StoredGame
 from reviewer.core.games import IllegalMove, game_support
-from reviewer.core.gametree import Color, Game, Node
+from reviewer.core.gametree import Color, Game, Node, other_color
 
 __all__ = [
     "Exploration",
     "ExploreFilters",
     "MoveStats",
     "Position",
+    "SwappedColours",
     "check_filters",
     "chess_position",
     "explore",
@@ -49,6 +50,15 @@ __all__ = [
 
 
 @dataclass(frozen=True)
+class SwappedColours:
+    """Go: the position with Black's stones White's and White's Black's and the other side to move:
+    its key, and each of its stored move codes as the position's own."""
+
+    key: int
+    codes: Mapping[int, int]
+
+
+@dataclass(frozen=True)
 class Position:
     """A position to look up: its key, who is to move, and how to show moves on its board."""
 
@@ -56,6 +66,7 @@ class Position:
     key: int
     to_move: Color
     describe: Callable[[int], str] = field(compare=False, default=str)  # a stored move code as the board shows it
+    swapped: SwappedColours | None = field(compare=False, default=None)  # where the colours may be swapped (Go)
 
     def move_text(self, code: int) -> str:
         return self.describe(code)
@@ -117,6 +128,9 @@ class ExploreFilters:
     # The accuracy joined from the analysis cache (`figures.join_analysis`), over the whole game:
     # the player's (of their colour) with a player, else the mean of both sides'.
     min_accuracy: float | None = None
+    # Go: the games that reached the position with the colours swapped too (Kombilo's colours not
+    # fixed): counted as this position's, their results and their players' colours read the other way.
+    either_colours: bool = False
 
 
 @dataclass(frozen=True)
@@ -240,16 +254,41 @@ def _until_words(until: str) -> tuple[int, int, int, int]:
 
 def _reached(database: GameDatabase, position: Position, filters: ExploreFilters,
              excluded_game: int | None = None) -> Postings:
-    """The games of `position`'s kind that reached it and that the filters keep."""
+    """The games of `position`'s kind that reached it and that the filters keep (with
+    `either_colours`, those that reached it with the colours swapped too, read as this position's)."""
+    found = _reached_key(database, position.key, position.kind, filters, excluded_game)
+    if not (filters.either_colours and position.swapped is not None):
+        return found
+    other_colour = None if filters.color is None else other_color(filters.color)
+    swapped = _reached_key(database, position.swapped.key, position.kind, replace(filters, color=other_colour), excluded_game)
+    joined = Postings.joined([found, _read_the_other_way(swapped, position.swapped.codes)])
+    _, firsts = np.unique(joined.games, return_index=True)  # a game that reached both is counted once
+    keep = np.zeros(len(joined.games), dtype=bool)
+    keep[firsts] = True
+    return joined.where(keep)
+
+
+def _read_the_other_way(found: Postings, codes: Mapping[int, int]) -> Postings:
+    """Postings of the colour-swapped position as the position's: White's win Black's, each side's
+    rating the other's, each move by its code on this board."""
+    outcomes = found.outcomes.copy()
+    decided = (outcomes == 1) | (outcomes == -1)
+    outcomes[decided] = -outcomes[decided]
+    moves = np.array([codes.get(int(code), int(code)) for code in found.moves.tolist()], dtype=found.moves.dtype)
+    return replace(found, outcomes=outcomes, moves=moves, white_elos=found.black_elos, black_elos=found.white_elos)
+
+
+def _reached_key(database: GameDatabase, key: int, kind: str, filters: ExploreFilters,
+                 excluded_game: int | None = None) -> Postings:
     runs = database.positions.runs()
     allowed = _player_games(database, filters)
     if allowed is None:
-        found = database.positions.postings(position.key, runs)
+        found = database.positions.postings(key, runs)
     else:
         allowed = np.sort(allowed)  # (np.unique would load numpy.ma, 10 ms, on a process's first query)
-        found = database.positions.postings_of(position.key, runs, allowed[starts_of(allowed)])
+        found = database.positions.postings_of(key, runs, allowed[starts_of(allowed)])
     games = found.games
-    keep = found.kinds == KINDS.index(position.kind) if position.kind in KINDS else np.zeros(len(games), bool)
+    keep = found.kinds == KINDS.index(kind) if kind in KINDS else np.zeros(len(games), bool)
     if excluded_game is not None and excluded_game >= 0:
         keep &= games != excluded_game
     if filters.since.strip() or filters.until.strip():

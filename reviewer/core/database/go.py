@@ -8,10 +8,10 @@ board's own orientation; a game's record and a position to look up. Named by Go'
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from reviewer.core.database.explorer import Position
+from reviewer.core.database.explorer import Position, SwappedColours
 from reviewer.core.database.keys import signed_64
 from reviewer.core.database.records import GameRecord, PositionRow, SkippedGame, date_of, fingerprint_of, outcome_of
 from reviewer.core.games.go import GoBoard
@@ -142,22 +142,21 @@ def _apply_setup(board: GoBoard, keyer: GoKeyer, black: list[Point], white: list
                 keyer.toggle(point, color)
 
 
-def go_positions(game: Game) -> list[PositionRow]:
-    """The positions of a Go game's main line, keyed canonically; ply = the node's depth."""
+def _replayed(game: Game, visit: Callable[[int, Node, Color, GoKeyer], None]) -> tuple[GoBoard, GoKeyer, Color]:
+    """Play a Go game's main line, `visit(ply, node, colour, keyer)` before each move; the board,
+    its keys and the side to move at the end."""
     width, height = game.board_width, game.board_height
     keyer = GoKeyer(width, height)
     board = GoBoard(width, height, frozenset(), frozenset())
     _apply_setup(board, keyer, game.setup_black, game.setup_white, [])
     to_move: Color = game.first_player
-    positions: list[PositionRow] = []
     for ply, node in enumerate(game.root.mainline()):
         if node.setup_black or node.setup_white or node.setup_empty:
             _apply_setup(board, keyer, node.setup_black, node.setup_white, node.setup_empty)
         if not node.is_move or node.color is None:
             continue
         color = node.color
-        key, symmetry = keyer.canonical(color)
-        positions.append(PositionRow(key, ply, keyer.canonical_move(color, node.point), symmetry))
+        visit(ply, node, color, keyer)
         if node.point is not None:
             if not board.on_board(node.point):
                 raise SkippedGame(f"move {ply + 1} ({node.move}) is off the {width}×{height} board")
@@ -168,6 +167,18 @@ def go_positions(game: Game) -> list[PositionRow]:
             keyer.toggle_all(captured, other_color(color))
             keyer.toggle_all(lost, color)
         to_move = other_color(color)
+    return board, keyer, to_move
+
+
+def go_positions(game: Game) -> list[PositionRow]:
+    """The positions of a Go game's main line, keyed canonically; ply = the node's depth."""
+    positions: list[PositionRow] = []
+
+    def visit(ply: int, node: Node, color: Color, keyer: GoKeyer) -> None:
+        key, symmetry = keyer.canonical(color)
+        positions.append(PositionRow(key, ply, keyer.canonical_move(color, node.point), symmetry))
+
+    _board, keyer, to_move = _replayed(game, visit)
     key, symmetry = keyer.canonical(to_move)
     positions.append(PositionRow(key, game.ply_count, None, symmetry))
     return positions
@@ -206,19 +217,29 @@ def go_position_of_node(game: Game, node: Node) -> Position:
         setup_white=game.setup_white,
     )
     target = cut.root
-    to_move = game.first_player
     for source in node.path_from_root():
         target = target.add_child(
             Node(move=source.move, color=source.color, point=source.point, setup_black=source.setup_black,
                  setup_white=source.setup_white, setup_empty=source.setup_empty)
         )
-        if source.color is not None:
-            to_move = other_color(source.color)
-    last = go_positions(cut)[-1]
-    keyer, symmetry = GoKeyer(game.board_width, game.board_height), last.symmetry
-
+    board, keyer, to_move = _replayed(cut, lambda _ply, _node, _color, _keyer: None)
+    key, symmetry = keyer.canonical(to_move)
     def gtp(code: int) -> str:
         point = keyer.point_of_move(code, symmetry)
         return "pass" if point is None else gtp_from_point(point, game.board_height)
 
-    return Position("go", last.key, to_move, gtp)
+    return Position("go", key, to_move, gtp, swapped=_colours_swapped(board, keyer, to_move))
+
+
+def _colours_swapped(board: GoBoard, keyer: GoKeyer, to_move: Color) -> SwappedColours:
+    """The board with Black's stones White's and White's Black's, the other side to move: its key,
+    and its move codes as the board's own."""
+    swapped = GoKeyer(board.width, board.height)
+    for point, color in board.stones.items():
+        swapped.toggle(point, other_color(color))
+    other = other_color(to_move)
+    key, _symmetry = swapped.canonical(other)
+    points = [(row, col) for row in range(board.height) for col in range(board.width) if (row, col) not in board.stones]
+    codes = {swapped.canonical_move(other, point): keyer.canonical_move(to_move, point) for point in points}
+    codes[GO_PASS] = GO_PASS
+    return SwappedColours(key, codes)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -91,6 +91,7 @@ class Answer:
     database_games: int
     figures: dict[int, GameFigures] = field(default_factory=dict)  # game id -> the analysis joined to it
     filtered: bool = False  # the filters kept only some of the games
+    colours_swappable: bool = False  # the position may be looked up with its colours swapped too (Go)
 
 
 _Result = TypeVar("_Result")
@@ -127,11 +128,13 @@ def _unless_damaged(database_path: Path, work: Callable[[], _Result]) -> _Result
 def _asked_of(database_path: Path, position: Position, filters: ExploreFilters) -> Answer:
     with GameDatabase(database_path) as database:
         total = database.game_count()
+        swappable = position.swapped is not None
         if total == 0:
-            return Answer(Exploration(position.kind, 0), {}, 0)
+            return Answer(Exploration(position.kind, 0), {}, 0, colours_swappable=swappable)
         found = explore(database, position, filters, top_games=TOP_GAMES)
         figures = figures_of(database, [game.id for game, _move in found.top_games])
-    return Answer(found, found.top_plies, total, figures, filters != ExploreFilters())
+    filtered = replace(filters, either_colours=False) != ExploreFilters()
+    return Answer(found, found.top_plies, total, figures, filtered, swappable)
 
 
 def _join(database_path: Path, game: Game, preset: str) -> GameFigures | None:
@@ -306,6 +309,10 @@ class ExplorerPanel(QWidget):
         self.color.addItem("either colour", None)
         self.color.addItem("as White", "white")
         self.color.addItem("as Black", "black")
+        self.either_colours = QCheckBox("colours swapped too", self)
+        self.either_colours.setToolTip("Also the games that reached this position with the colours swapped (Black's"
+                                       " stones White's, the other side to move), counted as this position's")
+        self.either_colours.hide()  # shown for a game whose positions can be looked up so (Go)
         self.speed = QComboBox(self)
         self.speed.addItem("any speed", "")
         for word in SPEED_WORDS:
@@ -342,6 +349,7 @@ class ExplorerPanel(QWidget):
         self.speed.currentIndexChanged.connect(self._filters_changed)
         self.min_rating.valueChanged.connect(self._filters_changed)
         self.min_accuracy.valueChanged.connect(self._filters_changed)
+        self.either_colours.toggled.connect(self._filters_changed)
         first_row, second_row, self._third_row = QHBoxLayout(), QHBoxLayout(), QHBoxLayout()
         self._second_row = second_row
         for row in (first_row, second_row, self._third_row):
@@ -352,6 +360,7 @@ class ExplorerPanel(QWidget):
         first_row.addWidget(self.mine)
         first_row.addWidget(self.color)
         first_row.addWidget(self.speed)
+        first_row.addWidget(self.either_colours)
         first_row.addStretch(1)
         second_row.addWidget(since_label)
         second_row.addWidget(self.since)
@@ -426,7 +435,7 @@ class ExplorerPanel(QWidget):
 
     # ------------------------------------------------------------------ asking the database
     def filters(self) -> ExploreFilters:
-        return texts.filters_of(
+        return replace(texts.filters_of(
             self._player(),
             self.mine.isChecked(),
             self.color.currentData(),
@@ -435,7 +444,7 @@ class ExplorerPanel(QWidget):
             str(self.speed.currentData() or ""),
             self.min_rating.value(),
             self.min_accuracy.value(),
-        )
+        ), either_colours=self.either_colours.isChecked())
 
     def _restore_filters(self) -> None:
         """The filters as the player last left them (the next start too)."""
@@ -450,6 +459,7 @@ class ExplorerPanel(QWidget):
         self.min_rating.setValue(int(rating) if rating.isdigit() else 0)
         accuracy = settings.explorer_filter("min_accuracy")
         self.min_accuracy.setValue(int(accuracy) if accuracy.isdigit() else 0)
+        self.either_colours.setChecked(settings.explorer_filter("either_colours") == "yes")
 
     def _mine_toggled(self, checked: bool) -> None:
         self._mine_wanted = checked
@@ -464,6 +474,7 @@ class ExplorerPanel(QWidget):
         settings.set_explorer_filter("until", self.until.text().strip())
         settings.set_explorer_filter("min_rating", str(self.min_rating.value()))
         settings.set_explorer_filter("min_accuracy", str(self.min_accuracy.value()))
+        settings.set_explorer_filter("either_colours", "yes" if self.either_colours.isChecked() else "no")
         self.refresh()
 
     def refresh(self) -> None:
@@ -521,6 +532,7 @@ class ExplorerPanel(QWidget):
         self._settle()
         self.answer = answer
         self._answered_node = node
+        self.either_colours.setVisible(answer.colours_swappable)
         self._partial = self._adding()
         first = game_support(answer.exploration.kind).first_player
         self.moves.clear()
