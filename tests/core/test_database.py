@@ -340,7 +340,7 @@ def _progress_lines(process: subprocess.Popen[str], count: int) -> list[str]:
     while len(lines) < count:
         line = process.stderr.readline()
         assert line, "the import ended before it reported progress"
-        if " read, " in line:
+        if " read (" in line:
             lines.append(line)
     return lines
 

@@ -182,3 +182,20 @@ def test_a_damaged_compressed_pgn_is_named_and_keeps_the_games_read_before_the_d
         assert "decompress" in report.unreadable[0]
         assert report.stored == database.game_count() > 0
         assert database.connection.execute("SELECT complete FROM sources").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("packing", ["xz", "plain"])
+def test_the_progress_says_how_much_of_the_file_is_read_by_its_bytes(tmp_path, joined_pgn, monkeypatch, packing):
+    source = joined_pgn
+    if packing == "xz":
+        source = tmp_path / "joined.pgn.xz"
+        source.write_bytes(lzma.compress(joined_pgn.read_bytes()))
+        _block_sizes(monkeypatch)
+    steps: list[importer.ImportProgress] = []
+    with GameDatabase(tmp_path / "a.sqlite") as database:
+        import_paths(database, [source], chunk_games=20, progress=steps.append)
+    fractions = [step.file_fraction for step in steps]
+    assert len(fractions) > 10 and fractions == sorted(fractions) and 0 < fractions[0] < 0.5
+    assert fractions[-1] == 1.0
+    if packing == "plain":  # where a game begins, as a share of the file's bytes
+        assert fractions[len(fractions) // 2] == pytest.approx(0.5, abs=0.25)

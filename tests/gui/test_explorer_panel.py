@@ -585,12 +585,13 @@ def test_the_import_bar_writes_how_far_it_is(qtbot, database, corpus_dir, monkey
     window = _window(qtbot)
     panel = window.explorer_panel
     held, release = _import_held(monkeypatch, lambda context, paths: context.report(
-        ImportProgress(path=str(paths[0]), games_read=12345, games_in_file=50000, stored=12000, duplicates=0, skipped=0)))
+        ImportProgress(path=str(paths[0]), games_read=12345, games_in_file=50000, stored=12000, duplicates=0, skipped=0,
+                       listed_all=False, file_fraction=0.25)))
     panel.add_games([corpus_dir / "pgn" / "chesslib__31_events.pgn"])
     qtbot.waitUntil(held.is_set, timeout=WAIT_MS)
     shown = texts.import_progress_text(12345, 12000)
     qtbot.waitUntil(lambda: panel.progress.text() == shown, timeout=WAIT_MS)  # drawn on the bar, not only set
-    assert "12,345 read" in shown and panel.progress.value() == 12345
+    assert "12,345 read" in shown and panel.progress.value() == 250  # a quarter of the file's bytes
     assert panel.progress.fontMetrics().horizontalAdvance(shown) < panel.progress.width()  # on one line, uncut
     assert "chesslib__31_events.pgn" in panel.progress.toolTip()
     _shoot(qtbot, window, "importing")

@@ -40,7 +40,13 @@ from reviewer.core.database.repair import remember_sources
 from reviewer.core.database.store import GameDatabase
 from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions, streamed_collection
-from reviewer.core.formats.compressed import COMPRESSED_SUFFIXES, decompressed, is_compressed, plain_name
+from reviewer.core.formats.compressed import (
+    COMPRESSED_SUFFIXES,
+    decompressed,
+    decompressed_as_read,
+    is_compressed,
+    plain_name,
+)
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
@@ -62,6 +68,7 @@ class ImportProgress:
     duplicates: int
     skipped: int
     listed_all: bool = True  # False while a file read as a stream has more games than games_in_file
+    file_fraction: float = 0.0  # about how much of the file is read (by its bytes, compressed ones for a stream)
 
 
 @dataclass
@@ -388,12 +395,24 @@ class _Block:
     count: int | None
     last: bool
     sound_when_read: bool = True  # False: a stream's end is known sound only once it closes (zstd's status)
+    streamed: Callable[[], float] | None = None  # a stream's: how much of the file it has read (0 to 1)
 
     def listed(self) -> int:
         return len(self.games) if self.count is None else self.count
 
     def all_listed(self) -> bool:
         return self.last and (self.count is not None or self.games.index_complete)
+
+    def fraction_read(self, index: int) -> float:
+        """About how much of the file is read once its games before `index` (of this block) are."""
+        if self.streamed is not None:
+            return self.streamed()  # a block or two ahead of the games stored
+        if index >= self.listed():
+            return 1.0 if self.all_listed() else 0.0
+        span, size = self.games.game_span(index), self.games.size_bytes()
+        if span is not None and size:
+            return span[0] / size
+        return index / max(1, self.listed())
 
 
 STREAMED_FILE_BYTES = 1 << 30  # a plain PGN this large is read as a stream too (its index would take memory)
@@ -404,23 +423,26 @@ def _collections(path: Path) -> Iterator[Iterator[_Block]]:
     """The file's games: a PGN compressed or of STREAMED_FILE_BYTES or more as a stream of blocks (its
     size on disk and in memory bounded, as a game list of it would not be), any other file whole."""
     if is_compressed(path) or path.stat().st_size >= STREAMED_FILE_BYTES:
-        with _opened(path) as stream:
+        with _opened(path) as (stream, read):
             blocks = streamed_collection(str(path), stream)
             if blocks is not None:
-                yield (_Block(block.first, block.games, block.count, block.last, sound_when_read=False) for block in blocks)
+                yield (_Block(block.first, block.games, block.count, block.last, sound_when_read=False, streamed=read)
+                       for block in blocks)
                 return
     with _readable_copy(path) as readable:
         yield iter([_Block(0, open_collection(readable, first_games=1), None, True)])
 
 
 @contextmanager
-def _opened(path: Path) -> Iterator[IO[bytes]]:
+def _opened(path: Path) -> Iterator[tuple[IO[bytes], Callable[[], float]]]:
+    """The file's bytes as a stream (decompressed), and how much of the file it has read (0 to 1)."""
     if is_compressed(path):
-        with decompressed(path) as stream:
-            yield stream
+        with decompressed_as_read(path) as opened:
+            yield opened
     else:
         with open(path, "rb") as stream:
-            yield stream
+            size = max(1, os.fstat(stream.fileno()).st_size)
+            yield stream, lambda: min(1.0, stream.tell() / size)
 
 
 class _Reading:
@@ -469,7 +491,8 @@ class _Reading:
             report.duplicates += duplicates
             if self.progress is not None:
                 self.progress(ImportProgress(str(self.path), self.games_read, block.first + block.listed(), report.stored,
-                                             report.duplicates, len(report.skipped), block.all_listed()))
+                                             report.duplicates, len(report.skipped), block.all_listed(),
+                                             block.fraction_read(index)))
             if report.cancelled:
                 return
 

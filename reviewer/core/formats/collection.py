@@ -103,6 +103,10 @@ class GameCollection:
         keeps no such place (the file is then written whole)."""
         return None
 
+    def size_bytes(self) -> int:
+        """The size of the text the games are read from (0 where the format keeps no places)."""
+        return 0
+
     def text_bytes(self) -> bytes | None:
         """The bytes the games were read from (the file's, or the file's turned into UTF-8)."""
         return None

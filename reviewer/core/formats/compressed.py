@@ -22,7 +22,7 @@ from typing import IO, Any, cast
 from reviewer.core.errors import GameFileError
 from reviewer.core.paths import cache_dir
 
-__all__ = ["COMPRESSED_SUFFIXES", "decompressed", "decompressed_copy", "is_compressed", "plain_name"]
+__all__ = ["COMPRESSED_SUFFIXES", "decompressed", "decompressed_as_read", "decompressed_copy", "is_compressed", "plain_name"]
 
 COMPRESSED_SUFFIXES = (".zst", ".bz2", ".gz", ".xz")
 _COPIES_FOLDER = "decompressed"
@@ -38,26 +38,29 @@ def plain_name(path: str | os.PathLike[str]) -> Path:
     return file_path.with_suffix("") if is_compressed(file_path) else file_path
 
 
-def _opener(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]:
+def _opener(path: Path, raw: IO[bytes]) -> Callable[[], AbstractContextManager[IO[bytes]]]:
+    """How to read the file's bytes decompressed from `raw`, the file opened (whose position says
+    how far the compressed file has been read)."""
     suffix = path.suffix.lower()
     if suffix == ".bz2":
-        return lambda: bz2.open(path, "rb")
+        return lambda: bz2.BZ2File(raw, "rb")
     if suffix == ".xz":
-        return lambda: lzma.open(path, "rb")
+        return lambda: lzma.LZMAFile(raw, "rb")
     if suffix == ".gz":
-        return lambda: cast(IO[bytes], gzip.open(path, "rb"))
+        return lambda: cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
     try:
         zstandard: Any = importlib.import_module("zstandard")
     except ImportError:
         zstandard = None
     if zstandard is not None:
-        return lambda: cast(IO[bytes], zstandard.ZstdDecompressor().stream_reader(open(path, "rb")))
+        return lambda: cast(IO[bytes], zstandard.ZstdDecompressor().stream_reader(raw))
     if shutil.which("zstd") is None:
         raise GameFileError(f"{path}: a .zst file needs the zstandard module or the zstd program; neither is installed")
 
     @contextmanager
     def run_zstd() -> Iterator[IO[bytes]]:
-        process = subprocess.Popen(["zstd", "-dc", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # zstd reads `raw` itself: the file's position, shared with it, still says how far it is
+        process = subprocess.Popen(["zstd", "-dc"], stdin=raw, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         assert process.stdout is not None
         read_to_the_end = False
         try:
@@ -81,15 +84,24 @@ def _opener(path: Path) -> Callable[[], AbstractContextManager[IO[bytes]]]:
 def decompressed(path: Path) -> Iterator[IO[bytes]]:
     """The file's bytes decompressed, as a stream; GameFileError where it cannot be decompressed
     (also when that is found only as the stream is read)."""
-    try:
-        with _opener(path)() as stream:
-            yield stream
-    except (EOFError, lzma.LZMAError, zlib.error) as error:
-        raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        raise
-    except OSError as error:  # bz2's and gzip's damaged data
-        raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+    with decompressed_as_read(path) as (stream, _read):
+        yield stream
+
+
+@contextmanager
+def decompressed_as_read(path: Path) -> Iterator[tuple[IO[bytes], Callable[[], float]]]:
+    """`decompressed`'s stream, and how much of the compressed file it has read so far (0 to 1)."""
+    with open(path, "rb") as raw:
+        size = max(1, os.fstat(raw.fileno()).st_size)
+        try:
+            with _opener(path, raw)() as stream:
+                yield stream, lambda: min(1.0, os.lseek(raw.fileno(), 0, os.SEEK_CUR) / size)
+        except (EOFError, lzma.LZMAError, zlib.error) as error:
+            raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
+        except (FileNotFoundError, IsADirectoryError, PermissionError):
+            raise
+        except OSError as error:  # bz2's and gzip's damaged data
+            raise GameFileError(f"{path}: cannot be decompressed ({error})") from error
 
 
 def decompressed_copy(path: Path) -> Path:

@@ -711,6 +711,9 @@ class PgnCollection(GameCollection):
         index = self._check_index(index)
         return self._index.starts[index], self._index.end(index)
 
+    def size_bytes(self) -> int:
+        return len(self._data)
+
     def text_bytes(self) -> bytes | None:
         return self._data if isinstance(self._data, bytes) else self._data[:]
 

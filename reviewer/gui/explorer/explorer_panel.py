@@ -763,9 +763,9 @@ class ExplorerPanel(QWidget):
             self.progress.setFormat("Stopping…")
 
     def _import_progress(self, progress: ImportProgress) -> None:
-        # a bar with a range, however rough (a stream's games_in_file grows): a busy one draws no text
-        self.progress.setRange(0, max(1, progress.games_in_file, progress.games_read))
-        self.progress.setValue(progress.games_read)
+        # a bar with a range (a busy one draws no text): how much of the file is read, by its bytes
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(round(1000 * progress.file_fraction))
         self.progress.setFormat(texts.import_progress_text(progress.games_read, progress.stored))
         self.progress.setToolTip(texts.import_progress_tooltip(str(progress.path)))
 
