@@ -72,6 +72,17 @@ def _stone_table(width: int, height: int) -> tuple[tuple[int, ...], tuple[int, .
     return black, white, rng.getrandbits(64), rng.getrandbits(64)
 
 
+@lru_cache(maxsize=64)
+def _symmetry_indexes(width: int, height: int) -> tuple[tuple[int, ...], ...]:
+    """The index of point (row, col) under each symmetry, in one flat table per symmetry."""
+    row_length = max(width, height)
+    return tuple(
+        tuple(row_length * moved[0] + moved[1] for moved in (transform_point(s, (row, col), width, height)
+                                                             for row in range(height) for col in range(width)))
+        for s in go_symmetries(width, height)
+    )
+
+
 class GoKeyer:
     """The keys of one Go board under each of its symmetries, kept up to date stone by stone."""
 
@@ -81,14 +92,7 @@ class GoKeyer:
         self._black, self._white, salt, self._black_to_move = _stone_table(width, height)
         self._row_length = max(width, height)
         self._keys = [salt] * len(self.symmetries)
-        # The index of point (row, col) under each symmetry, in one flat table per symmetry.
-        self._indexes = [
-            [self._index(transform_point(s, (row, col), width, height)) for row in range(height) for col in range(width)]
-            for s in self.symmetries
-        ]
-
-    def _index(self, point: Point) -> int:
-        return point[0] * self._row_length + point[1]
+        self._indexes = _symmetry_indexes(width, height)
 
     def toggle(self, point: Point, color: Color) -> None:
         """A stone of `color` put on or taken off `point`."""
