@@ -664,6 +664,8 @@ def shapes_from_sgf(props: dict[str, list[str]], width: int, height: int) -> lis
     """A node's markup (TR, SQ, CR, MA, LB, AR, LN) as shapes; values off the board are left out
     (they stay in the node's properties)."""
     shapes: list[Shape] = []
+    if props.keys().isdisjoint(MARKUP_PROPERTIES):  # most nodes: a move alone
+        return shapes
     for ident in MARKUP_PROPERTIES:
         values = props.get(ident, [])
         if ident in _MARKUP:

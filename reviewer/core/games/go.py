@@ -10,6 +10,7 @@ Points are (row, col), row 0 at the bottom, col 0 at the left (as in `gametree`)
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -70,6 +71,18 @@ class GoPosition:
         return 0 <= point[0] < self.height and 0 <= point[1] < self.width
 
 
+def _neighbours_of(point: Point, width: int, height: int) -> tuple[Point, ...]:
+    row, col = point
+    candidates = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+    return tuple((r, c) for r, c in candidates if 0 <= r < height and 0 <= c < width)
+
+
+@functools.lru_cache(maxsize=64)
+def _neighbour_table(width: int, height: int) -> dict[Point, tuple[Point, ...]]:
+    """Each point's neighbours on a board of this size (looked up for every stone of every group)."""
+    return {(row, col): _neighbours_of((row, col), width, height) for row in range(height) for col in range(width)}
+
+
 class GoBoard:
     """A mutable board with the capture rule, for replaying and trying moves."""
 
@@ -77,6 +90,7 @@ class GoBoard:
         self.width, self.height = width, height
         self.stones: dict[Point, Color] = dict.fromkeys(black, "black")
         self.stones.update(dict.fromkeys(white, "white"))
+        self._neighbours = _neighbour_table(width, height)
 
     @staticmethod
     def of(position: GoPosition) -> GoBoard:
@@ -85,10 +99,9 @@ class GoBoard:
     def on_board(self, point: Point) -> bool:
         return 0 <= point[0] < self.height and 0 <= point[1] < self.width
 
-    def neighbours(self, point: Point) -> list[Point]:
-        row, col = point
-        candidates = ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
-        return [p for p in candidates if self.on_board(p)]
+    def neighbours(self, point: Point) -> tuple[Point, ...]:
+        found = self._neighbours.get(point)
+        return found if found is not None else _neighbours_of(point, self.width, self.height)
 
     def group_without_liberties(self, start: Point) -> set[Point] | None:
         """The group at `start` when it has no liberty left, else None."""
