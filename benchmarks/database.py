@@ -90,16 +90,27 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))]
 
 
+def latencies(warm_seconds: list[float], cold_seconds: list[float]) -> dict[str, float]:
+    """p50 and p95 of the warm and the cold queries, in ms."""
+    return {
+        "warm_p50_ms": round(1000 * statistics.median(warm_seconds), 2),
+        "warm_p95_ms": round(1000 * percentile(warm_seconds, 0.95), 2),
+        "cold_p50_ms": round(1000 * statistics.median(cold_seconds), 2),
+        "cold_p95_ms": round(1000 * percentile(cold_seconds, 0.95), 2),
+    }
+
+
 _QUERY_CHILD = r"""
 import json, sys, time
 from pathlib import Path
-from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore
+from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, go_position
 path, lines, player, repeats = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], int(sys.argv[4])
+game = sys.argv[5] if len(sys.argv) > 5 else "chess"
 database = GameDatabase(Path(path))
 filters = ExploreFilters(player=player) if player else ExploreFilters()
 out = []
 for line in lines:
-    position = chess_position(None, line)
+    position = go_position(19, line) if game == "go" else chess_position(None, line)
     times = []
     for _ in range(repeats):
         started = time.perf_counter()
@@ -111,9 +122,11 @@ print(json.dumps(out))
 """
 
 
-def reviewer_queries(database: Path, lines: list[list[str]], player: str, repeats: int) -> list[dict[str, object]]:
+def reviewer_queries(database: Path, lines: list[list[str]], player: str, repeats: int, game: str = "chess") -> list[dict[str, object]]:
+    """In a fresh process: each line's position asked `repeats` times (the times, the games, the moves).
+    `game`: "chess" (SAN from the start) or "go" (GTP on 19×19)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-c", _QUERY_CHILD, str(database), json.dumps(lines), player, str(repeats)]
+    command = [sys.executable, "-c", _QUERY_CHILD, str(database), json.dumps(lines), player, str(repeats), game]
     return json.loads(subprocess.run(command, capture_output=True, check=True, env=env, cwd=REPO).stdout)  # type: ignore[no-any-return]
 
 
@@ -298,10 +311,7 @@ def measure(
         warm_times = [t for row in warm for t in row["times"][1:]]  # type: ignore[index]
         result[f"reviewer_{filtered}"] = {
             "games": [row["games"] for row in warm],
-            "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
-            "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
-            "cold_p50_ms": round(1000 * statistics.median(cold_times), 2),
-            "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
+            **latencies(warm_times, cold_times),
             "warm_median_ms_by_position": [round(1000 * statistics.median(row["times"][1:]), 2) for row in warm],  # type: ignore[index]
         }
     if with_scid:
@@ -316,10 +326,7 @@ def measure(
                     cold_times.append(float(cold.split()[1]))
             result[f"scid_{filtered}"] = {
                 "games": [int(row[0]) for row in rows],
-                "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
-                "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
-                "cold_p50_ms": round(1000 * statistics.median(cold_times), 2),
-                "cold_p95_ms": round(1000 * percentile(cold_times, 0.95), 2),
+                **latencies(warm_times, cold_times),
                 "warm_median_ms_by_position": [round(1000 * statistics.median(row[2:]), 2) for row in rows],
             }
     if replay_games:
@@ -328,11 +335,17 @@ def measure(
     return result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def measuring_parser(description: str | None) -> argparse.ArgumentParser:
+    """The options of every database benchmark: the set sizes, warm repeats and cold runs."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, action="append", help="set sizes (0 = the whole set); repeatable")
     parser.add_argument("--repeats", type=int, default=20)
     parser.add_argument("--cold-runs", type=int, default=3)
+    return parser
+
+
+def main() -> None:
+    parser = measuring_parser(__doc__)
     parser.add_argument("--replay-games", type=int, default=10000, help="games the python-chess loop replays (0 = none)")
     parser.add_argument("--copies", type=int, default=1,
                         help="the games this many times, each copy tagged apart (a bigger database than the set)")

@@ -18,42 +18,19 @@ Run: .venv/bin/python benchmarks/database_go.py --games 10000 [--games 0] [--rep
 
 from __future__ import annotations
 
-import argparse
 import json
 import lzma
 import os
 import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from database import BIGSETS, REPO, percentile, run_measured
+from database import BIGSETS, REPO, latencies, measuring_parser, reviewer_queries, run_measured
 
 GO_SET = BIGSETS / "go-tygem.sgf.xz"
 RARE_PLIES = 30
-
-_QUERY_CHILD = r"""
-import json, sys, time
-from pathlib import Path
-from reviewer.core.database import ExploreFilters, GameDatabase, explore, go_position
-path, lines, player, repeats = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-database = GameDatabase(Path(path))
-filters = ExploreFilters(player=player) if player else ExploreFilters()
-out = []
-for line in lines:
-    position = go_position(19, line)
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        found = explore(database, position, filters)
-        times.append(time.perf_counter() - started)
-    out.append({"times": times, "games": found.games, "moves": [[m.move, m.games] for m in found.moves]})
-print(json.dumps(out))
-"""
-
 
 def first_games(count: int, target: Path) -> int:
     """The first `count` games of the set (all when 0) into `target`: the number written."""
@@ -70,17 +47,15 @@ def first_games(count: int, target: Path) -> int:
 
 
 def queries(database: Path, lines: list[list[str]], player: str, repeats: int) -> list[dict[str, object]]:
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    command = [sys.executable, "-c", _QUERY_CHILD, str(database), json.dumps(lines), player, str(repeats)]
-    return json.loads(subprocess.run(command, capture_output=True, check=True, env=env, cwd=REPO).stdout)  # type: ignore[no-any-return]
+    return reviewer_queries(database, lines, player, repeats, game="go")
 
 
 def most_played_line(database: Path, moves: int) -> list[str]:
     line: list[str] = []
     for _ in range(moves):
         answer = queries(database, [line], "", 1)[0]
-        played = [move for move in answer["moves"] if move[0] != "pass"]  # type: ignore[union-attr]
-        line.append(str(max(played, key=lambda move: move[1])[0]))
+        played = {move: counts[0] for move, counts in answer["moves"].items() if move != "pass"}  # type: ignore[attr-defined]
+        line.append(max(played, key=played.__getitem__))
     return line
 
 
@@ -172,10 +147,7 @@ def measure(size: int, work: Path, repeats: int, cold_runs: int, replay: bool) -
         warm_times = [t for row in warm for t in row["times"][1:]]  # type: ignore[index]
         result[f"reviewer_{filtered}"] = {
             "games": [row["games"] for row in warm],
-            "warm_p50_ms": round(1000 * statistics.median(warm_times), 2),
-            "warm_p95_ms": round(1000 * percentile(warm_times, 0.95), 2),
-            "cold_p50_ms": round(1000 * statistics.median(cold), 2),
-            "cold_p95_ms": round(1000 * percentile(cold, 0.95), 2),
+            **latencies(warm_times, cold),
         }
     if replay:
         replay_seconds, counts = replay_counts(sgf, lines)
@@ -185,10 +157,7 @@ def measure(size: int, work: Path, repeats: int, cold_runs: int, replay: bool) -
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, action="append", help="set sizes (0 = the whole set); repeatable")
-    parser.add_argument("--repeats", type=int, default=20)
-    parser.add_argument("--cold-runs", type=int, default=3)
+    parser = measuring_parser(__doc__)
     parser.add_argument("--replay", action="store_true", help="count the positions with a plain sgfmill loop too")
     parser.add_argument("--work", type=Path, default=None, help="folder for the files (default: a temporary one)")
     args = parser.parse_args()
