@@ -256,7 +256,7 @@ class _Chunk:
         self.games.append((index, record.fingerprint, record.kind, _fields_of(record), record, 0, 0))
 
     def plain_games(self, plain: PlainGames, sorted_positions: SortedPositions | None) -> dict[int, _ChunkGame]:
-        """The chunk's games read straight from the file (kept here for `add_plain`), by index."""
+        """The chunk's games read straight from the file (their positions kept for `_add_positions`), by index."""
         self.plain_keys = np.frombuffer(plain.keys, dtype=np.int64)
         self.plain_moves = np.frombuffer(plain.moves, dtype=np.int16)
         self.sorted = sorted_positions

@@ -1037,8 +1037,9 @@ STREAM_BLOCK_BYTES = 64 << 20  # a PGN read as a stream comes in blocks of about
 
 @dataclass(frozen=True)
 class PgnBlock:
-    """Whole games of a PGN read as a stream: games 0..len(games)-1 of `games` are the file's
-    games `first`..`first` + len(games) - 1; `last`: whether the file ends with them."""
+    """Whole games of a PGN read as a stream: games 0..count-1 of `games` are the file's games
+    `first`..`first` + count - 1 (a block's last listed game, cut by its end, begins the next);
+    `last`: whether the file ends with them."""
 
     first: int
     games: PgnCollection
