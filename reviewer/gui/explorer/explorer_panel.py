@@ -632,6 +632,11 @@ class ExplorerPanel(QWidget):
         super().resizeEvent(event)
         self._wrap_filters()
 
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "until"):
+            self._mark_bad_dates()  # a bad date's frame in the new theme's red, not the one it was drawn in
+        super().changeEvent(event)
+
     def _wrap_filters(self) -> None:
         """The rating and accuracy boxes beside the dates where the panel is wide enough, else under
         them (squeezed, the dates would show a letter or two)."""
