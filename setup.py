@@ -16,8 +16,8 @@ setup(
     package_dir={"reviewer._resources": "resources"},
     package_data={"reviewer._resources": RESOURCE_GLOBS},
     include_package_data=False,
-    # The PGN index's scanner and the game database's main-line reader in C; optional: without a
-    # compiler the same work runs in Python.
+    # The PGN index's scanner, the game database's main-line reader and its positions' sort in C;
+    # optional: without a compiler the same work runs in Python.
     ext_modules=[
         Extension("reviewer.core.formats._pgn_blocks", ["reviewer/core/formats/_pgn_blocks.c"], optional=True),
         Extension(
@@ -26,5 +26,6 @@ setup(
             depends=["reviewer/core/database/_polyglot.h"],
             optional=True,
         ),
+        Extension("reviewer.core.database._first_visits", ["reviewer/core/database/_first_visits.c"], optional=True),
     ],
 )

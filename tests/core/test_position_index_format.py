@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths
+from reviewer.core.database import ExploreFilters, GameDatabase, chess_position, explore, import_paths, position_index
 from reviewer.core.database.position_index import (
     ENDED,
     PLY_MOST,
@@ -167,3 +167,32 @@ def test_games_added_at_once_have_the_columns_of_games_added_one_by_one(games) -
     for name, values in expected.items():
         assert values.dtype == found[name].dtype, name
         assert values.tolist() == found[name].tolist(), name
+
+
+_KEY = st.integers(INT64_MIN, INT64_MAX)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_KEY, min_size=1, max_size=6), st.lists(st.lists(st.integers(0, 5), max_size=40), max_size=12),
+       st.lists(_KEY, max_size=40))
+def test_the_compiled_sort_of_a_chunks_positions_keeps_each_games_first_visits_as_numpy_does(pool, games, loose) -> None:
+    # Keys drawn from a small pool (positions many games reach, again and again) and any keys.
+    assert position_index._first_visits is not None, "reviewer/core/database/_first_visits.c was not built"
+    keys = np.array([pool[choice % len(pool)] for game in games for choice in game] + loose, dtype=np.int64)
+    per_game = np.array([len(game) for game in games] + ([len(loose)] if loose else []), dtype=np.int64)
+    compiled = position_index.sorted_first_visits(keys, per_game)
+    module, position_index._first_visits = position_index._first_visits, None
+    try:
+        plain = position_index.sorted_first_visits(keys, per_game)
+    finally:
+        position_index._first_visits = module
+    assert compiled[0].tolist() == plain[0].tolist()
+    assert compiled[1].tolist() == plain[1].tolist()
+    visits = [(int(keys[row]), int(game)) for row, game in zip(*compiled)]
+    assert visits == sorted(set(visits))
+
+
+def test_the_compiled_sort_refuses_counts_that_do_not_add_up_to_the_keys() -> None:
+    assert position_index._first_visits is not None
+    with pytest.raises(ValueError, match="do not add up"):
+        position_index.sorted_first_visits(np.arange(5, dtype=np.int64), np.array([2, 2], dtype=np.int64))

@@ -79,7 +79,8 @@ def test_the_wheel_carries_the_resources(wheel):
     for name in RESOURCE_FILES:
         assert f"reviewer/_resources/{name}" in names, name
     assert "reviewer/cli.py" in names and not any(name.startswith(("tests/", "resources/")) for name in names)
-    assert any(name.startswith("reviewer/core/formats/_pgn_blocks.") and name.endswith(".so") for name in names)
+    for compiled in ("formats/_pgn_blocks", "database/_chess_lines", "database/_first_visits"):
+        assert any(name.startswith(f"reviewer/core/{compiled}.") and name.endswith(".so") for name in names), compiled
 
 
 def test_the_sdist_carries_everything_and_builds_the_same_wheel(wheel, tmp_path_factory):

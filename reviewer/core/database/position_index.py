@@ -50,6 +50,11 @@ import numpy.typing as npt
 from reviewer.core.database.records import SPEED_WORDS
 from reviewer.core.database.repair import DamagedDatabase
 
+try:  # the sort in C (setup.py builds it where a compiler is found)
+    from reviewer.core.database import _first_visits
+except ImportError:
+    _first_visits = None  # type: ignore[assignment]
+
 __all__ = [
     "ENDED",
     "KINDS",
@@ -493,6 +498,11 @@ def sorted_first_visits(keys: Array, positions_per_game: npt.NDArray[np.int64]) 
     """Of positions packed one game after another (`positions_per_game` each): (the rows, sorted by
     (key, game, ply), of each game's first visit of each position; the game of each of those rows).
     A chunk's reader sorts its own games here, before it is known which of them are stored."""
+    if _first_visits is not None:
+        packed = np.ascontiguousarray(keys, dtype=np.int64)
+        rows, games = np.empty(len(packed), dtype=np.int64), np.empty(len(packed), dtype=np.int64)
+        kept = _first_visits.first_visits(packed, np.ascontiguousarray(positions_per_game, dtype=np.int64), rows, games)
+        return rows[:kept], games[:kept]
     row_games = np.repeat(np.arange(len(positions_per_game), dtype=np.int64), positions_per_game)
     order = _stable_order(keys)  # the rows came game by game, ply by ply
     ordered_keys, ordered_games = keys[order], row_games[order]
