@@ -6,7 +6,8 @@ PGN that both programs read. For each size:
 - import: `reviewer db import` in a process of its own (games/s over the games in the file, peak
   RSS from wait4) and SCID 4.7's `sc_base create` + `sc_base import` in `tkscid` (under xvfb-run);
 - bytes on disk per game stored: the SQLite file and its position index's folder against SCID's
-  .si4 + .sg4 + .sn4;
+  .si4 + .sg4 + .sn4; and the floor of any exact position index of the same games, whatever its
+  format (the information its keys and its lists of games hold: `index_floor_bytes`);
 - explorer latency over a fixed set of positions (the start, after 1.e4, a common 10-move line,
   a rare 20-move line: the first 40 plies of the middle game of the set), with and without a
   player filter (the set's most frequent player, either colour): Reviewer's `explore()` against
@@ -191,6 +192,35 @@ def reviewer_bytes(database: Path) -> int:
     return database.stat().st_size + index_bytes(database)
 
 
+def index_floor_bytes(database: Path) -> dict[str, float]:
+    """What any exact position index of these games must hold at least, whatever its format: the
+    set of distinct 64-bit keys (log2 C(2^64, K) bits) and, per key, which of the G games reached
+    it (log2 C(G, n) bits) -- before moves, plies, results or anything to search it by."""
+    import math
+
+    import numpy as np
+
+    from reviewer.core.database.position_index import Run
+
+    folder = database.with_name(database.name + ".positions")
+    runs = [Run(path) for path in sorted(folder.glob("*.run"))]
+    keys = np.concatenate([run.columns["keys"] for run in runs])
+    games = sum(run.games for run in runs)
+    _distinct, reached_by = np.unique(keys, return_counts=True)
+    distinct = len(reached_by)
+    key_bits = 64 * distinct - math.lgamma(distinct + 1) / math.log(2)  # log2 C(2^64, K), K being far below 2^64
+    counts, times = np.unique(reached_by, return_counts=True)
+    posting_bits = sum(int(times[place]) * (math.lgamma(games + 1) - math.lgamma(int(count) + 1)
+                                            - math.lgamma(games - int(count) + 1)) / math.log(2)
+                       for place, count in enumerate(counts))
+    return {
+        "positions_per_game": round(len(keys) / games, 1),
+        "distinct_positions_per_game": round(distinct / games, 1),
+        "reached_by_one_game": round(float(np.mean(reached_by == 1)), 3),
+        "floor_bytes_per_game": round((key_bits + posting_bits) / 8 / games),
+    }
+
+
 def scid_bytes(base: Path) -> int:
     return sum(base.with_suffix(suffix).stat().st_size for suffix in (".si4", ".sg4", ".sn4"))
 
@@ -274,6 +304,7 @@ def measure(
             "peak_rss_mb": round(rss / 2**20, 1),
             "bytes_per_game": round(reviewer_bytes(database) / int(summary["stored"])),
             "position_index_bytes_per_game": round(index_bytes(database) / int(summary["stored"])),
+            "position_index_floor": index_floor_bytes(database),
         }
     if with_scid and not reuse:
         for stale in work.glob(f"{base.name}.s*4"):
