@@ -4,6 +4,9 @@ filter, counts and words as a player reads them, and a damaged database that no 
 
 from __future__ import annotations
 
+import json
+
+import chess
 import pytest
 
 from reviewer.cli import main
@@ -191,3 +194,34 @@ def test_the_performance_is_over_the_games_with_a_result(tmp_path):
         e4 = explore(database, chess_position()).moves[0]
     assert (e4.move, e4.games, e4.white_wins, e4.draws, e4.black_wins) == ("e4", 2, 1, 0, 0)
     assert e4.performance == 2400.0  # one win over a 2000: the unfinished game counts for nothing
+
+
+FISCHERANDOM = ("pgn", "scalachess_fx__stLouisFischerandom.pgn")  # Chess960, king on f1, Shredder-FEN start
+
+
+@pytest.mark.parametrize("castling", ["HAha", "KQkq"])
+def test_a_chess960_position_typed_as_a_fen_finds_the_chess960_games_that_reached_it(castling, corpus_dir, tmp_path, capsys):
+    source = corpus_dir.joinpath(*FISCHERANDOM)
+    path = tmp_path / "games.sqlite"
+    with GameDatabase(path) as database:
+        import_paths(database, [source])
+    game = load_game(source)
+    board = chess.Board(game.start_fen, chess960=True)
+    for node in list(game.root.mainline())[:11]:
+        board.push(chess.Move.from_uci(node.uci))
+    fen = board.fen().replace("HAha", castling)  # both spellings of the same castling rights
+    with GameDatabase(path) as database:
+        assert explore(database, position_of_game(game, 11)).games == 1
+        found = explore(database, chess_position(fen))
+        start = explore(database, chess_position(game.start_fen.replace("HAha", castling)))
+    assert found.games == 1
+    assert [stats.move for stats in found.moves] == [list(game.root.mainline())[11].move]
+    assert start.games == 1
+    assert main(["db", "games", "--db", str(path), "--fen", fen, "--json"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 1
+
+
+def test_a_standard_fen_stays_standard_chess_and_its_castling_reads_as_standard():
+    fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1"
+    assert chess_position(fen, ["O-O"]).key == chess_position(fen, ["e1g1"]).key
+    assert chess_position(fen).describe(chess.E1 + 64 * chess.G1) == "O-O"
