@@ -8,7 +8,7 @@ SAMPLE ?= resources/samples/opera-game.pgn
 .PHONY: run test setup system-deps engines js-deps lint bench clean wheel dist dist-test install-desktop uninstall-desktop icons
 
 $(STAMP): pyproject.toml setup.py reviewer/core/formats/_pgn_blocks.c reviewer/core/database/_chess_lines.c reviewer/core/database/_polyglot.h \
-		reviewer/core/database/_first_visits.c
+		reviewer/core/database/_first_visits.c reviewer/core/database/_go_lines.c
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,cluster]'

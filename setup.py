@@ -16,7 +16,7 @@ setup(
     package_dir={"reviewer._resources": "resources"},
     package_data={"reviewer._resources": RESOURCE_GLOBS},
     include_package_data=False,
-    # The PGN index's scanner, the game database's main-line reader and its positions' sort in C;
+    # The PGN index's scanner, the game database's chess and Go main-line readers and its positions' sort in C;
     # optional: without a compiler the same work runs in Python.
     ext_modules=[
         Extension("reviewer.core.formats._pgn_blocks", ["reviewer/core/formats/_pgn_blocks.c"], optional=True),
@@ -27,5 +27,6 @@ setup(
             optional=True,
         ),
         Extension("reviewer.core.database._first_visits", ["reviewer/core/database/_first_visits.c"], optional=True),
+        Extension("reviewer.core.database._go_lines", ["reviewer/core/database/_go_lines.c"], optional=True),
     ],
 )

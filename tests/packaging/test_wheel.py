@@ -79,7 +79,7 @@ def test_the_wheel_carries_the_resources(wheel):
     for name in RESOURCE_FILES:
         assert f"reviewer/_resources/{name}" in names, name
     assert "reviewer/cli.py" in names and not any(name.startswith(("tests/", "resources/")) for name in names)
-    for compiled in ("formats/_pgn_blocks", "database/_chess_lines", "database/_first_visits"):
+    for compiled in ("formats/_pgn_blocks", "database/_chess_lines", "database/_first_visits", "database/_go_lines"):
         assert any(name.startswith(f"reviewer/core/{compiled}.") and name.endswith(".so") for name in names), compiled
 
 

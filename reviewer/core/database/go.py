@@ -8,6 +8,7 @@ board's own orientation; a game's record and a position to look up. Named by Go'
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 
@@ -16,6 +17,11 @@ from reviewer.core.database.keys import signed_64
 from reviewer.core.database.records import GameRecord, PositionRow, SkippedGame, date_of, fingerprint_of, outcome_of
 from reviewer.core.games.go import GoBoard
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color
+
+try:  # the main-line replay in C (setup.py builds it where a compiler is found)
+    from reviewer.core.database import _go_lines
+except ImportError:
+    _go_lines = None  # type: ignore[assignment]
 
 __all__ = [
     "GO_PASS",
@@ -160,10 +166,10 @@ def _replayed(game: Game, visit: Callable[[int, Node, Color, GoKeyer], None]) ->
         if not node.is_move or node.color is None:
             continue
         color = node.color
+        if node.point is not None and not board.on_board(node.point):
+            raise SkippedGame(f"move {ply + 1} ({node.move}) is off the {width}×{height} board")
         visit(ply, node, color, keyer)
         if node.point is not None:
-            if not board.on_board(node.point):
-                raise SkippedGame(f"move {ply + 1} ({node.move}) is off the {width}×{height} board")
             if node.point in board.stones:
                 raise SkippedGame(f"move {ply + 1} ({node.move}) is on a point that holds a stone")
             captured, lost = board.play(node.point, color)
@@ -176,6 +182,10 @@ def _replayed(game: Game, visit: Callable[[int, Node, Color, GoKeyer], None]) ->
 
 def go_positions(game: Game) -> list[PositionRow]:
     """The positions of a Go game's main line, keyed canonically; ply = the node's depth."""
+    if _go_lines is not None:
+        compiled = _compiled_positions(game)
+        if compiled is not None:
+            return compiled
     positions: list[PositionRow] = []
 
     def visit(ply: int, node: Node, color: Color, keyer: GoKeyer) -> None:
@@ -186,6 +196,55 @@ def go_positions(game: Game) -> list[PositionRow]:
     key, symmetry = keyer.canonical(to_move)
     positions.append(PositionRow(key, game.ply_count, None, symmetry))
     return positions
+
+
+@lru_cache(maxsize=64)
+def _compiled_tables(width: int, height: int) -> tuple[bytes, bytes, int, int, bytes, bytes]:
+    """`_stone_table` and `_symmetry_indexes` of a board size as the compiled replay reads them."""
+    black, white, salt, black_to_move = _stone_table(width, height)
+    indexes = array("H", [place for table in _symmetry_indexes(width, height) for place in table])
+    return (array("Q", black).tobytes(), array("Q", white).tobytes(), salt, black_to_move, indexes.tobytes(),
+            bytes(go_symmetries(width, height)))
+
+
+def _compiled_positions(game: Game) -> list[PositionRow] | None:
+    """go_positions by the compiled replay; None where a node of the main line sets up stones."""
+    width, height = game.board_width, game.board_height
+    plies, places, colours = [], array("h"), bytearray()
+    to_move: Color = game.first_player
+    off_board: SkippedGame | None = None  # raised once the moves before it are known to be on empty points
+    for ply, node in enumerate(game.root.mainline()):
+        if node.setup_black or node.setup_white or node.setup_empty:
+            return None
+        if not node.is_move or node.color is None or off_board is not None:
+            continue
+        point = node.point
+        if point is not None and not (0 <= point[0] < height and 0 <= point[1] < width):
+            off_board = SkippedGame(f"move {ply + 1} ({node.move}) is off the {width}×{height} board")
+            continue
+        plies.append(ply)
+        places.append(-1 if point is None else point[0] * width + point[1])
+        colours.append(0 if node.color == "black" else 1)
+        to_move = other_color(node.color)
+    def setup(points: list[Point]) -> bytes:
+        return array("h", [row * width + col for row, col in points if 0 <= row < height and 0 <= col < width]).tobytes()
+
+    black_table, white_table, salt, black_to_move, indexes, symmetries = _compiled_tables(width, height)
+    replayed = _go_lines.replay(width, height, black_table, white_table, salt, black_to_move, indexes, symmetries,
+                                setup(game.setup_black), setup(game.setup_white), places.tobytes(), bytes(colours),
+                                0 if to_move == "black" else 1)
+    if isinstance(replayed, int):
+        nodes = list(game.root.mainline())
+        raise SkippedGame(f"move {plies[replayed] + 1} ({nodes[plies[replayed]].move}) is on a point that holds a stone")
+    if off_board is not None:
+        raise off_board
+    keys, symmetry_of, codes = array("q"), array("B"), array("h")
+    keys.frombytes(replayed[0])
+    symmetry_of.frombytes(replayed[1])
+    codes.frombytes(replayed[2])
+    rows = [PositionRow(key, ply, code, symmetry) for key, ply, code, symmetry in zip(keys, plies, codes, symmetry_of)]
+    rows.append(PositionRow(keys[-1], game.ply_count, None, symmetry_of[-1]))
+    return rows
 
 
 def go_record_from_game(game: Game) -> GameRecord:
