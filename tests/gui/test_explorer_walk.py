@@ -4,7 +4,7 @@ it showed wrong once stays right."""
 from __future__ import annotations
 
 import screenshots
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 from test_explorer_panel import WAIT_MS, _open, _wait_answer, _window
 
@@ -34,3 +34,24 @@ def test_a_bad_dates_red_frame_takes_the_new_theme(qtbot, database, morphy_file)
     screenshots.shoot(qtbot, window, "explorer-bad-date-theme", shown=panel)
     window.commands.dark_action.trigger()
     qtbot.waitUntil(lambda: light in panel.since.styleSheet(), timeout=WAIT_MS)
+
+
+def test_a_go_game_in_the_top_games_names_black_first_as_the_window_does(qtbot, corpus_dir):
+    from reviewer.core.database import GameDatabase, default_database_path, import_paths
+
+    path = corpus_dir / "sgf" / "katrain__LS_vs_AG_G4_English.sgf"  # AlphaGo (Black) – Lee Sedol (White)
+    with GameDatabase(default_database_path()) as made:
+        import_paths(made, [path])
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, path, 0)
+    _wait_answer(qtbot, panel, 1)
+    _click(window.move_list.viewport(), window.move_list.viewport().rect().topLeft() + QPoint(40, 10))  # the first move
+    QTest.keyClick(window.move_list, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: window.session.model.current_ply == 2, timeout=WAIT_MS)
+    _wait_answer(qtbot, panel, 1)
+    row = panel.games.topLevelItem(0)
+    assert window.header_label.text().index("AlphaGo") < window.header_label.text().index("Lee Sedol")
+    assert row.text(0) == "AlphaGo – Lee Sedol"  # Black first, as a Go player reads a pairing
+    assert row.text(0).split("\n")[0] in row.toolTip(0)
+    screenshots.shoot(qtbot, window, "explorer-go-players", follows=panel)

@@ -545,8 +545,8 @@ class ExplorerPanel(QWidget):
             self.moves.addTopLevelItem(item)
         self.games.clear()
         for game, move in answer.exploration.top_games:
-            shown = texts.game_row(game, move)
-            accuracy = texts.accuracy_cell(answer.figures.get(game.id))
+            shown = texts.game_row(game, move, first)
+            accuracy = texts.accuracy_cell(answer.figures.get(game.id), first)
             item = QTreeWidgetItem([shown.players, shown.result, shown.date, accuracy.text, shown.move])
             item.setToolTip(3, accuracy.tooltip)
             for column in GAME_NUMBER_COLUMNS:

@@ -92,10 +92,13 @@ def move_rows(exploration: Exploration, first_color: Color) -> list[MoveRow]:
     ]
 
 
-def game_row(game: StoredGame, move: str) -> GameRow:
+def game_row(game: StoredGame, move: str, first_color: Color = "white") -> GameRow:
+    """`first_color`: the player named first, the one who moves first (chess: White; Go: Black, as
+    a Go pairing is written and as the window's header names them)."""
     white = (game.white.strip() or "?") + (f" ({game.white_elo})" if game.white_elo else "")
     black = (game.black.strip() or "?") + (f" ({game.black_elo})" if game.black_elo else "")
-    return GameRow(f"{white} – {black}", game.result or "*", shown_date(game.date), move or "(end)")
+    players = f"{white} – {black}" if first_color == "white" else f"{black} – {white}"
+    return GameRow(players, game.result or "*", shown_date(game.date), move or "(end)")
 
 
 NO_FILTERED_GAMES_HERE = "No game that the filters keep reached this position."
@@ -131,17 +134,18 @@ def filters_of(
 
 @dataclass(frozen=True)
 class AccuracyCell:
-    text: str  # "91 / 85": White's, Black's
+    text: str  # "91 / 85": the first player's (White's in chess, Black's in Go), the second's
     tooltip: str
 
 
-def accuracy_cell(figures: GameFigures | None) -> AccuracyCell:
-    """A top game's accuracy as the analysis cache gave it (joined when the game was reviewed)."""
+def accuracy_cell(figures: GameFigures | None, first_color: Color = "white") -> AccuracyCell:
+    """A top game's accuracy as the analysis cache gave it (joined when the game was reviewed),
+    the first player's first (in the order the row names the players)."""
     if figures is None:
         return AccuracyCell("–", "Not analysed: review the game (or run `reviewer db join-analysis`)")
-    white, black = figures.accuracy["white"], figures.accuracy["black"]
-    text = f"{_figure(white)} / {_figure(black)}"
-    tooltip = f"Accuracy: White {_figure(white)}, Black {_figure(black)}"
+    first, second = first_color, _second(first_color)
+    text = f"{_figure(figures.accuracy[first])} / {_figure(figures.accuracy[second])}"
+    tooltip = f"Accuracy: {_side(first)} {_figure(figures.accuracy[first])}, {_side(second)} {_figure(figures.accuracy[second])}"
     if not figures.complete:
         text += "*"
         tooltip += f" (in part: {figures.positions_analysed} of {figures.positions_total} positions analysed)"
