@@ -100,3 +100,48 @@ def test_a_move_onto_a_stone_skips_the_game_in_both() -> None:
     game.root.add_child(Node(move="C3", color="black", point=(6, 2))).add_child(Node(move="C3", color="white", point=(6, 2)))
     compiled, plain = _both(game)
     assert compiled == plain == "skipped: move 2 (C3) is on a point that holds a stone"
+
+
+def _record_or_reason(game: Game) -> object:
+    try:
+        record = go_records.go_record_from_game(game)
+    except SkippedGame as skipped:
+        return f"skipped: {skipped}"
+    return (record.fingerprint, record.white, record.black, record.result, record.outcome, record.date, record.event,
+            record.board_size, record.moves, record.positions)
+
+
+def test_a_go_game_read_for_its_main_line_alone_makes_the_record_of_the_game_read_in_full(corpus_dir) -> None:
+    # The database reads a Go game without its variations, comments and marks: its fingerprint
+    # (so that a game is stored once, and found again in its file), fields and positions must not change.
+    compared = 0
+    for path in sorted(corpus_dir.rglob("*")):
+        if path.suffix.lower() not in (".sgf", ".gib", ".ngf", ".ugf", ".ugi"):
+            continue
+        try:
+            collection = open_collection(path)
+        except Exception:  # an unreadable file is the readers' tests' matter
+            continue
+        for index in range(len(collection)):
+            assert _record_or_reason(collection.main_line(index)) == _record_or_reason(collection.game(index)), \
+                f"{path.name} game {index + 1}"
+            compared += 1
+    assert compared >= 60
+
+
+def test_a_game_read_for_its_main_line_keeps_no_variation_and_says_where_it_came_from(corpus_dir) -> None:
+    path = next(path for path in sorted(corpus_dir.rglob("*.sgf"))
+                if any(len(node.children) > 1 for node in _nodes(open_collection(path).game(0))))
+    full, main_line = open_collection(path).game(0), open_collection(path).main_line(0)
+    assert [node.move for node in main_line.root.mainline()] == [node.move for node in full.root.mainline()]
+    assert all(len(node.children) <= 1 for node in _nodes(main_line))
+    assert (main_line.source.path, main_line.source.index) == (full.source.path, 0)
+
+
+def _nodes(game: Game) -> list[Node]:
+    found, stack = [], [game.root]
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(node.children)
+    return found

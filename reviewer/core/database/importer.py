@@ -193,7 +193,7 @@ def _record(collection: GameCollection, index: int, fast_readers: list[FastRecor
         fast = reader(collection, index)
         if fast is not None:
             return fast
-    game = collection.game(index)
+    game = collection.main_line(index)
     reference = game_support(game.kind).database_record_ref
     if not reference:
         raise SkippedGame(f"a game of {game.kind}: the database holds no such games")

@@ -94,6 +94,23 @@ class GameCollection:
         game.source.encoding = self.encoding
         return game
 
+    def main_line(self, index: int = 0) -> Game:
+        """Game `index` read for its headers and main line alone, as a reader that wants no more
+        (the game database) reads it: a format may leave out its variations, comments, marks,
+        clocks and the warnings of moves onto stones (such a reader replays the moves itself)."""
+        index = self._check_index(index)
+        game = self._main_line(index)
+        game.source.path = self.path
+        game.source.index = index
+        game.source.format = self.format
+        game.source.encoding = self.encoding
+        return game
+
+    def _main_line(self, index: int) -> Game:
+        game = self._game(index)
+        read_clocks(game)
+        return game
+
     def games(self) -> Iterator[Game]:
         for index in range(len(self)):
             yield self.game(index)

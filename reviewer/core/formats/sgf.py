@@ -807,8 +807,10 @@ def playable_board(props: dict[str, list[str]], number: int, name: str) -> tuple
     return width, height
 
 
-def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
-    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings."""
+def game_from_raw(raw_root: RawNode, number: int, name: str, main_line_only: bool = False) -> Game:
+    """Build the Game of one raw SGF tree. `number` (1-based) names the game in warnings. With
+    `main_line_only`, the headers and the main line's moves and setups alone: no variations,
+    comments, marks or NAGs below the root, and no warnings of moves onto stones."""
     label = f"game {number}"
     game = Game(kind="go")
     _split_move_nodes(raw_root, game.warnings, label)
@@ -848,8 +850,8 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
     stack: list[tuple[RawNode, Node]] = [(raw_root, game.root)]
     while stack:
         raw, node = stack.pop()
-        for raw_child in raw.children:
-            child = _node_from_raw(raw_child, width, height, game.warnings, label)
+        for raw_child in raw.children[:1] if main_line_only else raw.children:
+            child = _node_from_raw(raw_child, width, height, game.warnings, label, not main_line_only)
             node.add_child(child)
             stack.append((raw_child, child))
 
@@ -866,7 +868,8 @@ def game_from_raw(raw_root: RawNode, number: int, name: str) -> Game:
             game.first_player = "white"
         else:
             game.first_player = "black"
-    _flag_damage(game, label)
+    if not main_line_only:
+        _flag_damage(game, label)
     if raw_root.cut_off:
         moves = sum(1 for node in game.root.mainline() if node.color is not None)
         game.warnings.append(f"{label}: incomplete: {raw_root.cut_off}; read up to move {moves}, the rest is missing")
@@ -907,11 +910,15 @@ def _flag_damage(game: Game, label: str) -> None:
         )
 
 
-def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str) -> Node:
-    node = Node(properties={ident: list(values) for ident, values in raw.props.items()})
-    node.comment = raw.props.get("C", [""])[0]
-    node.nags = nags_from_sgf(raw.props)
-    node.shapes = shapes_from_sgf(raw.props, width, height)
+def _node_from_raw(raw: RawNode, width: int, height: int, warnings: list[str], label: str, notes: bool = True) -> Node:
+    """A node of the game from its raw one; without `notes`, its move and setup alone."""
+    if notes:
+        node = Node(properties={ident: list(values) for ident, values in raw.props.items()})
+        node.comment = raw.props.get("C", [""])[0]
+        node.nags = nags_from_sgf(raw.props)
+        node.shapes = shapes_from_sgf(raw.props, width, height)
+    else:
+        node = Node()
     if raw.order:
         ident, value_index = raw.order[0]
         color: Color = "black" if ident == "B" else "white"
@@ -1062,19 +1069,23 @@ class SgfCollection(GameCollection):
     def _summary(self, index: int) -> GameSummary:
         return summary_of_game(game_from_raw(head_of_game(self._text(index)), self._numbers[index], self._name), index)
 
-    def _game(self, index: int) -> Game:
+    def _game(self, index: int, main_line_only: bool = False) -> Game:
         number = self._numbers[index]
         own = self._own_charset(index)
         try:
             raw_root = raw_game(self._text(index, own), self._cut_offs.get(index, ""))
         except GameFileError as error:
             raise GameFileError(f"{self._name}: game {number}: {error}") from None
-        game = game_from_raw(raw_root, number, self._name)
+        game = game_from_raw(raw_root, number, self._name, main_line_only)
         if own is not None:
             game.warnings[:0] = [f"game {number} is read in {own[0]}, not {self._charset.codec} as the rest of the file: {own[1]}"]
         else:
             game.warnings[:0] = [f"game {number}: {doubt}" for doubt in self._charset.doubts]
         return game
+
+
+    def _main_line(self, index: int) -> Game:
+        return self._game(index, main_line_only=True)
 
 
 def copy_raw(raw_root: RawNode) -> RawNode:
