@@ -199,3 +199,20 @@ def test_the_progress_says_how_much_of_the_file_is_read_by_its_bytes(tmp_path, j
     assert fractions[-1] == 1.0
     if packing == "plain":  # where a game begins, as a share of the file's bytes
         assert fractions[len(fractions) // 2] == pytest.approx(0.5, abs=0.25)
+
+
+@pytest.mark.parametrize("text", [b"\x17\x80not a game at all " * 400, b'[Event "a"]\n\n1. e4 {' + b"a comment that never ends " * 400])
+def test_a_stream_with_no_game_or_a_game_without_end_is_named_unreadable_in_bounded_memory(tmp_path, monkeypatch, text):
+    # A huge file named .pgn.xz that holds no PGN, or one whose game never ends, is refused once
+    # its text passes STREAM_GAME_MOST_BYTES, instead of being held in memory to its end.
+    sizes = _block_sizes(monkeypatch)
+    monkeypatch.setattr(pgn, "STREAM_GAME_MOST_BYTES", 4 * BLOCK_BYTES)
+    packed = tmp_path / "big.pgn.xz"
+    packed.write_bytes(lzma.compress(text * 10))
+    with GameDatabase(tmp_path / "streamed.sqlite") as database:
+        report = import_paths(database, [packed])
+    assert len(report.unreadable) == 1
+    reason = report.unreadable[0]
+    assert "the rest of the file is not read" in reason
+    assert ("no game begins in its first" in reason) == text.startswith(b"\x17")
+    assert max(sizes, default=0) <= 6 * BLOCK_BYTES

@@ -1033,6 +1033,7 @@ def _move_of(node: Node, board: chess.Board) -> chess.Move:
 
 
 STREAM_BLOCK_BYTES = 64 << 20  # a PGN read as a stream comes in blocks of about this size
+STREAM_GAME_MOST_BYTES = 256 << 20  # a stream's text before its first game, or of one game, is at most this long
 
 
 @dataclass(frozen=True)
@@ -1045,6 +1046,18 @@ class PgnBlock:
     games: PgnCollection
     count: int
     last: bool
+
+
+def _megabytes(count: int) -> str:
+    return f"{count / (1 << 20):,.0f} MB" if count >= 1 << 20 else f"{count:,} bytes"
+
+
+def _has_game(path: str, data: bytes) -> bool:
+    try:
+        PgnCollection(path, data)
+    except GameFileError:
+        return False
+    return True
 
 
 def streams_as_text(head: bytes) -> bool:
@@ -1060,6 +1073,10 @@ def pgn_blocks(path: str, stream: IO[bytes], prefix: bytes = b"") -> Iterator[Pg
     carried = prefix
     first = 0
     while True:
+        if len(carried) > STREAM_GAME_MOST_BYTES:  # not a PGN, or a game no PGN holds: stop before memory runs out
+            what = f"no game begins in its first {_megabytes(len(carried))}" if first == 0 and not _has_game(path, carried) \
+                else f"game {first + 1} goes on for more than {_megabytes(STREAM_GAME_MOST_BYTES)}"
+            raise GameFileError(f"{path}: {what}; the rest of the file is not read")
         read = stream.read(STREAM_BLOCK_BYTES)
         data = carried + read if carried else read
         if not read:
