@@ -9,10 +9,8 @@ import functools
 import itertools
 import logging
 import os
-import shutil
 import sqlite3
 import sys
-import tempfile
 import threading
 from collections import deque
 from collections.abc import Callable, Generator, Iterator
@@ -42,10 +40,9 @@ from reviewer.core.errors import GameFileError
 from reviewer.core.formats import GameCollection, open_collection, read_extensions, streamed_collection
 from reviewer.core.formats.compressed import (
     COMPRESSED_SUFFIXES,
-    decompressed,
     decompressed_as_read,
     is_compressed,
-    plain_name,
+    readable_copy,
 )
 from reviewer.core.games import game_support, registered_games
 from reviewer.core.games.facets import FastChunkOf, FastRecordOf
@@ -98,19 +95,6 @@ def importable_files(paths: list[Path]) -> Iterator[Path]:
                     yield child
         else:
             yield path
-
-
-@contextmanager
-def _readable_copy(path: Path) -> Iterator[Path]:
-    """The file itself, or a compressed file decompressed (streamed) into a temporary file."""
-    if not is_compressed(path):
-        yield path
-        return
-    with tempfile.TemporaryDirectory(prefix="reviewer-import-") as folder:
-        target = Path(folder) / plain_name(path).name
-        with decompressed(path) as source, open(target, "wb") as copy:
-            shutil.copyfileobj(source, copy, 1 << 20)
-        yield target
 
 
 def _fast_readers() -> list[FastRecordOf]:
@@ -429,7 +413,7 @@ def _collections(path: Path) -> Iterator[Iterator[_Block]]:
                 yield (_Block(block.first, block.games, block.count, block.last, sound_when_read=False, streamed=read)
                        for block in blocks)
                 return
-    with _readable_copy(path) as readable:
+    with readable_copy(path) as readable:
         yield iter([_Block(0, open_collection(readable, first_games=1), None, True)])
 
 

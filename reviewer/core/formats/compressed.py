@@ -22,7 +22,8 @@ from typing import IO, Any, cast
 from reviewer.core.errors import GameFileError
 from reviewer.core.paths import cache_dir
 
-__all__ = ["COMPRESSED_SUFFIXES", "decompressed", "decompressed_as_read", "decompressed_copy", "is_compressed", "plain_name"]
+__all__ = ["COMPRESSED_SUFFIXES", "decompressed", "decompressed_as_read", "decompressed_copy", "is_compressed", "plain_name",
+           "readable_copy"]
 
 COMPRESSED_SUFFIXES = (".zst", ".bz2", ".gz", ".xz")
 _COPIES_FOLDER = "decompressed"
@@ -118,6 +119,15 @@ def decompressed_copy(path: Path) -> Path:
     if copy.is_file():
         return copy
     copy.parent.mkdir(parents=True, exist_ok=True)
+    _write_decompressed(path, copy)
+    for earlier in folder.iterdir():
+        if earlier != copy.parent:
+            shutil.rmtree(earlier, ignore_errors=True)
+    return copy
+
+
+def _write_decompressed(path: Path, copy: Path) -> None:
+    """The file decompressed into `copy` (streamed), whole or not at all."""
     handle, temporary = tempfile.mkstemp(dir=copy.parent, prefix=".partial-")
     try:
         with os.fdopen(handle, "wb") as target, decompressed(path) as source:
@@ -126,7 +136,16 @@ def decompressed_copy(path: Path) -> Path:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-    for earlier in folder.iterdir():
-        if earlier != copy.parent:
-            shutil.rmtree(earlier, ignore_errors=True)
-    return copy
+
+
+@contextmanager
+def readable_copy(path: Path) -> Iterator[Path]:
+    """The file itself, or a compressed file decompressed into a temporary file, removed after
+    (a file read once, as an import reads it, needs no copy kept in the cache)."""
+    if not is_compressed(path):
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="reviewer-import-") as folder:
+        target = Path(folder) / plain_name(path).name
+        _write_decompressed(path, target)
+        yield target
