@@ -371,10 +371,20 @@ def test_a_control_character_in_a_tag_value_is_named_as_damage(tmp_path, monkeyp
 
 
 @pytest.mark.parametrize("before", ["1. ", "2. "])
-def test_a_comment_left_open_names_the_games_it_swallows(before, corpus_dir):
+def test_a_comment_left_open_ends_at_the_next_games_tags_and_is_named(before, corpus_dir):
     data = (corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn").read_bytes()
     at = data.find(before.encode(), 3000)
     collection = PgnCollection(None, data[:at] + b"{ " + data[at:])
+    assert len(collection) == 232  # no game swallowed by the comment
+    named = [index for index in range(len(collection))
+             if any("a comment is never closed before the next game's tags" in w for w in collection.game(index).warnings)]
+    assert len(named) == 1
+
+
+def test_a_comment_left_open_in_the_last_game_names_the_tags_it_swallows(corpus_dir):
+    data = (corpus_dir / "pgn" / "mliebelt-pgn-parser__twic-01-232games.pgn").read_bytes()
+    at = data.find(b"1. ", 3000)
+    collection = PgnCollection(None, data[:at] + b"{ " + data[at:].replace(b'[Event "', b'[Round "0"]\n[Event "'))
     last = collection.game(len(collection) - 1)
     (said,) = [w for w in last.warnings if "the file ends inside a comment never closed" in w]
     assert f"the tags of {232 - len(collection)} more games (not listed)" in said, said

@@ -10,7 +10,8 @@ the file's 8-bit charset, chosen from its bytes as a whole), so a file mixing en
 A game starts at a tag when the previous game already has movetext, or when the tag repeats one the
 current game already has (so header-only games that follow each other are told apart). A result
 token ends a game: movetext (or lines of broken tags) after it is a game of its own, without tags. A tag-like
-line inside a `{...}` comment is part of the comment. The index grows in batches (`scan`), so a
+line inside a `{...}` comment is part of the comment, except an `[Event` tag section of three or
+more plain lines, where a comment left open (a game cut short) ends. The index grows in batches (`scan`), so a
 list can show its first rows while the rest of a big file is read.
 """
 
@@ -430,7 +431,7 @@ class PgnIndexer:
     # ---------------------------------------------------------------- game boundaries
 
     def _take_block(self, start: int, end: int, block: bytes) -> None:
-        if ends_in_comment(self.data, self._position, start, self._position_in_comment):
+        if ends_in_comment(self.data, self._position, start, self._position_in_comment) and not self._ends_open_comment(block):
             return  # tag-like lines inside a comment
         lines = block.count(b"\n")
         pairs = _PLAIN_TAG_LINE.findall(block)
@@ -453,6 +454,15 @@ class PgnIndexer:
             block_start = None
         if block_start is None and self._pending is not None and self._pending[1] < end:
             self._take_broken_tag_lines(self._pending, end)
+
+    def _ends_open_comment(self, block: bytes) -> bool:
+        """Whether a tag section inside a comment left open is a game's start: an `[Event "..."]`
+        line first and three or more plain tag lines only. A game cut off inside a comment (a
+        truncated file) then ends there, and is named as broken, instead of swallowing the next
+        game whole; a comment that quotes a tag or two keeps them."""
+        lines = block.count(b"\n")
+        return (self._has_game and block.startswith(b'\n[Event "') and lines >= 3
+                and len(_PLAIN_TAG_LINE.findall(block)) == lines)
 
     def _take_broken_tag_lines(self, pending: list[int], end: int) -> None:
         """Lines after a block's last tag that begin with `[` but hold no tag (broken tag lines)
