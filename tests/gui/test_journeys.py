@@ -410,3 +410,35 @@ def test_a_collection_review_cancelled_then_its_insights_open_a_game_whose_cards
     finally:
         release.touch()
         window.close()
+
+
+@pytest.mark.qt_log_ignore("This plugin does not support (raise|propagateSizeHints)")  # the offscreen platform's notes
+def test_the_first_cards_reach_a_trainer_opened_while_the_new_deck_is_being_made(qtbot, window, corpus_dir, tmp_path):
+    """The first analysis of a player with no deck yet, the trainer opened meanwhile: two openings
+    of the new deck meet (one writing its tables in the old journal mode); neither says "locked"."""
+    import sqlite3
+
+    from reviewer.core.services.trainer.deck import default_deck_path
+
+    original = tmp_path / "game.pgn"
+    shutil.copyfile(corpus_dir.joinpath(*CHESS_GAME), original)
+    open_file(qtbot, window, original)
+    said: list[str] = []
+    window.statusBar().messageChanged.connect(said.append)
+    deck = default_deck_path()
+    deck.parent.mkdir(parents=True, exist_ok=True)
+    other = sqlite3.connect(deck, isolation_level=None)  # another opening of the new deck, its tables half written
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    try:
+        QTest.keyClick(window, Qt.Key.Key_T, Qt.KeyboardModifier.ControlModifier)
+        trainer = window.dialogs.train_window
+        qtbot.addWidget(trainer)
+        trainer.failed.connect(said.append)  # "Cannot open the deck: …"
+        analyse_with_space(qtbot, window)  # its cards are handed to the deck
+    finally:
+        other.execute("COMMIT")
+        other.close()
+    qtbot.waitUntil(lambda: trainer.current() is not None, timeout=WAIT_MS)
+    assert not [text for text in said if "not added" in text or "Cannot open the deck" in text]
+    trainer.close_deck()

@@ -21,6 +21,8 @@ import fsrs
 from reviewer.core.services.trainer.cards import Card
 
 SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 30.0  # how long an opening or a write waits for another connection's
+LOCKED_RETRY_S = 0.02
 FAST_ANSWER_S = 10.0  # a first-try answer within this time is graded Easy
 
 _MIGRATIONS: dict[int, str] = {
@@ -118,11 +120,25 @@ class Deck:
         self.path = Path(path) if path is not None else default_deck_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.scheduler = scheduler or fsrs.Scheduler(enable_fuzzing=False)
-        self._db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
-        self._db.execute("PRAGMA busy_timeout = 30000")
+        self._db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        self._db.execute(f"PRAGMA busy_timeout = {round(BUSY_TIMEOUT_S * 1000)}")
         self._db.execute("PRAGMA foreign_keys = ON")
-        self._db.execute("PRAGMA journal_mode = WAL")
+        self._use_wal()
         self._migrate()
+
+    def _use_wal(self) -> None:
+        """Write-ahead logging. A new deck that another connection is making at the same moment (the
+        window adding an analysis's cards while the trainer opens) answers "locked" at once: SQLite
+        does not wait on this pragma as it does on a write, so it is waited for here, as long."""
+        deadline = time.monotonic() + BUSY_TIMEOUT_S
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() >= deadline:
+                    raise
+            time.sleep(LOCKED_RETRY_S)
 
     def close(self) -> None:
         self._db.close()
