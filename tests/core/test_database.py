@@ -521,3 +521,22 @@ def test_a_pawn_capture_off_the_board_is_named_and_the_games_around_it_stored(tm
     assert report.stored == 2
     assert sorted(number for _path, number, _reason in report.skipped) == [2, 3]
     assert all("illegal" in reason or "hxg8" in reason or "axb1" in reason for _path, _number, reason in report.skipped)
+
+
+def test_every_stored_go_game_is_found_at_its_own_positions_where_a_side_moves_twice_too(corpus_database):
+    # Records that play one colour twice in a row (a handicap's first stones, edited or odd
+    # records): a position is the board and the side that plays next, both when stored and looked up.
+    database, report = corpus_database
+    skipped = {(path, number) for path, number, _reason in report.skipped}
+    checked = twice = 0
+    for name, index, game in _readable_games(CORPUS_DIR / "sgf"):
+        if game.kind != "go" or (name, index + 1) in skipped:
+            continue
+        nodes = game.mainline_nodes()
+        colours = [node.color for node in nodes]
+        doubled = [ply for ply in range(1, len(nodes)) if colours[ply] is not None and colours[ply] == colours[ply - 1]]
+        twice += len(doubled)
+        for ply in sorted({0, 1, len(nodes), *doubled, *(ply + 1 for ply in doubled)} & set(range(len(nodes) + 1))):
+            assert explore(database, position_of_game(game, ply)).games >= 1, f"{Path(name).name} game {index + 1} ply {ply}"
+            checked += 1
+    assert twice >= 2 and checked > 100

@@ -286,6 +286,9 @@ def go_position_of_node(game: Game, node: Node) -> Position:
                  setup_white=source.setup_white, setup_empty=source.setup_empty)
         )
     board, keyer, to_move = _replayed(cut, lambda _ply, _node, _color, _keyer: None)
+    following = node.children[0] if node.children else None
+    if following is not None and following.is_move and following.color is not None:
+        to_move = following.color  # as a game's positions are keyed: by the side that plays next (a record may move one side twice)
     key, symmetry = keyer.canonical(to_move)
     def gtp(code: int) -> str:
         point = keyer.point_of_move(code, symmetry)
