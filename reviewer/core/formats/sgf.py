@@ -45,6 +45,7 @@ Writing: UTF-8, CA[UTF-8]; node properties as read, updated where the model's fi
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from array import array
 from collections.abc import Iterator
@@ -555,6 +556,7 @@ def _build_raw_tree(tokens: list[tuple[str, bytes]]) -> tuple[list[RawNode], boo
 # ---------------------------------------------------------------- coordinates
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a file's games share their few hundred points
 def point_from_sgf(value: str, width: int, height: int) -> Point | None:
     """'pd' -> (row, col) with row 0 at the bottom; '' and 'tt' (boards up to 19) -> None (pass)."""
     value = value.strip()
