@@ -170,7 +170,7 @@ def _run_import(args: argparse.Namespace) -> int:
         elapsed_s = max(time.perf_counter() - started, 1e-9)
         print(
             f"{progress.path}: {progress.games_read}/{progress.games_in_file}{'' if progress.listed_all else '+'} read"
-            f" ({100 * progress.file_fraction:.0f}% of the file), {progress.stored} stored,"
+            f" ({100 * progress.file_fraction:.0f}% of the file); this import: {progress.stored} stored,"
             f" {progress.duplicates} duplicates, {progress.skipped} skipped ({progress.stored / elapsed_s:.0f} games/s)",
             file=sys.stderr,
             flush=True,
