@@ -55,3 +55,34 @@ def test_a_go_game_in_the_top_games_names_black_first_as_the_window_does(qtbot, 
     assert row.text(0) == "AlphaGo – Lee Sedol"  # Black first, as a Go player reads a pairing
     assert row.text(0).split("\n")[0] in row.toolTip(0)
     screenshots.shoot(qtbot, window, "explorer-go-players", follows=panel)
+
+
+def _indicator_contrast(box) -> float:
+    """How the outline of a check box's square stands out from the window behind it."""
+    from PySide6.QtWidgets import QStyle, QStyleOptionButton
+
+    option = QStyleOptionButton()
+    option.initFrom(box)
+    square = box.style().subElementRect(QStyle.SubElement.SE_CheckBoxIndicator, option, box)
+    image = box.grab().toImage()
+    edge = image.pixelColor(square.left(), square.center().y())
+    return style.contrast_ratio(edge, box.palette().window().color())
+
+
+def test_the_filters_check_boxes_show_as_boxes_on_the_dark_theme(qtbot, database, morphy_file):
+    window = _window(qtbot, player="Morphy")
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    if not window.commands.dark_action.isChecked():
+        window.commands.dark_action.trigger()
+    qtbot.waitUntil(lambda: style.is_dark_palette(panel.mine.palette()), timeout=WAIT_MS)
+    for checked in (False, True):
+        assert panel.mine.isChecked() == checked
+        assert _indicator_contrast(panel.mine) >= 3.0, checked  # a box to tick, not bare words
+        _click(panel.mine, QPoint(8, panel.mine.height() // 2))
+        _wait_answer(qtbot, panel)
+    window.commands.dark_action.trigger()
+    qtbot.waitUntil(lambda: not style.is_dark_palette(panel.mine.palette()), timeout=WAIT_MS)
+    assert _indicator_contrast(panel.mine) >= 3.0
+    screenshots.shoot(qtbot, window, "explorer-check-boxes", shown=panel)
