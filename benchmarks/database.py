@@ -296,6 +296,7 @@ def measure(
         result["reviewer_import"] = {
             "seconds": round(seconds, 2),
             "games_per_s": round(games_in_file / seconds, 1),
+            "command_seconds": summary["seconds"],  # the command's own time, as SCID's is timed inside tkscid
             "cpu_seconds": round(cpu_seconds, 2),  # the whole process: Python's start and imports too
             "games_per_cpu_s": round(games_in_file / cpu_seconds, 1),
             "stored": int(summary["stored"]),
