@@ -92,20 +92,10 @@ def chess_position(fen: str | None = None, moves: Sequence[str] = ()) -> Positio
     """The chess position after `moves` (SAN or UCI) from `fen` (the start position when None). A
     FEN whose castling rights only Chess960 can hold (a king off e1/e8 that may castle, or
     Shredder-FEN's rook files) is a Chess960 position, as the database keys its Chess960 games."""
-    return position_after_moves(Game(kind="chess", start_fen=fen or None, chess960=_is_chess960_fen(fen)), moves)
-
-
-def _is_chess960_fen(fen: str | None) -> bool:
-    """Whether the FEN's castling rights are lost when it is read as standard chess but kept as Chess960."""
-    if not fen:
-        return False
-    import chess  # the database's chess alone needs it
-
-    try:
-        standard, free = chess.Board(fen), chess.Board(fen, chess960=True)
-    except ValueError:
-        return False  # the position's own reading says why
-    return free.clean_castling_rights() != standard.clean_castling_rights()
+    start = Game(kind="chess")
+    if fen:
+        start = game_support("chess").rules.record_game({"fen": fen}, start.first_player)  # the FEN read as its rules read a position
+    return position_after_moves(start, moves)
 
 
 def go_position(size: int, moves: Sequence[str], first_player: Color = "black") -> Position:

@@ -455,7 +455,12 @@ class ChessRules:
         return {"fen": position.fen(), "chess960": game.chess960}
 
     def from_record(self, record: dict[str, Any]) -> chess.Board:
-        return chess.Board(record["fen"], chess960=bool(record.get("chess960", False)))
+        """The board of a record; one that does not say whether it is Chess960 (a FEN as a player
+        typed it) is Chess960 where only Chess960 keeps its castling rights."""
+        chess960 = record.get("chess960")
+        if chess960 is None:
+            chess960 = _castles_as_chess960_only(record["fen"])
+        return chess.Board(record["fen"], chess960=bool(chess960))
 
     def record_game(self, record: dict[str, Any], first_player: Color) -> Game:
         board = self.from_record(record)
@@ -463,6 +468,16 @@ class ChessRules:
 
     def phases(self, game: Game) -> list[Phase | None]:
         return game_phases(game)
+
+
+def _castles_as_chess960_only(fen: str) -> bool:
+    """Whether the FEN's castling rights are lost when it is read as standard chess but kept as
+    Chess960 (a king off e1/e8 that may castle, or Shredder-FEN's rook files)."""
+    try:
+        standard, free = chess.Board(fen), chess.Board(fen, chess960=True)
+    except ValueError:
+        return False  # the position's own reading says why
+    return free.clean_castling_rights() != standard.clean_castling_rights()
 
 
 RULES = ChessRules()
