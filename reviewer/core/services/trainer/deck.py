@@ -19,10 +19,10 @@ from pathlib import Path
 import fsrs
 
 from reviewer.core.services.trainer.cards import Card
+from reviewer.core.shared_sqlite import retrying
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 30.0  # how long an opening or a write waits for another connection's
-LOCKED_RETRY_S = 0.02
 FAST_ANSWER_S = 10.0  # a first-try answer within this time is graded Easy
 
 _MIGRATIONS: dict[int, str] = {
@@ -129,16 +129,8 @@ class Deck:
     def _use_wal(self) -> None:
         """Write-ahead logging. A new deck that another connection is making at the same moment (the
         window adding an analysis's cards while the trainer opens) answers "locked" at once: SQLite
-        does not wait on this pragma as it does on a write, so it is waited for here, as long."""
-        deadline = time.monotonic() + BUSY_TIMEOUT_S
-        while True:
-            try:
-                self._db.execute("PRAGMA journal_mode = WAL")
-                return
-            except sqlite3.OperationalError as error:
-                if "locked" not in str(error) or time.monotonic() >= deadline:
-                    raise
-            time.sleep(LOCKED_RETRY_S)
+        does not wait on this pragma as it does on a write, so it is tried again."""
+        retrying(lambda: self._db.execute("PRAGMA journal_mode = WAL"), BUSY_TIMEOUT_S)
 
     def close(self) -> None:
         self._db.close()
