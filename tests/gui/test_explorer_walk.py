@@ -86,3 +86,31 @@ def test_the_filters_check_boxes_show_as_boxes_on_the_dark_theme(qtbot, database
     qtbot.waitUntil(lambda: not style.is_dark_palette(panel.mine.palette()), timeout=WAIT_MS)
     assert _indicator_contrast(panel.mine) >= 3.0
     screenshots.shoot(qtbot, window, "explorer-check-boxes", shown=panel)
+
+
+def _title_span(header, column: int) -> tuple[int, int]:
+    """Where a header section's title is drawn, in the header's coordinates (left, right)."""
+    metrics = header.fontMetrics()
+    width = metrics.horizontalAdvance(header.model().headerData(column, Qt.Orientation.Horizontal))
+    left, size = header.sectionViewportPosition(column), header.sectionSize(column)
+    alignment = Qt.AlignmentFlag(header.model().headerData(column, Qt.Orientation.Horizontal,
+                                                           Qt.ItemDataRole.TextAlignmentRole) or 0)
+    if alignment & Qt.AlignmentFlag.AlignRight:
+        return left + size - width, left + size
+    if alignment & Qt.AlignmentFlag.AlignHCenter:
+        return left + (size - width) // 2, left + (size + width) // 2
+    return left, left + width
+
+
+def test_the_titles_over_the_moves_figures_stand_apart(qtbot, database, morphy_file):
+    # "Games" is a figure's title, on the right of its column; the results bar's beside it must
+    # not run into it ("GamesResults").
+    window = _window(qtbot)
+    panel = window.explorer_panel
+    _open(qtbot, window, morphy_file, 0)
+    _wait_answer(qtbot, panel, 211)
+    header = panel.moves.header()
+    spans = [_title_span(header, column) for column in range(header.count())]
+    space = header.fontMetrics().horizontalAdvance(" ")
+    for (_left, right), (next_left, _right) in zip(spans, spans[1:]):
+        assert next_left - right >= 2 * space, spans

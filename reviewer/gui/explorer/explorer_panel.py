@@ -400,6 +400,7 @@ class ExplorerPanel(QWidget):
         for tree, columns in ((self.moves, NUMBER_COLUMNS), (self.games, GAME_NUMBER_COLUMNS)):
             for column in columns:  # a figure's title over its figures, on the right
                 tree.headerItem().setTextAlignment(column, RIGHT)
+        self.moves.headerItem().setTextAlignment(2, Qt.AlignmentFlag.AlignCenter)  # over its bar, apart from "Games"
         for tree in (self.moves, self.games):
             tree.installEventFilter(self)
 
