@@ -21,6 +21,17 @@ def garbage_is_collected_on_the_gui_thread(qapp):
 
 
 @pytest.fixture(autouse=True)
+def each_test_starts_in_the_light_theme(qapp):
+    """The palette is the application's: a test that switched to the dark theme (or ended before
+    it switched back) would leave the next test of its process dark."""
+    yield
+    from reviewer.gui.common import style
+
+    if style.is_dark_palette(qapp.palette()):
+        style.apply_palette(qapp, dark=False)
+
+
+@pytest.fixture(autouse=True)
 def no_worker_outlives_its_test():
     """An engine or scoring thread left running would keep signalling into later tests."""
     yield
