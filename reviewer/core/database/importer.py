@@ -49,7 +49,7 @@ from reviewer.core.games.facets import FastChunkOf, FastRecordOf
 
 __all__ = ["COMPRESSED_SUFFIXES", "ImportProgress", "ImportReport", "import_paths", "importable_files"]
 
-CHUNK_GAMES = 4000  # games per transaction: what a cut import loses at most (and one run of the position index)
+CHUNK_GAMES = 8000  # games per transaction: what a cut import loses at most (and one run of the position index)
 READING_THREADS_MOST = 4  # threads reading chunks ahead of the one being stored (the compiled readers let go of the GIL)
 
 log = logging.getLogger(__name__)
