@@ -540,3 +540,26 @@ def test_every_stored_go_game_is_found_at_its_own_positions_where_a_side_moves_t
             assert explore(database, position_of_game(game, ply)).games >= 1, f"{Path(name).name} game {index + 1} ply {ply}"
             checked += 1
     assert twice >= 2 and checked > 100
+
+
+def test_on_the_empty_board_a_stored_opening_is_shown_as_the_asked_game_played_it(tmp_path):
+    # The 8 turned copies of a game open on 4 (or 8) points alike on the empty board: one move of
+    # the explorer's, shown as the asking game's own first move, and else in the top right corner.
+    original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
+    folder = tmp_path / "games"
+    folder.mkdir()
+    copies = [transformed_copy(original, transform) for transform in TRANSFORMS]
+    for number, copy in enumerate(copies):
+        copy.headers = {"PB": f"copy {number}"}
+        (folder / f"copy{number}.sgf").write_text(write_sgf(copy), encoding="utf-8")
+    with GameDatabase(tmp_path / "go.sqlite") as database:
+        import_paths(database, [folder])
+        first_moves = set()
+        for copy in copies:
+            found = explore(database, position_of_game(copy, 0))
+            assert [(stats.move, stats.games) for stats in found.moves] == [(copy.mainline_nodes()[0].move, 8)]
+            first_moves.add(copy.mainline_nodes()[0].move)
+        assert len(first_moves) > 1  # the copies did open on different points
+        (shown,) = [stats.move for stats in explore(database, go_position(19, [])).moves]
+        column, row = shown[0], int(shown[1:])
+        assert column >= "K" and row >= 10, shown  # the top right, where players open

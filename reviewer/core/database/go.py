@@ -121,6 +121,13 @@ class GoKeyer:
                 best_key, best_symmetry = candidate, self.symmetries[number]
         return signed_64(best_key), best_symmetry
 
+    def canonical_symmetries(self, to_move: Color) -> list[int]:
+        """Every symmetry that gives the smallest key: more than one where the board maps to itself."""
+        mover = self._black_to_move if to_move == "black" else 0
+        values = [key ^ mover for key in self._keys]
+        smallest = min(values)
+        return [self.symmetries[number] for number, value in enumerate(values) if value == smallest]
+
     def canonical_move(self, to_move: Color, point: Point | None) -> int:
         """The move in the canonical orientation, as an index (GO_PASS for a pass). On a board that
         some symmetry maps to itself, moves that the symmetry maps to each other are one move."""
@@ -289,10 +296,17 @@ def go_position_of_node(game: Game, node: Node) -> Position:
     following = node.children[0] if node.children else None
     if following is not None and following.is_move and following.color is not None:
         to_move = following.color  # as a game's positions are keyed: by the side that plays next (a record may move one side twice)
-    key, symmetry = keyer.canonical(to_move)
+    key, _symmetry = keyer.canonical(to_move)
+    fitting = keyer.canonical_symmetries(to_move)
+    next_point = following.point if following is not None and following.is_move else None
+
     def gtp(code: int) -> str:
-        point = keyer.point_of_move(code, symmetry)
-        return "pass" if point is None else gtp_from_point(point, game.board_height)
+        # On a board that maps to itself (the empty one), a stored move is several points alike:
+        # the one this game played, else the one nearest the top right, where players open.
+        points = {point for point in (keyer.point_of_move(code, each) for each in fitting) if point is not None}
+        if not points:
+            return "pass"
+        return gtp_from_point(next_point if next_point in points else max(points), game.board_height)
 
     return Position("go", key, to_move, gtp, swapped=_colours_swapped(board, keyer, to_move))
 
