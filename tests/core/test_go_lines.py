@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from reviewer.core.database import go as go_records
 from reviewer.core.database.records import SkippedGame
 from reviewer.core.formats import open_collection
-from reviewer.core.formats.sgf import game_from_raw, raw_game
+from reviewer.core.formats.sgf import game_from_raw, plain_main_line, raw_game
 from reviewer.core.gametree import Game, Node
 
 BIGSETS = Path(__file__).resolve().parents[3] / "shared" / "bigsets"
@@ -145,3 +145,41 @@ def _nodes(game: Game) -> list[Node]:
         found.append(node)
         stack.extend(node.children)
     return found
+
+
+def test_a_plain_games_text_read_straight_makes_the_record_the_tokeniser_makes() -> None:
+    source = BIGSETS / "go-tygem.sgf.xz"
+    if not source.is_file():
+        pytest.skip(f"the bigsets are not at {BIGSETS}")
+    with lzma.open(source, "rt", encoding="utf-8") as lines:
+        for number, line in zip(range(300), lines):
+            text = line.strip()
+            plain = plain_main_line(text)
+            assert plain is not None, f"game {number + 1} is plain"
+            assert _record_or_reason(game_from_raw(plain, number + 1, "t.sgf", True)) == \
+                _record_or_reason(game_from_raw(raw_game(text), number + 1, "t.sgf")), f"game {number + 1}"
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[1]SZ[9]PB[a \\] b]PW[c\\\\d]C[two\r\nlines\tand a tab]AB[cc][gg];W[ee];B[];W[tt])",
+    "(;GM[1]SZ[19]RE[B+R]\n;B[pd]\n;W[dp] ;B[pp])\n",
+    "(;GM[1]SZ[13])",
+])
+def test_plain_games_read_straight_as_the_tokeniser_reads_them(text) -> None:
+    plain = plain_main_line(text)
+    assert plain is not None
+    assert _record_or_reason(game_from_raw(plain, 1, "t.sgf", True)) == _record_or_reason(game_from_raw(raw_game(text), 1, "t.sgf"))
+    assert plain.props == raw_game(text).props
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[1]SZ[9];B[ee]C[a comment];W[cc])",  # another property in a move's node
+    "(;GM[1]SZ[9];B[ee](;W[cc])(;W[gg]))",  # a variation
+    "(;GM[1]SZ[9]B[ee];W[cc])",  # a move in the root
+    "(;GM[1]SZ[9]Comment[x];B[ee])",  # an identifier with lower-case letters
+    "(;GM[1]SZ[9];B[ee];W[cc]",  # cut off
+    "(GM[1]SZ[9];B[ee])",  # the root's ";" missing
+    "(;GM[1]SZ[9];AB[cc];B[ee])",  # a setup node
+])
+def test_any_other_game_is_left_to_the_tokeniser(text) -> None:
+    assert plain_main_line(text) is None

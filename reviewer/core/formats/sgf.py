@@ -470,6 +470,37 @@ def raw_game(text: str, cut_off: str = "") -> RawNode:
     return root
 
 
+# A game that is a root without moves, then one move a node and nothing else (no variation, comment
+# or mark): most game records of servers; read straight from its text (`plain_main_line`).
+_PLAIN_GAME = re.compile(r"\s*\(\s*;((?:\s*[A-Z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)((?:\s*;\s*[BW]\[[a-zA-Z]{0,2}\])*)\s*\)\s*",
+                         re.DOTALL)
+_PLAIN_MOVE = re.compile(r";\s*([BW])\[([a-zA-Z]{0,2})\]")
+
+
+def plain_main_line(text: str) -> RawNode | None:
+    """The raw tree of a plain game's text, as `raw_game` reads it, without the tokeniser; None
+    where the game is not plain (a move in its root, a lower-case identifier, any other node)."""
+    matched = _PLAIN_GAME.fullmatch(text)
+    if matched is None:
+        return None
+    root = RawNode()
+    for ident, values in _HEAD_PROPERTY.findall(matched.group(1)):
+        if ident in _MOVE_IDENTS:
+            return None
+        root.props.setdefault(ident, []).extend(
+            sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
+            if _ESCAPES_OR_SPACES.search(value)
+            else value
+            for value in _HEAD_VALUE.findall(values)
+        )
+    node = root
+    for colour, point in _PLAIN_MOVE.findall(matched.group(2)):
+        child = RawNode(props={colour: [point]}, order=[(colour, 0)])
+        node.children.append(child)
+        node = child
+    return root
+
+
 _HEAD_NODE = re.compile(r"\s*(;?)((?:\s*[A-Za-z]+\s*(?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)*)", re.DOTALL)
 _HEAD_PROPERTY = re.compile(r"([A-Za-z]+)\s*((?:\[(?:[^\\\]]++|\\.)*+\]\s*)+)", re.DOTALL)
 _HEAD_VALUE = re.compile(r"\[((?:[^\\\]]++|\\.)*+)\]", re.DOTALL)
@@ -1074,8 +1105,10 @@ class SgfCollection(GameCollection):
     def _game(self, index: int, main_line_only: bool = False) -> Game:
         number = self._numbers[index]
         own = self._own_charset(index)
+        text, cut_off = self._text(index, own), self._cut_offs.get(index, "")
+        plain = plain_main_line(text) if main_line_only and not cut_off else None
         try:
-            raw_root = raw_game(self._text(index, own), self._cut_offs.get(index, ""))
+            raw_root = plain if plain is not None else raw_game(text, cut_off)
         except GameFileError as error:
             raise GameFileError(f"{self._name}: game {number}: {error}") from None
         game = game_from_raw(raw_root, number, self._name, main_line_only)
