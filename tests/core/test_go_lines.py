@@ -108,7 +108,7 @@ def _record_or_reason(game: Game) -> object:
     except SkippedGame as skipped:
         return f"skipped: {skipped}"
     return (record.fingerprint, record.white, record.black, record.result, record.outcome, record.date, record.event,
-            record.board_size, record.moves, record.positions)
+            record.board_size, record.moves_and_plies(), record.positions)
 
 
 def test_a_go_game_read_for_its_main_line_alone_makes_the_record_of_the_game_read_in_full(corpus_dir) -> None:

@@ -14,7 +14,16 @@ from functools import lru_cache
 
 from reviewer.core.database.explorer import Position, SwappedColours
 from reviewer.core.database.keys import signed_64
-from reviewer.core.database.records import GameRecord, PositionRow, SkippedGame, date_of, fingerprint_of, outcome_of
+from reviewer.core.database.records import (
+    PACKED_ENDED,
+    GameRecord,
+    PackedPositions,
+    PositionRow,
+    SkippedGame,
+    date_of,
+    fingerprint_of,
+    outcome_of,
+)
 from reviewer.core.games.go import GoBoard
 from reviewer.core.gametree import Color, Game, Node, Point, gtp_from_point, other_color
 
@@ -216,8 +225,17 @@ def _compiled_tables(width: int, height: int) -> tuple[bytes, bytes, int, int, b
 
 def _compiled_positions(game: Game) -> list[PositionRow] | None:
     """go_positions by the compiled replay; None where a node of the main line sets up stones."""
+    packed = _compiled_packed(game)
+    return None if packed is None else GameRecord.rows_of(packed)
+
+
+def _compiled_packed(game: Game) -> PackedPositions | None:
+    """The positions of go_positions as columns, by the compiled replay (a game's rows as objects
+    would be some 200 a game for the garbage collector to walk while a chunk is read); None where
+    a node of the main line sets up stones."""
     width, height = game.board_width, game.board_height
-    plies, places, colours = [], array("h"), bytearray()
+    plies: list[int] = []
+    places, colours = array("h"), bytearray()
     to_move: Color = game.first_player
     off_board: SkippedGame | None = None  # raised once the moves before it are known to be on empty points
     for ply, node in enumerate(game.root.mainline()):
@@ -245,24 +263,22 @@ def _compiled_positions(game: Game) -> list[PositionRow] | None:
         raise SkippedGame(f"move {plies[replayed] + 1} ({nodes[plies[replayed]].move}) is on a point that holds a stone")
     if off_board is not None:
         raise off_board
-    keys, symmetry_of, codes = array("q"), array("B"), array("h")
-    keys.frombytes(replayed[0])
-    symmetry_of.frombytes(replayed[1])
-    codes.frombytes(replayed[2])
-    rows = [PositionRow(key, ply, code, symmetry) for key, ply, code, symmetry in zip(keys, plies, codes, symmetry_of)]
-    rows.append(PositionRow(keys[-1], game.ply_count, None, symmetry_of[-1]))
-    return rows
+    keys, symmetries, codes = replayed
+    plies.append(game.ply_count)
+    return PackedPositions(keys, codes + array("h", [PACKED_ENDED]).tobytes(), array("q", plies).tobytes(), symmetries)
 
 
 def go_record_from_game(game: Game) -> GameRecord:
     moves = [node.move or "" for node in game.root.mainline() if node.is_move]
     if not moves and any("incomplete" in warning or "cannot" in warning for warning in game.warnings):
         raise SkippedGame(game.warnings[0])
-    positions = go_positions(game)
+    packed = _compiled_packed(game) if _go_lines is not None else None
     start = f"{game.board_width}x{game.board_height} B{sorted(game.setup_black)} W{sorted(game.setup_white)}"
-    return GameRecord(
+    # One text a game, not a list of them, waits in a chunk for its transaction (where no move is blank).
+    joined = " ".join(moves) if all(moves) else None
+    record = GameRecord(
         kind="go",
-        fingerprint=fingerprint_of("go", game.headers, start, moves),
+        fingerprint=fingerprint_of("go", game.headers, start, moves if joined is None else joined),
         white=game.white,
         black=game.black,
         white_elo=None,
@@ -273,8 +289,11 @@ def go_record_from_game(game: Game) -> GameRecord:
         event=game.event,
         speed="",
         board_size=game.board_width if game.board_width == game.board_height else game.board_width * 100 + game.board_height,
-        moves=moves,
-    ).with_rows(positions)
+        moves=moves if joined is None else [],
+        moves_text=joined,
+        packed=packed,
+    )
+    return record if packed is not None else record.with_rows(go_positions(game))
 
 
 def go_position_of_node(game: Game, node: Node) -> Position:

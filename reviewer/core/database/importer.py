@@ -265,8 +265,11 @@ class _Chunk:
             if record is None:
                 run.add_packed_positions(game_id, self.plain_keys[start:stop], self.plain_moves[start:stop])
             elif record.packed is not None:
-                run.add_packed_positions(game_id, np.frombuffer(record.packed.keys, dtype=np.int64),
-                                         np.frombuffer(record.packed.moves, dtype=np.int16))
+                packed = record.packed
+                run.add_packed_positions(game_id, np.frombuffer(packed.keys, dtype=np.int64),
+                                         np.frombuffer(packed.moves, dtype=np.int16),
+                                         None if packed.plies is None else np.frombuffer(packed.plies, dtype=np.int64),
+                                         None if packed.symmetries is None else np.frombuffer(packed.symmetries, dtype=np.uint8))
             else:
                 keys = record.position_keys
                 run.add_positions(game_id, keys, record.position_plies or range(len(keys)), record.position_moves,

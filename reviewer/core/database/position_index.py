@@ -568,13 +568,15 @@ class RunWriter:
         self.moves.append(np.array([ENDED if move is None else move for move in moves], dtype=np.int16))
         self.symmetries.append(np.array(symmetries, dtype=np.uint8) if symmetries is not None else None)
 
-    def add_packed_positions(self, game_id: int, keys: Array, moves: Array) -> None:
-        """A game's positions at plies 0, 1, 2, ...: int64 keys and int16 moves (ENDED where it ended)."""
+    def add_packed_positions(self, game_id: int, keys: Array, moves: Array, plies: Array | None = None,
+                             symmetries: Array | None = None) -> None:
+        """A game's positions: int64 keys and int16 moves (ENDED where it ended), at plies 0, 1, 2,
+        ... unless `plies` (int64) says, of symmetry 0 unless `symmetries` (uint8) says."""
         self.ids.append(game_id)
         self.keys.append(keys)
-        self.plies.append(None)
+        self.plies.append(plies)
         self.moves.append(moves)
-        self.symmetries.append(None)
+        self.symmetries.append(symmetries)
 
     def add_sorted_positions(self, positions: SortedPositions, game_ids: Array) -> None:
         """The positions of all the run's games at once, sorted by their reader: `game_ids` the id of each of

@@ -54,11 +54,14 @@ PACKED_ENDED = -2  # the packed move code of the position a game ended in (the p
 
 
 class PackedPositions(NamedTuple):
-    """A game's positions at plies 0, 1, 2, ... as machine numbers (native byte order): `keys` one
-    int64 each, `moves` one int16 each (the move played from there; PACKED_ENDED for the last)."""
+    """A game's positions as machine numbers (native byte order): `keys` one int64 each, `moves`
+    one int16 each (the move played from there; PACKED_ENDED for the last); at plies 0, 1, 2, ...
+    unless `plies` holds one int64 each; of symmetry 0 unless `symmetries` holds one uint8 each."""
 
     keys: bytes
     moves: bytes
+    plies: bytes | None = None
+    symmetries: bytes | None = None
 
     @classmethod
     def of(cls, keys: list[int], moves: list[int | None]) -> PackedPositions:
@@ -88,7 +91,7 @@ class GameRecord:
     position_plies: list[int] | None = None  # None: 0, 1, 2, ... (every position one ply on)
     position_symmetries: list[int] | None = None  # None: all 0 (chess)
     packed: PackedPositions | None = None  # where set (chess), the positions, and the lists above are empty
-    moves_text: str | None = None  # where set (chess), the moves joined by single spaces
+    moves_text: str | None = None  # where set, the moves joined by single spaces
 
     def moves_and_plies(self) -> tuple[str, int]:
         """The moves joined by single spaces, and how many there are."""
@@ -96,14 +99,20 @@ class GameRecord:
             return " ".join(self.moves), len(self.moves)
         return self.moves_text, self.moves_text.count(" ") + 1 if self.moves_text else 0
 
+    @staticmethod
+    def rows_of(packed: PackedPositions) -> list[PositionRow]:
+        keys, moves, plies, symmetries = array("q"), array("h"), array("q"), array("B")
+        keys.frombytes(packed.keys)
+        moves.frombytes(packed.moves)
+        plies.frombytes(packed.plies or array("q", range(len(keys))).tobytes())
+        symmetries.frombytes(packed.symmetries or bytes(len(keys)))
+        return [PositionRow(key, ply, None if move == PACKED_ENDED else move, symmetry)
+                for key, ply, move, symmetry in zip(keys, plies, moves, symmetries)]
+
     @property
     def positions(self) -> list[PositionRow]:
         if self.packed is not None:
-            keys, moves = array("q"), array("h")
-            keys.frombytes(self.packed.keys)
-            moves.frombytes(self.packed.moves)
-            return [PositionRow(key, ply, None if move == PACKED_ENDED else move)
-                    for ply, (key, move) in enumerate(zip(keys, moves))]
+            return self.rows_of(self.packed)
         plies: Iterable[int] = self.position_plies if self.position_plies is not None else range(len(self.position_keys))
         symmetries: Iterable[int] = self.position_symmetries if self.position_symmetries is not None else repeat(0)
         return [PositionRow(*row) for row in zip(self.position_keys, plies, self.position_moves, symmetries)]
