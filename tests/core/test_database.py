@@ -269,11 +269,8 @@ def test_either_colours_finds_the_go_games_that_reached_the_position_with_the_co
     assert json.loads(capsys.readouterr().out)["games"] == 3
 
 
-@pytest.mark.parametrize("busy_postings", [256, 2])
-def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(
-        tmp_path, monkeypatch, busy_postings):
-    # With busy_postings 2 the answers come from the run's totals of its busy positions.
-    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
+def _turned_copies(tmp_path: Path) -> tuple[Path, list[Game]]:
+    """A real 19×19 game under each of the 8 symmetries, each a file of a folder of its own."""
     original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
     assert original.board_width == 19
     folder = tmp_path / "games"
@@ -282,6 +279,15 @@ def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the
     for number, copy in enumerate(copies):
         copy.headers = {"PB": f"copy {number}"}
         (folder / f"copy{number}.sgf").write_text(write_sgf(copy), encoding="utf-8")
+    return folder, copies
+
+
+@pytest.mark.parametrize("busy_postings", [256, 2])
+def test_go_positions_meet_under_the_eight_symmetries_and_moves_come_back_in_the_boards_orientation(
+        tmp_path, monkeypatch, busy_postings):
+    # With busy_postings 2 the answers come from the run's totals of its busy positions.
+    monkeypatch.setattr(position_index, "BUSY_POSTINGS", busy_postings)
+    folder, _copies = _turned_copies(tmp_path)
     with GameDatabase(tmp_path / "go.sqlite") as database:
         report = import_paths(database, [folder])
         assert report.stored == 8 and not report.skipped
@@ -545,13 +551,7 @@ def test_every_stored_go_game_is_found_at_its_own_positions_where_a_side_moves_t
 def test_on_the_empty_board_a_stored_opening_is_shown_as_the_asked_game_played_it(tmp_path):
     # The 8 turned copies of a game open on 4 (or 8) points alike on the empty board: one move of
     # the explorer's, shown as the asking game's own first move, and else in the top right corner.
-    original = load_game(CORPUS_DIR / "sgf" / "katrain__LS_vs_AG_G4_English.sgf")
-    folder = tmp_path / "games"
-    folder.mkdir()
-    copies = [transformed_copy(original, transform) for transform in TRANSFORMS]
-    for number, copy in enumerate(copies):
-        copy.headers = {"PB": f"copy {number}"}
-        (folder / f"copy{number}.sgf").write_text(write_sgf(copy), encoding="utf-8")
+    folder, copies = _turned_copies(tmp_path)
     with GameDatabase(tmp_path / "go.sqlite") as database:
         import_paths(database, [folder])
         first_moves = set()

@@ -58,13 +58,18 @@ def test_every_go_game_of_the_corpus_replays_to_the_same_rows(corpus_dir) -> Non
 
 
 def test_real_tygem_games_replay_to_the_same_rows() -> None:
+    for number, text in enumerate(_tygem_games(300)):
+        compiled, plain = _both(game_from_raw(raw_game(text), number + 1, "go-tygem.sgf"))
+        assert compiled == plain, f"game {number + 1}"
+
+
+def _tygem_games(count: int) -> list[str]:
+    """The text of the first `count` games of the bigsets' Tygem set (one a line)."""
     source = BIGSETS / "go-tygem.sgf.xz"
     if not source.is_file():
         pytest.skip(f"the bigsets are not at {BIGSETS}")
     with lzma.open(source, "rt", encoding="utf-8") as lines:
-        for number, line in zip(range(300), lines):
-            compiled, plain = _both(game_from_raw(raw_game(line.strip()), number + 1, "go-tygem.sgf"))
-            assert compiled == plain, f"game {number + 1}"
+        return [line.strip() for _number, line in zip(range(count), lines)]
 
 
 _SIZES = st.sampled_from([(2, 2), (3, 3), (5, 5), (9, 9), (4, 7), (7, 3), (19, 19), (1, 6)])
@@ -148,16 +153,11 @@ def _nodes(game: Game) -> list[Node]:
 
 
 def test_a_plain_games_text_read_straight_makes_the_record_the_tokeniser_makes() -> None:
-    source = BIGSETS / "go-tygem.sgf.xz"
-    if not source.is_file():
-        pytest.skip(f"the bigsets are not at {BIGSETS}")
-    with lzma.open(source, "rt", encoding="utf-8") as lines:
-        for number, line in zip(range(300), lines):
-            text = line.strip()
-            plain = plain_main_line(text)
-            assert plain is not None, f"game {number + 1} is plain"
-            assert _record_or_reason(game_from_raw(plain, number + 1, "t.sgf", True)) == \
-                _record_or_reason(game_from_raw(raw_game(text), number + 1, "t.sgf")), f"game {number + 1}"
+    for number, text in enumerate(_tygem_games(300)):
+        plain = plain_main_line(text)
+        assert plain is not None, f"game {number + 1} is plain"
+        assert _record_or_reason(game_from_raw(plain, number + 1, "t.sgf", True)) == \
+            _record_or_reason(game_from_raw(raw_game(text), number + 1, "t.sgf")), f"game {number + 1}"
 
 
 @pytest.mark.parametrize("text", [
