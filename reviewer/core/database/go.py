@@ -278,7 +278,7 @@ def go_record_from_game(game: Game) -> GameRecord:
     joined = " ".join(moves) if all(moves) else None
     record = GameRecord(
         kind="go",
-        fingerprint=fingerprint_of("go", game.headers, start, moves if joined is None else joined),
+        fingerprint=fingerprint_of("go", game.headers, start, moves),
         white=game.white,
         black=game.black,
         white_elo=None,

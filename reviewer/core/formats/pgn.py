@@ -276,8 +276,9 @@ def game_from_pgn_parts(headers: dict[str, str], movetext: str, number: int = 1,
         said = f"{len(skipped)} words in the movetext are" if len(skipped) > 1 else "a word in the movetext is"
         were = "were" if len(skipped) > 1 else "was"
         game.warnings.append(f"game {number}: {said} no move and {were} skipped: {shown}")
-    if not last_in_file and _cut_off(movetext, game).startswith("inside a comment"):
-        # The index ends a comment left open where the next game's tags begin (a game cut short).
+    if not last_in_file and movetext.rfind("{") > movetext.rfind("}") and _cut_off(movetext, game).startswith("inside a comment"):
+        # The index ends a comment left open where the next game's tags begin (a game cut short);
+        # only a "{" after the last "}" can leave one open, so other games skip the scan.
         read = f"read up to move {_last_move_text(game)}, the rest is missing" if game.root.children else "no moves read"
         game.warnings.append(f"game {number}: a comment is never closed before the next game's tags; {read}")
     if last_in_file:

@@ -487,12 +487,7 @@ def plain_main_line(text: str) -> RawNode | None:
     for ident, values in _HEAD_PROPERTY.findall(matched.group(1)):
         if ident in _MOVE_IDENTS:
             return None
-        root.props.setdefault(ident, []).extend(
-            sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
-            if _ESCAPES_OR_SPACES.search(value)
-            else value
-            for value in _HEAD_VALUE.findall(values)
-        )
+        root.props.setdefault(ident, []).extend(_values_of(values))
     node = root
     for colour, point in _PLAIN_MOVE.findall(matched.group(2)):
         child = RawNode(props={colour: [point]}, order=[(colour, 0)])
@@ -526,12 +521,7 @@ def head_of_game(text: str, idents: frozenset[str] | None = None) -> RawNode:
             if ident in _MOVE_IDENTS:
                 has_move = True
             elif ident and (idents is None or ident in idents):
-                node.props.setdefault(ident, []).extend(
-                    sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
-                    if _ESCAPES_OR_SPACES.search(value)
-                    else value
-                    for value in _HEAD_VALUE.findall(values)
-                )
+                node.props.setdefault(ident, []).extend(_values_of(values))
         if has_move:
             break  # the first move: its node is not merged (a move in the root: the next node follows it)
         if not first:
@@ -541,6 +531,13 @@ def head_of_game(text: str, idents: frozenset[str] | None = None) -> RawNode:
 
 
 _ESCAPES_OR_SPACES = re.compile(r"[\\\r\t\f\v]")  # what `text_value` changes in a value
+
+
+def _values_of(values: str) -> list[str]:
+    """A property's values ("[a][b]") as the tokeniser reads them (`text_value` where it changes one)."""
+    return [sgf_grammar.text_value(value.encode("utf-8")).decode("utf-8", errors="replace")
+            if _ESCAPES_OR_SPACES.search(value) else value
+            for value in _HEAD_VALUE.findall(values)]
 _NO_LOWER_CASE = str.maketrans("", "", "abcdefghijklmnopqrstuvwxyz")
 
 
